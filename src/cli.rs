@@ -1,0 +1,226 @@
+//! The command line: `qiguo` opens the game; `moves`, `perft` and `replay` are scripting tools
+//! that print plain text and never open a window.
+
+use std::ffi::OsString;
+use std::fmt::Write as _;
+
+use clap::{Args, Parser, Subcommand};
+use qiguo_rules::{Kingdom, Move, Position, Preset, Rules, notation};
+use serde::Serialize;
+
+/// Stands in for a pass (`--`) among replay's moves, which the argument parser would otherwise
+/// take for the end of options. It cannot be typed.
+const PASS_ARG: &str = "\u{1}pass";
+
+/// Qiguo Xiangqi (七國象棋), the Game of the Seven Kingdoms.
+#[derive(Parser, Debug)]
+#[command(name = "qiguo", version, about, long_about = None)]
+pub struct Cli {
+    /// A scripting tool to run instead of the game.
+    #[command(subcommand)]
+    pub tool: Option<Tool>,
+}
+
+/// The scripting tools.
+#[derive(Subcommand, Debug)]
+pub enum Tool {
+    /// Print every legal move of the position, one per line, in ASCII order.
+    Moves(PositionArgs),
+    /// Print the number of leaves of the legal-move tree DEPTH moves deep.
+    Perft {
+        /// How many moves deep.
+        #[arg(long, value_name = "N")]
+        depth: u32,
+        #[command(flatten)]
+        position: PositionArgs,
+    },
+    /// Play moves from the position; print the final FEN, then a one-line JSON summary.
+    Replay {
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Read the moves with 0-based ranks, as elephantchess.io writes them (`e9e4` is e10→e5).
+        #[arg(long)]
+        zero_based: bool,
+        /// Moves such as `f3a8`; `--` passes.
+        #[arg(value_name = "MOVE")]
+        moves: Vec<String>,
+    },
+}
+
+/// The position a tool starts from.
+#[derive(Args, Debug)]
+pub struct PositionArgs {
+    /// Rules preset: classic, wikipedia, elephantchess or leventhal.
+    #[arg(long = "rules", value_name = "PRESET", default_value = "classic")]
+    pub preset: Preset,
+    /// Start from this 7K FEN instead of the preset's starting position.
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+}
+
+impl PositionArgs {
+    fn position(&self) -> Result<Position, String> {
+        let rules = Rules::preset(self.preset);
+        match &self.fen {
+            Some(fen) => Position::from_fen(fen, rules).map_err(|e| format!("--fen: {e}")),
+            None => Ok(Position::start(rules)),
+        }
+    }
+}
+
+/// Parses the command line. A pass written `--` after `replay` is kept as a move.
+pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Cli, clap::Error> {
+    let mut seen_replay = false;
+    let args = args.into_iter().enumerate().map(|(i, arg)| {
+        if i > 0 && arg == "replay" {
+            seen_replay = true;
+        }
+        if seen_replay && arg == "--" {
+            OsString::from(PASS_ARG)
+        } else {
+            arg
+        }
+    });
+    Cli::try_parse_from(args)
+}
+
+/// The one line to print for a command-line error (clap's own message without usage and hints).
+pub fn error_line(err: &clap::Error) -> String {
+    let text = err.render().to_string();
+    // The message and its indented continuation lines, up to the usage or the hints.
+    let line = text
+        .lines()
+        .take_while(|l| !l.trim().is_empty() && !l.starts_with("Usage:"))
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let line = line.strip_prefix("error: ").unwrap_or(&line).to_owned();
+    if line.is_empty() {
+        "bad arguments; see `qiguo --help`".to_owned()
+    } else {
+        line
+    }
+}
+
+/// Runs a tool, returning what to print on standard output or a one-line error.
+pub fn run(tool: &Tool) -> Result<String, String> {
+    match tool {
+        Tool::Moves(args) => {
+            let pos = args.position()?;
+            let mut moves: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
+            moves.sort();
+            Ok(moves.iter().fold(String::new(), |mut out, m| {
+                out.push_str(m);
+                out.push('\n');
+                out
+            }))
+        }
+        Tool::Perft { depth, position } => {
+            let mut pos = position.position()?;
+            Ok(format!("{}\n", pos.perft(*depth)))
+        }
+        Tool::Replay {
+            position,
+            zero_based,
+            moves,
+        } => {
+            let mut pos = position.position()?;
+            for (index, text) in moves.iter().enumerate() {
+                let shown = if text == PASS_ARG { "--" } else { text };
+                let err = |why: String| format!("move {} (`{shown}`): {why}", index + 1);
+                let mv = if text == PASS_ARG {
+                    Move::PASS
+                } else if *zero_based {
+                    notation::parse_move_zero_based(text).map_err(|e| err(e.to_string()))?
+                } else {
+                    notation::parse_move(text).map_err(|e| err(e.to_string()))?
+                };
+                pos.play(mv).map_err(|e| err(e.to_string()))?;
+            }
+            let mut out = pos.to_fen();
+            out.push('\n');
+            let summary = serde_json::to_string(&Summary::of(&pos)).expect("summaries serialize");
+            let _ = writeln!(out, "{summary}");
+            Ok(out)
+        }
+    }
+}
+
+/// The JSON summary `replay` prints.
+#[derive(Serialize)]
+struct Summary {
+    winner: Option<Kingdom>,
+    victory: Option<&'static str>,
+    alive: Vec<Kingdom>,
+    captures: Captures,
+}
+
+/// Captures per kingdom, in turn order.
+#[derive(Serialize)]
+struct Captures {
+    qin: u32,
+    chu: u32,
+    han: u32,
+    qi: u32,
+    wei: u32,
+    zhao: u32,
+    yan: u32,
+}
+
+impl Summary {
+    fn of(pos: &Position) -> Summary {
+        let c = |k| pos.captures(k);
+        Summary {
+            winner: pos.outcome().map(|o| o.winner),
+            victory: pos.outcome().map(|o| o.victory.name()),
+            alive: pos.alive().iter().collect(),
+            captures: Captures {
+                qin: c(Kingdom::Qin),
+                chu: c(Kingdom::Chu),
+                han: c(Kingdom::Han),
+                qi: c(Kingdom::Qi),
+                wei: c(Kingdom::Wei),
+                zhao: c(Kingdom::Zhao),
+                yan: c(Kingdom::Yan),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(line: &str) -> Vec<OsString> {
+        line.split_whitespace().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn a_pass_after_replay_is_a_move() {
+        let cli = parse(args("qiguo replay e10e5 -- f1f2")).unwrap();
+        let Some(Tool::Replay { moves, .. }) = cli.tool else {
+            panic!("not replay");
+        };
+        assert_eq!(moves, ["e10e5", PASS_ARG, "f1f2"]);
+    }
+
+    #[test]
+    fn errors_fit_on_one_line() {
+        for line in [
+            "qiguo perft",
+            "qiguo perft --depth x",
+            "qiguo perft --depth -1",
+            "qiguo moves --rules chess",
+            "qiguo fly",
+            "qiguo moves --fen",
+        ] {
+            let err = parse(args(line)).unwrap_err();
+            let msg = error_line(&err);
+            assert!(!msg.contains('\n') && !msg.is_empty(), "{line}: {msg}");
+        }
+        let err = parse(args("qiguo moves --rules chess")).unwrap_err();
+        assert!(error_line(&err).contains("unknown rules preset `chess`"));
+        let err = parse(args("qiguo perft")).unwrap_err();
+        assert!(error_line(&err).contains("--depth"), "{}", error_line(&err));
+    }
+}

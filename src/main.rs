@@ -1,0 +1,43 @@
+//! Qiguo: the Game of the Seven Kingdoms (七國象棋). Opens the 3D game, or runs a scripting
+//! tool (`moves`, `perft`, `replay`) when one is named.
+
+mod app;
+mod cli;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::error::ErrorKind;
+
+fn main() -> ExitCode {
+    let cli = match cli::parse(std::env::args_os()) {
+        Ok(cli) => cli,
+        Err(err) => {
+            return match err.kind() {
+                ErrorKind::DisplayHelp
+                | ErrorKind::DisplayVersion
+                | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    let _ = write!(std::io::stdout(), "{}", err.render());
+                    ExitCode::SUCCESS
+                }
+                _ => fail(&cli::error_line(&err), 2),
+            };
+        }
+    };
+    match cli.tool {
+        Some(tool) => match cli::run(&tool) {
+            Ok(out) => {
+                // A closed pipe (`qiguo moves | head -1`) is not an error worth reporting.
+                let _ = std::io::stdout().lock().write_all(out.as_bytes());
+                ExitCode::SUCCESS
+            }
+            Err(msg) => fail(&msg, 1),
+        },
+        None => app::run(),
+    }
+}
+
+fn fail(message: &str, code: u8) -> ExitCode {
+    let _ = writeln!(std::io::stderr(), "qiguo: {message}");
+    ExitCode::from(code)
+}

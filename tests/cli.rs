@@ -1,0 +1,153 @@
+//! The `qiguo` command-line tools, run as a real process: output formats, exit codes and
+//! one-line errors for bad input.
+
+use std::process::{Command, Output};
+
+fn qiguo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qiguo"))
+        .args(args)
+        .output()
+        .expect("the qiguo binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).unwrap()
+}
+
+#[test]
+fn moves_are_listed_in_ascii_order() {
+    let out = qiguo(&["moves"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 96);
+    let mut sorted = lines.clone();
+    sorted.sort();
+    assert_eq!(lines, sorted);
+    assert!(lines.contains(&"e10e5"));
+    let out = qiguo(&["moves", "--rules", "leventhal"]);
+    assert_eq!(stdout(&out).lines().count(), 52);
+}
+
+#[test]
+fn perft_prints_one_integer() {
+    let out = qiguo(&["perft", "--depth", "2"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "9045\n");
+    let out = qiguo(&["perft", "--depth", "2", "--rules", "leventhal"]);
+    assert_eq!(stdout(&out), "2682\n");
+    let out = qiguo(&["perft", "--depth", "0"]);
+    assert_eq!(stdout(&out), "1\n");
+}
+
+#[test]
+fn replay_prints_the_fen_and_a_json_summary() {
+    let out = qiguo(&["replay", "e10e5", "f1f2"]);
+    assert!(!out.status.success());
+    let out = qiguo(&["replay", "e10e5"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].ends_with(" r"));
+    assert_eq!(
+        lines[1],
+        r#"{"winner":null,"victory":null,"alive":["qin","chu","han","qi","wei","zhao","yan"],"captures":{"qin":0,"chu":0,"han":0,"qi":0,"wei":0,"zhao":0,"yan":0}}"#
+    );
+}
+
+#[test]
+fn replay_of_a_whole_elephantchess_game_names_the_winner() {
+    let games: serde_json::Value = serde_json::from_str(include_str!(
+        "../crates/qiguo-rules/tests/data/elephantchess-games.json"
+    ))
+    .unwrap();
+    let game = &games["entries"][0];
+    let moves: Vec<&str> = game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let mut args = vec!["replay", "--rules", "elephantchess", "--zero-based"];
+    args.extend(&moves);
+    let out = qiguo(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let summary: serde_json::Value =
+        serde_json::from_str(stdout(&out).lines().nth(1).unwrap()).unwrap();
+    assert_eq!(summary["winner"], "zhao"); // PURPLE
+    assert_eq!(summary["victory"], "captures");
+    assert_eq!(
+        summary["alive"],
+        serde_json::json!(["qin", "chu", "han", "zhao", "yan"])
+    );
+    assert!(summary["captures"]["zhao"].as_u64().unwrap() >= 30);
+}
+
+#[test]
+fn a_pass_is_written_with_two_dashes() {
+    // Chu's General is boxed in by Qin's go-betweens: Chu must pass.
+    let fen = "19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/19/wGwG17/rQwG17 r";
+    let out = qiguo(&["moves", "--fen", fen]);
+    assert_eq!(stdout(&out), "--\n");
+    let out = qiguo(&["replay", "--fen", fen, "--", "a2a3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("19/"));
+    let out = qiguo(&["replay", "--fen", fen, "a1a2"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn bad_input_gets_one_line_and_a_nonzero_exit() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["moves", "--fen", "19 w"],
+            "--fen: bad FEN: expected 19 ranks",
+        ),
+        (&["moves", "--fen", "garbage"], "--fen: bad FEN"),
+        (
+            &["moves", "--rules", "chess"],
+            "unknown rules preset `chess`",
+        ),
+        (&["perft"], "--depth"),
+        (&["perft", "--depth", "x"], "invalid value 'x'"),
+        (&["perft", "--depth", "-3"], "-3"),
+        (&["replay", "e10e5", "zz"], "move 2 (`zz`)"),
+        (
+            &["replay", "e10e5", "e10e6"],
+            "move 2 (`e10e6`): there is no piece on e10",
+        ),
+        (
+            &["replay", "f1f2"],
+            "move 1 (`f1f2`): the General on that point belongs to Chu",
+        ),
+        (
+            &["replay", "--"],
+            "move 1 (`--`): passing is allowed only without any legal move",
+        ),
+        (&["fly"], "unrecognized subcommand 'fly'"),
+    ];
+    for (args, expect) in cases {
+        let out = qiguo(args);
+        let err = stderr(&out);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}: printed {}", stdout(&out));
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("qiguo: "), "{args:?}: {err}");
+        assert!(err.contains(expect), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn help_and_version_succeed() {
+    let out = qiguo(&["--help"]);
+    assert!(out.status.success());
+    assert!(stdout(&out).contains("perft"));
+    let out = qiguo(&["--version"]);
+    assert!(stdout(&out).starts_with("qiguo "));
+}
