@@ -3,9 +3,10 @@
 
 use std::ffi::OsString;
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
-use qiguo_rules::{Kingdom, Move, Position, Preset, Rules, notation};
+use qiguo_rules::{Kingdom, Move, Position, Preset, Record, Rules, notation};
 use serde::Serialize;
 
 /// Stands in for a pass (`--`) among replay's moves, which the argument parser would otherwise
@@ -38,6 +39,9 @@ pub enum Tool {
     Replay {
         #[command(flatten)]
         position: PositionArgs,
+        /// Start from a saved game record (JSON) instead: its rules, seats, start and moves.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["preset", "fen"])]
+        record: Option<PathBuf>,
         /// Read the moves with 0-based ranks, as elephantchess.io writes them (`e9e4` is e10→e5).
         #[arg(long)]
         zero_based: bool,
@@ -121,10 +125,14 @@ pub fn run(tool: &Tool) -> Result<String, String> {
         }
         Tool::Replay {
             position,
+            record,
             zero_based,
             moves,
         } => {
-            let mut pos = position.position()?;
+            let mut pos = match record {
+                Some(path) => load_record(path)?,
+                None => position.position()?,
+            };
             for (index, text) in moves.iter().enumerate() {
                 let shown = if text == PASS_ARG { "--" } else { text };
                 let err = |why: String| format!("move {} (`{shown}`): {why}", index + 1);
@@ -144,6 +152,16 @@ pub fn run(tool: &Tool) -> Result<String, String> {
             Ok(out)
         }
     }
+}
+
+/// The current position of the game saved in the record at `path`.
+fn load_record(path: &Path) -> Result<Position, String> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("--record {shown}: {e}"))?;
+    let game = Record::from_json(&text)
+        .and_then(|record| record.replay())
+        .map_err(|e| format!("--record {shown}: {e}"))?;
+    Ok(game.position().clone())
 }
 
 /// The JSON summary `replay` prints.

@@ -144,6 +144,76 @@ fn bad_input_gets_one_line_and_a_nonzero_exit() {
 }
 
 #[test]
+fn replay_continues_a_saved_record() {
+    use qiguo_rules::{Game, PlayerInfo, Record, Rules, Seats, notation};
+    let dir = std::env::temp_dir().join(format!("qiguo-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut game = Game::start(Rules::default(), Seats::seven());
+    game.play(notation::parse_move("e10e5").unwrap()).unwrap();
+    let good = dir.join("good.json");
+    std::fs::write(
+        &good,
+        Record::from_game(&game, PlayerInfo::defaults(7)).to_json(),
+    )
+    .unwrap();
+    let out = qiguo(&["replay", "--record", good.to_str().unwrap(), "f5f6"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expected = qiguo(&["replay", "e10e5", "f5f6"]);
+    assert_eq!(stdout(&out), stdout(&expected));
+
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "truncated.json",
+            std::fs::read_to_string(&good).unwrap()[..60].to_string(),
+            "not a readable game record",
+        ),
+        (
+            "garbage.json",
+            "\u{0}\u{1}binary".into(),
+            "not a readable game record",
+        ),
+        (
+            "future.json",
+            std::fs::read_to_string(&good)
+                .unwrap()
+                .replace("\"version\": 1", "\"version\": 9"),
+            "version 9, newer",
+        ),
+        (
+            "illegal.json",
+            std::fs::read_to_string(&good)
+                .unwrap()
+                .replace("e10e5", "e10e4x"),
+            "move 1 (`e10e4x`) in record",
+        ),
+    ];
+    for (name, text, expect) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = qiguo(&["replay", "--record", path.to_str().unwrap()]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        assert!(err.contains(expect), "{name}: {err}");
+    }
+    let out = qiguo(&[
+        "replay",
+        "--record",
+        dir.join("missing.json").to_str().unwrap(),
+    ]);
+    assert!(stderr(&out).contains("missing.json"), "{}", stderr(&out));
+    let out = qiguo(&[
+        "replay",
+        "--record",
+        good.to_str().unwrap(),
+        "--rules",
+        "leventhal",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn help_and_version_succeed() {
     let out = qiguo(&["--help"]);
     assert!(out.status.success());
