@@ -244,6 +244,10 @@ pub enum PositionError {
     NoArmies,
     /// The kingdom to move has no piece (or its seat is empty).
     ToMoveAbsent(Kingdom),
+    /// A piece stands on `j10`, the Emperor's point.
+    PieceOnEmperor,
+    /// A kingdom has more pieces than all seven armies together (119).
+    TooManyPieces(Kingdom),
 }
 
 impl fmt::Display for PositionError {
@@ -255,6 +259,13 @@ impl fmt::Display for PositionError {
             PositionError::ToMoveAbsent(k) => {
                 write!(f, "{k} is to move but has no piece on the board")
             }
+            PositionError::PieceOnEmperor => {
+                write!(f, "a piece stands on j10, the Emperor's point")
+            }
+            PositionError::TooManyPieces(k) => write!(
+                f,
+                "{k} has more than {MAX_PIECES} pieces, more than all seven armies together"
+            ),
         }
     }
 }
@@ -335,8 +346,14 @@ impl Position {
         }
         pos.cells[Point::EMPEROR.sq()] = EMPEROR;
         for (point, piece) in setup.board.pieces() {
-            if point == Point::EMPEROR || seats.player(piece.kingdom).is_none() {
+            if point == Point::EMPEROR {
+                return Err(PositionError::PieceOnEmperor);
+            }
+            if seats.player(piece.kingdom).is_none() {
                 continue;
+            }
+            if pos.plen[piece.kingdom.index()] as usize == MAX_PIECES {
+                return Err(PositionError::TooManyPieces(piece.kingdom));
             }
             pos.put(point.sq(), piece.code());
         }
@@ -1096,6 +1113,53 @@ mod tests {
         }
         assert_eq!(pos.hash(), start_hash);
         assert_eq!(pos, Position::start(Rules::default()));
+    }
+
+    #[test]
+    fn impossible_setups_are_refused() {
+        let crowded = format!("{} w", vec!["wS".repeat(19); 19].join("/"));
+        // The Emperor's point is in the middle rank: FEN refuses it first.
+        assert!(Position::from_fen(&crowded, Rules::default()).is_err());
+        let mut setup = crate::Setup {
+            board: crate::Board::empty(),
+            to_move: Kingdom::Qin,
+        };
+        for p in Point::all().filter(|p| *p != Point::EMPEROR) {
+            setup.board.set(
+                p,
+                Some(Piece::new(Kingdom::Qin, crate::PieceKind::Swordsman)),
+            );
+        }
+        assert_eq!(
+            Position::new(&setup, Rules::default(), Seats::seven()),
+            Err(PositionError::TooManyPieces(Kingdom::Qin))
+        );
+        setup.board = crate::Board::empty();
+        setup.board.set(
+            Point::EMPEROR,
+            Some(Piece::new(Kingdom::Chu, crate::PieceKind::General)),
+        );
+        assert_eq!(
+            Position::new(&setup, Rules::default(), Seats::seven()),
+            Err(PositionError::PieceOnEmperor)
+        );
+        // 119 pieces is fine.
+        let fen = format!(
+            "{} w",
+            (0..19)
+                .map(|r| if r < 6 {
+                    "wS".repeat(19)
+                } else if r == 6 {
+                    format!("{}14", "wS".repeat(5))
+                } else {
+                    "19".to_string()
+                })
+                .collect::<Vec<_>>()
+                .join("/")
+        );
+        let pos = Position::from_fen(&fen, Rules::default()).unwrap();
+        assert_eq!(pos.army_size(Kingdom::Qin), 119);
+        assert_eq!(pos.outcome().map(|o| o.victory), Some(Victory::LastKingdom));
     }
 
     #[test]
