@@ -15,11 +15,86 @@ const PASS_ARG: &str = "\u{1}pass";
 
 /// Qiguo Xiangqi (七國象棋), the Game of the Seven Kingdoms.
 #[derive(Parser, Debug)]
-#[command(name = "qiguo", version, about, long_about = None)]
+#[command(name = "qiguo", version, about, long_about = None, args_conflicts_with_subcommands = true)]
 pub struct Cli {
+    /// Options for the game window (without a tool).
+    #[command(flatten)]
+    pub game: GameArgs,
     /// A scripting tool to run instead of the game.
     #[command(subcommand)]
     pub tool: Option<Tool>,
+}
+
+/// Options of the game window.
+#[derive(Args, Debug, Default)]
+pub struct GameArgs {
+    /// Rules preset of the first game: classic, wikipedia, elephantchess or leventhal.
+    #[arg(long = "rules", value_name = "PRESET")]
+    pub preset: Option<Preset>,
+    /// Start the first game from this 7K FEN position.
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+    /// Look from behind a kingdom (qin, chu, han, qi, wei, zhao, yan) or from the top.
+    #[arg(long, value_name = "VIEW")]
+    pub view: Option<View>,
+    /// Save a PNG of the window to PATH once the scene is fully drawn, then exit.
+    #[arg(long, value_name = "PATH")]
+    pub screenshot: Option<PathBuf>,
+    /// Run N frames, print frame-time statistics and exit.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub bench_frames: Option<u32>,
+}
+
+/// A camera view: from behind a kingdom's edge, or from above.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum View {
+    /// From behind the kingdom's home edge.
+    Kingdom(Kingdom),
+    /// Straight down on the board.
+    Top,
+}
+
+impl std::str::FromStr for View {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<View, String> {
+        if s == "top" {
+            return Ok(View::Top);
+        }
+        s.parse::<Kingdom>().map(View::Kingdom).map_err(|_| {
+            format!("`{s}` is not a view: expected qin, chu, han, qi, wei, zhao, yan or top")
+        })
+    }
+}
+
+/// Everything the game window needs to start, checked.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    /// The first game's start position (its rules inside).
+    pub start: Position,
+    /// The view to start with; by default, from behind the kingdom to move.
+    pub view: Option<View>,
+    /// Where to save a screenshot before exiting.
+    pub screenshot: Option<PathBuf>,
+    /// How many frames to run for frame-time statistics.
+    pub bench_frames: Option<u32>,
+}
+
+impl GameArgs {
+    /// Checks the options: the FEN must be valid under the chosen rules.
+    pub fn launch(&self) -> Result<Launch, String> {
+        let rules = Rules::preset(self.preset.unwrap_or_default());
+        let start = match &self.fen {
+            Some(fen) => Position::from_fen(fen, rules).map_err(|e| format!("--fen: {e}"))?,
+            None => Position::start(rules),
+        };
+        Ok(Launch {
+            start,
+            view: self.view,
+            screenshot: self.screenshot.clone(),
+            bench_frames: self.bench_frames,
+        })
+    }
 }
 
 /// The scripting tools.
@@ -32,11 +107,13 @@ pub enum Tool {
         /// How many moves deep.
         #[arg(long, value_name = "N")]
         depth: u32,
+        /// The position to count from.
         #[command(flatten)]
         position: PositionArgs,
     },
     /// Play moves from the position; print the final FEN, then a one-line JSON summary.
     Replay {
+        /// The position to play from.
         #[command(flatten)]
         position: PositionArgs,
         /// Start from a saved game record (JSON) instead: its rules, seats, start and moves.
@@ -238,6 +315,16 @@ mod tests {
         }
         let err = parse(args("qiguo moves --rules chess")).unwrap_err();
         assert!(error_line(&err).contains("unknown rules preset `chess`"));
+        let err = parse(args("qiguo --view north")).unwrap_err();
+        assert!(
+            error_line(&err).contains("not a view"),
+            "{}",
+            error_line(&err)
+        );
+        let err = parse(args("qiguo --rules classic moves")).unwrap_err();
+        assert!(!error_line(&err).is_empty());
+        let cli = parse(args("qiguo --fen x")).unwrap();
+        assert!(cli.game.launch().unwrap_err().starts_with("--fen: bad FEN"));
         let err = parse(args("qiguo perft")).unwrap_err();
         assert!(error_line(&err).contains("--depth"), "{}", error_line(&err));
     }

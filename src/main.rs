@@ -1,13 +1,11 @@
 //! Qiguo: the Game of the Seven Kingdoms (七國象棋). Opens the 3D game, or runs a scripting
 //! tool (`moves`, `perft`, `replay`) when one is named.
 
-mod app;
-mod cli;
-
 use std::io::Write;
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
+use qiguo::{cli, game};
 
 fn main() -> ExitCode {
     let cli = match cli::parse(std::env::args_os()) {
@@ -33,7 +31,10 @@ fn main() -> ExitCode {
             }
             Err(msg) => fail(&msg, 1),
         },
-        None => app::run(),
+        None => match cli.game.launch() {
+            Ok(launch) => game::run(launch),
+            Err(msg) => fail(&msg, 2),
+        },
     }
 }
 

@@ -1,0 +1,216 @@
+//! Eased movement of stones: tweens through a list of legs (position and scale), optionally
+//! after a delay and ending in a despawn. While a blocking tween runs, the turn waits.
+
+use bevy::prelude::*;
+
+use super::AppSystems;
+use super::state::{Match, TurnPhase, finish_turn};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (advance_tweens, end_shown_moves)
+            .chain()
+            .in_set(AppSystems::Animate),
+    );
+}
+
+/// One leg of a tween: where to go, at what scale, in how many seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Leg {
+    /// Target translation.
+    pub to: Vec3,
+    /// Target uniform scale.
+    pub scale: f32,
+    /// Duration in seconds.
+    pub seconds: f32,
+}
+
+impl Leg {
+    /// A leg to `to` at scale 1.
+    pub fn to(to: Vec3, seconds: f32) -> Leg {
+        Leg {
+            to,
+            scale: 1.0,
+            seconds,
+        }
+    }
+}
+
+/// What happens to the entity when its tween ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TweenEnd {
+    /// It stays where the last leg left it.
+    #[default]
+    Stay,
+    /// It is despawned.
+    Despawn,
+}
+
+/// Moves an entity's transform through eased legs.
+#[derive(Component, Clone, Debug)]
+pub struct Tween {
+    legs: Vec<Leg>,
+    delay: f32,
+    elapsed: f32,
+    start: Option<(Vec3, f32)>,
+    end: TweenEnd,
+    blocking: bool,
+}
+
+impl Tween {
+    /// A tween through `legs`, starting now, holding the turn until it ends.
+    pub fn new(legs: Vec<Leg>) -> Tween {
+        Tween {
+            legs,
+            delay: 0.0,
+            elapsed: 0.0,
+            start: None,
+            end: TweenEnd::Stay,
+            blocking: true,
+        }
+    }
+
+    /// Starts after `seconds`.
+    pub fn after(mut self, seconds: f32) -> Tween {
+        self.delay = seconds;
+        self
+    }
+
+    /// Despawns the entity at the end.
+    pub fn then_despawn(mut self) -> Tween {
+        self.end = TweenEnd::Despawn;
+        self
+    }
+
+    /// Does not hold the turn (for decoration such as cues).
+    pub fn non_blocking(mut self) -> Tween {
+        self.blocking = false;
+        self
+    }
+
+    /// Delay plus the duration of every leg.
+    pub fn total_seconds(&self) -> f32 {
+        self.delay + self.legs.iter().map(|l| l.seconds).sum::<f32>()
+    }
+
+    /// The final translation, if there is a leg.
+    pub fn destination(&self) -> Option<Vec3> {
+        self.legs.last().map(|l| l.to)
+    }
+
+    /// Where the tween puts the transform `t` seconds after its delay, from `start`; `None`
+    /// once it has ended.
+    fn sample(&self, start: (Vec3, f32), mut t: f32) -> Option<(Vec3, f32)> {
+        let (mut from, mut from_scale) = start;
+        for leg in &self.legs {
+            if t < leg.seconds {
+                let s = ease_in_out(t / leg.seconds);
+                return Some((
+                    from.lerp(leg.to, s),
+                    from_scale + (leg.scale - from_scale) * s,
+                ));
+            }
+            t -= leg.seconds;
+            from = leg.to;
+            from_scale = leg.scale;
+        }
+        None
+    }
+}
+
+/// Cubic ease-in-out on `0..=1`.
+pub fn ease_in_out(s: f32) -> f32 {
+    let s = s.clamp(0.0, 1.0);
+    if s < 0.5 {
+        4.0 * s * s * s
+    } else {
+        1.0 - (-2.0 * s + 2.0).powi(3) / 2.0
+    }
+}
+
+fn advance_tweens(
+    time: Res<Time>,
+    mut commands: Commands,
+    mut tweens: Query<(Entity, &mut Tween, &mut Transform)>,
+) {
+    let dt = time.delta_secs();
+    for (entity, mut tween, mut transform) in &mut tweens {
+        tween.elapsed += dt;
+        let t = tween.elapsed - tween.delay;
+        if t < 0.0 {
+            continue;
+        }
+        let start = *tween
+            .start
+            .get_or_insert((transform.translation, transform.scale.x));
+        match tween.sample(start, t) {
+            Some((at, scale)) => {
+                transform.translation = at;
+                transform.scale = Vec3::splat(scale);
+            }
+            None => {
+                if let Some(last) = tween.legs.last() {
+                    transform.translation = last.to;
+                    transform.scale = Vec3::splat(last.scale);
+                }
+                match tween.end {
+                    TweenEnd::Stay => {
+                        commands.entity(entity).remove::<Tween>();
+                    }
+                    TweenEnd::Despawn => commands.entity(entity).despawn(),
+                }
+            }
+        }
+    }
+}
+
+/// Once no blocking tween is left, a shown move hands the turn on (or ends the game).
+fn end_shown_moves(
+    tweens: Query<&Tween>,
+    the_match: Res<Match>,
+    phase: Res<State<TurnPhase>>,
+    mut next_phase: ResMut<NextState<TurnPhase>>,
+) {
+    if !tweens.iter().any(|t| t.blocking) {
+        finish_turn(&the_match, &phase, &mut next_phase);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn easing_is_monotonic_and_pinned() {
+        assert_eq!(ease_in_out(0.0), 0.0);
+        assert_eq!(ease_in_out(1.0), 1.0);
+        assert!((ease_in_out(0.5) - 0.5).abs() < 1e-6);
+        let mut last = 0.0;
+        for i in 1..=100 {
+            let v = ease_in_out(i as f32 / 100.0);
+            assert!(v >= last);
+            last = v;
+        }
+    }
+
+    #[test]
+    fn legs_are_followed_in_order() {
+        let tween = Tween::new(vec![
+            Leg::to(Vec3::Y, 1.0),
+            Leg {
+                to: Vec3::new(2.0, 1.0, 0.0),
+                scale: 0.5,
+                seconds: 1.0,
+            },
+        ]);
+        let start = (Vec3::ZERO, 1.0);
+        assert_eq!(tween.sample(start, 0.0), Some((Vec3::ZERO, 1.0)));
+        assert_eq!(tween.sample(start, 1.0), Some((Vec3::Y, 1.0)));
+        let (mid, scale) = tween.sample(start, 1.5).unwrap();
+        assert!((mid - Vec3::new(1.0, 1.0, 0.0)).length() < 1e-5);
+        assert!((scale - 0.75).abs() < 1e-5);
+        assert_eq!(tween.sample(start, 2.01), None);
+        assert_eq!(tween.total_seconds(), 2.0);
+    }
+}

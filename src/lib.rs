@@ -1,0 +1,7 @@
+//! Qiguo Xiangqi (七國象棋), the Game of the Seven Kingdoms, as a 3D hot-seat board game.
+//!
+//! The rules live in the `qiguo-rules` crate; this crate is the game around them: the command
+//! line ([`cli`]) and the Bevy app ([`game`]), built from one plugin per concern.
+
+pub mod cli;
+pub mod game;

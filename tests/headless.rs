@@ -1,0 +1,366 @@
+//! The game's logic plugins without a window or GPU: clicks go in as messages, time is stepped
+//! by hand, and after every step `Match` and the entities must agree.
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use bevy::time::TimeUpdateStrategy;
+use qiguo::game::selection::{ClickRefused, Marker, MarkerKind, PointClicked, Selection};
+use qiguo::game::state::{Match, MoveApplied, MoveRejected, MoveRequested, TurnPhase};
+use qiguo::game::stones::{EmperorStone, Stone, StoneIndex, StonePlace};
+use qiguo::game::{board::BoardPoint, layout, logic_plugins};
+use qiguo_rules::{
+    Kingdom, Move, Piece, PieceKind, Point, Position, Preset, Rules, Seats, Standing, Victory, fen,
+};
+
+fn app_with(start: Position) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin));
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+        20,
+    )));
+    app.insert_resource(Match::new(start));
+    logic_plugins(&mut app);
+    app.update();
+    app
+}
+
+fn p(s: &str) -> Point {
+    s.parse().unwrap()
+}
+
+fn phase(app: &App) -> TurnPhase {
+    *app.world().resource::<State<TurnPhase>>().get()
+}
+
+fn position(app: &App) -> Position {
+    app.world().resource::<Match>().position().clone()
+}
+
+fn click(app: &mut App, point: &str) {
+    app.world_mut().write_message(PointClicked(p(point)));
+    app.update();
+}
+
+/// Steps frames until the move has been shown (at most 10 simulated seconds).
+fn settle(app: &mut App) {
+    for _ in 0..500 {
+        app.update();
+        if phase(app) != TurnPhase::Animating {
+            app.update();
+            return;
+        }
+    }
+    panic!("a move never finished animating");
+}
+
+fn messages<M: Message + Clone>(app: &mut App) -> Vec<M> {
+    let messages = app.world().resource::<Messages<M>>();
+    messages.iter_current_update_messages().cloned().collect()
+}
+
+/// Every piece of `Match` has exactly one stone on its point and nothing else is on the
+/// board; stones rest where they belong; trays hold the captures.
+fn assert_agree(app: &mut App) {
+    let pos = position(app);
+    let reports: Vec<_> = app
+        .world()
+        .resource::<Match>()
+        .game()
+        .reports()
+        .cloned()
+        .collect();
+    let index_at: Vec<(Point, Option<Entity>)> = {
+        let index = app.world().resource::<StoneIndex>();
+        Point::all().map(|pt| (pt, index.at(pt))).collect()
+    };
+    let mut query = app
+        .world_mut()
+        .query::<(Entity, &Stone, &StonePlace, &Transform)>();
+    let stones: Vec<(Entity, Stone, StonePlace, Transform)> = query
+        .iter(app.world())
+        .map(|(e, s, pl, t)| (e, *s, *pl, *t))
+        .collect();
+    for (point, indexed) in index_at {
+        let on_point: Vec<_> = stones
+            .iter()
+            .filter(|(_, _, place, _)| *place == StonePlace::Board(point))
+            .collect();
+        match pos.piece_at(point) {
+            Some(piece) => {
+                assert_eq!(on_point.len(), 1, "{point}: one stone for {piece}");
+                let (entity, stone, _, transform) = on_point[0];
+                assert_eq!(stone.piece, piece, "{point}");
+                assert_eq!(indexed, Some(*entity), "{point}: index");
+                assert!(
+                    transform.translation.distance(layout::stone_rest(point)) < 1e-4,
+                    "{point}: stone at {}",
+                    transform.translation
+                );
+            }
+            None => {
+                assert!(on_point.is_empty(), "{point}: stray stone");
+                assert_eq!(indexed, None, "{point}: index");
+            }
+        }
+    }
+    for captor in Kingdom::ALL {
+        let expected = reports
+            .iter()
+            .filter(|r| r.mover == captor && r.captured.is_some())
+            .filter(|r| {
+                !r.fallen.as_ref().is_some_and(|f| {
+                    matches!(f.standing, Standing::Forfeited { .. })
+                        && Some(f.kingdom) == r.captured.map(|c| c.kingdom)
+                })
+            })
+            .count();
+        let in_tray = stones
+            .iter()
+            .filter(|(_, _, place, _)| matches!(place, StonePlace::Tray { captor: c, .. } if *c == captor))
+            .count();
+        assert_eq!(in_tray, expected, "{captor}'s tray");
+    }
+    assert!(
+        stones
+            .iter()
+            .all(|(_, _, place, _)| *place != StonePlace::Leaving),
+        "leaving stones are gone once a move has been shown"
+    );
+    let emperors = app
+        .world_mut()
+        .query_filtered::<&Transform, With<EmperorStone>>()
+        .iter(app.world())
+        .count();
+    assert_eq!(emperors, 1);
+    let points = app
+        .world_mut()
+        .query::<&BoardPoint>()
+        .iter(app.world())
+        .count();
+    assert_eq!(points, 361);
+}
+
+fn markers(app: &mut App) -> Vec<(Point, MarkerKind)> {
+    let mut v: Vec<_> = app
+        .world_mut()
+        .query::<&Marker>()
+        .iter(app.world())
+        .map(|m| (m.point, m.kind))
+        .collect();
+    v.sort_by_key(|(pt, _)| *pt);
+    v
+}
+
+/// Play `from`→`to` by clicking, and show it.
+fn play(app: &mut App, from: &str, to: &str) {
+    click(app, from);
+    assert_eq!(
+        app.world().resource::<Selection>().selected,
+        Some(p(from)),
+        "{from} selected"
+    );
+    click(app, to);
+    settle(app);
+    assert_agree(app);
+}
+
+const THREE_KINGDOMS: &str =
+    "19/19/19/19/19/19/19/19/19/19/19/19/19/19/wR1rQ5oQ10/19/19/12oG6/5rS4rG3bGbQ3 w";
+
+fn start(preset: Preset) -> Position {
+    Position::new(
+        &fen::parse(THREE_KINGDOMS).unwrap(),
+        Rules::preset(preset),
+        Seats::seven(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn select_move_capture_beat_and_finish_with_removal() {
+    let mut app = app_with(start(Preset::Classic));
+    assert_agree(&mut app);
+    assert_eq!(phase(&app), TurnPhase::AwaitingInput);
+
+    // Select Qin's Chancellor: markers for its moves, a capture marker on Chu's General.
+    click(&mut app, "a5");
+    let marks = markers(&mut app);
+    assert!(marks.contains(&(p("c5"), MarkerKind::Capture)));
+    assert!(marks.contains(&(p("a6"), MarkerKind::Move)));
+    assert_eq!(marks.len(), position(&app).moves_from(p("a5")).len());
+
+    // Capture Chu's General: Chu is beaten and its army leaves the board.
+    click(&mut app, "c5");
+    let applied = messages::<MoveApplied>(&mut app);
+    assert_eq!(applied.len(), 1);
+    assert!(markers(&mut app).is_empty());
+    app.update();
+    assert_eq!(phase(&app), TurnPhase::Animating);
+    settle(&mut app);
+    assert_agree(&mut app);
+    let pos = position(&app);
+    assert!(matches!(
+        pos.standing(Kingdom::Chu),
+        Standing::Beaten {
+            victor: Kingdom::Qin,
+            ..
+        }
+    ));
+    assert_eq!(pos.army_size(Kingdom::Chu), 0);
+    assert_eq!(
+        app.world().resource::<StoneIndex>().tray_len(Kingdom::Qin),
+        1
+    );
+
+    // The turn skips Chu: Han moves, then Qi.
+    assert_eq!(pos.to_move(), Kingdom::Han);
+    play(&mut app, "m2", "m3");
+    play(&mut app, "o1", "o2");
+    assert_eq!(phase(&app), TurnPhase::AwaitingInput);
+
+    // Qin takes Han's General too: two Generals, game over.
+    play(&mut app, "c5", "i5");
+    let pos = position(&app);
+    let outcome = pos.outcome().expect("game over");
+    assert_eq!(
+        (outcome.winner, outcome.victory),
+        (Kingdom::Qin, Victory::Generals)
+    );
+    assert_eq!(phase(&app), TurnPhase::GameOver);
+
+    // After the end, clicks are refused and change nothing.
+    click(&mut app, "o2");
+    assert_eq!(messages::<ClickRefused>(&mut app).len(), 1);
+    assert_eq!(app.world().resource::<Selection>().selected, None);
+    assert_agree(&mut app);
+}
+
+#[test]
+fn beaten_armies_change_colour_when_transferred() {
+    let mut app = app_with(start(Preset::Wikipedia));
+    play(&mut app, "a5", "c5");
+    let pos = position(&app);
+    assert_eq!(
+        pos.piece_at(p("f1")),
+        Some(Piece::new(Kingdom::Qin, PieceKind::Swordsman))
+    );
+    assert_eq!(
+        pos.piece_at(p("k1")),
+        Some(Piece::new(Kingdom::Qin, PieceKind::GoBetween))
+    );
+    // assert_agree (inside play) checked that the stones on f1 and k1 are Qin's now.
+    play(&mut app, "m2", "m3");
+    play(&mut app, "o1", "o2");
+    // Qin's turn again, and it now owns Chu's former stones too.
+    click(&mut app, "f1");
+    assert_eq!(app.world().resource::<Selection>().selected, Some(p("f1")));
+    click(&mut app, "f1");
+    play(&mut app, "c5", "i5");
+    let outcome = position(&app).outcome().unwrap();
+    assert_eq!(outcome.victory, Victory::Kingdoms);
+    assert_eq!(phase(&app), TurnPhase::GameOver);
+}
+
+#[test]
+fn illegal_clicks_and_early_requests_change_nothing() {
+    let mut app = app_with(Position::start(Rules::default()));
+    let before = position(&app);
+    // Another kingdom's stone, an empty point, the Emperor: refused with a cue.
+    for point in ["f1", "k3", "j10"] {
+        click(&mut app, point);
+        let refused = messages::<ClickRefused>(&mut app);
+        assert_eq!(refused.len(), 1, "{point}");
+        assert_eq!(app.world().resource::<Selection>().selected, None);
+    }
+    // A selected stone and an unreachable point: the selection is dropped, nothing moves.
+    click(&mut app, "e10");
+    click(&mut app, "k3");
+    assert_eq!(app.world().resource::<Selection>().selected, None);
+    assert!(messages::<MoveApplied>(&mut app).is_empty());
+    assert_eq!(position(&app), before);
+    assert_agree(&mut app);
+
+    // While a move is shown, clicks wait and extra requests are refused.
+    click(&mut app, "e10");
+    click(&mut app, "e10");
+    click(&mut app, "e10");
+    click(&mut app, "e5");
+    app.update();
+    assert_eq!(phase(&app), TurnPhase::Animating);
+    click(&mut app, "f3");
+    assert_eq!(messages::<ClickRefused>(&mut app).len(), 1);
+    app.world_mut()
+        .write_message(MoveRequested(Move::new(p("f3"), p("f4"))));
+    app.update();
+    assert_eq!(messages::<MoveRejected>(&mut app).len(), 1);
+    settle(&mut app);
+    assert_eq!(app.world().resource::<Match>().game().len(), 1);
+    assert_agree(&mut app);
+}
+
+#[test]
+fn attacking_an_ally_waits_for_confirmation() {
+    use qiguo::game::selection::AllyAttackAnswered;
+    let setup =
+        fen::parse("19/19/19/19/19/19/19/19/19/19/19/19/19/19/rQ18/19/19/19/wR1rS14oQ1 w").unwrap();
+    let seats = Seats::new([Some(0), Some(0), Some(1), None, None, None, None]).unwrap();
+    let start = Position::new(&setup, Rules::default(), seats).unwrap();
+    let mut app = app_with(start);
+    click(&mut app, "a1");
+    click(&mut app, "c1");
+    assert!(
+        app.world()
+            .resource::<Selection>()
+            .pending_ally_attack
+            .is_some()
+    );
+    // Declined: nothing happens.
+    app.world_mut()
+        .write_message(AllyAttackAnswered { confirmed: false });
+    app.update();
+    assert_eq!(app.world().resource::<Match>().game().len(), 0);
+    assert_eq!(*app.world().resource::<Selection>(), Selection::default());
+    // Confirmed: Chu forfeits, its stones leave; no tray stone for Qin.
+    click(&mut app, "a1");
+    click(&mut app, "c1");
+    app.world_mut()
+        .write_message(AllyAttackAnswered { confirmed: true });
+    app.update();
+    settle(&mut app);
+    assert_agree(&mut app);
+    let pos = position(&app);
+    assert_eq!(
+        pos.standing(Kingdom::Chu),
+        Standing::Forfeited { by: Kingdom::Qin }
+    );
+    assert_eq!(
+        app.world().resource::<StoneIndex>().tray_len(Kingdom::Qin),
+        0
+    );
+    assert_eq!(pos.to_move(), Kingdom::Han);
+}
+
+#[test]
+fn knights_travel_through_their_leg() {
+    let mut app = app_with(Position::start(Rules::default()));
+    // Qin's knight on a13 to b15: leg a14, then north-east.
+    click(&mut app, "a13");
+    click(&mut app, "b15");
+    let mut samples = Vec::new();
+    for _ in 0..60 {
+        app.update();
+        let entity = app.world().resource::<StoneIndex>().at(p("b15")).unwrap();
+        samples.push(app.world().get::<Transform>(entity).unwrap().translation);
+    }
+    let leg = layout::stone_rest(p("a14"));
+    assert!(
+        samples
+            .iter()
+            .any(|s| (s.x - leg.x).abs() < 0.05 && (s.z - leg.z).abs() < 0.05 && s.y > 0.5),
+        "passes above a14"
+    );
+    settle(&mut app);
+    assert_agree(&mut app);
+}
