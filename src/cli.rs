@@ -88,6 +88,28 @@ impl GameArgs {
             Some(fen) => Position::from_fen(fen, rules).map_err(|e| format!("--fen: {e}"))?,
             None => Position::start(rules),
         };
+        if let Some(path) = &self.screenshot {
+            let png = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+            if !png {
+                return Err(format!(
+                    "--screenshot {}: the file must end in .png",
+                    path.display()
+                ));
+            }
+            let dir = match path.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            if !dir.is_dir() {
+                return Err(format!(
+                    "--screenshot {}: there is no directory {}",
+                    path.display(),
+                    dir.display()
+                ));
+            }
+        }
         Ok(Launch {
             start,
             view: self.view,
@@ -325,6 +347,15 @@ mod tests {
         assert!(!error_line(&err).is_empty());
         let cli = parse(args("qiguo --fen x")).unwrap();
         assert!(cli.game.launch().unwrap_err().starts_with("--fen: bad FEN"));
+        let cli = parse(args("qiguo --screenshot shot.jpg")).unwrap();
+        assert!(cli.game.launch().unwrap_err().contains("must end in .png"));
+        let cli = parse(args("qiguo --screenshot /no/such/dir/shot.png")).unwrap();
+        assert!(
+            cli.game
+                .launch()
+                .unwrap_err()
+                .contains("no directory /no/such/dir")
+        );
         let err = parse(args("qiguo perft")).unwrap_err();
         assert!(error_line(&err).contains("--depth"), "{}", error_line(&err));
     }

@@ -4,10 +4,20 @@
 
 pub mod animation;
 pub mod board;
+pub mod board_view;
+pub mod camera;
+pub mod hud;
+pub mod input;
 pub mod layout;
+pub mod marker_view;
+pub mod palette;
+pub mod perf;
+pub mod screenshot;
 pub mod selection;
 pub mod state;
+pub mod stone_view;
 pub mod stones;
+pub mod textures;
 
 use std::process::ExitCode;
 
@@ -56,44 +66,86 @@ pub fn logic_plugins(app: &mut App) {
     ));
 }
 
+/// Rendering, picking, the camera and the interface, on top of [`logic_plugins`].
+pub fn view_plugins(app: &mut App) {
+    app.add_plugins(bevy_egui::EguiPlugin::default());
+    app.add_plugins((
+        board_view::plugin,
+        stone_view::plugin,
+        marker_view::plugin,
+        camera::plugin,
+        input::plugin,
+        hud::plugin,
+        screenshot::plugin,
+        perf::plugin,
+    ));
+}
+
 /// Opens the game window and runs until it is closed (or the screenshot is saved).
 pub fn run(launch: Launch) -> ExitCode {
-    let mut app = App::new();
-    app.add_plugins(DefaultPlugins.set(WindowPlugin {
-        primary_window: Some(Window {
-            title: "Qiguo — 七國象棋".into(),
-            resolution: (1280, 720).into(),
-            ..default()
-        }),
-        ..default()
+    let _ = perf::PROCESS_START.set(std::time::Instant::now());
+    if let Err(message) = check_display() {
+        eprintln!("qiguo: {message}");
+        return ExitCode::from(1);
+    }
+    // A failure deep in the engine ends the game with one line, not a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown failure".to_owned());
+        let at = info
+            .location()
+            .map(|l| format!(" ({}:{})", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!("qiguo: the game stopped after an internal error: {what}{at}");
     }));
+    let mut app = App::new();
+    app.add_plugins(
+        DefaultPlugins
+            .set(WindowPlugin {
+                primary_window: Some(Window {
+                    title: "Qiguo — 七國象棋".into(),
+                    resolution: (1280, 720).into(),
+                    ..default()
+                }),
+                ..default()
+            })
+            .set(bevy::render::RenderPlugin {
+                // For a screenshot, draw nothing until every pipeline is ready.
+                synchronous_pipeline_compilation: launch.screenshot.is_some(),
+                ..default()
+            }),
+    );
     app.insert_resource(Match::new(launch.start.clone()));
+    app.insert_resource(camera::ViewSettings {
+        initial: launch.view,
+        ..default()
+    });
+    if let Some(path) = launch.screenshot.clone() {
+        app.insert_resource(screenshot::ScreenshotRequest { path });
+    }
+    if let Some(frames) = launch.bench_frames {
+        app.insert_resource(perf::BenchFrames { frames });
+    }
     logic_plugins(&mut app);
-    app.add_systems(Startup, spawn_scene);
+    view_plugins(&mut app);
     match app.run() {
         AppExit::Success => ExitCode::SUCCESS,
         AppExit::Error(code) => ExitCode::from(code.get()),
     }
 }
 
-fn spawn_scene(
-    mut commands: Commands,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
-) {
-    commands.spawn((
-        Camera3d::default(),
-        Transform::from_xyz(0.0, 14.0, 16.0).looking_at(Vec3::ZERO, Vec3::Y),
-    ));
-    commands.spawn((
-        DirectionalLight {
-            shadow_maps_enabled: true,
-            ..default()
-        },
-        Transform::from_xyz(4.0, 10.0, 6.0).looking_at(Vec3::ZERO, Vec3::Y),
-    ));
-    commands.spawn((
-        Mesh3d(meshes.add(Cuboid::new(10.0, 0.6, 10.0))),
-        MeshMaterial3d(materials.add(Color::srgb(0.78, 0.6, 0.36))),
-    ));
+/// On Linux and the BSDs the window needs an X11 (or XWayland) display.
+fn check_display() -> Result<(), String> {
+    if cfg!(all(unix, not(target_os = "macos"))) && std::env::var_os("DISPLAY").is_none() {
+        return Err(
+            "no X11 display: the game needs a desktop session (DISPLAY is not set); \
+             the tools moves, perft and replay work without one"
+                .to_owned(),
+        );
+    }
+    Ok(())
 }

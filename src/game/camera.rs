@@ -1,0 +1,211 @@
+//! The camera: orbit with the right or middle button, zoom with the wheel, within limits that
+//! keep the board in view; preset views from behind each kingdom (keys 1–7) and from the top
+//! (key 0); after each move it turns smoothly to the side of the kingdom to move next.
+
+use bevy::input::mouse::MouseButtonInput;
+use bevy::prelude::*;
+use bevy_egui::input::egui_wants_any_keyboard_input;
+use bevy_panorbit_camera::{PanOrbitCamera, PanOrbitCameraPlugin};
+use qiguo_rules::Kingdom;
+
+use super::AppSystems;
+use super::layout::{SIDE_PITCH, TOP_PITCH, kingdom_yaw, nearest_yaw};
+use super::state::{Match, MatchReset, TurnPhase};
+use crate::cli::View;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_plugins(PanOrbitCameraPlugin)
+        .init_resource::<ViewSettings>()
+        .init_resource::<ViewYaw>()
+        .add_message::<ViewRequested>()
+        .add_systems(Startup, spawn_camera)
+        .add_systems(
+            Update,
+            (
+                pause_camera_under_the_interface,
+                choose_orbit_button,
+                view_keys.run_if(not(egui_wants_any_keyboard_input)),
+            )
+                .in_set(AppSystems::RecordInput),
+        )
+        .add_systems(OnEnter(TurnPhase::AwaitingInput), turn_to_next_kingdom)
+        .add_systems(
+            Update,
+            (
+                show_requested_views,
+                turn_to_next_kingdom.run_if(on_message::<MatchReset>),
+                publish_yaw,
+            )
+                .chain()
+                .in_set(AppSystems::SyncView),
+        );
+}
+
+/// Player settings for the camera.
+#[derive(Resource, Clone, Debug)]
+pub struct ViewSettings {
+    /// Turn to the kingdom to move after each move.
+    pub follow_turn: bool,
+    /// The view shown first (and by `--view`), if not the kingdom to move.
+    pub initial: Option<View>,
+}
+
+impl Default for ViewSettings {
+    fn default() -> ViewSettings {
+        ViewSettings {
+            follow_turn: true,
+            initial: None,
+        }
+    }
+}
+
+/// The camera's current yaw, for views that face the viewer (stones' characters).
+#[derive(Resource, Default, Clone, Copy, Debug, PartialEq)]
+pub struct ViewYaw(pub f32);
+
+/// A request to show a view (keys, HUD buttons).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ViewRequested(pub View);
+
+/// Distance of the camera from the centre in the views from behind a kingdom.
+const VIEW_RADIUS: f32 = 29.5;
+/// Distance of the camera from the centre in the top view.
+const TOP_RADIUS: f32 = 33.0;
+
+fn spawn_camera(mut commands: Commands, settings: Res<ViewSettings>, the_match: Res<Match>) {
+    let view = settings
+        .initial
+        .unwrap_or(View::Kingdom(the_match.position().to_move()));
+    let (yaw, pitch, radius) = view_angles(view, the_match.position().to_move(), 0.0);
+    commands.spawn((
+        Camera3d::default(),
+        // Soft shadow edges.
+        bevy::light::ShadowFilteringMethod::Gaussian,
+        PanOrbitCamera {
+            focus: Vec3::new(0.0, -0.3, 0.0),
+            yaw: Some(yaw),
+            pitch: Some(pitch),
+            radius: Some(radius),
+            target_yaw: yaw,
+            target_pitch: pitch,
+            target_radius: radius,
+            zoom_lower_limit: 8.0,
+            zoom_upper_limit: Some(46.0),
+            pitch_lower_limit: Some(0.2),
+            pitch_upper_limit: Some(TOP_PITCH),
+            button_orbit: MouseButton::Right,
+            // Panning is off: the board stays centred.
+            button_pan: MouseButton::Other(255),
+            orbit_smoothness: 0.15,
+            zoom_smoothness: 0.2,
+            ..default()
+        },
+        Name::new("camera"),
+    ));
+}
+
+/// Yaw, pitch and distance of a view; the top view keeps the side of `to_move` at the bottom.
+fn view_angles(view: View, to_move: Kingdom, current_yaw: f32) -> (f32, f32, f32) {
+    match view {
+        View::Kingdom(k) => (
+            nearest_yaw(current_yaw, kingdom_yaw(k)),
+            SIDE_PITCH,
+            VIEW_RADIUS,
+        ),
+        View::Top => (
+            nearest_yaw(current_yaw, kingdom_yaw(to_move)),
+            TOP_PITCH,
+            TOP_RADIUS,
+        ),
+    }
+}
+
+/// The camera ignores the mouse while it is over the interface.
+fn pause_camera_under_the_interface(
+    mut cameras: Query<&mut PanOrbitCamera>,
+    wants: Option<Res<bevy_egui::input::EguiWantsInput>>,
+) {
+    let over_ui = wants.is_some_and(|w| w.wants_any_pointer_input());
+    for mut camera in &mut cameras {
+        if camera.enabled == over_ui {
+            camera.enabled = !over_ui;
+        }
+    }
+}
+
+/// Orbiting works with the right or the middle button: whichever was pressed last drives it.
+fn choose_orbit_button(
+    mut presses: MessageReader<MouseButtonInput>,
+    mut cameras: Query<&mut PanOrbitCamera>,
+) {
+    for press in presses.read() {
+        if press.state.is_pressed()
+            && matches!(press.button, MouseButton::Right | MouseButton::Middle)
+        {
+            for mut camera in &mut cameras {
+                camera.button_orbit = press.button;
+            }
+        }
+    }
+}
+
+fn view_keys(keys: Res<ButtonInput<KeyCode>>, mut views: MessageWriter<ViewRequested>) {
+    const KEYS: [KeyCode; 7] = [
+        KeyCode::Digit1,
+        KeyCode::Digit2,
+        KeyCode::Digit3,
+        KeyCode::Digit4,
+        KeyCode::Digit5,
+        KeyCode::Digit6,
+        KeyCode::Digit7,
+    ];
+    for (key, kingdom) in KEYS.iter().zip(Kingdom::ALL) {
+        if keys.just_pressed(*key) {
+            views.write(ViewRequested(View::Kingdom(kingdom)));
+        }
+    }
+    if keys.just_pressed(KeyCode::Digit0) {
+        views.write(ViewRequested(View::Top));
+    }
+}
+
+fn show_requested_views(
+    mut requests: MessageReader<ViewRequested>,
+    the_match: Res<Match>,
+    mut cameras: Query<&mut PanOrbitCamera>,
+) {
+    let Some(&ViewRequested(view)) = requests.read().last() else {
+        return;
+    };
+    for mut camera in &mut cameras {
+        let (yaw, pitch, radius) =
+            view_angles(view, the_match.position().to_move(), camera.target_yaw);
+        camera.target_yaw = yaw;
+        camera.target_pitch = pitch;
+        camera.target_radius = radius;
+    }
+}
+
+/// Turns to the side of the kingdom to move, keeping the player's pitch and zoom.
+fn turn_to_next_kingdom(
+    settings: Res<ViewSettings>,
+    the_match: Res<Match>,
+    mut cameras: Query<&mut PanOrbitCamera>,
+) {
+    if !settings.follow_turn || the_match.position().is_over() {
+        return;
+    }
+    let target = kingdom_yaw(the_match.position().to_move());
+    for mut camera in &mut cameras {
+        camera.target_yaw = nearest_yaw(camera.target_yaw, target);
+    }
+}
+
+fn publish_yaw(cameras: Query<&PanOrbitCamera>, mut yaw: ResMut<ViewYaw>) {
+    if let Some(camera) = cameras.iter().next() {
+        let current = camera.yaw.unwrap_or(camera.target_yaw);
+        if (current - yaw.0).abs() > 1e-4 {
+            yaw.0 = current;
+        }
+    }
+}

@@ -1,0 +1,196 @@
+//! The turn-order strip along the top and the table of the kingdoms' standings.
+
+use bevy::prelude::*;
+use bevy_egui::EguiContexts;
+use bevy_egui::egui::{self, Color32, RichText, Stroke};
+use qiguo_rules::{Kingdom, KingdomGoal, Position, Standing};
+
+use super::{badge, c32};
+use crate::game::palette::style;
+use crate::game::state::Match;
+
+/// How a kingdom stands, in a few words.
+pub(super) fn standing_text(pos: &Position, kingdom: Kingdom) -> String {
+    match pos.standing(kingdom) {
+        Standing::InGame => "in the game".to_owned(),
+        Standing::Absent => "empty".to_owned(),
+        Standing::Beaten {
+            victor,
+            general_captured: true,
+        } => format!("General taken by {victor}"),
+        Standing::Beaten { victor, .. } => format!("beaten by {victor}"),
+        Standing::Forfeited { by } => format!("forfeited (attacked by ally {by})"),
+    }
+}
+
+/// The seven kingdoms in turn order: colour, emblem, character and name, the one to move
+/// emphasised, those out of the game struck through.
+pub(super) fn turn_strip(mut contexts: EguiContexts, the_match: Res<Match>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let pos = the_match.position();
+    egui::Area::new(egui::Id::new("turn strip"))
+        .anchor(egui::Align2::CENTER_TOP, [0.0, 8.0])
+        .show(ctx, |ui| {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+            egui::Frame::window(ui.style())
+                .inner_margin(6.0)
+                .show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        for kingdom in Kingdom::ALL {
+                            chip(ui, &the_match, pos, kingdom);
+                        }
+                    });
+                });
+        });
+    Ok(())
+}
+
+fn chip(ui: &mut egui::Ui, the_match: &Match, pos: &Position, kingdom: Kingdom) {
+    let to_move = !pos.is_over() && pos.to_move() == kingdom;
+    let standing = pos.standing(kingdom);
+    let out = standing != Standing::InGame;
+    let stroke = if to_move {
+        Stroke::new(2.5, c32(style(kingdom).stone).gamma_multiply(1.2))
+    } else {
+        Stroke::new(1.0, Color32::from_white_alpha(24))
+    };
+    let fill = if to_move {
+        Color32::from_white_alpha(26)
+    } else {
+        Color32::TRANSPARENT
+    };
+    egui::Frame::new()
+        .stroke(stroke)
+        .fill(fill)
+        .corner_radius(6.0)
+        .inner_margin(egui::Margin::symmetric(6, 3))
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                badge(ui, kingdom, if to_move { 28.0 } else { 22.0 }, out);
+                ui.vertical(|ui| {
+                    ui.spacing_mut().item_spacing.y = 0.0;
+                    let mut name =
+                        RichText::new(format!("{} {}", kingdom.character(), kingdom.title()));
+                    if to_move {
+                        name = name.strong().color(Color32::WHITE);
+                    }
+                    if out {
+                        name = name.strikethrough().color(Color32::from_gray(120));
+                    }
+                    ui.label(name);
+                    let player = the_match.player_name(kingdom).unwrap_or("—");
+                    let small = if standing == Standing::Absent {
+                        "empty".to_owned()
+                    } else {
+                        player.to_owned()
+                    };
+                    ui.label(
+                        RichText::new(small)
+                            .small()
+                            .color(Color32::from_gray(if out { 110 } else { 175 })),
+                    );
+                });
+            });
+        })
+        .response
+        .on_hover_text(format!(
+            "{} ({}) — {}",
+            kingdom.title(),
+            kingdom.colour_name(),
+            standing_text(pos, kingdom)
+        ));
+}
+
+/// Captures, losses and how far each kingdom is from being beaten and from winning.
+pub(super) fn kingdom_table(mut contexts: EguiContexts, the_match: Res<Match>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let pos = the_match.position();
+    let rules = pos.rules();
+    let goal_word = match rules.kingdom_goal {
+        KingdomGoal::TwoGenerals => "Generals",
+        KingdomGoal::TwoKingdoms => "kingdoms",
+    };
+    egui::Window::new("Kingdoms")
+        .anchor(egui::Align2::RIGHT_TOP, [-8.0, 70.0])
+        .resizable(false)
+        .movable(false)
+        .collapsible(true)
+        .show(ctx, |ui| {
+            let preset = rules
+                .matching_preset()
+                .map_or("custom".to_owned(), |p| p.name().to_owned());
+            ui.label(
+                RichText::new(format!(
+                    "{preset}: out at {} losses; win: 2 {goal_word} or {} captures",
+                    rules.beaten_at_losses, rules.capture_goal
+                ))
+                .small()
+                .color(Color32::from_gray(170)),
+            );
+            ui.add_space(2.0);
+            egui::Grid::new("standings")
+                .num_columns(5)
+                .striped(true)
+                .spacing([10.0, 4.0])
+                .show(ui, |ui| {
+                    let goal = format!("Goal ({goal_word} · captures)");
+                    for heading in ["Kingdom", "Took", "Lost", "Left", goal.as_str()] {
+                        ui.label(
+                            RichText::new(heading)
+                                .small()
+                                .color(Color32::from_gray(160)),
+                        );
+                    }
+                    ui.end_row();
+                    for kingdom in Kingdom::ALL {
+                        let standing = pos.standing(kingdom);
+                        if standing == Standing::Absent {
+                            continue;
+                        }
+                        let out = standing != Standing::InGame;
+                        ui.horizontal(|ui| {
+                            badge(ui, kingdom, 18.0, out);
+                            let mut name = RichText::new(kingdom.title());
+                            if out {
+                                name = name.strikethrough().color(Color32::from_gray(120));
+                            }
+                            ui.label(name)
+                                .on_hover_text(the_match.player_name(kingdom).unwrap_or("—"));
+                        });
+                        ui.label(pos.captures(kingdom).to_string());
+                        ui.label(format!("{}", pos.losses(kingdom)));
+                        if out {
+                            ui.label(
+                                RichText::new(standing_text(pos, kingdom))
+                                    .small()
+                                    .color(Color32::from_gray(140)),
+                            );
+                            ui.label("");
+                        } else {
+                            let left =
+                                (rules.beaten_at_losses as u32).saturating_sub(pos.losses(kingdom));
+                            let warn = if left <= 2 {
+                                Color32::from_rgb(255, 120, 90)
+                            } else {
+                                Color32::from_gray(220)
+                            };
+                            ui.label(RichText::new(format!("{left}")).color(warn))
+                                .on_hover_text(format!("{kingdom} falls after {left} more losses"));
+                            ui.label(format!(
+                                "{}/2 · {}/{}",
+                                pos.kingdom_goal_progress(kingdom),
+                                pos.player_captures(kingdom),
+                                rules.capture_goal
+                            ))
+                            .on_hover_text(format!(
+                                "{goal_word} taken, out of 2; pieces captured, out of {}. \
+                                 Counted for the player, over all the kingdoms they hold.",
+                                rules.capture_goal
+                            ));
+                        }
+                        ui.end_row();
+                    }
+                });
+        });
+    Ok(())
+}

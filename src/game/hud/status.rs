@@ -1,0 +1,214 @@
+//! The toolbar (new game, views, following the turn) and the status line: whose turn it is,
+//! the last move in words, and brief messages when a click or move is refused.
+
+use bevy::prelude::*;
+use bevy_egui::EguiContexts;
+use bevy_egui::egui::{self, Color32, RichText};
+use qiguo_rules::{Kingdom, MoveReport, Standing};
+
+use super::{NewGameForm, badge};
+use crate::cli::View;
+use crate::game::camera::{ViewRequested, ViewSettings};
+use crate::game::selection::ClickRefused;
+use crate::game::state::{Match, MoveRejected, TurnPhase};
+use crate::game::stone_view::stone_characters;
+
+/// A short message shown for a moment (why a click did nothing).
+#[derive(Resource, Default, Debug, Clone)]
+pub struct Toast {
+    /// The message.
+    pub text: String,
+    /// When it disappears, in seconds of app time.
+    pub until: f32,
+}
+
+/// Seconds a message stays.
+const TOAST_SECONDS: f32 = 2.8;
+
+pub(super) fn collect_toasts(
+    time: Res<Time>,
+    mut refused: MessageReader<ClickRefused>,
+    mut rejected: MessageReader<MoveRejected>,
+    mut toast: ResMut<Toast>,
+) {
+    let reasons = refused
+        .read()
+        .map(|r| r.reason.clone())
+        .chain(rejected.read().map(|r| format!("{}: {}", r.mv, r.reason)));
+    if let Some(text) = reasons.last() {
+        *toast = Toast {
+            text: capitalise(&text),
+            until: time.elapsed_secs() + TOAST_SECONDS,
+        };
+    }
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The last move in words: "12. Qin 騎 a13–b15, takes Chu's 劍 …".
+pub fn describe(report: &MoveReport, ply: usize) -> String {
+    let Some(piece) = report.piece else {
+        return format!("{ply}. {} passes", report.mover);
+    };
+    let (from, to) = (
+        report.mv.from().map(|p| p.to_string()).unwrap_or_default(),
+        report.mv.to().map(|p| p.to_string()).unwrap_or_default(),
+    );
+    let mut text = format!(
+        "{ply}. {} {} {from}–{to}",
+        report.mover,
+        stone_characters(piece)
+    );
+    if let Some(captured) = report.captured {
+        text.push_str(&format!(
+            ", takes {}'s {} {}",
+            captured.kingdom,
+            captured.kind.name().to_lowercase(),
+            stone_characters(captured)
+        ));
+    }
+    if let Some(fallen) = &report.fallen {
+        let whose = match fallen.standing {
+            Standing::Forfeited { by } => {
+                format!(". {} forfeits, attacked by its ally {by}", fallen.kingdom)
+            }
+            Standing::Beaten { victor, .. } => match fallen.transferred_to {
+                Some(to) => format!(". {} is beaten; its army goes to {to}", fallen.kingdom),
+                None => format!(
+                    ". {} is beaten by {victor}; its army leaves the board",
+                    fallen.kingdom
+                ),
+            },
+            _ => String::new(),
+        };
+        text.push_str(&whose);
+    }
+    text
+}
+
+pub(super) fn toolbar(
+    mut contexts: EguiContexts,
+    mut form: ResMut<NewGameForm>,
+    mut settings: ResMut<ViewSettings>,
+    mut views: MessageWriter<ViewRequested>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    egui::Area::new(egui::Id::new("toolbar"))
+        .anchor(egui::Align2::LEFT_TOP, [8.0, 8.0])
+        .show(ctx, |ui| {
+            egui::Frame::window(ui.style())
+                .inner_margin(6.0)
+                .show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        if ui.button("New game…").clicked() {
+                            form.open = true;
+                        }
+                    });
+                    ui.horizontal(|ui| {
+                        ui.label(RichText::new("View").small());
+                        for (i, kingdom) in Kingdom::ALL.into_iter().enumerate() {
+                            let response = ui
+                                .add(egui::Button::new(
+                                    RichText::new(kingdom.character().to_string()).size(15.0),
+                                ))
+                                .on_hover_text(format!("From behind {kingdom} (key {})", i + 1));
+                            if response.clicked() {
+                                views.write(ViewRequested(View::Kingdom(kingdom)));
+                            }
+                        }
+                        if ui
+                            .button("Top")
+                            .on_hover_text("From above (key 0)")
+                            .clicked()
+                        {
+                            views.write(ViewRequested(View::Top));
+                        }
+                    });
+                    ui.checkbox(&mut settings.follow_turn, "Turn to the kingdom to move");
+                });
+        });
+    Ok(())
+}
+
+pub(super) fn status_line(
+    mut contexts: EguiContexts,
+    the_match: Res<Match>,
+    phase: Res<State<TurnPhase>>,
+    toast: Res<Toast>,
+    time: Res<Time>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let pos = the_match.position();
+    let game = the_match.game();
+    egui::Area::new(egui::Id::new("status"))
+        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0])
+        .show(ctx, |ui| {
+            egui::Frame::window(ui.style()).inner_margin(8.0).show(ui, |ui| {
+                ui.set_max_width(620.0);
+                if time.elapsed_secs() < toast.until {
+                    ui.label(RichText::new(&toast.text).color(Color32::from_rgb(255, 150, 120)));
+                }
+                if let Some(report) = game.last_report() {
+                    ui.label(
+                        RichText::new(describe(report, game.len())).color(Color32::from_gray(200)),
+                    );
+                }
+                ui.horizontal(|ui| match (phase.get(), pos.outcome()) {
+                    (_, Some(outcome)) => {
+                        badge(ui, outcome.winner, 20.0, false);
+                        ui.label(
+                            RichText::new(format!(
+                                "{} wins: {}",
+                                outcome.winner,
+                                outcome.victory.describe()
+                            ))
+                            .strong(),
+                        );
+                    }
+                    (TurnPhase::Animating, None) => {
+                        ui.label(RichText::new("…").color(Color32::from_gray(170)));
+                    }
+                    _ => {
+                        let k = pos.to_move();
+                        badge(ui, k, 20.0, false);
+                        let who = the_match.player_name(k).unwrap_or("—");
+                        ui.label(
+                            RichText::new(format!(
+                                "Move {} · {k} ({who}) to move",
+                                game.len() + 1
+                            ))
+                            .strong(),
+                        );
+                        ui.label(
+                            RichText::new(
+                                "click a stone · Shift: preview any stone · right-drag: turn · wheel: zoom",
+                            )
+                            .small()
+                            .color(Color32::from_gray(150)),
+                        );
+                    }
+                });
+            });
+        });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qiguo_rules::{Position, Rules, notation};
+
+    #[test]
+    fn moves_read_as_sentences() {
+        let mut pos = Position::start(Rules::default());
+        let report = pos.play(notation::parse_move("a13b15").unwrap()).unwrap();
+        assert_eq!(describe(&report, 1), "1. Qin 騎 a13–b15");
+        assert_eq!(capitalise("wait"), "Wait");
+    }
+}

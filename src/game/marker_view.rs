@@ -1,0 +1,196 @@
+//! How markers look: dots for moves and rings for captures (muted when previewing another
+//! stone), a halo under the hovered and the selected stone, the last move's from- and
+//! to-points, and a red flash where a click was refused.
+
+use bevy::prelude::*;
+use qiguo_rules::Point;
+
+use super::AppSystems;
+use super::animation::{Leg, Tween};
+use super::layout::point_position;
+use super::selection::{ClickRefused, Hover, Marker, MarkerKind, Selection};
+use super::state::{Match, TurnPhase};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Startup, make_marker_assets)
+        .add_systems(PostStartup, spawn_halos)
+        .add_systems(
+            Update,
+            (dress_markers, place_halos, flash_refusals).in_set(AppSystems::SyncView),
+        );
+}
+
+#[derive(Resource)]
+struct MarkerAssets {
+    dot: Handle<Mesh>,
+    ring: Handle<Mesh>,
+    halo: Handle<Mesh>,
+    small_ring: Handle<Mesh>,
+    materials: [Handle<StandardMaterial>; 4],
+    selected: Handle<StandardMaterial>,
+    hovered: Handle<StandardMaterial>,
+    last_move: Handle<StandardMaterial>,
+    refused: Handle<StandardMaterial>,
+}
+
+/// A flat disc or ring lying on the board.
+fn flat(mesh: impl Into<Mesh>) -> Mesh {
+    mesh.into()
+        .rotated_by(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2))
+}
+
+fn glow(materials: &mut Assets<StandardMaterial>, rgba: [u8; 4]) -> Handle<StandardMaterial> {
+    materials.add(StandardMaterial {
+        base_color: Color::srgba_u8(rgba[0], rgba[1], rgba[2], rgba[3]),
+        unlit: true,
+        alpha_mode: AlphaMode::Blend,
+        ..default()
+    })
+}
+
+fn make_marker_assets(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    let mut m = |c| glow(&mut materials, c);
+    let assets = MarkerAssets {
+        dot: meshes.add(flat(Circle::new(0.17))),
+        ring: meshes.add(flat(Annulus::new(0.44, 0.56))),
+        halo: meshes.add(flat(Annulus::new(0.47, 0.6))),
+        small_ring: meshes.add(flat(Annulus::new(0.13, 0.2))),
+        materials: [
+            m([255, 250, 225, 235]),
+            m([236, 36, 24, 240]),
+            m([210, 210, 210, 120]),
+            m([200, 120, 120, 130]),
+        ],
+        selected: m([255, 196, 40, 255]),
+        hovered: m([255, 255, 255, 150]),
+        last_move: m([90, 200, 255, 210]),
+        refused: m([255, 30, 30, 230]),
+    };
+    commands.insert_resource(assets);
+}
+
+fn dress_markers(
+    mut commands: Commands,
+    assets: Res<MarkerAssets>,
+    markers: Query<(Entity, &Marker, &Transform), Added<Marker>>,
+) {
+    for (entity, marker, transform) in &markers {
+        let (mesh, material, lift) = match marker.kind {
+            MarkerKind::Move => (&assets.dot, &assets.materials[0], 0.012),
+            MarkerKind::Capture => (&assets.ring, &assets.materials[1], 0.07),
+            MarkerKind::PreviewMove => (&assets.dot, &assets.materials[2], 0.011),
+            MarkerKind::PreviewCapture => (&assets.ring, &assets.materials[3], 0.065),
+        };
+        commands.entity(entity).insert((
+            Mesh3d(mesh.clone()),
+            MeshMaterial3d(material.clone()),
+            transform.with_translation(transform.translation + Vec3::Y * lift),
+            Pickable::IGNORE,
+        ));
+    }
+}
+
+/// The halos and last-move marks: a few entities moved (or hidden) as things change.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+enum Halo {
+    Selected,
+    Hovered,
+    LastFrom,
+    LastTo,
+}
+
+fn spawn_halos(mut commands: Commands, assets: Res<MarkerAssets>) {
+    for (halo, mesh, material) in [
+        (Halo::Selected, &assets.halo, &assets.selected),
+        (Halo::Hovered, &assets.halo, &assets.hovered),
+        (Halo::LastFrom, &assets.small_ring, &assets.last_move),
+        (Halo::LastTo, &assets.halo, &assets.last_move),
+    ] {
+        commands.spawn((
+            halo,
+            Mesh3d(mesh.clone()),
+            MeshMaterial3d(material.clone()),
+            Transform::default(),
+            Visibility::Hidden,
+            Pickable::IGNORE,
+            Name::new(format!("{halo:?} halo")),
+        ));
+    }
+}
+
+fn place_halos(
+    selection: Res<Selection>,
+    hover: Res<Hover>,
+    the_match: Res<Match>,
+    phase: Res<State<TurnPhase>>,
+    mut halos: Query<(&Halo, &mut Transform, &mut Visibility)>,
+) {
+    if !(selection.is_changed()
+        || hover.is_changed()
+        || the_match.is_changed()
+        || phase.is_changed())
+    {
+        return;
+    }
+    let pos = the_match.position();
+    let last = the_match.game().last_report().map(|r| r.mv);
+    let hovered_own = hover.point.filter(|p| {
+        *phase.get() == TurnPhase::AwaitingInput
+            && Some(*p) != selection.selected
+            && pos
+                .piece_at(*p)
+                .is_some_and(|piece| piece.kingdom == pos.to_move())
+    });
+    for (halo, mut transform, mut visibility) in &mut halos {
+        let (at, lift): (Option<Point>, f32) = match halo {
+            Halo::Selected => (selection.selected, 0.016),
+            Halo::Hovered => (hovered_own, 0.015),
+            Halo::LastFrom => (last.and_then(|m| m.from()), 0.013),
+            Halo::LastTo => (last.and_then(|m| m.to()), 0.014),
+        };
+        match at {
+            Some(point) => {
+                transform.translation = point_position(point) + Vec3::Y * lift;
+                visibility.set_if_neq(Visibility::Inherited);
+            }
+            None => {
+                visibility.set_if_neq(Visibility::Hidden);
+            }
+        }
+    }
+}
+
+fn flash_refusals(
+    mut commands: Commands,
+    mut refused: MessageReader<ClickRefused>,
+    assets: Res<MarkerAssets>,
+) {
+    for refusal in refused.read() {
+        let Some(point) = refusal.point else { continue };
+        let at = point_position(point) + Vec3::Y * 0.08;
+        commands.spawn((
+            Mesh3d(assets.halo.clone()),
+            MeshMaterial3d(assets.refused.clone()),
+            Transform::from_translation(at).with_scale(Vec3::splat(0.6)),
+            Pickable::IGNORE,
+            Tween::new(vec![
+                Leg {
+                    to: at,
+                    scale: 1.15,
+                    seconds: 0.18,
+                },
+                Leg {
+                    to: at,
+                    scale: 0.0,
+                    seconds: 0.25,
+                },
+            ])
+            .non_blocking()
+            .then_despawn(),
+        ));
+    }
+}

@@ -1,0 +1,302 @@
+//! The real game under a virtual X server (Xvfb) with Mesa's software Vulkan driver: screenshots
+//! at the start and in a midgame, checked for the board's wood, every kingdom's colour, the
+//! Emperor and the interface. Needs `xvfb` and `mesa-vulkan-drivers` (installed by `.ci/run`);
+//! set `QIGUO_SKIP_WINDOW_TESTS=1` to skip on a machine without them.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use bevy::asset::RenderAssetUsages;
+use bevy::image::{CompressedImageFormats, Image, ImageSampler, ImageType};
+
+/// A crowded midgame of the `classic` preset (see the rules crate's benchmarks).
+const MIDGAME: &str = "2dNdSdB1dRdSdNpG1pS1pQpR1pN1gN/3dNdS1dSdN4pSpC1pS3/4dA1dA5pApW4gN/4dH3pN9gS/11dG4gAgS1/12pNpH2gWgCgQ/wN11bN3gAgSgR/wWwN12oG3gS/wR1wA6wH8gN/wQdW15bN1/2wS10gN5/wS7gG9bS/wN3wB4rW6bAbSbB/2wN1wGdQ5oW4bWbC1/6rGoN1bG6bAbQbR/15oH1bNbS/4rArCrA5bH1oA3bN/3rNrS1rSrN3oNoSoC5/2rNrSrRrQrBrSrN2oSoRoQoBoSoN2 w";
+
+struct Xvfb {
+    child: Child,
+    display: String,
+}
+
+impl Xvfb {
+    fn start() -> Xvfb {
+        let mut child = Command::new("Xvfb")
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1280x720x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb must be installed for the window tests (apt-get install xvfb)");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .expect("Xvfb reports its display");
+        let number = line.trim();
+        assert!(!number.is_empty(), "Xvfb did not start");
+        Xvfb {
+            child,
+            display: format!(":{number}"),
+        }
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Mesa's software Vulkan driver, if installed.
+fn lavapipe_icd() -> Option<PathBuf> {
+    std::fs::read_dir("/usr/share/vulkan/icd.d")
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("lvp_icd"))
+        })
+}
+
+fn screenshot(xvfb: &Xvfb, dir: &Path, name: &str, args: &[&str]) -> Vec<[u8; 3]> {
+    let path = dir.join(name);
+    let icd = lavapipe_icd().expect("mesa-vulkan-drivers must be installed (lavapipe)");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qiguo"))
+        .arg("--screenshot")
+        .arg(&path)
+        .args(args)
+        .env("DISPLAY", &xvfb.display)
+        .env("VK_ICD_FILENAMES", icd)
+        .env("XDG_RUNTIME_DIR", dir)
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the game starts");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(300) {
+            let _ = child.kill();
+            panic!("{name}: no screenshot within 300 s");
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let mut err = String::new();
+    use std::io::Read;
+    let _ = child.stderr.take().unwrap().read_to_string(&mut err);
+    assert!(status.success(), "{name}: the game failed: {err}");
+    assert!(!err.contains("panicked"), "{name}: {err}");
+    let bytes = std::fs::read(&path).expect("the screenshot was written");
+    let image = Image::from_buffer(
+        &bytes,
+        ImageType::Extension("png"),
+        CompressedImageFormats::NONE,
+        true,
+        ImageSampler::Default,
+        RenderAssetUsages::default(),
+    )
+    .expect("the screenshot is a PNG");
+    assert_eq!((image.width(), image.height()), (1280, 720), "{name}");
+    let rgb = image.try_into_dynamic().unwrap().to_rgb8();
+    rgb.pixels().map(|p| p.0).collect()
+}
+
+fn hsv([r, g, b]: [u8; 3]) -> (f32, f32, f32) {
+    let (r, g, b) = (r as f32 / 255.0, g as f32 / 255.0, b as f32 / 255.0);
+    let max = r.max(g).max(b);
+    let min = r.min(g).min(b);
+    let d = max - min;
+    let h = if d == 0.0 {
+        0.0
+    } else if max == r {
+        60.0 * (((g - b) / d).rem_euclid(6.0))
+    } else if max == g {
+        60.0 * ((b - r) / d + 2.0)
+    } else {
+        60.0 * ((r - g) / d + 4.0)
+    };
+    let s = if max == 0.0 { 0.0 } else { d / max };
+    (h, s, max)
+}
+
+/// What a rendered pixel shows: the colour classes the checks count.
+fn classes(p: [u8; 3]) -> Vec<&'static str> {
+    let (h, s, v) = hsv(p);
+    let mut out = Vec::new();
+    let mut add = |cond: bool, name| {
+        if cond {
+            out.push(name)
+        }
+    };
+    add(
+        (h >= 350.0 || h <= 12.0) && s > 0.5 && v > 0.35,
+        "chu (red)",
+    );
+    add(
+        (22.0..=33.0).contains(&h) && s > 0.56 && v > 0.6,
+        "han (orange)",
+    );
+    add(
+        (200.0..=235.0).contains(&h) && s > 0.4 && v > 0.3,
+        "qi (blue)",
+    );
+    add(
+        (100.0..=155.0).contains(&h) && s > 0.35 && v > 0.25,
+        "wei (green)",
+    );
+    add(
+        (260.0..=305.0).contains(&h) && s > 0.3 && v > 0.25,
+        "zhao (purple)",
+    );
+    add(
+        (40.0..=56.0).contains(&h) && s > 0.5 && v > 0.7,
+        "emperor (yellow)",
+    );
+    add(s < 0.1 && v > 0.8, "qin (white)");
+    add(s < 0.3 && v < 0.33 && v > 0.05, "yan (black)");
+    add(
+        (30.0..=42.0).contains(&h) && (0.3..=0.5).contains(&s) && (0.6..=0.95).contains(&v),
+        "wood",
+    );
+    out
+}
+
+fn count_in(
+    pixels: &[[u8; 3]],
+    (x0, y0, x1, y1): (usize, usize, usize, usize),
+) -> Vec<(&'static str, usize)> {
+    let mut counts: Vec<(&'static str, usize)> = Vec::new();
+    for y in y0..y1 {
+        for x in x0..x1 {
+            for class in classes(pixels[y * 1280 + x]) {
+                match counts.iter_mut().find(|(c, _)| *c == class) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((class, 1)),
+                }
+            }
+        }
+    }
+    counts
+}
+
+/// The board, all seven kingdoms and the Emperor are drawn, and so is the interface.
+fn check(name: &str, pixels: &[[u8; 3]]) {
+    // The middle of the window, clear of the interface's windows.
+    let region = (200, 90, 900, 660);
+    let area = (900 - 200) * (660 - 90);
+    let counts = count_in(pixels, region);
+    let count = |class: &str| {
+        counts
+            .iter()
+            .find(|(c, _)| *c == class)
+            .map_or(0, |(_, n)| *n)
+    };
+    assert!(
+        count("wood") > area / 4,
+        "{name}: the board's wood covers {} of {area} pixels",
+        count("wood")
+    );
+    for class in [
+        "qin (white)",
+        "chu (red)",
+        "han (orange)",
+        "qi (blue)",
+        "wei (green)",
+        "zhao (purple)",
+        "yan (black)",
+        "emperor (yellow)",
+    ] {
+        assert!(
+            count(class) >= 250,
+            "{name}: only {} pixels of {class}: {counts:?}",
+            count(class)
+        );
+    }
+    // The interface: the toolbar's dark panel with light text, top left.
+    let (mut dark, mut light) = (0, 0);
+    for y in 12..80 {
+        for x in 12..280 {
+            let (_, _, v) = hsv(pixels[y * 1280 + x]);
+            if v < 0.2 {
+                dark += 1;
+            } else if v > 0.66 {
+                light += 1;
+            }
+        }
+    }
+    assert!(dark > 8_000, "{name}: toolbar panel ({dark} dark pixels)");
+    assert!(light > 150, "{name}: toolbar text ({light} light pixels)");
+}
+
+#[test]
+fn the_game_draws_board_stones_and_interface() {
+    if std::env::var_os("QIGUO_SKIP_WINDOW_TESTS").is_some() {
+        eprintln!("skipped: QIGUO_SKIP_WINDOW_TESTS is set");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("qiguo-screenshots-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let xvfb = Xvfb::start();
+    let start = screenshot(&xvfb, &dir, "start.png", &["--view", "top"]);
+    check("start", &start);
+    let midgame = screenshot(
+        &xvfb,
+        &dir,
+        "midgame.png",
+        &["--fen", MIDGAME, "--view", "han"],
+    );
+    check("midgame", &midgame);
+    assert_ne!(start, midgame);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_colour_classes_tell_things_apart() {
+    assert_eq!(classes([227, 191, 137]), vec!["wood"]);
+    assert_eq!(classes([230, 153, 77]), vec!["han (orange)"]);
+    assert_eq!(classes([224, 219, 208]), vec!["qin (white)"]);
+    assert!(classes([38, 24, 12]).is_empty(), "grid ink is not a stone");
+    assert!(classes([70, 42, 26]).is_empty(), "the table is not a stone");
+}
+
+#[test]
+fn screenshots_need_a_png_path_in_an_existing_directory() {
+    for (args, expect) in [
+        (vec!["--screenshot", "shot.jpg"], "must end in .png"),
+        (
+            vec!["--screenshot", "/no/such/dir/shot.png"],
+            "no directory",
+        ),
+        (vec!["--view", "sky"], "not a view"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_qiguo"))
+            .args(&args)
+            .env_remove("DISPLAY")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(err.contains(expect), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+    // Without a display the game says so instead of failing inside the engine.
+    let out = Command::new(env!("CARGO_BIN_EXE_qiguo"))
+        .env_remove("DISPLAY")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no X11 display"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
