@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
-use qiguo_rules::{Kingdom, Move, Position, Preset, Record, Rules, notation};
+use qiguo_rules::{Game, Kingdom, Move, Position, Preset, Record, Rules, notation};
 use serde::Serialize;
 
 /// Stands in for a pass (`--`) among replay's moves, which the argument parser would otherwise
@@ -34,6 +34,9 @@ pub struct GameArgs {
     /// Start the first game from this 7K FEN position.
     #[arg(long, value_name = "FEN")]
     pub fen: Option<String>,
+    /// Play these moves (such as `f3a8`; `--` passes) before handing the game to the players.
+    #[arg(long, value_name = "MOVE", num_args = 1..)]
+    pub moves: Vec<String>,
     /// Look from behind a kingdom (qin, chu, han, qi, wei, zhao, yan) or from the top.
     #[arg(long, value_name = "VIEW")]
     pub view: Option<View>,
@@ -43,6 +46,10 @@ pub struct GameArgs {
     /// Run N frames, print frame-time statistics and exit.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub bench_frames: Option<u32>,
+    /// With --bench-frames: run every system but draw nothing (no graphics device), to time the
+    /// game's own CPU work alone.
+    #[arg(long, requires = "bench_frames")]
+    pub no_render: bool,
 }
 
 /// A camera view: from behind a kingdom's edge, or from above.
@@ -70,14 +77,16 @@ impl std::str::FromStr for View {
 /// Everything the game window needs to start, checked.
 #[derive(Clone, Debug)]
 pub struct Launch {
-    /// The first game's start position (its rules inside).
-    pub start: Position,
+    /// The first game: its start position (rules inside) and any moves already played.
+    pub game: Game,
     /// The view to start with; by default, from behind the kingdom to move.
     pub view: Option<View>,
     /// Where to save a screenshot before exiting.
     pub screenshot: Option<PathBuf>,
     /// How many frames to run for frame-time statistics.
     pub bench_frames: Option<u32>,
+    /// Whether to run without a graphics device (benchmarks only).
+    pub no_render: bool,
 }
 
 impl GameArgs {
@@ -88,6 +97,17 @@ impl GameArgs {
             Some(fen) => Position::from_fen(fen, rules).map_err(|e| format!("--fen: {e}"))?,
             None => Position::start(rules),
         };
+        let mut game = Game::new(start);
+        for (index, text) in self.moves.iter().enumerate() {
+            let shown = if text == PASS_ARG { "--" } else { text };
+            let err = |why: String| format!("--moves: move {} (`{shown}`): {why}", index + 1);
+            let mv = if text == PASS_ARG {
+                Move::PASS
+            } else {
+                notation::parse_move(text).map_err(|e| err(e.to_string()))?
+            };
+            game.play(mv).map_err(|e| err(e.to_string()))?;
+        }
         if let Some(path) = &self.screenshot {
             let png = path
                 .extension()
@@ -111,10 +131,11 @@ impl GameArgs {
             }
         }
         Ok(Launch {
-            start,
+            game,
             view: self.view,
             screenshot: self.screenshot.clone(),
             bench_frames: self.bench_frames,
+            no_render: self.no_render,
         })
     }
 }
@@ -171,14 +192,14 @@ impl PositionArgs {
     }
 }
 
-/// Parses the command line. A pass written `--` after `replay` is kept as a move.
+/// Parses the command line. A pass written `--` after `replay` or `--moves` is kept as a move.
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Cli, clap::Error> {
-    let mut seen_replay = false;
+    let mut seen_moves = false;
     let args = args.into_iter().enumerate().map(|(i, arg)| {
-        if i > 0 && arg == "replay" {
-            seen_replay = true;
+        if i > 0 && (arg == "replay" || arg == "--moves") {
+            seen_moves = true;
         }
-        if seen_replay && arg == "--" {
+        if seen_moves && arg == "--" {
             OsString::from(PASS_ARG)
         } else {
             arg
@@ -358,5 +379,16 @@ mod tests {
         );
         let err = parse(args("qiguo perft")).unwrap_err();
         assert!(error_line(&err).contains("--depth"), "{}", error_line(&err));
+        let cli = parse(args("qiguo --moves e10e5 f1f2")).unwrap();
+        let e = cli.game.launch().unwrap_err();
+        assert!(e.starts_with("--moves: move 2 (`f1f2`)"), "{e}");
+        let cli = parse(args("qiguo --moves e10e5 f5f6")).unwrap();
+        assert_eq!(cli.game.launch().unwrap().game.len(), 2);
+        let err = parse(args("qiguo --no-render")).unwrap_err();
+        assert!(
+            error_line(&err).contains("--bench-frames"),
+            "{}",
+            error_line(&err)
+        );
     }
 }

@@ -364,3 +364,59 @@ fn knights_travel_through_their_leg() {
     settle(&mut app);
     assert_agree(&mut app);
 }
+
+#[test]
+fn shift_previews_the_moves_of_any_hovered_stone() {
+    use qiguo::game::selection::Hover;
+    let mut app = app_with(Position::start(Rules::default()));
+    app.insert_resource(ButtonInput::<KeyCode>::default());
+    click(&mut app, "e10");
+    // Hovering another stone shows nothing more until Shift is held.
+    app.world_mut().resource_mut::<Hover>().point = Some(p("a13"));
+    app.update();
+    assert!(
+        markers(&mut app)
+            .iter()
+            .all(|(_, k)| *k == MarkerKind::Move)
+    );
+    app.world_mut()
+        .resource_mut::<ButtonInput<KeyCode>>()
+        .press(KeyCode::ShiftLeft);
+    app.update();
+    let marks = markers(&mut app);
+    assert!(
+        marks.contains(&(p("b15"), MarkerKind::PreviewMove)),
+        "{marks:?}"
+    );
+    assert!(marks.contains(&(p("e5"), MarkerKind::Move)));
+    // Also for another kingdom's stone.
+    app.world_mut().resource_mut::<Hover>().point = Some(p("f1"));
+    app.update();
+    let previews = markers(&mut app)
+        .into_iter()
+        .filter(|(_, k)| *k == MarkerKind::PreviewMove)
+        .count();
+    assert_eq!(previews, position(&app).moves_from(p("f1")).len());
+}
+
+#[test]
+fn a_match_that_starts_finished_starts_in_game_over() {
+    let mut game = qiguo_rules::Game::new(start(Preset::Classic));
+    for mv in ["a5c5", "m2m3", "o1o2", "c5i5"] {
+        game.play(qiguo_rules::notation::parse_move(mv).unwrap())
+            .unwrap();
+    }
+    assert!(game.position().is_over());
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin));
+    app.insert_resource(Match::from_game(game, qiguo_rules::PlayerInfo::defaults(7)));
+    logic_plugins(&mut app);
+    app.update();
+    app.update();
+    assert_eq!(phase(&app), TurnPhase::GameOver);
+    assert_agree(&mut app);
+    assert_eq!(
+        app.world().resource::<StoneIndex>().tray_len(Kingdom::Qin),
+        2
+    );
+}

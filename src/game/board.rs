@@ -1,5 +1,4 @@
-//! The board's 361 intersections as entities, each at its place on the playing surface. The
-//! view gives them invisible pickable tiles, so a click anywhere near a point names it.
+//! The board's 361 intersections as entities, each at its place on the playing surface.
 
 use bevy::prelude::*;
 use qiguo_rules::Point;

@@ -1,7 +1,7 @@
 //! How the board looks: a thick wooden go board on a wooden table, the 19×19 grid, the nine
 //! star points, file letters and rank numbers along the edges, each kingdom's home edge tinted
-//! in its colour, and the lights that give it soft shadows. The grid's points get invisible
-//! tiles for picking.
+//! in its colour, and the lights that give it soft shadows. The board's top is the pick target
+//! for its points.
 
 use bevy::asset::RenderAssetUsages;
 use bevy::light::{CascadeShadowConfigBuilder, DirectionalLightShadowMap};
@@ -9,7 +9,6 @@ use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 use qiguo_rules::{Edge, Kingdom};
 
-use super::board::BoardPoint;
 use super::layout::{BOARD_HALF, BOARD_THICKNESS, GRID_HALF};
 use super::palette::{style, with_alpha};
 use super::textures::{Canvas, Rgba};
@@ -22,8 +21,7 @@ pub(super) fn plugin(app: &mut App) {
             brightness: 420.0,
             ..default()
         })
-        .add_systems(Startup, (spawn_board, spawn_lights))
-        .add_systems(PostStartup, give_points_tiles);
+        .add_systems(Startup, (spawn_board, spawn_lights));
 }
 
 /// Side of the board's top texture in pixels.
@@ -32,8 +30,8 @@ const TOP_SIZE: usize = 2048;
 const INK: Rgba = [38, 24, 12, 235];
 
 /// A flat square in the XZ plane, `half` from the centre, facing up, with `uv_repeat` copies of
-/// its texture across; `v` grows towards +Z.
-fn flat_square(half: f32, uv_repeat: f32) -> Mesh {
+/// its texture across; `v` grows towards +Z. `usage` says which worlds keep the mesh.
+fn flat_square(half: f32, uv_repeat: f32, usage: RenderAssetUsages) -> Mesh {
     let positions = vec![
         [-half, 0.0, -half],
         [half, 0.0, -half],
@@ -46,14 +44,11 @@ fn flat_square(half: f32, uv_repeat: f32) -> Mesh {
         [uv_repeat, uv_repeat],
         [0.0, uv_repeat],
     ];
-    Mesh::new(
-        PrimitiveTopology::TriangleList,
-        RenderAssetUsages::RENDER_WORLD,
-    )
-    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 1.0, 0.0]; 4])
-    .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, uvs)
-    .with_inserted_indices(Indices::U32(vec![0, 2, 1, 0, 3, 2]))
+    Mesh::new(PrimitiveTopology::TriangleList, usage)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, vec![[0.0, 1.0, 0.0]; 4])
+        .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, uvs)
+        .with_inserted_indices(Indices::U32(vec![0, 2, 1, 0, 3, 2]))
 }
 
 fn spawn_board(
@@ -85,10 +80,11 @@ fn spawn_board(
         ..default()
     });
     commands.spawn((
-        Mesh3d(meshes.add(flat_square(BOARD_HALF, 1.0))),
+        // Kept in the main world too: picking ray-casts against it.
+        Mesh3d(meshes.add(flat_square(BOARD_HALF, 1.0, RenderAssetUsages::default()))),
         MeshMaterial3d(top),
         Transform::from_xyz(0.0, 0.0, 0.0),
-        Pickable::IGNORE,
+        BoardSurface,
         Name::new("board top"),
     ));
     commands.spawn((
@@ -103,7 +99,7 @@ fn spawn_board(
         Name::new("board body"),
     ));
     commands.spawn((
-        Mesh3d(meshes.add(flat_square(60.0, 5.0))),
+        Mesh3d(meshes.add(flat_square(60.0, 5.0, RenderAssetUsages::RENDER_WORLD))),
         MeshMaterial3d(table),
         Transform::from_xyz(0.0, -BOARD_THICKNESS, 0.0),
         Pickable::IGNORE,
@@ -141,19 +137,9 @@ fn spawn_lights(mut commands: Commands) {
     ));
 }
 
-/// Invisible tiles on every point, so picking names the point clicked.
-fn give_points_tiles(
-    mut commands: Commands,
-    mut meshes: ResMut<Assets<Mesh>>,
-    points: Query<Entity, With<BoardPoint>>,
-) {
-    let tile = meshes.add(flat_square(0.5, 1.0));
-    for entity in &points {
-        commands
-            .entity(entity)
-            .insert((Mesh3d(tile.clone()), Visibility::Hidden));
-    }
-}
+/// The board's playing surface: a click on it names the nearest point.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct BoardSurface;
 
 /// A cheap hash of integer coordinates to 0–1.
 fn hash2(x: i32, y: i32, seed: u32) -> f32 {

@@ -19,6 +19,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<ViewYaw>()
         .add_message::<ViewRequested>()
         .add_systems(Startup, spawn_camera)
+        .add_systems(Update, adapt_to_software_rendering)
         .add_systems(
             Update,
             (
@@ -68,7 +69,7 @@ pub struct ViewYaw(pub f32);
 pub struct ViewRequested(pub View);
 
 /// Distance of the camera from the centre in the views from behind a kingdom.
-const VIEW_RADIUS: f32 = 29.5;
+const VIEW_RADIUS: f32 = 31.0;
 /// Distance of the camera from the centre in the top view.
 const TOP_RADIUS: f32 = 33.0;
 
@@ -102,6 +103,32 @@ fn spawn_camera(mut commands: Commands, settings: Res<ViewSettings>, the_match: 
         },
         Name::new("camera"),
     ));
+}
+
+/// On a software renderer (no GPU), multisampling makes every frame several times slower:
+/// interactive play turns it off. Screenshots keep it, since their time does not matter.
+fn adapt_to_software_rendering(
+    adapter: Option<Res<bevy::render::renderer::RenderAdapterInfo>>,
+    screenshot: Option<Res<crate::game::screenshot::ScreenshotRequest>>,
+    mut cameras: Query<&mut Msaa, With<Camera3d>>,
+    mut done: Local<bool>,
+) {
+    let Some(adapter) = adapter else { return };
+    if *done {
+        return;
+    }
+    *done = true;
+    // `DeviceType` is not re-exported by Bevy; its variant name is stable.
+    let software = format!("{:?}", adapter.0.device_type) == "Cpu";
+    if software && screenshot.is_none() {
+        info!(
+            "software renderer ({}): antialiasing off to keep the game responsive",
+            adapter.0.name
+        );
+        for mut msaa in &mut cameras {
+            *msaa = Msaa::Off;
+        }
+    }
 }
 
 /// Yaw, pitch and distance of a view; the top view keeps the side of `to_move` at the bottom.

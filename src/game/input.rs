@@ -1,28 +1,22 @@
 //! Pointer and keyboard input turned into the game's messages, and nothing more: picking
-//! observers name the point under a click or hover; a right click that did not drag the camera,
-//! or Escape, drops the selection. The interface captures the pointer over its windows, so
+//! observers name the point under a click (a stone, or the board's surface near a point) or a
+//! hover; a right click that did not drag the camera, or Escape, drops the selection. The interface captures the pointer over its windows, so
 //! clicks there never reach the board.
 
 use bevy::input::mouse::MouseMotion;
-use bevy::picking::mesh_picking::{
-    MeshPickingPlugin, MeshPickingSettings, ray_cast::RayCastVisibility,
-};
+use bevy::picking::mesh_picking::MeshPickingPlugin;
 use bevy::prelude::*;
 use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
 use qiguo_rules::Point;
 
 use super::AppSystems;
-use super::board::BoardPoint;
+use super::board_view::BoardSurface;
+use super::layout::nearest_point;
 use super::selection::{DeselectRequested, Hover, PointClicked};
 use super::stones::{EmperorStone, StonePlace};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(MeshPickingPlugin)
-        .insert_resource(MeshPickingSettings {
-            require_markers: false,
-            // The points' tiles are invisible but must be hit.
-            ray_cast_visibility: RayCastVisibility::Any,
-        })
         .init_resource::<RightDrag>()
         .add_observer(on_click)
         .add_observer(on_over)
@@ -37,15 +31,17 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// The board point an entity stands for: a point's tile, a stone on the board, the Emperor.
+/// The board point a pointer event stands for: a stone on the board, the Emperor, or the
+/// point nearest to where the board's surface was hit.
 fn point_of(
     entity: Entity,
-    points: &Query<&BoardPoint>,
+    hit: Option<Vec3>,
+    surfaces: &Query<(), With<BoardSurface>>,
     stones: &Query<&StonePlace>,
     emperors: &Query<(), With<EmperorStone>>,
 ) -> Option<Point> {
-    if let Ok(BoardPoint(point)) = points.get(entity) {
-        return Some(*point);
+    if surfaces.get(entity).is_ok() {
+        return hit.and_then(nearest_point);
     }
     if let Ok(StonePlace::Board(point)) = stones.get(entity) {
         return Some(*point);
@@ -55,7 +51,7 @@ fn point_of(
 
 fn on_click(
     click: On<Pointer<Click>>,
-    points: Query<&BoardPoint>,
+    surfaces: Query<(), With<BoardSurface>>,
     stones: Query<&StonePlace>,
     emperors: Query<(), With<EmperorStone>>,
     mut clicked: MessageWriter<PointClicked>,
@@ -63,24 +59,32 @@ fn on_click(
     if click.button != PointerButton::Primary {
         return;
     }
-    if let Some(point) = point_of(click.event_target(), &points, &stones, &emperors) {
+    let point = point_of(
+        click.event_target(),
+        click.hit.position,
+        &surfaces,
+        &stones,
+        &emperors,
+    );
+    debug!("click on {:?}: point {point:?}", click.event_target());
+    if let Some(point) = point {
         clicked.write(PointClicked(point));
     }
 }
 
+/// Hovering a stone (not the board) names its point.
 fn on_over(
     over: On<Pointer<Over>>,
     stones: Query<&StonePlace>,
     emperors: Query<(), With<EmperorStone>>,
-    points: Query<&BoardPoint>,
     mut hover: ResMut<Hover>,
 ) {
     let entity = over.event_target();
-    // Only stones are hovered; the points' tiles do not count.
-    if points.get(entity).is_ok() {
-        return;
-    }
-    if let Some(point) = point_of(entity, &points, &stones, &emperors)
+    let point = match stones.get(entity) {
+        Ok(StonePlace::Board(point)) => Some(*point),
+        _ => emperors.get(entity).is_ok().then_some(Point::EMPEROR),
+    };
+    if let Some(point) = point
         && hover.point != Some(point)
     {
         hover.point = Some(point);
@@ -91,14 +95,14 @@ fn on_out(
     out: On<Pointer<Out>>,
     stones: Query<&StonePlace>,
     emperors: Query<(), With<EmperorStone>>,
-    points: Query<&BoardPoint>,
     mut hover: ResMut<Hover>,
 ) {
     let entity = out.event_target();
-    if points.get(entity).is_ok() {
-        return;
-    }
-    if hover.point.is_some() && point_of(entity, &points, &stones, &emperors) == hover.point {
+    let point = match stones.get(entity) {
+        Ok(StonePlace::Board(point)) => Some(*point),
+        _ => emperors.get(entity).is_ok().then_some(Point::EMPEROR),
+    };
+    if point.is_some() && point == hover.point {
         hover.point = None;
     }
 }

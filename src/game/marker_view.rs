@@ -7,16 +7,16 @@ use qiguo_rules::Point;
 
 use super::AppSystems;
 use super::animation::{Leg, Tween};
-use super::layout::point_position;
+use super::layout::{BOARD_THICKNESS, point_position};
 use super::selection::{ClickRefused, Hover, Marker, MarkerKind, Selection};
 use super::state::{Match, TurnPhase};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, make_marker_assets)
-        .add_systems(PostStartup, spawn_halos)
+        .add_systems(PostStartup, (spawn_halos, warm_up_pipeline))
         .add_systems(
             Update,
-            (dress_markers, place_halos, flash_refusals).in_set(AppSystems::SyncView),
+            (dress_markers, place_halos, flash_refusals).in_set(AppSystems::Present),
         );
 }
 
@@ -55,15 +55,15 @@ fn make_marker_assets(
 ) {
     let mut m = |c| glow(&mut materials, c);
     let assets = MarkerAssets {
-        dot: meshes.add(flat(Circle::new(0.17))),
+        dot: meshes.add(flat(Circle::new(0.19))),
         ring: meshes.add(flat(Annulus::new(0.44, 0.56))),
         halo: meshes.add(flat(Annulus::new(0.47, 0.6))),
         small_ring: meshes.add(flat(Annulus::new(0.13, 0.2))),
         materials: [
-            m([255, 250, 225, 235]),
+            m([40, 214, 140, 240]),
             m([236, 36, 24, 240]),
-            m([210, 210, 210, 120]),
-            m([200, 120, 120, 130]),
+            m([150, 178, 220, 150]),
+            m([220, 120, 150, 160]),
         ],
         selected: m([255, 196, 40, 255]),
         hovered: m([255, 255, 255, 150]),
@@ -85,7 +85,7 @@ fn dress_markers(
             MarkerKind::PreviewMove => (&assets.dot, &assets.materials[2], 0.011),
             MarkerKind::PreviewCapture => (&assets.ring, &assets.materials[3], 0.065),
         };
-        commands.entity(entity).insert((
+        commands.entity(entity).try_insert((
             Mesh3d(mesh.clone()),
             MeshMaterial3d(material.clone()),
             transform.with_translation(transform.translation + Vec3::Y * lift),
@@ -101,6 +101,23 @@ enum Halo {
     Hovered,
     LastFrom,
     LastTo,
+}
+
+/// Draws one marker under the table for a few seconds, so that slow drivers compile the
+/// markers' pipeline (they all share it) before the first stone is picked.
+fn warm_up_pipeline(mut commands: Commands, assets: Res<MarkerAssets>) {
+    let hidden = Vec3::new(0.0, -BOARD_THICKNESS - 1.0, 0.0);
+    commands.spawn((
+        Mesh3d(assets.dot.clone()),
+        MeshMaterial3d(assets.materials[0].clone()),
+        Transform::from_translation(hidden),
+        Pickable::IGNORE,
+        Tween::new(vec![Leg::to(hidden, 0.01)])
+            .after(8.0)
+            .non_blocking()
+            .then_despawn(),
+        Name::new("marker pipeline warm-up"),
+    ));
 }
 
 fn spawn_halos(mut commands: Commands, assets: Res<MarkerAssets>) {

@@ -171,6 +171,7 @@ fn handle_point_clicks(
     mut refused: MessageWriter<ClickRefused>,
 ) {
     for &PointClicked(point) in clicks.read() {
+        debug!("point {point} clicked in {:?}", phase.get());
         let refuse = |reason: &str| ClickRefused {
             point: Some(point),
             reason: reason.to_owned(),
@@ -244,6 +245,7 @@ fn update_markers(
     if !(selection.is_changed() || hover.is_changed() || the_match.is_changed()) {
         return;
     }
+    debug!("markers for {:?} and {:?}", *selection, *hover);
     for entity in &markers {
         commands.entity(entity).despawn();
     }

@@ -13,6 +13,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<MoveRejected>()
         .add_message::<NewGameRequested>()
         .add_message::<MatchReset>()
+        .add_systems(Startup, phase_from_match)
         .add_systems(
             Update,
             (start_new_games, apply_move_requests)
@@ -38,10 +39,12 @@ impl Match {
 
     /// A match from `start` with these players (one per player number in the seats).
     pub fn with_players(start: Position, players: Vec<PlayerInfo>) -> Match {
-        Match {
-            game: Game::new(start),
-            players,
-        }
+        Match::from_game(Game::new(start), players)
+    }
+
+    /// A match continuing `game`, with these players.
+    pub fn from_game(game: Game, players: Vec<PlayerInfo>) -> Match {
+        Match { game, players }
     }
 
     /// The game: start, moves and current position.
@@ -118,6 +121,13 @@ fn phase_after(the_match: &Match) -> TurnPhase {
         TurnPhase::GameOver
     } else {
         TurnPhase::AwaitingInput
+    }
+}
+
+/// A match that starts finished (from a record or `--moves`) starts in `GameOver`.
+fn phase_from_match(the_match: Res<Match>, mut next_phase: ResMut<NextState<TurnPhase>>) {
+    if the_match.position().is_over() {
+        next_phase.set(TurnPhase::GameOver);
     }
 }
 

@@ -20,7 +20,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, make_stone_assets.before(dress_stones))
         .add_systems(
             Update,
-            (dress_stones, face_the_viewer).in_set(AppSystems::SyncView),
+            (dress_stones, face_the_viewer).in_set(AppSystems::Present),
         )
         .add_systems(PostStartup, dress_stones);
 }
@@ -204,9 +204,10 @@ pub fn lens_mesh(radius: f32, cap: f32) -> Mesh {
             }
         }
     }
+    // Kept in the main world too: picking ray-casts against it.
     Mesh::new(
         PrimitiveTopology::TriangleList,
-        RenderAssetUsages::RENDER_WORLD,
+        RenderAssetUsages::default(),
     )
     .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
     .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
@@ -224,13 +225,13 @@ fn dress_stones(
 ) {
     let Some(assets) = assets else { return };
     for (entity, stone) in &stones {
-        commands.entity(entity).insert((
+        commands.entity(entity).try_insert((
             Mesh3d(assets.mesh.clone()),
             MeshMaterial3d(assets.face(stone.piece)),
         ));
     }
     for entity in &emperors {
-        commands.entity(entity).insert((
+        commands.entity(entity).try_insert((
             Mesh3d(assets.emperor_mesh.clone()),
             MeshMaterial3d(assets.emperor.clone()),
         ));
