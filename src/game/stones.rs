@@ -193,31 +193,27 @@ fn show_applied_moves(
 
         if report.captured.is_some()
             && let Some(victim) = index.on_board.remove(&to)
+            && let Ok((_, mut place, transform)) = stones.get_mut(victim)
         {
-            if let Ok((_, mut place, transform)) = stones.get_mut(victim) {
-                if captured_to_tray(report).is_some() {
-                    let slot = next_slot(&mut index, report.mover);
-                    *place = StonePlace::Tray {
-                        captor: report.mover,
-                        slot,
-                    };
-                    let target = tray_slot(report.mover, slot);
-                    let high = transform.translation.lerp(target, 0.5) + Vec3::Y * 2.5;
-                    commands.entity(victim).insert(
-                        Tween::new(vec![
-                            Leg::to(high, 0.3),
-                            Leg::to(target + Vec3::Y * 0.4, 0.3),
-                            Leg::to(target, 0.12),
-                        ])
-                        .after(lands - 0.1),
-                    );
-                } else {
-                    *place = StonePlace::Leaving;
-                    commands
-                        .entity(victim)
-                        .insert(vanish(transform.translation).after(lands - 0.1));
-                }
-            }
+            let tween = if captured_to_tray(report).is_some() {
+                let slot = next_slot(&mut index, report.mover);
+                *place = StonePlace::Tray {
+                    captor: report.mover,
+                    slot,
+                };
+                let target = tray_slot(report.mover, slot);
+                let high = transform.translation.lerp(target, 0.5) + Vec3::Y * 2.5;
+                Tween::new(vec![
+                    Leg::to(high, 0.3),
+                    Leg::to(target + Vec3::Y * 0.4, 0.3),
+                    Leg::to(target, 0.12),
+                ])
+            } else {
+                // A forfeited ally's stone leaves with its army.
+                *place = StonePlace::Leaving;
+                vanish(transform.translation)
+            };
+            commands.entity(victim).insert(tween.after(lands - 0.1));
         }
 
         if let Ok((_, mut place, _)) = stones.get_mut(mover) {

@@ -61,9 +61,9 @@ impl Canvas {
             return;
         }
         let i = (y as usize * self.size + x as usize) * 4;
-        for k in 0..3 {
-            let d = self.pixels[i + k] as f32;
-            self.pixels[i + k] = (d + (c[k] as f32 - d) * a).round() as u8;
+        for (dst, src) in self.pixels[i..i + 3].iter_mut().zip(c) {
+            let d = *dst as f32;
+            *dst = (d + (src as f32 - d) * a).round() as u8;
         }
         let da = self.pixels[i + 3] as f32 / 255.0;
         self.pixels[i + 3] = ((da + a * (1.0 - da)) * 255.0).round() as u8;
