@@ -43,10 +43,19 @@ fn point_of(
     if surfaces.get(entity).is_ok() {
         return hit.and_then(nearest_point);
     }
-    if let Ok(StonePlace::Board(point)) = stones.get(entity) {
-        return Some(*point);
+    stone_point(entity, stones, emperors)
+}
+
+/// The point of a stone on the board, or of the Emperor.
+fn stone_point(
+    entity: Entity,
+    stones: &Query<&StonePlace>,
+    emperors: &Query<(), With<EmperorStone>>,
+) -> Option<Point> {
+    match stones.get(entity) {
+        Ok(StonePlace::Board(point)) => Some(*point),
+        _ => emperors.get(entity).is_ok().then_some(Point::EMPEROR),
     }
-    emperors.get(entity).is_ok().then_some(Point::EMPEROR)
 }
 
 fn on_click(
@@ -79,12 +88,7 @@ fn on_over(
     emperors: Query<(), With<EmperorStone>>,
     mut hover: ResMut<Hover>,
 ) {
-    let entity = over.event_target();
-    let point = match stones.get(entity) {
-        Ok(StonePlace::Board(point)) => Some(*point),
-        _ => emperors.get(entity).is_ok().then_some(Point::EMPEROR),
-    };
-    if let Some(point) = point
+    if let Some(point) = stone_point(over.event_target(), &stones, &emperors)
         && hover.point != Some(point)
     {
         hover.point = Some(point);
@@ -97,11 +101,7 @@ fn on_out(
     emperors: Query<(), With<EmperorStone>>,
     mut hover: ResMut<Hover>,
 ) {
-    let entity = out.event_target();
-    let point = match stones.get(entity) {
-        Ok(StonePlace::Board(point)) => Some(*point),
-        _ => emperors.get(entity).is_ok().then_some(Point::EMPEROR),
-    };
+    let point = stone_point(out.event_target(), &stones, &emperors);
     if point.is_some() && point == hover.point {
         hover.point = None;
     }
