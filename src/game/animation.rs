@@ -94,11 +94,6 @@ impl Tween {
         self.delay + self.legs.iter().map(|l| l.seconds).sum::<f32>()
     }
 
-    /// The final translation, if there is a leg.
-    pub fn destination(&self) -> Option<Vec3> {
-        self.legs.last().map(|l| l.to)
-    }
-
     /// Where the tween puts the transform `t` seconds after its delay, from `start`; `None`
     /// once it has ended.
     fn sample(&self, start: (Vec3, f32), mut t: f32) -> Option<(Vec3, f32)> {

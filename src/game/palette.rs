@@ -185,11 +185,6 @@ pub const EMPEROR_STONE: Rgba = [236, 192, 36, 255];
 /// The Emperor's ink.
 pub const EMPEROR_INK: Rgba = [110, 20, 10, 255];
 
-/// Converts an sRGB byte colour to Bevy's colour.
-pub fn color(c: Rgba) -> bevy::prelude::Color {
-    bevy::prelude::Color::srgba_u8(c[0], c[1], c[2], c[3])
-}
-
 /// The same colour with another alpha (0–1).
 pub fn with_alpha(c: Rgba, alpha: f32) -> Rgba {
     [

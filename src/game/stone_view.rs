@@ -12,7 +12,7 @@ use qiguo_rules::{Kingdom, Piece, PieceKind};
 use super::AppSystems;
 use super::camera::ViewYaw;
 use super::layout::{EMPEROR_RADIUS, STONE_HEIGHT, STONE_RADIUS};
-use super::palette::{self, EMPEROR_INK, EMPEROR_STONE, Emblem, EmblemShape, style};
+use super::palette::{EMPEROR_INK, EMPEROR_STONE, Emblem, EmblemShape, style};
 use super::stones::{EmperorStone, Stone};
 use super::textures::{Canvas, Rgba};
 
@@ -253,11 +253,6 @@ fn face_the_viewer(
             transform.rotation = rotation;
         }
     }
-}
-
-/// The colour of a kingdom's stones, for views that draw them flat.
-pub fn stone_color(kingdom: Kingdom) -> Color {
-    palette::color(style(kingdom).stone)
 }
 
 #[cfg(test)]
