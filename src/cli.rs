@@ -6,7 +6,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
-use qiguo_rules::{Game, Kingdom, Move, Position, Preset, Record, Rules, notation};
+use qiguo_rules::{
+    Game, Kingdom, Move, Position, Preset, Record, Rules, Seating, Seats, Setup, fen, notation,
+};
 use serde::Serialize;
 
 /// Stands in for a pass (`--`) among replay's moves, which the argument parser would otherwise
@@ -34,6 +36,11 @@ pub struct GameArgs {
     /// Start the first game from this 7K FEN position.
     #[arg(long, value_name = "FEN")]
     pub fen: Option<String>,
+    /// Who holds the kingdoms: seven, six, five, four or three players (the 1206 seatings, with
+    /// the first free kingdoms as the extra ones), two (Savard's game), or the kingdoms of the
+    /// players present, such as `qin,qi,zhao`.
+    #[arg(long, value_name = "SEATING")]
+    pub seating: Option<SeatingArg>,
     /// Play these moves (such as `f3a8`; `--` passes) before handing the game to the players.
     #[arg(long, value_name = "MOVE", num_args = 1..)]
     pub moves: Vec<String>,
@@ -74,6 +81,41 @@ impl std::str::FromStr for View {
     }
 }
 
+/// A seating named on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatingArg(pub Seating);
+
+impl std::str::FromStr for SeatingArg {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<SeatingArg, String> {
+        let count = match s {
+            "seven" => Some(7),
+            "six" => Some(6),
+            "five" => Some(5),
+            "four" => Some(4),
+            "three" => Some(3),
+            "two" => return Ok(SeatingArg(Seating::TwoPlayers)),
+            _ => None,
+        };
+        if let Some(n) = count {
+            return Ok(SeatingArg(
+                Seating::traditional(n).expect("3 to 7 players have a seating"),
+            ));
+        }
+        let kingdoms = s
+            .split(',')
+            .map(|k| k.trim().parse::<Kingdom>())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| {
+                format!(
+                    "{e}; a seating is seven, six, five, four, three, two, or kingdoms like qin,qi,zhao"
+                )
+            })?;
+        Ok(SeatingArg(Seating::Present(kingdoms)))
+    }
+}
+
 /// Everything the game window needs to start, checked.
 #[derive(Clone, Debug)]
 pub struct Launch {
@@ -93,10 +135,19 @@ impl GameArgs {
     /// Checks the options: the FEN must be valid under the chosen rules.
     pub fn launch(&self) -> Result<Launch, String> {
         let rules = Rules::preset(self.preset.unwrap_or_default());
-        let start = match &self.fen {
-            Some(fen) => Position::from_fen(fen, rules).map_err(|e| format!("--fen: {e}"))?,
-            None => Position::start(rules),
+        let seats = match &self.seating {
+            Some(SeatingArg(seating)) => seating.seats().map_err(|e| format!("--seating: {e}"))?,
+            None => Seats::seven(),
         };
+        let setup = match &self.fen {
+            Some(fen) => fen::parse(fen).map_err(|e| format!("--fen: bad FEN: {e}"))?,
+            None => Setup::start(rules.setup),
+        };
+        let setup = setup.without(seats.empty_kingdoms());
+        let start = Position::new(&setup, rules, seats).map_err(|e| match &self.fen {
+            Some(_) => format!("--fen: {e}"),
+            None => format!("--seating: {e}"),
+        })?;
         let mut game = Game::new(start);
         for (index, text) in self.moves.iter().enumerate() {
             let shown = if text == PASS_ARG { "--" } else { text };
@@ -384,6 +435,25 @@ mod tests {
         assert!(e.starts_with("--moves: move 2 (`f1f2`)"), "{e}");
         let cli = parse(args("qiguo --moves e10e5 f5f6")).unwrap();
         assert_eq!(cli.game.launch().unwrap().game.len(), 2);
+        let cli = parse(args("qiguo --seating two")).unwrap();
+        let start = cli.game.launch().unwrap().game.start_position().clone();
+        assert_eq!(start.seats().player_count(), 2);
+        assert_eq!(start.to_move(), Kingdom::Chu);
+        let cli = parse(args("qiguo --seating qin,qi")).unwrap();
+        assert_eq!(cli.game.launch().unwrap().game.position().alive().len(), 2);
+        let err = parse(args("qiguo --seating qin,rome")).unwrap_err();
+        assert!(
+            error_line(&err).contains("`rome` is not a kingdom"),
+            "{}",
+            error_line(&err)
+        );
+        let cli = parse(args("qiguo --seating qin")).unwrap();
+        assert!(
+            cli.game
+                .launch()
+                .unwrap_err()
+                .contains("at least two players")
+        );
         let err = parse(args("qiguo --no-render")).unwrap_err();
         assert!(
             error_line(&err).contains("--bench-frames"),

@@ -7,8 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 source_font=/usr/share/fonts/truetype/arphic/ukai.ttc
-# Pieces, the Emperor, the seven kingdoms, the game's title, and the board's coordinates.
-characters="將偏裨砲行人弓弩刀劍騎周秦楚韓齊魏趙燕七國象棋abcdefghijklmnopqrs0123456789"
+# Pieces, the Emperor, the seven kingdoms, the game's title, the 1206 text quoted in the
+# ally question, and the board's coordinates.
+characters="將偏裨砲行人弓弩刀劍騎周秦楚韓齊魏趙燕七國象棋若擊與則盡撤去之，abcdefghijklmnopqrs0123456789"
 
 pyftsubset "$source_font" \
   --font-number=2 \

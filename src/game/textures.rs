@@ -373,6 +373,30 @@ mod tests {
     }
 
     #[test]
+    fn the_font_has_every_chinese_character_the_interface_writes() {
+        let font = FontRef::try_from_slice(KAI_FONT).unwrap();
+        let sources = [
+            include_str!("hud/mod.rs"),
+            include_str!("hud/dialogs.rs"),
+            include_str!("hud/standings.rs"),
+            include_str!("hud/status.rs"),
+            include_str!("mod.rs"),
+            include_str!("../../crates/qiguo-rules/src/kingdom.rs"),
+            include_str!("../../crates/qiguo-rules/src/piece.rs"),
+        ];
+        for ch in sources.iter().flat_map(|s| s.chars()) {
+            // CJK ideographs and full-width punctuation.
+            if ('\u{3000}'..='\u{9FFF}').contains(&ch) || ('\u{FF00}'..='\u{FFEF}').contains(&ch) {
+                assert_ne!(
+                    font.glyph_id(ch).0,
+                    0,
+                    "{ch} is written by the game but not in the font"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn characters_leave_ink_in_the_middle() {
         let mut canvas = Canvas::new(64, [255, 255, 255, 255]);
         canvas.text_column("將", 32.0, 32.0, 40.0, 0.5, [0, 0, 0, 255]);
