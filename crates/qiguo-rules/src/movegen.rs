@@ -3,7 +3,7 @@
 //! archer and crossbowman's up-to or exact ranges.
 
 use crate::point::{MAILBOX, dir};
-use crate::{Kingdom, KnightMove, Move, Point, Position, RangedMove};
+use crate::{Kingdom, KingdomSet, KnightMove, Move, Point, Position, RangedMove};
 
 /// An empty point.
 pub(crate) const EMPTY: u8 = 0;
@@ -289,6 +289,104 @@ impl Position {
             self.gen_piece(sq, &mut moves);
         }
         moves
+    }
+
+    /// Number of piece moves `kingdom` would have if it were its turn (mobility).
+    pub fn count_moves_of(&self, kingdom: Kingdom) -> u64 {
+        let mut counter = Counter(0);
+        self.gen_kingdom(kingdom, &mut counter);
+        counter.0
+    }
+
+    /// Whether a piece of one of `attackers` could capture whatever stands on `point` if it
+    /// were that kingdom's turn. Cheaper than generating the attackers' moves: it looks outward
+    /// from the point. An empty point, the Emperor and a go-between are never attacked.
+    pub fn is_attacked(&self, point: Point, attackers: KingdomSet) -> bool {
+        let sq = point.sq();
+        let target = self.cells[sq];
+        // Only what some attacker may capture can be attacked.
+        let can = CAPTURERS[target as usize] & attackers.0;
+        if can == 0 {
+            return false;
+        }
+        let cells = &self.cells;
+        let is = |c: u8, kinds: &[u8]| {
+            c != EMPTY
+                && c != OFF
+                && c != EMPEROR
+                && can & (1 << (c >> 4)) != 0
+                && kinds.contains(&(c & 0x0F))
+        };
+        let ranged = self.rules.ranged;
+        // Rays: the first piece met in each direction.
+        for (i, d) in dir::ALL.into_iter().enumerate() {
+            let orthogonal = i % 2 == 0;
+            let mut at = sq;
+            let mut dist = 0u32;
+            loop {
+                at = step(at, d);
+                dist += 1;
+                let c = cells[at];
+                if c == EMPTY {
+                    continue;
+                }
+                let slider: &[u8] = if orthogonal {
+                    &[GENERAL, CHANCELLOR]
+                } else {
+                    &[GENERAL, DIPLOMAT]
+                };
+                if is(c, slider) {
+                    return true;
+                }
+                let stepper: &[u8] = if orthogonal { &[SWORDSMAN] } else { &[DAGGER] };
+                if dist == 1 && is(c, stepper) {
+                    return true;
+                }
+                let in_range = |n: u32| match ranged {
+                    RangedMove::UpTo => dist <= n,
+                    RangedMove::Exactly => dist == n,
+                };
+                if is(c, &[ARCHER]) && in_range(4) || is(c, &[CROSSBOWMAN]) && in_range(5) {
+                    return true;
+                }
+                // A cannon captures over exactly one screen: this piece is the screen.
+                if orthogonal && c != OFF {
+                    let mut beyond = at;
+                    loop {
+                        beyond = step(beyond, d);
+                        let b = cells[beyond];
+                        if b == EMPTY {
+                            continue;
+                        }
+                        if is(b, &[CANNON]) {
+                            return true;
+                        }
+                        break;
+                    }
+                }
+                break;
+            }
+        }
+        // Knights: a knight reaches `point` along an outward diagonal from its leg.
+        for (leg_d, diagonals) in dir::KNIGHT {
+            for d in diagonals {
+                // Walk back from the point along the diagonal towards the leg.
+                let mut at = sq;
+                for n in 1..=3 {
+                    at = step(at, -d);
+                    let leg = at;
+                    let knight = step(leg, -leg_d);
+                    let exact_ok = self.rules.knight == KnightMove::UpToThree || n == 3;
+                    if exact_ok && cells[leg] == EMPTY && is(cells[knight], &[KNIGHT]) {
+                        return true;
+                    }
+                    if cells[at] != EMPTY {
+                        break;
+                    }
+                }
+            }
+        }
+        false
     }
 
     /// Whether the move captures (its destination holds a piece).

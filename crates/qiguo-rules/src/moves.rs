@@ -44,6 +44,33 @@ impl Move {
         }
     }
 
+    /// The move packed in 32 bits (for tables in search): the from- and to-points' indices,
+    /// `u32::MAX` for the pass. [`Move::from_bits`] unpacks it.
+    ///
+    /// ```
+    /// use qiguo_rules::{notation, Move};
+    /// let mv = notation::parse_move("a13b15").unwrap();
+    /// assert_eq!(Move::from_bits(mv.bits()), Some(mv));
+    /// assert_eq!(Move::from_bits(Move::PASS.bits()), Some(Move::PASS));
+    /// assert_eq!(Move::from_bits(400 << 16), None);
+    /// ```
+    pub fn bits(self) -> u32 {
+        match (self.from(), self.to()) {
+            (Some(f), Some(t)) => ((f.index() as u32) << 16) | t.index() as u32,
+            _ => u32::MAX,
+        }
+    }
+
+    /// Unpacks [`Move::bits`]; `None` for bits no move packs to.
+    pub fn from_bits(bits: u32) -> Option<Move> {
+        if bits == u32::MAX {
+            return Some(Move::PASS);
+        }
+        let from = Point::from_index((bits >> 16) as usize)?;
+        let to = Point::from_index((bits & 0xFFFF) as usize)?;
+        Some(Move::new(from, to))
+    }
+
     /// Whether this is the pass.
     pub const fn is_pass(self) -> bool {
         self.from == 0

@@ -186,3 +186,51 @@ fn random_games_end_under_every_preset() {
         assert_eq!(ended, 12, "{preset}: every capture-hungry random game ends");
     }
 }
+
+/// `is_attacked` and `count_moves_of` agree with generating every attacker's moves.
+#[test]
+fn attack_and_mobility_queries_agree_with_move_generation() {
+    use qiguo_rules::KingdomSet;
+    for preset in Preset::ALL {
+        let mut game = Game::start(Rules::preset(preset), Seats::seven());
+        let mut rng = Lcg(7 + preset as u64);
+        for ply in 0..160 {
+            let pos = game.position().clone();
+            if pos.is_over() {
+                break;
+            }
+            if ply % 8 == 0 {
+                let targets_of = |k: Kingdom| -> Vec<Point> {
+                    pos.army(k)
+                        .flat_map(|(p, _)| pos.moves_from(p))
+                        .filter_map(|m| m.to())
+                        .collect()
+                };
+                for k in Kingdom::ALL {
+                    let n: usize = pos.army(k).map(|(p, _)| pos.moves_from(p).len()).sum();
+                    assert_eq!(pos.count_moves_of(k), n as u64, "{preset} {k}");
+                }
+                let sets: Vec<KingdomSet> = vec![
+                    KingdomSet::ALL,
+                    [Kingdom::Qin].into_iter().collect(),
+                    [Kingdom::Chu, Kingdom::Zhao, Kingdom::Yan]
+                        .into_iter()
+                        .collect(),
+                ];
+                for set in sets {
+                    let targets: Vec<Point> = set.iter().flat_map(targets_of).collect();
+                    for p in Point::all() {
+                        let attacked = targets.contains(&p) && pos.piece_at(p).is_some();
+                        assert_eq!(
+                            pos.is_attacked(p, set),
+                            attacked,
+                            "{preset} ply {ply} {p} by {set:?}\n{pos}"
+                        );
+                    }
+                }
+            }
+            let mv = choose(&pos, &mut rng);
+            game.play(mv).unwrap();
+        }
+    }
+}
