@@ -1,0 +1,205 @@
+//! Static evaluation, in centipawns (a swordsman is 100).
+//!
+//! Each kingdom in the game scores its material (the 1206 text's values: knight 2; archer,
+//! crossbowman, dagger and swordsman 1; cannon 3; diplomat 4; chancellor 5; the General worth the
+//! army it carries), minus how close it is to being beaten (losses against the threshold) and
+//! an exposed General, plus go-betweens shielding the General and mobility. A player scores its
+//! kingdoms and how close it is to winning (captures against the goal, Generals or kingdoms
+//! taken). The utility for a player is its score minus the strongest other player's.
+
+use qiguo_rules::{Kingdom, KingdomSet, PieceKind, Point, Position};
+
+/// The value of a piece that is not a General, in centipawns.
+pub const fn piece_value(kind: PieceKind) -> i32 {
+    match kind {
+        PieceKind::Knight => 200,
+        PieceKind::Archer | PieceKind::Crossbowman | PieceKind::Dagger | PieceKind::Swordsman => {
+            100
+        }
+        PieceKind::Cannon => 300,
+        PieceKind::Diplomat => 400,
+        PieceKind::Chancellor => 500,
+        // Never captured, but it blocks, shields and leaves with its army.
+        PieceKind::GoBetween => 60,
+        // A General's worth is its army's: see `kingdom_score`.
+        PieceKind::General => 0,
+    }
+}
+
+/// The value used to order captures: a General first, above everything.
+pub const fn victim_value(kind: PieceKind) -> i32 {
+    match kind {
+        PieceKind::General => 10_000,
+        other => piece_value(other),
+    }
+}
+
+/// Points for each General or kingdom taken towards the kingdom goal.
+const GOAL_STEP: i32 = 2_500;
+/// Points for reaching the capture goal, scaled by the square of the progress.
+const CAPTURE_GOAL: i32 = 3_000;
+/// Mobility: points per legal move.
+const MOBILITY: i32 = 3;
+/// A go-between next to its General.
+const SHIELD: i32 = 40;
+
+/// The kingdoms that are not allies of `k` and still in the game.
+fn enemies(pos: &Position, k: Kingdom) -> KingdomSet {
+    let allies = pos.seats().allies(k);
+    pos.alive()
+        .iter()
+        .filter(|e| !allies.contains(*e))
+        .collect()
+}
+
+/// One kingdom's score, without the player's progress towards winning.
+pub fn kingdom_score(pos: &Position, k: Kingdom) -> i32 {
+    static_score(pos, k) + mobility(pos, k)
+}
+
+/// Mobility: points per legal move the kingdom would have.
+fn mobility(pos: &Position, k: Kingdom) -> i32 {
+    MOBILITY * pos.count_moves_of(k) as i32
+}
+
+/// A kingdom's score without mobility (the costly part).
+fn static_score(pos: &Position, k: Kingdom) -> i32 {
+    let mut army = 0;
+    let mut generals: [Option<Point>; 4] = [None; 4];
+    let mut n_generals = 0;
+    let mut go_betweens: [Option<Point>; 4] = [None; 4];
+    let mut n_go = 0;
+    for (point, piece) in pos.army(k) {
+        army += piece_value(piece.kind);
+        match piece.kind {
+            PieceKind::General if n_generals < generals.len() => {
+                generals[n_generals] = Some(point);
+                n_generals += 1;
+            }
+            PieceKind::GoBetween if n_go < go_betweens.len() => {
+                go_betweens[n_go] = Some(point);
+                n_go += 1;
+            }
+            _ => {}
+        }
+    }
+    let mut score = army;
+    if n_generals > 0 {
+        // The General carries the army: losing it loses everything.
+        score += army;
+    }
+    // Nearness to the loss threshold puts the whole army at risk.
+    let threshold = pos.rules().beaten_at_losses as i32;
+    let losses = pos.losses(k) as i32;
+    score -= army * 6 * losses * losses / (10 * threshold * threshold);
+    let foes = enemies(pos, k);
+    for g in generals.iter().flatten() {
+        if pos.is_attacked(*g, foes) {
+            score -= army / 2;
+        }
+        let near = go_betweens
+            .iter()
+            .flatten()
+            .filter(|gb| {
+                (gb.file() as i32 - g.file() as i32).abs() <= 1
+                    && (gb.rank() as i32 - g.rank() as i32).abs() <= 1
+            })
+            .count();
+        score += SHIELD * near.min(2) as i32;
+    }
+    score
+}
+
+/// Each player's score (index = player number), and which players are still in the game.
+pub fn player_scores(pos: &Position) -> ([i32; 7], [bool; 7]) {
+    scores(pos, |_| true)
+}
+
+/// Players' scores, with mobility counted only for the kingdoms `mobile` picks.
+fn scores(pos: &Position, mobile: impl Fn(Kingdom) -> bool) -> ([i32; 7], [bool; 7]) {
+    let mut scores = [0; 7];
+    let mut alive = [false; 7];
+    let rules = pos.rules();
+    for k in pos.alive().iter() {
+        let p = pos.player_of(k) as usize;
+        if !alive[p] {
+            alive[p] = true;
+            // The player's progress towards winning, counted once.
+            let captures = pos.player_captures(k) as i32;
+            let goal = rules.capture_goal as i32;
+            scores[p] += CAPTURE_GOAL * captures * captures / (goal * goal);
+            scores[p] += GOAL_STEP * pos.kingdom_goal_progress(k) as i32;
+        }
+        scores[p] += static_score(pos, k);
+        if mobile(k) {
+            scores[p] += mobility(pos, k);
+        }
+    }
+    (scores, alive)
+}
+
+/// The position's value for `player`: its score minus the strongest other player's. Not for
+/// finished games (the search scores those).
+///
+/// Mobility, the costly term, is counted only for `player` and the opponent strongest without
+/// it: the utility compares those two.
+pub fn evaluate(pos: &Position, player: u8) -> i32 {
+    let (base, alive) = scores(pos, |_| false);
+    let Some(rival) = (0..7u8)
+        .filter(|&p| p != player && alive[p as usize])
+        .max_by_key(|&p| base[p as usize])
+    else {
+        return base[player as usize];
+    };
+    let with_mobility = |p: u8| {
+        base[p as usize]
+            + pos
+                .alive()
+                .iter()
+                .filter(|k| pos.player_of(*k) == p)
+                .map(|k| mobility(pos, k))
+                .sum::<i32>()
+    };
+    let strongest_other = (0..7u8)
+        .filter(|&p| p != player && p != rival && alive[p as usize])
+        .map(|p| base[p as usize])
+        .fold(with_mobility(rival), i32::max);
+    with_mobility(player) - strongest_other
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qiguo_rules::{Preset, Rules};
+
+    fn position(text: &str) -> Position {
+        Position::from_fen(text, Rules::preset(Preset::Classic)).unwrap()
+    }
+
+    #[test]
+    fn the_start_is_even() {
+        let pos = Position::start(Rules::default());
+        let (scores, alive) = player_scores(&pos);
+        assert!(alive.iter().all(|a| *a));
+        // Armies are alike; only mobility and shape differ a little.
+        let (lo, hi) = (scores.iter().min().unwrap(), scores.iter().max().unwrap());
+        assert!(hi - lo < 150, "{scores:?}");
+        assert_eq!(piece_value(PieceKind::Chancellor), 500);
+    }
+
+    #[test]
+    fn material_and_an_exposed_general_count() {
+        // Qin: General and Chancellor; Chu: General and a swordsman. Chu's General stands on
+        // Qin's Chancellor's file: exposed.
+        let exposed = position("19/19/19/19/19/19/19/19/19/19/19/19/19/19/wR18/19/19/19/rQ1rS16 w");
+        let safe = position("19/19/19/19/19/19/19/19/19/19/19/19/19/19/wR18/19/19/19/1rQrS16 w");
+        let qin = |p: &Position| evaluate(p, 0);
+        assert!(
+            qin(&exposed) > qin(&safe),
+            "{} {}",
+            qin(&exposed),
+            qin(&safe)
+        );
+        assert!(qin(&safe) > 0, "a Chancellor outweighs a swordsman");
+    }
+}

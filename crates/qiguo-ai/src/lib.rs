@@ -1,0 +1,31 @@
+//! Computer players for **Qiguo Xiangqi** (七國象棋): a search built for seven kingdoms.
+//!
+//! Pure Rust on top of `qiguo-rules`, with no game-engine dependency. The search is Best-Reply
+//! Search in its improved form, BRS+ (see [`search`]), with iterative deepening under a time or
+//! node budget, alpha-beta, a transposition table, move ordering and a quiescence search over
+//! captures. The evaluation ([`eval`]) scores each player's kingdoms and progress and compares
+//! it with the strongest other player; it follows every rule option and alliances (attacking an
+//! ally costs the ally's whole army, so it is chosen only when worth it).
+//!
+//! ```
+//! use qiguo_ai::{Engine, Level, Limits};
+//! use qiguo_rules::{Position, Rules};
+//!
+//! let pos = Position::start(Rules::default());
+//! let mut engine = Engine::new(16);
+//! let limits = Limits { nodes: Some(2_000), ..Limits::default() };
+//! let result = engine.search(&pos, Level::Hard, &limits, 1).unwrap();
+//! assert!(pos.is_legal(result.best));
+//! ```
+
+#![deny(missing_docs)]
+
+pub mod eval;
+mod level;
+mod rng;
+pub mod search;
+mod tt;
+
+pub use level::{Level, ParseLevelError};
+pub use rng::Rng;
+pub use search::{Engine, Limits, SearchResult, WIN};

@@ -1,0 +1,670 @@
+//! Best-Reply Search, improved (BRS+), for a seven-kingdom game.
+//!
+//! Max^n and paranoid search give every opponent a full ply, so with a hundred moves per
+//! kingdom the searching player never sees its own second move. Best-Reply Search (Schadd &
+//! Winands 2011) lets only one opponent answer between two moves of the searching player — the
+//! opponent with the most damaging reply — so the search alternates "our move" and "the best
+//! reply". BRS+ (Esser et al. 2013) keeps the real turn order: the opponents that are not
+//! searched still move, playing the first move of the move ordering (a capture, a killer, the
+//! best by history) instead of passing.
+//!
+//! Around that: iterative deepening under a time and node budget, alpha-beta, a transposition
+//! table on the position's Zobrist hash (which covers the kingdom to move, the owners of the
+//! pieces and the capture counters), move ordering (transposition move, captures by
+//! most-valuable-victim/least-valuable-attacker with Generals first, two killers per ply, a
+//! history table), and a quiescence search over captures.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use qiguo_rules::{Kingdom, Move, Outcome, Piece, Position};
+
+use crate::eval::{evaluate, victim_value};
+use crate::level::Level;
+use crate::rng::Rng;
+use crate::tt::{Bound, Entry, Table};
+
+/// A score beyond any evaluation: a won game (less the moves it takes).
+pub const WIN: i32 = 1_000_000;
+const INF: i32 = 2 * WIN;
+const MAX_PLY: usize = 96;
+/// Captures looked at beyond the nominal depth, at most.
+const QUIESCENCE_DEPTH: u32 = 6;
+
+/// What a search may spend.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Wall-clock time for the move.
+    pub movetime: Option<Duration>,
+    /// Positions to visit at most (deterministic, unlike time).
+    pub nodes: Option<u64>,
+    /// Deepest iteration.
+    pub depth: Option<u32>,
+    /// Set from elsewhere to stop the search at once (it still returns a move).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play.
+    pub best: Move,
+    /// Its score for the player to move, in centipawns (±[`WIN`] for a forced result).
+    pub score: i32,
+    /// The deepest iteration completed.
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
+/// A searcher, keeping its transposition table and history between moves.
+pub struct Engine {
+    tt: Table,
+    killers: Vec<[u32; 2]>,
+    history: Vec<u32>,
+    buffers: Vec<Vec<(Move, i32)>>,
+    scratch: Vec<Move>,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stop: Option<Arc<AtomicBool>>,
+    aborted: bool,
+    root_player: u8,
+    root_key: u64,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new(18)
+    }
+}
+
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+impl Engine {
+    /// An engine with a transposition table of 2^`tt_bits` entries.
+    pub fn new(tt_bits: u32) -> Engine {
+        Engine {
+            tt: Table::new(tt_bits),
+            killers: vec![[u32::MAX; 2]; MAX_PLY + 1],
+            history: vec![0; 361 * 361],
+            buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            scratch: Vec::with_capacity(256),
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stop: None,
+            aborted: false,
+            root_player: 0,
+            root_key: 0,
+        }
+    }
+
+    /// Forgets what earlier searches learned (for reproducible runs).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.iter_mut().for_each(|h| *h = 0);
+        self.killers.iter_mut().for_each(|k| *k = [u32::MAX; 2]);
+    }
+
+    /// Chooses a move for the kingdom to move in `pos` at `level`, within `limits`
+    /// (by default the level's time). `seed` drives the level's variety and `Random`.
+    ///
+    /// Returns the pass when that is the only move, and `None` only for a finished game.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        level: Level,
+        limits: &Limits,
+        seed: u64,
+    ) -> Option<SearchResult> {
+        let start = Instant::now();
+        let mut rng = Rng::new(seed);
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let done = |best: Move, score, depth, nodes| SearchResult {
+            best,
+            score,
+            depth,
+            nodes,
+            elapsed: start.elapsed(),
+        };
+        if moves.len() == 1 {
+            return Some(done(moves[0], 0, 0, 0));
+        }
+        if level == Level::Random {
+            return Some(done(moves[rng.below(moves.len())], 0, 0, 0));
+        }
+        let movetime = limits.movetime.unwrap_or(level.movetime());
+        self.deadline = Some(start + movetime);
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.stop = limits.stop.clone();
+        self.nodes = 0;
+        self.aborted = false;
+        self.root_player = pos.player_of(pos.to_move());
+        self.root_key = mix(0xA11_0000 + self.root_player as u64);
+        let max_depth = limits.depth.unwrap_or(level.max_depth()).max(1);
+
+        let mut pos = pos.clone();
+        // Root moves with their last scores, best first.
+        let mut scored: Vec<(Move, i32)> = self.ordered(&pos, 0, &moves, None);
+        let mut completed: Option<(Vec<(Move, i32)>, u32)> = None;
+        for depth in 1..=max_depth {
+            let tolerance = level.tolerance();
+            let result = self.root(&mut pos, depth as i32, &scored, tolerance);
+            if self.aborted {
+                // A partial iteration still tells the best move when it beat the last one (or
+                // when there is no last one).
+                let better = match (result.first(), &completed) {
+                    (Some((mv, score)), Some((prev, _))) => *score > prev[0].1 && *mv != prev[0].0,
+                    (Some(_), None) => true,
+                    (None, _) => false,
+                };
+                if better {
+                    completed = Some((result, depth - 1));
+                }
+                break;
+            }
+            scored = result;
+            completed = Some((scored.clone(), depth));
+            if scored[0].1.abs() >= WIN - MAX_PLY as i32 {
+                break; // a forced result: nothing deeper matters
+            }
+            if start.elapsed() * 2 > movetime {
+                break; // the next iteration would not finish
+            }
+        }
+        let (scores, depth) = completed.unwrap_or_else(|| (scored.clone(), 0));
+        let best = scores[0].1;
+        let near: Vec<&(Move, i32)> = scores
+            .iter()
+            .filter(|(_, s)| level.tolerance() > 0 && *s >= best - level.tolerance())
+            .collect();
+        let (mv, score) = if near.len() > 1 {
+            *near[rng.below(near.len())]
+        } else {
+            scores[0]
+        };
+        Some(done(mv, score, depth, self.nodes))
+    }
+
+    /// Searches every root move at `depth`; returns them sorted best first. With a tolerance,
+    /// every move gets an exact score (a full window), so that near-best moves can be chosen.
+    fn root(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        moves: &[(Move, i32)],
+        tolerance: i32,
+    ) -> Vec<(Move, i32)> {
+        let mut out = Vec::with_capacity(moves.len());
+        let mut alpha = -INF;
+        for &(mv, _) in moves {
+            let undo = pos.make(mv);
+            let window = if tolerance > 0 { -INF } else { alpha };
+            let score = self.node(pos, depth - 1, window, INF, 1);
+            pos.unmake(undo);
+            if self.aborted {
+                break;
+            }
+            alpha = alpha.max(score);
+            out.push((mv, score));
+        }
+        // Moves not searched in an aborted iteration keep their order, after the others.
+        out.sort_by_key(|(_, s)| std::cmp::Reverse(*s));
+        out
+    }
+
+    fn check_limits(&mut self) {
+        let out_of_time = || {
+            self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self
+                    .stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(Ordering::Relaxed))
+        };
+        // The clock is read only every 1024 positions.
+        if self.nodes >= self.node_limit || (self.nodes & 1023 == 0 && out_of_time()) {
+            self.aborted = true;
+        }
+    }
+
+    fn ours(&self, pos: &Position, k: Kingdom) -> bool {
+        pos.player_of(k) == self.root_player
+    }
+
+    fn root_alive(&self, pos: &Position) -> bool {
+        pos.alive().iter().any(|k| self.ours(pos, k))
+    }
+
+    fn terminal(&self, outcome: Outcome, ply: usize) -> i32 {
+        if outcome.player == self.root_player {
+            WIN - ply as i32
+        } else {
+            -WIN + ply as i32
+        }
+    }
+
+    /// The value of a position for the root player, `depth` iterations deep.
+    fn node(&mut self, pos: &mut Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        self.check_limits();
+        if self.aborted {
+            return 0;
+        }
+        if let Some(outcome) = pos.outcome() {
+            return self.terminal(outcome, ply);
+        }
+        if !self.root_alive(pos) {
+            return -WIN + ply as i32;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiesce(pos, alpha, beta, ply, 0);
+        }
+        if self.ours(pos, pos.to_move()) {
+            self.max_node(pos, depth, alpha, beta, ply)
+        } else {
+            self.min_layer(pos, depth, alpha, beta, ply)
+        }
+    }
+
+    fn key(&self, pos: &Position) -> u64 {
+        pos.hash() ^ self.root_key
+    }
+
+    /// A transposition hit that settles the node, if any; and the stored move.
+    fn probe(&self, key: u64, depth: i32, alpha: i32, beta: i32) -> (Option<i32>, Option<Move>) {
+        let Some(e) = self.tt.probe(key) else {
+            return (None, None);
+        };
+        let settled = (e.depth as i32 >= depth)
+            .then_some(e.score)
+            .filter(|&s| match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            });
+        (settled, e.best_move())
+    }
+
+    fn store(&mut self, key: u64, depth: i32, score: i32, alpha: i32, beta: i32, mv: Option<Move>) {
+        let bound = if score <= alpha {
+            Bound::Upper
+        } else if score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.tt.store(Entry {
+            key,
+            score,
+            mv: mv.map_or(u32::MAX, Move::bits),
+            depth: depth as i16,
+            bound,
+        });
+    }
+
+    /// The root player's kingdom moves: the best of its moves.
+    fn max_node(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let key = self.key(pos);
+        let (settled, tt_move) = self.probe(key, depth, alpha, beta);
+        if let Some(score) = settled {
+            return score;
+        }
+        let alpha0 = alpha;
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        self.order_into(pos, ply, tt_move, &mut moves);
+        let mut best = -INF;
+        let mut best_move = None;
+        for &(mv, _) in moves.iter() {
+            let undo = pos.make(mv);
+            let score = self.node(pos, depth - 1, alpha, beta, ply + 1);
+            pos.unmake(undo);
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                self.reward(pos, mv, ply, depth);
+                break;
+            }
+        }
+        self.buffers[ply] = moves;
+        if !self.aborted {
+            self.store(key, depth, best, alpha0, beta, best_move);
+        }
+        best
+    }
+
+    /// The opponents between two moves of the root player: exactly one of them plays a
+    /// searched reply; the others play their first move by the ordering (BRS+).
+    fn min_layer(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let key = self.key(pos);
+        let (settled, tt_move) = self.probe(key, depth, alpha, beta);
+        if let Some(score) = settled {
+            return score;
+        }
+        let beta0 = beta;
+        let mut best = INF;
+        let mut best_move = None;
+        let mut prefix = Vec::new();
+        let mut first = true;
+        'layer: loop {
+            let mut moves = std::mem::take(&mut self.buffers[ply]);
+            self.order_into(pos, ply, if first { tt_move } else { None }, &mut moves);
+            for &(mv, _) in moves.iter() {
+                let undo = pos.make(mv);
+                let score = self.after_reply(pos, depth, alpha, beta, ply + 1);
+                pos.unmake(undo);
+                if self.aborted {
+                    self.buffers[ply] = moves;
+                    break 'layer;
+                }
+                if score < best {
+                    best = score;
+                    if first {
+                        best_move = Some(mv);
+                    }
+                }
+                beta = beta.min(score);
+                if beta <= alpha {
+                    self.reward(pos, mv, ply, depth);
+                    self.buffers[ply] = moves;
+                    break 'layer;
+                }
+            }
+            self.buffers[ply] = moves;
+            // This opponent plays its ordinary move; the next one gets to reply.
+            let background = self.background_move(pos, ply);
+            prefix.push(pos.make(background));
+            first = false;
+            if pos.is_over() || self.ours(pos, pos.to_move()) || prefix.len() >= 7 {
+                break;
+            }
+        }
+        while let Some(undo) = prefix.pop() {
+            pos.unmake(undo);
+        }
+        if self.aborted {
+            return 0;
+        }
+        if best == INF {
+            best = self.node(pos, 0, alpha, beta0, ply);
+        }
+        self.store(key, depth, best, alpha, beta0, best_move);
+        best
+    }
+
+    /// After one opponent's searched reply, the rest of the opponents play their ordinary
+    /// moves, and the root player's next move is searched one iteration shallower.
+    fn after_reply(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let mut undos = Vec::new();
+        while !pos.is_over()
+            && !self.ours(pos, pos.to_move())
+            && self.root_alive(pos)
+            && undos.len() < 7
+        {
+            let mv = self.background_move(pos, ply);
+            undos.push(pos.make(mv));
+        }
+        let score = self.node(pos, depth - 1, alpha, beta, ply);
+        while let Some(undo) = undos.pop() {
+            pos.unmake(undo);
+        }
+        score
+    }
+
+    /// The move an opponent plays when it is not the one searched: its first move by the
+    /// ordering — the best capture, else a killer, else the best by history.
+    fn background_move(&mut self, pos: &Position, ply: usize) -> Move {
+        let mut moves = std::mem::take(&mut self.scratch);
+        pos.legal_moves_into(&mut moves);
+        let mut best = (moves.first().copied().unwrap_or(Move::PASS), i32::MIN);
+        for &mv in &moves {
+            let score = self.order_score(pos, ply, mv, None);
+            if score > best.1 {
+                best = (mv, score);
+            }
+        }
+        self.scratch = moves;
+        best.0
+    }
+
+    /// Orders `moves` (or the legal moves) best first.
+    fn ordered(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        moves: &[Move],
+        tt: Option<Move>,
+    ) -> Vec<(Move, i32)> {
+        let mut out: Vec<(Move, i32)> = moves
+            .iter()
+            .map(|&mv| (mv, self.order_score(pos, ply, mv, tt)))
+            .collect();
+        out.sort_by_key(|(_, s)| std::cmp::Reverse(*s));
+        out
+    }
+
+    fn order_into(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        tt: Option<Move>,
+        out: &mut Vec<(Move, i32)>,
+    ) {
+        let mut moves = std::mem::take(&mut self.scratch);
+        pos.legal_moves_into(&mut moves);
+        out.clear();
+        out.extend(
+            moves
+                .iter()
+                .map(|&mv| (mv, self.order_score(pos, ply, mv, tt))),
+        );
+        out.sort_by_key(|(_, s)| std::cmp::Reverse(*s));
+        self.scratch = moves;
+    }
+
+    fn pieces(pos: &Position, mv: Move) -> (Option<Piece>, Option<Piece>) {
+        (
+            mv.from().and_then(|p| pos.piece_at(p)),
+            mv.to().and_then(|p| pos.piece_at(p)),
+        )
+    }
+
+    /// The ordering score: the transposition move, then captures of other players' pieces by
+    /// victim (Generals first) and attacker, then killers, then history.
+    fn order_score(&self, pos: &Position, ply: usize, mv: Move, tt: Option<Move>) -> i32 {
+        if Some(mv) == tt {
+            return 1 << 30;
+        }
+        if let (Some(attacker), Some(victim)) = Self::pieces(pos, mv) {
+            let ally = pos.player_of(attacker.kingdom) == pos.player_of(victim.kingdom);
+            if !ally {
+                return (1 << 28) + victim_value(victim.kind) * 64
+                    - victim_value(attacker.kind) / 8;
+            }
+            return -1; // attacking an ally forfeits it: last
+        }
+        let bits = mv.bits();
+        if self.killers[ply][0] == bits {
+            return 1 << 27;
+        }
+        if self.killers[ply][1] == bits {
+            return (1 << 27) - 1;
+        }
+        self.history_of(bits) as i32
+    }
+
+    fn history_of(&self, bits: u32) -> u32 {
+        if bits == u32::MAX {
+            return 0;
+        }
+        let (from, to) = ((bits >> 16) as usize, (bits & 0xFFFF) as usize);
+        self.history[from * 361 + to].min(1 << 26)
+    }
+
+    /// A quiet move that caused a cutoff: a killer at this ply, and history.
+    fn reward(&mut self, pos: &Position, mv: Move, ply: usize, depth: i32) {
+        if pos.is_capture(mv) || mv.is_pass() {
+            return;
+        }
+        let bits = mv.bits();
+        if self.killers[ply][0] != bits {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = bits;
+        }
+        let (from, to) = ((bits >> 16) as usize, (bits & 0xFFFF) as usize);
+        let h = &mut self.history[from * 361 + to];
+        *h = h.saturating_add((depth * depth) as u32);
+    }
+
+    /// Captures only, until the position is quiet: the side to move may stand pat.
+    fn quiesce(
+        &mut self,
+        pos: &mut Position,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        qdepth: u32,
+    ) -> i32 {
+        self.nodes += 1;
+        self.check_limits();
+        if self.aborted {
+            return 0;
+        }
+        if let Some(outcome) = pos.outcome() {
+            return self.terminal(outcome, ply);
+        }
+        if !self.root_alive(pos) {
+            return -WIN + ply as i32;
+        }
+        let stand = evaluate(pos, self.root_player);
+        if qdepth >= QUIESCENCE_DEPTH || ply >= MAX_PLY {
+            return stand;
+        }
+        if self.ours(pos, pos.to_move()) {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            let mut best = stand;
+            for mv in self.captures(pos, ply) {
+                let undo = pos.make(mv);
+                let score = self.quiesce(pos, alpha, beta, ply + 1, qdepth + 1);
+                pos.unmake(undo);
+                if self.aborted {
+                    return 0;
+                }
+                best = best.max(score);
+                alpha = alpha.max(score);
+                if alpha >= beta {
+                    break;
+                }
+            }
+            best
+        } else {
+            // The opponents: one of them captures, the others let it pass; or none does.
+            if stand <= alpha {
+                return stand;
+            }
+            beta = beta.min(stand);
+            let mut best = stand;
+            let mut prefix = Vec::new();
+            'layer: loop {
+                // Only threats to the searching player: captures among the opponents are left
+                // to the main search, or quiescence would branch on six kingdoms' fights.
+                let threats: Vec<Move> = self
+                    .captures(pos, ply)
+                    .into_iter()
+                    .filter(|mv| {
+                        mv.to()
+                            .and_then(|p| pos.piece_at(p))
+                            .is_some_and(|victim| self.ours(pos, victim.kingdom))
+                    })
+                    .collect();
+                for mv in threats {
+                    let undo = pos.make(mv);
+                    let mut passes = Vec::new();
+                    while !pos.is_over()
+                        && !self.ours(pos, pos.to_move())
+                        && self.root_alive(pos)
+                        && passes.len() < 7
+                    {
+                        passes.push(pos.make(Move::PASS));
+                    }
+                    let score = self.quiesce(pos, alpha, beta, ply + 1, qdepth + 1);
+                    while let Some(u) = passes.pop() {
+                        pos.unmake(u);
+                    }
+                    pos.unmake(undo);
+                    if self.aborted {
+                        break 'layer;
+                    }
+                    best = best.min(score);
+                    beta = beta.min(score);
+                    if beta <= alpha {
+                        break 'layer;
+                    }
+                }
+                prefix.push(pos.make(Move::PASS));
+                if pos.is_over() || self.ours(pos, pos.to_move()) || prefix.len() >= 7 {
+                    break;
+                }
+            }
+            while let Some(u) = prefix.pop() {
+                pos.unmake(u);
+            }
+            if self.aborted { 0 } else { best }
+        }
+    }
+
+    /// The side to move's captures of other players' pieces, best first.
+    fn captures(&mut self, pos: &Position, ply: usize) -> Vec<Move> {
+        let mut moves = std::mem::take(&mut self.scratch);
+        pos.capture_moves_into(&mut moves);
+        let mut scored: Vec<(Move, i32)> = moves
+            .iter()
+            .map(|&mv| (mv, self.order_score(pos, ply, mv, None)))
+            .filter(|(_, s)| *s > 0)
+            .collect();
+        self.scratch = moves;
+        scored.sort_by_key(|(_, s)| std::cmp::Reverse(*s));
+        scored.into_iter().map(|(m, _)| m).collect()
+    }
+}

@@ -1,0 +1,149 @@
+//! The computer players choose legal moves in all kinds of positions, take a General left
+//! unprotected, and are reproducible for a fixed seed and node budget.
+
+use qiguo_ai::{Engine, Level, Limits};
+use qiguo_rules::{Game, Move, Position, Preset, Rules, Seating, Seats, notation};
+
+/// Random games under every preset and some seatings, and the positions along them.
+fn positions() -> Vec<Position> {
+    let mut out = Vec::new();
+    let seatings = [
+        Seats::seven(),
+        Seating::TwoPlayers.seats().unwrap(),
+        Seating::traditional(3).unwrap().seats().unwrap(),
+    ];
+    for (i, preset) in Preset::ALL.into_iter().enumerate() {
+        for (j, seats) in seatings.iter().enumerate() {
+            let mut game = Game::start(Rules::preset(preset), *seats);
+            let mut rng = qiguo_ai::Rng::new((i * 10 + j) as u64);
+            for ply in 0..400 {
+                let pos = game.position().clone();
+                if pos.is_over() {
+                    break;
+                }
+                if ply % 13 == 3 {
+                    out.push(pos.clone());
+                }
+                let moves = pos.legal_moves();
+                let caps: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| pos.is_capture(*m))
+                    .collect();
+                let mv = if !caps.is_empty() && rng.below(3) > 0 {
+                    caps[rng.below(caps.len())]
+                } else {
+                    moves[rng.below(moves.len())]
+                };
+                game.play(mv).unwrap();
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_level_returns_a_legal_move() {
+    let positions = positions();
+    assert!(positions.len() > 40, "{}", positions.len());
+    let mut engine = Engine::new(16);
+    for (i, pos) in positions.iter().enumerate() {
+        for level in Level::ALL {
+            let limits = Limits {
+                nodes: Some(3_000),
+                ..Limits::default()
+            };
+            let result = engine.search(pos, level, &limits, i as u64).unwrap();
+            assert!(
+                pos.is_legal(result.best),
+                "{level}: {} in\n{pos}",
+                result.best
+            );
+        }
+    }
+}
+
+#[test]
+fn a_finished_game_has_no_move() {
+    let pos = Position::from_fen(
+        "19/19/19/19/19/19/19/19/19/19/19/19/19/19/wR18/19/19/19/19 w",
+        Rules::default(),
+    )
+    .unwrap();
+    assert!(pos.is_over());
+    assert!(
+        Engine::new(10)
+            .search(&pos, Level::Hard, &Limits::default(), 0)
+            .is_none()
+    );
+}
+
+#[test]
+fn an_unprotected_general_is_taken() {
+    // Qin's Chancellor on a5 sees Chu's General on e5; Han and Qi are far away. Taking it beats
+    // Chu at once, and with Han's General gone too it wins (classic: two Generals).
+    let pos = Position::from_fen(
+        "19/19/19/19/19/19/19/19/19/19/19/19/19/19/wR3rQ6oS7/19/19/12oG1oQ4/5rS4rG3bGbQ3 w",
+        Rules::preset(Preset::Classic),
+    )
+    .unwrap();
+    for level in [Level::Easy, Level::Medium, Level::Hard] {
+        let mut engine = Engine::new(16);
+        let limits = Limits {
+            nodes: Some(50_000),
+            ..Limits::default()
+        };
+        let result = engine.search(&pos, level, &limits, 3).unwrap();
+        assert_eq!(
+            result.best,
+            notation::parse_move("a5e5").unwrap(),
+            "{level}"
+        );
+    }
+}
+
+#[test]
+fn a_general_in_danger_is_saved_or_defended() {
+    // Chu's Chancellor threatens Qin's General on a10; Qin to move must not leave it there.
+    let pos = Position::from_fen(
+        "19/19/19/19/19/19/19/19/19/wQ7rR10/19/19/19/19/19/19/19/19/5rQ13 w",
+        Rules::preset(Preset::Classic),
+    )
+    .unwrap();
+    let mut engine = Engine::new(16);
+    let limits = Limits {
+        nodes: Some(100_000),
+        ..Limits::default()
+    };
+    let result = engine.search(&pos, Level::Hard, &limits, 1).unwrap();
+    let mut after = pos.clone();
+    after.play(result.best).unwrap();
+    // Whatever Qin did, Chu cannot take its General next.
+    for mv in after.legal_moves() {
+        let mut next = after.clone();
+        next.play(mv).unwrap();
+        assert!(
+            next.standing(qiguo_rules::Kingdom::Qin) == qiguo_rules::Standing::InGame,
+            "after {} Chu takes the General with {mv}",
+            result.best
+        );
+    }
+}
+
+#[test]
+fn searches_are_reproducible_for_a_seed_and_node_budget() {
+    let pos = &positions()[5];
+    for level in [Level::Easy, Level::Medium, Level::Hard] {
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let a = Engine::new(16).search(pos, level, &limits, 42).unwrap();
+        let b = Engine::new(16).search(pos, level, &limits, 42).unwrap();
+        assert_eq!(
+            (a.best, a.score, a.depth, a.nodes),
+            (b.best, b.score, b.depth, b.nodes),
+            "{level}"
+        );
+    }
+}
