@@ -4,12 +4,17 @@
 use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
+use qiguo_ai::{Engine, Level, Limits};
 use qiguo_rules::{
-    Game, Kingdom, Move, Position, Preset, Record, Rules, Seating, Seats, Setup, fen, notation,
+    Game, Kingdom, Move, PlayerInfo, Position, Preset, Record, Rules, Seating, Seats, Setup, fen,
+    notation,
 };
 use serde::Serialize;
+
+use crate::selfplay::{self, Series};
 
 /// Stands in for a pass (`--`) among replay's moves, which the argument parser would otherwise
 /// take for the end of options. It cannot be typed.
@@ -41,6 +46,10 @@ pub struct GameArgs {
     /// players present, such as `qin,qi,zhao`.
     #[arg(long, value_name = "SEATING")]
     pub seating: Option<SeatingArg>,
+    /// Who plays: one of person, easy, medium or hard for every player, or one per player
+    /// (in the order of the seating), comma-separated.
+    #[arg(long, value_name = "L1,…")]
+    pub levels: Option<String>,
     /// Play these moves (such as `f3a8`; `--` passes) before handing the game to the players.
     #[arg(long, value_name = "MOVE", num_args = 1..)]
     pub moves: Vec<String>,
@@ -121,6 +130,8 @@ impl std::str::FromStr for SeatingArg {
 pub struct Launch {
     /// The first game: its start position (rules inside) and any moves already played.
     pub game: Game,
+    /// The players, by player number.
+    pub players: Vec<PlayerInfo>,
     /// The view to start with; by default, from behind the kingdom to move.
     pub view: Option<View>,
     /// Where to save a screenshot before exiting.
@@ -181,8 +192,42 @@ impl GameArgs {
                 ));
             }
         }
+        let count = seats.player_count();
+        let controllers: Vec<Option<Level>> = match &self.levels {
+            None => vec![None; count],
+            Some(text) => {
+                let parsed = text
+                    .split(',')
+                    .map(|l| match l.trim() {
+                        "person" => Ok(None),
+                        other => other
+                            .parse::<Level>()
+                            .map(Some)
+                            .map_err(|e| format!("--levels: {e} (or person)")),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                match parsed.len() {
+                    1 => vec![parsed[0]; count],
+                    n if n == count => parsed,
+                    n => {
+                        return Err(format!(
+                            "--levels: give one level or {count} (one per player), not {n}"
+                        ));
+                    }
+                }
+            }
+        };
+        let players = PlayerInfo::defaults(count)
+            .into_iter()
+            .zip(controllers)
+            .map(|(p, c)| PlayerInfo {
+                computer: c.map(|l| l.name().to_owned()),
+                ..p
+            })
+            .collect();
         Ok(Launch {
             game,
+            players,
             view: self.view,
             screenshot: self.screenshot.clone(),
             bench_frames: self.bench_frames,
@@ -220,6 +265,67 @@ pub enum Tool {
         #[arg(value_name = "MOVE")]
         moves: Vec<String>,
     },
+    /// Print the move a computer player would play.
+    Bestmove {
+        /// The position.
+        #[command(flatten)]
+        position: PositionArgs,
+        /// Time to think, in milliseconds (default: the level's own).
+        #[arg(long, value_name = "MS")]
+        movetime: Option<u64>,
+        /// Strength: random, easy, medium or hard.
+        #[arg(long, value_name = "L", default_value = "hard")]
+        level: Level,
+        /// Seed for the levels' variety.
+        #[arg(long, value_name = "S", default_value_t = 0)]
+        seed: u64,
+    },
+    /// Play complete games between computer players and print how they went.
+    Selfplay {
+        /// Number of games.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        games: u32,
+        /// Rules preset: classic, wikipedia, elephantchess or leventhal.
+        #[arg(long = "rules", value_name = "PRESET", default_value = "classic")]
+        preset: Preset,
+        /// One level for all kingdoms, or seven (Qin … Yan), comma-separated.
+        #[arg(long, value_name = "L1,…,L7", default_value = "medium")]
+        levels: String,
+        /// Shift the levels one seat further each game, so every kingdom takes every level.
+        #[arg(long)]
+        rotate: bool,
+        /// Seed of the first game.
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        seed: u64,
+        /// Time per move for every computer player, in milliseconds (default: each level's).
+        #[arg(long, value_name = "MS", conflicts_with = "time_scale")]
+        movetime: Option<u64>,
+        /// Multiply each level's own time per move by F (keeps the levels' ratios).
+        #[arg(long, value_name = "F")]
+        time_scale: Option<f64>,
+        /// Games played at once (default: one per core).
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
+    },
+}
+
+/// The seven levels of `--levels`: one level for all, or seven.
+fn parse_levels(text: &str) -> Result<[Level; 7], String> {
+    let levels = text
+        .split(',')
+        .map(|l| {
+            l.trim()
+                .parse::<Level>()
+                .map_err(|e| format!("--levels: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    match levels.len() {
+        1 => Ok([levels[0]; 7]),
+        7 => Ok(levels.try_into().expect("seven levels")),
+        n => Err(format!(
+            "--levels: give one level or seven (Qin to Yan), not {n}"
+        )),
+    }
 }
 
 /// The position a tool starts from.
@@ -321,6 +427,51 @@ pub fn run(tool: &Tool) -> Result<String, String> {
             let summary = serde_json::to_string(&Summary::of(&pos)).expect("summaries serialize");
             let _ = writeln!(out, "{summary}");
             Ok(out)
+        }
+        Tool::Bestmove {
+            position,
+            movetime,
+            level,
+            seed,
+        } => {
+            let pos = position.position()?;
+            let limits = Limits {
+                movetime: movetime.map(Duration::from_millis),
+                ..Limits::default()
+            };
+            let result = Engine::default()
+                .search(&pos, *level, &limits, *seed)
+                .ok_or("the game is over: there is no move")?;
+            Ok(format!("{}\n", result.best))
+        }
+        Tool::Selfplay {
+            games,
+            preset,
+            levels,
+            rotate,
+            seed,
+            movetime,
+            time_scale,
+            threads,
+        } => {
+            if time_scale.is_some_and(|f| !(f > 0.0 && f <= 100.0)) {
+                return Err("--time-scale: give a factor above 0 and at most 100".into());
+            }
+            let series = Series {
+                games: *games,
+                rules: Rules::preset(*preset),
+                levels: parse_levels(levels)?,
+                rotate: *rotate,
+                seed: *seed,
+                movetime: movetime.map(Duration::from_millis),
+                time_scale: time_scale.unwrap_or(1.0),
+                threads: threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+                    .max(1),
+                max_plies: 3000,
+            };
+            let results = series.run(selfplay::progress_bar);
+            Ok(selfplay::report(&series, &results))
         }
     }
 }
@@ -454,6 +605,21 @@ mod tests {
                 .unwrap_err()
                 .contains("at least two players")
         );
+        let cli = parse(args("qiguo --levels hard")).unwrap();
+        let launch = cli.game.launch().unwrap();
+        assert!(
+            launch
+                .players
+                .iter()
+                .all(|p| p.computer.as_deref() == Some("hard"))
+        );
+        let cli = parse(args("qiguo --seating two --levels person,easy")).unwrap();
+        let launch = cli.game.launch().unwrap();
+        assert_eq!(launch.players[1].computer.as_deref(), Some("easy"));
+        let cli = parse(args("qiguo --levels hard,easy")).unwrap();
+        assert!(cli.game.launch().unwrap_err().contains("one per player"));
+        let cli = parse(args("qiguo --levels genius")).unwrap();
+        assert!(cli.game.launch().unwrap_err().contains("unknown level"));
         let err = parse(args("qiguo --no-render")).unwrap_err();
         assert!(
             error_line(&err).contains("--bench-frames"),
