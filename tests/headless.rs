@@ -420,3 +420,119 @@ fn a_match_that_starts_finished_starts_in_game_over() {
         2
     );
 }
+
+mod computers {
+    use super::*;
+    use qiguo::game::computer::ComputerSettings;
+    use qiguo::game::state::SeatChangeRequested;
+    use qiguo_ai::Level;
+    use qiguo_rules::PlayerInfo;
+
+    fn app_with_players(start: Position, levels: [Option<Level>; 7]) -> App {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, StatesPlugin));
+        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            20,
+        )));
+        let players = levels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| PlayerInfo {
+                name: format!("P{i}"),
+                computer: l.map(|l| l.name().to_owned()),
+            })
+            .collect();
+        app.insert_resource(Match::with_players(start, players));
+        app.insert_resource(ComputerSettings {
+            enabled: true,
+            pause: Duration::from_millis(60),
+            movetime: Some(Duration::from_millis(40)),
+            seed: 1,
+        });
+        logic_plugins(&mut app);
+        app.update();
+        app
+    }
+
+    fn moves(app: &App) -> usize {
+        app.world().resource::<Match>().game().len()
+    }
+
+    /// Steps frames (the search runs in real time on another thread) until `done`.
+    fn run_until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
+        let started = std::time::Instant::now();
+        while !done(app) {
+            assert!(
+                started.elapsed().as_secs() < 20,
+                "timed out waiting for {what}"
+            );
+            app.update();
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    #[test]
+    fn a_computer_moves_then_hands_the_turn_to_a_person() {
+        let mut levels = [None; 7];
+        levels[0] = Some(Level::Easy);
+        let mut app = app_with_players(Position::start(Rules::default()), levels);
+        app.update();
+        assert_eq!(phase(&app), TurnPhase::ComputerThinking);
+        // A person's click while the computer thinks is refused.
+        click(&mut app, "f3");
+        assert_eq!(messages::<ClickRefused>(&mut app).len(), 1);
+        run_until(&mut app, "Qin's move", |app| moves(app) == 1);
+        settle(&mut app);
+        assert_agree(&mut app);
+        assert_eq!(position(&app).to_move(), Kingdom::Chu);
+        assert_eq!(phase(&app), TurnPhase::AwaitingInput);
+    }
+
+    #[test]
+    fn seats_change_hands_at_any_turn() {
+        let mut app = app_with_players(Position::start(Rules::default()), [None; 7]);
+        assert_eq!(phase(&app), TurnPhase::AwaitingInput);
+        // Qin's person hands over to the computer: it thinks and moves.
+        app.world_mut().write_message(SeatChangeRequested {
+            player: 0,
+            computer: Some(Level::Medium),
+        });
+        app.update();
+        app.update();
+        assert_eq!(phase(&app), TurnPhase::ComputerThinking);
+        run_until(&mut app, "Qin's move", |app| moves(app) == 1);
+        settle(&mut app);
+        // Chu is a person; hand Chu to the computer and take it back before it moves.
+        app.world_mut().write_message(SeatChangeRequested {
+            player: 1,
+            computer: Some(Level::Hard),
+        });
+        app.update();
+        app.update();
+        assert_eq!(phase(&app), TurnPhase::ComputerThinking);
+        app.world_mut().write_message(SeatChangeRequested {
+            player: 1,
+            computer: None,
+        });
+        app.update();
+        app.update();
+        assert_eq!(phase(&app), TurnPhase::AwaitingInput);
+        for _ in 0..20 {
+            app.update();
+        }
+        assert_eq!(moves(&app), 1, "the stopped search played nothing");
+        // The person plays on: Chu's knight from d2, through its leg d3, to e4.
+        play(&mut app, "d2", "e4");
+        assert_eq!(moves(&app), 2);
+    }
+
+    #[test]
+    fn seven_computers_play_on_their_own() {
+        let mut app = app_with_players(Position::start(Rules::default()), [Some(Level::Easy); 7]);
+        run_until(&mut app, "ten moves", |app| moves(app) >= 10);
+        settle(&mut app);
+        let before = moves(&app);
+        assert_agree(&mut app);
+        assert!(before >= 10);
+    }
+}

@@ -224,9 +224,10 @@ fn check(name: &str, pixels: &[[u8; 3]]) {
             count(class)
         );
     }
-    // The interface: the toolbar's dark panel with light text, top left.
+    // The interface: the toolbar's dark panel with light text, top left,
+    // under the turn-order strip's row.
     let (mut dark, mut light) = (0, 0);
-    for y in 12..80 {
+    for y in 78..140 {
         for x in 12..280 {
             let (_, _, v) = hsv(pixels[y * 1280 + x]);
             if v < 0.2 {

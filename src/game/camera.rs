@@ -213,13 +213,14 @@ fn show_requested_views(
     }
 }
 
-/// Turns to the side of the kingdom to move, keeping the player's pitch and zoom.
+/// Turns to the side of the kingdom to move, keeping the player's pitch and zoom. Only a
+/// person's turn turns the camera: while computers play, the view stays where it is.
 fn turn_to_next_kingdom(
     settings: Res<ViewSettings>,
     the_match: Res<Match>,
     mut cameras: Query<&mut PanOrbitCamera>,
 ) {
-    if !settings.follow_turn || the_match.position().is_over() {
+    if !settings.follow_turn || the_match.position().is_over() || the_match.computer_to_move() {
         return;
     }
     let target = kingdom_yaw(the_match.position().to_move());

@@ -6,6 +6,7 @@ pub mod animation;
 pub mod board;
 pub mod board_view;
 pub mod camera;
+pub mod computer;
 pub mod hud;
 pub mod input;
 pub mod layout;
@@ -26,7 +27,6 @@ use bevy::prelude::*;
 use bevy::render::settings::{RenderCreation, WgpuSettings};
 
 use crate::cli::Launch;
-use qiguo_rules::PlayerInfo;
 pub use state::Match;
 
 /// The order of the game's work within a frame, chained once: input becomes requests, the
@@ -49,7 +49,8 @@ pub enum AppSystems {
 }
 
 /// The game's state and behaviour, without rendering: `Match`, the rules system, board and
-/// stone entities, selection and animation. Needs `StatesPlugin` and a `Match` resource.
+/// stone entities, selection, animation and computer players. Needs `StatesPlugin`, a task
+/// pool and a `Match` resource.
 pub fn logic_plugins(app: &mut App) {
     app.configure_sets(
         Update,
@@ -69,6 +70,7 @@ pub fn logic_plugins(app: &mut App) {
         stones::plugin,
         selection::plugin,
         animation::plugin,
+        computer::plugin,
     ));
 }
 
@@ -141,8 +143,10 @@ pub fn run(launch: Launch) -> ExitCode {
                 ..default()
             }),
     );
-    let players = PlayerInfo::defaults(launch.game.start_position().seats().player_count());
-    app.insert_resource(Match::from_game(launch.game.clone(), players));
+    app.insert_resource(Match::from_game(
+        launch.game.clone(),
+        launch.players.clone(),
+    ));
 
     app.insert_resource(camera::ViewSettings {
         initial: launch.view,
@@ -150,6 +154,11 @@ pub fn run(launch: Launch) -> ExitCode {
     });
     if let Some(path) = launch.screenshot.clone() {
         app.insert_resource(screenshot::ScreenshotRequest { path });
+        // The picture shows the position asked for: computer players wait.
+        app.insert_resource(computer::ComputerSettings {
+            enabled: false,
+            ..default()
+        });
     }
     if let Some(frames) = launch.bench_frames {
         app.insert_resource(perf::BenchFrames { frames });

@@ -185,6 +185,11 @@ fn handle_point_clicks(
                 refused.write(refuse("the game is over"));
                 continue;
             }
+            TurnPhase::ComputerThinking => {
+                let k = the_match.position().to_move();
+                refused.write(refuse(&format!("{k} is played by the computer")));
+                continue;
+            }
             TurnPhase::AwaitingInput => {}
         }
         if selection.pending_ally_attack.is_some() {

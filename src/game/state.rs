@@ -2,6 +2,7 @@
 //! changes, and the rules system: the only system that changes `Match`.
 
 use bevy::prelude::*;
+use qiguo_ai::Level;
 use qiguo_rules::{Game, Kingdom, Move, MoveReport, PlayerInfo, Position};
 
 use super::AppSystems;
@@ -13,10 +14,11 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<MoveRejected>()
         .add_message::<NewGameRequested>()
         .add_message::<MatchReset>()
+        .add_message::<SeatChangeRequested>()
         .add_systems(Startup, phase_from_match)
         .add_systems(
             Update,
-            (start_new_games, apply_move_requests)
+            (start_new_games, change_seats, apply_move_requests)
                 .chain()
                 .in_set(AppSystems::ApplyRules),
         );
@@ -62,6 +64,22 @@ impl Match {
         &self.players
     }
 
+    /// Who plays `kingdom`: `Some(level)` for a computer player, `None` for a person (or an
+    /// empty kingdom).
+    pub fn computer(&self, kingdom: Kingdom) -> Option<Level> {
+        let seat = self.position().seats().player(kingdom)?;
+        self.players
+            .get(seat as usize)?
+            .computer
+            .as_deref()
+            .and_then(|l| l.parse().ok())
+    }
+
+    /// Whether a computer player is to move.
+    pub fn computer_to_move(&self) -> bool {
+        !self.position().is_over() && self.computer(self.position().to_move()).is_some()
+    }
+
     /// The name of the player holding `kingdom`, if it is held.
     pub fn player_name(&self, kingdom: Kingdom) -> Option<&str> {
         let seat = self.position().seats().player(kingdom)?;
@@ -75,6 +93,8 @@ pub enum TurnPhase {
     /// The kingdom to move may pick a stone.
     #[default]
     AwaitingInput,
+    /// A computer player is choosing its move; clicks wait.
+    ComputerThinking,
     /// A move is being shown; clicks wait.
     Animating,
     /// The game has ended.
@@ -112,6 +132,15 @@ pub struct NewGameRequested {
     pub players: Vec<PlayerInfo>,
 }
 
+/// A request to hand a player's kingdoms to a person or to the computer.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeatChangeRequested {
+    /// The player (see the seats).
+    pub player: u8,
+    /// The computer's level, or `None` for a person.
+    pub computer: Option<Level>,
+}
+
 /// The match was replaced as a whole: views rebuild from it rather than animate.
 #[derive(Message, Clone, Copy, Debug, Default)]
 pub struct MatchReset;
@@ -119,15 +148,46 @@ pub struct MatchReset;
 fn phase_after(the_match: &Match) -> TurnPhase {
     if the_match.position().is_over() {
         TurnPhase::GameOver
+    } else if the_match.computer_to_move() {
+        TurnPhase::ComputerThinking
     } else {
         TurnPhase::AwaitingInput
     }
 }
 
-/// A match that starts finished (from a record or `--moves`) starts in `GameOver`.
+/// The first phase follows the match: finished, a computer to move, or a person.
 fn phase_from_match(the_match: Res<Match>, mut next_phase: ResMut<NextState<TurnPhase>>) {
-    if the_match.position().is_over() {
-        next_phase.set(TurnPhase::GameOver);
+    let phase = phase_after(&the_match);
+    if phase != TurnPhase::AwaitingInput {
+        next_phase.set(phase);
+    }
+}
+
+/// Hands players' kingdoms to people or computers; the turn follows at once if the kingdom to
+/// move changed hands (a computer starts thinking, or stops and leaves it to the person).
+fn change_seats(
+    mut requests: MessageReader<SeatChangeRequested>,
+    mut the_match: ResMut<Match>,
+    phase: Res<State<TurnPhase>>,
+    mut next_phase: ResMut<NextState<TurnPhase>>,
+) {
+    let mut changed = false;
+    for request in requests.read() {
+        if let Some(player) = the_match.players.get_mut(request.player as usize) {
+            let computer = request.computer.map(|l| l.name().to_owned());
+            if player.computer != computer {
+                player.computer = computer;
+                changed = true;
+            }
+        }
+    }
+    if changed
+        && matches!(
+            phase.get(),
+            TurnPhase::AwaitingInput | TurnPhase::ComputerThinking
+        )
+    {
+        next_phase.set(phase_after(&the_match));
     }
 }
 
@@ -156,7 +216,10 @@ fn apply_move_requests(
     mut rejected: MessageWriter<MoveRejected>,
     mut next_phase: ResMut<NextState<TurnPhase>>,
 ) {
-    let mut taken = *phase.get() != TurnPhase::AwaitingInput;
+    let mut taken = !matches!(
+        phase.get(),
+        TurnPhase::AwaitingInput | TurnPhase::ComputerThinking
+    );
     for &MoveRequested(mv) in requests.read() {
         if taken {
             rejected.write(MoveRejected {
@@ -192,6 +255,8 @@ pub(super) fn finish_turn(
     next_phase: &mut NextState<TurnPhase>,
 ) {
     if *phase.get() == TurnPhase::Animating {
+        // `set`, not `set_if_neq`: a computer moving again after a computer re-enters
+        // ComputerThinking, which starts its search.
         next_phase.set(phase_after(the_match));
     }
 }

@@ -4,9 +4,10 @@
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
+use qiguo_ai::Level;
 use qiguo_rules::{Kingdom, PlayerInfo, Position, Preset, Rules, Seating, Standing};
 
-use super::badge;
+use super::{badge, controller_choice};
 use crate::game::selection::{AllyAttackAnswered, Selection};
 use crate::game::state::{Match, NewGameRequested};
 
@@ -72,6 +73,8 @@ pub struct NewGameForm {
     pub present: [bool; 7],
     /// Player names by player number.
     pub names: Vec<String>,
+    /// Who plays, by player number: a computer level, or `None` for a person.
+    pub controllers: Vec<Option<Level>>,
 }
 
 impl Default for NewGameForm {
@@ -85,6 +88,7 @@ impl Default for NewGameForm {
             qi_takes: Kingdom::Yan,
             present: [true, false, false, true, false, true, false],
             names: (1..=7).map(|i| format!("Player {i}")).collect(),
+            controllers: vec![None; 7],
         }
     }
 }
@@ -133,7 +137,12 @@ impl NewGameForm {
                     } else {
                         name.chars().take(24).collect()
                     },
-                    computer: None,
+                    computer: self
+                        .controllers
+                        .get(i)
+                        .copied()
+                        .flatten()
+                        .map(|l| l.name().to_owned()),
                 }
             })
             .collect();
@@ -242,7 +251,10 @@ pub(super) fn new_game(
                         form.names
                             .extend((from + 1..=count).map(|i| format!("Player {i}")));
                     }
-                    egui::Grid::new("names").num_columns(2).show(ui, |ui| {
+                    if form.controllers.len() < count {
+                        form.controllers.resize(count, None);
+                    }
+                    egui::Grid::new("names").num_columns(3).show(ui, |ui| {
                         for player in 0..count {
                             ui.horizontal(|ui| {
                                 for k in seats.kingdoms_of(player as u8).iter() {
@@ -254,6 +266,12 @@ pub(super) fn new_game(
                                     .desired_width(180.0)
                                     .char_limit(24),
                             );
+                            let current = form.controllers[player];
+                            if let Some(choice) =
+                                controller_choice(ui, ("new controller", player), current)
+                            {
+                                form.controllers[player] = choice;
+                            }
                             ui.end_row();
                         }
                     });
@@ -410,6 +428,15 @@ mod tests {
         form.seating = SeatingKind::Present;
         form.present = [false; 7];
         assert!(form.start().is_err());
+    }
+
+    #[test]
+    fn computer_players_are_recorded_with_their_level() {
+        let mut form = NewGameForm::default();
+        form.controllers[2] = Some(Level::Hard);
+        let (_, players) = form.start().unwrap();
+        assert_eq!(players[2].computer.as_deref(), Some("hard"));
+        assert_eq!(players[1].computer, None);
     }
 
     #[test]

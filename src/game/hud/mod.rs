@@ -136,6 +136,31 @@ fn paint_badge(painter: &egui::Painter, centre: Pos2, radius: f32, kingdom: King
     );
 }
 
+/// A choice between a person and the computer levels; returns the new choice if changed.
+fn controller_choice(
+    ui: &mut egui::Ui,
+    id: impl std::hash::Hash + std::fmt::Debug,
+    current: Option<qiguo_ai::Level>,
+) -> Option<Option<qiguo_ai::Level>> {
+    use qiguo_ai::Level;
+    let label = |c: Option<Level>| c.map_or("Person", |l| l.title());
+    let mut choice = current;
+    egui::ComboBox::from_id_salt(id)
+        .selected_text(label(current))
+        .width(78.0)
+        .show_ui(ui, |ui| {
+            for option in [
+                None,
+                Some(Level::Easy),
+                Some(Level::Medium),
+                Some(Level::Hard),
+            ] {
+                ui.selectable_value(&mut choice, option, label(option));
+            }
+        });
+    (choice != current).then_some(choice)
+}
+
 /// A badge as a widget of the given diameter.
 fn badge(ui: &mut egui::Ui, kingdom: Kingdom, diameter: f32, dim: bool) -> egui::Response {
     let (rect, response) =

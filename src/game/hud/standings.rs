@@ -5,9 +5,9 @@ use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText, Stroke};
 use qiguo_rules::{Kingdom, KingdomGoal, Position, Standing};
 
-use super::{badge, c32};
+use super::{badge, c32, controller_choice};
 use crate::game::palette::style;
-use crate::game::state::Match;
+use crate::game::state::{Match, SeatChangeRequested};
 
 /// How a kingdom stands, in a few words.
 pub(super) fn standing_text(pos: &Position, kingdom: Kingdom) -> String {
@@ -78,11 +78,16 @@ fn chip(ui: &mut egui::Ui, the_match: &Match, pos: &Position, kingdom: Kingdom) 
                         name = name.strikethrough().color(Color32::from_gray(120));
                     }
                     ui.label(name);
+                    // A computer shows its level; a person's name is cut short (it is in full
+                    // in the tooltip and the standings).
                     let player = the_match.player_name(kingdom).unwrap_or("—");
-                    let small = if standing == Standing::Absent {
-                        "empty".to_owned()
-                    } else {
-                        player.to_owned()
+                    let small = match (standing, the_match.computer(kingdom)) {
+                        (Standing::Absent, _) => "empty".to_owned(),
+                        (_, Some(level)) => format!("{} computer", level.title()),
+                        (_, None) if player.chars().count() > 12 => {
+                            format!("{}…", player.chars().take(11).collect::<String>())
+                        }
+                        (_, None) => player.to_owned(),
                     };
                     ui.label(
                         RichText::new(small)
@@ -102,7 +107,11 @@ fn chip(ui: &mut egui::Ui, the_match: &Match, pos: &Position, kingdom: Kingdom) 
 }
 
 /// Captures, losses and how far each kingdom is from being beaten and from winning.
-pub(super) fn kingdom_table(mut contexts: EguiContexts, the_match: Res<Match>) -> Result {
+pub(super) fn kingdom_table(
+    mut contexts: EguiContexts,
+    the_match: Res<Match>,
+    mut seats: MessageWriter<SeatChangeRequested>,
+) -> Result {
     let ctx = contexts.ctx_mut()?;
     let pos = the_match.position();
     let rules = pos.rules();
@@ -129,12 +138,19 @@ pub(super) fn kingdom_table(mut contexts: EguiContexts, the_match: Res<Match>) -
             );
             ui.add_space(2.0);
             egui::Grid::new("standings")
-                .num_columns(5)
+                .num_columns(6)
                 .striped(true)
                 .spacing([10.0, 4.0])
                 .show(ui, |ui| {
                     let goal = format!("Goal ({goal_word} · captures)");
-                    for heading in ["Kingdom", "Took", "Lost", "Left", goal.as_str()] {
+                    for heading in [
+                        "Kingdom",
+                        "Played by",
+                        "Took",
+                        "Lost",
+                        "Left",
+                        goal.as_str(),
+                    ] {
                         ui.label(
                             RichText::new(heading)
                                 .small()
@@ -157,6 +173,19 @@ pub(super) fn kingdom_table(mut contexts: EguiContexts, the_match: Res<Match>) -
                             ui.label(name)
                                 .on_hover_text(the_match.player_name(kingdom).unwrap_or("—"));
                         });
+                        match pos.seats().player(kingdom) {
+                            Some(player) if !out => {
+                                let current = the_match.computer(kingdom);
+                                if let Some(computer) =
+                                    controller_choice(ui, ("controller", kingdom), current)
+                                {
+                                    seats.write(SeatChangeRequested { player, computer });
+                                }
+                            }
+                            _ => {
+                                ui.label("");
+                            }
+                        }
                         ui.label(pos.captures(kingdom).to_string());
                         ui.label(format!("{}", pos.losses(kingdom)));
                         if out {

@@ -100,7 +100,7 @@ pub(super) fn toolbar(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::Area::new(egui::Id::new("toolbar"))
-        .anchor(egui::Align2::LEFT_TOP, [8.0, 8.0])
+        .anchor(egui::Align2::LEFT_TOP, [8.0, 70.0])
         .show(ctx, |ui| {
             egui::Frame::window(ui.style())
                 .inner_margin(6.0)
@@ -173,6 +173,19 @@ pub(super) fn status_line(
                     }
                     (TurnPhase::Animating, None) => {
                         ui.label(RichText::new("…").color(Color32::from_gray(170)));
+                    }
+                    (TurnPhase::ComputerThinking, None) => {
+                        let k = pos.to_move();
+                        badge(ui, k, 20.0, false);
+                        ui.add(egui::Spinner::new().size(14.0));
+                        let level = the_match.computer(k).map_or("", |l| l.title());
+                        ui.label(
+                            RichText::new(format!(
+                                "Move {} · {k} ({level} computer) is thinking…",
+                                game.len() + 1
+                            ))
+                            .strong(),
+                        );
                     }
                     _ => {
                         let k = pos.to_move();
