@@ -221,3 +221,129 @@ fn help_and_version_succeed() {
     let out = qiguo(&["--version"]);
     assert!(stdout(&out).starts_with("qiguo "));
 }
+
+#[test]
+fn bestmove_prints_one_legal_move() {
+    for args in [
+        &["bestmove", "--movetime", "150"][..],
+        &["bestmove", "--level", "easy", "--rules", "leventhal"][..],
+        &["bestmove", "--level", "random", "--seed", "9"][..],
+    ] {
+        let out = qiguo(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let text = stdout(&out);
+        assert_eq!(text.lines().count(), 1, "{args:?}: {text}");
+        let mut moves_args = vec!["moves"];
+        if let Some(i) = args.iter().position(|a| *a == "--rules") {
+            moves_args.extend_from_slice(&args[i..i + 2]);
+        }
+        let legal = stdout(&qiguo(&moves_args));
+        assert!(
+            legal.lines().any(|m| m == text.trim_end()),
+            "{args:?}: {text} is not among the legal moves"
+        );
+    }
+}
+
+#[test]
+fn bestmove_takes_a_general_left_unprotected() {
+    // Qin's Chancellor on a5 sees Chu's General on e5.
+    let fen = "19/19/19/19/19/19/19/19/19/19/19/19/19/19/wR3rQ6oS7/19/19/12oG1oQ4/5rS4rG3bGbQ3 w";
+    for level in ["easy", "medium", "hard"] {
+        let out = qiguo(&[
+            "bestmove",
+            "--fen",
+            fen,
+            "--level",
+            level,
+            "--movetime",
+            "300",
+        ]);
+        assert!(out.status.success(), "{level}: {}", stderr(&out));
+        assert_eq!(stdout(&out), "a5e5\n", "{level}");
+    }
+}
+
+#[test]
+fn selfplay_reports_wins_victories_and_lengths() {
+    let args = [
+        "selfplay",
+        "--games",
+        "3",
+        "--levels",
+        "random",
+        "--seed",
+        "4",
+        "--threads",
+        "2",
+    ];
+    let out = qiguo(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("games: 3 · rules classic"), "{text}");
+    let by_kingdom = text
+        .lines()
+        .find_map(|l| l.strip_prefix("wins by kingdom: "))
+        .expect("a line of wins by kingdom");
+    let wins: u32 = by_kingdom
+        .split_whitespace()
+        .skip(1)
+        .step_by(2)
+        .map(|n| n.parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(wins, 3, "{text}");
+    assert!(text.contains("victories: "), "{text}");
+    assert!(text.contains("length: mean "), "{text}");
+    // Random movers with a seed play the same games however many threads run them.
+    let again = qiguo(&[
+        "selfplay",
+        "--games",
+        "3",
+        "--levels",
+        "random",
+        "--seed",
+        "4",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(stdout(&again), text);
+}
+
+#[test]
+fn computer_tools_refuse_bad_arguments() {
+    let over = "19/19/19/19/19/19/19/19/19/9E9/19/19/19/19/19/19/19/19/19 w";
+    let cases: &[(&[&str], &str)] = &[
+        (&["bestmove", "--level", "genius"], "genius"),
+        (&["bestmove", "--movetime", "soon"], "invalid value 'soon'"),
+        (&["bestmove", "--fen", over], "--fen"),
+        (&["selfplay", "--games", "0"], "--games"),
+        (
+            &["selfplay", "--games", "2", "--levels", "hard,easy"],
+            "give one level or seven",
+        ),
+        (
+            &["selfplay", "--games", "2", "--time-scale", "0"],
+            "--time-scale",
+        ),
+        (
+            &[
+                "selfplay",
+                "--games",
+                "2",
+                "--movetime",
+                "5",
+                "--time-scale",
+                "2",
+            ],
+            "cannot be used with",
+        ),
+    ];
+    for (args, expect) in cases {
+        let out = qiguo(args);
+        let err = stderr(&out);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}: printed {}", stdout(&out));
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(expect), "{args:?}: {err}");
+    }
+}
