@@ -5,4 +5,6 @@
 
 pub mod cli;
 pub mod game;
+pub mod game_text;
+pub mod saves;
 pub mod selfplay;

@@ -1,0 +1,326 @@
+//! Saved games on disk: named saves and the autosave, as the rules engine's JSON records, in
+//! the user's data directory.
+//!
+//! Every file is written atomically — to a temporary file in the same directory, flushed to
+//! the disk, then renamed over the old one — so a crash or a power cut leaves either the old
+//! file or the new one, never a torn one. Loading replays the record, so a corrupt,
+//! truncated, future-version or hand-edited file is refused with a message and nothing else
+//! changes.
+
+use std::ffi::OsStr;
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use qiguo_rules::{Game, PlayerInfo, Record};
+
+/// The environment variable that moves the data directory (for tests, or portable installs).
+pub const DATA_DIR_VAR: &str = "QIGUO_DATA_DIR";
+
+/// The autosave's file name in the data directory.
+const AUTOSAVE: &str = "autosave.json";
+
+/// Temporary files being written start with this, and are never listed as saves.
+const TEMP_PREFIX: &str = ".tmp-";
+
+/// Longest save name, in characters.
+pub const MAX_NAME_CHARS: usize = 60;
+
+/// A game read back from a file: the record as stored and the game it replays to.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The record as read.
+    pub record: Record,
+    /// The game, every move replayed and checked.
+    pub game: Game,
+}
+
+impl Loaded {
+    /// The players of the record.
+    pub fn players(&self) -> Vec<PlayerInfo> {
+        self.record.players.clone()
+    }
+}
+
+/// What the load dialog shows of one save.
+#[derive(Clone, Debug)]
+pub struct SaveEntry {
+    /// The save's name (its file name without `.json`).
+    pub name: String,
+    /// When it was last written.
+    pub modified: Option<SystemTime>,
+    /// The game's summary, or why the file cannot be loaded.
+    pub summary: Result<SaveSummary, String>,
+}
+
+/// A saved game in brief.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SaveSummary {
+    /// The preset's name, or `custom`.
+    pub preset: String,
+    /// Moves played.
+    pub moves: usize,
+    /// Kingdoms still in play.
+    pub in_play: usize,
+    /// Whether the game has ended.
+    pub over: bool,
+}
+
+impl SaveSummary {
+    /// The summary of a game.
+    pub fn of(game: &Game) -> SaveSummary {
+        let start = game.start_position();
+        SaveSummary {
+            preset: start
+                .rules()
+                .matching_preset()
+                .map_or_else(|| "custom".to_owned(), |p| p.name().to_owned()),
+            moves: game.len(),
+            in_play: game.position().alive().len(),
+            over: game.outcome().is_some(),
+        }
+    }
+}
+
+/// The directory that holds the autosave and the `saves/` folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SaveDir {
+    root: PathBuf,
+}
+
+impl SaveDir {
+    /// The data directory: `$QIGUO_DATA_DIR` if set, else the platform's (on Linux
+    /// `$XDG_DATA_HOME/qiguo`, usually `~/.local/share/qiguo`).
+    pub fn locate() -> Result<SaveDir, String> {
+        if let Some(dir) = std::env::var_os(DATA_DIR_VAR).filter(|d| !d.is_empty()) {
+            return Ok(SaveDir::at(dir));
+        }
+        directories::ProjectDirs::from("", "", "qiguo")
+            .map(|dirs| SaveDir::at(dirs.data_dir()))
+            .ok_or_else(|| {
+                format!("no home directory to save games in; set {DATA_DIR_VAR} to a folder")
+            })
+    }
+
+    /// A data directory at `root`.
+    pub fn at(root: impl Into<PathBuf>) -> SaveDir {
+        SaveDir { root: root.into() }
+    }
+
+    /// The directory itself.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The folder of named saves.
+    pub fn saves(&self) -> PathBuf {
+        self.root.join("saves")
+    }
+
+    /// The autosave file.
+    pub fn autosave_path(&self) -> PathBuf {
+        self.root.join(AUTOSAVE)
+    }
+
+    /// The file of the save called `name` (checked as [`check_name`] does).
+    pub fn save_path(&self, name: &str) -> Result<PathBuf, String> {
+        let name = check_name(name)?;
+        Ok(self.saves().join(format!("{name}.json")))
+    }
+
+    /// Saves `record` under `name`, replacing a save of that name.
+    pub fn save(&self, name: &str, record: &Record) -> Result<PathBuf, String> {
+        let path = self.save_path(name)?;
+        write_atomically(&path, record.to_json().as_bytes())
+            .map_err(|e| format!("could not save to {}: {e}", path.display()))?;
+        Ok(path)
+    }
+
+    /// Loads the save called `name`.
+    pub fn load(&self, name: &str) -> Result<Loaded, String> {
+        load_file(&self.save_path(name)?)
+    }
+
+    /// Deletes the save called `name`.
+    pub fn delete(&self, name: &str) -> Result<(), String> {
+        let path = self.save_path(name)?;
+        fs::remove_file(&path).map_err(|e| format!("could not delete {}: {e}", path.display()))
+    }
+
+    /// The named saves, newest first. Files that cannot be loaded are listed with the reason.
+    pub fn list(&self) -> Result<Vec<SaveEntry>, String> {
+        let dir = self.saves();
+        let entries = match fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(format!("could not read {}: {e}", dir.display())),
+        };
+        let mut saves: Vec<SaveEntry> = entries
+            .filter_map(Result::ok)
+            .filter_map(|entry| {
+                let path = entry.path();
+                let name = path.file_stem()?.to_str()?.to_owned();
+                let is_save = path.extension() == Some(OsStr::new("json"))
+                    && !name.starts_with(TEMP_PREFIX)
+                    && check_name(&name).is_ok();
+                is_save.then(|| SaveEntry {
+                    modified: entry.metadata().and_then(|m| m.modified()).ok(),
+                    summary: load_file(&path).map(|l| SaveSummary::of(&l.game)),
+                    name,
+                })
+            })
+            .collect();
+        saves.sort_by(|a, b| b.modified.cmp(&a.modified).then(a.name.cmp(&b.name)));
+        Ok(saves)
+    }
+
+    /// Writes the autosave.
+    pub fn autosave(&self, record: &Record) -> Result<(), String> {
+        let path = self.autosave_path();
+        write_atomically(&path, record.to_json().as_bytes())
+            .map_err(|e| format!("could not autosave to {}: {e}", path.display()))
+    }
+
+    /// The autosave, if there is one: the game, or why it cannot be loaded.
+    pub fn load_autosave(&self) -> Option<Result<Loaded, String>> {
+        let path = self.autosave_path();
+        path.exists().then(|| load_file(&path))
+    }
+}
+
+/// Checks a save name: not empty, at most [`MAX_NAME_CHARS`] characters, no path separators
+/// or characters that some file systems refuse, not starting with a dot. Returns it trimmed.
+pub fn check_name(name: &str) -> Result<&str, String> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err("give the save a name".into());
+    }
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err(format!(
+            "a save name has at most {MAX_NAME_CHARS} characters"
+        ));
+    }
+    if name.starts_with('.') {
+        return Err("a save name cannot start with a dot".into());
+    }
+    if let Some(c) = name
+        .chars()
+        .find(|c| c.is_control() || r#"/\:*?"<>|"#.contains(*c))
+    {
+        return Err(format!(
+            "a save name cannot contain `{}`",
+            c.escape_default()
+        ));
+    }
+    Ok(name)
+}
+
+/// Reads and replays the record in `path`.
+pub fn load_file(path: &Path) -> Result<Loaded, String> {
+    let what = path.display();
+    let text = fs::read_to_string(path).map_err(|e| format!("could not read {what}: {e}"))?;
+    let record = Record::from_json(&text).map_err(|e| format!("{what}: {e}"))?;
+    let game = record.replay().map_err(|e| format!("{what}: {e}"))?;
+    Ok(Loaded { record, game })
+}
+
+/// A file written and flushed under a temporary name, not yet in place.
+#[derive(Debug)]
+pub struct Staged {
+    temp: PathBuf,
+    target: PathBuf,
+}
+
+impl Staged {
+    /// Writes `bytes` to a temporary file beside `target` and flushes it to the disk.
+    pub fn write(target: &Path, bytes: &[u8]) -> io::Result<Staged> {
+        let dir = parent(target);
+        fs::create_dir_all(dir)?;
+        let file_name = target
+            .file_name()
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
+        let temp = dir.join(format!(
+            "{TEMP_PREFIX}{}-{}",
+            std::process::id(),
+            file_name.to_string_lossy()
+        ));
+        let mut file = File::create(&temp)?;
+        let written = file.write_all(bytes).and_then(|()| file.sync_all());
+        if let Err(e) = written {
+            let _ = fs::remove_file(&temp);
+            return Err(e);
+        }
+        Ok(Staged {
+            temp,
+            target: target.to_owned(),
+        })
+    }
+
+    /// Renames the temporary file over the target, then flushes the directory so the rename
+    /// itself survives a power cut.
+    pub fn commit(self) -> io::Result<()> {
+        fs::rename(&self.temp, &self.target)?;
+        #[cfg(unix)]
+        File::open(parent(&self.target))?.sync_all()?;
+        Ok(())
+    }
+}
+
+fn parent(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
+/// Replaces the file at `path` with `bytes` atomically: readers (and a restart after a crash)
+/// see the old contents or the new, never a mixture.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    Staged::write(path, bytes)?.commit()
+}
+
+/// A time as `YYYY-MM-DD HH:MM` in UTC.
+pub fn format_time(time: SystemTime) -> String {
+    let secs = time
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = (secs / 86_400) as i64;
+    let (h, m) = ((secs % 86_400) / 3600, (secs % 3600) / 60);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {h:02}:{m:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn names_are_checked() {
+        assert_eq!(check_name("  Friday night  "), Ok("Friday night"));
+        assert_eq!(check_name("七國 1206"), Ok("七國 1206"));
+        for bad in ["", "   ", ".hidden", "a/b", "a\\b", "what?", "tab\there"] {
+            assert!(check_name(bad).is_err(), "{bad:?}");
+        }
+        assert!(check_name(&"x".repeat(MAX_NAME_CHARS + 1)).is_err());
+    }
+
+    #[test]
+    fn times_are_written_as_dates() {
+        assert_eq!(format_time(SystemTime::UNIX_EPOCH), "1970-01-01 00:00");
+        let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_795_338_000);
+        assert_eq!(format_time(t), "2026-11-22 09:00");
+        let leap = SystemTime::UNIX_EPOCH + Duration::from_secs(951_825_600);
+        assert_eq!(format_time(leap), "2000-02-29 12:00");
+    }
+}
