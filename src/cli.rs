@@ -140,6 +140,9 @@ pub struct Launch {
     pub bench_frames: Option<u32>,
     /// Whether to run without a graphics device (benchmarks only).
     pub no_render: bool,
+    /// Whether the game was opened plainly (no position, rules or seating asked for), so that
+    /// it may offer to resume the last unfinished game.
+    pub plain: bool,
 }
 
 impl GameArgs {
@@ -232,6 +235,11 @@ impl GameArgs {
             screenshot: self.screenshot.clone(),
             bench_frames: self.bench_frames,
             no_render: self.no_render,
+            plain: self.fen.is_none()
+                && self.moves.is_empty()
+                && self.preset.is_none()
+                && self.seating.is_none()
+                && self.levels.is_none(),
         })
     }
 }

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use qiguo::game::selection::{ClickRefused, Marker, MarkerKind, PointClicked, Selection};
-use qiguo::game::state::{Match, MoveApplied, MoveRejected, MoveRequested, TurnPhase};
+use qiguo::game::state::{Match, MoveApplied, MoveRejected, MoveRequested, Review, TurnPhase};
 use qiguo::game::stones::{EmperorStone, Stone, StoneIndex, StonePlace};
 use qiguo::game::{board::BoardPoint, layout, logic_plugins};
 use qiguo_rules::{
@@ -63,14 +63,18 @@ fn messages<M: Message + Clone>(app: &mut App) -> Vec<M> {
 /// Every piece of `Match` has exactly one stone on its point and nothing else is on the
 /// board; stones rest where they belong; trays hold the captures.
 fn assert_agree(app: &mut App) {
-    let pos = position(app);
-    let reports: Vec<_> = app
-        .world()
-        .resource::<Match>()
-        .game()
-        .reports()
-        .cloned()
-        .collect();
+    // The position shown: the live one, or the one under review.
+    let (pos, reports) = {
+        let the_match = app.world().resource::<Match>();
+        let review = app.world().resource::<Review>();
+        let reports: Vec<_> = the_match
+            .game()
+            .reports()
+            .take(review.shown_ply(the_match))
+            .cloned()
+            .collect();
+        (review.shown_position(the_match), reports)
+    };
     let index_at: Vec<(Point, Option<Entity>)> = {
         let index = app.world().resource::<StoneIndex>();
         Point::all().map(|pt| (pt, index.at(pt))).collect()
@@ -534,5 +538,305 @@ mod computers {
         let before = moves(&app);
         assert_agree(&mut app);
         assert!(before >= 10);
+    }
+}
+
+/// Undo, redo, review, saving and loading, driven by their messages.
+mod records {
+    use super::*;
+    use qiguo::game::saving::{
+        LoadRequested, ResumeAnswered, ResumeOffer, SaveRequested, SaveStore,
+    };
+    use qiguo::game::state::{Notice, RedoRequested, ReviewRequested, UndoRequested};
+    use qiguo::saves::SaveDir;
+    use qiguo_rules::{Game, PlayerInfo, Record, notation};
+
+    fn send<M: Message>(app: &mut App, message: M) {
+        app.world_mut().write_message(message);
+        app.update();
+    }
+
+    /// Steps a simulated second and a half: every glide has landed.
+    fn glide(app: &mut App) {
+        for _ in 0..75 {
+            app.update();
+        }
+    }
+
+    fn fen_and_len(app: &App) -> (String, usize) {
+        let the_match = app.world().resource::<Match>();
+        (the_match.position().to_fen(), the_match.game().len())
+    }
+
+    fn data_dir(test: &str) -> SaveDir {
+        let root =
+            std::env::temp_dir().join(format!("qiguo-headless-{test}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        SaveDir::at(root)
+    }
+
+    fn app_saving(start: Position, dir: &SaveDir, offer_resume: bool) -> App {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, StatesPlugin));
+        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            20,
+        )));
+        app.insert_resource(Match::new(start));
+        let mut store = SaveStore::at(dir.clone());
+        store.offer_resume = offer_resume;
+        app.insert_resource(store);
+        logic_plugins(&mut app);
+        app.update();
+        app
+    }
+
+    #[test]
+    fn undo_and_redo_follow_captures_removals_and_the_end() {
+        let mut app = app_with(start(Preset::Classic));
+        let start_fen = fen_and_len(&app);
+        play(&mut app, "a5", "c5"); // Chu's General: Chu beaten, its army removed
+        play(&mut app, "m2", "m3");
+        play(&mut app, "o1", "o2");
+        play(&mut app, "c5", "i5"); // Han's General: Qin wins
+        assert_eq!(phase(&app), TurnPhase::GameOver);
+        let end = fen_and_len(&app);
+
+        send(&mut app, UndoRequested);
+        glide(&mut app);
+        assert_eq!(phase(&app), TurnPhase::AwaitingInput);
+        assert_eq!(fen_and_len(&app).1, 3);
+        assert!(position(&app).outcome().is_none());
+        assert_agree(&mut app);
+        for _ in 0..3 {
+            send(&mut app, UndoRequested);
+        }
+        glide(&mut app);
+        assert_eq!(fen_and_len(&app), start_fen, "back to the start");
+        assert_eq!(position(&app).army_size(Kingdom::Chu), 3);
+        assert_agree(&mut app); // Chu's army is back; Qin's tray is empty
+        send(&mut app, UndoRequested);
+        assert_eq!(fen_and_len(&app), start_fen, "nothing more to undo");
+
+        for _ in 0..4 {
+            send(&mut app, RedoRequested);
+        }
+        glide(&mut app);
+        assert_eq!(fen_and_len(&app), end);
+        assert_eq!(phase(&app), TurnPhase::GameOver);
+        assert_agree(&mut app);
+
+        // A new move after an undo drops the moves taken back.
+        send(&mut app, UndoRequested);
+        glide(&mut app);
+        play(&mut app, "c5", "c6");
+        assert!(!app.world().resource::<Match>().game().can_redo());
+        assert_agree(&mut app);
+    }
+
+    #[test]
+    fn undo_gives_a_transferred_army_back_its_colour() {
+        let mut app = app_with(start(Preset::Wikipedia));
+        play(&mut app, "a5", "c5");
+        assert_eq!(
+            position(&app).piece_at(p("f1")).unwrap().kingdom,
+            Kingdom::Qin
+        );
+        send(&mut app, UndoRequested);
+        glide(&mut app);
+        assert_eq!(
+            position(&app).piece_at(p("f1")).unwrap().kingdom,
+            Kingdom::Chu
+        );
+        assert_agree(&mut app);
+        send(&mut app, RedoRequested);
+        glide(&mut app);
+        assert_agree(&mut app);
+    }
+
+    #[test]
+    fn review_shows_earlier_positions_and_changes_nothing() {
+        let mut app = app_with(start(Preset::Classic));
+        play(&mut app, "a5", "a6");
+        play(&mut app, "f1", "f2");
+        play(&mut app, "m2", "m3");
+        let live = fen_and_len(&app);
+
+        send(&mut app, ReviewRequested::Ply(1));
+        glide(&mut app);
+        assert_eq!(phase(&app), TurnPhase::Reviewing);
+        assert_eq!(app.world().resource::<Review>().ply, Some(1));
+        assert_agree(&mut app); // the stones show the position after move 1
+        let index = app.world().resource::<StoneIndex>();
+        assert!(index.at(p("a6")).is_some() && index.at(p("f2")).is_none());
+
+        // Clicks and move requests are refused while looking back.
+        click(&mut app, "a6");
+        assert_eq!(messages::<ClickRefused>(&mut app).len(), 1);
+        send(
+            &mut app,
+            MoveRequested(notation::parse_move("a6a7").unwrap()),
+        );
+        assert_eq!(fen_and_len(&app), live);
+
+        send(&mut app, ReviewRequested::First);
+        glide(&mut app);
+        assert_eq!(app.world().resource::<Review>().ply, Some(0));
+        assert_agree(&mut app);
+        send(&mut app, ReviewRequested::Back);
+        assert_eq!(
+            app.world().resource::<Review>().ply,
+            Some(0),
+            "no further back"
+        );
+        send(&mut app, ReviewRequested::Forward);
+        send(&mut app, ReviewRequested::Forward);
+        glide(&mut app);
+        assert_eq!(app.world().resource::<Review>().ply, Some(2));
+        assert_agree(&mut app);
+        // Stepping forward onto the last move is the live game again.
+        send(&mut app, ReviewRequested::Forward);
+        glide(&mut app);
+        assert_eq!(app.world().resource::<Review>().ply, None);
+        assert_eq!(phase(&app), TurnPhase::AwaitingInput);
+        assert_eq!(fen_and_len(&app), live);
+        assert_agree(&mut app);
+        play(&mut app, "o1", "o2");
+    }
+
+    #[test]
+    fn undo_with_computers_goes_back_to_the_last_human_move() {
+        use qiguo::game::computer::ComputerSettings;
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, StatesPlugin));
+        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            20,
+        )));
+        let mut players = PlayerInfo::defaults(7);
+        for p in &mut players[1..] {
+            p.computer = Some("easy".into());
+        }
+        let start = Position::start(Rules::default());
+        app.insert_resource(Match::with_players(start, players));
+        app.insert_resource(ComputerSettings {
+            enabled: true,
+            pause: Duration::from_millis(40),
+            movetime: Some(Duration::from_millis(30)),
+            seed: 2,
+        });
+        logic_plugins(&mut app);
+        app.update();
+        play(&mut app, "e10", "e5");
+        let started = std::time::Instant::now();
+        while fen_and_len(&app).1 < 7 || phase(&app) != TurnPhase::AwaitingInput {
+            assert!(
+                started.elapsed().as_secs() < 30,
+                "the computers never finished"
+            );
+            app.update();
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        assert_eq!(position(&app).to_move(), Kingdom::Qin);
+        let after_round = fen_and_len(&app);
+
+        send(&mut app, UndoRequested);
+        assert_eq!(fen_and_len(&app).1, 0, "the six computer moves and Qin's");
+        assert_eq!(phase(&app), TurnPhase::AwaitingInput);
+        glide(&mut app);
+        assert_agree(&mut app);
+
+        send(&mut app, RedoRequested);
+        assert_eq!(fen_and_len(&app), after_round, "to Qin's next turn");
+        assert_eq!(phase(&app), TurnPhase::AwaitingInput);
+        glide(&mut app);
+        assert_agree(&mut app);
+    }
+
+    #[test]
+    fn autosave_save_and_load_round_trip_and_bad_files_change_nothing() {
+        let dir = data_dir("save-load");
+        let mut app = app_saving(start(Preset::Classic), &dir, false);
+        app.update();
+        assert!(
+            !dir.autosave_path().exists(),
+            "nothing to keep before a move"
+        );
+        play(&mut app, "a5", "a6");
+        let autosaved = dir.load_autosave().unwrap().unwrap();
+        assert_eq!(autosaved.game.len(), 1, "autosaved after the move");
+
+        send(&mut app, SaveRequested("after one".into()));
+        assert!(messages::<Notice>(&mut app).iter().all(|n| !n.error));
+        let saved = fen_and_len(&app);
+        play(&mut app, "f1", "f2");
+        assert_eq!(dir.load_autosave().unwrap().unwrap().game.len(), 2);
+
+        send(&mut app, LoadRequested::Save("after one".into()));
+        app.update();
+        assert_eq!(fen_and_len(&app), saved);
+        assert_agree(&mut app);
+
+        // Bad files and text: a message, and the game goes on untouched.
+        std::fs::write(dir.saves().join("torn.json"), "{\"format\": \"qiguo-rec").unwrap();
+        let before = fen_and_len(&app);
+        for request in [
+            LoadRequested::Save("torn".into()),
+            LoadRequested::Save("missing".into()),
+            LoadRequested::Fen("19/19 w".into()),
+            LoadRequested::GameText("e10e5\n".into()),
+        ] {
+            app.world_mut().write_message(request.clone());
+            app.update();
+            let notices = messages::<Notice>(&mut app);
+            assert!(
+                notices.len() == 1 && notices[0].error,
+                "{request:?}: {notices:?}"
+            );
+            app.update();
+            assert_eq!(fen_and_len(&app), before, "{request:?}");
+            assert!(app.world().resource::<SaveStore>().last_error.is_some());
+        }
+        assert_agree(&mut app);
+
+        // A game pasted as text replaces the match.
+        let mut game = Game::start(Rules::default(), Seats::seven());
+        game.play(notation::parse_move("e10e5").unwrap()).unwrap();
+        let text = qiguo::game_text::game_text(&game);
+        send(&mut app, LoadRequested::GameText(text));
+        app.update();
+        assert_eq!(fen_and_len(&app), (game.position().to_fen(), 1));
+        assert_agree(&mut app);
+    }
+
+    #[test]
+    fn an_unfinished_game_is_offered_for_resuming() {
+        let dir = data_dir("resume");
+        let mut game = Game::start(Rules::default(), Seats::seven());
+        for m in ["e10e5", "f5f6"] {
+            game.play(notation::parse_move(m).unwrap()).unwrap();
+        }
+        dir.autosave(&Record::from_game(&game, PlayerInfo::defaults(7)))
+            .unwrap();
+        let mut app = app_saving(Position::start(Rules::default()), &dir, true);
+        app.update();
+        assert!(app.world().resource::<ResumeOffer>().offer.is_some());
+        assert_eq!(
+            fen_and_len(&app).1,
+            0,
+            "nothing is loaded before the answer"
+        );
+        assert_eq!(dir.load_autosave().unwrap().unwrap().game.len(), 2, "kept");
+        send(&mut app, ResumeAnswered(true));
+        app.update();
+        assert!(app.world().resource::<ResumeOffer>().offer.is_none());
+        assert_eq!(fen_and_len(&app), (game.position().to_fen(), 2));
+        assert_agree(&mut app);
+
+        // An unreadable autosave is put aside with a message, and no offer is made.
+        std::fs::write(dir.autosave_path(), "garbage").unwrap();
+        let mut app = app_saving(Position::start(Rules::default()), &dir, true);
+        app.update();
+        assert!(app.world().resource::<ResumeOffer>().offer.is_none());
+        assert!(dir.root().join("autosave-unreadable.json").exists());
+        assert!(app.world().resource::<SaveStore>().last_error.is_some());
     }
 }

@@ -9,7 +9,7 @@ use super::AppSystems;
 use super::animation::{Leg, Tween};
 use super::layout::{BOARD_THICKNESS, point_position};
 use super::selection::{ClickRefused, Hover, Marker, MarkerKind, Selection};
-use super::state::{Match, TurnPhase};
+use super::state::{Match, Review, TurnPhase};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, make_marker_assets)
@@ -143,18 +143,25 @@ fn place_halos(
     selection: Res<Selection>,
     hover: Res<Hover>,
     the_match: Res<Match>,
+    review: Res<Review>,
     phase: Res<State<TurnPhase>>,
     mut halos: Query<(&Halo, &mut Transform, &mut Visibility)>,
 ) {
     if !(selection.is_changed()
         || hover.is_changed()
         || the_match.is_changed()
+        || review.is_changed()
         || phase.is_changed())
     {
         return;
     }
     let pos = the_match.position();
-    let last = the_match.game().last_report().map(|r| r.mv);
+    // The last move of the position shown (in a review, the move that led to it).
+    let last = review
+        .shown_ply(&the_match)
+        .checked_sub(1)
+        .and_then(|i| the_match.game().reports().nth(i))
+        .map(|r| r.mv);
     let hovered_own = hover.point.filter(|p| {
         *phase.get() == TurnPhase::AwaitingInput
             && Some(*p) != selection.selected

@@ -7,12 +7,14 @@ pub mod board;
 pub mod board_view;
 pub mod camera;
 pub mod computer;
+pub mod history;
 pub mod hud;
 pub mod input;
 pub mod layout;
 pub mod marker_view;
 pub mod palette;
 pub mod perf;
+pub mod saving;
 pub mod screenshot;
 pub mod selection;
 pub mod state;
@@ -71,6 +73,7 @@ pub fn logic_plugins(app: &mut App) {
         selection::plugin,
         animation::plugin,
         computer::plugin,
+        saving::plugin,
     ));
 }
 
@@ -83,6 +86,7 @@ pub fn view_plugins(app: &mut App) {
         marker_view::plugin,
         camera::plugin,
         input::plugin,
+        history::plugin,
         hud::plugin,
         screenshot::plugin,
         perf::plugin,
@@ -162,6 +166,18 @@ pub fn run(launch: Launch) -> ExitCode {
     }
     if let Some(frames) = launch.bench_frames {
         app.insert_resource(perf::BenchFrames { frames });
+    }
+    // Screenshots and benchmarks leave the player's saves alone.
+    if launch.screenshot.is_none() && launch.bench_frames.is_none() {
+        match crate::saves::SaveDir::locate() {
+            Ok(dir) => {
+                info!("saved games live in {}", dir.root().display());
+                let mut store = saving::SaveStore::at(dir);
+                store.offer_resume = launch.plain;
+                app.insert_resource(store);
+            }
+            Err(e) => warn!("games will not be saved: {e}"),
+        }
     }
     logic_plugins(&mut app);
     view_plugins(&mut app);

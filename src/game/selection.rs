@@ -8,7 +8,9 @@ use qiguo_rules::{Move, Point, Position};
 
 use super::AppSystems;
 use super::layout::point_position;
-use super::state::{Match, MatchReset, MoveApplied, MoveRequested, TurnPhase};
+use super::state::{
+    Match, MatchReset, MoveApplied, MoveRequested, ShownPositionChanged, TurnPhase,
+};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Selection>()
@@ -190,6 +192,12 @@ fn handle_point_clicks(
                 refused.write(refuse(&format!("{k} is played by the computer")));
                 continue;
             }
+            TurnPhase::Reviewing => {
+                refused.write(refuse(
+                    "you are looking back: go back to the game (End) to play",
+                ));
+                continue;
+            }
             TurnPhase::AwaitingInput => {}
         }
         if selection.pending_ally_attack.is_some() {
@@ -231,9 +239,10 @@ fn handle_ally_answers(
 fn clear_selection_after_changes(
     mut applied: MessageReader<MoveApplied>,
     mut reset: MessageReader<MatchReset>,
+    mut shown: MessageReader<ShownPositionChanged>,
     mut selection: ResMut<Selection>,
 ) {
-    let changed = applied.read().count() + reset.read().count() > 0;
+    let changed = applied.read().count() + reset.read().count() + shown.read().count() > 0;
     if changed && *selection != Selection::default() {
         *selection = Selection::default();
     }

@@ -9,7 +9,7 @@ use qiguo_rules::{Kingdom, MoveReport, Piece, PieceKind, Point, Standing};
 use super::AppSystems;
 use super::animation::{Leg, Tween};
 use super::layout::{LIFT, stone_rest, tray_slot};
-use super::state::{Match, MatchReset, MoveApplied};
+use super::state::{Match, MatchReset, MoveApplied, Review, ShownPositionChanged};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<StoneIndex>()
@@ -18,6 +18,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 rebuild_stones.run_if(on_message::<MatchReset>),
+                glide_to_shown_position.run_if(on_message::<ShownPositionChanged>),
                 show_applied_moves,
             )
                 .chain()
@@ -33,7 +34,7 @@ pub struct Stone {
 }
 
 /// Where a stone is.
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum StonePlace {
     /// On a point of the board.
     Board(Point),
@@ -88,43 +89,186 @@ fn captured_to_tray(report: &MoveReport) -> Option<Piece> {
     (!forfeited).then_some(captured)
 }
 
-/// Despawns every stone and spawns them again from `Match`: the board, then the trays from
-/// the game's captures.
+/// Every stone of the position shown (live, or under review) and where it belongs: the
+/// pieces on the board, then the captures in their captors' trays, in order.
+fn shown_stones(the_match: &Match, review: &Review) -> Vec<(StonePlace, Piece)> {
+    let ply = review.shown_ply(the_match);
+    let pos = review.shown_position(the_match);
+    let mut stones: Vec<(StonePlace, Piece)> = pos
+        .pieces()
+        .map(|(point, piece)| (StonePlace::Board(point), piece))
+        .collect();
+    let mut tray_len = [0u16; 7];
+    for report in the_match.game().reports().take(ply) {
+        if let Some(piece) = captured_to_tray(report) {
+            let slot = &mut tray_len[report.mover.index()];
+            stones.push((
+                StonePlace::Tray {
+                    captor: report.mover,
+                    slot: *slot,
+                },
+                piece,
+            ));
+            *slot += 1;
+        }
+    }
+    stones
+}
+
+/// Where a stone at `place` rests.
+fn rest(place: StonePlace) -> Option<Vec3> {
+    match place {
+        StonePlace::Board(point) => Some(stone_rest(point)),
+        StonePlace::Tray { captor, slot } => Some(tray_slot(captor, slot)),
+        StonePlace::Leaving => None,
+    }
+}
+
+/// The index of the stones of the position shown.
+fn index_of(stones: impl IntoIterator<Item = (StonePlace, Entity)>) -> StoneIndex {
+    let mut index = StoneIndex::default();
+    for (place, entity) in stones {
+        match place {
+            StonePlace::Board(point) => {
+                index.on_board.insert(point, entity);
+            }
+            StonePlace::Tray { captor, .. } => index.tray_len[captor.index()] += 1,
+            StonePlace::Leaving => {}
+        }
+    }
+    index
+}
+
+/// Despawns every stone and spawns them again from the position shown.
 fn rebuild_stones(
     mut commands: Commands,
     the_match: Res<Match>,
+    review: Res<Review>,
     stones: Query<Entity, With<Stone>>,
     mut index: ResMut<StoneIndex>,
 ) {
     for entity in &stones {
         commands.entity(entity).despawn();
     }
-    *index = StoneIndex::default();
-    for (point, piece) in the_match.position().pieces() {
-        let entity = commands
-            .spawn((
-                Stone { piece },
-                StonePlace::Board(point),
-                Transform::from_translation(stone_rest(point)),
-                Name::new(format!("{piece} {point}")),
-            ))
-            .id();
-        index.on_board.insert(point, entity);
-    }
-    for report in the_match.game().reports() {
-        if let Some(piece) = captured_to_tray(report) {
-            let slot = next_slot(&mut index, report.mover);
-            commands.spawn((
-                Stone { piece },
-                StonePlace::Tray {
-                    captor: report.mover,
-                    slot,
-                },
-                Transform::from_translation(tray_slot(report.mover, slot)),
-                Name::new(format!("{piece} captured")),
-            ));
+    let spawned: Vec<(StonePlace, Entity)> = shown_stones(&the_match, &review)
+        .into_iter()
+        .filter_map(|(place, piece)| {
+            let entity = commands
+                .spawn((
+                    Stone { piece },
+                    place,
+                    Transform::from_translation(rest(place)?),
+                    Name::new(format!("{piece}")),
+                ))
+                .id();
+            Some((place, entity))
+        })
+        .collect();
+    *index = index_of(spawned);
+}
+
+/// Seconds a stone takes to glide to another position of the game.
+const GLIDE_SECONDS: f32 = 0.45;
+
+/// Moves the stones to the position shown after an undo, a redo or a step of the review: a
+/// stone already in place stays; otherwise the nearest stone of the same piece travels there
+/// (from the board or back from a tray), or of the same kind in another colour (an army
+/// handed back), and is recoloured; stones left over shrink away and missing ones grow in.
+fn glide_to_shown_position(
+    mut commands: Commands,
+    the_match: Res<Match>,
+    review: Res<Review>,
+    mut stones: Query<(Entity, &mut Stone, &mut StonePlace, &Transform)>,
+    mut index: ResMut<StoneIndex>,
+) {
+    let mut sources: Vec<Option<(Entity, Piece, StonePlace, Vec3)>> = stones
+        .iter()
+        .filter(|(_, _, place, _)| **place != StonePlace::Leaving)
+        .map(|(e, stone, place, t)| Some((e, stone.piece, *place, t.translation)))
+        .collect();
+    let targets = shown_stones(&the_match, &review);
+    let mut assigned: Vec<Option<Entity>> = vec![None; targets.len()];
+    // Stones already where they belong.
+    let at_place: HashMap<StonePlace, usize> = sources
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.map(|(_, _, place, _)| (place, i)))
+        .collect();
+    for (t, (place, piece)) in targets.iter().enumerate() {
+        if let Some(&i) = at_place.get(place)
+            && let Some((entity, have, _, _)) = sources[i]
+            && have == *piece
+        {
+            assigned[t] = Some(entity);
+            sources[i] = None;
         }
     }
+    // Then the nearest stone of the same piece, then of the same kind.
+    for same_kingdom in [true, false] {
+        for (t, (place, piece)) in targets.iter().enumerate() {
+            if assigned[t].is_some() {
+                continue;
+            }
+            let Some(to) = rest(*place) else { continue };
+            let nearest = sources
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| s.map(|s| (i, s)))
+                .filter(|(_, (_, have, _, _))| {
+                    have.kind == piece.kind && (!same_kingdom || have.kingdom == piece.kingdom)
+                })
+                .min_by(|a, b| a.1.3.distance(to).total_cmp(&b.1.3.distance(to)));
+            let Some((i, (entity, _, _, from))) = nearest else {
+                continue;
+            };
+            sources[i] = None;
+            assigned[t] = Some(entity);
+            if let Ok((_, mut stone, mut stone_place, _)) = stones.get_mut(entity) {
+                if stone.piece != *piece {
+                    stone.piece = *piece;
+                }
+                *stone_place = *place;
+            }
+            let up = Vec3::Y * LIFT;
+            commands.entity(entity).insert(
+                Tween::new(vec![
+                    Leg::to(from + up, 0.1),
+                    Leg::to(to + up, GLIDE_SECONDS),
+                    Leg::to(to, 0.1),
+                ])
+                .non_blocking(),
+            );
+        }
+    }
+    // Stones no longer in the position leave; missing ones appear.
+    for (entity, _, _, at) in sources.into_iter().flatten() {
+        if let Ok((_, _, mut place, _)) = stones.get_mut(entity) {
+            *place = StonePlace::Leaving;
+        }
+        commands.entity(entity).insert(vanish(at).non_blocking());
+    }
+    for (t, (place, piece)) in targets.iter().enumerate() {
+        if assigned[t].is_some() {
+            continue;
+        }
+        let Some(to) = rest(*place) else { continue };
+        let entity = commands
+            .spawn((
+                Stone { piece: *piece },
+                *place,
+                Transform::from_translation(to).with_scale(Vec3::ZERO),
+                Name::new(format!("{piece}")),
+                Tween::new(vec![Leg::to(to, GLIDE_SECONDS)]).non_blocking(),
+            ))
+            .id();
+        assigned[t] = Some(entity);
+    }
+    *index = index_of(
+        targets
+            .iter()
+            .zip(assigned)
+            .filter_map(|((place, _), entity)| Some((*place, entity?))),
+    );
 }
 
 fn next_slot(index: &mut StoneIndex, captor: Kingdom) -> u16 {

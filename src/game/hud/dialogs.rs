@@ -9,7 +9,7 @@ use qiguo_rules::{Kingdom, PlayerInfo, Position, Preset, Rules, Seating, Standin
 
 use super::{badge, controller_choice};
 use crate::game::selection::{AllyAttackAnswered, Selection};
-use crate::game::state::{Match, NewGameRequested};
+use crate::game::state::{Match, NewGameRequested, Review, UndoRequested};
 
 /// The seatings offered in the new-game dialog.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -296,7 +296,7 @@ pub(super) fn new_game(
         });
     match start {
         Some(Ok((start, players))) => {
-            requests.write(NewGameRequested { start, players });
+            requests.write(NewGameRequested::new(start, players));
             form.open = false;
         }
         Some(Err(e)) => warn!("new game refused: {e}"),
@@ -348,7 +348,9 @@ pub(super) fn ally_question(
 pub(super) fn game_over(
     mut contexts: EguiContexts,
     the_match: Res<Match>,
+    review: Res<Review>,
     mut form: ResMut<NewGameForm>,
+    mut undo: MessageWriter<UndoRequested>,
     mut dismissed: Local<bool>,
 ) -> Result {
     let pos = the_match.position();
@@ -356,7 +358,7 @@ pub(super) fn game_over(
         *dismissed = false;
         return Ok(());
     };
-    if *dismissed || form.open {
+    if *dismissed || form.open || review.ply.is_some() {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
@@ -403,6 +405,13 @@ pub(super) fn game_over(
                 }
                 if ui.button("Look at the board").clicked() {
                     *dismissed = true;
+                }
+                if ui
+                    .button("Take back the last move")
+                    .on_hover_text("Ctrl+Z")
+                    .clicked()
+                {
+                    undo.write(UndoRequested);
                 }
             });
         });

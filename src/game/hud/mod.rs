@@ -1,8 +1,11 @@
 //! The interface, drawn with egui from `Match` every frame: the turn-order strip, the kingdoms'
-//! standings, the last move and messages, the toolbar (new game, views), and the dialogs (new
-//! game, attacking an ally, game over). Its Chinese text uses the shipped kaishu font.
+//! standings, the move list with review, undo and redo, the last move and messages, the
+//! toolbar (new game, files, views), and the dialogs (new game, attacking an ally, game over,
+//! save, load, import and export, resuming the last game). Its Chinese text uses the shipped kaishu font.
 
 mod dialogs;
+mod files;
+mod moves;
 mod standings;
 mod status;
 
@@ -17,10 +20,12 @@ use super::palette::{EmblemShape, style};
 use super::textures::{KAI_FONT, Rgba};
 
 pub use dialogs::NewGameForm;
+pub use files::FilesForm;
 pub use status::Toast;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<NewGameForm>()
+        .init_resource::<FilesForm>()
         .init_resource::<Toast>()
         .add_systems(Update, status::collect_toasts.in_set(AppSystems::UpdateHud))
         .add_systems(
@@ -30,10 +35,15 @@ pub(super) fn plugin(app: &mut App) {
                 standings::turn_strip,
                 standings::kingdom_table,
                 status::toolbar,
+                moves::move_list,
                 status::status_line,
                 dialogs::ally_question,
                 dialogs::game_over,
                 dialogs::new_game,
+                files::save_dialog,
+                files::load_dialog,
+                files::share_dialog,
+                files::resume_dialog,
             )
                 .chain(),
         );

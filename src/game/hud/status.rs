@@ -6,20 +6,23 @@ use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_rules::{Kingdom, MoveReport, Standing};
 
-use super::{NewGameForm, badge};
+use super::{FilesForm, NewGameForm, badge};
 use crate::cli::View;
 use crate::game::camera::{ViewRequested, ViewSettings};
+use crate::game::saving::SaveStore;
 use crate::game::selection::ClickRefused;
-use crate::game::state::{Match, MoveRejected, TurnPhase};
+use crate::game::state::{Match, MoveRejected, Notice, TurnPhase};
 use crate::game::stone_view::stone_characters;
 
-/// A short message shown for a moment (why a click did nothing).
+/// A short message shown for a moment (why a click did nothing, a game saved).
 #[derive(Resource, Default, Debug, Clone)]
 pub struct Toast {
     /// The message.
     pub text: String,
     /// When it disappears, in seconds of app time.
     pub until: f32,
+    /// Whether it reports something refused or failed.
+    pub error: bool,
 }
 
 /// Seconds a message stays.
@@ -29,16 +32,29 @@ pub(super) fn collect_toasts(
     time: Res<Time>,
     mut refused: MessageReader<ClickRefused>,
     mut rejected: MessageReader<MoveRejected>,
+    mut notices: MessageReader<Notice>,
     mut toast: ResMut<Toast>,
 ) {
     let reasons = refused
         .read()
-        .map(|r| r.reason.clone())
-        .chain(rejected.read().map(|r| format!("{}: {}", r.mv, r.reason)));
-    if let Some(text) = reasons.last() {
+        .map(|r| (r.reason.clone(), true))
+        .chain(
+            rejected
+                .read()
+                .map(|r| (format!("{}: {}", r.mv, r.reason), true)),
+        )
+        .chain(notices.read().map(|n| (n.text.clone(), n.error)));
+    if let Some((text, error)) = reasons.last() {
+        // Failures stay longer: they may name a file to look at.
+        let seconds = if error {
+            2.0 * TOAST_SECONDS
+        } else {
+            TOAST_SECONDS
+        };
         *toast = Toast {
             text: capitalise(&text),
-            until: time.elapsed_secs() + TOAST_SECONDS,
+            until: time.elapsed_secs() + seconds,
+            error,
         };
     }
 }
@@ -95,6 +111,8 @@ pub fn describe(report: &MoveReport, ply: usize) -> String {
 pub(super) fn toolbar(
     mut contexts: EguiContexts,
     mut form: ResMut<NewGameForm>,
+    mut files: ResMut<FilesForm>,
+    mut store: ResMut<SaveStore>,
     mut settings: ResMut<ViewSettings>,
     mut views: MessageWriter<ViewRequested>,
 ) -> Result {
@@ -108,6 +126,38 @@ pub(super) fn toolbar(
                     ui.horizontal(|ui| {
                         if ui.button("New game…").clicked() {
                             form.open = true;
+                        }
+                        let saving = store.dir.is_some();
+                        let save = ui
+                            .add_enabled(saving, egui::Button::new("Save…"))
+                            .on_disabled_hover_text("Saving is off in this session");
+                        if save.clicked() {
+                            store.last_error = None;
+                            store.refresh();
+                            if files.save_name.is_empty() {
+                                files.save_name = format!(
+                                    "Game {}",
+                                    crate::saves::format_time(std::time::SystemTime::now())
+                                        .replace(':', "h")
+                                );
+                            }
+                            files.save_open = true;
+                        }
+                        let load = ui
+                            .add_enabled(saving, egui::Button::new("Load…"))
+                            .on_disabled_hover_text("Saving is off in this session");
+                        if load.clicked() {
+                            store.last_error = None;
+                            store.refresh();
+                            files.load_open = true;
+                        }
+                        if ui
+                            .button("Share…")
+                            .on_hover_text("Copy or paste a position or a whole game as text")
+                            .clicked()
+                        {
+                            store.last_error = None;
+                            files.share_open = true;
                         }
                     });
                     ui.horizontal(|ui| {
@@ -152,7 +202,12 @@ pub(super) fn status_line(
             egui::Frame::window(ui.style()).inner_margin(8.0).show(ui, |ui| {
                 ui.set_max_width(620.0);
                 if time.elapsed_secs() < toast.until {
-                    ui.label(RichText::new(&toast.text).color(Color32::from_rgb(255, 150, 120)));
+                    let colour = if toast.error {
+                        Color32::from_rgb(255, 150, 120)
+                    } else {
+                        Color32::from_rgb(150, 230, 160)
+                    };
+                    ui.label(RichText::new(&toast.text).color(colour));
                 }
                 if let Some(report) = game.last_report() {
                     ui.label(
@@ -169,6 +224,21 @@ pub(super) fn status_line(
                                 outcome.victory.describe()
                             ))
                             .strong(),
+                        );
+                    }
+                    (TurnPhase::Reviewing, None) => {
+                        ui.label(
+                            RichText::new(format!(
+                                "Looking back at the game · {} moves played",
+                                game.len()
+                            ))
+                            .strong()
+                            .color(Color32::from_rgb(150, 200, 255)),
+                        );
+                        ui.label(
+                            RichText::new("← → step · Home: the start · End or Esc: back to the game")
+                                .small()
+                                .color(Color32::from_gray(150)),
                         );
                     }
                     (TurnPhase::Animating, None) => {

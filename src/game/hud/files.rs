@@ -1,0 +1,332 @@
+//! The dialogs for files and sharing: save under a name, load or delete a save, copy the
+//! position or the whole game as text and paste one in, and the offer to resume the last
+//! unfinished game at start.
+
+use bevy::prelude::*;
+use bevy_egui::EguiContexts;
+use bevy_egui::egui::{self, Color32, RichText};
+
+use crate::game::saving::{
+    DeleteRequested, LoadRequested, ResumeAnswered, ResumeOffer, SaveRequested, SaveStore,
+};
+use crate::game::state::Match;
+use crate::game_text;
+use crate::saves::{self, format_time};
+
+/// Which file dialog is open, and what has been typed into it.
+#[derive(Resource, Default, Debug)]
+pub struct FilesForm {
+    /// The save dialog is open.
+    pub save_open: bool,
+    /// The name typed for the save.
+    pub save_name: String,
+    /// The load dialog is open.
+    pub load_open: bool,
+    /// A save waiting for confirmation of its deletion.
+    pub confirm_delete: Option<String>,
+    /// The import/export dialog is open.
+    pub share_open: bool,
+    /// Text pasted to import: a FEN or a game.
+    pub import_text: String,
+}
+
+const ERROR: Color32 = Color32::from_rgb(255, 130, 110);
+const MUTED: Color32 = Color32::from_gray(160);
+
+fn error_line(ui: &mut egui::Ui, store: &SaveStore) {
+    if let Some(e) = &store.last_error {
+        ui.add(egui::Label::new(RichText::new(e).color(ERROR)).wrap());
+    }
+}
+
+pub(super) fn save_dialog(
+    mut contexts: EguiContexts,
+    mut form: ResMut<FilesForm>,
+    store: Res<SaveStore>,
+    mut requests: MessageWriter<SaveRequested>,
+) -> Result {
+    if !form.save_open {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    egui::Window::new("Save game")
+        .open(&mut open)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .resizable(false)
+        .collapsible(false)
+        .show(ctx, |ui| {
+            ui.set_width(380.0);
+            if store.dir.is_none() {
+                ui.label(RichText::new("Saving is off in this session.").color(ERROR));
+                return;
+            }
+            let existing: Vec<&str> = store.entries.iter().map(|e| e.name.as_str()).collect();
+            ui.horizontal(|ui| {
+                ui.label("Name");
+                let edit = ui.add(
+                    egui::TextEdit::singleline(&mut form.save_name)
+                        .desired_width(260.0)
+                        .char_limit(saves::MAX_NAME_CHARS),
+                );
+                edit.request_focus();
+            });
+            let check = saves::check_name(&form.save_name).map(str::to_owned);
+            match &check {
+                Ok(name) if existing.contains(&name.as_str()) => {
+                    ui.label(RichText::new("Replaces the save of that name.").color(MUTED));
+                }
+                Ok(_) => {}
+                Err(e) if form.save_name.is_empty() => {
+                    ui.label(RichText::new(e).color(MUTED));
+                }
+                Err(e) => {
+                    ui.label(RichText::new(e).color(ERROR));
+                }
+            }
+            error_line(ui, &store);
+            let enter = ui.input(|i| i.key_pressed(egui::Key::Enter));
+            let clicked = ui
+                .add_enabled(
+                    check.is_ok(),
+                    egui::Button::new(RichText::new("Save").strong()),
+                )
+                .clicked();
+            if let Ok(name) = check
+                && (clicked || enter)
+            {
+                requests.write(SaveRequested(name));
+                form.save_open = false;
+            }
+        });
+    if !open {
+        form.save_open = false;
+    }
+    Ok(())
+}
+
+pub(super) fn load_dialog(
+    mut contexts: EguiContexts,
+    mut form: ResMut<FilesForm>,
+    store: Res<SaveStore>,
+    mut loads: MessageWriter<LoadRequested>,
+    mut deletes: MessageWriter<DeleteRequested>,
+) -> Result {
+    if !form.load_open {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    egui::Window::new("Load game")
+        .open(&mut open)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .resizable(false)
+        .collapsible(false)
+        .show(ctx, |ui| {
+            ui.set_width(560.0);
+            if let Some(dir) = &store.dir {
+                ui.label(
+                    RichText::new(format!("Saved games in {}", dir.saves().display()))
+                        .small()
+                        .color(MUTED),
+                );
+            }
+            if store.entries.is_empty() {
+                ui.label("No saved games yet.");
+            }
+            egui::ScrollArea::vertical()
+                .max_height(320.0)
+                .show(ui, |ui| {
+                    egui::Grid::new("saves")
+                        .num_columns(5)
+                        .striped(true)
+                        .spacing([12.0, 6.0])
+                        .show(ui, |ui| {
+                            for heading in ["Name", "Saved (UTC)", "Game", "", ""] {
+                                ui.label(RichText::new(heading).small().color(MUTED));
+                            }
+                            ui.end_row();
+                            for entry in &store.entries {
+                                ui.label(RichText::new(&entry.name).strong());
+                                ui.label(entry.modified.map(format_time).unwrap_or_default());
+                                match &entry.summary {
+                                    Ok(s) => {
+                                        let state = if s.over {
+                                            "finished".to_owned()
+                                        } else {
+                                            format!("{} kingdoms in play", s.in_play)
+                                        };
+                                        ui.label(format!(
+                                            "{} · {} moves · {state}",
+                                            s.preset, s.moves
+                                        ));
+                                    }
+                                    Err(e) => {
+                                        ui.label(RichText::new("cannot be read").color(ERROR))
+                                            .on_hover_text(e);
+                                    }
+                                }
+                                if ui
+                                    .add_enabled(entry.summary.is_ok(), egui::Button::new("Load"))
+                                    .clicked()
+                                {
+                                    loads.write(LoadRequested::Save(entry.name.clone()));
+                                    form.load_open = false;
+                                }
+                                if form.confirm_delete.as_deref() == Some(entry.name.as_str()) {
+                                    ui.horizontal(|ui| {
+                                        if ui
+                                            .button(RichText::new("Delete!").color(ERROR))
+                                            .clicked()
+                                        {
+                                            deletes.write(DeleteRequested(entry.name.clone()));
+                                            form.confirm_delete = None;
+                                        }
+                                        if ui.button("Keep").clicked() {
+                                            form.confirm_delete = None;
+                                        }
+                                    });
+                                } else if ui.button("Delete").clicked() {
+                                    form.confirm_delete = Some(entry.name.clone());
+                                }
+                                ui.end_row();
+                            }
+                        });
+                });
+            error_line(ui, &store);
+        });
+    if !open {
+        form.load_open = false;
+        form.confirm_delete = None;
+    }
+    Ok(())
+}
+
+pub(super) fn share_dialog(
+    mut contexts: EguiContexts,
+    mut form: ResMut<FilesForm>,
+    the_match: Res<Match>,
+    store: Res<SaveStore>,
+    mut loads: MessageWriter<LoadRequested>,
+) -> Result {
+    if !form.share_open {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    egui::Window::new("Import and export")
+        .open(&mut open)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .resizable(false)
+        .collapsible(false)
+        .show(ctx, |ui| {
+            ui.set_width(560.0);
+            ui.label(RichText::new("Export").strong());
+            let fen = game_text::position_text(the_match.position());
+            ui.horizontal(|ui| {
+                if ui.button("Copy position (FEN)").clicked() {
+                    ui.ctx().copy_text(fen.clone());
+                }
+                if ui.button("Copy game as text").clicked() {
+                    ui.ctx().copy_text(game_text::game_text(the_match.game()));
+                }
+            });
+            let mut shown = fen;
+            ui.add(
+                egui::TextEdit::multiline(&mut shown)
+                    .font(egui::TextStyle::Monospace)
+                    .desired_rows(2)
+                    .desired_width(f32::INFINITY)
+                    .interactive(false),
+            );
+            ui.separator();
+            ui.label(RichText::new("Import").strong());
+            ui.label(
+                RichText::new(
+                    "Paste a position (one line of 7K FEN) or a game (its start FEN, then one \
+                     move per line). It replaces the game in progress; the rules and seats stay \
+                     unless the game text names a preset.",
+                )
+                .small()
+                .color(MUTED),
+            );
+            ui.add(
+                egui::TextEdit::multiline(&mut form.import_text)
+                    .font(egui::TextStyle::Monospace)
+                    .desired_rows(5)
+                    .desired_width(f32::INFINITY)
+                    .hint_text("Ctrl+V to paste"),
+            );
+            ui.horizontal(|ui| {
+                let has_text = !form.import_text.trim().is_empty();
+                if ui
+                    .add_enabled(has_text, egui::Button::new("Start from this position"))
+                    .clicked()
+                {
+                    loads.write(LoadRequested::Fen(form.import_text.clone()));
+                }
+                if ui
+                    .add_enabled(has_text, egui::Button::new("Load this game"))
+                    .clicked()
+                {
+                    loads.write(LoadRequested::GameText(form.import_text.clone()));
+                }
+            });
+            error_line(ui, &store);
+        });
+    if !open {
+        form.share_open = false;
+    }
+    Ok(())
+}
+
+pub(super) fn resume_dialog(
+    mut contexts: EguiContexts,
+    offer: Res<ResumeOffer>,
+    mut answers: MessageWriter<ResumeAnswered>,
+) -> Result {
+    let Some((loaded, when)) = &offer.offer else {
+        return Ok(());
+    };
+    let ctx = contexts.ctx_mut()?;
+    egui::Window::new("Welcome back")
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .resizable(false)
+        .collapsible(false)
+        .show(ctx, |ui| {
+            ui.set_width(380.0);
+            let summary = saves::SaveSummary::of(&loaded.game);
+            let names: Vec<&str> = loaded
+                .record
+                .players
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect();
+            ui.label("Your last game was not finished.");
+            ui.label(
+                RichText::new(format!(
+                    "{} · {} moves · {} kingdoms in play",
+                    summary.preset, summary.moves, summary.in_play
+                ))
+                .strong(),
+            );
+            ui.label(RichText::new(names.join(", ")).color(MUTED));
+            if let Some(when) = when {
+                ui.label(
+                    RichText::new(format!("Saved {} UTC", format_time(*when)))
+                        .small()
+                        .color(MUTED),
+                );
+            }
+            ui.add_space(6.0);
+            ui.horizontal(|ui| {
+                if ui.button(RichText::new("Resume").strong()).clicked() {
+                    answers.write(ResumeAnswered(true));
+                }
+                if ui.button("Start afresh").clicked() {
+                    answers.write(ResumeAnswered(false));
+                }
+            });
+        });
+    Ok(())
+}

@@ -1,0 +1,165 @@
+//! The move list: every move in order, with its kingdom's badge and colour, the piece's
+//! character, captures, and beaten kingdoms or armies changing hands. Clicking a move shows
+//! the position after it (review); buttons step through the game, take moves back and play
+//! them again.
+
+use bevy::prelude::*;
+use bevy_egui::EguiContexts;
+use bevy_egui::egui::{self, Color32, RichText};
+use qiguo_rules::{Kingdom, MoveReport, Standing};
+
+use super::{badge, c32};
+use crate::game::palette::style;
+use crate::game::state::{Match, RedoRequested, Review, ReviewRequested, TurnPhase, UndoRequested};
+use crate::game::stone_view::stone_characters;
+
+/// Height of one row of the list.
+const ROW: f32 = 20.0;
+
+/// A kingdom's colour for text on the dark panels: its stone colour brightened, with a little
+/// white; Yan's black becomes grey.
+fn text_colour(kingdom: Kingdom) -> Color32 {
+    let [r, g, b, _] = style(kingdom).stone;
+    let max = r.max(g).max(b) as f32;
+    if max < 70.0 {
+        return Color32::from_gray(165);
+    }
+    let lift = |c: u8| (c as f32 * 235.0 / max * 0.8 + 255.0 * 0.2).min(255.0) as u8;
+    c32([lift(r), lift(g), lift(b), 255])
+}
+
+/// One move in a few characters: piece, from–to, `×` and the piece taken; what fell.
+fn move_line(ui: &mut egui::Ui, report: &MoveReport) {
+    let colour = text_colour(report.mover);
+    let Some(piece) = report.piece else {
+        ui.label(RichText::new("passes").italics().color(colour));
+        return;
+    };
+    let from = report.mv.from().map(|p| p.to_string()).unwrap_or_default();
+    let to = report.mv.to().map(|p| p.to_string()).unwrap_or_default();
+    ui.label(RichText::new(format!("{} {from}–{to}", stone_characters(piece))).color(colour));
+    if let Some(captured) = report.captured {
+        ui.label(
+            RichText::new(format!("×{}", stone_characters(captured)))
+                .strong()
+                .color(text_colour(captured.kingdom)),
+        );
+    }
+    if let Some(fallen) = &report.fallen {
+        let note = match (fallen.standing, fallen.transferred_to) {
+            (Standing::Forfeited { .. }, _) => format!("{} forfeits", fallen.kingdom.character()),
+            (_, Some(to)) => format!("{}→{}", fallen.kingdom.character(), to.character()),
+            _ => format!("{} falls", fallen.kingdom.character()),
+        };
+        ui.label(
+            RichText::new(note)
+                .small()
+                .color(Color32::from_rgb(255, 190, 120)),
+        );
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn move_list(
+    mut contexts: EguiContexts,
+    the_match: Res<Match>,
+    review: Res<Review>,
+    phase: Res<State<TurnPhase>>,
+    mut steps: MessageWriter<ReviewRequested>,
+    mut undo: MessageWriter<UndoRequested>,
+    mut redo: MessageWriter<RedoRequested>,
+    mut last_shown: Local<Option<usize>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let game = the_match.game();
+    let len = game.len();
+    let shown = review.shown_ply(&the_match);
+    let idle = *phase.get() != TurnPhase::Animating;
+    let scroll_to_shown = *last_shown != Some(shown);
+    *last_shown = Some(shown);
+    egui::Window::new("Moves")
+        .anchor(egui::Align2::LEFT_TOP, [8.0, 152.0])
+        .default_width(262.0)
+        .resizable(false)
+        .collapsible(true)
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                let step = |ui: &mut egui::Ui, label: &str, hint: &str, enabled: bool| {
+                    ui.add_enabled(enabled && idle, egui::Button::new(label))
+                        .on_hover_text(hint)
+                        .clicked()
+                };
+                if step(ui, "⏮", "The start (Home)", shown > 0) {
+                    steps.write(ReviewRequested::First);
+                }
+                if step(ui, "◀", "One move back (←)", shown > 0) {
+                    steps.write(ReviewRequested::Back);
+                }
+                if step(ui, "▶", "One move forward (→)", shown < len) {
+                    steps.write(ReviewRequested::Forward);
+                }
+                if step(ui, "⏭", "The game now (End)", shown < len) {
+                    steps.write(ReviewRequested::Live);
+                }
+                ui.separator();
+                if step(ui, "Undo", "Take back the last move (Ctrl+Z)", len > 0) {
+                    undo.write(UndoRequested);
+                }
+                if step(ui, "Redo", "Play it again (Ctrl+Y)", game.can_redo()) {
+                    redo.write(RedoRequested);
+                }
+            });
+            if review.ply.is_some() {
+                ui.label(
+                    RichText::new(format!("Looking back: after move {shown} of {len}"))
+                        .color(Color32::from_rgb(150, 200, 255)),
+                );
+            }
+            ui.separator();
+            if len == 0 {
+                ui.label(RichText::new("No moves yet").color(Color32::from_gray(150)));
+                return;
+            }
+            let mut area = egui::ScrollArea::vertical()
+                .max_height(300.0)
+                .auto_shrink([false, true]);
+            if scroll_to_shown {
+                let y = (shown.saturating_sub(1) as f32 * (ROW + ui.spacing().item_spacing.y)
+                    - 120.0)
+                    .max(0.0);
+                area = area.vertical_scroll_offset(y);
+            }
+            area.show_rows(ui, ROW, len, |ui, rows| {
+                for (i, report) in game.reports().enumerate().skip(rows.start).take(rows.len()) {
+                    let ply = i + 1;
+                    let current = ply == shown;
+                    let response = ui
+                        .horizontal(|ui| {
+                            ui.set_min_height(ROW);
+                            let number = RichText::new(format!("{ply:>4}."))
+                                .monospace()
+                                .color(Color32::from_gray(if current { 240 } else { 140 }));
+                            ui.label(number);
+                            badge(ui, report.mover, 15.0, false);
+                            move_line(ui, report);
+                        })
+                        .response;
+                    if current {
+                        ui.painter().rect_stroke(
+                            response.rect.expand(1.0),
+                            3.0,
+                            egui::Stroke::new(1.0, Color32::from_rgb(150, 200, 255)),
+                            egui::StrokeKind::Outside,
+                        );
+                    }
+                    let response = response
+                        .interact(egui::Sense::click())
+                        .on_hover_text(super::status::describe(report, ply));
+                    if response.clicked() && idle {
+                        steps.write(ReviewRequested::Ply(ply));
+                    }
+                }
+            });
+        });
+    Ok(())
+}
