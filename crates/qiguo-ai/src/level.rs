@@ -9,9 +9,10 @@ use std::time::Duration;
 pub enum Level {
     /// Any legal move, uniformly at random (a baseline for measuring the others).
     Random,
-    /// Looks two moves ahead and often picks a move that is merely good.
+    /// Looks at its own move and the captures that follow, and often picks a move that is
+    /// merely good.
     Easy,
-    /// Looks three moves ahead, with a little variety.
+    /// Looks at its own move and the most dangerous reply, with a little variety.
     #[default]
     Medium,
     /// Searches as deep as its time allows and plays its best move.
@@ -56,8 +57,8 @@ impl Level {
     pub const fn max_depth(self) -> u32 {
         match self {
             Level::Random => 0,
-            Level::Easy => 2,
-            Level::Medium => 3,
+            Level::Easy => 1,
+            Level::Medium => 2,
             Level::Hard => 64,
         }
     }
@@ -67,7 +68,7 @@ impl Level {
         match self {
             Level::Random => i32::MAX,
             Level::Easy => 150,
-            Level::Medium => 25,
+            Level::Medium => 10,
             Level::Hard => 0,
         }
     }
