@@ -8,6 +8,7 @@ use qiguo_rules::{Move, Point, Position};
 
 use super::AppSystems;
 use super::layout::point_position;
+use super::saving::ResumeOffer;
 use super::state::{
     Match, MatchReset, MoveApplied, MoveRequested, ShownPositionChanged, TurnPhase,
 };
@@ -167,6 +168,7 @@ fn interpret_click(pos: &Position, selected: Option<Point>, point: Point) -> Cli
 fn handle_point_clicks(
     mut clicks: MessageReader<PointClicked>,
     the_match: Res<Match>,
+    resume: Res<ResumeOffer>,
     phase: Res<State<TurnPhase>>,
     mut selection: ResMut<Selection>,
     mut requests: MessageWriter<MoveRequested>,
@@ -199,6 +201,10 @@ fn handle_point_clicks(
                 continue;
             }
             TurnPhase::AwaitingInput => {}
+        }
+        if resume.offer.is_some() {
+            refused.write(refuse("first answer whether to resume the last game"));
+            continue;
         }
         if selection.pending_ally_attack.is_some() {
             refused.write(refuse(

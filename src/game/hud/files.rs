@@ -9,7 +9,7 @@ use bevy_egui::egui::{self, Color32, RichText};
 use crate::game::saving::{
     DeleteRequested, LoadRequested, ResumeAnswered, ResumeOffer, SaveRequested, SaveStore,
 };
-use crate::game::state::Match;
+use crate::game::state::{Match, Review};
 use crate::game_text;
 use crate::saves::{self, format_time};
 
@@ -135,63 +135,12 @@ pub(super) fn load_dialog(
                 ui.label("No saved games yet.");
             }
             egui::ScrollArea::vertical()
-                .max_height(320.0)
+                .max_height(360.0)
+                .auto_shrink([false, true])
                 .show(ui, |ui| {
-                    egui::Grid::new("saves")
-                        .num_columns(5)
-                        .striped(true)
-                        .spacing([12.0, 6.0])
-                        .show(ui, |ui| {
-                            for heading in ["Name", "Saved (UTC)", "Game", "", ""] {
-                                ui.label(RichText::new(heading).small().color(MUTED));
-                            }
-                            ui.end_row();
-                            for entry in &store.entries {
-                                ui.label(RichText::new(&entry.name).strong());
-                                ui.label(entry.modified.map(format_time).unwrap_or_default());
-                                match &entry.summary {
-                                    Ok(s) => {
-                                        let state = if s.over {
-                                            "finished".to_owned()
-                                        } else {
-                                            format!("{} kingdoms in play", s.in_play)
-                                        };
-                                        ui.label(format!(
-                                            "{} · {} moves · {state}",
-                                            s.preset, s.moves
-                                        ));
-                                    }
-                                    Err(e) => {
-                                        ui.label(RichText::new("cannot be read").color(ERROR))
-                                            .on_hover_text(e);
-                                    }
-                                }
-                                if ui
-                                    .add_enabled(entry.summary.is_ok(), egui::Button::new("Load"))
-                                    .clicked()
-                                {
-                                    loads.write(LoadRequested::Save(entry.name.clone()));
-                                    form.load_open = false;
-                                }
-                                if form.confirm_delete.as_deref() == Some(entry.name.as_str()) {
-                                    ui.horizontal(|ui| {
-                                        if ui
-                                            .button(RichText::new("Delete!").color(ERROR))
-                                            .clicked()
-                                        {
-                                            deletes.write(DeleteRequested(entry.name.clone()));
-                                            form.confirm_delete = None;
-                                        }
-                                        if ui.button("Keep").clicked() {
-                                            form.confirm_delete = None;
-                                        }
-                                    });
-                                } else if ui.button("Delete").clicked() {
-                                    form.confirm_delete = Some(entry.name.clone());
-                                }
-                                ui.end_row();
-                            }
-                        });
+                    for entry in &store.entries {
+                        save_row(ui, entry, &mut form, &mut loads, &mut deletes);
+                    }
                 });
             error_line(ui, &store);
         });
@@ -202,10 +151,75 @@ pub(super) fn load_dialog(
     Ok(())
 }
 
+/// One save in the load dialog: name, date and game on the left; Load and Delete on the right.
+fn save_row(
+    ui: &mut egui::Ui,
+    entry: &saves::SaveEntry,
+    form: &mut FilesForm,
+    loads: &mut MessageWriter<LoadRequested>,
+    deletes: &mut MessageWriter<DeleteRequested>,
+) {
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        ui.set_width(ui.available_width());
+        ui.horizontal(|ui| {
+            ui.vertical(|ui| {
+                ui.label(RichText::new(&entry.name).strong());
+                let when = entry
+                    .modified
+                    .map(|t| format!("{} UTC · ", format_time(t)))
+                    .unwrap_or_default();
+                match &entry.summary {
+                    Ok(s) => {
+                        let state = if s.over {
+                            "finished".to_owned()
+                        } else {
+                            format!("{} kingdoms in play", s.in_play)
+                        };
+                        let text = format!("{when}{} · {} moves · {state}", s.preset, s.moves);
+                        ui.label(RichText::new(text).small().color(MUTED));
+                    }
+                    Err(e) => {
+                        ui.label(
+                            RichText::new(format!("{when}cannot be read"))
+                                .small()
+                                .color(ERROR),
+                        )
+                        .on_hover_text(e);
+                    }
+                }
+            });
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                if form.confirm_delete.as_deref() == Some(entry.name.as_str()) {
+                    if ui.button("Keep").clicked() {
+                        form.confirm_delete = None;
+                    }
+                    if ui.button(RichText::new("Delete it").color(ERROR)).clicked() {
+                        deletes.write(DeleteRequested(entry.name.clone()));
+                        form.confirm_delete = None;
+                    }
+                } else {
+                    if ui.button("Delete").clicked() {
+                        form.confirm_delete = Some(entry.name.clone());
+                    }
+                    let load = ui.add_enabled(
+                        entry.summary.is_ok(),
+                        egui::Button::new(RichText::new("Load").strong()),
+                    );
+                    if load.clicked() {
+                        loads.write(LoadRequested::Save(entry.name.clone()));
+                        form.load_open = false;
+                    }
+                }
+            });
+        });
+    });
+}
+
 pub(super) fn share_dialog(
     mut contexts: EguiContexts,
     mut form: ResMut<FilesForm>,
     the_match: Res<Match>,
+    review: Res<Review>,
     store: Res<SaveStore>,
     mut loads: MessageWriter<LoadRequested>,
 ) -> Result {
@@ -222,9 +236,14 @@ pub(super) fn share_dialog(
         .show(ctx, |ui| {
             ui.set_width(560.0);
             ui.label(RichText::new("Export").strong());
-            let fen = game_text::position_text(the_match.position());
+            // The position on the board: while looking back, the one under review.
+            let fen = game_text::position_text(&review.shown_position(&the_match));
             ui.horizontal(|ui| {
-                if ui.button("Copy position (FEN)").clicked() {
+                if ui
+                    .button("Copy position (FEN)")
+                    .on_hover_text("The position shown on the board")
+                    .clicked()
+                {
                     ui.ctx().copy_text(fen.clone());
                 }
                 if ui.button("Copy game as text").clicked() {

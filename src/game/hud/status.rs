@@ -236,7 +236,7 @@ pub(super) fn status_line(
                             .color(Color32::from_rgb(150, 200, 255)),
                         );
                         ui.label(
-                            RichText::new("← → step · Home: the start · End or Esc: back to the game")
+                            RichText::new("Left and Right arrows step · Home: the start · End or Esc: back to the game")
                                 .small()
                                 .color(Color32::from_gray(150)),
                         );
