@@ -93,9 +93,16 @@ fn static_score(pos: &Position, k: Kingdom) -> i32 {
     let losses = pos.losses(k) as i32;
     score -= army * 6 * losses * losses / (10 * threshold * threshold);
     let foes = enemies(pos, k);
+    // An attacked General is in grave danger if the attackers move first; if its kingdom is to
+    // move it can usually step away or block, and the search sees the captures that remain.
+    let exposed = if pos.to_move() == k {
+        army / 16
+    } else {
+        army / 2
+    };
     for g in generals.iter().flatten() {
         if pos.is_attacked(*g, foes) {
-            score -= army / 2;
+            score -= exposed;
         }
         let near = go_betweens
             .iter()
@@ -201,5 +208,10 @@ mod tests {
             qin(&safe)
         );
         assert!(qin(&safe) > 0, "a Chancellor outweighs a swordsman");
+        // With Chu to move, its General can step away: a smaller worry.
+        let chu_to_move =
+            position("19/19/19/19/19/19/19/19/19/19/19/19/19/19/wR18/19/19/19/rQ1rS16 r");
+        assert!(qin(&chu_to_move) < qin(&exposed));
+        assert!(qin(&chu_to_move) > qin(&safe));
     }
 }

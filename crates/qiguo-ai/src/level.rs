@@ -12,7 +12,7 @@ pub enum Level {
     /// Looks at its own move and the captures that follow, and often picks a move that is
     /// merely good.
     Easy,
-    /// Looks at its own move and the most dangerous reply, with a little variety.
+    /// Looks at its own move and the captures that follow, and plays the best of them.
     #[default]
     Medium,
     /// Searches as deep as its time allows and plays its best move.
@@ -58,7 +58,7 @@ impl Level {
         match self {
             Level::Random => 0,
             Level::Easy => 1,
-            Level::Medium => 2,
+            Level::Medium => 1,
             Level::Hard => 64,
         }
     }
@@ -68,7 +68,7 @@ impl Level {
         match self {
             Level::Random => i32::MAX,
             Level::Easy => 150,
-            Level::Medium => 10,
+            Level::Medium => 0,
             Level::Hard => 0,
         }
     }
@@ -117,7 +117,8 @@ mod tests {
             assert_eq!(l.name().parse::<Level>(), Ok(l));
         }
         assert!("grandmaster".parse::<Level>().is_err());
-        assert!(Level::Easy.max_depth() < Level::Medium.max_depth());
+        assert!(Level::Easy.tolerance() > Level::Medium.tolerance());
+        assert!(Level::Medium.max_depth() < Level::Hard.max_depth());
         assert!(Level::Medium.movetime() < Level::Hard.movetime());
         assert!(Level::Easy.tolerance() > Level::Medium.tolerance());
     }

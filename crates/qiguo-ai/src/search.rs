@@ -159,7 +159,12 @@ impl Engine {
         // Root moves with their last scores, best first.
         let mut scored: Vec<(Move, i32)> = self.ordered(&pos, 0, &moves, None);
         let mut completed: Option<(Vec<(Move, i32)>, u32)> = None;
-        for depth in 1..=max_depth {
+        // Odd depths only: they end on the searching player's own move, after which the
+        // opponents' captures are resolved by the quiescence search. An even depth ends on one
+        // opponent's reply and lets the searching player assume that every other threat it
+        // made still stands (only one opponent answers in Best-Reply Search); in selfplay,
+        // depth 2 lost clearly to depth 1.
+        for depth in (1..=max_depth).step_by(2) {
             let tolerance = level.tolerance();
             let result = self.root(&mut pos, depth as i32, &scored, tolerance);
             if self.aborted {
@@ -171,7 +176,7 @@ impl Engine {
                     (None, _) => false,
                 };
                 if better {
-                    completed = Some((result, depth - 1));
+                    completed = Some((result, depth.saturating_sub(2)));
                 }
                 break;
             }
