@@ -21,10 +21,7 @@ pub fn position_text(pos: &Position) -> String {
 /// The game as text: a comment naming the rules, the start FEN, then one move per line.
 pub fn game_text(game: &Game) -> String {
     let start = game.start_position();
-    let rules = start
-        .rules()
-        .matching_preset()
-        .map_or_else(|| "custom".to_owned(), |p| p.name().to_owned());
+    let rules = start.rules().preset_name();
     let mut out = format!("# Qiguo game · rules: {rules}\n{}\n", start.to_fen());
     for mv in game.moves() {
         out.push_str(&mv.to_string());

@@ -72,10 +72,7 @@ impl SaveSummary {
     pub fn of(game: &Game) -> SaveSummary {
         let start = game.start_position();
         SaveSummary {
-            preset: start
-                .rules()
-                .matching_preset()
-                .map_or_else(|| "custom".to_owned(), |p| p.name().to_owned()),
+            preset: start.rules().preset_name().to_owned(),
             moves: game.len(),
             in_play: game.position().alive().len(),
             over: game.outcome().is_some(),

@@ -154,10 +154,7 @@ pub fn report(series: &Series, results: &[GameResult]) -> String {
     out.push_str(&format!(
         "games: {} · rules {} · levels {}{} · seed {} · movetime {}\n",
         results.len(),
-        series
-            .rules
-            .matching_preset()
-            .map_or("custom", |p| p.name()),
+        series.rules.preset_name(),
         level_names.join(","),
         if series.rotate { " (rotating)" } else { "" },
         series.seed,

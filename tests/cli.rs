@@ -18,6 +18,21 @@ fn stderr(out: &Output) -> String {
     String::from_utf8(out.stderr.clone()).unwrap()
 }
 
+/// Each command fails with one line on standard error, starting `qiguo: ` and containing the
+/// expected words, and prints nothing on standard output.
+fn assert_refused(cases: &[(&[&str], &str)]) {
+    for (args, expect) in cases {
+        let out = qiguo(args);
+        let err = stderr(&out);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}: printed {}", stdout(&out));
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("qiguo: "), "{args:?}: {err}");
+        assert!(err.contains(expect), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
 #[test]
 fn moves_are_listed_in_ascii_order() {
     let out = qiguo(&["moves"]);
@@ -131,16 +146,7 @@ fn bad_input_gets_one_line_and_a_nonzero_exit() {
         ),
         (&["fly"], "unrecognized subcommand 'fly'"),
     ];
-    for (args, expect) in cases {
-        let out = qiguo(args);
-        let err = stderr(&out);
-        assert!(!out.status.success(), "{args:?}");
-        assert!(out.stdout.is_empty(), "{args:?}: printed {}", stdout(&out));
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(err.starts_with("qiguo: "), "{args:?}: {err}");
-        assert!(err.contains(expect), "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
-    }
+    assert_refused(cases);
 }
 
 #[test]
@@ -338,12 +344,5 @@ fn computer_tools_refuse_bad_arguments() {
             "cannot be used with",
         ),
     ];
-    for (args, expect) in cases {
-        let out = qiguo(args);
-        let err = stderr(&out);
-        assert!(!out.status.success(), "{args:?}");
-        assert!(out.stdout.is_empty(), "{args:?}: printed {}", stdout(&out));
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(err.contains(expect), "{args:?}: {err}");
-    }
+    assert_refused(cases);
 }

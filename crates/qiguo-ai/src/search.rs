@@ -260,18 +260,24 @@ impl Engine {
         }
     }
 
-    /// The value of a position for the root player, `depth` iterations deep.
-    fn node(&mut self, pos: &mut Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Counts a visited node and settles it without searching: 0 once the search is stopped,
+    /// the result of a finished game, or a loss once the root player is out of the game.
+    fn enter(&mut self, pos: &Position, ply: usize) -> Option<i32> {
         self.nodes += 1;
         self.check_limits();
         if self.aborted {
-            return 0;
+            return Some(0);
         }
         if let Some(outcome) = pos.outcome() {
-            return self.terminal(outcome, ply);
+            return Some(self.terminal(outcome, ply));
         }
-        if !self.root_alive(pos) {
-            return -WIN + ply as i32;
+        (!self.root_alive(pos)).then(|| -WIN + ply as i32)
+    }
+
+    /// The value of a position for the root player, `depth` iterations deep.
+    fn node(&mut self, pos: &mut Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        if let Some(score) = self.enter(pos, ply) {
+            return score;
         }
         if depth <= 0 || ply >= MAX_PLY {
             return self.quiesce(pos, alpha, beta, ply, 0);
@@ -568,16 +574,8 @@ impl Engine {
         ply: usize,
         qdepth: u32,
     ) -> i32 {
-        self.nodes += 1;
-        self.check_limits();
-        if self.aborted {
-            return 0;
-        }
-        if let Some(outcome) = pos.outcome() {
-            return self.terminal(outcome, ply);
-        }
-        if !self.root_alive(pos) {
-            return -WIN + ply as i32;
+        if let Some(score) = self.enter(pos, ply) {
+            return score;
         }
         let stand = evaluate(pos, self.root_player);
         if qdepth >= QUIESCENCE_DEPTH || ply >= MAX_PLY {

@@ -149,6 +149,11 @@ impl Rules {
         Preset::ALL.into_iter().find(|p| Rules::preset(*p) == *self)
     }
 
+    /// The name of the preset these options equal, or `custom`.
+    pub fn preset_name(&self) -> &'static str {
+        self.matching_preset().map_or("custom", |p| p.name())
+    }
+
     /// Checks that the numbers make a playable game: a loss threshold of 1–17 and a capture
     /// goal of 1–119.
     pub fn validate(&self) -> Result<(), String> {
@@ -276,6 +281,7 @@ mod tests {
         for p in Preset::ALL {
             assert_eq!(p.name().parse::<Preset>(), Ok(p));
             assert_eq!(Rules::preset(p).matching_preset(), Some(p));
+            assert_eq!(Rules::preset(p).preset_name(), p.name());
             assert!(Rules::preset(p).validate().is_ok());
         }
         assert!("Classic".parse::<Preset>().is_err());
@@ -285,6 +291,11 @@ mod tests {
         let lev = Rules::preset(Preset::Leventhal);
         assert_eq!(lev.ranged, RangedMove::Exactly);
         assert_eq!(lev.knight, KnightMove::ExactlyThree);
+        let custom = Rules {
+            capture_goal: 25,
+            ..classic
+        };
+        assert_eq!(custom.preset_name(), "custom");
     }
 
     #[test]

@@ -177,11 +177,8 @@ pub(super) fn new_game(
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let mut start = None;
-    egui::Window::new("New game")
+    super::centred_dialog("New game")
         .open(&mut open)
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-        .resizable(false)
-        .collapsible(false)
         .show(ctx, |ui| {
             let form = &mut *form;
             ui.horizontal(|ui| {
@@ -362,10 +359,8 @@ pub(super) fn game_over(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    egui::Window::new("Game over")
+    super::centred_dialog("Game over")
         .anchor(egui::Align2::CENTER_CENTER, [0.0, -40.0])
-        .resizable(false)
-        .collapsible(false)
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
                 badge(ui, outcome.winner, 40.0, false);

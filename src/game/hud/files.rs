@@ -50,11 +50,8 @@ pub(super) fn save_dialog(
     }
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
-    egui::Window::new("Save game")
+    super::centred_dialog("Save game")
         .open(&mut open)
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-        .resizable(false)
-        .collapsible(false)
         .show(ctx, |ui| {
             ui.set_width(380.0);
             if store.dir.is_none() {
@@ -117,11 +114,8 @@ pub(super) fn load_dialog(
     }
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
-    egui::Window::new("Load game")
+    super::centred_dialog("Load game")
         .open(&mut open)
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-        .resizable(false)
-        .collapsible(false)
         .show(ctx, |ui| {
             ui.set_width(560.0);
             if let Some(dir) = &store.dir {
@@ -228,11 +222,8 @@ pub(super) fn share_dialog(
     }
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
-    egui::Window::new("Import and export")
+    super::centred_dialog("Import and export")
         .open(&mut open)
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-        .resizable(false)
-        .collapsible(false)
         .show(ctx, |ui| {
             ui.set_width(560.0);
             ui.label(RichText::new("Export").strong());
@@ -308,44 +299,40 @@ pub(super) fn resume_dialog(
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
-    egui::Window::new("Welcome back")
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-        .resizable(false)
-        .collapsible(false)
-        .show(ctx, |ui| {
-            ui.set_width(380.0);
-            let summary = saves::SaveSummary::of(&loaded.game);
-            let names: Vec<&str> = loaded
-                .record
-                .players
-                .iter()
-                .map(|p| p.name.as_str())
-                .collect();
-            ui.label("Your last game was not finished.");
+    super::centred_dialog("Welcome back").show(ctx, |ui| {
+        ui.set_width(380.0);
+        let summary = saves::SaveSummary::of(&loaded.game);
+        let names: Vec<&str> = loaded
+            .record
+            .players
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
+        ui.label("Your last game was not finished.");
+        ui.label(
+            RichText::new(format!(
+                "{} · {} moves · {} kingdoms in play",
+                summary.preset, summary.moves, summary.in_play
+            ))
+            .strong(),
+        );
+        ui.label(RichText::new(names.join(", ")).color(MUTED));
+        if let Some(when) = when {
             ui.label(
-                RichText::new(format!(
-                    "{} · {} moves · {} kingdoms in play",
-                    summary.preset, summary.moves, summary.in_play
-                ))
-                .strong(),
+                RichText::new(format!("Saved {} UTC", format_time(*when)))
+                    .small()
+                    .color(MUTED),
             );
-            ui.label(RichText::new(names.join(", ")).color(MUTED));
-            if let Some(when) = when {
-                ui.label(
-                    RichText::new(format!("Saved {} UTC", format_time(*when)))
-                        .small()
-                        .color(MUTED),
-                );
+        }
+        ui.add_space(6.0);
+        ui.horizontal(|ui| {
+            if ui.button(RichText::new("Resume").strong()).clicked() {
+                answers.write(ResumeAnswered(true));
             }
-            ui.add_space(6.0);
-            ui.horizontal(|ui| {
-                if ui.button(RichText::new("Resume").strong()).clicked() {
-                    answers.write(ResumeAnswered(true));
-                }
-                if ui.button("Start afresh").clicked() {
-                    answers.write(ResumeAnswered(false));
-                }
-            });
+            if ui.button("Start afresh").clicked() {
+                answers.write(ResumeAnswered(false));
+            }
         });
+    });
     Ok(())
 }

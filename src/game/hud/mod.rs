@@ -87,6 +87,14 @@ fn set_up_style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     Ok(())
 }
 
+/// A window fixed in the middle of the screen, for forms and questions.
+fn centred_dialog<'open>(title: &str) -> egui::Window<'open> {
+    egui::Window::new(title)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .resizable(false)
+        .collapsible(false)
+}
+
 /// egui's colour for an sRGB byte colour.
 fn c32(c: Rgba) -> Color32 {
     Color32::from_rgba_unmultiplied(c[0], c[1], c[2], c[3])

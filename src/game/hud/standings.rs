@@ -125,9 +125,7 @@ pub(super) fn kingdom_table(
         .movable(false)
         .collapsible(true)
         .show(ctx, |ui| {
-            let preset = rules
-                .matching_preset()
-                .map_or("custom".to_owned(), |p| p.name().to_owned());
+            let preset = rules.preset_name();
             ui.label(
                 RichText::new(format!(
                     "{preset}: out at {} losses; win: 2 {goal_word} or {} captures",
