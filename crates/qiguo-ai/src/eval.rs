@@ -21,7 +21,7 @@ pub const fn piece_value(kind: PieceKind) -> i32 {
         PieceKind::Chancellor => 500,
         // Never captured, but it blocks, shields and leaves with its army.
         PieceKind::GoBetween => 60,
-        // A General's worth is its army's: see `kingdom_score`.
+        // A General's worth is its army's: see `static_score`.
         PieceKind::General => 0,
     }
 }
@@ -50,11 +50,6 @@ fn enemies(pos: &Position, k: Kingdom) -> KingdomSet {
         .iter()
         .filter(|e| !allies.contains(*e))
         .collect()
-}
-
-/// One kingdom's score, without the player's progress towards winning.
-pub fn kingdom_score(pos: &Position, k: Kingdom) -> i32 {
-    static_score(pos, k) + mobility(pos, k)
 }
 
 /// Mobility: points per legal move the kingdom would have.

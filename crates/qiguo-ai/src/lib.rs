@@ -22,10 +22,8 @@
 
 pub mod eval;
 mod level;
-mod rng;
 pub mod search;
 mod tt;
 
 pub use level::{Level, ParseLevelError};
-pub use rng::Rng;
 pub use search::{Engine, Limits, SearchResult, WIN};

@@ -18,11 +18,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use qiguo_rules::random::{SplitMix64, splitmix64};
 use qiguo_rules::{Kingdom, Move, Outcome, Piece, Position};
 
 use crate::eval::{evaluate, victim_value};
 use crate::level::Level;
-use crate::rng::Rng;
 use crate::tt::{Bound, Entry, Table};
 
 /// A score beyond any evaluation: a won game (less the moves it takes).
@@ -82,13 +82,6 @@ impl Default for Engine {
     }
 }
 
-fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
-
 impl Engine {
     /// An engine with a transposition table of 2^`tt_bits` entries.
     pub fn new(tt_bits: u32) -> Engine {
@@ -127,7 +120,7 @@ impl Engine {
         seed: u64,
     ) -> Option<SearchResult> {
         let start = Instant::now();
-        let mut rng = Rng::new(seed);
+        let mut rng = SplitMix64::new(seed);
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return None;
@@ -152,7 +145,7 @@ impl Engine {
         self.nodes = 0;
         self.aborted = false;
         self.root_player = pos.player_of(pos.to_move());
-        self.root_key = mix(0xA11_0000 + self.root_player as u64);
+        self.root_key = splitmix64(0xA11_0000 + self.root_player as u64);
         let max_depth = limits.depth.unwrap_or(level.max_depth()).max(1);
 
         let mut pos = pos.clone();

@@ -15,7 +15,7 @@ fn positions() -> Vec<Position> {
     for (i, preset) in Preset::ALL.into_iter().enumerate() {
         for (j, seats) in seatings.iter().enumerate() {
             let mut game = Game::start(Rules::preset(preset), *seats);
-            let mut rng = qiguo_ai::Rng::new((i * 10 + j) as u64);
+            let mut rng = qiguo_rules::random::SplitMix64::new((i * 10 + j) as u64);
             for ply in 0..400 {
                 let pos = game.position().clone();
                 if pos.is_over() {

@@ -127,11 +127,6 @@ impl Game {
         !self.undone.is_empty()
     }
 
-    /// The moves that [`Game::redo`] would play, next first.
-    pub fn redo_moves(&self) -> impl Iterator<Item = Move> + '_ {
-        self.undone.iter().rev().copied()
-    }
-
     /// The position after the first `ply` moves (clamped to the moves played).
     pub fn position_at(&self, ply: usize) -> Position {
         let mut pos = self.start.clone();

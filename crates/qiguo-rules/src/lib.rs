@@ -46,6 +46,7 @@ pub mod notation;
 mod piece;
 mod point;
 mod position;
+pub mod random;
 pub mod record;
 mod rules;
 mod seats;

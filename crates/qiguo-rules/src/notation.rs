@@ -29,6 +29,55 @@ impl fmt::Display for MoveTextError {
 
 impl std::error::Error for MoveTextError {}
 
+/// A move of a list that could not be read or played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveListError {
+    /// Its place in the list, from 0.
+    pub index: usize,
+    /// The move as written.
+    pub text: String,
+    /// Why it was refused.
+    pub why: String,
+}
+
+impl fmt::Display for MoveListError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move {} (`{}`): {}", self.index + 1, self.text, self.why)
+    }
+}
+
+impl std::error::Error for MoveListError {}
+
+/// Reads each move of `texts` with `read` (such as [`parse_move`]) and hands it to `play`,
+/// stopping at the first move that cannot be read or played.
+///
+/// ```
+/// use qiguo_rules::{notation, Game, Rules, Seats};
+/// let mut game = Game::start(Rules::default(), Seats::seven());
+/// notation::play_list(["e10e5", "f5f6"], notation::parse_move, |mv| game.play(mv).map(|_| ()))
+///     .unwrap();
+/// assert_eq!(game.len(), 2);
+/// let err = notation::play_list(["f5f6", "f5"], notation::parse_move, |_| Ok::<_, String>(()))
+///     .unwrap_err();
+/// assert_eq!(err.index, 1);
+/// ```
+pub fn play_list<'a, E: fmt::Display>(
+    texts: impl IntoIterator<Item = &'a str>,
+    read: fn(&str) -> Result<Move, MoveTextError>,
+    mut play: impl FnMut(Move) -> Result<(), E>,
+) -> Result<(), MoveListError> {
+    for (index, text) in texts.into_iter().enumerate() {
+        let err = |why: String| MoveListError {
+            index,
+            text: text.to_owned(),
+            why,
+        };
+        let mv = read(text).map_err(|e| err(e.to_string()))?;
+        play(mv).map_err(|e| err(e.to_string()))?;
+    }
+    Ok(())
+}
+
 /// Reads a move written with ranks 1–19.
 pub fn parse_move(text: &str) -> Result<Move, MoveTextError> {
     parse_with(text, |s| s.parse::<Point>().ok())

@@ -222,15 +222,16 @@ impl Record {
         let start = Position::new(&setup, rules, self.seats)
             .map_err(|e| RecordError::Start(e.to_string()))?;
         let mut game = Game::new(start);
-        for (index, text) in self.moves.iter().enumerate() {
-            let err = |why: String| RecordError::Move {
-                index,
-                text: text.clone(),
-                why,
-            };
-            let mv = notation::parse_move(text).map_err(|e| err(e.to_string()))?;
-            game.play(mv).map_err(|e| err(e.to_string()))?;
-        }
+        notation::play_list(
+            self.moves.iter().map(String::as_str),
+            notation::parse_move,
+            |mv| game.play(mv).map(|_| ()),
+        )
+        .map_err(|e| RecordError::Move {
+            index: e.index,
+            text: e.text,
+            why: e.why,
+        })?;
         if self.ended_early && game.end_early().is_none() {
             return Err(RecordError::EndedEarly);
         }

@@ -6,23 +6,11 @@ use std::collections::BTreeSet;
 
 use common::reference;
 use proptest::prelude::*;
+use qiguo_rules::random::SplitMix64;
 use qiguo_rules::{
     Game, Kingdom, Move, PieceKind, PlayerInfo, Point, Position, Preset, Record, Rules, Seating,
     Seats, Standing,
 };
-
-/// A small deterministic generator for move choices.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-}
 
 fn seating(i: u8) -> Seating {
     match i % 9 {
@@ -34,17 +22,17 @@ fn seating(i: u8) -> Seating {
 }
 
 /// Picks a move, preferring captures so games reach beaten kingdoms and an end.
-fn choose(pos: &Position, rng: &mut Lcg) -> Move {
+fn choose(pos: &Position, rng: &mut SplitMix64) -> Move {
     let moves = pos.legal_moves();
     let captures: Vec<Move> = moves
         .iter()
         .copied()
         .filter(|m| pos.is_capture(*m))
         .collect();
-    if !captures.is_empty() && !rng.next().is_multiple_of(4) {
-        captures[rng.next() as usize % captures.len()]
+    if !captures.is_empty() && !rng.next_u64().is_multiple_of(4) {
+        captures[rng.next_u64() as usize % captures.len()]
     } else {
-        moves[rng.next() as usize % moves.len()]
+        moves[rng.next_u64() as usize % moves.len()]
     }
 }
 
@@ -56,7 +44,7 @@ fn as_text(moves: &[Move]) -> BTreeSet<String> {
 fn check_game(preset: Preset, seats: Seats, seed: u64, max_plies: usize) -> Game {
     let rules = Rules::preset(preset);
     let mut game = Game::start(rules, seats);
-    let mut rng = Lcg(seed);
+    let mut rng = SplitMix64::new(seed);
     let placed = game.position().pieces().count();
     let mut removed = 0usize;
     for ply in 0..max_plies {
@@ -76,8 +64,8 @@ fn check_game(preset: Preset, seats: Seats, seed: u64, max_plies: usize) -> Game
             assert!(pos.is_legal(mv));
         }
         for _ in 0..20 {
-            let from = Point::from_index(rng.next() as usize % 361).unwrap();
-            let to = Point::from_index(rng.next() as usize % 361).unwrap();
+            let from = Point::from_index(rng.next_u64() as usize % 361).unwrap();
+            let to = Point::from_index(rng.next_u64() as usize % 361).unwrap();
             let mv = Move::new(from, to);
             assert_eq!(pos.is_legal(mv), moves.contains(&mv), "{mv}");
         }
@@ -193,7 +181,7 @@ fn attack_and_mobility_queries_agree_with_move_generation() {
     use qiguo_rules::KingdomSet;
     for preset in Preset::ALL {
         let mut game = Game::start(Rules::preset(preset), Seats::seven());
-        let mut rng = Lcg(7 + preset as u64);
+        let mut rng = SplitMix64::new(7 + preset as u64);
         for ply in 0..160 {
             let pos = game.position().clone();
             if pos.is_over() {

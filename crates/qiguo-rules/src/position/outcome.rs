@@ -1,0 +1,235 @@
+//! Standings, victories and the end of the game: kingdoms beaten or forfeited, their armies
+//! removed or transferred, and the goals of the rules reached.
+
+use super::*;
+
+/// Where a kingdom stands in the game.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Standing {
+    /// Still playing.
+    InGame,
+    /// Never in this game: its seat was empty or it had no piece in the starting position.
+    Absent,
+    /// Beaten: its General was captured or its losses reached the threshold.
+    Beaten {
+        /// The kingdom credited with beating it (and, by preset, receiving its army).
+        victor: Kingdom,
+        /// Whether it was beaten by the capture of its General.
+        general_captured: bool,
+    },
+    /// Forfeited because an ally (a kingdom of the same player) attacked it.
+    Forfeited {
+        /// The ally that attacked it.
+        by: Kingdom,
+    },
+}
+
+/// How a game was won.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Victory {
+    /// Captured two Generals (kingdom goal of `classic` and `leventhal`).
+    Generals,
+    /// Beat two kingdoms (kingdom goal of `wikipedia` and `elephantchess`).
+    Kingdoms,
+    /// Reached the capture goal.
+    Captures,
+    /// The last kingdom (or player) left in the game.
+    LastKingdom,
+    /// The players ended the game early; the most captures won.
+    EarlyEnd,
+}
+
+impl Victory {
+    /// The name used in JSON summaries: `generals`, `kingdoms`, `captures`, `last_kingdom`,
+    /// `early_end`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Victory::Generals => "generals",
+            Victory::Kingdoms => "kingdoms",
+            Victory::Captures => "captures",
+            Victory::LastKingdom => "last_kingdom",
+            Victory::EarlyEnd => "early_end",
+        }
+    }
+
+    /// A sentence fragment for players: "captured two Generals", ….
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Victory::Generals => "captured two Generals",
+            Victory::Kingdoms => "beat two kingdoms",
+            Victory::Captures => "reached the capture goal",
+            Victory::LastKingdom => "is the last left in the game",
+            Victory::EarlyEnd => "had the most captures when the game was ended",
+        }
+    }
+}
+
+/// The end of a game.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Outcome {
+    /// The winning kingdom. When a player holds several kingdoms, the one of them that moved
+    /// most recently.
+    pub winner: Kingdom,
+    /// The winning player (see [`Seats`]).
+    pub player: u8,
+    /// How the game was won.
+    pub victory: Victory,
+}
+
+impl Position {
+    pub(super) fn goal_count(&self, k: usize) -> u32 {
+        match self.rules.kingdom_goal {
+            KingdomGoal::TwoGenerals => self.st.generals_taken[k] as u32,
+            KingdomGoal::TwoKingdoms => self.st.kingdoms_taken[k] as u32,
+        }
+    }
+
+    #[inline]
+    pub(super) fn player_sum(&self, k: usize, f: impl Fn(usize) -> u32) -> u32 {
+        let allies = self.allies[k];
+        if allies == 1 << k {
+            return f(k);
+        }
+        bits(allies).map(f).sum()
+    }
+
+    pub(super) fn single_player_left(&self) -> bool {
+        let alive = self.st.alive;
+        let first = alive.trailing_zeros() as usize;
+        first < 7 && alive & !self.allies[first] == 0
+    }
+
+    /// Among the kingdoms in `mask`, the mover if it is one, else the one that moved most
+    /// recently (the nearest before the mover in turn order).
+    pub(super) fn most_recent(&self, mover: Kingdom, mask: u8) -> Kingdom {
+        let mut k = mover;
+        for _ in 0..7 {
+            if mask & k.bit() != 0 {
+                return k;
+            }
+            k = k.previous();
+        }
+        mover
+    }
+
+    /// Ends the game by agreement: the player with the most captures wins (ties as for victors).
+    /// Does nothing if the game is already over. Returns the outcome.
+    pub fn end_by_agreement(&mut self) -> Outcome {
+        if let Some(o) = self.st.outcome {
+            return o;
+        }
+        let last_mover = self.most_recent(self.st.to_move.previous(), self.st.alive);
+        let (_, mask) = self.best_players(|k| self.player_sum(k, |a| self.st.captures[a] as u32));
+        let winner = self.most_recent(last_mover, mask);
+        let outcome = Outcome {
+            winner,
+            player: self.player_of(winner),
+            victory: Victory::EarlyEnd,
+        };
+        self.st.outcome = Some(outcome);
+        outcome
+    }
+
+    /// The highest score among kingdoms in the game and the mask of those reaching it.
+    pub(super) fn best_players(&self, score: impl Fn(usize) -> u32) -> (u32, u8) {
+        let mut best = 0;
+        let mut mask = 0u8;
+        for k in bits(self.st.alive) {
+            let s = score(k);
+            if s > best || mask == 0 {
+                best = s;
+                mask = 1 << k;
+            } else if s == best {
+                mask |= 1 << k;
+            }
+        }
+        (best, mask)
+    }
+
+    pub(super) fn choose_victor(&self, mover: Kingdom, beaten: usize) -> usize {
+        let eligible = self.st.alive & !(1 << beaten) & !self.allies[beaten];
+        let mut best = 0;
+        let mut mask = 0u8;
+        for k in bits(eligible) {
+            let s = match self.rules.victor {
+                VictorRule::MostOfItsPieces => self.st.captured_from[k][beaten],
+                VictorRule::MostCapturesOverall => self.st.captures[k],
+            };
+            if s > best || mask == 0 {
+                best = s;
+                mask = 1 << k;
+            } else if s == best {
+                mask |= 1 << k;
+            }
+        }
+        self.most_recent(mover, mask).index()
+    }
+
+    pub(super) fn clear_army(&mut self, k: usize) {
+        for i in 0..self.plen[k] as usize {
+            self.cells[self.plist[k][i] as usize] = EMPTY;
+        }
+        self.plen[k] = 0;
+    }
+
+    pub(super) fn beat(&mut self, beaten: usize, victor: usize, general_captured: bool) {
+        self.st.alive &= !(1 << beaten);
+        self.st.kingdoms_taken[victor] += 1;
+        self.st.standing[beaten] = Standing::Beaten {
+            victor: Kingdom::ALL[victor],
+            general_captured,
+        };
+        match self.rules.beaten_army {
+            BeatenArmy::Removed => self.clear_army(beaten),
+            BeatenArmy::Transferred | BeatenArmy::TransferredAsCaptures => {
+                let n = self.plen[beaten] as usize;
+                for i in 0..n {
+                    let sq = self.plist[beaten][i] as usize;
+                    let code = ((victor as u8) << 4) | (self.cells[sq] & 0x0F);
+                    self.put(sq, code);
+                }
+                self.plen[beaten] = 0;
+                if self.rules.beaten_army == BeatenArmy::TransferredAsCaptures {
+                    self.st.captures[victor] += n as u16;
+                }
+            }
+        }
+    }
+
+    /// After a decisive capture: the kingdom goal, then the capture goal, then the last player
+    /// left; ties go to the mover's player, else the player that moved most recently.
+    pub(super) fn check_victory(&mut self, mover: Kingdom) {
+        let goals: [(Victory, u32, &dyn Fn(usize) -> u32); 2] = [
+            (
+                match self.rules.kingdom_goal {
+                    KingdomGoal::TwoGenerals => Victory::Generals,
+                    KingdomGoal::TwoKingdoms => Victory::Kingdoms,
+                },
+                2,
+                &|k| self.player_sum(k, |a| self.goal_count(a)),
+            ),
+            (Victory::Captures, self.rules.capture_goal as u32, &|k| {
+                self.player_sum(k, |a| self.st.captures[a] as u32)
+            }),
+        ];
+        let mut found = None;
+        for (victory, goal, score) in goals {
+            let (best, mask) = self.best_players(score);
+            if mask != 0 && best >= goal {
+                found = Some((victory, mask));
+                break;
+            }
+        }
+        if found.is_none() && self.single_player_left() {
+            found = Some((Victory::LastKingdom, self.st.alive));
+        }
+        if let Some((victory, mask)) = found {
+            let winner = self.most_recent(mover, mask);
+            self.st.outcome = Some(Outcome {
+                winner,
+                player: self.player_of(winner),
+                victory,
+            });
+        }
+    }
+}
