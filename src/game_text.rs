@@ -11,7 +11,47 @@
 //! Lines starting with `#` are comments, except `# … rules: PRESET`, which names the rules;
 //! without it a game is read under the rules of the game in progress. Blank lines are ignored.
 
-use qiguo_rules::{Game, Move, Position, Preset, Rules, Seats, fen, notation};
+use qiguo_rules::{Game, Position, Preset, Rules, Seats, fen, notation};
+
+/// Why pasted text could not be read as a position or a game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameTextError {
+    /// Nothing was pasted.
+    #[error("paste a position first (one line of 7K FEN)")]
+    Empty,
+    /// A position was asked for, but the text has several lines.
+    #[error("a position is one line of FEN; for a start position with moves, import a game")]
+    NotOneLine,
+    /// The text has no FEN line to start from.
+    #[error("the text has no start position (a line of 7K FEN)")]
+    NoStart,
+    /// A line names rules that do not exist.
+    #[error("line {line}: {why}")]
+    Rules {
+        /// The line, from 1.
+        line: usize,
+        /// Why the name was refused.
+        why: String,
+    },
+    /// The start position is not valid FEN or not a valid position.
+    #[error("{}{why}", line.map(|n| format!("line {n}: ")).unwrap_or_default())]
+    Start {
+        /// The line, from 1 (none for a position pasted alone).
+        line: Option<usize>,
+        /// Why the position was refused.
+        why: String,
+    },
+    /// A move cannot be read or is not legal.
+    #[error("line {line} (`{text}`): {why}")]
+    Move {
+        /// The line, from 1.
+        line: usize,
+        /// The move as written.
+        text: String,
+        /// Why it was refused.
+        why: String,
+    },
+}
 
 /// The position as one line of 7K FEN.
 pub fn position_text(pos: &Position) -> String {
@@ -31,22 +71,20 @@ pub fn game_text(game: &Game) -> String {
 }
 
 /// Reads a position (one FEN line) under `rules` with `seats`, as the start of a new game.
-pub fn read_position(text: &str, rules: Rules, seats: Seats) -> Result<Game, String> {
+pub fn read_position(text: &str, rules: Rules, seats: Seats) -> Result<Game, GameTextError> {
     let line = text.trim();
     if line.is_empty() {
-        return Err("paste a position first (one line of 7K FEN)".into());
+        return Err(GameTextError::Empty);
     }
     if line.lines().count() > 1 {
-        return Err(
-            "a position is one line of FEN; for a start position with moves, import a game".into(),
-        );
+        return Err(GameTextError::NotOneLine);
     }
-    start_position(line, rules, seats).map(Game::new)
+    start_position(line, None, rules, seats).map(Game::new)
 }
 
 /// Reads a game written by [`game_text`] (or by hand): its start FEN and every move, each
 /// checked. `rules` apply unless the text names a preset; `seats` are the table's.
-pub fn read_game(text: &str, rules: Rules, seats: Seats) -> Result<Game, String> {
+pub fn read_game(text: &str, rules: Rules, seats: Seats) -> Result<Game, GameTextError> {
     let mut rules = rules;
     let mut lines = text
         .lines()
@@ -59,31 +97,43 @@ pub fn read_game(text: &str, rules: Rules, seats: Seats) -> Result<Game, String>
             if let Some((_, name)) = comment.split_once("rules:") {
                 let name = name.trim();
                 if name != "custom" {
-                    let preset: Preset = name.parse().map_err(|e| format!("line {n}: {e}"))?;
+                    let preset: Preset = name.parse().map_err(|e| GameTextError::Rules {
+                        line: n,
+                        why: format!("{e}"),
+                    })?;
                     rules = Rules::preset(preset);
                 }
             }
             continue;
         }
-        start = Some(start_position(line, rules, seats).map_err(|e| format!("line {n}: {e}"))?);
+        start = Some(start_position(line, Some(n), rules, seats)?);
         break;
     }
-    let start = start.ok_or("the text has no start position (a line of 7K FEN)")?;
+    let start = start.ok_or(GameTextError::NoStart)?;
     let mut game = Game::new(start);
-    for (n, line) in lines {
-        if line.starts_with('#') {
-            continue;
-        }
-        let mv: Move = notation::parse_move(line).map_err(|e| format!("line {n}: {e}"))?;
-        game.play(mv)
-            .map_err(|e| format!("line {n} (`{line}`): {e}"))?;
-    }
+    let moves: Vec<(usize, &str)> = lines.filter(|(_, line)| !line.starts_with('#')).collect();
+    notation::play_list(
+        moves.iter().map(|(_, line)| *line),
+        notation::parse_move,
+        |mv| game.play(mv).map(|_| ()),
+    )
+    .map_err(|e| GameTextError::Move {
+        line: moves[e.index].0,
+        text: e.text,
+        why: e.why,
+    })?;
     Ok(game)
 }
 
-fn start_position(line: &str, rules: Rules, seats: Seats) -> Result<Position, String> {
-    let setup = fen::parse(line).map_err(|e| format!("bad FEN: {e}"))?;
-    Position::new(&setup, rules, seats).map_err(|e| e.to_string())
+fn start_position(
+    text: &str,
+    line: Option<usize>,
+    rules: Rules,
+    seats: Seats,
+) -> Result<Position, GameTextError> {
+    let refused = |why: String| GameTextError::Start { line, why };
+    let setup = fen::parse(text).map_err(|e| refused(format!("bad FEN: {e}")))?;
+    Position::new(&setup, rules, seats).map_err(|e| refused(e.to_string()))
 }
 
 #[cfg(test)]
@@ -136,23 +186,28 @@ mod tests {
                 format!("# rules: chess\n{start}\n"),
                 "line 1: unknown rules preset",
             ),
-            (format!("{start}\ne10e5\nzz\n"), "line 3:"),
+            (
+                format!("{start}\ne10e5\nzz\n"),
+                "line 3 (`zz`): `zz` is not a move",
+            ),
             (format!("{start}\n\ne10e5\ne10e6\n"), "line 4 (`e10e6`)"),
         ];
         for (text, expect) in cases {
             let err = read_game(&text, rules, seats).unwrap_err();
-            assert!(err.contains(expect), "{text:?}: {err}");
+            assert!(err.to_string().contains(expect), "{text:?}: {err}");
         }
         assert!(read_position("", rules, seats).is_err());
         assert!(
             read_position("garbage", rules, seats)
                 .unwrap_err()
+                .to_string()
                 .contains("bad FEN")
         );
         let two_lines = format!("{start}\ne10e5");
         assert!(
             read_position(&two_lines, rules, seats)
                 .unwrap_err()
+                .to_string()
                 .contains("one line")
         );
     }

@@ -27,6 +27,58 @@ const TEMP_PREFIX: &str = ".tmp-";
 /// Longest save name, in characters.
 pub const MAX_NAME_CHARS: usize = 60;
 
+/// Why a save could not be named, written, read, listed or deleted.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SaveError {
+    /// There is no home directory to keep saves in.
+    #[error("no home directory to save games in; set {DATA_DIR_VAR} to a folder")]
+    NoHome,
+    /// Saving was turned off for this session (screenshots, benchmarks, tests).
+    #[error("saving is off in this session")]
+    Off,
+    /// The name is empty.
+    #[error("give the save a name")]
+    EmptyName,
+    /// The name is longer than [`MAX_NAME_CHARS`].
+    #[error("a save name has at most {MAX_NAME_CHARS} characters")]
+    NameTooLong,
+    /// The name starts with a dot (a hidden file).
+    #[error("a save name cannot start with a dot")]
+    LeadingDot,
+    /// The name holds a character some file systems refuse (shown escaped).
+    #[error("a save name cannot contain `{0}`")]
+    BadCharacter(String),
+    /// The file system refused.
+    #[error("could not {action} {}: {why}", path.display())]
+    Io {
+        /// What was being done: "save to", "read", "delete", …
+        action: &'static str,
+        /// The file or folder.
+        path: PathBuf,
+        /// The system's message.
+        why: String,
+    },
+    /// The file was read but holds no game this version can play (bad JSON, another
+    /// program's file, a future format, a move that is not legal).
+    #[error("{}: {why}", path.display())]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// Why its contents were refused.
+        why: String,
+    },
+}
+
+impl SaveError {
+    fn io(action: &'static str, path: &Path, e: io::Error) -> SaveError {
+        SaveError::Io {
+            action,
+            path: path.to_owned(),
+            why: e.to_string(),
+        }
+    }
+}
+
 /// A game read back from a file: the record as stored and the game it replays to.
 #[derive(Clone, Debug)]
 pub struct Loaded {
@@ -51,7 +103,7 @@ pub struct SaveEntry {
     /// When it was last written.
     pub modified: Option<SystemTime>,
     /// The game's summary, or why the file cannot be loaded.
-    pub summary: Result<SaveSummary, String>,
+    pub summary: Result<SaveSummary, SaveError>,
 }
 
 /// A saved game in brief.
@@ -89,15 +141,13 @@ pub struct SaveDir {
 impl SaveDir {
     /// The data directory: `$QIGUO_DATA_DIR` if set, else the platform's (on Linux
     /// `$XDG_DATA_HOME/qiguo`, usually `~/.local/share/qiguo`).
-    pub fn locate() -> Result<SaveDir, String> {
+    pub fn locate() -> Result<SaveDir, SaveError> {
         if let Some(dir) = std::env::var_os(DATA_DIR_VAR).filter(|d| !d.is_empty()) {
             return Ok(SaveDir::at(dir));
         }
         directories::ProjectDirs::from("", "", "qiguo")
             .map(|dirs| SaveDir::at(dirs.data_dir()))
-            .ok_or_else(|| {
-                format!("no home directory to save games in; set {DATA_DIR_VAR} to a folder")
-            })
+            .ok_or(SaveError::NoHome)
     }
 
     /// A data directory at `root`.
@@ -121,37 +171,37 @@ impl SaveDir {
     }
 
     /// The file of the save called `name` (checked as [`check_name`] does).
-    pub fn save_path(&self, name: &str) -> Result<PathBuf, String> {
+    pub fn save_path(&self, name: &str) -> Result<PathBuf, SaveError> {
         let name = check_name(name)?;
         Ok(self.saves().join(format!("{name}.json")))
     }
 
     /// Saves `record` under `name`, replacing a save of that name.
-    pub fn save(&self, name: &str, record: &Record) -> Result<PathBuf, String> {
+    pub fn save(&self, name: &str, record: &Record) -> Result<PathBuf, SaveError> {
         let path = self.save_path(name)?;
         write_atomically(&path, record.to_json().as_bytes())
-            .map_err(|e| format!("could not save to {}: {e}", path.display()))?;
+            .map_err(|e| SaveError::io("save to", &path, e))?;
         Ok(path)
     }
 
     /// Loads the save called `name`.
-    pub fn load(&self, name: &str) -> Result<Loaded, String> {
+    pub fn load(&self, name: &str) -> Result<Loaded, SaveError> {
         load_file(&self.save_path(name)?)
     }
 
     /// Deletes the save called `name`.
-    pub fn delete(&self, name: &str) -> Result<(), String> {
+    pub fn delete(&self, name: &str) -> Result<(), SaveError> {
         let path = self.save_path(name)?;
-        fs::remove_file(&path).map_err(|e| format!("could not delete {}: {e}", path.display()))
+        fs::remove_file(&path).map_err(|e| SaveError::io("delete", &path, e))
     }
 
     /// The named saves, newest first. Files that cannot be loaded are listed with the reason.
-    pub fn list(&self) -> Result<Vec<SaveEntry>, String> {
+    pub fn list(&self) -> Result<Vec<SaveEntry>, SaveError> {
         let dir = self.saves();
         let entries = match fs::read_dir(&dir) {
             Ok(entries) => entries,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(format!("could not read {}: {e}", dir.display())),
+            Err(e) => return Err(SaveError::io("read", &dir, e)),
         };
         let mut saves: Vec<SaveEntry> = entries
             .filter_map(Result::ok)
@@ -173,14 +223,14 @@ impl SaveDir {
     }
 
     /// Writes the autosave.
-    pub fn autosave(&self, record: &Record) -> Result<(), String> {
+    pub fn autosave(&self, record: &Record) -> Result<(), SaveError> {
         let path = self.autosave_path();
         write_atomically(&path, record.to_json().as_bytes())
-            .map_err(|e| format!("could not autosave to {}: {e}", path.display()))
+            .map_err(|e| SaveError::io("autosave to", &path, e))
     }
 
     /// The autosave, if there is one: the game, or why it cannot be loaded.
-    pub fn load_autosave(&self) -> Option<Result<Loaded, String>> {
+    pub fn load_autosave(&self) -> Option<Result<Loaded, SaveError>> {
         let path = self.autosave_path();
         path.exists().then(|| load_file(&path))
     }
@@ -188,37 +238,35 @@ impl SaveDir {
 
 /// Checks a save name: not empty, at most [`MAX_NAME_CHARS`] characters, no path separators
 /// or characters that some file systems refuse, not starting with a dot. Returns it trimmed.
-pub fn check_name(name: &str) -> Result<&str, String> {
+pub fn check_name(name: &str) -> Result<&str, SaveError> {
     let name = name.trim();
     if name.is_empty() {
-        return Err("give the save a name".into());
+        return Err(SaveError::EmptyName);
     }
     if name.chars().count() > MAX_NAME_CHARS {
-        return Err(format!(
-            "a save name has at most {MAX_NAME_CHARS} characters"
-        ));
+        return Err(SaveError::NameTooLong);
     }
     if name.starts_with('.') {
-        return Err("a save name cannot start with a dot".into());
+        return Err(SaveError::LeadingDot);
     }
     if let Some(c) = name
         .chars()
         .find(|c| c.is_control() || r#"/\:*?"<>|"#.contains(*c))
     {
-        return Err(format!(
-            "a save name cannot contain `{}`",
-            c.escape_default()
-        ));
+        return Err(SaveError::BadCharacter(c.escape_default().to_string()));
     }
     Ok(name)
 }
 
 /// Reads and replays the record in `path`.
-pub fn load_file(path: &Path) -> Result<Loaded, String> {
-    let what = path.display();
-    let text = fs::read_to_string(path).map_err(|e| format!("could not read {what}: {e}"))?;
-    let record = Record::from_json(&text).map_err(|e| format!("{what}: {e}"))?;
-    let game = record.replay().map_err(|e| format!("{what}: {e}"))?;
+pub fn load_file(path: &Path) -> Result<Loaded, SaveError> {
+    let text = fs::read_to_string(path).map_err(|e| SaveError::io("read", path, e))?;
+    let unreadable = |why: String| SaveError::Unreadable {
+        path: path.to_owned(),
+        why,
+    };
+    let record = Record::from_json(&text).map_err(|e| unreadable(e.to_string()))?;
+    let game = record.replay().map_err(|e| unreadable(e.to_string()))?;
     Ok(Loaded { record, game })
 }
 

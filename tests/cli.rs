@@ -325,7 +325,7 @@ fn computer_tools_refuse_bad_arguments() {
         (&["selfplay", "--games", "0"], "--games"),
         (
             &["selfplay", "--games", "2", "--levels", "hard,easy"],
-            "give one level or seven",
+            "give one level or 7 (one per player",
         ),
         (
             &["selfplay", "--games", "2", "--time-scale", "0"],

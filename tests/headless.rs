@@ -1,174 +1,17 @@
 //! The game's logic plugins without a window or GPU: clicks go in as messages, time is stepped
 //! by hand, and after every step `Match` and the entities must agree.
 
-use std::time::Duration;
+mod common;
 
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
-use bevy::time::TimeUpdateStrategy;
-use qiguo::game::selection::{ClickRefused, Marker, MarkerKind, PointClicked, Selection};
-use qiguo::game::state::{Match, MoveApplied, MoveRejected, MoveRequested, Review, TurnPhase};
-use qiguo::game::stones::{EmperorStone, Stone, StoneIndex, StonePlace};
-use qiguo::game::{board::BoardPoint, layout, logic_plugins};
+use common::*;
+use qiguo::game::layout;
+use qiguo::game::selection::{ClickRefused, MarkerKind, Selection};
+use qiguo::game::state::{Match, MoveApplied, MoveRejected, Review, TurnPhase};
+use qiguo::game::stones::StoneIndex;
 use qiguo_rules::{
-    Kingdom, Move, Piece, PieceKind, Point, Position, Preset, Rules, Seats, Standing, Victory, fen,
+    Kingdom, Move, Piece, PieceKind, Position, Preset, Rules, Seats, Standing, Victory, fen,
 };
-
-fn app_with(start: Position) -> App {
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin));
-    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-        20,
-    )));
-    app.insert_resource(Match::new(start));
-    logic_plugins(&mut app);
-    app.update();
-    app
-}
-
-fn p(s: &str) -> Point {
-    s.parse().unwrap()
-}
-
-fn phase(app: &App) -> TurnPhase {
-    *app.world().resource::<State<TurnPhase>>().get()
-}
-
-fn position(app: &App) -> Position {
-    app.world().resource::<Match>().position().clone()
-}
-
-fn click(app: &mut App, point: &str) {
-    app.world_mut().write_message(PointClicked(p(point)));
-    app.update();
-}
-
-/// Steps frames until the move has been shown (at most 10 simulated seconds).
-fn settle(app: &mut App) {
-    for _ in 0..500 {
-        app.update();
-        if phase(app) != TurnPhase::Animating {
-            app.update();
-            return;
-        }
-    }
-    panic!("a move never finished animating");
-}
-
-fn messages<M: Message + Clone>(app: &mut App) -> Vec<M> {
-    let messages = app.world().resource::<Messages<M>>();
-    messages.iter_current_update_messages().cloned().collect()
-}
-
-/// Every piece of `Match` has exactly one stone on its point and nothing else is on the
-/// board; stones rest where they belong; trays hold the captures.
-fn assert_agree(app: &mut App) {
-    // The position shown: the live one, or the one under review.
-    let (pos, reports) = {
-        let the_match = app.world().resource::<Match>();
-        let review = app.world().resource::<Review>();
-        let reports: Vec<_> = the_match
-            .game()
-            .reports()
-            .take(review.shown_ply(the_match))
-            .cloned()
-            .collect();
-        (review.shown_position(the_match), reports)
-    };
-    let index_at: Vec<(Point, Option<Entity>)> = {
-        let index = app.world().resource::<StoneIndex>();
-        Point::all().map(|pt| (pt, index.at(pt))).collect()
-    };
-    let mut query = app
-        .world_mut()
-        .query::<(Entity, &Stone, &StonePlace, &Transform)>();
-    let stones: Vec<(Entity, Stone, StonePlace, Transform)> = query
-        .iter(app.world())
-        .map(|(e, s, pl, t)| (e, *s, *pl, *t))
-        .collect();
-    for (point, indexed) in index_at {
-        let on_point: Vec<_> = stones
-            .iter()
-            .filter(|(_, _, place, _)| *place == StonePlace::Board(point))
-            .collect();
-        match pos.piece_at(point) {
-            Some(piece) => {
-                assert_eq!(on_point.len(), 1, "{point}: one stone for {piece}");
-                let (entity, stone, _, transform) = on_point[0];
-                assert_eq!(stone.piece, piece, "{point}");
-                assert_eq!(indexed, Some(*entity), "{point}: index");
-                assert!(
-                    transform.translation.distance(layout::stone_rest(point)) < 1e-4,
-                    "{point}: stone at {}",
-                    transform.translation
-                );
-            }
-            None => {
-                assert!(on_point.is_empty(), "{point}: stray stone");
-                assert_eq!(indexed, None, "{point}: index");
-            }
-        }
-    }
-    for captor in Kingdom::ALL {
-        let expected = reports
-            .iter()
-            .filter(|r| r.mover == captor && r.captured.is_some())
-            .filter(|r| {
-                !r.fallen.as_ref().is_some_and(|f| {
-                    matches!(f.standing, Standing::Forfeited { .. })
-                        && Some(f.kingdom) == r.captured.map(|c| c.kingdom)
-                })
-            })
-            .count();
-        let in_tray = stones
-            .iter()
-            .filter(|(_, _, place, _)| matches!(place, StonePlace::Tray { captor: c, .. } if *c == captor))
-            .count();
-        assert_eq!(in_tray, expected, "{captor}'s tray");
-    }
-    assert!(
-        stones
-            .iter()
-            .all(|(_, _, place, _)| *place != StonePlace::Leaving),
-        "leaving stones are gone once a move has been shown"
-    );
-    let emperors = app
-        .world_mut()
-        .query_filtered::<&Transform, With<EmperorStone>>()
-        .iter(app.world())
-        .count();
-    assert_eq!(emperors, 1);
-    let points = app
-        .world_mut()
-        .query::<&BoardPoint>()
-        .iter(app.world())
-        .count();
-    assert_eq!(points, 361);
-}
-
-fn markers(app: &mut App) -> Vec<(Point, MarkerKind)> {
-    let mut v: Vec<_> = app
-        .world_mut()
-        .query::<&Marker>()
-        .iter(app.world())
-        .map(|m| (m.point, m.kind))
-        .collect();
-    v.sort_by_key(|(pt, _)| *pt);
-    v
-}
-
-/// Play `from`→`to` by clicking, and show it.
-fn play(app: &mut App, from: &str, to: &str) {
-    click(app, from);
-    assert_eq!(
-        app.world().resource::<Selection>().selected,
-        Some(p(from)),
-        "{from} selected"
-    );
-    click(app, to);
-    settle(app);
-    assert_agree(app);
-}
 
 const THREE_KINGDOMS: &str =
     "19/19/19/19/19/19/19/19/19/19/19/19/19/19/wR1rQ5oQ10/19/19/12oG6/5rS4rG3bGbQ3 w";
@@ -295,8 +138,7 @@ fn illegal_clicks_and_early_requests_change_nothing() {
     assert_eq!(phase(&app), TurnPhase::Animating);
     click(&mut app, "f3");
     assert_eq!(messages::<ClickRefused>(&mut app).len(), 1);
-    app.world_mut()
-        .write_message(MoveRequested(Move::new(p("f3"), p("f4"))));
+    request(&mut app, Move::new(p("f3"), p("f4")));
     app.update();
     assert_eq!(messages::<MoveRejected>(&mut app).len(), 1);
     settle(&mut app);
@@ -411,11 +253,7 @@ fn a_match_that_starts_finished_starts_in_game_over() {
             .unwrap();
     }
     assert!(game.position().is_over());
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin));
-    app.insert_resource(Match::from_game(game, qiguo_rules::PlayerInfo::defaults(7)));
-    logic_plugins(&mut app);
-    app.update();
+    let mut app = TestApp::from_game(game).build();
     app.update();
     assert_eq!(phase(&app), TurnPhase::GameOver);
     assert_agree(&mut app);
@@ -427,65 +265,23 @@ fn a_match_that_starts_finished_starts_in_game_over() {
 
 mod computers {
     use super::*;
-    use qiguo::game::computer::ComputerSettings;
     use qiguo::game::state::SeatChangeRequested;
     use qiguo_ai::Level;
-    use qiguo_rules::PlayerInfo;
 
-    fn app_with_players(start: Position, levels: [Option<Level>; 7]) -> App {
-        let mut app = App::new();
-        app.add_plugins((MinimalPlugins, StatesPlugin));
-        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-            20,
-        )));
-        let players = levels
-            .iter()
-            .enumerate()
-            .map(|(i, l)| PlayerInfo {
-                name: format!("P{i}"),
-                computer: l.map(|l| l.name().to_owned()),
-            })
-            .collect();
-        app.insert_resource(Match::with_players(start, players));
-        app.insert_resource(ComputerSettings {
-            enabled: true,
-            pause: Duration::from_millis(60),
-            movetime: Some(Duration::from_millis(40)),
-            seed: 1,
-        });
-        logic_plugins(&mut app);
-        app.update();
-        app
-    }
-
-    fn moves(app: &App) -> usize {
-        app.world().resource::<Match>().game().len()
-    }
-
-    /// Steps frames (the search runs in real time on another thread) until `done`.
-    fn run_until(app: &mut App, what: &str, done: impl Fn(&App) -> bool) {
-        let started = std::time::Instant::now();
-        while !done(app) {
-            assert!(
-                started.elapsed().as_secs() < 20,
-                "timed out waiting for {what}"
-            );
-            app.update();
-            std::thread::sleep(Duration::from_millis(2));
-        }
-    }
+    /// Frames a computer move may take: the pause, the search and the animation.
+    const MOVE_FRAMES: usize = 200;
 
     #[test]
     fn a_computer_moves_then_hands_the_turn_to_a_person() {
-        let mut levels = [None; 7];
-        levels[0] = Some(Level::Easy);
-        let mut app = app_with_players(Position::start(Rules::default()), levels);
+        let mut app = TestApp::new(Position::start(Rules::default()))
+            .levels(&[Some(Level::Easy)])
+            .build();
         app.update();
         assert_eq!(phase(&app), TurnPhase::ComputerThinking);
         // A person's click while the computer thinks is refused.
         click(&mut app, "f3");
         assert_eq!(messages::<ClickRefused>(&mut app).len(), 1);
-        run_until(&mut app, "Qin's move", |app| moves(app) == 1);
+        run_until(&mut app, MOVE_FRAMES, "Qin's move", |app| moves(app) == 1);
         settle(&mut app);
         assert_agree(&mut app);
         assert_eq!(position(&app).to_move(), Kingdom::Chu);
@@ -494,31 +290,37 @@ mod computers {
 
     #[test]
     fn seats_change_hands_at_any_turn() {
-        let mut app = app_with_players(Position::start(Rules::default()), [None; 7]);
+        let mut app = app_with(Position::start(Rules::default()));
         assert_eq!(phase(&app), TurnPhase::AwaitingInput);
         // Qin's person hands over to the computer: it thinks and moves.
-        app.world_mut().write_message(SeatChangeRequested {
-            player: 0,
-            computer: Some(Level::Medium),
-        });
-        app.update();
+        send(
+            &mut app,
+            SeatChangeRequested {
+                player: 0,
+                computer: Some(Level::Medium),
+            },
+        );
         app.update();
         assert_eq!(phase(&app), TurnPhase::ComputerThinking);
-        run_until(&mut app, "Qin's move", |app| moves(app) == 1);
+        run_until(&mut app, MOVE_FRAMES, "Qin's move", |app| moves(app) == 1);
         settle(&mut app);
         // Chu is a person; hand Chu to the computer and take it back before it moves.
-        app.world_mut().write_message(SeatChangeRequested {
-            player: 1,
-            computer: Some(Level::Hard),
-        });
-        app.update();
+        send(
+            &mut app,
+            SeatChangeRequested {
+                player: 1,
+                computer: Some(Level::Hard),
+            },
+        );
         app.update();
         assert_eq!(phase(&app), TurnPhase::ComputerThinking);
-        app.world_mut().write_message(SeatChangeRequested {
-            player: 1,
-            computer: None,
-        });
-        app.update();
+        send(
+            &mut app,
+            SeatChangeRequested {
+                player: 1,
+                computer: None,
+            },
+        );
         app.update();
         assert_eq!(phase(&app), TurnPhase::AwaitingInput);
         for _ in 0..20 {
@@ -532,12 +334,18 @@ mod computers {
 
     #[test]
     fn seven_computers_play_on_their_own() {
-        let mut app = app_with_players(Position::start(Rules::default()), [Some(Level::Easy); 7]);
-        run_until(&mut app, "ten moves", |app| moves(app) >= 10);
+        let mut app = TestApp::new(Position::start(Rules::default()))
+            .levels(&[Some(Level::Easy); 7])
+            .build();
+        run_until(&mut app, 10 * MOVE_FRAMES, "ten moves", |app| {
+            moves(app) == 10
+        });
         settle(&mut app);
-        let before = moves(&app);
         assert_agree(&mut app);
-        assert!(before >= 10);
+        // The computers go on: each move is shown before the next is asked for.
+        run_until(&mut app, MOVE_FRAMES, "an eleventh move", |app| {
+            moves(app) == 11
+        });
     }
 }
 
@@ -548,47 +356,8 @@ mod records {
         LoadRequested, ResumeAnswered, ResumeOffer, SaveRequested, SaveStore,
     };
     use qiguo::game::state::{Notice, RedoRequested, ReviewRequested, UndoRequested};
-    use qiguo::saves::SaveDir;
+    use qiguo_ai::Level;
     use qiguo_rules::{Game, PlayerInfo, Record, notation};
-
-    fn send<M: Message>(app: &mut App, message: M) {
-        app.world_mut().write_message(message);
-        app.update();
-    }
-
-    /// Steps a simulated second and a half: every glide has landed.
-    fn glide(app: &mut App) {
-        for _ in 0..75 {
-            app.update();
-        }
-    }
-
-    fn fen_and_len(app: &App) -> (String, usize) {
-        let the_match = app.world().resource::<Match>();
-        (the_match.position().to_fen(), the_match.game().len())
-    }
-
-    fn data_dir(test: &str) -> SaveDir {
-        let root =
-            std::env::temp_dir().join(format!("qiguo-headless-{test}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        SaveDir::at(root)
-    }
-
-    fn app_saving(start: Position, dir: &SaveDir, offer_resume: bool) -> App {
-        let mut app = App::new();
-        app.add_plugins((MinimalPlugins, StatesPlugin));
-        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-            20,
-        )));
-        app.insert_resource(Match::new(start));
-        let mut store = SaveStore::at(dir.clone());
-        store.offer_resume = offer_resume;
-        app.insert_resource(store);
-        logic_plugins(&mut app);
-        app.update();
-        app
-    }
 
     #[test]
     fn undo_and_redo_follow_captures_removals_and_the_end() {
@@ -672,10 +441,8 @@ mod records {
         // Clicks and move requests are refused while looking back.
         click(&mut app, "a6");
         assert_eq!(messages::<ClickRefused>(&mut app).len(), 1);
-        send(
-            &mut app,
-            MoveRequested(notation::parse_move("a6a7").unwrap()),
-        );
+        request(&mut app, mv("a6a7"));
+        app.update();
         assert_eq!(fen_and_len(&app), live);
 
         send(&mut app, ReviewRequested::First);
@@ -705,36 +472,22 @@ mod records {
 
     #[test]
     fn undo_with_computers_goes_back_to_the_last_human_move() {
-        use qiguo::game::computer::ComputerSettings;
-        let mut app = App::new();
-        app.add_plugins((MinimalPlugins, StatesPlugin));
-        app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-            20,
-        )));
-        let mut players = PlayerInfo::defaults(7);
-        for p in &mut players[1..] {
-            p.computer = Some("easy".into());
-        }
-        let start = Position::start(Rules::default());
-        app.insert_resource(Match::with_players(start, players));
-        app.insert_resource(ComputerSettings {
-            enabled: true,
-            pause: Duration::from_millis(40),
-            movetime: Some(Duration::from_millis(30)),
-            seed: 2,
-        });
-        logic_plugins(&mut app);
-        app.update();
+        let mut app = TestApp::new(Position::start(Rules::default()))
+            .levels(&[
+                None,
+                Some(Level::Easy),
+                Some(Level::Easy),
+                Some(Level::Easy),
+                Some(Level::Easy),
+                Some(Level::Easy),
+                Some(Level::Easy),
+            ])
+            .seed(2)
+            .build();
         play(&mut app, "e10", "e5");
-        let started = std::time::Instant::now();
-        while fen_and_len(&app).1 < 7 || phase(&app) != TurnPhase::AwaitingInput {
-            assert!(
-                started.elapsed().as_secs() < 30,
-                "the computers never finished"
-            );
-            app.update();
-            std::thread::sleep(Duration::from_millis(2));
-        }
+        run_until(&mut app, 6 * 200, "the computers' round", |app| {
+            moves(app) == 7 && phase(app) == TurnPhase::AwaitingInput
+        });
         assert_eq!(position(&app).to_move(), Kingdom::Qin);
         let after_round = fen_and_len(&app);
 
@@ -754,13 +507,16 @@ mod records {
     #[test]
     fn autosave_save_and_load_round_trip_and_bad_files_change_nothing() {
         let dir = data_dir("save-load");
-        let mut app = app_saving(start(Preset::Classic), &dir, false);
+        let mut app = TestApp::new(start(Preset::Classic))
+            .saving(&dir, false)
+            .build();
         app.update();
         assert!(
             !dir.autosave_path().exists(),
             "nothing to keep before a move"
         );
         play(&mut app, "a5", "a6");
+        finish_file_work(&mut app);
         let autosaved = dir.load_autosave().unwrap().unwrap();
         assert_eq!(autosaved.game.len(), 1, "autosaved after the move");
 
@@ -768,7 +524,17 @@ mod records {
         assert!(messages::<Notice>(&mut app).iter().all(|n| !n.error));
         let saved = fen_and_len(&app);
         play(&mut app, "f1", "f2");
+        finish_file_work(&mut app);
         assert_eq!(dir.load_autosave().unwrap().unwrap().game.len(), 2);
+
+        // The load dialog's list is read off the main thread.
+        app.world_mut().resource_mut::<SaveStore>().refresh();
+        assert!(app.world().resource::<SaveStore>().listing);
+        finish_file_work(&mut app);
+        let store = app.world().resource::<SaveStore>();
+        assert!(!store.listing);
+        let names: Vec<&str> = store.entries.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["after one"]);
 
         send(&mut app, LoadRequested::Save("after one".into()));
         app.update();
@@ -808,6 +574,26 @@ mod records {
     }
 
     #[test]
+    fn autosaves_written_in_the_background_end_with_the_newest() {
+        let dir = data_dir("autosave-order");
+        let mut app = TestApp::new(start(Preset::Classic))
+            .saving(&dir, false)
+            .build();
+        // Moves, undos and redos in quick succession: many autosaves under way at once.
+        play(&mut app, "a5", "a6");
+        play(&mut app, "f1", "f2");
+        for _ in 0..5 {
+            send(&mut app, UndoRequested);
+            send(&mut app, RedoRequested);
+        }
+        send(&mut app, UndoRequested);
+        finish_file_work(&mut app);
+        let on_disk = dir.load_autosave().unwrap().unwrap();
+        assert_eq!(on_disk.game.len(), 1, "the last change wins");
+        assert_eq!(on_disk.game.position().to_fen(), position(&app).to_fen());
+    }
+
+    #[test]
     fn an_unfinished_game_is_offered_for_resuming() {
         let dir = data_dir("resume");
         let mut game = Game::start(Rules::default(), Seats::seven());
@@ -816,7 +602,9 @@ mod records {
         }
         dir.autosave(&Record::from_game(&game, PlayerInfo::defaults(7)))
             .unwrap();
-        let mut app = app_saving(Position::start(Rules::default()), &dir, true);
+        let mut app = TestApp::new(Position::start(Rules::default()))
+            .saving(&dir, true)
+            .build();
         app.update();
         assert!(app.world().resource::<ResumeOffer>().offer.is_some());
         assert_eq!(
@@ -830,13 +618,187 @@ mod records {
         assert!(app.world().resource::<ResumeOffer>().offer.is_none());
         assert_eq!(fen_and_len(&app), (game.position().to_fen(), 2));
         assert_agree(&mut app);
+        // The resumed game is autosaved again (in the background); let that finish first.
+        finish_file_work(&mut app);
 
         // An unreadable autosave is put aside with a message, and no offer is made.
         std::fs::write(dir.autosave_path(), "garbage").unwrap();
-        let mut app = app_saving(Position::start(Rules::default()), &dir, true);
+        let mut app = TestApp::new(Position::start(Rules::default()))
+            .saving(&dir, true)
+            .build();
         app.update();
         assert!(app.world().resource::<ResumeOffer>().offer.is_none());
         assert!(dir.root().join("autosave-unreadable.json").exists());
         assert!(app.world().resource::<SaveStore>().last_error.is_some());
+    }
+}
+
+/// Requests that arrive in the same frame as something that makes them stale. Each of these
+/// failed before requests named the turn they were made for.
+mod stale {
+    use super::*;
+    use qiguo::game::state::{
+        NewGameRequested, RedoRequested, Refusal, ReviewRequested, SeatChangeRequested,
+        UndoRequested,
+    };
+    use qiguo_ai::Level;
+    use qiguo_rules::PlayerInfo;
+
+    /// Qin a person, Chu a computer that never moves on its own (its search is off), so that
+    /// the test writes the computer's request itself, in the frame it chooses.
+    fn app_with_chu_computer() -> App {
+        TestApp::new(Position::start(Rules::default()))
+            .levels(&[None, Some(Level::Easy)])
+            .computers_idle()
+            .build()
+    }
+
+    fn refusals(app: &mut App) -> Vec<Refusal> {
+        messages::<MoveRejected>(app)
+            .into_iter()
+            .map(|r| r.reason)
+            .collect()
+    }
+
+    #[test]
+    fn a_computer_move_in_the_frame_of_a_review_step_is_refused() {
+        let mut app = app_with_chu_computer();
+        play(&mut app, "e10", "e5");
+        assert_eq!(phase(&app), TurnPhase::ComputerThinking);
+        app.world_mut().write_message(ReviewRequested::Back);
+        computer_request(&mut app, mv("f5f6"));
+        app.update();
+        assert_eq!(refusals(&mut app), [Refusal::Reviewing]);
+        settle(&mut app);
+        assert_eq!(moves(&app), 1, "the move waits for the review to end");
+        assert_eq!(phase(&app), TurnPhase::Reviewing);
+        check_agreement(&mut app, false);
+    }
+
+    #[test]
+    fn a_computer_move_in_the_frame_of_an_undo_is_refused_quietly() {
+        let mut app = app_with_chu_computer();
+        play(&mut app, "e10", "e5");
+        app.world_mut().write_message(UndoRequested);
+        computer_request(&mut app, mv("f5f6"));
+        app.update();
+        let refused = refusals(&mut app);
+        assert_eq!(refused, [Refusal::Outdated]);
+        assert!(!refused[0].is_shown(), "no refusal reaches the person");
+        assert_eq!(moves(&app), 0);
+        settle(&mut app);
+        assert_eq!(phase(&app), TurnPhase::AwaitingInput);
+    }
+
+    #[test]
+    fn a_computer_move_in_the_frame_its_seat_goes_to_a_person_is_refused() {
+        let mut app = app_with_chu_computer();
+        play(&mut app, "e10", "e5");
+        app.world_mut().write_message(SeatChangeRequested {
+            player: 1,
+            computer: None,
+        });
+        computer_request(&mut app, mv("f5f6"));
+        app.update();
+        assert_eq!(refusals(&mut app), [Refusal::Outdated]);
+        settle(&mut app);
+        assert_eq!(moves(&app), 1, "the person plays Chu's move");
+        assert_eq!(phase(&app), TurnPhase::AwaitingInput);
+        // Its search, chosen for the computer, is refused a frame later too.
+        computer_request_as(&mut app, mv("f5f6"), Level::Easy);
+        app.update();
+        assert_eq!(refusals(&mut app), [Refusal::Outdated]);
+        assert_eq!(moves(&app), 1);
+    }
+
+    #[test]
+    fn a_move_in_the_frame_of_a_new_game_is_refused() {
+        let mut app = app_with_chu_computer();
+        play(&mut app, "e10", "e5");
+        let mut players = PlayerInfo::defaults(7);
+        players[0].computer = Some(Level::Easy.name().into());
+        // Made for the old game, and legal in the new one too.
+        let stale = computer_request_as(&mut app, mv("e10e5"), Level::Easy);
+        app.world_mut().write_message(NewGameRequested::new(
+            Position::start(Rules::default()),
+            players,
+        ));
+        app.update();
+        assert_eq!(moves(&app), 0, "the new game starts untouched");
+        // A frame later, the same request is still for the old game.
+        send(&mut app, stale);
+        assert_eq!(refusals(&mut app), [Refusal::Outdated]);
+        assert_eq!(moves(&app), 0);
+    }
+
+    #[test]
+    fn a_person_move_after_an_undo_in_the_same_frame_is_refused() {
+        let mut app = app_with(Position::start(Rules::default()));
+        play(&mut app, "e10", "e5");
+        play(&mut app, "f5", "f6");
+        // Han's move, chosen before the undo of Chu's, arrives with it.
+        request(&mut app, mv("m2m3"));
+        app.world_mut().write_message(UndoRequested);
+        app.update();
+        assert_eq!(refusals(&mut app), [Refusal::Outdated]);
+        assert_eq!(moves(&app), 1);
+        glide(&mut app);
+        assert_agree(&mut app);
+    }
+
+    /// A computer's request for `mv` at the current turn by `level`, whoever holds the kingdom.
+    fn computer_request_as(
+        app: &mut App,
+        mv: Move,
+        level: Level,
+    ) -> qiguo::game::state::MoveRequested {
+        let request = qiguo::game::state::MoveRequested {
+            mv,
+            made_for: app.world().resource::<Match>().turn(),
+            by: qiguo::game::state::Mover::Computer(level),
+        };
+        app.world_mut().write_message(request);
+        request
+    }
+
+    /// Whether `Match` changed in the last frame, as Bevy's change detection sees it.
+    #[derive(Resource, Default)]
+    struct MatchChanged(bool);
+
+    fn record_changes(the_match: Res<Match>, mut changed: ResMut<MatchChanged>) {
+        changed.0 = the_match.is_changed();
+    }
+
+    #[test]
+    fn refused_and_empty_requests_leave_match_unchanged() {
+        let mut app = app_with_chu_computer();
+        app.init_resource::<MatchChanged>();
+        app.add_systems(PostUpdate, record_changes);
+        // The first run of a system sees everything as changed.
+        app.update();
+        app.update();
+        let changed = |app: &App| app.world().resource::<MatchChanged>().0;
+        assert!(!changed(&app));
+        // Nothing to undo or redo, a seat given to whom already holds it, an illegal move.
+        send(&mut app, UndoRequested);
+        assert!(!changed(&app), "undo with nothing to undo");
+        send(&mut app, RedoRequested);
+        assert!(!changed(&app), "redo with nothing to redo");
+        send(
+            &mut app,
+            SeatChangeRequested {
+                player: 0,
+                computer: None,
+            },
+        );
+        assert!(!changed(&app), "seat unchanged");
+        request(&mut app, mv("f5f6"));
+        app.update();
+        assert!(matches!(refusals(&mut app)[..], [Refusal::Illegal(_)]));
+        assert!(!changed(&app), "illegal move");
+        // A real move does change it.
+        click(&mut app, "e10");
+        click(&mut app, "e5");
+        assert!(changed(&app));
     }
 }

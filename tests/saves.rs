@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use qiguo::saves::{SaveDir, Staged, load_file};
-use qiguo_ai::Rng;
+use qiguo::saves::{SaveDir, SaveError, Staged, load_file};
+use qiguo_rules::random::SplitMix64;
 use qiguo_rules::{Game, PlayerInfo, Preset, Record, Rules, Seating, Seats};
 
 /// A fresh, empty data directory for one test.
@@ -19,7 +19,7 @@ fn data_dir(test: &str) -> SaveDir {
 /// A game of random legal moves: `plies` long, or to its end.
 fn random_game(rules: Rules, seats: Seats, seed: u64, plies: usize) -> Game {
     let mut game = Game::start(rules, seats);
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     while game.len() < plies && game.outcome().is_none() {
         let moves = game.position().legal_moves();
         game.play(moves[rng.below(moves.len())]).unwrap();
@@ -97,10 +97,17 @@ fn saves_are_listed_replaced_and_deleted() {
     assert!(dir.list().unwrap().is_empty());
     assert!(dir.delete("Evening").is_err());
     assert!(dir.save("../escape", &record_of(&game)).is_err());
-    assert!(
-        dir.load("nothing here")
-            .unwrap_err()
-            .contains("could not read")
+    assert!(matches!(
+        dir.load("nothing here").unwrap_err(),
+        SaveError::Io { action: "read", .. }
+    ));
+    assert_eq!(
+        dir.save("../escape", &record_of(&game)).unwrap_err(),
+        SaveError::LeadingDot
+    );
+    assert_eq!(
+        dir.save("up/escape", &record_of(&game)).unwrap_err(),
+        SaveError::BadCharacter("/".into())
     );
 }
 
@@ -136,6 +143,11 @@ fn bad_save_files_are_refused_with_a_reason() {
     for (name, text, expect) in &cases {
         std::fs::write(dir.saves().join(format!("{name}.json")), text).unwrap();
         let err = dir.load(name).unwrap_err();
+        assert!(
+            matches!(&err, SaveError::Unreadable { path, .. } if path.ends_with(format!("{name}.json"))),
+            "{name}: {err:?}"
+        );
+        let err = err.to_string();
         assert!(err.contains(expect), "{name}: {err}");
         assert!(
             err.contains(&format!("{name}.json")),

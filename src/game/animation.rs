@@ -1,6 +1,7 @@
 //! Eased movement of stones: tweens through a list of legs (position and scale), optionally
 //! after a delay and ending in a despawn. While a blocking tween runs, the turn waits.
 
+use bevy::math::curve::{Curve, EaseFunction};
 use bevy::prelude::*;
 
 use super::AppSystems;
@@ -100,7 +101,7 @@ impl Tween {
         let (mut from, mut from_scale) = start;
         for leg in &self.legs {
             if t < leg.seconds {
-                let s = ease_in_out(t / leg.seconds);
+                let s = EaseFunction::CubicInOut.sample_clamped(t / leg.seconds);
                 return Some((
                     from.lerp(leg.to, s),
                     from_scale + (leg.scale - from_scale) * s,
@@ -111,16 +112,6 @@ impl Tween {
             from_scale = leg.scale;
         }
         None
-    }
-}
-
-/// Cubic ease-in-out on `0..=1`.
-pub fn ease_in_out(s: f32) -> f32 {
-    let s = s.clamp(0.0, 1.0);
-    if s < 0.5 {
-        4.0 * s * s * s
-    } else {
-        1.0 - (-2.0 * s + 2.0).powi(3) / 2.0
     }
 }
 
@@ -175,19 +166,6 @@ fn end_shown_moves(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn easing_is_monotonic_and_pinned() {
-        assert_eq!(ease_in_out(0.0), 0.0);
-        assert_eq!(ease_in_out(1.0), 1.0);
-        assert!((ease_in_out(0.5) - 0.5).abs() < 1e-6);
-        let mut last = 0.0;
-        for i in 1..=100 {
-            let v = ease_in_out(i as f32 / 100.0);
-            assert!(v >= last);
-            last = v;
-        }
-    }
 
     #[test]
     fn legs_are_followed_in_order() {

@@ -11,7 +11,7 @@ use qiguo_rules::Kingdom;
 use super::AppSystems;
 use super::layout::{SIDE_PITCH, TOP_PITCH, kingdom_yaw, nearest_yaw};
 use super::state::{Match, MatchReset, TurnPhase};
-use crate::cli::View;
+use crate::game::launch::View;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(PanOrbitCameraPlugin)

@@ -1,29 +1,30 @@
 //! Computer players: when one is to move, its search runs on Bevy's async compute pool, off the
 //! main thread, so the window stays responsive; the move it finds is requested like a person's
 //! after a short pause, and animated the same way. Leaving the phase (a new game, the seat handed
-//! to a person) stops the search.
+//! to a person) stops the search. The request names the turn it was chosen for, so a move that
+//! arrives after the game moved on is refused by the rules system.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, futures::check_ready};
 use qiguo_ai::{Engine, Level, Limits, SearchResult};
-use qiguo_rules::Kingdom;
 
 use super::AppSystems;
-use super::state::{Match, MoveRequested, TurnPhase};
+use super::state::{Dialog, Match, MoveRequested, Mover, Turn, TurnPhase};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ComputerSettings>()
         .init_resource::<Thinking>()
+        .init_resource::<SharedEngine>()
         .add_systems(OnEnter(TurnPhase::ComputerThinking), start_thinking)
         .add_systems(OnExit(TurnPhase::ComputerThinking), stop_thinking)
         .add_systems(
             Update,
             play_when_ready
-                .run_if(in_state(TurnPhase::ComputerThinking))
+                .run_if(in_state(TurnPhase::ComputerThinking).and_then(in_state(Dialog::None)))
                 .in_set(AppSystems::RecordInput),
         );
 }
@@ -37,6 +38,12 @@ pub struct ComputerSettings {
     pub pause: Duration,
     /// Time per move for every level (by default, each level's own).
     pub movetime: Option<Duration>,
+    /// Positions searched per move at most, for every level (tests: the same move on every
+    /// machine). With a node limit and no time limit, the level's time does not apply.
+    pub nodes: Option<u64>,
+    /// When the pause is over and the search is not, the frame waits for the search rather
+    /// than trying again next frame, so the move comes at the same frame on every run (tests).
+    pub wait_for_search: bool,
     /// Seed for the levels' variety; each move adds the move number.
     pub seed: u64,
 }
@@ -47,8 +54,38 @@ impl Default for ComputerSettings {
             enabled: true,
             pause: Duration::from_millis(700),
             movetime: None,
+            nodes: None,
+            wait_for_search: false,
             seed: 0x5EED,
         }
+    }
+}
+
+impl ComputerSettings {
+    /// The limits of one search at `level`.
+    fn limits(&self, level: Level, stop: Arc<AtomicBool>) -> Limits {
+        let movetime = match (self.movetime, self.nodes) {
+            (Some(t), _) => Some(t),
+            (None, Some(_)) => None,
+            (None, None) => Some(level.movetime()),
+        };
+        Limits {
+            movetime,
+            nodes: self.nodes,
+            stop: Some(stop),
+            ..Limits::default()
+        }
+    }
+}
+
+/// The computer players' searcher. One engine serves every computer seat, so its
+/// transposition table and history carry over from move to move.
+#[derive(Resource, Clone)]
+pub struct SharedEngine(Arc<Mutex<Engine>>);
+
+impl Default for SharedEngine {
+    fn default() -> SharedEngine {
+        SharedEngine(Arc::new(Mutex::new(Engine::new(17))))
     }
 }
 
@@ -59,13 +96,14 @@ pub struct Thinking {
     stop: Option<Arc<AtomicBool>>,
     result: Option<SearchResult>,
     started: f32,
-    /// The kingdom thinking, and at which level.
-    pub who: Option<(Kingdom, Level)>,
+    /// The turn the search is for, and the level searching.
+    made_for: Option<(Turn, Level)>,
 }
 
 fn start_thinking(
     the_match: Res<Match>,
     settings: Res<ComputerSettings>,
+    engine: Res<SharedEngine>,
     time: Res<Time>,
     mut thinking: ResMut<Thinking>,
 ) {
@@ -74,25 +112,24 @@ fn start_thinking(
         return;
     }
     let pos = the_match.position().clone();
-    let kingdom = pos.to_move();
-    let Some(level) = the_match.computer(kingdom) else {
+    let Some(level) = the_match.computer(pos.to_move()) else {
         return;
     };
     let stop_flag = Arc::new(AtomicBool::new(false));
-    let limits = Limits {
-        movetime: Some(settings.movetime.unwrap_or(level.movetime())),
-        stop: Some(stop_flag.clone()),
-        ..Limits::default()
-    };
+    let limits = settings.limits(level, stop_flag.clone());
     let seed = settings.seed.wrapping_add(the_match.game().len() as u64);
-    let task = AsyncComputeTaskPool::get()
-        .spawn(async move { Engine::new(17).search(&pos, level, &limits, seed) });
+    let engine = engine.0.clone();
+    let task = AsyncComputeTaskPool::get().spawn(async move {
+        // A stopped search still holds the engine until it notices the flag, shortly.
+        let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
+        engine.search(&pos, level, &limits, seed)
+    });
     *thinking = Thinking {
         task: Some(task),
         stop: Some(stop_flag),
         result: None,
         started: time.elapsed_secs(),
-        who: Some((kingdom, level)),
+        made_for: Some((the_match.turn(), level)),
     };
 }
 
@@ -114,26 +151,36 @@ fn play_when_ready(
     mut thinking: ResMut<Thinking>,
     mut requests: MessageWriter<MoveRequested>,
 ) {
-    if let Some(task) = thinking.task.as_mut()
-        && let Some(result) = check_ready(task)
-    {
-        thinking.task = None;
-        match result {
-            Some(result) => thinking.result = Some(result),
-            None => {
-                warn!("the computer found no move in a finished game");
-                return;
+    let paused = time.elapsed_secs() - thinking.started < settings.pause.as_secs_f32();
+    if let Some(task) = thinking.task.as_mut() {
+        let ready = if settings.wait_for_search && !paused {
+            Some(block_on(task))
+        } else {
+            check_ready(task)
+        };
+        if let Some(result) = ready {
+            thinking.task = None;
+            match result {
+                Some(result) => thinking.result = Some(result),
+                None => {
+                    warn!("the computer found no move in a finished game");
+                    return;
+                }
             }
         }
     }
-    if time.elapsed_secs() - thinking.started < settings.pause.as_secs_f32() {
+    if paused {
         return;
     }
-    if let Some(result) = thinking.result.take() {
+    if let (Some(result), Some((made_for, level))) = (thinking.result.take(), thinking.made_for) {
         debug!(
             "computer plays {} (depth {}, {} nodes, {:?})",
             result.best, result.depth, result.nodes, result.elapsed
         );
-        requests.write(MoveRequested(result.best));
+        requests.write(MoveRequested {
+            mv: result.best,
+            made_for,
+            by: Mover::Computer(level),
+        });
     }
 }

@@ -3,15 +3,18 @@
 //! checked completely before anything changes; a refused file leaves the game in progress
 //! untouched and says why (in the interface and the log).
 
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::SystemTime;
 
 use bevy::prelude::*;
+use bevy::tasks::{IoTaskPool, Task, block_on, futures::check_ready};
 use qiguo_rules::Record;
 
 use super::AppSystems;
-use super::state::{Match, NewGameRequested, Notice};
+use super::state::{Dialog, Match, NewGameRequested, Notice};
 use crate::game_text;
-use crate::saves::{Loaded, SaveDir, SaveEntry};
+use crate::game_text::GameTextError;
+use crate::saves::{Loaded, SaveDir, SaveEntry, SaveError};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SaveStore>()
@@ -21,13 +24,42 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<LoadRequested>()
         .add_message::<ResumeAnswered>()
         .add_systems(Startup, offer_resume)
+        .init_resource::<FileTasks>()
         .add_systems(
             Update,
-            (save_named, delete_saves, answer_resume, load_games)
+            (
+                save_named,
+                delete_saves,
+                answer_resume,
+                load_games,
+                start_listing,
+                finish_file_tasks,
+            )
                 .chain()
                 .in_set(AppSystems::RecordInput),
         )
-        .add_systems(Update, autosave.in_set(AppSystems::SyncView));
+        .add_systems(Update, autosave.in_set(AppSystems::SyncView))
+        .add_systems(Last, finish_autosaves_on_exit);
+}
+
+/// File work under way on Bevy's IO task pool, so that no frame waits for the disk: the
+/// autosaves being written and the saves being read for the load dialog.
+#[derive(Resource, Default)]
+pub struct FileTasks {
+    listing: Option<Task<Result<Vec<SaveEntry>, SaveError>>>,
+    autosaves: Vec<Task<Result<(), SaveError>>>,
+    /// The number of the last autosave started.
+    autosave_count: u64,
+    /// The number of the newest autosave on disk; held while one is written, so that an older
+    /// autosave finishing late never replaces a newer one.
+    newest_written: Arc<Mutex<u64>>,
+}
+
+impl FileTasks {
+    /// Whether no file work is under way.
+    pub fn is_idle(&self) -> bool {
+        self.listing.is_none() && self.autosaves.is_empty()
+    }
 }
 
 /// Where games are saved, and what the load dialog lists.
@@ -41,6 +73,10 @@ pub struct SaveStore {
     pub entries: Vec<SaveEntry>,
     /// The last thing that went wrong with files, for the dialogs.
     pub last_error: Option<String>,
+    /// Whether the list of saves is being read.
+    pub listing: bool,
+    /// Whether a new list was asked for.
+    listing_wanted: bool,
     /// Whether the autosave is failing (so that the message is not repeated every move).
     autosave_failing: bool,
 }
@@ -54,15 +90,12 @@ impl SaveStore {
         }
     }
 
-    /// Lists the named saves again.
+    /// Asks for the named saves to be listed again (read off the main thread; `listing` is
+    /// set until they are).
     pub fn refresh(&mut self) {
-        let Some(dir) = &self.dir else { return };
-        match dir.list() {
-            Ok(entries) => self.entries = entries,
-            Err(e) => {
-                self.entries.clear();
-                self.last_error = Some(e);
-            }
+        if self.dir.is_some() {
+            self.listing_wanted = true;
+            self.listing = true;
         }
     }
 }
@@ -97,16 +130,10 @@ pub enum LoadRequested {
 #[derive(Message, Clone, Copy, Debug)]
 pub struct ResumeAnswered(pub bool);
 
-impl Match {
-    /// The match as a game record: rules, seats, players, start and moves.
-    pub fn record(&self) -> Record {
-        Record::from_game(self.game(), self.players().to_vec())
-    }
-}
-
 fn offer_resume(
     mut store: ResMut<SaveStore>,
     mut offer: ResMut<ResumeOffer>,
+    mut dialog: ResMut<NextState<Dialog>>,
     mut notices: MessageWriter<Notice>,
 ) {
     if !store.offer_resume {
@@ -120,6 +147,7 @@ fn offer_resume(
                 .and_then(|m| m.modified())
                 .ok();
             offer.offer = Some((loaded, when));
+            dialog.set(Dialog::Resume);
         }
         Some(Ok(_)) => {}
         Some(Err(e)) => {
@@ -140,11 +168,13 @@ fn offer_resume(
 fn answer_resume(
     mut answers: MessageReader<ResumeAnswered>,
     mut offer: ResMut<ResumeOffer>,
+    mut dialog: ResMut<NextState<Dialog>>,
     mut games: MessageWriter<NewGameRequested>,
 ) {
     let Some(&ResumeAnswered(resume)) = answers.read().last() else {
         return;
     };
+    dialog.set(Dialog::None);
     if let Some((loaded, _)) = offer.offer.take()
         && resume
     {
@@ -171,8 +201,8 @@ fn save_named(
             }
             Err(e) => {
                 error!("{e}");
-                store.last_error = Some(e.clone());
-                Notice::error(e)
+                store.last_error = Some(e.to_string());
+                Notice::error(e.to_string())
             }
         };
         notices.write(notice);
@@ -194,12 +224,26 @@ fn delete_saves(
             }
             Err(e) => {
                 error!("{e}");
-                store.last_error = Some(e.clone());
-                notices.write(Notice::error(e));
+                store.last_error = Some(e.to_string());
+                notices.write(Notice::error(e.to_string()));
             }
         }
         store.refresh();
     }
+}
+
+/// Why a load request could not be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    /// The save could not be read.
+    #[error(transparent)]
+    Save(#[from] SaveError),
+    /// The pasted position was refused.
+    #[error("position not imported: {0}")]
+    Position(GameTextError),
+    /// The pasted game was refused.
+    #[error("game not imported: {0}")]
+    Game(GameTextError),
 }
 
 /// Reads what a load request names into a game, or says why it cannot be played.
@@ -207,7 +251,7 @@ fn read_request(
     request: &LoadRequested,
     the_match: &Match,
     store: &SaveStore,
-) -> Result<Loaded, String> {
+) -> Result<Loaded, LoadError> {
     let start = the_match.game().start_position();
     let (rules, seats) = (*start.rules(), *start.seats());
     let keep_players = |game| Loaded {
@@ -216,15 +260,15 @@ fn read_request(
     };
     match request {
         LoadRequested::Save(name) => match &store.dir {
-            Some(dir) => dir.load(name),
-            None => Err("saving is off in this session".into()),
+            Some(dir) => Ok(dir.load(name)?),
+            None => Err(SaveError::Off.into()),
         },
         LoadRequested::Fen(text) => game_text::read_position(text, rules, seats)
             .map(keep_players)
-            .map_err(|e| format!("position not imported: {e}")),
+            .map_err(LoadError::Position),
         LoadRequested::GameText(text) => game_text::read_game(text, rules, seats)
             .map(keep_players)
-            .map_err(|e| format!("game not imported: {e}")),
+            .map_err(LoadError::Game),
     }
 }
 
@@ -254,9 +298,9 @@ fn load_games(
             });
         }
         Err(e) => {
-            error!("{e}");
-            store.last_error = Some(e.clone());
-            notices.write(Notice::error(e));
+            warn!("{e}");
+            store.last_error = Some(e.to_string());
+            notices.write(Notice::error(e.to_string()));
         }
     }
 }
@@ -267,8 +311,8 @@ fn load_games(
 fn autosave(
     the_match: Res<Match>,
     offer: Res<ResumeOffer>,
-    mut store: ResMut<SaveStore>,
-    mut notices: MessageWriter<Notice>,
+    store: Res<SaveStore>,
+    mut tasks: ResMut<FileTasks>,
     mut seen_first: Local<bool>,
 ) {
     if !the_match.is_changed() {
@@ -281,15 +325,86 @@ fn autosave(
     if offer.offer.is_some() || the_match.game().is_empty() {
         return;
     }
-    let Some(dir) = &store.dir else { return };
-    match dir.autosave(&the_match.record()) {
-        Ok(()) => store.autosave_failing = false,
-        Err(e) => {
-            if !store.autosave_failing {
-                error!("{e}");
-                notices.write(Notice::error(e));
+    let Some(dir) = store.dir.clone() else { return };
+    let record = the_match.record();
+    tasks.autosave_count += 1;
+    let number = tasks.autosave_count;
+    let newest = tasks.newest_written.clone();
+    let task = IoTaskPool::get().spawn(async move {
+        let mut newest = newest.lock().unwrap_or_else(PoisonError::into_inner);
+        if *newest > number {
+            return Ok(()); // a newer game is already on disk
+        }
+        dir.autosave(&record)?;
+        *newest = number;
+        Ok(())
+    });
+    tasks.autosaves.push(task);
+}
+
+/// Starts reading the list of saves when one is asked for.
+fn start_listing(mut store: ResMut<SaveStore>, mut tasks: ResMut<FileTasks>) {
+    if !store.listing_wanted {
+        return;
+    }
+    store.listing_wanted = false;
+    let Some(dir) = store.dir.clone() else {
+        store.listing = false;
+        return;
+    };
+    // A listing still under way is dropped, which cancels it.
+    tasks.listing = Some(IoTaskPool::get().spawn(async move { dir.list() }));
+}
+
+/// Takes in the file work that has finished: the list of saves, and autosave failures.
+fn finish_file_tasks(
+    mut store: ResMut<SaveStore>,
+    mut tasks: ResMut<FileTasks>,
+    mut notices: MessageWriter<Notice>,
+) {
+    if let Some(task) = tasks.listing.as_mut()
+        && let Some(listed) = check_ready(task)
+    {
+        tasks.listing = None;
+        store.listing = false;
+        match listed {
+            Ok(entries) => store.entries = entries,
+            Err(e) => {
+                store.entries.clear();
+                store.last_error = Some(e.to_string());
             }
-            store.autosave_failing = true;
+        }
+    }
+    let mut results = Vec::new();
+    tasks.autosaves.retain_mut(|task| match check_ready(task) {
+        Some(result) => {
+            results.push(result);
+            false
+        }
+        None => true,
+    });
+    for result in results {
+        match result {
+            Ok(()) => store.autosave_failing = false,
+            Err(e) => {
+                if !store.autosave_failing {
+                    error!("{e}");
+                    notices.write(Notice::error(e.to_string()));
+                }
+                store.autosave_failing = true;
+            }
+        }
+    }
+}
+
+/// When the app closes, the autosaves under way are finished first.
+fn finish_autosaves_on_exit(mut exit: MessageReader<AppExit>, mut tasks: ResMut<FileTasks>) {
+    if exit.read().count() == 0 {
+        return;
+    }
+    for task in tasks.autosaves.drain(..) {
+        if let Err(e) = block_on(task) {
+            error!("{e}");
         }
     }
 }

@@ -8,9 +8,9 @@ use qiguo_rules::{Move, Point, Position};
 
 use super::AppSystems;
 use super::layout::point_position;
-use super::saving::ResumeOffer;
 use super::state::{
-    Match, MatchReset, MoveApplied, MoveRequested, ShownPositionChanged, TurnPhase,
+    Dialog, Match, MatchReset, MoveApplied, MoveRequested, Mover, Refusal, Review,
+    ShownPositionChanged, TurnPhase, turn_refusal,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -44,8 +44,8 @@ pub(super) fn plugin(app: &mut App) {
 pub struct Selection {
     /// The point of the selected stone.
     pub selected: Option<Point>,
-    /// A move that would attack an ally, waiting for the player to confirm it.
-    pub pending_ally_attack: Option<Move>,
+    /// A move that would attack an ally, requested for its turn once the player confirms it.
+    pub pending_ally_attack: Option<MoveRequested>,
 }
 
 /// The stone under the pointer, and whether the preview key (Shift) is held.
@@ -70,8 +70,8 @@ pub struct DeselectRequested;
 pub struct ClickRefused {
     /// Where, if on the board.
     pub point: Option<Point>,
-    /// Why, for the player.
-    pub reason: String,
+    /// Why.
+    pub reason: Refusal,
 }
 
 /// The player's answer to "attack your ally?".
@@ -127,7 +127,7 @@ enum ClickOutcome {
     Deselect,
     Play(Move),
     AskAlly(Move),
-    Refuse(String),
+    Refuse(Refusal),
 }
 
 fn interpret_click(pos: &Position, selected: Option<Point>, point: Point) -> ClickOutcome {
@@ -148,80 +148,65 @@ fn interpret_click(pos: &Position, selected: Option<Point>, point: Point) -> Cli
     match piece {
         Some(p) if p.kingdom == to_move => {
             if pos.moves_from(point).is_empty() {
-                ClickOutcome::Refuse(format!("this {} has nowhere to go", p.kind))
+                ClickOutcome::Refuse(Refusal::NowhereToGo(p.kind))
             } else {
                 ClickOutcome::Select(point)
             }
         }
         _ if selected.is_some() => ClickOutcome::Deselect,
-        Some(p) => ClickOutcome::Refuse(format!(
-            "that is {}'s {}; {} is to move",
-            p.kingdom, p.kind, to_move
-        )),
-        None if point == Point::EMPEROR => {
-            ClickOutcome::Refuse("the Emperor never moves".to_owned())
-        }
-        None => ClickOutcome::Refuse(format!("pick one of {to_move}'s stones first")),
+        Some(p) => ClickOutcome::Refuse(Refusal::NotYourStone {
+            owner: p.kingdom,
+            kind: p.kind,
+            to_move,
+        }),
+        None if point == Point::EMPEROR => ClickOutcome::Refuse(Refusal::Emperor),
+        None => ClickOutcome::Refuse(Refusal::PickAStone(to_move)),
     }
 }
 
 fn handle_point_clicks(
     mut clicks: MessageReader<PointClicked>,
     the_match: Res<Match>,
-    resume: Res<ResumeOffer>,
     phase: Res<State<TurnPhase>>,
+    dialog: Res<State<Dialog>>,
+    review: Res<Review>,
     mut selection: ResMut<Selection>,
     mut requests: MessageWriter<MoveRequested>,
     mut refused: MessageWriter<ClickRefused>,
 ) {
     for &PointClicked(point) in clicks.read() {
         debug!("point {point} clicked in {:?}", phase.get());
-        let refuse = |reason: &str| ClickRefused {
-            point: Some(point),
-            reason: reason.to_owned(),
+        let refusal = turn_refusal(
+            &the_match,
+            *phase.get(),
+            &review,
+            *dialog.get(),
+            Mover::Person,
+        )
+        .or_else(|| {
+            selection
+                .pending_ally_attack
+                .map(|_| Refusal::AllyQuestionOpen)
+        });
+        let outcome = match refusal {
+            Some(reason) => ClickOutcome::Refuse(reason),
+            None => interpret_click(the_match.position(), selection.selected, point),
         };
-        match phase.get() {
-            TurnPhase::Animating => {
-                refused.write(refuse("wait until the last move has been shown"));
-                continue;
-            }
-            TurnPhase::GameOver => {
-                refused.write(refuse("the game is over"));
-                continue;
-            }
-            TurnPhase::ComputerThinking => {
-                let k = the_match.position().to_move();
-                refused.write(refuse(&format!("{k} is played by the computer")));
-                continue;
-            }
-            TurnPhase::Reviewing => {
-                refused.write(refuse(
-                    "you are looking back: go back to the game (End) to play",
-                ));
-                continue;
-            }
-            TurnPhase::AwaitingInput => {}
-        }
-        if resume.offer.is_some() {
-            refused.write(refuse("first answer whether to resume the last game"));
-            continue;
-        }
-        if selection.pending_ally_attack.is_some() {
-            refused.write(refuse(
-                "answer the question about attacking your ally first",
-            ));
-            continue;
-        }
-        match interpret_click(the_match.position(), selection.selected, point) {
+        match outcome {
             ClickOutcome::Select(p) => selection.selected = Some(p),
             ClickOutcome::Deselect => selection.selected = None,
             ClickOutcome::Play(mv) => {
                 selection.selected = None;
-                requests.write(MoveRequested(mv));
+                requests.write(MoveRequested::by_person(&the_match, mv));
             }
-            ClickOutcome::AskAlly(mv) => selection.pending_ally_attack = Some(mv),
+            ClickOutcome::AskAlly(mv) => {
+                selection.pending_ally_attack = Some(MoveRequested::by_person(&the_match, mv));
+            }
             ClickOutcome::Refuse(reason) => {
-                refused.write(refuse(&reason));
+                refused.write(ClickRefused {
+                    point: Some(point),
+                    reason,
+                });
             }
         }
     }
@@ -233,10 +218,10 @@ fn handle_ally_answers(
     mut requests: MessageWriter<MoveRequested>,
 ) {
     for answer in answers.read() {
-        if let Some(mv) = selection.pending_ally_attack.take() {
+        if let Some(request) = selection.pending_ally_attack.take() {
             selection.selected = None;
             if answer.confirmed {
-                requests.write(MoveRequested(mv));
+                requests.write(request);
             }
         }
     }
@@ -327,15 +312,15 @@ mod tests {
         assert_eq!(interpret_click(&pos, Some(p("e10")), p("k3")), Deselect);
         // Without a selection: refusals with a reason.
         assert!(
-            matches!(interpret_click(&pos, None, p("f1")), Refuse(r) if r.contains("Chu's General"))
+            matches!(interpret_click(&pos, None, p("f1")), Refuse(r) if r.to_string().contains("Chu's General"))
         );
         assert!(
-            matches!(interpret_click(&pos, None, Point::EMPEROR), Refuse(r) if r.contains("Emperor"))
+            matches!(interpret_click(&pos, None, Point::EMPEROR), Refuse(r) if r.to_string().contains("Emperor"))
         );
         assert!(matches!(interpret_click(&pos, None, p("k3")), Refuse(_)));
         // A stone that cannot move is not selected.
         assert!(
-            matches!(interpret_click(&pos, None, p("a10")), Refuse(r) if r.contains("nowhere"))
+            matches!(interpret_click(&pos, None, p("a10")), Refuse(r) if r.to_string().contains("nowhere"))
         );
     }
 

@@ -3,12 +3,13 @@
 
 use bevy::prelude::*;
 use qiguo_ai::Level;
-use qiguo_rules::{Game, Kingdom, Move, MoveReport, PlayerInfo, Position};
+use qiguo_rules::{Game, Kingdom, Move, MoveReport, PieceKind, PlayerInfo, Position, Record};
 
 use super::AppSystems;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_state::<TurnPhase>()
+        .init_state::<Dialog>()
         .add_message::<MoveRequested>()
         .add_message::<MoveApplied>()
         .add_message::<MoveRejected>()
@@ -42,6 +43,8 @@ pub(super) fn plugin(app: &mut App) {
 pub struct Match {
     game: Game,
     players: Vec<PlayerInfo>,
+    /// Which game this is in the session: it changes whenever the match is replaced.
+    generation: u64,
 }
 
 impl Match {
@@ -58,7 +61,25 @@ impl Match {
 
     /// A match continuing `game`, with these players.
     pub fn from_game(game: Game, players: Vec<PlayerInfo>) -> Match {
-        Match { game, players }
+        Match {
+            game,
+            players,
+            generation: 0,
+        }
+    }
+
+    /// The turn the match is at: which game, and how many moves it has. A move request is
+    /// made for one turn and refused at any other.
+    pub fn turn(&self) -> Turn {
+        Turn {
+            generation: self.generation,
+            ply: self.game.len(),
+        }
+    }
+
+    /// The match as a game record: rules, seats, players, start and moves.
+    pub fn record(&self) -> Record {
+        Record::from_game(self.game(), self.players().to_vec())
     }
 
     /// The game: start, moves and current position.
@@ -225,9 +246,48 @@ impl Notice {
     }
 }
 
-/// A request to play a move for the kingdom to move. The rules system checks it.
+/// The turn a move request was made for: which game of the session (its generation, changed
+/// whenever the match is replaced) and how many moves it had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Turn {
+    /// The match's generation.
+    pub generation: u64,
+    /// The number of moves played.
+    pub ply: usize,
+}
+
+/// Who asks for a move: the person at the board, or the computer player of the kingdom to
+/// move at some level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mover {
+    /// A person, by clicking.
+    Person,
+    /// A computer player of this level.
+    Computer(Level),
+}
+
+/// A request to play a move for the kingdom to move, made for one turn by one mover. The rules
+/// system checks that the request still fits the match before playing it.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveRequested(pub Move);
+pub struct MoveRequested {
+    /// The move.
+    pub mv: Move,
+    /// The turn it was chosen at.
+    pub made_for: Turn,
+    /// Who chose it.
+    pub by: Mover,
+}
+
+impl MoveRequested {
+    /// A person's request to play `mv` now, in `the_match`.
+    pub fn by_person(the_match: &Match, mv: Move) -> MoveRequested {
+        MoveRequested {
+            mv,
+            made_for: the_match.turn(),
+            by: Mover::Person,
+        }
+    }
+}
 
 /// A move was played: what it did, and how many moves the game now has.
 #[derive(Message, Clone, Debug)]
@@ -243,8 +303,102 @@ pub struct MoveApplied {
 pub struct MoveRejected {
     /// The move.
     pub mv: Move,
-    /// Why, for the player.
-    pub reason: String,
+    /// Why.
+    pub reason: Refusal,
+}
+
+/// Why a click or a move request did nothing. Every reason the board gives lives here.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// A move is still being shown.
+    #[error("wait until the last move has been shown")]
+    Animating,
+    /// The game has ended.
+    #[error("the game is over")]
+    GameOver,
+    /// Players are looking at an earlier position.
+    #[error("you are looking back: go back to the game (End) to play")]
+    Reviewing,
+    /// The kingdom to move is played by the computer.
+    #[error("{0} is played by the computer")]
+    ComputerPlays(Kingdom),
+    /// A dialog waits for an answer (see [`Dialog`]).
+    #[error("first answer whether to resume the last game")]
+    DialogOpen,
+    /// The move attacks an ally and waits for the player to confirm it.
+    #[error("answer the question about attacking your ally first")]
+    AllyQuestionOpen,
+    /// The request was made for another turn, another game or another player of the kingdom
+    /// (the match changed since). Nobody did anything wrong: it is not shown to the players.
+    #[error("the game moved on before this move was played")]
+    Outdated,
+    /// The move is not legal in the position.
+    #[error("{0}")]
+    Illegal(String),
+    /// The clicked stone of the kingdom to move cannot move.
+    #[error("this {0} has nowhere to go")]
+    NowhereToGo(PieceKind),
+    /// The clicked stone belongs to another kingdom.
+    #[error("that is {owner}'s {kind}; {to_move} is to move")]
+    NotYourStone {
+        /// The stone's kingdom.
+        owner: Kingdom,
+        /// The stone's piece.
+        kind: PieceKind,
+        /// The kingdom to move.
+        to_move: Kingdom,
+    },
+    /// The Emperor's point was clicked.
+    #[error("the Emperor never moves")]
+    Emperor,
+    /// An empty point was clicked with no stone selected.
+    #[error("pick one of {0}'s stones first")]
+    PickAStone(Kingdom),
+}
+
+impl Refusal {
+    /// Whether players should be told (an outdated request is nobody's mistake).
+    pub fn is_shown(&self) -> bool {
+        *self != Refusal::Outdated
+    }
+}
+
+/// Whether `by` may ask for a move now, or why not. The same answer holds for a person's
+/// clicks: only legality and the freshness of a request are checked later, when it is applied.
+pub fn turn_refusal(
+    the_match: &Match,
+    phase: TurnPhase,
+    review: &Review,
+    dialog: Dialog,
+    by: Mover,
+) -> Option<Refusal> {
+    let k = the_match.position().to_move();
+    let refusal = if phase == TurnPhase::Animating {
+        Refusal::Animating
+    } else if phase == TurnPhase::GameOver || the_match.position().is_over() {
+        Refusal::GameOver
+    } else if phase == TurnPhase::Reviewing || review.ply.is_some() {
+        Refusal::Reviewing
+    } else if dialog != Dialog::None {
+        Refusal::DialogOpen
+    } else {
+        match (by, the_match.computer(k)) {
+            (Mover::Person, Some(_)) => Refusal::ComputerPlays(k),
+            (Mover::Computer(level), held) if held != Some(level) => Refusal::Outdated,
+            _ => return None,
+        }
+    };
+    Some(refusal)
+}
+
+/// A dialog the players must answer before the board takes moves.
+#[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Dialog {
+    /// None is open.
+    #[default]
+    None,
+    /// Whether to resume the last unfinished game.
+    Resume,
 }
 
 /// A request to replace the match with a new one: a new game, or a loaded or imported one.
@@ -307,12 +461,15 @@ fn change_seats(
 ) {
     let mut changed = false;
     for request in requests.read() {
-        if let Some(player) = the_match.players.get_mut(request.player as usize) {
-            let computer = request.computer.map(|l| l.name().to_owned());
-            if player.computer != computer {
-                player.computer = computer;
-                changed = true;
-            }
+        let computer = request.computer.map(|l| l.name().to_owned());
+        let seat = request.player as usize;
+        if the_match
+            .players
+            .get(seat)
+            .is_some_and(|p| p.computer != computer)
+        {
+            the_match.players[seat].computer = computer;
+            changed = true;
         }
     }
     if changed
@@ -336,7 +493,11 @@ fn start_new_games(
     let Some(request) = requests.read().last() else {
         return;
     };
-    *the_match = Match::from_game(request.game.clone(), request.players.clone());
+    let generation = the_match.generation + 1;
+    *the_match = Match {
+        generation,
+        ..Match::from_game(request.game.clone(), request.players.clone())
+    };
     *review = Review::default();
     reset.write(MatchReset);
     next_phase.set(phase_after(&the_match));
@@ -360,21 +521,23 @@ fn undo_and_redo(
         return;
     }
     if *phase.get() == TurnPhase::Animating {
-        notices.write(Notice::error("wait until the last move has been shown"));
+        notices.write(Notice::error(Refusal::Animating.to_string()));
         return;
     }
     let mut changed = 0;
+    let game = the_match.bypass_change_detection();
     for _ in 0..undos {
-        changed += the_match.undo_to_person();
+        changed += game.undo_to_person();
     }
     for _ in 0..redos {
-        changed += the_match.redo_to_person();
+        changed += game.redo_to_person();
     }
     if changed == 0 {
         let what = if undos > 0 { "undo" } else { "redo" };
         notices.write(Notice::error(format!("there is nothing to {what}")));
         return;
     }
+    the_match.set_changed();
     *review = Review::default();
     shown.write(ShownPositionChanged);
     // `set`, not `set_if_neq`: a computer to move again re-enters ComputerThinking.
@@ -395,7 +558,7 @@ fn review(
         return;
     };
     if *phase.get() == TurnPhase::Animating {
-        notices.write(Notice::error("wait until the last move has been shown"));
+        notices.write(Notice::error(Refusal::Animating.to_string()));
         return;
     }
     let len = the_match.game().len();
@@ -422,36 +585,41 @@ fn review(
     });
 }
 
-/// Checks move requests against `Match` and plays the legal one. Only one move is taken per
-/// frame, and only while the turn awaits input; the rest are refused.
+/// Checks move requests against `Match` and plays the legal one. A request is refused unless it
+/// was made for this turn, by whoever now holds the kingdom to move, while the turn awaits it,
+/// and `Match` has not changed earlier in this frame; one move at most is taken per frame.
+/// Refusals change nothing (`Match` is not even marked changed).
 fn apply_move_requests(
     mut requests: MessageReader<MoveRequested>,
     mut the_match: ResMut<Match>,
     phase: Res<State<TurnPhase>>,
+    dialog: Res<State<Dialog>>,
+    review: Res<Review>,
     mut applied: MessageWriter<MoveApplied>,
     mut rejected: MessageWriter<MoveRejected>,
     mut next_phase: ResMut<NextState<TurnPhase>>,
 ) {
-    let mut taken = !matches!(
-        phase.get(),
-        TurnPhase::AwaitingInput | TurnPhase::ComputerThinking
-    );
-    for &MoveRequested(mv) in requests.read() {
-        if taken {
-            let reason = match phase.get() {
-                TurnPhase::Reviewing => "go back to the game to play",
-                TurnPhase::GameOver => "the game is over",
-                _ => "wait until the last move has been shown",
-            };
+    // A change by another rules system this frame (a seat, an undo, a new game) outdates
+    // every request made before it.
+    let mut taken = the_match.is_changed();
+    for request in requests.read() {
+        let refusal = if taken || request.made_for != the_match.turn() {
+            Some(Refusal::Outdated)
+        } else {
+            turn_refusal(&the_match, *phase.get(), &review, *dialog.get(), request.by)
+        };
+        if let Some(reason) = refusal {
+            debug!("move {} refused: {reason}", request.mv);
             rejected.write(MoveRejected {
-                mv,
-                reason: reason.into(),
+                mv: request.mv,
+                reason,
             });
             continue;
         }
-        match the_match.game.play(mv) {
+        match the_match.bypass_change_detection().game.play(request.mv) {
             Ok(report) => {
                 let report = report.clone();
+                the_match.set_changed();
                 taken = true;
                 applied.write(MoveApplied {
                     report,
@@ -461,8 +629,8 @@ fn apply_move_requests(
             }
             Err(e) => {
                 rejected.write(MoveRejected {
-                    mv,
-                    reason: e.to_string(),
+                    mv: request.mv,
+                    reason: Refusal::Illegal(e.to_string()),
                 });
             }
         }

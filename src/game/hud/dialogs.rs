@@ -308,7 +308,7 @@ pub(super) fn ally_question(
     the_match: Res<Match>,
     mut answers: MessageWriter<AllyAttackAnswered>,
 ) -> Result {
-    let Some(mv) = selection.pending_ally_attack else {
+    let Some(mv) = selection.pending_ally_attack.map(|r| r.mv) else {
         return Ok(());
     };
     let pos = the_match.position();

@@ -75,10 +75,10 @@ pub(super) fn save_dialog(
                 }
                 Ok(_) => {}
                 Err(e) if form.save_name.is_empty() => {
-                    ui.label(RichText::new(e).color(MUTED));
+                    ui.label(RichText::new(e.to_string()).color(MUTED));
                 }
                 Err(e) => {
-                    ui.label(RichText::new(e).color(ERROR));
+                    ui.label(RichText::new(e.to_string()).color(ERROR));
                 }
             }
             error_line(ui, &store);
@@ -178,7 +178,7 @@ fn save_row(
                                 .small()
                                 .color(ERROR),
                         )
-                        .on_hover_text(e);
+                        .on_hover_text(e.to_string());
                     }
                 }
             });

@@ -7,8 +7,8 @@ use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_rules::{Kingdom, MoveReport, Standing};
 
 use super::{FilesForm, NewGameForm, badge};
-use crate::cli::View;
 use crate::game::camera::{ViewRequested, ViewSettings};
+use crate::game::launch::View;
 use crate::game::saving::SaveStore;
 use crate::game::selection::ClickRefused;
 use crate::game::state::{Match, MoveRejected, Notice, TurnPhase};
@@ -37,10 +37,11 @@ pub(super) fn collect_toasts(
 ) {
     let reasons = refused
         .read()
-        .map(|r| (r.reason.clone(), true))
+        .map(|r| (r.reason.to_string(), true))
         .chain(
             rejected
                 .read()
+                .filter(|r| r.reason.is_shown())
                 .map(|r| (format!("{}: {}", r.mv, r.reason), true)),
         )
         .chain(notices.read().map(|n| (n.text.clone(), n.error)));

@@ -1,24 +1,28 @@
-//! The command line: `qiguo` opens the game; `moves`, `perft` and `replay` are scripting tools
-//! that print plain text and never open a window.
+//! The command line's arguments: the game's options and the tools', checked into a [`Launch`]
+//! or a [`Tool`] to run.
 
 use std::ffi::OsString;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use qiguo_ai::{Engine, Level, Limits};
+use qiguo_ai::Level;
 use qiguo_rules::{
-    Game, Kingdom, Move, PlayerInfo, Position, Preset, Record, Rules, Seating, Seats, Setup, fen,
-    notation,
+    Game, Kingdom, PlayerInfo, Position, Preset, Rules, Seating, Seats, Setup, fen, notation,
 };
-use serde::Serialize;
 
-use crate::selfplay::{self, Series};
+use crate::game::launch::{Launch, View};
 
 /// Stands in for a pass (`--`) among replay's moves, which the argument parser would otherwise
 /// take for the end of options. It cannot be typed.
 const PASS_ARG: &str = "\u{1}pass";
+
+/// The moves given on the command line as move text, with the stand-in for a pass written
+/// `--` again.
+pub(super) fn move_texts(moves: &[String]) -> impl Iterator<Item = &str> {
+    moves
+        .iter()
+        .map(|m| if m == PASS_ARG { "--" } else { m.as_str() })
+}
 
 /// Qiguo Xiangqi (七國象棋), the Game of the Seven Kingdoms.
 #[derive(Parser, Debug)]
@@ -68,28 +72,6 @@ pub struct GameArgs {
     pub no_render: bool,
 }
 
-/// A camera view: from behind a kingdom's edge, or from above.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum View {
-    /// From behind the kingdom's home edge.
-    Kingdom(Kingdom),
-    /// Straight down on the board.
-    Top,
-}
-
-impl std::str::FromStr for View {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<View, String> {
-        if s == "top" {
-            return Ok(View::Top);
-        }
-        s.parse::<Kingdom>().map(View::Kingdom).map_err(|_| {
-            format!("`{s}` is not a view: expected qin, chu, han, qi, wei, zhao, yan or top")
-        })
-    }
-}
-
 /// A seating named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeatingArg(pub Seating);
@@ -125,26 +107,6 @@ impl std::str::FromStr for SeatingArg {
     }
 }
 
-/// Everything the game window needs to start, checked.
-#[derive(Clone, Debug)]
-pub struct Launch {
-    /// The first game: its start position (rules inside) and any moves already played.
-    pub game: Game,
-    /// The players, by player number.
-    pub players: Vec<PlayerInfo>,
-    /// The view to start with; by default, from behind the kingdom to move.
-    pub view: Option<View>,
-    /// Where to save a screenshot before exiting.
-    pub screenshot: Option<PathBuf>,
-    /// How many frames to run for frame-time statistics.
-    pub bench_frames: Option<u32>,
-    /// Whether to run without a graphics device (benchmarks only).
-    pub no_render: bool,
-    /// Whether the game was opened plainly (no position, rules or seating asked for), so that
-    /// it may offer to resume the last unfinished game.
-    pub plain: bool,
-}
-
 impl GameArgs {
     /// Checks the options: the FEN must be valid under the chosen rules.
     pub fn launch(&self) -> Result<Launch, String> {
@@ -163,16 +125,10 @@ impl GameArgs {
             None => format!("--seating: {e}"),
         })?;
         let mut game = Game::new(start);
-        for (index, text) in self.moves.iter().enumerate() {
-            let shown = if text == PASS_ARG { "--" } else { text };
-            let err = |why: String| format!("--moves: move {} (`{shown}`): {why}", index + 1);
-            let mv = if text == PASS_ARG {
-                Move::PASS
-            } else {
-                notation::parse_move(text).map_err(|e| err(e.to_string()))?
-            };
-            game.play(mv).map_err(|e| err(e.to_string()))?;
-        }
+        notation::play_list(move_texts(&self.moves), notation::parse_move, |mv| {
+            game.play(mv).map(|_| ())
+        })
+        .map_err(|e| format!("--moves: {e}"))?;
         if let Some(path) = &self.screenshot {
             let png = path
                 .extension()
@@ -196,29 +152,9 @@ impl GameArgs {
             }
         }
         let count = seats.player_count();
-        let controllers: Vec<Option<Level>> = match &self.levels {
+        let controllers = match &self.levels {
             None => vec![None; count],
-            Some(text) => {
-                let parsed = text
-                    .split(',')
-                    .map(|l| match l.trim() {
-                        "person" => Ok(None),
-                        other => other
-                            .parse::<Level>()
-                            .map(Some)
-                            .map_err(|e| format!("--levels: {e} (or person)")),
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                match parsed.len() {
-                    1 => vec![parsed[0]; count],
-                    n if n == count => parsed,
-                    n => {
-                        return Err(format!(
-                            "--levels: give one level or {count} (one per player), not {n}"
-                        ));
-                    }
-                }
-            }
+            Some(text) => parse_levels(text, count, Controllers::PeopleOrComputers)?,
         };
         let players = PlayerInfo::defaults(count)
             .into_iter()
@@ -317,21 +253,37 @@ pub enum Tool {
     },
 }
 
-/// The seven levels of `--levels`: one level for all, or seven.
-fn parse_levels(text: &str) -> Result<[Level; 7], String> {
-    let levels = text
+/// Who may be named in a `--levels` list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Controllers {
+    /// Computer levels, or `person`.
+    PeopleOrComputers,
+    /// Computer levels only.
+    Computers,
+}
+
+/// The players' controllers in `--levels`: one for all `count` players, or one per player in
+/// seat order. `None` is a person.
+pub(super) fn parse_levels(
+    text: &str,
+    count: usize,
+    allowed: Controllers,
+) -> Result<Vec<Option<Level>>, String> {
+    let parsed = text
         .split(',')
-        .map(|l| {
-            l.trim()
-                .parse::<Level>()
-                .map_err(|e| format!("--levels: {e}"))
+        .map(|l| match l.trim() {
+            "person" if allowed == Controllers::PeopleOrComputers => Ok(None),
+            other => other.parse::<Level>().map(Some).map_err(|e| match allowed {
+                Controllers::PeopleOrComputers => format!("--levels: {e} (or person)"),
+                Controllers::Computers => format!("--levels: {e}"),
+            }),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    match levels.len() {
-        1 => Ok([levels[0]; 7]),
-        7 => Ok(levels.try_into().expect("seven levels")),
+    match parsed.len() {
+        1 => Ok(vec![parsed[0]; count]),
+        n if n == count => Ok(parsed),
         n => Err(format!(
-            "--levels: give one level or seven (Qin to Yan), not {n}"
+            "--levels: give one level or {count} (one per player, in seat order), not {n}"
         )),
     }
 }
@@ -348,7 +300,8 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
-    fn position(&self) -> Result<Position, String> {
+    /// The position the options name: the FEN under the preset, or the preset's start.
+    pub fn position(&self) -> Result<Position, String> {
         let rules = Rules::preset(self.preset);
         match &self.fen {
             Some(fen) => Position::from_fen(fen, rules).map_err(|e| format!("--fen: {e}")),
@@ -388,150 +341,6 @@ pub fn error_line(err: &clap::Error) -> String {
         "bad arguments; see `qiguo --help`".to_owned()
     } else {
         line
-    }
-}
-
-/// Runs a tool, returning what to print on standard output or a one-line error.
-pub fn run(tool: &Tool) -> Result<String, String> {
-    match tool {
-        Tool::Moves(args) => {
-            let pos = args.position()?;
-            let mut moves: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
-            moves.sort();
-            Ok(moves.iter().fold(String::new(), |mut out, m| {
-                out.push_str(m);
-                out.push('\n');
-                out
-            }))
-        }
-        Tool::Perft { depth, position } => {
-            let mut pos = position.position()?;
-            Ok(format!("{}\n", pos.perft(*depth)))
-        }
-        Tool::Replay {
-            position,
-            record,
-            zero_based,
-            moves,
-        } => {
-            let mut pos = match record {
-                Some(path) => load_record(path)?,
-                None => position.position()?,
-            };
-            for (index, text) in moves.iter().enumerate() {
-                let shown = if text == PASS_ARG { "--" } else { text };
-                let err = |why: String| format!("move {} (`{shown}`): {why}", index + 1);
-                let mv = if text == PASS_ARG {
-                    Move::PASS
-                } else if *zero_based {
-                    notation::parse_move_zero_based(text).map_err(|e| err(e.to_string()))?
-                } else {
-                    notation::parse_move(text).map_err(|e| err(e.to_string()))?
-                };
-                pos.play(mv).map_err(|e| err(e.to_string()))?;
-            }
-            let mut out = pos.to_fen();
-            out.push('\n');
-            let summary = serde_json::to_string(&Summary::of(&pos)).expect("summaries serialize");
-            let _ = writeln!(out, "{summary}");
-            Ok(out)
-        }
-        Tool::Bestmove {
-            position,
-            movetime,
-            level,
-            seed,
-        } => {
-            let pos = position.position()?;
-            let limits = Limits {
-                movetime: movetime.map(Duration::from_millis),
-                ..Limits::default()
-            };
-            let result = Engine::default()
-                .search(&pos, *level, &limits, *seed)
-                .ok_or("the game is over: there is no move")?;
-            Ok(format!("{}\n", result.best))
-        }
-        Tool::Selfplay {
-            games,
-            preset,
-            levels,
-            rotate,
-            seed,
-            movetime,
-            time_scale,
-            threads,
-        } => {
-            if time_scale.is_some_and(|f| !(f > 0.0 && f <= 100.0)) {
-                return Err("--time-scale: give a factor above 0 and at most 100".into());
-            }
-            let series = Series {
-                games: *games,
-                rules: Rules::preset(*preset),
-                levels: parse_levels(levels)?,
-                rotate: *rotate,
-                seed: *seed,
-                movetime: movetime.map(Duration::from_millis),
-                time_scale: time_scale.unwrap_or(1.0),
-                threads: threads
-                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-                    .max(1),
-                max_plies: 3000,
-            };
-            let results = series.run(selfplay::progress_bar);
-            Ok(selfplay::report(&series, &results))
-        }
-    }
-}
-
-/// The current position of the game saved in the record at `path`.
-fn load_record(path: &Path) -> Result<Position, String> {
-    let shown = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("--record {shown}: {e}"))?;
-    let game = Record::from_json(&text)
-        .and_then(|record| record.replay())
-        .map_err(|e| format!("--record {shown}: {e}"))?;
-    Ok(game.position().clone())
-}
-
-/// The JSON summary `replay` prints.
-#[derive(Serialize)]
-struct Summary {
-    winner: Option<Kingdom>,
-    victory: Option<&'static str>,
-    alive: Vec<Kingdom>,
-    captures: Captures,
-}
-
-/// Captures per kingdom, in turn order.
-#[derive(Serialize)]
-struct Captures {
-    qin: u32,
-    chu: u32,
-    han: u32,
-    qi: u32,
-    wei: u32,
-    zhao: u32,
-    yan: u32,
-}
-
-impl Summary {
-    fn of(pos: &Position) -> Summary {
-        let c = |k| pos.captures(k);
-        Summary {
-            winner: pos.outcome().map(|o| o.winner),
-            victory: pos.outcome().map(|o| o.victory.name()),
-            alive: pos.alive().iter().collect(),
-            captures: Captures {
-                qin: c(Kingdom::Qin),
-                chu: c(Kingdom::Chu),
-                han: c(Kingdom::Han),
-                qi: c(Kingdom::Qi),
-                wei: c(Kingdom::Wei),
-                zhao: c(Kingdom::Zhao),
-                yan: c(Kingdom::Yan),
-            },
-        }
     }
 }
 

@@ -1,0 +1,157 @@
+//! The scripting tools: `moves`, `perft`, `replay`, `bestmove` and `selfplay` print plain text
+//! and never open a window.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::Duration;
+
+use qiguo_ai::{Engine, Limits};
+use qiguo_rules::{Kingdom, Move, Position, Record, Rules, notation};
+use serde::Serialize;
+
+use super::args::{Controllers, Tool, move_texts, parse_levels};
+use crate::selfplay::{self, Series};
+
+/// Runs a tool, returning what to print on standard output or a one-line error.
+pub fn run(tool: &Tool) -> Result<String, String> {
+    match tool {
+        Tool::Moves(args) => {
+            let pos = args.position()?;
+            let mut moves: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
+            moves.sort();
+            Ok(moves.iter().fold(String::new(), |mut out, m| {
+                out.push_str(m);
+                out.push('\n');
+                out
+            }))
+        }
+        Tool::Perft { depth, position } => {
+            let mut pos = position.position()?;
+            Ok(format!("{}\n", pos.perft(*depth)))
+        }
+        Tool::Replay {
+            position,
+            record,
+            zero_based,
+            moves,
+        } => {
+            let mut pos = match record {
+                Some(path) => load_record(path)?,
+                None => position.position()?,
+            };
+            let read = if *zero_based {
+                notation::parse_move_zero_based
+            } else {
+                notation::parse_move
+            };
+            notation::play_list(move_texts(moves), read, |mv| pos.play(mv).map(|_| ()))
+                .map_err(|e| e.to_string())?;
+            let mut out = pos.to_fen();
+            out.push('\n');
+            let summary = serde_json::to_string(&Summary::of(&pos)).expect("summaries serialize");
+            let _ = writeln!(out, "{summary}");
+            Ok(out)
+        }
+        Tool::Bestmove {
+            position,
+            movetime,
+            level,
+            seed,
+        } => {
+            let pos = position.position()?;
+            let limits = Limits {
+                movetime: movetime.map(Duration::from_millis),
+                ..Limits::default()
+            };
+            let result = Engine::default()
+                .search(&pos, *level, &limits, *seed)
+                .ok_or("the game is over: there is no move")?;
+            Ok(format!("{}\n", result.best))
+        }
+        Tool::Selfplay {
+            games,
+            preset,
+            levels,
+            rotate,
+            seed,
+            movetime,
+            time_scale,
+            threads,
+        } => {
+            if time_scale.is_some_and(|f| !(f > 0.0 && f <= 100.0)) {
+                return Err("--time-scale: give a factor above 0 and at most 100".into());
+            }
+            let series = Series {
+                games: *games,
+                rules: Rules::preset(*preset),
+                levels: parse_levels(levels, 7, Controllers::Computers)?
+                    .into_iter()
+                    .map(|l| l.expect("computers only"))
+                    .collect::<Vec<_>>()
+                    .try_into()
+                    .expect("seven levels"),
+                rotate: *rotate,
+                seed: *seed,
+                movetime: movetime.map(Duration::from_millis),
+                time_scale: time_scale.unwrap_or(1.0),
+                threads: threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+                    .max(1),
+                max_plies: 3000,
+            };
+            let results = series.run(selfplay::progress_bar);
+            Ok(selfplay::report(&series, &results))
+        }
+    }
+}
+
+/// The current position of the game saved in the record at `path`.
+fn load_record(path: &Path) -> Result<Position, String> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("--record {shown}: {e}"))?;
+    let game = Record::from_json(&text)
+        .and_then(|record| record.replay())
+        .map_err(|e| format!("--record {shown}: {e}"))?;
+    Ok(game.position().clone())
+}
+
+/// The JSON summary `replay` prints.
+#[derive(Serialize)]
+struct Summary {
+    winner: Option<Kingdom>,
+    victory: Option<&'static str>,
+    alive: Vec<Kingdom>,
+    captures: Captures,
+}
+
+/// Captures per kingdom, in turn order.
+#[derive(Serialize)]
+struct Captures {
+    qin: u32,
+    chu: u32,
+    han: u32,
+    qi: u32,
+    wei: u32,
+    zhao: u32,
+    yan: u32,
+}
+
+impl Summary {
+    fn of(pos: &Position) -> Summary {
+        let c = |k| pos.captures(k);
+        Summary {
+            winner: pos.outcome().map(|o| o.winner),
+            victory: pos.outcome().map(|o| o.victory.name()),
+            alive: pos.alive().iter().collect(),
+            captures: Captures {
+                qin: c(Kingdom::Qin),
+                chu: c(Kingdom::Chu),
+                han: c(Kingdom::Han),
+                qi: c(Kingdom::Qi),
+                wei: c(Kingdom::Wei),
+                zhao: c(Kingdom::Zhao),
+                yan: c(Kingdom::Yan),
+            },
+        }
+    }
+}
