@@ -86,8 +86,27 @@ fn select_move_capture_beat_and_finish_with_removal() {
 
 #[test]
 fn beaten_armies_change_colour_when_transferred() {
+    use qiguo::game::stones::Look;
     let mut app = app_with(start(Preset::Wikipedia));
-    play(&mut app, "a5", "c5");
+    // Chu's swordsman on f1 keeps Chu's colour while Qin's chancellor travels to Chu's
+    // General, and takes Qin's when it lands (about 0.6 s: lift 0.14 s, travel 0.29 s, then
+    // the settle).
+    let f1 = app.world().resource::<StoneIndex>().at(p("f1")).unwrap();
+    let look = |app: &App| app.world().get::<Look>(f1).unwrap().0.kingdom;
+    click(&mut app, "a5");
+    click(&mut app, "c5");
+    let mut recoloured_at = None;
+    for frame in 1..60 {
+        app.update();
+        if recoloured_at.is_none() && look(&app) == Kingdom::Qin {
+            recoloured_at = Some(frame);
+        }
+    }
+    let frame = recoloured_at.expect("recoloured");
+    // Frames of 20 ms: the chancellor lands after 0.14 + 0.22 + 0.035 * 2 = 0.43 s.
+    assert!((20..=24).contains(&frame), "recoloured at frame {frame}");
+    settle(&mut app);
+    assert_agree(&mut app);
     let pos = position(&app);
     assert_eq!(
         pos.piece_at(p("f1")),

@@ -5,12 +5,12 @@ use bevy::math::curve::{Curve, EaseFunction};
 use bevy::prelude::*;
 
 use super::AppSystems;
-use super::state::{Match, TurnPhase, finish_turn};
+use super::state::{MoveShown, TurnPhase};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
-        (advance_tweens, end_shown_moves)
+        (advance_tweens, announce_shown_moves)
             .chain()
             .in_set(AppSystems::Animate),
     );
@@ -49,7 +49,7 @@ pub enum TweenEnd {
 }
 
 /// Moves an entity's transform through eased legs.
-#[derive(Component, Clone, Debug)]
+#[derive(Component, Clone, Debug, PartialEq)]
 pub struct Tween {
     legs: Vec<Leg>,
     delay: f32,
@@ -88,6 +88,16 @@ impl Tween {
     pub fn non_blocking(mut self) -> Tween {
         self.blocking = false;
         self
+    }
+
+    /// The legs, in order.
+    pub fn legs(&self) -> &[Leg] {
+        &self.legs
+    }
+
+    /// Seconds before the first leg starts.
+    pub fn delay(&self) -> f32 {
+        self.delay
     }
 
     /// Delay plus the duration of every leg.
@@ -151,15 +161,20 @@ fn advance_tweens(
     }
 }
 
-/// Once no blocking tween is left, a shown move hands the turn on (or ends the game).
-fn end_shown_moves(
+/// Once no blocking tween is left while a move is shown, says so (once per move); the rules
+/// system then hands the turn on.
+fn announce_shown_moves(
     tweens: Query<&Tween>,
-    the_match: Res<Match>,
     phase: Res<State<TurnPhase>>,
-    mut next_phase: ResMut<NextState<TurnPhase>>,
+    mut shown: MessageWriter<MoveShown>,
+    mut announced: Local<bool>,
 ) {
-    if !tweens.iter().any(|t| t.blocking) {
-        finish_turn(&the_match, &phase, &mut next_phase);
+    if phase.is_changed() {
+        *announced = false;
+    }
+    if *phase.get() == TurnPhase::Animating && !*announced && !tweens.iter().any(|t| t.blocking) {
+        shown.write(MoveShown);
+        *announced = true;
     }
 }
 

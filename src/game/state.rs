@@ -13,6 +13,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<MoveRequested>()
         .add_message::<MoveApplied>()
         .add_message::<MoveRejected>()
+        .add_message::<MoveShown>()
         .add_message::<NewGameRequested>()
         .add_message::<MatchReset>()
         .add_message::<SeatChangeRequested>()
@@ -31,6 +32,8 @@ pub(super) fn plugin(app: &mut App) {
                 undo_and_redo,
                 review,
                 apply_move_requests,
+                // Last: the next phase follows the match as the other requests left it.
+                hand_on_turn,
             )
                 .chain()
                 .in_set(AppSystems::ApplyRules),
@@ -288,6 +291,10 @@ impl MoveRequested {
         }
     }
 }
+
+/// The last move has been shown (its stones have landed): the turn can go on.
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub struct MoveShown;
 
 /// A move was played: what it did, and how many moves the game now has.
 #[derive(Message, Clone, Debug)]
@@ -637,15 +644,16 @@ fn apply_move_requests(
     }
 }
 
-/// Sets the phase once a move has been shown: back to input, or over.
-pub(super) fn finish_turn(
-    the_match: &Match,
-    phase: &State<TurnPhase>,
-    next_phase: &mut NextState<TurnPhase>,
+/// Hands the turn on once a move has been shown: to a person, a computer, or the end.
+fn hand_on_turn(
+    mut shown: MessageReader<MoveShown>,
+    the_match: Res<Match>,
+    phase: Res<State<TurnPhase>>,
+    mut next_phase: ResMut<NextState<TurnPhase>>,
 ) {
-    if *phase.get() == TurnPhase::Animating {
+    if shown.read().count() > 0 && *phase.get() == TurnPhase::Animating {
         // `set`, not `set_if_neq`: a computer moving again after a computer re-enters
         // ComputerThinking, which starts its search.
-        next_phase.set(phase_after(the_match));
+        next_phase.set(phase_after(&the_match));
     }
 }

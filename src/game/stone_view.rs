@@ -13,7 +13,7 @@ use super::AppSystems;
 use super::camera::ViewYaw;
 use super::layout::{EMPEROR_RADIUS, STONE_HEIGHT, STONE_RADIUS};
 use super::palette::{EMPEROR_INK, EMPEROR_STONE, Emblem, EmblemShape, style};
-use super::stones::{EmperorStone, Stone};
+use super::stones::{EmperorStone, Look, Stone};
 use super::textures::{Canvas, Rgba};
 
 pub(super) fn plugin(app: &mut App) {
@@ -215,19 +215,19 @@ pub fn lens_mesh(radius: f32, cap: f32) -> Mesh {
     .with_inserted_indices(Indices::U32(indices))
 }
 
-/// Gives new stones their mesh and material, and changed stones (a transferred army) their
-/// new colour.
+/// Gives new stones their mesh and material, and stones whose look changed (a transferred
+/// army, once the capturing stone lands) their new colour.
 fn dress_stones(
     mut commands: Commands,
     assets: Option<Res<StoneAssets>>,
-    stones: Query<(Entity, &Stone), Changed<Stone>>,
+    stones: Query<(Entity, &Look), Changed<Look>>,
     emperors: Query<Entity, (With<EmperorStone>, Without<Mesh3d>)>,
 ) {
     let Some(assets) = assets else { return };
-    for (entity, stone) in &stones {
+    for (entity, Look(piece)) in &stones {
         commands.entity(entity).try_insert((
             Mesh3d(assets.mesh.clone()),
-            MeshMaterial3d(assets.face(stone.piece)),
+            MeshMaterial3d(assets.face(*piece)),
         ));
     }
     for entity in &emperors {

@@ -23,7 +23,8 @@ pub(super) fn plugin(app: &mut App) {
             )
                 .chain()
                 .in_set(AppSystems::SyncView),
-        );
+        )
+        .add_systems(Update, change_looks.in_set(AppSystems::Animate));
 }
 
 /// A piece's stone.
@@ -31,6 +32,31 @@ pub(super) fn plugin(app: &mut App) {
 pub struct Stone {
     /// The piece, in the colour of its current owner (or, in a tray, as it was captured).
     pub piece: Piece,
+}
+
+/// The piece a stone shows (its colour and character). It follows [`Stone`], except that a
+/// transferred army keeps its old colour until the capturing stone lands.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Look(pub Piece);
+
+/// A change of [`Look`] waiting for its moment.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct LookChange {
+    /// Seconds to wait.
+    pub after: f32,
+    /// The look to take.
+    pub to: Piece,
+}
+
+/// Everything a new stone entity needs.
+fn stone_bundle(piece: Piece, place: StonePlace, transform: Transform) -> impl Bundle {
+    (
+        Stone { piece },
+        Look(piece),
+        place,
+        transform,
+        Name::new(format!("{piece}")),
+    )
 }
 
 /// Where a stone is.
@@ -154,11 +180,10 @@ fn rebuild_stones(
         .into_iter()
         .filter_map(|(place, piece)| {
             let entity = commands
-                .spawn((
-                    Stone { piece },
+                .spawn(stone_bundle(
+                    piece,
                     place,
                     Transform::from_translation(rest(place)?),
-                    Name::new(format!("{piece}")),
                 ))
                 .id();
             Some((place, entity))
@@ -170,40 +195,63 @@ fn rebuild_stones(
 /// Seconds a stone takes to glide to another position of the game.
 const GLIDE_SECONDS: f32 = 0.45;
 
-/// Moves the stones to the position shown after an undo, a redo or a step of the review: a
-/// stone already in place stays; otherwise the nearest stone of the same piece travels there
-/// (from the board or back from a tray), or of the same kind in another colour (an army
-/// handed back), and is recoloured; stones left over shrink away and missing ones grow in.
-fn glide_to_shown_position(
-    mut commands: Commands,
-    the_match: Res<Match>,
-    review: Res<Review>,
-    mut stones: Query<(Entity, &mut Stone, &mut StonePlace, &Transform)>,
-    mut index: ResMut<StoneIndex>,
-) {
-    let mut sources: Vec<Option<(Entity, Piece, StonePlace, Vec3)>> = stones
+/// A stone as the planners see it: any id (an entity in the game, a number in tests), the
+/// piece it stands for, where it is and where it is drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StoneNow<Id> {
+    /// The stone.
+    pub id: Id,
+    /// Its piece.
+    pub piece: Piece,
+    /// Where it is.
+    pub place: StonePlace,
+    /// Where it is drawn.
+    pub at: Vec3,
+}
+
+/// How the stones get to another position of the same game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GlidePlan<Id> {
+    /// For each target (in the order given), the stone that ends there; `None` for a stone to
+    /// spawn.
+    pub assigned: Vec<Option<Id>>,
+    /// Stones that travel: the stone, the target's index, and where it leaves from.
+    pub travels: Vec<(Id, usize, Vec3)>,
+    /// Stones no longer in the position, and where they are.
+    pub leaves: Vec<(Id, Vec3)>,
+}
+
+/// Plans the move of the stones `now` to `targets` (places and pieces): a stone already in
+/// place with the right piece stays; otherwise the nearest stone of the same piece travels
+/// there (from the board or back from a tray), then the nearest of the same kind in another
+/// colour (an army handed back); stones left over leave, and targets left without a stone get a
+/// new one.
+pub fn plan_glide<Id: Copy>(
+    now: &[StoneNow<Id>],
+    targets: &[(StonePlace, Piece)],
+) -> GlidePlan<Id> {
+    let mut sources: Vec<Option<StoneNow<Id>>> = now
         .iter()
-        .filter(|(_, _, place, _)| **place != StonePlace::Leaving)
-        .map(|(e, stone, place, t)| Some((e, stone.piece, *place, t.translation)))
+        .filter(|s| s.place != StonePlace::Leaving)
+        .copied()
+        .map(Some)
         .collect();
-    let targets = shown_stones(&the_match, &review);
-    let mut assigned: Vec<Option<Entity>> = vec![None; targets.len()];
-    // Stones already where they belong.
+    let mut assigned: Vec<Option<Id>> = vec![None; targets.len()];
     let at_place: HashMap<StonePlace, usize> = sources
         .iter()
         .enumerate()
-        .filter_map(|(i, s)| s.map(|(_, _, place, _)| (place, i)))
+        .filter_map(|(i, s)| s.map(|s| (s.place, i)))
         .collect();
     for (t, (place, piece)) in targets.iter().enumerate() {
         if let Some(&i) = at_place.get(place)
-            && let Some((entity, have, _, _)) = sources[i]
-            && have == *piece
+            && let Some(stone) = sources[i]
+            && stone.piece == *piece
         {
-            assigned[t] = Some(entity);
+            assigned[t] = Some(stone.id);
             sources[i] = None;
         }
     }
-    // Then the nearest stone of the same piece, then of the same kind.
+    let mut travels = Vec::new();
     for same_kingdom in [true, false] {
         for (t, (place, piece)) in targets.iter().enumerate() {
             if assigned[t].is_some() {
@@ -214,67 +262,97 @@ fn glide_to_shown_position(
                 .iter()
                 .enumerate()
                 .filter_map(|(i, s)| s.map(|s| (i, s)))
-                .filter(|(_, (_, have, _, _))| {
-                    have.kind == piece.kind && (!same_kingdom || have.kingdom == piece.kingdom)
+                .filter(|(_, s)| {
+                    s.piece.kind == piece.kind
+                        && (!same_kingdom || s.piece.kingdom == piece.kingdom)
                 })
-                .min_by(|a, b| a.1.3.distance(to).total_cmp(&b.1.3.distance(to)));
-            let Some((i, (entity, _, _, from))) = nearest else {
-                continue;
-            };
+                .min_by(|a, b| a.1.at.distance(to).total_cmp(&b.1.at.distance(to)));
+            let Some((i, stone)) = nearest else { continue };
             sources[i] = None;
-            assigned[t] = Some(entity);
-            if let Ok((_, mut stone, mut stone_place, _)) = stones.get_mut(entity) {
-                if stone.piece != *piece {
-                    stone.piece = *piece;
-                }
-                *stone_place = *place;
-            }
-            let up = Vec3::Y * LIFT;
-            commands.entity(entity).insert(
-                Tween::new(vec![
-                    Leg::to(from + up, 0.1),
-                    Leg::to(to + up, GLIDE_SECONDS),
-                    Leg::to(to, 0.1),
-                ])
-                .non_blocking(),
-            );
+            assigned[t] = Some(stone.id);
+            travels.push((stone.id, t, stone.at));
         }
     }
-    // Stones no longer in the position leave; missing ones appear.
-    for (entity, _, _, at) in sources.into_iter().flatten() {
+    let leaves = sources
+        .into_iter()
+        .flatten()
+        .map(|s| (s.id, s.at))
+        .collect();
+    GlidePlan {
+        assigned,
+        travels,
+        leaves,
+    }
+}
+
+/// Moves the stones to the position shown after an undo, a redo or a step of the review (see
+/// [`plan_glide`]); travelling stones take their new piece and place at once, and their look
+/// at once too.
+fn glide_to_shown_position(
+    mut commands: Commands,
+    the_match: Res<Match>,
+    review: Res<Review>,
+    mut stones: Query<(Entity, &mut Stone, &mut StonePlace, &Transform)>,
+    mut index: ResMut<StoneIndex>,
+) {
+    let now: Vec<StoneNow<Entity>> = stones
+        .iter()
+        .map(|(id, stone, place, t)| StoneNow {
+            id,
+            piece: stone.piece,
+            place: *place,
+            at: t.translation,
+        })
+        .collect();
+    let targets = shown_stones(&the_match, &review);
+    let mut plan = plan_glide(&now, &targets);
+    let up = Vec3::Y * LIFT;
+    for &(entity, t, from) in &plan.travels {
+        let (place, piece) = targets[t];
+        let Some(to) = rest(place) else { continue };
+        if let Ok((_, mut stone, mut stone_place, _)) = stones.get_mut(entity) {
+            stone.set_if_neq(Stone { piece });
+            *stone_place = place;
+        }
+        commands.entity(entity).remove::<LookChange>().insert((
+            Look(piece),
+            Tween::new(vec![
+                Leg::to(from + up, 0.1),
+                Leg::to(to + up, GLIDE_SECONDS),
+                Leg::to(to, 0.1),
+            ])
+            .non_blocking(),
+        ));
+    }
+    for &(entity, at) in &plan.leaves {
         if let Ok((_, _, mut place, _)) = stones.get_mut(entity) {
             *place = StonePlace::Leaving;
         }
         commands.entity(entity).insert(vanish(at).non_blocking());
     }
-    for (t, (place, piece)) in targets.iter().enumerate() {
-        if assigned[t].is_some() {
+    for (t, &(place, piece)) in targets.iter().enumerate() {
+        if plan.assigned[t].is_some() {
             continue;
         }
-        let Some(to) = rest(*place) else { continue };
+        let Some(to) = rest(place) else { continue };
         let entity = commands
             .spawn((
-                Stone { piece: *piece },
-                *place,
-                Transform::from_translation(to).with_scale(Vec3::ZERO),
-                Name::new(format!("{piece}")),
+                stone_bundle(
+                    piece,
+                    place,
+                    Transform::from_translation(to).with_scale(Vec3::ZERO),
+                ),
                 Tween::new(vec![Leg::to(to, GLIDE_SECONDS)]).non_blocking(),
             ))
             .id();
-        assigned[t] = Some(entity);
+        plan.assigned[t] = Some(entity);
     }
     *index = index_of(
         targets
             .iter()
-            .zip(assigned)
+            .zip(plan.assigned)
             .filter_map(|((place, _), entity)| Some((*place, entity?))),
     );
-}
-
-fn next_slot(index: &mut StoneIndex, captor: Kingdom) -> u16 {
-    let slot = index.tray_len[captor.index()];
-    index.tray_len[captor.index()] += 1;
-    slot
 }
 
 /// Seconds a stone takes to rise before travelling, and to settle after.
@@ -306,7 +384,117 @@ fn travel_path(piece: PieceKind, from: Point, to: Point) -> Vec<Vec3> {
     vec![b + up]
 }
 
-/// Turns each applied move into changes of the stone entities and the tweens that show them.
+/// What becomes of a stone of a beaten army when the move is shown.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArmyStone {
+    /// It takes the victor's colour when the capturing stone lands, then bounces.
+    Recolour {
+        /// Its piece, now the victor's.
+        piece: Piece,
+        /// Seconds until it changes colour (the capturing stone lands).
+        at: f32,
+        /// The bounce, after a short pause.
+        bounce: Tween,
+    },
+    /// It leaves the board after the capturing stone lands.
+    Leave(Tween),
+}
+
+/// How one applied move is shown, for stones identified by `Id`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MovePlan<Id> {
+    /// The moving stone, its new point and its tween.
+    pub mover: (Id, Point, Tween),
+    /// The captured stone: its new place (a tray slot, or leaving with a forfeited army) and
+    /// its tween.
+    pub victim: Option<(Id, StonePlace, Tween)>,
+    /// The stones of a beaten or forfeited army, with their point.
+    pub army: Vec<(Id, Point, ArmyStone)>,
+}
+
+/// Plans how `report` is shown: the mover lifts, travels (a knight through its leg) and
+/// settles; a capture flies to the captor's tray (`next_slot` gives the slot) or, for a
+/// forfeited ally, vanishes; a beaten army is recoloured when the capturing stone lands, or
+/// leaves. `on_board` names the stone on a point, `at` where it is drawn. `None` for a pass,
+/// or if the mover has no stone.
+pub fn plan_move<Id: Copy>(
+    report: &MoveReport,
+    on_board: impl Fn(Point) -> Option<Id>,
+    at: impl Fn(Id) -> Vec3,
+    mut next_slot: impl FnMut(Kingdom) -> u16,
+) -> Option<MovePlan<Id>> {
+    let (from, to, piece) = (report.mv.from()?, report.mv.to()?, report.piece?);
+    let mover = on_board(from)?;
+    let path = travel_path(piece.kind, from, to);
+    let travel = travel_seconds(stone_rest(from).distance(stone_rest(to)));
+    let mut legs = vec![Leg::to(stone_rest(from) + Vec3::Y * LIFT, LIFT_SECONDS)];
+    let per_leg = travel / path.len() as f32;
+    legs.extend(path.iter().map(|p| Leg::to(*p, per_leg)));
+    legs.push(Leg::to(stone_rest(to), LIFT_SECONDS));
+    let lands = LIFT_SECONDS + travel;
+
+    let victim = report.captured.and_then(|_| {
+        let victim = on_board(to)?;
+        let from = at(victim);
+        Some(if captured_to_tray(report).is_some() {
+            let slot = next_slot(report.mover);
+            let target = tray_slot(report.mover, slot);
+            let high = from.lerp(target, 0.5) + Vec3::Y * 2.5;
+            let tween = Tween::new(vec![
+                Leg::to(high, 0.3),
+                Leg::to(target + Vec3::Y * 0.4, 0.3),
+                Leg::to(target, 0.12),
+            ]);
+            (
+                victim,
+                StonePlace::Tray {
+                    captor: report.mover,
+                    slot,
+                },
+                tween.after(lands - 0.1),
+            )
+        } else {
+            // A forfeited ally's stone leaves with its army.
+            (victim, StonePlace::Leaving, vanish(from).after(lands - 0.1))
+        })
+    });
+
+    let mut army = Vec::new();
+    if let Some(fallen) = &report.fallen {
+        for (i, (point, was)) in fallen.army.iter().enumerate() {
+            let Some(stone) = on_board(*point) else {
+                continue;
+            };
+            let stone_at = at(stone);
+            let delay = lands + 0.35 + 0.02 * i as f32;
+            let what = match fallen.transferred_to {
+                Some(victor) => ArmyStone::Recolour {
+                    piece: Piece::new(victor, was.kind),
+                    at: lands,
+                    bounce: Tween::new(vec![
+                        Leg {
+                            to: stone_at + Vec3::Y * 0.35,
+                            scale: 1.25,
+                            seconds: 0.22,
+                        },
+                        Leg::to(stone_at, 0.22),
+                    ])
+                    .after(delay),
+                },
+                None => ArmyStone::Leave(vanish(stone_at).after(delay)),
+            };
+            army.push((stone, *point, what));
+        }
+    }
+    Some(MovePlan {
+        mover: (mover, to, Tween::new(legs)),
+        victim,
+        army,
+    })
+}
+
+/// Turns each applied move into changes of the stone entities and the tweens that show them
+/// (see [`plan_move`]).
 fn show_applied_moves(
     mut commands: Commands,
     mut applied: MessageReader<MoveApplied>,
@@ -314,90 +502,64 @@ fn show_applied_moves(
     mut stones: Query<(&mut Stone, &mut StonePlace, &Transform)>,
 ) {
     for MoveApplied { report, .. } in applied.read() {
-        let (Some(from), Some(to), Some(piece)) = (report.mv.from(), report.mv.to(), report.piece)
-        else {
+        if report.mv.from().is_none() {
             continue; // a pass moves nothing
+        }
+        let plan = {
+            let index = &mut *index;
+            let on_board = index.on_board.clone();
+            let at = |e: Entity| stones.get(e).map_or(Vec3::ZERO, |(_, _, t)| t.translation);
+            plan_move(
+                report,
+                |p| on_board.get(&p).copied(),
+                at,
+                |captor| {
+                    let slot = index.tray_len[captor.index()];
+                    index.tray_len[captor.index()] += 1;
+                    slot
+                },
+            )
         };
-        let Some(mover) = index.on_board.remove(&from) else {
-            error!(
-                "no stone on {from} for {}; the view will be rebuilt",
-                report.mv
-            );
+        let Some(plan) = plan else {
+            error!("no stone to show {}; the view will be rebuilt", report.mv);
             commands.write_message(MatchReset);
             return;
         };
-        let path = travel_path(piece.kind, from, to);
-        let distance = stone_rest(from).distance(stone_rest(to));
-        let travel = travel_seconds(distance);
-        let mut legs = vec![Leg::to(stone_rest(from) + Vec3::Y * LIFT, LIFT_SECONDS)];
-        let per_leg = travel / path.len() as f32;
-        legs.extend(path.iter().map(|p| Leg::to(*p, per_leg)));
-        legs.push(Leg::to(stone_rest(to), LIFT_SECONDS));
-        let lands = LIFT_SECONDS + travel;
-
-        if report.captured.is_some()
-            && let Some(victim) = index.on_board.remove(&to)
-            && let Ok((_, mut place, transform)) = stones.get_mut(victim)
-        {
-            let tween = if captured_to_tray(report).is_some() {
-                let slot = next_slot(&mut index, report.mover);
-                *place = StonePlace::Tray {
-                    captor: report.mover,
-                    slot,
-                };
-                let target = tray_slot(report.mover, slot);
-                let high = transform.translation.lerp(target, 0.5) + Vec3::Y * 2.5;
-                Tween::new(vec![
-                    Leg::to(high, 0.3),
-                    Leg::to(target + Vec3::Y * 0.4, 0.3),
-                    Leg::to(target, 0.12),
-                ])
-            } else {
-                // A forfeited ally's stone leaves with its army.
-                *place = StonePlace::Leaving;
-                vanish(transform.translation)
-            };
-            commands.entity(victim).insert(tween.after(lands - 0.1));
+        let (mover, to, tween) = plan.mover;
+        if let Some(from) = report.mv.from() {
+            index.on_board.remove(&from);
         }
-
+        if let Some((victim, place, tween)) = plan.victim {
+            index.on_board.remove(&to);
+            if let Ok((_, mut stone_place, _)) = stones.get_mut(victim) {
+                *stone_place = place;
+            }
+            commands.entity(victim).insert(tween);
+        }
         if let Ok((_, mut place, _)) = stones.get_mut(mover) {
             *place = StonePlace::Board(to);
         }
         index.on_board.insert(to, mover);
-        commands.entity(mover).insert(Tween::new(legs));
-
-        if let Some(fallen) = &report.fallen {
-            for (i, (point, _)) in fallen.army.iter().enumerate() {
-                let Some(entity) = index.at(*point) else {
-                    continue;
-                };
-                let Ok((mut stone, mut place, transform)) = stones.get_mut(entity) else {
-                    continue;
-                };
-                let delay = lands + 0.35 + 0.02 * i as f32;
-                match fallen.transferred_to {
-                    Some(victor) => {
-                        stone.piece.kingdom = victor;
-                        let at = transform.translation;
-                        commands.entity(entity).insert(
-                            Tween::new(vec![
-                                Leg {
-                                    to: at + Vec3::Y * 0.35,
-                                    scale: 1.25,
-                                    seconds: 0.22,
-                                },
-                                Leg::to(at, 0.22),
-                            ])
-                            .after(delay),
-                        );
-                    }
-                    None => {
-                        index.on_board.remove(point);
-                        *place = StonePlace::Leaving;
-                        commands
-                            .entity(entity)
-                            .insert(vanish(transform.translation).after(delay));
-                    }
+        commands.entity(mover).insert(tween);
+        for (entity, point, what) in plan.army {
+            let Ok((mut stone, mut place, _)) = stones.get_mut(entity) else {
+                continue;
+            };
+            match what {
+                ArmyStone::Recolour { piece, at, bounce } => {
+                    stone.piece = piece;
+                    commands.entity(entity).insert((
+                        LookChange {
+                            after: at,
+                            to: piece,
+                        },
+                        bounce,
+                    ));
+                }
+                ArmyStone::Leave(tween) => {
+                    index.on_board.remove(&point);
+                    *place = StonePlace::Leaving;
+                    commands.entity(entity).insert(tween);
                 }
             }
         }
@@ -419,4 +581,167 @@ fn vanish(at: Vec3) -> Tween {
         },
     ])
     .then_despawn()
+}
+
+/// Applies the changes of look whose moment has come.
+fn change_looks(
+    time: Res<Time>,
+    mut commands: Commands,
+    mut changes: Query<(Entity, &mut LookChange, &mut Look)>,
+) {
+    for (entity, mut change, mut look) in &mut changes {
+        change.after -= time.delta_secs();
+        if change.after <= 0.0 {
+            look.set_if_neq(Look(change.to));
+            commands.entity(entity).remove::<LookChange>();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qiguo_rules::{Position, Preset, Rules, Seats, fen, notation};
+
+    fn p(s: &str) -> Point {
+        s.parse().unwrap()
+    }
+
+    fn piece(k: Kingdom, kind: PieceKind) -> Piece {
+        Piece::new(k, kind)
+    }
+
+    fn on(id: u32, piece: Piece, point: &str) -> StoneNow<u32> {
+        StoneNow {
+            id,
+            piece,
+            place: StonePlace::Board(p(point)),
+            at: stone_rest(p(point)),
+        }
+    }
+
+    #[test]
+    fn a_glide_keeps_stones_in_place_and_moves_the_nearest() {
+        let qin_s = piece(Kingdom::Qin, PieceKind::Swordsman);
+        let chu_s = piece(Kingdom::Chu, PieceKind::Swordsman);
+        let now = [
+            on(1, qin_s, "a1"),
+            on(2, qin_s, "a5"),
+            on(3, qin_s, "s19"),
+            on(4, chu_s, "k10"),
+        ];
+        // a1 stays; a4 is reached by the Qin swordsman on a5 (nearer than s19's), k11 by the
+        // one on s19 (the same piece comes before another colour); Chu's goes to b2.
+        let targets = [
+            (StonePlace::Board(p("a1")), qin_s),
+            (StonePlace::Board(p("a4")), qin_s),
+            (StonePlace::Board(p("k11")), qin_s),
+            (StonePlace::Board(p("b2")), chu_s),
+        ];
+        let plan = plan_glide(&now, &targets);
+        assert_eq!(plan.assigned, [Some(1), Some(2), Some(3), Some(4)]);
+        assert_eq!(
+            plan.travels,
+            [
+                (2, 1, stone_rest(p("a5"))),
+                (3, 2, stone_rest(p("s19"))),
+                (4, 3, stone_rest(p("k10")))
+            ]
+        );
+        assert!(plan.leaves.is_empty());
+        // Without a Qin swordsman to spare, Chu's changes colour (an army handed back).
+        let plan = plan_glide(&[now[0], now[1], now[3]], &targets[..3]);
+        assert_eq!(plan.assigned, [Some(1), Some(2), Some(4)]);
+    }
+
+    #[test]
+    fn a_glide_with_fewer_targets_sends_the_rest_away() {
+        let qin_s = piece(Kingdom::Qin, PieceKind::Swordsman);
+        let now = [on(1, qin_s, "a1"), on(2, qin_s, "a5")];
+        let plan = plan_glide(&now, &[(StonePlace::Board(p("a1")), qin_s)]);
+        assert_eq!(plan.assigned, [Some(1)]);
+        assert!(plan.travels.is_empty());
+        assert_eq!(plan.leaves, [(2, stone_rest(p("a5")))]);
+        // More targets than stones: the missing one is left to spawn.
+        let plan = plan_glide(
+            &now[..1],
+            &[
+                (StonePlace::Board(p("a1")), qin_s),
+                (
+                    StonePlace::Tray {
+                        captor: Kingdom::Chu,
+                        slot: 0,
+                    },
+                    qin_s,
+                ),
+            ],
+        );
+        assert_eq!(plan.assigned, [Some(1), None]);
+    }
+
+    /// The stones of `pos` numbered by point index, for `plan_move`.
+    fn ids(pos: &Position) -> HashMap<Point, u32> {
+        pos.pieces()
+            .map(|(pt, _)| (pt, pt.index() as u32))
+            .collect()
+    }
+
+    #[test]
+    fn a_quiet_move_lifts_travels_and_settles() {
+        let mut pos = Position::start(Rules::default());
+        let mv = notation::parse_move("e10e5").unwrap();
+        let board = ids(&pos);
+        let report = pos.play(mv).unwrap();
+        let plan = plan_move(&report, |pt| board.get(&pt).copied(), |_| Vec3::ZERO, |_| 0).unwrap();
+        assert_eq!(plan.mover.0, p("e10").index() as u32);
+        assert_eq!(plan.mover.1, p("e5"));
+        assert_eq!(plan.mover.2.legs().last().unwrap().to, stone_rest(p("e5")));
+        assert!(plan.victim.is_none() && plan.army.is_empty());
+    }
+
+    #[test]
+    fn a_transferred_army_changes_colour_when_the_capturing_stone_lands() {
+        // Wikipedia rules: a beaten kingdom's army goes to its victor.
+        let setup = fen::parse(
+            "19/19/19/19/19/19/19/19/19/19/19/19/19/19/wR1rQ5oQ10/19/19/12oG6/5rS4rG3bGbQ3 w",
+        )
+        .unwrap();
+        let mut pos =
+            Position::new(&setup, Rules::preset(Preset::Wikipedia), Seats::seven()).unwrap();
+        let board = ids(&pos);
+        let report = pos.play(notation::parse_move("a5c5").unwrap()).unwrap();
+        let mut slots = 0;
+        let plan = plan_move(
+            &report,
+            |pt| board.get(&pt).copied(),
+            |_| Vec3::ZERO,
+            |_| {
+                slots += 1;
+                slots - 1
+            },
+        )
+        .unwrap();
+        let (_, place, tween) = plan.victim.clone().unwrap();
+        assert_eq!(
+            place,
+            StonePlace::Tray {
+                captor: Kingdom::Qin,
+                slot: 0
+            }
+        );
+        let lands = plan.mover.2.total_seconds() - LIFT_SECONDS;
+        assert!(
+            tween.delay() < lands,
+            "the victim leaves as the mover comes down"
+        );
+        assert_eq!(plan.army.len(), 2, "Chu's swordsman and go-between");
+        for (_, point, what) in &plan.army {
+            let ArmyStone::Recolour { piece, at, bounce } = what else {
+                panic!("{point}: transferred, not removed");
+            };
+            assert_eq!(piece.kingdom, Kingdom::Qin);
+            assert!((at - lands).abs() < 1e-6, "{point}: recoloured on landing");
+            assert!(bounce.delay() > *at);
+        }
+    }
 }

@@ -14,7 +14,7 @@ use qiguo::game::computer::ComputerSettings;
 use qiguo::game::saving::{FileTasks, SaveStore};
 use qiguo::game::selection::{Marker, MarkerKind, PointClicked, Selection};
 use qiguo::game::state::{Match, MoveRequested, Mover, Review, TurnPhase};
-use qiguo::game::stones::{EmperorStone, Stone, StoneIndex, StonePlace};
+use qiguo::game::stones::{EmperorStone, Look, Stone, StoneIndex, StonePlace};
 use qiguo::game::{board::BoardPoint, layout, logic_plugins};
 use qiguo::saves::SaveDir;
 use qiguo_ai::Level;
@@ -283,6 +283,14 @@ pub fn check_agreement(app: &mut App, settled: bool) {
                 .all(|(_, _, place, _)| *place != StonePlace::Leaving),
             "leaving stones are gone once a move has been shown"
         );
+        for (entity, stone, _, _) in &stones {
+            let look = app.world().get::<Look>(*entity).map(|l| l.0);
+            assert_eq!(
+                look,
+                Some(stone.piece),
+                "a settled stone looks like its piece"
+            );
+        }
     }
     let emperors = app
         .world_mut()
