@@ -29,11 +29,11 @@ fn main() -> ExitCode {
                 let _ = std::io::stdout().lock().write_all(out.as_bytes());
                 ExitCode::SUCCESS
             }
-            Err(msg) => fail(&msg, 1),
+            Err(e) => fail(&e.to_string(), 1),
         },
         None => match cli.game.launch() {
             Ok(launch) => game::run(launch),
-            Err(msg) => fail(&msg, 2),
+            Err(e) => fail(&e.to_string(), 2),
         },
     }
 }

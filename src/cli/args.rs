@@ -72,14 +72,39 @@ pub struct GameArgs {
     pub no_render: bool,
 }
 
+/// An option that cannot be used as given: which option, and why. Printed as one line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{option}: {why}")]
+pub struct ArgError {
+    /// The option, as typed (with its value where that helps).
+    pub option: String,
+    /// Why it was refused.
+    pub why: String,
+}
+
+impl ArgError {
+    /// `option` refused because of `why`.
+    pub fn new(option: impl Into<String>, why: impl std::fmt::Display) -> ArgError {
+        ArgError {
+            option: option.into(),
+            why: why.to_string(),
+        }
+    }
+}
+
+/// A seating that is neither a number of players nor a list of kingdoms.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}; a seating is seven, six, five, four, three, two, or kingdoms like qin,qi,zhao")]
+pub struct ParseSeatingError(String);
+
 /// A seating named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeatingArg(pub Seating);
 
 impl std::str::FromStr for SeatingArg {
-    type Err = String;
+    type Err = ParseSeatingError;
 
-    fn from_str(s: &str) -> Result<SeatingArg, String> {
+    fn from_str(s: &str) -> Result<SeatingArg, ParseSeatingError> {
         let count = match s {
             "seven" => Some(7),
             "six" => Some(6),
@@ -98,45 +123,45 @@ impl std::str::FromStr for SeatingArg {
             .split(',')
             .map(|k| k.trim().parse::<Kingdom>())
             .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| {
-                format!(
-                    "{e}; a seating is seven, six, five, four, three, two, or kingdoms like qin,qi,zhao"
-                )
-            })?;
+            .map_err(|e| ParseSeatingError(e.to_string()))?;
         Ok(SeatingArg(Seating::Present(kingdoms)))
     }
 }
 
 impl GameArgs {
     /// Checks the options: the FEN must be valid under the chosen rules.
-    pub fn launch(&self) -> Result<Launch, String> {
+    pub fn launch(&self) -> Result<Launch, ArgError> {
         let rules = Rules::preset(self.preset.unwrap_or_default());
         let seats = match &self.seating {
-            Some(SeatingArg(seating)) => seating.seats().map_err(|e| format!("--seating: {e}"))?,
+            Some(SeatingArg(seating)) => {
+                seating.seats().map_err(|e| ArgError::new("--seating", e))?
+            }
             None => Seats::seven(),
         };
         let setup = match &self.fen {
-            Some(fen) => fen::parse(fen).map_err(|e| format!("--fen: bad FEN: {e}"))?,
+            Some(fen) => {
+                fen::parse(fen).map_err(|e| ArgError::new("--fen", format!("bad FEN: {e}")))?
+            }
             None => Setup::start(rules.setup),
         };
         let setup = setup.without(seats.empty_kingdoms());
         let start = Position::new(&setup, rules, seats).map_err(|e| match &self.fen {
-            Some(_) => format!("--fen: {e}"),
-            None => format!("--seating: {e}"),
+            Some(_) => ArgError::new("--fen", e),
+            None => ArgError::new("--seating", e),
         })?;
         let mut game = Game::new(start);
         notation::play_list(move_texts(&self.moves), notation::parse_move, |mv| {
             game.play(mv).map(|_| ())
         })
-        .map_err(|e| format!("--moves: {e}"))?;
+        .map_err(|e| ArgError::new("--moves", e))?;
         if let Some(path) = &self.screenshot {
             let png = path
                 .extension()
                 .is_some_and(|e| e.eq_ignore_ascii_case("png"));
             if !png {
-                return Err(format!(
-                    "--screenshot {}: the file must end in .png",
-                    path.display()
+                return Err(ArgError::new(
+                    format!("--screenshot {}", path.display()),
+                    "the file must end in .png",
                 ));
             }
             let dir = match path.parent() {
@@ -144,10 +169,9 @@ impl GameArgs {
                 _ => Path::new("."),
             };
             if !dir.is_dir() {
-                return Err(format!(
-                    "--screenshot {}: there is no directory {}",
-                    path.display(),
-                    dir.display()
+                return Err(ArgError::new(
+                    format!("--screenshot {}", path.display()),
+                    format!("there is no directory {}", dir.display()),
                 ));
             }
         }
@@ -268,22 +292,25 @@ pub(super) fn parse_levels(
     text: &str,
     count: usize,
     allowed: Controllers,
-) -> Result<Vec<Option<Level>>, String> {
+) -> Result<Vec<Option<Level>>, ArgError> {
     let parsed = text
         .split(',')
         .map(|l| match l.trim() {
             "person" if allowed == Controllers::PeopleOrComputers => Ok(None),
             other => other.parse::<Level>().map(Some).map_err(|e| match allowed {
-                Controllers::PeopleOrComputers => format!("--levels: {e} (or person)"),
-                Controllers::Computers => format!("--levels: {e}"),
+                Controllers::PeopleOrComputers => {
+                    ArgError::new("--levels", format!("{e} (or person)"))
+                }
+                Controllers::Computers => ArgError::new("--levels", e),
             }),
         })
         .collect::<Result<Vec<_>, _>>()?;
     match parsed.len() {
         1 => Ok(vec![parsed[0]; count]),
         n if n == count => Ok(parsed),
-        n => Err(format!(
-            "--levels: give one level or {count} (one per player, in seat order), not {n}"
+        n => Err(ArgError::new(
+            "--levels",
+            format!("give one level or {count} (one per player, in seat order), not {n}"),
         )),
     }
 }
@@ -301,10 +328,10 @@ pub struct PositionArgs {
 
 impl PositionArgs {
     /// The position the options name: the FEN under the preset, or the preset's start.
-    pub fn position(&self) -> Result<Position, String> {
+    pub fn position(&self) -> Result<Position, ArgError> {
         let rules = Rules::preset(self.preset);
         match &self.fen {
-            Some(fen) => Position::from_fen(fen, rules).map_err(|e| format!("--fen: {e}")),
+            Some(fen) => Position::from_fen(fen, rules).map_err(|e| ArgError::new("--fen", e)),
             None => Ok(Position::start(rules)),
         }
     }
@@ -383,24 +410,29 @@ mod tests {
             "{}",
             error_line(&err)
         );
+        // Game options and a tool do not mix, and the message says which.
         let err = parse(args("qiguo --rules classic moves")).unwrap_err();
-        assert!(!error_line(&err).is_empty());
-        let cli = parse(args("qiguo --fen x")).unwrap();
-        assert!(cli.game.launch().unwrap_err().starts_with("--fen: bad FEN"));
-        let cli = parse(args("qiguo --screenshot shot.jpg")).unwrap();
-        assert!(cli.game.launch().unwrap_err().contains("must end in .png"));
-        let cli = parse(args("qiguo --screenshot /no/such/dir/shot.png")).unwrap();
+        let line = error_line(&err);
         assert!(
-            cli.game
-                .launch()
-                .unwrap_err()
-                .contains("no directory /no/such/dir")
+            line.contains("subcommand 'moves' cannot be used with '--rules"),
+            "{line}"
         );
+        let cli = parse(args("qiguo --fen x")).unwrap();
+        let e = cli.game.launch().unwrap_err();
+        assert_eq!(e.option, "--fen");
+        assert!(e.to_string().starts_with("--fen: bad FEN"), "{e}");
+        let cli = parse(args("qiguo --screenshot shot.jpg")).unwrap();
+        let e = cli.game.launch().unwrap_err();
+        assert_eq!(e.option, "--screenshot shot.jpg");
+        assert_eq!(e.why, "the file must end in .png");
+        let cli = parse(args("qiguo --screenshot /no/such/dir/shot.png")).unwrap();
+        let e = cli.game.launch().unwrap_err();
+        assert_eq!(e.why, "there is no directory /no/such/dir");
         let err = parse(args("qiguo perft")).unwrap_err();
         assert!(error_line(&err).contains("--depth"), "{}", error_line(&err));
         let cli = parse(args("qiguo --moves e10e5 f1f2")).unwrap();
         let e = cli.game.launch().unwrap_err();
-        assert!(e.starts_with("--moves: move 2 (`f1f2`)"), "{e}");
+        assert!(e.to_string().starts_with("--moves: move 2 (`f1f2`)"), "{e}");
         let cli = parse(args("qiguo --moves e10e5 f5f6")).unwrap();
         assert_eq!(cli.game.launch().unwrap().game.len(), 2);
         let cli = parse(args("qiguo --seating two")).unwrap();
@@ -420,6 +452,7 @@ mod tests {
             cli.game
                 .launch()
                 .unwrap_err()
+                .why
                 .contains("at least two players")
         );
         let cli = parse(args("qiguo --levels hard")).unwrap();
@@ -434,9 +467,15 @@ mod tests {
         let launch = cli.game.launch().unwrap();
         assert_eq!(launch.players[1].computer.as_deref(), Some("easy"));
         let cli = parse(args("qiguo --levels hard,easy")).unwrap();
-        assert!(cli.game.launch().unwrap_err().contains("one per player"));
+        assert!(
+            cli.game
+                .launch()
+                .unwrap_err()
+                .why
+                .contains("one per player")
+        );
         let cli = parse(args("qiguo --levels genius")).unwrap();
-        assert!(cli.game.launch().unwrap_err().contains("unknown level"));
+        assert!(cli.game.launch().unwrap_err().why.contains("unknown level"));
         let err = parse(args("qiguo --no-render")).unwrap_err();
         assert!(
             error_line(&err).contains("--bench-frames"),

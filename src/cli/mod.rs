@@ -5,5 +5,5 @@
 pub mod args;
 pub mod tools;
 
-pub use args::{Cli, GameArgs, PositionArgs, SeatingArg, Tool, error_line, parse};
-pub use tools::run;
+pub use args::{ArgError, Cli, GameArgs, PositionArgs, SeatingArg, Tool, error_line, parse};
+pub use tools::{ToolError, run};

@@ -6,14 +6,30 @@ use std::path::Path;
 use std::time::Duration;
 
 use qiguo_ai::{Engine, Limits};
+use qiguo_rules::notation::MoveListError;
 use qiguo_rules::{Kingdom, Move, Position, Record, Rules, notation};
 use serde::Serialize;
 
-use super::args::{Controllers, Tool, move_texts, parse_levels};
+use super::args::{ArgError, Controllers, Tool, move_texts, parse_levels};
 use crate::selfplay::{self, Series};
 
 /// Runs a tool, returning what to print on standard output or a one-line error.
-pub fn run(tool: &Tool) -> Result<String, String> {
+/// Why a tool could not run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ToolError {
+    /// An option cannot be used as given.
+    #[error(transparent)]
+    Arg(#[from] ArgError),
+    /// A move to replay cannot be read or played.
+    #[error(transparent)]
+    Moves(#[from] MoveListError),
+    /// The position has no move to choose.
+    #[error("the game is over: there is no move")]
+    GameOver,
+}
+
+/// Runs `tool`, returning what it prints.
+pub fn run(tool: &Tool) -> Result<String, ToolError> {
     match tool {
         Tool::Moves(args) => {
             let pos = args.position()?;
@@ -44,8 +60,7 @@ pub fn run(tool: &Tool) -> Result<String, String> {
             } else {
                 notation::parse_move
             };
-            notation::play_list(move_texts(moves), read, |mv| pos.play(mv).map(|_| ()))
-                .map_err(|e| e.to_string())?;
+            notation::play_list(move_texts(moves), read, |mv| pos.play(mv).map(|_| ()))?;
             let mut out = pos.to_fen();
             out.push('\n');
             let summary = serde_json::to_string(&Summary::of(&pos)).expect("summaries serialize");
@@ -65,7 +80,7 @@ pub fn run(tool: &Tool) -> Result<String, String> {
             };
             let result = Engine::default()
                 .search(&pos, *level, &limits, *seed)
-                .ok_or("the game is over: there is no move")?;
+                .ok_or(ToolError::GameOver)?;
             Ok(format!("{}\n", result.best))
         }
         Tool::Selfplay {
@@ -79,7 +94,9 @@ pub fn run(tool: &Tool) -> Result<String, String> {
             threads,
         } => {
             if time_scale.is_some_and(|f| !(f > 0.0 && f <= 100.0)) {
-                return Err("--time-scale: give a factor above 0 and at most 100".into());
+                return Err(
+                    ArgError::new("--time-scale", "give a factor above 0 and at most 100").into(),
+                );
             }
             let series = Series {
                 games: *games,
@@ -106,12 +123,12 @@ pub fn run(tool: &Tool) -> Result<String, String> {
 }
 
 /// The current position of the game saved in the record at `path`.
-fn load_record(path: &Path) -> Result<Position, String> {
-    let shown = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("--record {shown}: {e}"))?;
+fn load_record(path: &Path) -> Result<Position, ArgError> {
+    let option = || format!("--record {}", path.display());
+    let text = std::fs::read_to_string(path).map_err(|e| ArgError::new(option(), e))?;
     let game = Record::from_json(&text)
         .and_then(|record| record.replay())
-        .map_err(|e| format!("--record {shown}: {e}"))?;
+        .map_err(|e| ArgError::new(option(), e))?;
     Ok(game.position().clone())
 }
 

@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_ai::Level;
-use qiguo_rules::{Kingdom, PlayerInfo, Position, Preset, Rules, Seating, Standing};
+use qiguo_rules::{Kingdom, PlayerInfo, Position, Preset, Rules, Seating, SeatsError, Standing};
 
 use super::{badge, controller_choice};
 use crate::game::selection::{AllyAttackAnswered, Selection};
@@ -126,8 +126,8 @@ impl NewGameForm {
     }
 
     /// The start position and players, or why the choices do not make a game.
-    pub fn start(&self) -> Result<(Position, Vec<PlayerInfo>), String> {
-        let seats = self.seating().seats().map_err(|e| e.to_string())?;
+    pub fn start(&self) -> Result<(Position, Vec<PlayerInfo>), SeatsError> {
+        let seats = self.seating().seats()?;
         let players = (0..seats.player_count())
             .map(|i| {
                 let name = self.names.get(i).map(|n| n.trim()).unwrap_or("");

@@ -3,6 +3,7 @@
 //! toolbar (new game, files, views), and the dialogs (new game, attacking an ally, game over,
 //! save, load, import and export, resuming the last game). Its Chinese text uses the shipped kaishu font.
 
+pub mod describe;
 mod dialogs;
 mod files;
 mod moves;

@@ -6,8 +6,9 @@
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
-use qiguo_rules::{Kingdom, MoveReport, Standing};
+use qiguo_rules::{Kingdom, MoveReport};
 
+use super::describe::MoveDescription;
 use super::{badge, c32};
 use crate::game::palette::style;
 use crate::game::state::{Match, RedoRequested, Review, ReviewRequested, TurnPhase, UndoRequested};
@@ -31,26 +32,20 @@ fn text_colour(kingdom: Kingdom) -> Color32 {
 /// One move in a few characters: piece, from–to, `×` and the piece taken; what fell.
 fn move_line(ui: &mut egui::Ui, report: &MoveReport) {
     let colour = text_colour(report.mover);
-    let Some(piece) = report.piece else {
+    let description = MoveDescription::of(report);
+    let Some(short) = description.short_move() else {
         ui.label(RichText::new("passes").italics().color(colour));
         return;
     };
-    let from = report.mv.from().map(|p| p.to_string()).unwrap_or_default();
-    let to = report.mv.to().map(|p| p.to_string()).unwrap_or_default();
-    ui.label(RichText::new(format!("{} {from}–{to}", stone_characters(piece))).color(colour));
-    if let Some(captured) = report.captured {
+    ui.label(RichText::new(short).color(colour));
+    if let Some(captured) = description.captured {
         ui.label(
             RichText::new(format!("×{}", stone_characters(captured)))
                 .strong()
                 .color(text_colour(captured.kingdom)),
         );
     }
-    if let Some(fallen) = &report.fallen {
-        let note = match (fallen.standing, fallen.transferred_to) {
-            (Standing::Forfeited { .. }, _) => format!("{} forfeits", fallen.kingdom.character()),
-            (_, Some(to)) => format!("{}→{}", fallen.kingdom.character(), to.character()),
-            _ => format!("{} falls", fallen.kingdom.character()),
-        };
+    if let Some(note) = description.short_fall() {
         ui.label(
             RichText::new(note)
                 .small()
@@ -154,7 +149,7 @@ pub(super) fn move_list(
                     }
                     let response = response
                         .interact(egui::Sense::click())
-                        .on_hover_text(super::status::describe(report, ply));
+                        .on_hover_text(MoveDescription::of(report).sentence(ply));
                     if response.clicked() && idle {
                         steps.write(ReviewRequested::Ply(ply));
                     }

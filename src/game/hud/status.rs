@@ -4,15 +4,15 @@
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
-use qiguo_rules::{Kingdom, MoveReport, Standing};
+use qiguo_rules::Kingdom;
 
+use super::describe::MoveDescription;
 use super::{FilesForm, NewGameForm, badge};
 use crate::game::camera::{ViewRequested, ViewSettings};
 use crate::game::launch::View;
 use crate::game::saving::SaveStore;
 use crate::game::selection::ClickRefused;
 use crate::game::state::{Match, MoveRejected, Notice, TurnPhase};
-use crate::game::stone_view::stone_characters;
 
 /// A short message shown for a moment (why a click did nothing, a game saved).
 #[derive(Resource, Default, Debug, Clone)]
@@ -66,47 +66,6 @@ fn capitalise(text: &str) -> String {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
     }
-}
-
-/// The last move in words: "12. Qin 騎 a13–b15, takes Chu's 劍 …".
-pub fn describe(report: &MoveReport, ply: usize) -> String {
-    let Some(piece) = report.piece else {
-        return format!("{ply}. {} passes", report.mover);
-    };
-    let (from, to) = (
-        report.mv.from().map(|p| p.to_string()).unwrap_or_default(),
-        report.mv.to().map(|p| p.to_string()).unwrap_or_default(),
-    );
-    let mut text = format!(
-        "{ply}. {} {} {from}–{to}",
-        report.mover,
-        stone_characters(piece)
-    );
-    if let Some(captured) = report.captured {
-        text.push_str(&format!(
-            ", takes {}'s {} {}",
-            captured.kingdom,
-            captured.kind.name().to_lowercase(),
-            stone_characters(captured)
-        ));
-    }
-    if let Some(fallen) = &report.fallen {
-        let whose = match fallen.standing {
-            Standing::Forfeited { by } => {
-                format!(". {} forfeits, attacked by its ally {by}", fallen.kingdom)
-            }
-            Standing::Beaten { victor, .. } => match fallen.transferred_to {
-                Some(to) => format!(". {} is beaten; its army goes to {to}", fallen.kingdom),
-                None => format!(
-                    ". {} is beaten by {victor}; its army leaves the board",
-                    fallen.kingdom
-                ),
-            },
-            _ => String::new(),
-        };
-        text.push_str(&whose);
-    }
-    text
 }
 
 pub(super) fn toolbar(
@@ -212,7 +171,7 @@ pub(super) fn status_line(
                 }
                 if let Some(report) = game.last_report() {
                     ui.label(
-                        RichText::new(describe(report, game.len())).color(Color32::from_gray(200)),
+                        RichText::new(MoveDescription::of(report).sentence(game.len())).color(Color32::from_gray(200)),
                     );
                 }
                 ui.horizontal(|ui| match (phase.get(), pos.outcome()) {
@@ -286,13 +245,10 @@ pub(super) fn status_line(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qiguo_rules::{Position, Rules, notation};
 
     #[test]
-    fn moves_read_as_sentences() {
-        let mut pos = Position::start(Rules::default());
-        let report = pos.play(notation::parse_move("a13b15").unwrap()).unwrap();
-        assert_eq!(describe(&report, 1), "1. Qin 騎 a13–b15");
+    fn messages_start_with_a_capital() {
         assert_eq!(capitalise("wait"), "Wait");
+        assert_eq!(capitalise(""), "");
     }
 }
