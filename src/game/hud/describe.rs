@@ -114,12 +114,13 @@ impl MoveDescription {
         Some(format!("{} {from}–{to}", stone_characters(*piece)))
     }
 
-    /// The fall in a few characters: "楚 forfeits", "楚→秦", "楚 falls".
+    /// The fall in a few characters: "楚 forfeits", "楚 to 秦", "楚 falls" (the UI font has no
+    /// arrows).
     pub fn short_fall(&self) -> Option<String> {
         Some(match self.fall? {
             Fall::Forfeited { kingdom, .. } => format!("{} forfeits", kingdom.character()),
             Fall::Transferred { kingdom, to } => {
-                format!("{}→{}", kingdom.character(), to.character())
+                format!("{} to {}", kingdom.character(), to.character())
             }
             Fall::Removed { kingdom, .. } => format!("{} falls", kingdom.character()),
         })
@@ -148,7 +149,7 @@ mod tests {
         )
         .unwrap();
         for (preset, fall, short) in [
-            (Preset::Wikipedia, "its army goes to Qin", "楚→秦"),
+            (Preset::Wikipedia, "its army goes to Qin", "楚 to 秦"),
             (
                 Preset::Classic,
                 "beaten by Qin; its army leaves",

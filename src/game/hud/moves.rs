@@ -87,10 +87,10 @@ pub(super) fn move_list(
                 if step(ui, "⏮", "The start (Home)", shown > 0) {
                     steps.write(ReviewRequested::First);
                 }
-                if step(ui, "◀", "One move back (←)", shown > 0) {
+                if step(ui, "◀", "One move back (Left arrow key)", shown > 0) {
                     steps.write(ReviewRequested::Back);
                 }
-                if step(ui, "▶", "One move forward (→)", shown < len) {
+                if step(ui, "▶", "One move forward (Right arrow key)", shown < len) {
                     steps.write(ReviewRequested::Forward);
                 }
                 if step(ui, "⏭", "The game now (End)", shown < len) {
