@@ -125,7 +125,12 @@ pub(super) fn load_dialog(
                         .color(MUTED),
                 );
             }
-            if store.entries.is_empty() {
+            if store.listing {
+                ui.horizontal(|ui| {
+                    ui.add(egui::Spinner::new().size(14.0));
+                    ui.label("Reading the saved games…");
+                });
+            } else if store.entries.is_empty() {
                 ui.label("No saved games yet.");
             }
             egui::ScrollArea::vertical()
