@@ -3,7 +3,9 @@
 
 use bevy::prelude::*;
 use qiguo_ai::Level;
-use qiguo_rules::{Game, Kingdom, Move, MoveReport, PieceKind, PlayerInfo, Position, Record};
+use qiguo_rules::{
+    Game, IllegalMove, Kingdom, Move, MoveReport, PieceKind, PlayerInfo, Position, Record,
+};
 
 use super::AppSystems;
 
@@ -341,7 +343,7 @@ pub enum Refusal {
     Outdated,
     /// The move is not legal in the position.
     #[error("{0}")]
-    Illegal(String),
+    Illegal(IllegalMove),
     /// The clicked stone of the kingdom to move cannot move.
     #[error("this {0} has nowhere to go")]
     NowhereToGo(PieceKind),
@@ -637,7 +639,7 @@ fn apply_move_requests(
             Err(e) => {
                 rejected.write(MoveRejected {
                     mv: request.mv,
-                    reason: Refusal::Illegal(e.to_string()),
+                    reason: Refusal::Illegal(e),
                 });
             }
         }
