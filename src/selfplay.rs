@@ -1,4 +1,10 @@
 //! Games between computer players, for measuring their strength: `qiguo selfplay`.
+//!
+//! The seat measured is the first level of the series (Qin's in the first game; with
+//! `rotate` it moves one kingdom further each game). A game still going after `max_plies`
+//! moves is capped: it has no winner and counts as a loss for the measured seat. A sequential
+//! probability ratio test ([`Sprt`]) can stop a series as soon as the measured seat's win share
+//! is clearly above or clearly at the fair share of one in seven.
 
 use std::io::{IsTerminal, Write};
 use std::sync::Mutex;
@@ -7,6 +13,49 @@ use std::time::Duration;
 
 use qiguo_ai::{Engine, Level, Limits};
 use qiguo_rules::{Game, Kingdom, Rules, Seats, Victory};
+use serde::Serialize;
+
+/// What a computer player may spend on a move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// Wall-clock time: `movetime` for every level, or each level's own times `scale`.
+    Time {
+        /// Time per move for every level.
+        movetime: Option<Duration>,
+        /// Factor on each level's own time, when `movetime` is not given.
+        scale: f64,
+    },
+    /// Positions visited: `Some(n)` for every level, or each level's own ([`Level::nodes`]).
+    /// The same games on any machine, under any load.
+    Nodes(Option<u64>),
+}
+
+impl Budget {
+    /// The search limits of `level`.
+    pub fn limits(self, level: Level) -> Limits {
+        match self {
+            Budget::Time { movetime, scale } => Limits {
+                movetime: Some(movetime.unwrap_or_else(|| level.movetime().mul_f64(scale))),
+                ..Limits::default()
+            },
+            Budget::Nodes(nodes) => Limits {
+                nodes: Some(nodes.unwrap_or_else(|| level.nodes()).max(1)),
+                ..Limits::default()
+            },
+        }
+    }
+
+    fn describe(self) -> String {
+        match self {
+            Budget::Time {
+                movetime: Some(d), ..
+            } => format!("{} ms per move", d.as_millis()),
+            Budget::Time { scale, .. } => format!("each level's time × {scale}"),
+            Budget::Nodes(Some(n)) => format!("{n} positions per move"),
+            Budget::Nodes(None) => "each level's positions per move".to_owned(),
+        }
+    }
+}
 
 /// How to run a series of games.
 #[derive(Clone, Debug)]
@@ -21,13 +70,11 @@ pub struct Series {
     pub rotate: bool,
     /// Seed of the first game; game `i` uses `seed + i`.
     pub seed: u64,
-    /// Time per move for every computer player (by default, each level's own).
-    pub movetime: Option<Duration>,
-    /// Factor on each level's own time per move, when `movetime` is not given.
-    pub time_scale: f64,
+    /// What each move may cost.
+    pub budget: Budget,
     /// Games played at once.
     pub threads: usize,
-    /// A game still going after this many moves is ended by agreement (most captures wins).
+    /// A game still going after this many moves is capped: no winner.
     pub max_plies: usize,
 }
 
@@ -36,12 +83,24 @@ pub struct Series {
 pub struct GameResult {
     /// The levels that played, by kingdom.
     pub levels: [Level; 7],
-    /// The winning kingdom.
-    pub winner: Kingdom,
-    /// How it won.
-    pub victory: Victory,
+    /// The winning kingdom and how it won; `None` for a capped game.
+    pub winner: Option<(Kingdom, Victory)>,
     /// Moves played (passes included).
     pub plies: usize,
+    /// The kingdom of the measured seat.
+    pub measured: Kingdom,
+}
+
+impl GameResult {
+    /// Whether the measured seat won.
+    pub fn measured_won(&self) -> bool {
+        self.winner.is_some_and(|(k, _)| k == self.measured)
+    }
+
+    /// The level of the winner.
+    pub fn winning_level(&self) -> Option<Level> {
+        self.winner.map(|(k, _)| self.levels[k.index()])
+    }
 }
 
 impl Series {
@@ -54,28 +113,24 @@ impl Series {
         levels
     }
 
-    /// Plays game `index` to its end.
+    /// The kingdom of the measured seat in game `index`.
+    pub fn measured_of(&self, index: u32) -> Kingdom {
+        let shift = if self.rotate { index as usize % 7 } else { 0 };
+        Kingdom::ALL[shift]
+    }
+
+    /// Plays game `index` to its end, or to the cap.
     pub fn play(&self, index: u32) -> GameResult {
         let levels = self.levels_of(index);
         let seed = self.seed.wrapping_add(index as u64);
         let mut game = Game::start(self.rules, Seats::seven());
         let mut engines: Vec<Engine> = (0..7).map(|_| Engine::new(16)).collect();
         let mut ply = 0u64;
-        while game.outcome().is_none() {
-            if game.len() >= self.max_plies {
-                game.end_early();
-                break;
-            }
+        while game.outcome().is_none() && game.len() < self.max_plies {
             let pos = game.position();
             let k = pos.to_move();
             let level = levels[k.index()];
-            let limits = Limits {
-                movetime: Some(
-                    self.movetime
-                        .unwrap_or_else(|| level.movetime().mul_f64(self.time_scale)),
-                ),
-                ..Limits::default()
-            };
+            let limits = self.budget.limits(level);
             let mv = engines[k.index()]
                 .search(pos, level, &limits, seed.wrapping_mul(1_000_003) ^ ply)
                 .expect("a game in progress has a move")
@@ -83,35 +138,71 @@ impl Series {
             game.play(mv).expect("the computer plays legal moves");
             ply += 1;
         }
-        let outcome = game.outcome().expect("the game ended");
         GameResult {
             levels,
-            winner: outcome.winner,
-            victory: outcome.victory,
+            winner: game.outcome().map(|o| (o.winner, o.victory)),
             plies: game.len(),
+            measured: self.measured_of(index),
         }
+    }
+
+    /// Plays games in order, `threads` at a time, until `sprt` reaches a verdict or every game
+    /// is played. Returns the games the verdict rests on (those after the deciding one, played
+    /// alongside it, are dropped so the result does not depend on the number of threads).
+    pub fn run_sequential(
+        &self,
+        sprt: &Sprt,
+        mut progress: impl FnMut(usize, usize) + Send,
+    ) -> (Vec<GameResult>, SprtVerdict) {
+        let mut results: Vec<GameResult> = Vec::new();
+        let batch = self.threads.max(1) as u32;
+        let mut start = 0;
+        while start < self.games {
+            let count = batch.min(self.games - start);
+            let played = self.run_range(start, count, &mut |_, _| {});
+            for result in played {
+                results.push(result);
+                progress(results.len(), self.games as usize);
+                let verdict = sprt.verdict(&results);
+                if verdict != SprtVerdict::Continue {
+                    return (results, verdict);
+                }
+            }
+            start += count;
+        }
+        (results, SprtVerdict::Undecided)
     }
 
     /// Plays every game on `threads` threads, reporting progress as games finish.
     pub fn run(&self, mut progress: impl FnMut(usize, usize) + Send) -> Vec<GameResult> {
+        self.run_range(0, self.games, &mut progress)
+    }
+
+    /// Plays games `first..first + count` on `threads` threads.
+    fn run_range(
+        &self,
+        first: u32,
+        count: u32,
+        progress: &mut (impl FnMut(usize, usize) + Send),
+    ) -> Vec<GameResult> {
         let next = AtomicUsize::new(0);
-        let results: Mutex<Vec<Option<GameResult>>> = Mutex::new(vec![None; self.games as usize]);
+        let results: Mutex<Vec<Option<GameResult>>> = Mutex::new(vec![None; count as usize]);
         let done = AtomicUsize::new(0);
-        let progress = Mutex::new(&mut progress);
+        let progress = Mutex::new(progress);
         std::thread::scope(|scope| {
             for _ in 0..self.threads.max(1) {
                 scope.spawn(|| {
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= self.games as usize {
+                        if i >= count as usize {
                             break;
                         }
-                        let result = self.play(i as u32);
+                        let result = self.play(first + i as u32);
                         results.lock().expect("no panics while holding the lock")[i] = Some(result);
                         let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
                         (progress.lock().expect("no panics while holding the lock"))(
                             finished,
-                            self.games as usize,
+                            count as usize,
                         );
                     }
                 });
@@ -146,22 +237,137 @@ pub fn progress_bar(done: usize, total: usize) {
     let _ = err.flush();
 }
 
-/// The summary printed after a series: wins by level and by kingdom, victory types, lengths.
-pub fn report(series: &Series, results: &[GameResult]) -> String {
+/// The sequential probability ratio test of a series: is the measured seat's win share the
+/// fair share `p0` (H0) or clearly above it, `p1` (H1)? Each game is a win or not (a capped
+/// game is not); the log-likelihood ratio is compared with Wald's bounds for the error rates
+/// `alpha` (accepting H1 when H0 holds) and `beta` (the reverse).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// Win share under H0.
+    pub p0: f64,
+    /// Win share under H1.
+    pub p1: f64,
+    /// Chance of accepting H1 when H0 holds.
+    pub alpha: f64,
+    /// Chance of accepting H0 when H1 holds.
+    pub beta: f64,
+}
+
+/// Where a sequential test stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SprtVerdict {
+    /// Not decided yet.
+    Continue,
+    /// H1: the measured seat wins clearly more than its fair share.
+    Stronger,
+    /// H0: it wins no more than its fair share.
+    NotStronger,
+    /// Every game was played without a decision.
+    Undecided,
+}
+
+impl Sprt {
+    /// One seat against six: H0 = 1/7, H1 = 2/7, α = β = 0.05.
+    pub const ONE_IN_SEVEN: Sprt = Sprt {
+        p0: 1.0 / 7.0,
+        p1: 2.0 / 7.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+
+    /// The log-likelihood ratio of H1 against H0 after `wins` wins in `games` games.
+    pub fn llr(&self, wins: usize, games: usize) -> f64 {
+        let losses = games - wins;
+        wins as f64 * (self.p1 / self.p0).ln()
+            + losses as f64 * ((1.0 - self.p1) / (1.0 - self.p0)).ln()
+    }
+
+    /// The verdict after `results`, in the order played.
+    pub fn verdict(&self, results: &[GameResult]) -> SprtVerdict {
+        let wins = results.iter().filter(|r| r.measured_won()).count();
+        let llr = self.llr(wins, results.len());
+        if llr >= ((1.0 - self.beta) / self.alpha).ln() {
+            SprtVerdict::Stronger
+        } else if llr <= (self.beta / (1.0 - self.alpha)).ln() {
+            SprtVerdict::NotStronger
+        } else {
+            SprtVerdict::Continue
+        }
+    }
+}
+
+/// A series' result in numbers, printed by `--json` as one line.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// Games played.
+    pub games: usize,
+    /// Wins by level name (capped games are nobody's).
+    pub wins_by_level: std::collections::BTreeMap<&'static str, usize>,
+    /// Wins by kingdom, Qin to Yan.
+    pub wins_by_seat: [usize; 7],
+    /// Wins of the measured seat.
+    pub measured_wins: usize,
+    /// Games capped at the move limit.
+    pub capped: usize,
+    /// Mean game length in moves.
+    pub mean_length: f64,
+    /// The sequential test's verdict, when one was run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtVerdict>,
+}
+
+impl Summary {
+    /// The numbers of `results`.
+    pub fn of(results: &[GameResult], sprt: Option<SprtVerdict>) -> Summary {
+        let mut wins_by_level = std::collections::BTreeMap::new();
+        let mut wins_by_seat = [0; 7];
+        for r in results {
+            if let (Some((k, _)), Some(level)) = (r.winner, r.winning_level()) {
+                *wins_by_level.entry(level.name()).or_insert(0) += 1;
+                wins_by_seat[k.index()] += 1;
+            }
+        }
+        Summary {
+            games: results.len(),
+            wins_by_level,
+            wins_by_seat,
+            measured_wins: results.iter().filter(|r| r.measured_won()).count(),
+            capped: results.iter().filter(|r| r.winner.is_none()).count(),
+            mean_length: results.iter().map(|r| r.plies).sum::<usize>() as f64
+                / results.len().max(1) as f64,
+            sprt,
+        }
+    }
+
+    /// One line of JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("summaries serialize")
+    }
+}
+
+/// The summary printed after a series: the measured seat, wins by level and by kingdom,
+/// victory types, capped games, lengths, and the sequential test's verdict if one ran.
+pub fn report(series: &Series, results: &[GameResult], sprt: Option<SprtVerdict>) -> String {
     let n = results.len().max(1) as f64;
     let mut out = String::new();
     let level_names: Vec<&str> = series.levels.iter().map(|l| l.name()).collect();
     out.push_str(&format!(
-        "games: {} · rules {} · levels {}{} · seed {} · movetime {}\n",
+        "games: {} · rules {} · levels {}{} · seed {} · {} · capped at {} moves\n",
         results.len(),
         series.rules.preset_name(),
         level_names.join(","),
         if series.rotate { " (rotating)" } else { "" },
         series.seed,
-        series.movetime.map_or(
-            format!("each level's × {}", series.time_scale),
-            |d| format!("{} ms", d.as_millis())
-        )
+        series.budget.describe(),
+        series.max_plies
+    ));
+    let summary = Summary::of(results, sprt);
+    out.push_str(&format!(
+        "measured seat ({}): {} wins  {:.1}%  (fair share 14.3%)\n",
+        series.levels[0].name(),
+        summary.measured_wins,
+        100.0 * summary.measured_wins as f64 / n
     ));
     out.push_str("wins by level (share of games; seats per game; share if equal):\n");
     for level in Level::ALL {
@@ -172,10 +378,11 @@ pub fn report(series: &Series, results: &[GameResult]) -> String {
         if seats == 0 {
             continue;
         }
-        let wins = results
-            .iter()
-            .filter(|r| r.levels[r.winner.index()] == level)
-            .count();
+        let wins = summary
+            .wins_by_level
+            .get(level.name())
+            .copied()
+            .unwrap_or(0);
         let per_game = seats as f64 / n;
         out.push_str(&format!(
             "  {:<7} {:>4} wins  {:>5.1}%  ({:.1} seats/game; equal share {:.1}%)\n",
@@ -188,8 +395,11 @@ pub fn report(series: &Series, results: &[GameResult]) -> String {
     }
     out.push_str("wins by kingdom:");
     for k in Kingdom::ALL {
-        let wins = results.iter().filter(|r| r.winner == k).count();
-        out.push_str(&format!(" {} {}", k.name(), wins));
+        out.push_str(&format!(
+            " {} {}",
+            k.name(),
+            summary.wins_by_seat[k.index()]
+        ));
     }
     out.push('\n');
     out.push_str("victories:");
@@ -200,19 +410,38 @@ pub fn report(series: &Series, results: &[GameResult]) -> String {
         Victory::LastKingdom,
         Victory::EarlyEnd,
     ] {
-        let count = results.iter().filter(|r| r.victory == v).count();
+        let count = results
+            .iter()
+            .filter(|r| r.winner.is_some_and(|(_, won)| won == v))
+            .count();
         if count > 0 {
             out.push_str(&format!(" {} {}", v.name(), count));
         }
     }
     out.push('\n');
-    let lengths: Vec<usize> = results.iter().map(|r| r.plies).collect();
-    let mean = lengths.iter().sum::<usize>() as f64 / n;
     out.push_str(&format!(
-        "length: mean {mean:.1} moves, min {}, max {}\n",
+        "capped (no winner, a loss for the measured seat): {}\n",
+        summary.capped
+    ));
+    let lengths: Vec<usize> = results.iter().map(|r| r.plies).collect();
+    out.push_str(&format!(
+        "length: mean {:.1} moves, min {}, max {}\n",
+        summary.mean_length,
         lengths.iter().min().unwrap_or(&0),
         lengths.iter().max().unwrap_or(&0)
     ));
+    if let Some(verdict) = sprt {
+        let text = match verdict {
+            SprtVerdict::Stronger => "stronger: the measured seat wins clearly more than 1 in 7",
+            SprtVerdict::NotStronger => "not stronger: the measured seat wins about 1 in 7 or less",
+            SprtVerdict::Undecided | SprtVerdict::Continue => {
+                "undecided: every game was played without a decision"
+            }
+        };
+        out.push_str(&format!(
+            "sequential test (H0 1/7, H1 2/7, alpha = beta = 0.05): {text}\n"
+        ));
+    }
     out
 }
 
@@ -228,10 +457,9 @@ mod tests {
             levels,
             rotate: true,
             seed: 5,
-            movetime: None,
-            time_scale: 1.0,
+            budget: Budget::Nodes(None),
             threads: 2,
-            max_plies: 3000,
+            max_plies: 1500,
         }
     }
 
@@ -242,9 +470,84 @@ mod tests {
         let b = s.run(|_, _| {});
         assert_eq!(a, b);
         assert!(a.iter().all(|r| r.plies > 0));
-        let text = report(&s, &a);
+        let text = report(&s, &a, None);
         assert!(text.contains("games: 4"));
         assert!(text.contains("random"));
+        let summary = Summary::of(&a, None);
+        assert_eq!(summary.games, 4);
+        assert_eq!(
+            summary.wins_by_seat.iter().sum::<usize>() + summary.capped,
+            4
+        );
+        let json: serde_json::Value = serde_json::from_str(&summary.to_json()).unwrap();
+        assert_eq!(json["games"], 4);
+        assert!(json["wins_by_level"].is_object());
+        assert!(!summary.to_json().contains('\n'));
+    }
+
+    #[test]
+    fn capped_games_have_no_winner_and_count_against_the_measured_seat() {
+        let mut s = series(2, [Level::Random; 7]);
+        s.max_plies = 5;
+        let results = s.run(|_, _| {});
+        assert!(results.iter().all(|r| r.winner.is_none() && r.plies == 5));
+        assert_eq!(Summary::of(&results, None).capped, 2);
+        assert!(results.iter().all(|r| !r.measured_won()));
+        assert!(
+            report(&s, &results, None)
+                .contains("capped (no winner, a loss for the measured seat): 2")
+        );
+    }
+
+    fn game(measured_won: bool) -> GameResult {
+        GameResult {
+            levels: [Level::Random; 7],
+            winner: Some((
+                if measured_won {
+                    Kingdom::Qin
+                } else {
+                    Kingdom::Chu
+                },
+                Victory::Generals,
+            )),
+            plies: 100,
+            measured: Kingdom::Qin,
+        }
+    }
+
+    #[test]
+    fn the_sequential_test_stops_on_either_bound() {
+        let sprt = Sprt::ONE_IN_SEVEN;
+        // ln 19 = 2.944; a win adds ln 2 = 0.693, a loss ln(5/6) = -0.182.
+        let losses: Vec<GameResult> = (0..16).map(|_| game(false)).collect();
+        assert_eq!(sprt.verdict(&losses), SprtVerdict::Continue);
+        let losses: Vec<GameResult> = (0..17).map(|_| game(false)).collect();
+        assert_eq!(sprt.verdict(&losses), SprtVerdict::NotStronger);
+        let wins: Vec<GameResult> = (0..5).map(|_| game(true)).collect();
+        assert_eq!(sprt.verdict(&wins[..4]), SprtVerdict::Continue);
+        assert_eq!(sprt.verdict(&wins), SprtVerdict::Stronger);
+        // The fair share itself drifts towards H0: 1 win in 7, over and over.
+        let fair: Vec<GameResult> = (0..140).map(|i| game(i % 7 == 0)).collect();
+        let first_verdict = (1..=140)
+            .map(|n| sprt.verdict(&fair[..n]))
+            .find(|v| *v != SprtVerdict::Continue);
+        assert_eq!(first_verdict, Some(SprtVerdict::NotStronger));
+    }
+
+    #[test]
+    fn a_sequential_series_rests_on_the_games_in_order() {
+        let mut levels = [Level::Random; 7];
+        levels[0] = Level::Easy;
+        let mut s = series(14, levels);
+        s.budget = Budget::Nodes(Some(2_000));
+        let (one, v1) = Series {
+            threads: 1,
+            ..s.clone()
+        }
+        .run_sequential(&Sprt::ONE_IN_SEVEN, |_, _| {});
+        let (two, v2) = Series { threads: 2, ..s }.run_sequential(&Sprt::ONE_IN_SEVEN, |_, _| {});
+        assert_eq!(one, two, "the same games whatever the threads");
+        assert_eq!(v1, v2);
     }
 
     #[test]

@@ -316,6 +316,63 @@ fn selfplay_reports_wins_victories_and_lengths() {
 }
 
 #[test]
+fn selfplay_prints_json_and_stops_on_a_sequential_verdict() {
+    // Easy against six random movers, by positions searched: it wins clearly more than one
+    // game in seven, and the test stops long before 60 games.
+    let args = [
+        "selfplay",
+        "--games",
+        "60",
+        "--levels",
+        "easy,random,random,random,random,random,random",
+        "--rotate",
+        "--nodes",
+        "2000",
+        "--sprt",
+        "--json",
+        "--threads",
+        "2",
+    ];
+    let out = qiguo(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["sprt"], "stronger", "{text}");
+    let games = json["games"].as_u64().unwrap();
+    assert!((5..60).contains(&games), "{text}");
+    assert_eq!(
+        json["measured_wins"], json["wins_by_level"]["easy"],
+        "{text}"
+    );
+    let seats: u64 = json["wins_by_seat"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_u64().unwrap())
+        .sum();
+    assert_eq!(seats + json["capped"].as_u64().unwrap(), games, "{text}");
+    // The same verdict on the same games with one thread.
+    let mut one = args;
+    *one.last_mut().unwrap() = "1";
+    assert_eq!(stdout(&qiguo(&one)), text);
+    // A cap of a few moves: every game capped, none won.
+    let capped = qiguo(&[
+        "selfplay",
+        "--games",
+        "3",
+        "--levels",
+        "random",
+        "--max-plies",
+        "4",
+        "--json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&capped)).unwrap();
+    assert_eq!(json["capped"], 3);
+    assert_eq!(json["mean_length"], 4.0);
+}
+
+#[test]
 fn computer_tools_refuse_bad_arguments() {
     let over = "19/19/19/19/19/19/19/19/19/9E9/19/19/19/19/19/19/19/19/19 w";
     let cases: &[(&[&str], &str)] = &[
@@ -340,6 +397,22 @@ fn computer_tools_refuse_bad_arguments() {
                 "5",
                 "--time-scale",
                 "2",
+            ],
+            "cannot be used with",
+        ),
+        (
+            &["selfplay", "--games", "200", "--sprt"],
+            "a sequential test plays at most 140 games",
+        ),
+        (
+            &[
+                "selfplay",
+                "--games",
+                "2",
+                "--nodes",
+                "5",
+                "--movetime",
+                "5",
             ],
             "cannot be used with",
         ),

@@ -266,11 +266,29 @@ pub enum Tool {
         #[arg(long, value_name = "S", default_value_t = 1)]
         seed: u64,
         /// Time per move for every computer player, in milliseconds (default: each level's).
-        #[arg(long, value_name = "MS", conflicts_with = "time_scale")]
+        #[arg(long, value_name = "MS", conflicts_with_all = ["time_scale", "nodes"])]
         movetime: Option<u64>,
         /// Multiply each level's own time per move by F (keeps the levels' ratios).
-        #[arg(long, value_name = "F")]
+        #[arg(long, value_name = "F", conflicts_with = "nodes")]
         time_scale: Option<f64>,
+        /// Budget moves by positions searched instead of time, so results do not depend on
+        /// the machine or its load: each level's own budget, or N positions for every level.
+        #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "0")]
+        nodes: Option<u64>,
+        /// Cap games at N moves; a capped game has no winner and counts as a loss for the
+        /// measured seat (the first level).
+        #[arg(long, value_name = "N", default_value_t = 1500,
+              value_parser = clap::value_parser!(u32).range(1..))]
+        max_plies: u32,
+        /// Print one line of JSON (games, wins per level and per seat, capped games, mean
+        /// length) instead of the report.
+        #[arg(long)]
+        json: bool,
+        /// Stop as soon as a sequential test decides whether the measured seat (the first
+        /// level) wins clearly more than its fair share (H0 1/7, H1 2/7, alpha = beta = 0.05);
+        /// --games is then the most games played (at most 140).
+        #[arg(long)]
+        sprt: bool,
         /// Games played at once (default: one per core).
         #[arg(long, value_name = "N")]
         threads: Option<usize>,

@@ -11,7 +11,7 @@ use qiguo_rules::{Kingdom, Move, Position, Record, Rules, notation};
 use serde::Serialize;
 
 use super::args::{ArgError, Controllers, Tool, move_texts, parse_levels};
-use crate::selfplay::{self, Series};
+use crate::selfplay::{self, Budget, Series, Sprt};
 
 /// Runs a tool, returning what to print on standard output or a one-line error.
 /// Why a tool could not run.
@@ -91,6 +91,10 @@ pub fn run(tool: &Tool) -> Result<String, ToolError> {
             seed,
             movetime,
             time_scale,
+            nodes,
+            max_plies,
+            json,
+            sprt,
             threads,
         } => {
             if time_scale.is_some_and(|f| !(f > 0.0 && f <= 100.0)) {
@@ -98,6 +102,19 @@ pub fn run(tool: &Tool) -> Result<String, ToolError> {
                     ArgError::new("--time-scale", "give a factor above 0 and at most 100").into(),
                 );
             }
+            if *sprt && *games > 140 {
+                return Err(
+                    ArgError::new("--games", "a sequential test plays at most 140 games").into(),
+                );
+            }
+            let budget = match nodes {
+                Some(0) => Budget::Nodes(None),
+                Some(n) => Budget::Nodes(Some(*n)),
+                None => Budget::Time {
+                    movetime: movetime.map(Duration::from_millis),
+                    scale: time_scale.unwrap_or(1.0),
+                },
+            };
             let series = Series {
                 games: *games,
                 rules: Rules::preset(*preset),
@@ -109,15 +126,24 @@ pub fn run(tool: &Tool) -> Result<String, ToolError> {
                     .expect("seven levels"),
                 rotate: *rotate,
                 seed: *seed,
-                movetime: movetime.map(Duration::from_millis),
-                time_scale: time_scale.unwrap_or(1.0),
+                budget,
                 threads: threads
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
                     .max(1),
-                max_plies: 3000,
+                max_plies: *max_plies as usize,
             };
-            let results = series.run(selfplay::progress_bar);
-            Ok(selfplay::report(&series, &results))
+            let (results, verdict) = if *sprt {
+                let (results, verdict) =
+                    series.run_sequential(&Sprt::ONE_IN_SEVEN, selfplay::progress_bar);
+                (results, Some(verdict))
+            } else {
+                (series.run(selfplay::progress_bar), None)
+            };
+            Ok(if *json {
+                format!("{}\n", selfplay::Summary::of(&results, verdict).to_json())
+            } else {
+                selfplay::report(&series, &results, verdict)
+            })
         }
     }
 }

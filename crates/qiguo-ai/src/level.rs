@@ -53,6 +53,18 @@ impl Level {
         }
     }
 
+    /// How many positions a move may visit when strength is measured by work rather than by
+    /// time (`qiguo selfplay --nodes`): the level's own time at about 500,000 positions per
+    /// second, the speed of the build machine, so that results do not depend on its load.
+    pub const fn nodes(self) -> u64 {
+        match self {
+            Level::Random => 0,
+            Level::Easy => 100_000,
+            Level::Medium => 300_000,
+            Level::Hard => 750_000,
+        }
+    }
+
     /// The deepest iteration searched (full moves of the player, and best replies).
     pub const fn max_depth(self) -> u32 {
         match self {
