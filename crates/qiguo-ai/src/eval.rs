@@ -43,6 +43,13 @@ const MOBILITY: i32 = 3;
 /// A go-between next to its General.
 const SHIELD: i32 = 40;
 
+/// Whether one of `k`'s Generals stands where an enemy could take it.
+pub fn general_exposed(pos: &Position, k: Kingdom) -> bool {
+    let foes = enemies(pos, k);
+    pos.army(k)
+        .any(|(point, piece)| piece.kind == PieceKind::General && pos.is_attacked(point, foes))
+}
+
 /// The kingdoms that are not allies of `k` and still in the game.
 fn enemies(pos: &Position, k: Kingdom) -> KingdomSet {
     let allies = pos.seats().allies(k);

@@ -12,7 +12,8 @@ pub enum Level {
     /// Looks at its own move and the captures that follow, and often picks a move that is
     /// merely good.
     Easy,
-    /// Looks at its own move and the captures that follow, and plays the best of them.
+    /// Looks at its own move, the most dangerous reply and its next move (as far as its
+    /// budget allows), and plays the best.
     #[default]
     Medium,
     /// Searches as deep as its time allows and plays its best move.
@@ -54,14 +55,14 @@ impl Level {
     }
 
     /// How many positions a move may visit when strength is measured by work rather than by
-    /// time (`qiguo selfplay --nodes`): the level's own time at about 500,000 positions per
-    /// second, the speed of the build machine, so that results do not depend on its load.
+    /// time (`qiguo selfplay --nodes`), so that results do not depend on the machine or its
+    /// load. The build machine searches about 500,000 positions a second.
     pub const fn nodes(self) -> u64 {
         match self {
             Level::Random => 0,
             Level::Easy => 100_000,
-            Level::Medium => 300_000,
-            Level::Hard => 750_000,
+            Level::Medium => 400_000,
+            Level::Hard => 2_000_000,
         }
     }
 
@@ -70,7 +71,7 @@ impl Level {
         match self {
             Level::Random => 0,
             Level::Easy => 1,
-            Level::Medium => 1,
+            Level::Medium => 3,
             Level::Hard => 64,
         }
     }

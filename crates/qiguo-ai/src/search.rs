@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use qiguo_rules::random::{SplitMix64, splitmix64};
 use qiguo_rules::{Kingdom, Move, Outcome, Piece, Position};
 
-use crate::eval::{evaluate, victim_value};
+use crate::eval::{evaluate, general_exposed, victim_value};
 use crate::level::Level;
 use crate::tt::{Bound, Entry, Table};
 
@@ -138,8 +138,14 @@ impl Engine {
         if level == Level::Random {
             return Some(done(moves[rng.below(moves.len())], 0, 0, 0));
         }
-        let movetime = limits.movetime.unwrap_or(level.movetime());
-        self.deadline = Some(start + movetime);
+        // A node budget alone decides by itself (the same move on any machine); otherwise the
+        // time given, or the level's own.
+        let movetime = match (limits.movetime, limits.nodes) {
+            (Some(t), _) => Some(t),
+            (None, Some(_)) => None,
+            (None, None) => Some(level.movetime()),
+        };
+        self.deadline = movetime.map(|t| start + t);
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.stop = limits.stop.clone();
         self.nodes = 0;
@@ -178,8 +184,10 @@ impl Engine {
             if scored[0].1.abs() >= WIN - MAX_PLY as i32 {
                 break; // a forced result: nothing deeper matters
             }
-            if start.elapsed() * 2 > movetime {
-                break; // the next iteration would not finish
+            // The next iteration would not finish: each costs many times the one before.
+            if movetime.is_some_and(|t| start.elapsed() * 2 > t) || self.nodes * 2 > self.node_limit
+            {
+                break;
             }
         }
         let (scores, depth) = completed.unwrap_or_else(|| (scored.clone(), 0));
@@ -379,6 +387,10 @@ impl Engine {
         let beta0 = beta;
         let mut best = INF;
         let mut best_move = None;
+        // Replies that leave the replier's own General to be taken: chosen only if no
+        // opponent has another (Qiguo has no check rule, but no kingdom walks into capture to
+        // hand a rival the game when it can help it).
+        let mut hanging = INF;
         let mut prefix = Vec::new();
         let mut first = true;
         'layer: loop {
@@ -391,6 +403,13 @@ impl Engine {
                 if self.aborted {
                     self.buffers[ply] = moves;
                     break 'layer;
+                }
+                if score >= best && score >= beta {
+                    continue;
+                }
+                if self.hangs_general(pos, mv) {
+                    hanging = hanging.min(score);
+                    continue;
                 }
                 if score < best {
                     best = score;
@@ -421,10 +440,23 @@ impl Engine {
             return 0;
         }
         if best == INF {
+            best = hanging;
+        }
+        if best == INF {
             best = self.node(pos, 0, alpha, beta0, ply);
         }
         self.store(key, depth, best, alpha, beta0, best_move);
         best
+    }
+
+    /// Whether `mv`, by the kingdom to move, leaves one of its Generals where an enemy can
+    /// take it (unless the move ends the game or the kingdom's part in it).
+    fn hangs_general(&self, pos: &mut Position, mv: Move) -> bool {
+        let k = pos.to_move();
+        let undo = pos.make(mv);
+        let exposed = !pos.is_over() && pos.alive().contains(k) && general_exposed(pos, k);
+        pos.unmake(undo);
+        exposed
     }
 
     /// After one opponent's searched reply, the rest of the opponents play their ordinary
@@ -453,20 +485,38 @@ impl Engine {
         score
     }
 
-    /// The move an opponent plays when it is not the one searched: its first move by the
-    /// ordering — the best capture, else a killer, else the best by history.
-    fn background_move(&mut self, pos: &Position, ply: usize) -> Move {
+    /// The move an opponent plays when it is not the one searched, in its own interest: the
+    /// best capture by victim and attacker, else its best quiet move by history — the first of
+    /// these (among the best dozen) that does not leave its General to be taken, which also
+    /// moves a threatened General out of danger. Killer moves, learned from refutations of the
+    /// searching player, are not used.
+    fn background_move(&mut self, pos: &mut Position, _ply: usize) -> Move {
         let mut moves = std::mem::take(&mut self.scratch);
         pos.legal_moves_into(&mut moves);
-        let mut best = (moves.first().copied().unwrap_or(Move::PASS), i32::MIN);
-        for &mv in &moves {
-            let score = self.order_score(pos, ply, mv, None);
-            if score > best.1 {
-                best = (mv, score);
-            }
-        }
+        let mut ranked: Vec<(Move, i32)> = moves
+            .iter()
+            .map(|&mv| {
+                let score = match Self::pieces(pos, mv) {
+                    (Some(attacker), Some(victim))
+                        if pos.player_of(attacker.kingdom) != pos.player_of(victim.kingdom) =>
+                    {
+                        (1 << 28) + victim_value(victim.kind) * 64 - victim_value(attacker.kind) / 8
+                    }
+                    (Some(_), Some(_)) => -1, // an ally: never by default
+                    _ => self.history_of(mv.bits()) as i32,
+                };
+                (mv, score)
+            })
+            .collect();
         self.scratch = moves;
-        best.0
+        ranked.sort_by_key(|(_, s)| std::cmp::Reverse(*s));
+        let fallback = ranked.first().map_or(Move::PASS, |(mv, _)| *mv);
+        ranked
+            .iter()
+            .take(12)
+            .map(|(mv, _)| *mv)
+            .find(|&mv| !self.hangs_general(pos, mv))
+            .unwrap_or(fallback)
     }
 
     /// Orders `moves` (or the legal moves) best first.

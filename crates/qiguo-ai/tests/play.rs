@@ -147,3 +147,20 @@ fn searches_are_reproducible_for_a_seed_and_node_budget() {
         );
     }
 }
+
+/// A position from a game between Easy players: Wei can take Zhao's General with n17n19, and
+/// its own General stays safe. Opponents in the search used to walk their Generals into
+/// capture to hand a rival the game, so every move looked lost and Hard played g14f14.
+#[test]
+fn hard_takes_a_free_general_when_its_own_is_safe() {
+    let fen = "3dSdBdQdRgNdG2pS1pQpRpS2gB/3pC2dS5pS1bN2gHgN/1dNbG2dCdA5bWgWpA4/6dN10gS1/4dA8gG5/2oG3gC11gQ/dW11gN4gSgR/wRwS5wN2dH6wGgS/1wS10rWpN5/wQwCpN1wNrCwH12/wBwSpB1wA5bH5rB2/wS2wA13bS1/10oHoN4gNbS1/10oN3pW1bC1bQ/2pG2rN2rG7bBbSbR/3rN3rA8bN1bS/1rN2rA7oAoWoAoS3/3rSrS1rS5oSoC5/rRrQ4rS2rNoNoSoR1oQoS3 g";
+    let pos = Position::from_fen(fen, Rules::default()).unwrap();
+    let limits = Limits {
+        nodes: Some(750_000),
+        ..Limits::default()
+    };
+    let result = Engine::new(18)
+        .search(&pos, Level::Hard, &limits, 1)
+        .unwrap();
+    assert_eq!(result.best, notation::parse_move("n17n19").unwrap());
+}
