@@ -2,7 +2,7 @@
 //! unprotected, and are reproducible for a fixed seed and node budget.
 
 use qiguo_ai::{Engine, Level, Limits};
-use qiguo_rules::{Game, Move, Position, Preset, Rules, Seating, Seats, notation};
+use qiguo_rules::{Game, Move, PieceKind, Position, Preset, Rules, Seating, Seats, notation};
 
 /// Random games under every preset and some seatings, and the positions along them.
 fn positions() -> Vec<Position> {
@@ -163,4 +163,65 @@ fn hard_takes_a_free_general_when_its_own_is_safe() {
         .search(&pos, Level::Hard, &limits, 1)
         .unwrap();
     assert_eq!(result.best, notation::parse_move("n17n19").unwrap());
+}
+
+/// Whether the kingdom to move could lose a General to an enemy after `mv`.
+fn own_general_exposed_after(pos: &Position, mv: Move) -> bool {
+    let k = pos.to_move();
+    let mut after = pos.clone();
+    after.play(mv).unwrap();
+    if after.is_over() || !after.alive().contains(k) {
+        return false;
+    }
+    let allies = after.seats().allies(k);
+    let foes = after
+        .alive()
+        .iter()
+        .filter(|f| !allies.contains(*f))
+        .collect();
+    after
+        .army(k)
+        .any(|(p, piece)| piece.kind == PieceKind::General && after.is_attacked(p, foes))
+}
+
+/// Over positions of random games: wherever the kingdom to move can take an enemy General and
+/// keep its own Generals safe, Hard (three moves deep) takes a General.
+#[test]
+fn hard_takes_free_generals_in_generated_positions() {
+    let mut found = 0;
+    let mut engine = Engine::new(18);
+    for pos in positions() {
+        let free: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|&mv| {
+                let victim = mv.to().and_then(|to| pos.piece_at(to));
+                victim.is_some_and(|v| {
+                    v.kind == PieceKind::General
+                        && pos.player_of(v.kingdom) != pos.player_of(pos.to_move())
+                })
+            })
+            .filter(|&mv| !own_general_exposed_after(&pos, mv))
+            .collect();
+        if free.is_empty() {
+            continue;
+        }
+        found += 1;
+        let limits = Limits {
+            depth: Some(3),
+            nodes: Some(400_000),
+            ..Limits::default()
+        };
+        let best = engine.search(&pos, Level::Hard, &limits, 7).unwrap().best;
+        let takes_general = best
+            .to()
+            .and_then(|to| pos.piece_at(to))
+            .is_some_and(|v| v.kind == PieceKind::General);
+        assert!(
+            takes_general,
+            "played {best}, not one of {free:?}, in\n{pos}"
+        );
+    }
+    eprintln!("{found} positions with a free General");
+    assert!(found >= 3, "only {found} positions with a free General");
 }
