@@ -297,7 +297,7 @@ pub enum Tool {
 
 /// Who may be named in a `--levels` list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Controllers {
+enum Controllers {
     /// Computer levels, or `person`.
     PeopleOrComputers,
     /// Computer levels only.
@@ -306,7 +306,7 @@ pub(super) enum Controllers {
 
 /// The players' controllers in `--levels`: one for all `count` players, or one per player in
 /// seat order. `None` is a person.
-pub(super) fn parse_levels(
+fn parse_levels(
     text: &str,
     count: usize,
     allowed: Controllers,
@@ -331,6 +331,14 @@ pub(super) fn parse_levels(
             format!("give one level or {count} (one per player, in seat order), not {n}"),
         )),
     }
+}
+
+/// The seven computer levels of `selfplay --levels` (Qin to Yan): one for all, or seven.
+pub(super) fn parse_computer_levels(text: &str) -> Result<[Level; 7], ArgError> {
+    let levels = parse_levels(text, 7, Controllers::Computers)?;
+    Ok(std::array::from_fn(|i| {
+        levels[i].expect("only computer levels are accepted")
+    }))
 }
 
 /// The position a tool starts from.

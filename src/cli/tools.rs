@@ -10,7 +10,7 @@ use qiguo_rules::notation::MoveListError;
 use qiguo_rules::{Kingdom, Move, Position, Record, Rules, notation};
 use serde::Serialize;
 
-use super::args::{ArgError, Controllers, Tool, move_texts, parse_levels};
+use super::args::{ArgError, Tool, move_texts, parse_computer_levels};
 use crate::selfplay::{self, Budget, Series, Sprt};
 
 /// Runs a tool, returning what to print on standard output or a one-line error.
@@ -118,12 +118,7 @@ pub fn run(tool: &Tool) -> Result<String, ToolError> {
             let series = Series {
                 games: *games,
                 rules: Rules::preset(*preset),
-                levels: parse_levels(levels, 7, Controllers::Computers)?
-                    .into_iter()
-                    .map(|l| l.expect("computers only"))
-                    .collect::<Vec<_>>()
-                    .try_into()
-                    .expect("seven levels"),
+                levels: parse_computer_levels(levels)?,
                 rotate: *rotate,
                 seed: *seed,
                 budget,

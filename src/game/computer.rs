@@ -61,23 +61,6 @@ impl Default for ComputerSettings {
     }
 }
 
-impl ComputerSettings {
-    /// The limits of one search at `level`.
-    fn limits(&self, level: Level, stop: Arc<AtomicBool>) -> Limits {
-        let movetime = match (self.movetime, self.nodes) {
-            (Some(t), _) => Some(t),
-            (None, Some(_)) => None,
-            (None, None) => Some(level.movetime()),
-        };
-        Limits {
-            movetime,
-            nodes: self.nodes,
-            stop: Some(stop),
-            ..Limits::default()
-        }
-    }
-}
-
 /// The computer players' searcher. One engine serves every computer seat, so its
 /// transposition table and history carry over from move to move.
 #[derive(Resource, Clone)]
@@ -116,7 +99,14 @@ fn start_thinking(
         return;
     };
     let stop_flag = Arc::new(AtomicBool::new(false));
-    let limits = settings.limits(level, stop_flag.clone());
+    // Without either limit the search takes the level's own time; a node limit alone is
+    // the same search on any machine.
+    let limits = Limits {
+        movetime: settings.movetime,
+        nodes: settings.nodes,
+        stop: Some(stop_flag.clone()),
+        ..Limits::default()
+    };
     let seed = settings.seed.wrapping_add(the_match.game().len() as u64);
     let engine = engine.0.clone();
     let task = AsyncComputeTaskPool::get().spawn(async move {

@@ -534,12 +534,12 @@ fn undo_and_redo(
         return;
     }
     let mut changed = 0;
-    let game = the_match.bypass_change_detection();
+    let unmarked = the_match.bypass_change_detection();
     for _ in 0..undos {
-        changed += game.undo_to_person();
+        changed += unmarked.undo_to_person();
     }
     for _ in 0..redos {
-        changed += game.redo_to_person();
+        changed += unmarked.redo_to_person();
     }
     if changed == 0 {
         let what = if undos > 0 { "undo" } else { "redo" };

@@ -506,16 +506,15 @@ fn show_applied_moves(
             continue; // a pass moves nothing
         }
         let plan = {
-            let index = &mut *index;
-            let on_board = index.on_board.clone();
+            let StoneIndex { on_board, tray_len } = &mut *index;
             let at = |e: Entity| stones.get(e).map_or(Vec3::ZERO, |(_, _, t)| t.translation);
             plan_move(
                 report,
                 |p| on_board.get(&p).copied(),
                 at,
                 |captor| {
-                    let slot = index.tray_len[captor.index()];
-                    index.tray_len[captor.index()] += 1;
+                    let slot = tray_len[captor.index()];
+                    tray_len[captor.index()] += 1;
                     slot
                 },
             )

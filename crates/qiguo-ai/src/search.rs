@@ -67,6 +67,8 @@ pub struct Engine {
     history: Vec<u32>,
     buffers: Vec<Vec<(Move, i32)>>,
     scratch: Vec<Move>,
+    /// The background move's candidates, kept to save allocations.
+    ranked: Vec<(Move, i32, usize)>,
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -91,6 +93,7 @@ impl Engine {
             history: vec![0; 361 * 361],
             buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             scratch: Vec::with_capacity(256),
+            ranked: Vec::with_capacity(256),
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
@@ -426,7 +429,7 @@ impl Engine {
             }
             self.buffers[ply] = moves;
             // This opponent plays its ordinary move; the next one gets to reply.
-            let background = self.background_move(pos, ply);
+            let background = self.background_move(pos);
             prefix.push(pos.make(background));
             first = false;
             if pos.is_over() || self.ours(pos, pos.to_move()) || prefix.len() >= 7 {
@@ -475,7 +478,7 @@ impl Engine {
             && self.root_alive(pos)
             && undos.len() < 7
         {
-            let mv = self.background_move(pos, ply);
+            let mv = self.background_move(pos);
             undos.push(pos.make(mv));
         }
         let score = self.node(pos, depth - 1, alpha, beta, ply);
@@ -490,33 +493,41 @@ impl Engine {
     /// these (among the best dozen) that does not leave its General to be taken, which also
     /// moves a threatened General out of danger. Killer moves, learned from refutations of the
     /// searching player, are not used.
-    fn background_move(&mut self, pos: &mut Position, _ply: usize) -> Move {
+    fn background_move(&mut self, pos: &mut Position) -> Move {
+        const CANDIDATES: usize = 12;
         let mut moves = std::mem::take(&mut self.scratch);
+        let mut ranked = std::mem::take(&mut self.ranked);
         pos.legal_moves_into(&mut moves);
-        let mut ranked: Vec<(Move, i32)> = moves
-            .iter()
-            .map(|&mv| {
-                let score = match Self::pieces(pos, mv) {
-                    (Some(attacker), Some(victim))
-                        if pos.player_of(attacker.kingdom) != pos.player_of(victim.kingdom) =>
-                    {
-                        (1 << 28) + victim_value(victim.kind) * 64 - victim_value(attacker.kind) / 8
-                    }
-                    (Some(_), Some(_)) => -1, // an ally: never by default
-                    _ => self.history_of(mv.bits()) as i32,
-                };
-                (mv, score)
-            })
-            .collect();
+        ranked.clear();
+        ranked.extend(moves.iter().enumerate().map(|(at, &mv)| {
+            let score = match Self::pieces(pos, mv) {
+                (Some(attacker), Some(victim))
+                    if pos.player_of(attacker.kingdom) != pos.player_of(victim.kingdom) =>
+                {
+                    (1 << 28) + victim_value(victim.kind) * 64 - victim_value(attacker.kind) / 8
+                }
+                (Some(_), Some(_)) => -1, // an ally: never by default
+                _ => self.history_of(mv.bits()) as i32,
+            };
+            (mv, score, at)
+        }));
         self.scratch = moves;
-        ranked.sort_by_key(|(_, s)| std::cmp::Reverse(*s));
-        let fallback = ranked.first().map_or(Move::PASS, |(mv, _)| *mv);
-        ranked
+        // Only the best dozen are looked at: bring them to the front, best first, ties in
+        // generation order (as a stable sort of them all would).
+        let key = |&(_, score, at): &(Move, i32, usize)| (std::cmp::Reverse(score), at);
+        if ranked.len() > CANDIDATES {
+            ranked.select_nth_unstable_by_key(CANDIDATES, key);
+            ranked.truncate(CANDIDATES);
+        }
+        ranked.sort_unstable_by_key(key);
+        let fallback = ranked.first().map_or(Move::PASS, |(mv, _, _)| *mv);
+        let chosen = ranked
             .iter()
-            .take(12)
-            .map(|(mv, _)| *mv)
+            .map(|(mv, _, _)| *mv)
             .find(|&mv| !self.hangs_general(pos, mv))
-            .unwrap_or(fallback)
+            .unwrap_or(fallback);
+        self.ranked = ranked;
+        chosen
     }
 
     /// Orders `moves` (or the legal moves) best first.
