@@ -31,6 +31,12 @@ const INF: i32 = 2 * WIN;
 const MAX_PLY: usize = 96;
 /// Captures looked at beyond the nominal depth, at most.
 const QUIESCENCE_DEPTH: u32 = 6;
+/// Late quiet replies are searched two iterations shallower first from this depth on...
+const LMR_DEPTH: i32 = 2;
+/// ...after this many of one opponent's replies.
+const LMR_AFTER: usize = 2;
+/// The share of the next iteration's foreseen cost that must fit in what is left to start it.
+const NEXT_ITERATION_SHARE: f64 = 0.4;
 
 /// What a search may spend.
 #[derive(Clone, Debug, Default)]
@@ -161,6 +167,9 @@ impl Engine {
         // Root moves with their last scores, best first.
         let mut scored: Vec<(Move, i32)> = self.ordered(&pos, 0, &moves, None);
         let mut completed: Option<(Vec<(Move, i32)>, u32)> = None;
+        // Positions the last two iterations visited, to foresee the next one's cost.
+        let mut costs: (Option<u64>, Option<u64>) = (None, None);
+        let mut mark = (0u64, Duration::ZERO);
         // Odd depths only: they end on the searching player's own move, after which the
         // opponents' captures are resolved by the quiescence search. An even depth ends on one
         // opponent's reply and lets the searching player assume that every other threat it
@@ -170,26 +179,42 @@ impl Engine {
             let tolerance = level.tolerance();
             let result = self.root(&mut pos, depth as i32, &scored, tolerance);
             if self.aborted {
-                // A partial iteration still tells the best move when it beat the last one (or
-                // when there is no last one).
-                let better = match (result.first(), &completed) {
-                    (Some((mv, score)), Some((prev, _))) => *score > prev[0].1 && *mv != prev[0].0,
-                    (Some(_), None) => true,
-                    (None, _) => false,
-                };
-                if better {
-                    completed = Some((result, depth.saturating_sub(2)));
+                // The last iteration's best move is searched first, so the best of a partial
+                // iteration is at least as good at this depth: it replaces it. (An empty one
+                // tells nothing.)
+                if !result.is_empty() {
+                    let depth = completed.as_ref().map_or(0, |(_, d)| *d);
+                    completed = Some((result, depth));
                 }
+                break;
+            }
+            if result[0].1 <= -WIN + MAX_PLY as i32 && completed.is_some() {
+                // Every move loses against the best replies of all six: play the move that
+                // looked best before the loss was seen (the opponents are not a coalition),
+                // rather than the longest loss.
                 break;
             }
             scored = result;
             completed = Some((scored.clone(), depth));
-            if scored[0].1.abs() >= WIN - MAX_PLY as i32 {
-                break; // a forced result: nothing deeper matters
+            if scored[0].1 >= WIN - MAX_PLY as i32 {
+                break; // a forced win: nothing deeper matters
             }
-            // The next iteration would not finish: each costs many times the one before.
-            if movetime.is_some_and(|t| start.elapsed() * 2 > t) || self.nodes * 2 > self.node_limit
-            {
+            // Start the next iteration only if enough of it can be searched to matter (its
+            // first moves take the largest share): each costs many times the one before.
+            let spent = (self.nodes - mark.0, start.elapsed() - mark.1);
+            mark = (self.nodes, start.elapsed());
+            costs = (costs.1, Some(spent.0));
+            let growth = match costs {
+                (Some(a), Some(b)) if a > 0 => (b as f64 / a as f64).clamp(4.0, 30.0),
+                _ => 12.0,
+            };
+            let needed = |cost: f64, left: f64| cost * growth * NEXT_ITERATION_SHARE > left;
+            let out_of_time = movetime.is_some_and(|t| {
+                needed(spent.1.as_secs_f64(), t.saturating_sub(start.elapsed()).as_secs_f64())
+            });
+            let out_of_nodes = self.node_limit != u64::MAX
+                && needed(spent.0 as f64, self.node_limit.saturating_sub(self.nodes) as f64);
+            if out_of_time || out_of_nodes {
                 break;
             }
         }
@@ -399,9 +424,18 @@ impl Engine {
         'layer: loop {
             let mut moves = std::mem::take(&mut self.buffers[ply]);
             self.order_into(pos, ply, if first { tt_move } else { None }, &mut moves);
-            for &(mv, _) in moves.iter() {
+            for (i, &(mv, order)) in moves.iter().enumerate() {
+                // Late quiet replies are first searched two iterations shallower, and fully
+                // only if that shows them hurting the searching player.
+                let reduce = depth >= LMR_DEPTH && i >= LMR_AFTER && order < 1 << 27;
                 let undo = pos.make(mv);
-                let score = self.after_reply(pos, depth, alpha, beta, ply + 1);
+                let mut score = INF;
+                if reduce {
+                    score = self.after_reply(pos, depth - 2, alpha, beta, ply + 1);
+                }
+                if !reduce || (score < beta && !self.aborted) {
+                    score = self.after_reply(pos, depth, alpha, beta, ply + 1);
+                }
                 pos.unmake(undo);
                 if self.aborted {
                     self.buffers[ply] = moves;
