@@ -210,10 +210,16 @@ impl Engine {
             };
             let needed = |cost: f64, left: f64| cost * growth * NEXT_ITERATION_SHARE > left;
             let out_of_time = movetime.is_some_and(|t| {
-                needed(spent.1.as_secs_f64(), t.saturating_sub(start.elapsed()).as_secs_f64())
+                needed(
+                    spent.1.as_secs_f64(),
+                    t.saturating_sub(start.elapsed()).as_secs_f64(),
+                )
             });
             let out_of_nodes = self.node_limit != u64::MAX
-                && needed(spent.0 as f64, self.node_limit.saturating_sub(self.nodes) as f64);
+                && needed(
+                    spent.0 as f64,
+                    self.node_limit.saturating_sub(self.nodes) as f64,
+                );
             if out_of_time || out_of_nodes {
                 break;
             }
