@@ -37,6 +37,7 @@
 
 #![deny(missing_docs)]
 
+mod attacks;
 pub mod fen;
 mod game;
 mod kingdom;

@@ -236,7 +236,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn gen_kingdom<S: Sink>(&self, k: Kingdom, sink: &mut S) {
+    pub(crate) fn gen_kingdom<S: Sink>(&self, k: Kingdom, sink: &mut S) {
         let k = k.index();
         let list = &self.plist_of(k);
         for &sq in list.iter() {

@@ -214,6 +214,19 @@ fn attack_and_mobility_queries_agree_with_move_generation() {
                             attacked,
                             "{preset} ply {ply} {p} by {set:?}\n{pos}"
                         );
+                        // The attackers are exactly the pieces with a capture onto the point.
+                        let mut expected: Vec<Point> = set
+                            .iter()
+                            .flat_map(|k| pos.army(k).map(|(from, _)| from).collect::<Vec<_>>())
+                            .filter(|&from| {
+                                pos.piece_at(p).is_some()
+                                    && pos.moves_from(from).iter().any(|m| m.to() == Some(p))
+                            })
+                            .collect();
+                        let mut got = pos.attackers_of(p, set);
+                        expected.sort();
+                        got.sort();
+                        assert_eq!(got, expected, "{preset} ply {ply} {p} by {set:?}\n{pos}");
                     }
                 }
             }

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{dests, names, position};
-use qiguo_rules::{KnightMove, Point, Preset, RangedMove, Rules};
+use qiguo_rules::{Kingdom, KingdomSet, KnightMove, Point, Preset, RangedMove, Rules};
 
 fn classic() -> Rules {
     Rules::preset(Preset::Classic)
@@ -225,4 +225,35 @@ fn options_change_only_their_pieces() {
     let pos = position("wN e5, wH k5", 'w', rules);
     assert_eq!(dests(&pos, "e5").len(), 24);
     assert_eq!(dests(&pos, "k5").len(), 8);
+}
+
+#[test]
+fn threatened_points_follow_captures_not_moves() {
+    // Qin's cannon on a1 behind a screen on a3 threatens the first stone beyond it (a4, or a5
+    // with a4 empty, ...), not a2 where it merely moves; Chu's swordsman on k5 is attacked by
+    // Qin's swordsman on k4.
+    let pos = position("wC a1, rS a3, wS k4, rS k5, rQ s19", 'r', classic());
+    let threatened = pos.threatened_points(Kingdom::Chu, KingdomSet::ALL);
+    let has = |p: &str| threatened.contains(&p.parse().unwrap());
+    assert!(has("a4") && has("a5") && has("a19"));
+    assert!(!has("a2"), "a cannon moves there but cannot capture there");
+    assert!(has("k5"), "Chu's swordsman can be taken");
+    assert!(
+        has("l4") && has("j4") && has("k3"),
+        "around Qin's swordsman"
+    );
+    assert!(!has("b1"), "no screen on the first rank");
+    assert!(!has("s19"), "nothing reaches Chu's General");
+    assert!(
+        !has("a3"),
+        "the screen is Chu's own stone, and no Qin piece takes it"
+    );
+    // Attackers of Chu's swordsman: Qin's swordsman alone.
+    assert_eq!(
+        pos.attackers_of("k5".parse().unwrap(), KingdomSet::ALL),
+        vec!["k4".parse::<Point>().unwrap()]
+    );
+    // A kingdom never threatens itself, nor do its allies.
+    let chu_only: KingdomSet = [Kingdom::Chu].into_iter().collect();
+    assert!(pos.threatened_points(Kingdom::Chu, chu_only).is_empty());
 }

@@ -1,0 +1,86 @@
+//! Attack queries for players and the interface: which pieces attack a point, and which points
+//! an army would be attacked on. Built on move generation, so they agree with the moves.
+
+use crate::movegen::{CAPTURERS, EMPTY, Sink};
+use crate::{Kingdom, KingdomSet, Piece, PieceKind, Point, Position};
+
+/// Keeps the origins of captures onto one cell.
+struct CapturesOnto<'a> {
+    to: usize,
+    from: &'a mut Vec<usize>,
+}
+
+impl Sink for CapturesOnto<'_> {
+    #[inline(always)]
+    fn push(&mut self, from: usize, to: usize, capture: bool) {
+        if capture && to == self.to {
+            self.from.push(from);
+        }
+    }
+}
+
+impl Position {
+    /// The points of the pieces of `attackers` that could capture the piece on `point` if it
+    /// were their kingdom's turn, in the order of the kingdoms and their armies. Empty for an
+    /// empty point, the Emperor, a go-between, or a piece no attacker may take (its own
+    /// kingdom's).
+    ///
+    /// ```
+    /// use qiguo_rules::{Kingdom, KingdomSet, PieceKind, Position, Rules};
+    ///
+    /// let pos = Position::start(Rules::default());
+    /// let qin_general = pos.army(Kingdom::Qin).find(|(_, p)| p.kind == PieceKind::General).unwrap().0;
+    /// assert!(pos.attackers_of(qin_general, KingdomSet::ALL).is_empty());
+    /// ```
+    pub fn attackers_of(&self, point: Point, attackers: KingdomSet) -> Vec<Point> {
+        let sq = point.sq();
+        let can = CAPTURERS[self.cells[sq] as usize] & attackers.0;
+        let mut from = Vec::new();
+        for k in Kingdom::ALL {
+            if can & (1 << k.index()) != 0 {
+                self.gen_kingdom(
+                    k,
+                    &mut CapturesOnto {
+                        to: sq,
+                        from: &mut from,
+                    },
+                );
+            }
+        }
+        from.into_iter().filter_map(Point::from_sq).collect()
+    }
+
+    /// The points where a piece of `defender` would be attacked by one of `attackers`: those of
+    /// its own pieces that can be taken, and every empty point where an attacker could take a
+    /// piece of `defender` standing there (a cannon, for instance, only beyond a screen).
+    /// Attackers that are `defender`'s allies or `defender` itself are left out.
+    pub fn threatened_points(&self, defender: Kingdom, attackers: KingdomSet) -> Vec<Point> {
+        let foes: KingdomSet = attackers
+            .iter()
+            .filter(|k| !self.seats().allies(defender).contains(*k))
+            .collect();
+        let stand_in = Piece {
+            kingdom: defender,
+            kind: PieceKind::Swordsman,
+        }
+        .code();
+        let mut probe = self.clone();
+        Point::all()
+            .filter(|&point| {
+                let sq = point.sq();
+                match self.cells[sq] {
+                    EMPTY => {
+                        probe.cells[sq] = stand_in;
+                        let attacked = probe.is_attacked(point, foes);
+                        probe.cells[sq] = EMPTY;
+                        attacked
+                    }
+                    cell => {
+                        Piece::from_code(cell).is_some_and(|p| p.kingdom == defender)
+                            && self.is_attacked(point, foes)
+                    }
+                }
+            })
+            .collect()
+    }
+}
