@@ -821,3 +821,114 @@ mod stale {
         assert!(changed(&app));
     }
 }
+
+/// The danger warning and the threat shading follow the turn.
+mod awareness {
+    use super::*;
+    use qiguo::game::awareness::{Danger, Threats, ToggleThreats};
+    use qiguo_ai::Level;
+
+    /// Qin's General on f1, attacked by Chu's Chancellor on a1 (along the first rank) and by
+    /// Han's cannon on f7 (over Chu's swordsman on f4); Chu has no General.
+    const ATTACKED: &str = "19/19/19/19/19/19/19/19/19/19/19/19/5oC13/19/19/5rS13/19/19/rR4wQ13 w";
+
+    fn attacked() -> Position {
+        Position::new(
+            &fen::parse(ATTACKED).unwrap(),
+            Rules::default(),
+            Seats::seven(),
+        )
+        .unwrap()
+    }
+
+    fn danger(app: &App) -> Option<String> {
+        app.world()
+            .resource::<Danger>()
+            .report
+            .as_ref()
+            .map(|r| r.sentence())
+    }
+
+    #[test]
+    fn a_person_is_warned_of_an_attacked_general_until_it_is_safe() {
+        let mut app = app_with(attacked());
+        app.update();
+        assert_eq!(
+            danger(&app).as_deref(),
+            Some("Your General on f1 is attacked by Chu's chancellor on a1 and Han's cannon on f7")
+        );
+        let report = app.world().resource::<Danger>().report.clone().unwrap();
+        let mut attackers: Vec<_> = report.attackers().collect();
+        attackers.sort();
+        assert_eq!(attackers, vec![p("a1"), p("f7")]);
+        // The General steps out of both lines: the warning goes with the turn.
+        play(&mut app, "f1", "g2");
+        assert_eq!(moves(&app), 1);
+        assert_eq!(danger(&app), None);
+        assert_agree(&mut app);
+    }
+
+    #[test]
+    fn no_warning_while_a_computer_moves() {
+        let mut app = TestApp::new(attacked())
+            .levels(&[Some(Level::Easy)])
+            .computers_idle()
+            .build();
+        app.update();
+        assert_eq!(phase(&app), TurnPhase::ComputerThinking);
+        assert_eq!(danger(&app), None);
+    }
+
+    #[test]
+    fn threat_shading_shows_what_the_rules_say_and_toggles() {
+        let mut app = app_with(attacked());
+        app.update();
+        assert!(app.world().resource::<Threats>().points.is_empty());
+        send(&mut app, ToggleThreats);
+        app.update();
+        let threats = app.world().resource::<Threats>().clone();
+        assert!(threats.shown);
+        // Exactly the rules engine's points, split into empty points and Qin's stones.
+        let pos = position(&app);
+        let foes = pos.alive().iter().filter(|k| *k != Kingdom::Qin).collect();
+        let mut expected = pos.threatened_points(Kingdom::Qin, foes);
+        let mut got: Vec<_> = threats
+            .points
+            .iter()
+            .chain(&threats.takeable)
+            .copied()
+            .collect();
+        expected.sort();
+        got.sort();
+        assert_eq!(got, expected);
+        assert_eq!(threats.takeable, vec![p("f1")], "the General can be taken");
+        for point in ["b1", "e1", "f2", "f3", "a2"] {
+            assert!(threats.points.contains(&p(point)), "{point}");
+        }
+        assert!(
+            !threats.points.contains(&p("f6")),
+            "between the cannon and its screen"
+        );
+        assert!(!threats.points.contains(&p("g2")));
+        assert!(
+            !threats.points.contains(&p("g1")),
+            "the General shields it from the Chancellor"
+        );
+        // After Qin's move it is Chu's turn: the shading follows the mover.
+        play(&mut app, "f1", "g2");
+        let threats = app.world().resource::<Threats>().clone();
+        let pos = position(&app);
+        assert_eq!(pos.to_move(), Kingdom::Chu);
+        assert!(
+            threats
+                .takeable
+                .iter()
+                .all(|t| pos.piece_at(*t).unwrap().kingdom == Kingdom::Chu)
+        );
+        // Off again: nothing shaded.
+        send(&mut app, ToggleThreats);
+        app.update();
+        let threats = app.world().resource::<Threats>();
+        assert!(!threats.shown && threats.points.is_empty() && threats.takeable.is_empty());
+    }
+}

@@ -10,6 +10,7 @@ use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_inp
 use qiguo_rules::Point;
 
 use super::AppSystems;
+use super::awareness::ToggleThreats;
 use super::board_view::BoardSurface;
 use super::layout::nearest_point;
 use super::selection::{DeselectRequested, Hover, PointClicked};
@@ -26,6 +27,7 @@ pub(super) fn plugin(app: &mut App) {
             (
                 right_click_deselects.run_if(not(egui_wants_any_pointer_input)),
                 escape_deselects.run_if(not(egui_wants_any_keyboard_input)),
+                threat_key.run_if(not(egui_wants_any_keyboard_input)),
             )
                 .in_set(AppSystems::RecordInput),
         );
@@ -138,5 +140,12 @@ fn escape_deselects(
 ) {
     if keys.just_pressed(KeyCode::Escape) {
         deselect.write(DeselectRequested);
+    }
+}
+
+/// T turns the threat shading on or off.
+fn threat_key(keys: Res<ButtonInput<KeyCode>>, mut toggles: MessageWriter<ToggleThreats>) {
+    if keys.just_pressed(KeyCode::KeyT) {
+        toggles.write(ToggleThreats);
     }
 }

@@ -4,6 +4,8 @@
 
 pub mod animation;
 pub mod app;
+pub mod awareness;
+pub mod awareness_view;
 pub mod board;
 pub mod board_view;
 pub mod camera;
@@ -72,6 +74,7 @@ pub fn logic_plugins(app: &mut App) {
         animation::plugin,
         computer::plugin,
         saving::plugin,
+        awareness::plugin,
     ));
 }
 
@@ -82,6 +85,7 @@ pub fn view_plugins(app: &mut App) {
         board_view::plugin,
         stone_view::plugin,
         marker_view::plugin,
+        awareness_view::plugin,
         camera::plugin,
         input::plugin,
         history::plugin,

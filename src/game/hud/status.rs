@@ -8,6 +8,7 @@ use qiguo_rules::Kingdom;
 
 use super::describe::MoveDescription;
 use super::{FilesForm, NewGameForm, badge};
+use crate::game::awareness::{Danger, Threats, ToggleThreats};
 use crate::game::camera::{ViewRequested, ViewSettings};
 use crate::game::launch::View;
 use crate::game::saving::SaveStore;
@@ -75,6 +76,8 @@ pub(super) fn toolbar(
     mut store: ResMut<SaveStore>,
     mut settings: ResMut<ViewSettings>,
     mut views: MessageWriter<ViewRequested>,
+    threats: Res<Threats>,
+    mut toggles: MessageWriter<ToggleThreats>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::Area::new(egui::Id::new("toolbar"))
@@ -140,7 +143,19 @@ pub(super) fn toolbar(
                             views.write(ViewRequested(View::Top));
                         }
                     });
-                    ui.checkbox(&mut settings.follow_turn, "Turn to the kingdom to move");
+                    ui.horizontal(|ui| {
+                        ui.checkbox(&mut settings.follow_turn, "Turn to the kingdom to move");
+                        let mut shown = threats.shown;
+                        if ui
+                            .checkbox(&mut shown, "Threats")
+                            .on_hover_text(
+                                "Shade the points the other kingdoms attack and mark your stones they can take (key T)",
+                            )
+                            .changed()
+                        {
+                            toggles.write(ToggleThreats);
+                        }
+                    });
                 });
         });
     Ok(())
@@ -152,6 +167,7 @@ pub(super) fn status_line(
     phase: Res<State<TurnPhase>>,
     toast: Res<Toast>,
     time: Res<Time>,
+    danger: Res<Danger>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let pos = the_match.position();
@@ -168,6 +184,13 @@ pub(super) fn status_line(
                         Color32::from_rgb(150, 230, 160)
                     };
                     ui.label(RichText::new(&toast.text).color(colour));
+                }
+                if let Some(report) = &danger.report {
+                    ui.label(
+                        RichText::new(report.sentence())
+                            .strong()
+                            .color(Color32::from_rgb(255, 110, 90)),
+                    );
                 }
                 if let Some(report) = game.last_report() {
                     ui.label(
