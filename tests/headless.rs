@@ -932,3 +932,89 @@ mod awareness {
         assert!(!threats.shown && threats.points.is_empty() && threats.takeable.is_empty());
     }
 }
+
+/// The hand-off banner: only when the board passes to another person.
+mod hand_off {
+    use super::*;
+    use qiguo::game::handoff::HandOff;
+    use qiguo_ai::Level;
+
+    /// The person to move plays their first quiet move, and it is shown.
+    fn play_any(app: &mut App) {
+        let pos = position(app);
+        let before = moves(app);
+        let mv = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| !pos.is_capture(*m))
+            .unwrap();
+        request(app, mv);
+        app.update();
+        settle(app);
+        assert_eq!(moves(app), before + 1, "{mv} played");
+    }
+
+    fn banner(app: &App) -> Option<String> {
+        app.world()
+            .resource::<HandOff>()
+            .banner
+            .as_ref()
+            .map(|b| b.text())
+    }
+
+    #[test]
+    fn the_board_passes_between_people_and_computers_do_not_count() {
+        // Qin and Han are people, Chu a computer: after Qin's move and Chu's, Han's player
+        // takes the board.
+        let mut app = TestApp::new(Position::start(Rules::default()))
+            .levels(&[None, Some(Level::Easy), None])
+            .build();
+        app.update();
+        assert_eq!(
+            banner(&app),
+            None,
+            "nobody had the board before the first turn"
+        );
+        play_any(&mut app);
+        run_until(&mut app, 300, "Chu's move", |app| {
+            moves(app) == 2 && phase(app) == TurnPhase::AwaitingInput
+        });
+        assert_eq!(position(&app).to_move(), Kingdom::Han);
+        assert_eq!(
+            banner(&app).as_deref(),
+            Some("韓 Han — Player 3, your move")
+        );
+    }
+
+    #[test]
+    fn no_banner_for_the_same_person_or_when_turned_off() {
+        // Six players: Qin's player also holds Chu, the next kingdom.
+        let seats = qiguo_rules::Seating::Six {
+            qin_takes: Kingdom::Chu,
+        }
+        .seats()
+        .unwrap();
+        let start = Position::start_with(Rules::default(), seats);
+        let mut app = app_with(start.clone());
+        app.update();
+        let first = position(&app).to_move();
+        let mut last_player = position(&app).seats().player(first);
+        for _ in 0..4 {
+            play_any(&mut app);
+            let pos = position(&app);
+            let player = pos.seats().player(pos.to_move());
+            assert_eq!(
+                banner(&app).is_some(),
+                player != last_player,
+                "banner only when the player changes: {player:?} after {last_player:?}"
+            );
+            last_player = player;
+        }
+        // Turned off: no banner, even between two people.
+        let mut app = app_with(Position::start(Rules::default()));
+        app.world_mut().resource_mut::<HandOff>().enabled = false;
+        app.update();
+        play_any(&mut app);
+        assert_eq!(banner(&app), None);
+    }
+}

@@ -10,6 +10,7 @@ pub mod board;
 pub mod board_view;
 pub mod camera;
 pub mod computer;
+pub mod handoff;
 pub mod history;
 pub mod hud;
 pub mod input;
@@ -75,6 +76,7 @@ pub fn logic_plugins(app: &mut App) {
         computer::plugin,
         saving::plugin,
         awareness::plugin,
+        handoff::plugin,
     ));
 }
 

@@ -38,6 +38,7 @@ pub(super) fn plugin(app: &mut App) {
                 status::toolbar,
                 moves::move_list,
                 status::status_line,
+                status::hand_off_banner,
                 dialogs::ally_question,
                 dialogs::game_over,
                 dialogs::new_game,

@@ -10,6 +10,7 @@ use super::describe::MoveDescription;
 use super::{FilesForm, NewGameForm, badge};
 use crate::game::awareness::{Danger, Threats, ToggleThreats};
 use crate::game::camera::{ViewRequested, ViewSettings};
+use crate::game::handoff::{BANNER_SECONDS, HandOff};
 use crate::game::launch::View;
 use crate::game::saving::SaveStore;
 use crate::game::selection::ClickRefused;
@@ -78,6 +79,7 @@ pub(super) fn toolbar(
     mut views: MessageWriter<ViewRequested>,
     threats: Res<Threats>,
     mut toggles: MessageWriter<ToggleThreats>,
+    mut hand_off: ResMut<HandOff>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::Area::new(egui::Id::new("toolbar"))
@@ -154,6 +156,17 @@ pub(super) fn toolbar(
                             .changed()
                         {
                             toggles.write(ToggleThreats);
+                        }
+                        let mut enabled = hand_off.enabled;
+                        if ui
+                            .checkbox(&mut enabled, "Hand-off")
+                            .on_hover_text(
+                                "Name the kingdom and player when the board passes to another person",
+                            )
+                            .changed()
+                        {
+                            hand_off.enabled = enabled;
+                            hand_off.banner = None;
                         }
                     });
                 });
@@ -261,6 +274,48 @@ pub(super) fn status_line(
                     }
                 });
             });
+        });
+    Ok(())
+}
+
+/// The hand-off banner across the middle of the window, fading out.
+pub(super) fn hand_off_banner(
+    mut contexts: EguiContexts,
+    hand_off: Res<HandOff>,
+    time: Res<Time>,
+) -> Result {
+    let Some(banner) = &hand_off.banner else {
+        return Ok(());
+    };
+    let age = time.elapsed_secs() - banner.since;
+    if !(0.0..BANNER_SECONDS).contains(&age) {
+        return Ok(());
+    }
+    // Full strength, then fading over the last half second.
+    let strength = ((BANNER_SECONDS - age) / 0.5).clamp(0.0, 1.0);
+    let alpha = |a: f32| (a * strength * 255.0) as u8;
+    let ctx = contexts.ctx_mut()?;
+    egui::Area::new(egui::Id::new("hand-off"))
+        .order(egui::Order::Foreground)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, -120.0])
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::new()
+                .fill(Color32::from_black_alpha(alpha(0.78)))
+                .corner_radius(10.0)
+                .inner_margin(egui::Margin::symmetric(28, 14))
+                .show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        badge(ui, banner.kingdom, 34.0, strength < 0.5);
+                        ui.add_space(8.0);
+                        ui.label(
+                            RichText::new(banner.text())
+                                .size(28.0)
+                                .strong()
+                                .color(Color32::from_white_alpha(alpha(1.0))),
+                        );
+                    });
+                });
         });
     Ok(())
 }

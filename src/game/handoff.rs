@@ -1,0 +1,129 @@
+//! Handing the board from one person to another: when a person's turn starts and the last
+//! person to move was someone else (computers may have moved in between), a banner names the
+//! kingdom and its player while the camera turns. Not between a person's own kingdoms, not for
+//! computers; a setting turns it off.
+
+use bevy::prelude::*;
+use qiguo_rules::Kingdom;
+
+use super::AppSystems;
+use super::state::{Match, Turn, TurnPhase};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<HandOff>()
+        .add_systems(Update, notice_turns.in_set(AppSystems::SyncView));
+}
+
+/// Seconds the banner stays.
+pub const BANNER_SECONDS: f32 = 2.2;
+
+/// The hand-off banner's state.
+#[derive(Resource, Debug, Clone, PartialEq)]
+pub struct HandOff {
+    /// Whether banners are shown at all (a setting).
+    pub enabled: bool,
+    /// The banner to show, if any.
+    pub banner: Option<Banner>,
+    /// The player of the last person's turn, and the turn it was, in this match.
+    last_person: Option<(u8, Turn)>,
+}
+
+impl Default for HandOff {
+    fn default() -> HandOff {
+        HandOff {
+            enabled: true,
+            banner: None,
+            last_person: None,
+        }
+    }
+}
+
+/// A banner for a person taking the board.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Banner {
+    /// The kingdom to move.
+    pub kingdom: Kingdom,
+    /// Its player's name.
+    pub player: String,
+    /// When it appeared, in seconds of app time.
+    pub since: f32,
+}
+
+impl Banner {
+    /// The banner's words: "秦 Qin — Anna, your move".
+    pub fn text(&self) -> String {
+        format!(
+            "{} {} — {}, your move",
+            self.kingdom.character(),
+            self.kingdom,
+            self.player
+        )
+    }
+}
+
+/// Whether the board changes hands when `next` (a player number) starts a turn after `last`,
+/// the player of the last person's turn: only between two different people.
+pub fn hands_off(last: Option<u8>, next: u8) -> bool {
+    last.is_some_and(|last| last != next)
+}
+
+/// At the start of each person's turn in the live game, decides whether a banner is due.
+fn notice_turns(
+    the_match: Res<Match>,
+    phase: Res<State<TurnPhase>>,
+    time: Res<Time>,
+    mut hand_off: ResMut<HandOff>,
+) {
+    if !the_match.is_changed() && !phase.is_changed() {
+        return;
+    }
+    let turn = the_match.turn();
+    let generation_changed = hand_off
+        .last_person
+        .is_some_and(|(_, t)| t.generation != turn.generation);
+    if generation_changed {
+        // A new or loaded game: nobody has had the board yet.
+        hand_off.last_person = None;
+        hand_off.banner = None;
+    }
+    if *phase.get() != TurnPhase::AwaitingInput {
+        return;
+    }
+    let kingdom = the_match.position().to_move();
+    let Some(player) = the_match.position().seats().player(kingdom) else {
+        return;
+    };
+    if hand_off.last_person.is_some_and(|(_, t)| t == turn) {
+        return; // this turn was seen already
+    }
+    let last = hand_off.last_person.map(|(p, _)| p);
+    let banner = (hand_off.enabled && hands_off(last, player)).then(|| Banner {
+        kingdom,
+        player: the_match.player_name(kingdom).unwrap_or("—").to_owned(),
+        since: time.elapsed_secs(),
+    });
+    hand_off.last_person = Some((player, turn));
+    hand_off.banner = banner;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_different_person_takes_the_board() {
+        assert!(!hands_off(None, 0), "the first turn of a game");
+        assert!(!hands_off(Some(2), 2), "the same person's next kingdom");
+        assert!(hands_off(Some(0), 1));
+    }
+
+    #[test]
+    fn the_banner_names_kingdom_and_player() {
+        let banner = Banner {
+            kingdom: Kingdom::Qin,
+            player: "Anna".into(),
+            since: 0.0,
+        };
+        assert_eq!(banner.text(), "秦 Qin — Anna, your move");
+    }
+}
