@@ -1018,3 +1018,112 @@ mod hand_off {
         assert_eq!(banner(&app), None);
     }
 }
+
+/// The moves since a person's last turn, and their replay.
+mod recap {
+    use super::*;
+    use qiguo::game::recap::{Recap, Replay, ReplayRequested};
+    use qiguo_ai::Level;
+
+    fn recap(app: &App) -> Option<std::ops::Range<usize>> {
+        let the_match = app.world().resource::<Match>();
+        app.world().resource::<Recap>().current(the_match)
+    }
+
+    fn shown(app: &App) -> usize {
+        let the_match = app.world().resource::<Match>();
+        app.world().resource::<Review>().shown_ply(the_match)
+    }
+
+    /// Qin is a person and the six others are computers: after Qin's move and theirs, Qin's
+    /// recap holds the six computer moves, and a replay shows them one by one.
+    #[test]
+    fn the_moves_since_your_last_turn_with_computers_between_and_their_replay() {
+        let mut levels = vec![None];
+        levels.extend([Some(Level::Easy); 6]);
+        let mut app = TestApp::new(Position::start(Rules::default()))
+            .levels(&levels)
+            .build();
+        app.update();
+        assert_eq!(recap(&app), None, "nothing happened before the first turn");
+        let pos = position(&app);
+        let mv = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| !pos.is_capture(*m))
+            .unwrap();
+        request(&mut app, mv);
+        app.update();
+        settle(&mut app);
+        run_until(&mut app, 2000, "the six computers' moves", |app| {
+            moves(app) == 7 && phase(app) == TurnPhase::AwaitingInput
+        });
+        assert_eq!(position(&app).to_move(), Kingdom::Qin);
+        assert_eq!(recap(&app), Some(1..7));
+
+        // The replay: the position before the first of them, then each in turn, then live.
+        send(&mut app, ReplayRequested);
+        app.update();
+        assert_eq!(shown(&app), 1);
+        assert_eq!(phase(&app), TurnPhase::Reviewing);
+        let mut seen = vec![shown(&app)];
+        for _ in 0..600 {
+            app.update();
+            if seen.last() != Some(&shown(&app)) {
+                seen.push(shown(&app));
+            }
+            if app.world().resource::<Replay>().step.is_none() {
+                break;
+            }
+        }
+        assert_eq!(seen, vec![1, 2, 3, 4, 5, 6, 7]);
+        app.update();
+        assert_eq!(
+            app.world().resource::<Review>().ply,
+            None,
+            "back to the game"
+        );
+        assert_eq!(phase(&app), TurnPhase::AwaitingInput);
+        assert_eq!(moves(&app), 7, "a replay changes nothing");
+        glide(&mut app);
+        assert_agree(&mut app);
+        assert_eq!(recap(&app), Some(1..7), "still shown after the replay");
+    }
+
+    #[test]
+    fn a_key_during_the_replay_stops_it_and_people_see_moves_since_their_own_turn() {
+        let mut app = app_with(Position::start(Rules::default()));
+        app.update();
+        for _ in 0..3 {
+            let pos = position(&app);
+            let mv = pos
+                .legal_moves()
+                .into_iter()
+                .find(|m| !pos.is_capture(*m))
+                .unwrap();
+            request(&mut app, mv);
+            app.update();
+            settle(&mut app);
+        }
+        // Qi, to move after Qin, Chu and Han, never moved: everything since the start.
+        assert_eq!(position(&app).to_move(), Kingdom::Qi);
+        assert_eq!(recap(&app), Some(0..3));
+        send(&mut app, ReplayRequested);
+        app.update();
+        assert_eq!(shown(&app), 0);
+        // The player steps to the end themselves: the replay stops there.
+        send(&mut app, qiguo::game::state::ReviewRequested::Live);
+        app.update();
+        app.update();
+        assert!(app.world().resource::<Replay>().step.is_none());
+        assert_eq!(app.world().resource::<Review>().ply, None);
+        for _ in 0..200 {
+            app.update();
+        }
+        assert_eq!(
+            app.world().resource::<Review>().ply,
+            None,
+            "no step after stopping"
+        );
+    }
+}

@@ -6,18 +6,31 @@ use bevy::prelude::*;
 use qiguo_rules::{Kingdom, KingdomSet, Piece, PieceKind, Point, Position};
 
 use super::AppSystems;
-use super::state::{Match, TurnPhase};
+use super::state::{Match, Turn, TurnPhase};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Danger>()
         .init_resource::<Threats>()
         .add_message::<ToggleThreats>()
+        .add_message::<PersonTurnStarted>()
         .add_systems(
             Update,
             (toggle_threats, assess_turn)
                 .chain()
                 .in_set(AppSystems::SyncView),
         );
+}
+
+/// A person's turn has started in the live game (once per turn): what the hand-off banner and
+/// the recap of moves since their last turn follow.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PersonTurnStarted {
+    /// The turn.
+    pub turn: Turn,
+    /// The kingdom to move.
+    pub kingdom: Kingdom,
+    /// The player holding it (see `Position::player_of`).
+    pub player: u8,
 }
 
 /// The General(s) of the kingdom to move that enemies attack, when a person's turn starts.
@@ -139,12 +152,14 @@ fn toggle_threats(mut toggles: MessageReader<ToggleThreats>, mut threats: ResMut
 }
 
 /// Brings [`Danger`] and [`Threats`] in line with the match: filled while a person is to move
-/// in the live game, empty otherwise.
-fn assess_turn(
+/// in the live game, empty otherwise; announces each person's turn once.
+pub(super) fn assess_turn(
     the_match: Res<Match>,
     phase: Res<State<TurnPhase>>,
     mut danger: ResMut<Danger>,
     mut threats: ResMut<Threats>,
+    mut started: MessageWriter<PersonTurnStarted>,
+    mut announced: Local<Option<Turn>>,
 ) {
     let threats_toggled = threats.is_changed() && !threats.is_added();
     if !the_match.is_changed() && !phase.is_changed() && !threats_toggled {
@@ -152,6 +167,15 @@ fn assess_turn(
     }
     let pos = the_match.position();
     let persons_turn = *phase.get() == TurnPhase::AwaitingInput && !pos.is_over();
+    let turn = the_match.turn();
+    if persons_turn && *announced != Some(turn) {
+        *announced = Some(turn);
+        started.write(PersonTurnStarted {
+            turn,
+            kingdom: pos.to_move(),
+            player: pos.player_of(pos.to_move()),
+        });
+    }
     danger.set_if_neq(Danger {
         report: persons_turn.then(|| DangerReport::of(pos)).flatten(),
     });

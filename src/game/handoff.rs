@@ -7,11 +7,14 @@ use bevy::prelude::*;
 use qiguo_rules::Kingdom;
 
 use super::AppSystems;
-use super::state::{Match, Turn, TurnPhase};
+use super::awareness::{PersonTurnStarted, assess_turn};
+use super::state::{Match, Turn};
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<HandOff>()
-        .add_systems(Update, notice_turns.in_set(AppSystems::SyncView));
+    app.init_resource::<HandOff>().add_systems(
+        Update,
+        notice_turns.after(assess_turn).in_set(AppSystems::SyncView),
+    );
 }
 
 /// Seconds the banner stays.
@@ -69,41 +72,30 @@ pub fn hands_off(last: Option<u8>, next: u8) -> bool {
 
 /// At the start of each person's turn in the live game, decides whether a banner is due.
 fn notice_turns(
+    mut started: MessageReader<PersonTurnStarted>,
     the_match: Res<Match>,
-    phase: Res<State<TurnPhase>>,
     time: Res<Time>,
     mut hand_off: ResMut<HandOff>,
 ) {
-    if !the_match.is_changed() && !phase.is_changed() {
-        return;
+    for start in started.read() {
+        if hand_off
+            .last_person
+            .is_some_and(|(_, t)| t.generation != start.turn.generation)
+        {
+            // A new or loaded game: nobody has had the board yet.
+            hand_off.last_person = None;
+        }
+        let last = hand_off.last_person.map(|(p, _)| p);
+        hand_off.banner = (hand_off.enabled && hands_off(last, start.player)).then(|| Banner {
+            kingdom: start.kingdom,
+            player: the_match
+                .player_name(start.kingdom)
+                .unwrap_or("—")
+                .to_owned(),
+            since: time.elapsed_secs(),
+        });
+        hand_off.last_person = Some((start.player, start.turn));
     }
-    let turn = the_match.turn();
-    let generation_changed = hand_off
-        .last_person
-        .is_some_and(|(_, t)| t.generation != turn.generation);
-    if generation_changed {
-        // A new or loaded game: nobody has had the board yet.
-        hand_off.last_person = None;
-        hand_off.banner = None;
-    }
-    if *phase.get() != TurnPhase::AwaitingInput {
-        return;
-    }
-    let kingdom = the_match.position().to_move();
-    let Some(player) = the_match.position().seats().player(kingdom) else {
-        return;
-    };
-    if hand_off.last_person.is_some_and(|(_, t)| t == turn) {
-        return; // this turn was seen already
-    }
-    let last = hand_off.last_person.map(|(p, _)| p);
-    let banner = (hand_off.enabled && hands_off(last, player)).then(|| Banner {
-        kingdom,
-        player: the_match.player_name(kingdom).unwrap_or("—").to_owned(),
-        since: time.elapsed_secs(),
-    });
-    hand_off.last_person = Some((player, turn));
-    hand_off.banner = banner;
 }
 
 #[cfg(test)]

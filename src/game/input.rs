@@ -13,6 +13,7 @@ use super::AppSystems;
 use super::awareness::ToggleThreats;
 use super::board_view::BoardSurface;
 use super::layout::nearest_point;
+use super::recap::ReplayRequested;
 use super::selection::{DeselectRequested, Hover, PointClicked};
 use super::stones::{EmperorStone, StonePlace};
 
@@ -28,6 +29,7 @@ pub(super) fn plugin(app: &mut App) {
                 right_click_deselects.run_if(not(egui_wants_any_pointer_input)),
                 escape_deselects.run_if(not(egui_wants_any_keyboard_input)),
                 threat_key.run_if(not(egui_wants_any_keyboard_input)),
+                replay_key.run_if(not(egui_wants_any_keyboard_input)),
             )
                 .in_set(AppSystems::RecordInput),
         );
@@ -147,5 +149,12 @@ fn escape_deselects(
 fn threat_key(keys: Res<ButtonInput<KeyCode>>, mut toggles: MessageWriter<ToggleThreats>) {
     if keys.just_pressed(KeyCode::KeyT) {
         toggles.write(ToggleThreats);
+    }
+}
+
+/// R replays the moves played since the last turn of the person to move.
+fn replay_key(keys: Res<ButtonInput<KeyCode>>, mut replays: MessageWriter<ReplayRequested>) {
+    if keys.just_pressed(KeyCode::KeyR) {
+        replays.write(ReplayRequested);
     }
 }

@@ -19,6 +19,8 @@ pub mod layout;
 pub mod marker_view;
 pub mod palette;
 pub mod perf;
+pub mod recap;
+pub mod recap_view;
 pub mod saving;
 pub mod screenshot;
 pub mod selection;
@@ -77,6 +79,7 @@ pub fn logic_plugins(app: &mut App) {
         saving::plugin,
         awareness::plugin,
         handoff::plugin,
+        recap::plugin,
     ));
 }
 
@@ -88,6 +91,7 @@ pub fn view_plugins(app: &mut App) {
         stone_view::plugin,
         marker_view::plugin,
         awareness_view::plugin,
+        recap_view::plugin,
         camera::plugin,
         input::plugin,
         history::plugin,

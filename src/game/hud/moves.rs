@@ -11,11 +11,15 @@ use qiguo_rules::{Kingdom, MoveReport};
 use super::describe::MoveDescription;
 use super::{badge, c32};
 use crate::game::palette::style;
+use crate::game::recap::{Recap, Replay, ReplayRequested};
 use crate::game::state::{Match, RedoRequested, Review, ReviewRequested, TurnPhase, UndoRequested};
 use crate::game::stone_view::stone_characters;
 
 /// Height of one row of the list.
 const ROW: f32 = 20.0;
+
+/// The colour marking the moves since your last turn.
+const RECAP_COLOUR: Color32 = Color32::from_rgb(255, 200, 90);
 
 /// A kingdom's colour for text on the dark panels: its stone colour brightened, with a little
 /// white; Yan's black becomes grey.
@@ -64,6 +68,8 @@ pub(super) fn move_list(
     mut undo: MessageWriter<UndoRequested>,
     mut redo: MessageWriter<RedoRequested>,
     mut last_shown: Local<Option<usize>>,
+    (recap, replay): (Res<Recap>, Res<Replay>),
+    mut replays: MessageWriter<ReplayRequested>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let game = the_match.game();
@@ -72,6 +78,7 @@ pub(super) fn move_list(
     let idle = *phase.get() != TurnPhase::Animating;
     let scroll_to_shown = *last_shown != Some(shown);
     *last_shown = Some(shown);
+    let since = recap.current(&the_match);
     egui::Window::new("Moves")
         .anchor(egui::Align2::LEFT_TOP, [8.0, 152.0])
         .default_width(262.0)
@@ -104,6 +111,28 @@ pub(super) fn move_list(
                     redo.write(RedoRequested);
                 }
             });
+            if let Some(since) = &since {
+                ui.horizontal(|ui| {
+                    let count = since.len();
+                    let playing = replay.step.is_some();
+                    let label = if playing { "Replaying…" } else { "Replay" };
+                    let enabled = !playing
+                        && *phase.get() == TurnPhase::AwaitingInput
+                        && review.ply.is_none();
+                    if ui
+                        .add_enabled(enabled, egui::Button::new(label))
+                        .on_hover_text("Play the marked moves again on the board (R)")
+                        .clicked()
+                    {
+                        replays.write(ReplayRequested);
+                    }
+                    let moves = if count == 1 { "move" } else { "moves" };
+                    ui.label(
+                        RichText::new(format!("{count} {moves} since your last turn"))
+                            .color(RECAP_COLOUR),
+                    );
+                });
+            }
             if review.ply.is_some() {
                 ui.label(
                     RichText::new(format!("Looking back: after move {shown} of {len}"))
@@ -139,6 +168,18 @@ pub(super) fn move_list(
                             move_line(ui, report);
                         })
                         .response;
+                    if since.as_ref().is_some_and(|r| r.contains(&i)) {
+                        // A bar at the left edge: played since your last turn.
+                        let rect = response.rect;
+                        ui.painter().rect_filled(
+                            egui::Rect::from_min_max(
+                                rect.left_top() - egui::vec2(4.0, 0.0),
+                                rect.left_bottom() - egui::vec2(1.0, 0.0),
+                            ),
+                            1.0,
+                            RECAP_COLOUR,
+                        );
+                    }
                     if current {
                         ui.painter().rect_stroke(
                             response.rect.expand(1.0),
