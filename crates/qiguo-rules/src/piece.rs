@@ -69,6 +69,22 @@ impl PieceKind {
         ["將", "偏", "裨", "砲", "行人", "弓", "弩", "刀", "劍", "騎"][self as usize - 1]
     }
 
+    /// The characters in pinyin: jiàng, piān, pí, pào, xíngrén, gōng, nǔ, dāo, jiàn, qí.
+    pub const fn pinyin(self) -> &'static str {
+        [
+            "jiàng",
+            "piān",
+            "pí",
+            "pào",
+            "xíngrén",
+            "gōng",
+            "nǔ",
+            "dāo",
+            "jiàn",
+            "qí",
+        ][self as usize - 1]
+    }
+
     /// English name.
     pub const fn name(self) -> &'static str {
         [

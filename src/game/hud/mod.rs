@@ -6,6 +6,7 @@
 pub mod describe;
 mod dialogs;
 mod files;
+mod help;
 mod moves;
 mod standings;
 mod status;
@@ -28,6 +29,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<NewGameForm>()
         .init_resource::<FilesForm>()
         .init_resource::<Toast>()
+        .init_resource::<help::RulesWindow>()
         .add_systems(Update, status::collect_toasts.in_set(AppSystems::UpdateHud))
         .add_systems(
             EguiPrimaryContextPass,
@@ -39,6 +41,8 @@ pub(super) fn plugin(app: &mut App) {
                 moves::move_list,
                 status::status_line,
                 status::hand_off_banner,
+                help::piece_card,
+                help::rules_window,
                 dialogs::ally_question,
                 dialogs::game_over,
                 dialogs::new_game,

@@ -7,6 +7,7 @@ use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_rules::Kingdom;
 
 use super::describe::MoveDescription;
+use super::help::RulesWindow;
 use super::{FilesForm, NewGameForm, badge};
 use crate::game::awareness::{Danger, Threats, ToggleThreats};
 use crate::game::camera::{ViewRequested, ViewSettings};
@@ -80,6 +81,7 @@ pub(super) fn toolbar(
     threats: Res<Threats>,
     mut toggles: MessageWriter<ToggleThreats>,
     mut hand_off: ResMut<HandOff>,
+    mut rules: ResMut<RulesWindow>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::Area::new(egui::Id::new("toolbar"))
@@ -123,6 +125,13 @@ pub(super) fn toolbar(
                         {
                             store.last_error = None;
                             files.share_open = true;
+                        }
+                        if ui
+                            .button("Rules")
+                            .on_hover_text("The rules this game plays, and how the presets differ")
+                            .clicked()
+                        {
+                            rules.open = !rules.open;
                         }
                     });
                     ui.horizontal(|ui| {
