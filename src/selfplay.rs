@@ -152,17 +152,17 @@ impl Series {
     pub fn run_sequential(
         &self,
         sprt: &Sprt,
-        mut progress: impl FnMut(usize, usize) + Send,
+        mut progress: impl FnMut(usize, usize, &GameResult) + Send,
     ) -> (Vec<GameResult>, SprtVerdict) {
         let mut results: Vec<GameResult> = Vec::new();
         let batch = self.threads.max(1) as u32;
         let mut start = 0;
         while start < self.games {
             let count = batch.min(self.games - start);
-            let played = self.run_range(start, count, &mut |_, _| {});
+            let played = self.run_range(start, count, &mut |_, _, _| {});
             for result in played {
+                progress(results.len() + 1, self.games as usize, &result);
                 results.push(result);
-                progress(results.len(), self.games as usize);
                 let verdict = sprt.verdict(&results);
                 if verdict != SprtVerdict::Continue {
                     return (results, verdict);
@@ -174,7 +174,10 @@ impl Series {
     }
 
     /// Plays every game on `threads` threads, reporting progress as games finish.
-    pub fn run(&self, mut progress: impl FnMut(usize, usize) + Send) -> Vec<GameResult> {
+    pub fn run(
+        &self,
+        mut progress: impl FnMut(usize, usize, &GameResult) + Send,
+    ) -> Vec<GameResult> {
         self.run_range(0, self.games, &mut progress)
     }
 
@@ -183,7 +186,7 @@ impl Series {
         &self,
         first: u32,
         count: u32,
-        progress: &mut (impl FnMut(usize, usize) + Send),
+        progress: &mut (impl FnMut(usize, usize, &GameResult) + Send),
     ) -> Vec<GameResult> {
         let next = AtomicUsize::new(0);
         let results: Mutex<Vec<Option<GameResult>>> = Mutex::new(vec![None; count as usize]);
@@ -198,12 +201,13 @@ impl Series {
                             break;
                         }
                         let result = self.play(first + i as u32);
-                        results.lock().expect("no panics while holding the lock")[i] = Some(result);
                         let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
                         (progress.lock().expect("no panics while holding the lock"))(
                             finished,
                             count as usize,
+                            &result,
                         );
+                        results.lock().expect("no panics while holding the lock")[i] = Some(result);
                     }
                 });
             }
@@ -217,10 +221,25 @@ impl Series {
     }
 }
 
-/// A progress bar on standard error, when it is a terminal.
-pub fn progress_bar(done: usize, total: usize) {
+/// Progress on standard error: a bar on a terminal; otherwise (a log file, a background run)
+/// one line per finished game, so that a long series can be followed.
+pub fn progress_bar(done: usize, total: usize, game: &GameResult) {
     let mut err = std::io::stderr();
     if !err.is_terminal() {
+        let measured = game.levels[game.measured.index()];
+        let outcome = match game.winner {
+            None => "capped".to_string(),
+            Some((k, victory)) => {
+                format!("{k} ({}) {}", game.levels[k.index()], victory.describe())
+            }
+        };
+        let _ = writeln!(
+            err,
+            "game {done}/{total}: {} ({measured}) {}; {outcome}; {} moves",
+            game.measured,
+            if game.measured_won() { "won" } else { "lost" },
+            game.plies
+        );
         return;
     }
     let width = 30;
@@ -466,8 +485,8 @@ mod tests {
     #[test]
     fn random_games_finish_and_are_reproducible() {
         let s = series(4, [Level::Random; 7]);
-        let a = s.run(|_, _| {});
-        let b = s.run(|_, _| {});
+        let a = s.run(|_, _, _| {});
+        let b = s.run(|_, _, _| {});
         assert_eq!(a, b);
         assert!(a.iter().all(|r| r.plies > 0));
         let text = report(&s, &a, None);
@@ -489,7 +508,7 @@ mod tests {
     fn capped_games_have_no_winner_and_count_against_the_measured_seat() {
         let mut s = series(2, [Level::Random; 7]);
         s.max_plies = 5;
-        let results = s.run(|_, _| {});
+        let results = s.run(|_, _, _| {});
         assert!(results.iter().all(|r| r.winner.is_none() && r.plies == 5));
         assert_eq!(Summary::of(&results, None).capped, 2);
         assert!(results.iter().all(|r| !r.measured_won()));
@@ -544,8 +563,9 @@ mod tests {
             threads: 1,
             ..s.clone()
         }
-        .run_sequential(&Sprt::ONE_IN_SEVEN, |_, _| {});
-        let (two, v2) = Series { threads: 2, ..s }.run_sequential(&Sprt::ONE_IN_SEVEN, |_, _| {});
+        .run_sequential(&Sprt::ONE_IN_SEVEN, |_, _, _| {});
+        let (two, v2) =
+            Series { threads: 2, ..s }.run_sequential(&Sprt::ONE_IN_SEVEN, |_, _, _| {});
         assert_eq!(one, two, "the same games whatever the threads");
         assert_eq!(v1, v2);
     }
