@@ -176,7 +176,17 @@ fn choose_orbit_button(
     }
 }
 
+/// Keys 1–7 and 0 pick a view; not with Ctrl or Cmd held, which the interface's zoom uses
+/// (Ctrl+0 resets the interface's size, Ctrl+plus and Ctrl+minus change it).
 fn view_keys(keys: Res<ButtonInput<KeyCode>>, mut views: MessageWriter<ViewRequested>) {
+    if keys.any_pressed([
+        KeyCode::ControlLeft,
+        KeyCode::ControlRight,
+        KeyCode::SuperLeft,
+        KeyCode::SuperRight,
+    ]) {
+        return;
+    }
     const KEYS: [KeyCode; 7] = [
         KeyCode::Digit1,
         KeyCode::Digit2,
@@ -235,5 +245,45 @@ fn publish_yaw(cameras: Query<&PanOrbitCamera>, mut yaw: ResMut<ViewYaw>) {
         if (current - yaw.0).abs() > 1e-4 {
             yaw.0 = current;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The views asked for when `held` keys are down and `pressed` is pressed.
+    fn views_for(held: &[KeyCode], pressed: KeyCode) -> Vec<ViewRequested> {
+        let mut app = App::new();
+        app.add_message::<ViewRequested>()
+            .init_resource::<ButtonInput<KeyCode>>()
+            .add_systems(Update, view_keys);
+        {
+            let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+            for key in held {
+                keys.press(*key);
+            }
+            keys.press(pressed);
+        }
+        app.update();
+        app.world_mut()
+            .resource_mut::<Messages<ViewRequested>>()
+            .drain()
+            .collect()
+    }
+
+    #[test]
+    fn digits_pick_views_but_not_with_ctrl_held() {
+        assert_eq!(
+            views_for(&[], KeyCode::Digit0),
+            vec![ViewRequested(View::Top)]
+        );
+        assert_eq!(
+            views_for(&[], KeyCode::Digit2),
+            vec![ViewRequested(View::Kingdom(Kingdom::Chu))]
+        );
+        // Ctrl+0 resets the interface's zoom only.
+        assert!(views_for(&[KeyCode::ControlLeft], KeyCode::Digit0).is_empty());
+        assert!(views_for(&[KeyCode::ControlRight], KeyCode::Digit3).is_empty());
     }
 }

@@ -35,6 +35,7 @@ pub(super) fn plugin(app: &mut App) {
             EguiPrimaryContextPass,
             (
                 set_up_style,
+                zoom_keys,
                 standings::turn_strip,
                 standings::kingdom_table,
                 status::toolbar,
@@ -90,6 +91,41 @@ fn set_up_style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
         }
     });
     *done = true;
+    Ok(())
+}
+
+/// The interface's size steps and bounds (Ctrl+plus, Ctrl+minus; Ctrl+0 resets).
+const ZOOM_STEP: f32 = 1.1;
+const ZOOM_RANGE: (f32, f32) = (0.6, 2.2);
+
+/// The interface's zoom factor after `key` with Ctrl held, from `zoom`.
+fn zoomed(zoom: f32, key: KeyCode) -> Option<f32> {
+    let z = match key {
+        KeyCode::Equal | KeyCode::NumpadAdd => zoom * ZOOM_STEP,
+        KeyCode::Minus | KeyCode::NumpadSubtract => zoom / ZOOM_STEP,
+        KeyCode::Digit0 | KeyCode::Numpad0 => 1.0,
+        _ => return None,
+    };
+    Some(z.clamp(ZOOM_RANGE.0, ZOOM_RANGE.1))
+}
+
+/// Ctrl+plus and Ctrl+minus make the interface larger or smaller, Ctrl+0 resets it; the board is
+/// not affected.
+fn zoom_keys(mut contexts: EguiContexts, keys: Res<ButtonInput<KeyCode>>) -> Result {
+    if !keys.any_pressed([
+        KeyCode::ControlLeft,
+        KeyCode::ControlRight,
+        KeyCode::SuperLeft,
+        KeyCode::SuperRight,
+    ]) {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    for key in keys.get_just_pressed() {
+        if let Some(zoom) = zoomed(ctx.zoom_factor(), *key) {
+            ctx.set_zoom_factor(zoom);
+        }
+    }
     Ok(())
 }
 
@@ -191,4 +227,19 @@ fn badge(ui: &mut egui::Ui, kingdom: Kingdom, diameter: f32, dim: bool) -> egui:
         ui.allocate_exact_size(egui::vec2(diameter, diameter), egui::Sense::hover());
     paint_badge(ui.painter(), rect.center(), diameter / 2.0, kingdom, dim);
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_interface_zooms_in_steps_within_bounds() {
+        assert_eq!(zoomed(1.0, KeyCode::Equal), Some(1.1));
+        assert_eq!(zoomed(1.1, KeyCode::Minus), Some(1.0));
+        assert_eq!(zoomed(1.7, KeyCode::Digit0), Some(1.0));
+        assert_eq!(zoomed(2.2, KeyCode::NumpadAdd), Some(2.2));
+        assert_eq!(zoomed(0.6, KeyCode::Minus), Some(0.6));
+        assert_eq!(zoomed(1.0, KeyCode::KeyA), None);
+    }
 }
