@@ -354,7 +354,10 @@ fn selfplay_prints_json_and_stops_on_a_sequential_verdict() {
     assert_eq!(seats + json["capped"].as_u64().unwrap(), games, "{text}");
     // Standard error (not a terminal here) follows the series game by game, in order.
     let progress = stderr(&out);
-    let lines: Vec<&str> = progress.lines().filter(|l| l.starts_with("game ")).collect();
+    let lines: Vec<&str> = progress
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .collect();
     assert_eq!(lines.len() as u64, games, "{progress}");
     assert!(lines[0].starts_with("game 1/60: Qin (easy) "), "{progress}");
     assert!(lines[1].starts_with("game 2/60: Chu (easy) "), "{progress}");

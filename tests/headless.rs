@@ -1127,3 +1127,62 @@ mod recap {
         );
     }
 }
+
+/// The sounds the table should hear, decided without a sound device.
+mod cues {
+    use super::*;
+    use qiguo::game::cues::{SoundCue, SoundSettings, ToggleMute};
+
+    /// Every cue since the last call (messages live two frames: read them each frame).
+    fn step_collecting(app: &mut App, frames: usize) -> Vec<SoundCue> {
+        let mut all = Vec::new();
+        for _ in 0..frames {
+            app.update();
+            all.extend(messages::<SoundCue>(app));
+        }
+        all
+    }
+
+    #[test]
+    fn a_capture_that_beats_a_kingdom_sounds_then_the_next_person_hears_their_turn() {
+        let mut app = app_with(start(Preset::Classic));
+        app.update();
+        assert_eq!(
+            step_collecting(&mut app, 2),
+            vec![],
+            "no cue for the first turn"
+        );
+        // Qin's Chancellor takes Chu's General: the capture, the fall, then Han's turn.
+        click(&mut app, "a5");
+        app.update();
+        click(&mut app, "c5");
+        let cues = step_collecting(&mut app, 400);
+        assert_eq!(
+            cues,
+            vec![SoundCue::Capture, SoundCue::Beaten, SoundCue::YourTurn]
+        );
+        // A quiet move: the stone, then the next turn's cue.
+        let pos = position(&app);
+        let mv = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| !pos.is_capture(*m))
+            .unwrap();
+        request(&mut app, mv);
+        let cues = step_collecting(&mut app, 400);
+        assert_eq!(cues, vec![SoundCue::Stone, SoundCue::YourTurn]);
+    }
+
+    #[test]
+    fn muting_silences_whatever_the_volume() {
+        let mut app = app_with(start(Preset::Classic));
+        app.update();
+        assert!(app.world().resource::<SoundSettings>().effective() > 0.0);
+        send(&mut app, ToggleMute);
+        app.update();
+        assert_eq!(app.world().resource::<SoundSettings>().effective(), 0.0);
+        send(&mut app, ToggleMute);
+        app.update();
+        assert!(!app.world().resource::<SoundSettings>().muted);
+    }
+}

@@ -156,6 +156,7 @@ fn toggle_threats(mut toggles: MessageReader<ToggleThreats>, mut threats: ResMut
 pub(super) fn assess_turn(
     the_match: Res<Match>,
     phase: Res<State<TurnPhase>>,
+    next_phase: Res<NextState<TurnPhase>>,
     mut danger: ResMut<Danger>,
     mut threats: ResMut<Threats>,
     mut started: MessageWriter<PersonTurnStarted>,
@@ -166,7 +167,10 @@ pub(super) fn assess_turn(
         return;
     }
     let pos = the_match.position();
-    let persons_turn = *phase.get() == TurnPhase::AwaitingInput && !pos.is_over();
+    // A move applied this frame leaves the phase AwaitingInput until the next frame (the
+    // animation is pending): the next person's turn starts only once the move has been shown.
+    let leaving = matches!(*next_phase, NextState::Pending(_));
+    let persons_turn = *phase.get() == TurnPhase::AwaitingInput && !leaving && !pos.is_over();
     let turn = the_match.turn();
     if persons_turn && *announced != Some(turn) {
         *announced = Some(turn);

@@ -12,6 +12,7 @@ use qiguo_rules::Point;
 use super::AppSystems;
 use super::awareness::ToggleThreats;
 use super::board_view::BoardSurface;
+use super::cues::ToggleMute;
 use super::layout::nearest_point;
 use super::recap::ReplayRequested;
 use super::selection::{DeselectRequested, Hover, PointClicked};
@@ -30,6 +31,7 @@ pub(super) fn plugin(app: &mut App) {
                 escape_deselects.run_if(not(egui_wants_any_keyboard_input)),
                 threat_key.run_if(not(egui_wants_any_keyboard_input)),
                 replay_key.run_if(not(egui_wants_any_keyboard_input)),
+                mute_key.run_if(not(egui_wants_any_keyboard_input)),
             )
                 .in_set(AppSystems::RecordInput),
         );
@@ -156,5 +158,12 @@ fn threat_key(keys: Res<ButtonInput<KeyCode>>, mut toggles: MessageWriter<Toggle
 fn replay_key(keys: Res<ButtonInput<KeyCode>>, mut replays: MessageWriter<ReplayRequested>) {
     if keys.just_pressed(KeyCode::KeyR) {
         replays.write(ReplayRequested);
+    }
+}
+
+/// M mutes or unmutes the sound.
+fn mute_key(keys: Res<ButtonInput<KeyCode>>, mut toggles: MessageWriter<ToggleMute>) {
+    if keys.just_pressed(KeyCode::KeyM) {
+        toggles.write(ToggleMute);
     }
 }

@@ -10,6 +10,7 @@ pub mod board;
 pub mod board_view;
 pub mod camera;
 pub mod computer;
+pub mod cues;
 pub mod handoff;
 pub mod history;
 pub mod hud;
@@ -24,6 +25,8 @@ pub mod recap_view;
 pub mod saving;
 pub mod screenshot;
 pub mod selection;
+#[cfg(feature = "sound")]
+pub mod sound;
 pub mod state;
 pub mod stone_view;
 pub mod stones;
@@ -80,6 +83,7 @@ pub fn logic_plugins(app: &mut App) {
         awareness::plugin,
         handoff::plugin,
         recap::plugin,
+        cues::plugin,
     ));
 }
 
@@ -99,4 +103,6 @@ pub fn view_plugins(app: &mut App) {
         screenshot::plugin,
         perf::plugin,
     ));
+    #[cfg(feature = "sound")]
+    app.add_plugins(sound::plugin);
 }

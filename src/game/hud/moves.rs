@@ -80,7 +80,7 @@ pub(super) fn move_list(
     *last_shown = Some(shown);
     let since = recap.current(&the_match);
     egui::Window::new("Moves")
-        .anchor(egui::Align2::LEFT_TOP, [8.0, 152.0])
+        .anchor(egui::Align2::LEFT_TOP, [8.0, 180.0])
         .default_width(262.0)
         .resizable(false)
         .collapsible(true)

@@ -11,6 +11,7 @@ use super::help::RulesWindow;
 use super::{FilesForm, NewGameForm, badge};
 use crate::game::awareness::{Danger, Threats, ToggleThreats};
 use crate::game::camera::{ViewRequested, ViewSettings};
+use crate::game::cues::SoundSettings;
 use crate::game::handoff::{BANNER_SECONDS, HandOff};
 use crate::game::launch::View;
 use crate::game::saving::SaveStore;
@@ -82,6 +83,7 @@ pub(super) fn toolbar(
     mut toggles: MessageWriter<ToggleThreats>,
     mut hand_off: ResMut<HandOff>,
     mut rules: ResMut<RulesWindow>,
+    mut sound: ResMut<SoundSettings>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::Area::new(egui::Id::new("toolbar"))
@@ -177,6 +179,16 @@ pub(super) fn toolbar(
                             hand_off.enabled = enabled;
                             hand_off.banner = None;
                         }
+                    });
+                    ui.horizontal(|ui| {
+                        ui.checkbox(&mut sound.muted, "Mute")
+                            .on_hover_text("Silence the game (key M)");
+                        ui.add_enabled(
+                            !sound.muted,
+                            egui::Slider::new(&mut sound.volume, 0.0..=1.0)
+                                .show_value(false)
+                                .text("Volume"),
+                        );
                     });
                 });
         });
