@@ -1,13 +1,32 @@
-//! Search speed: nodes per second and the depth reached in one second, at the start and in a
-//! crowded midgame, for the `classic` preset. Run with `cargo bench -p qiguo-ai`.
+//! Search speed per level: nodes per second and the depth completed, at the start and in a
+//! crowded midgame of the `classic` preset — once with the level's time per move (as in the
+//! game window) and once with its node budget (as in `qiguo selfplay --nodes`) — and the time
+//! depth 3 takes at the start. Run with `cargo bench -p qiguo-ai`.
 
 use std::time::Duration;
 
-use qiguo_ai::{Engine, Level, Limits};
+use qiguo_ai::{Engine, Level, Limits, SearchResult};
 use qiguo_rules::{Position, Preset, Rules};
 
 /// The crowded midgame of the rules crate's benchmarks (70 plies in, all seven kingdoms in).
 const MIDGAME: &str = "2dNdSdB1dRdSdNpG1pS1pQpR1pN1gN/3dNdS1dSdN4pSpC1pS3/4dA1dA5pApW4gN/4dH3pN9gS/11dG4gAgS1/12pNpH2gWgCgQ/wN11bN3gAgSgR/wWwN12oG3gS/wR1wA6wH8gN/wQdW15bN1/2wS10gN5/wS7gG9bS/wN3wB4rW6bAbSbB/2wN1wGdQ5oW4bWbC1/6rGoN1bG6bAbQbR/15oH1bNbS/4rArCrA5bH1oA3bN/3rNrS1rSrN3oNoSoC5/2rNrSrRrQrBrSrN2oSoRoQoBoSoN2 w";
+
+/// Searches `pos` afresh (an empty table) at `level` within `limits`.
+fn search(pos: &Position, level: Level, limits: Limits) -> SearchResult {
+    let mut engine = Engine::new(20);
+    engine.search(pos, level, &limits, 1).expect("a move")
+}
+
+fn row(case: &str, level: &str, budget: &str, r: &SearchResult) {
+    let nps = r.nodes as f64 / r.elapsed.as_secs_f64();
+    println!(
+        "{case:<8} {level:<7} {budget:<12} {:>10} {:>9.3} {:>10.0} {:>6}",
+        r.nodes,
+        r.elapsed.as_secs_f64(),
+        nps,
+        r.depth
+    );
+}
 
 fn main() {
     let rules = Rules::preset(Preset::Classic);
@@ -19,24 +38,38 @@ fn main() {
         ),
     ];
     println!(
-        "{:<8} {:>5} {:>12} {:>12} {:>8}",
-        "position", "run", "nodes", "nodes/s", "depth"
+        "{:<8} {:<7} {:<12} {:>10} {:>9} {:>10} {:>6}",
+        "position", "level", "budget", "nodes", "seconds", "nodes/s", "depth"
     );
-    for (name, pos) in &cases {
-        for run in 1..=3 {
-            let mut engine = Engine::new(20);
-            let limits = Limits {
-                movetime: Some(Duration::from_secs(1)),
+    for (case, pos) in &cases {
+        for level in [Level::Easy, Level::Medium, Level::Hard] {
+            let timed = Limits {
+                movetime: Some(level.movetime()),
                 ..Limits::default()
             };
-            let r = engine
-                .search(pos, Level::Hard, &limits, run)
-                .expect("a move");
-            let nps = r.nodes as f64 / r.elapsed.as_secs_f64();
-            println!(
-                "{name:<8} {run:>5} {:>12} {:>12.0} {:>8}",
-                r.nodes, nps, r.depth
-            );
+            let budget = format!("{} ms", level.movetime().as_millis());
+            row(case, level.name(), &budget, &search(pos, level, timed));
+            let counted = Limits {
+                nodes: Some(level.nodes()),
+                ..Limits::default()
+            };
+            let budget = format!("{}k nodes", level.nodes() / 1000);
+            row(case, level.name(), &budget, &search(pos, level, counted));
         }
+    }
+    println!();
+    for run in 1..=3 {
+        let limits = Limits {
+            depth: Some(3),
+            movetime: Some(Duration::from_secs(60)),
+            ..Limits::default()
+        };
+        let start = &cases[0].1;
+        let r = search(start, Level::Hard, limits);
+        println!(
+            "start, depth 3, run {run}: {} nodes in {:.3} s",
+            r.nodes,
+            r.elapsed.as_secs_f64()
+        );
     }
 }
