@@ -3,7 +3,7 @@
 //! and, when asked for, the points the other kingdoms attack ([`Threats`]).
 
 use bevy::prelude::*;
-use qiguo_rules::{Kingdom, KingdomSet, Piece, PieceKind, Point, Position};
+use qiguo_rules::{Kingdom, Piece, PieceKind, Point, Position};
 
 use super::AppSystems;
 use super::state::{Match, Turn, TurnPhase};
@@ -54,7 +54,7 @@ impl DangerReport {
     /// not an ally) attacks one of its Generals.
     pub fn of(pos: &Position) -> Option<DangerReport> {
         let kingdom = pos.to_move();
-        let foes = enemies(pos, kingdom);
+        let foes = pos.enemies(kingdom);
         let generals: Vec<(Point, Vec<(Point, Piece)>)> = pos
             .army(kingdom)
             .filter(|(_, piece)| piece.kind == PieceKind::General)
@@ -109,15 +109,6 @@ fn list(items: &[String]) -> String {
     }
 }
 
-/// The kingdoms in the game that are not `kingdom`'s allies.
-fn enemies(pos: &Position, kingdom: Kingdom) -> KingdomSet {
-    let allies = pos.seats().allies(kingdom);
-    pos.alive()
-        .iter()
-        .filter(|k| !allies.contains(*k))
-        .collect()
-}
-
 /// The threat shading: while shown and a person is to move, the empty points where the other
 /// kingdoms could take a stone of the mover, and the mover's stones they can take now.
 #[derive(Resource, Default, Debug, Clone, PartialEq)]
@@ -134,7 +125,7 @@ impl Threats {
     /// The attacked points and takeable stones of the kingdom to move in `pos`.
     pub fn of(pos: &Position) -> (Vec<Point>, Vec<Point>) {
         let kingdom = pos.to_move();
-        pos.threatened_points(kingdom, enemies(pos, kingdom))
+        pos.threatened_points(kingdom, pos.enemies(kingdom))
             .into_iter()
             .partition(|&point| pos.piece_at(point).is_none())
     }

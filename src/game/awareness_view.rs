@@ -8,6 +8,7 @@ use qiguo_rules::Point;
 use super::AppSystems;
 use super::awareness::{Danger, Threats};
 use super::layout::point_position;
+use super::marker_view::{flat, glow};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, make_assets).add_systems(
@@ -40,25 +41,12 @@ struct Assets3d {
     takeable: Handle<StandardMaterial>,
 }
 
-/// A flat shape lying on the board.
-fn flat(mesh: impl Into<Mesh>) -> Mesh {
-    mesh.into()
-        .rotated_by(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2))
-}
-
 fn make_assets(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    let mut tint = |rgba: [u8; 4]| {
-        materials.add(StandardMaterial {
-            base_color: Color::srgba_u8(rgba[0], rgba[1], rgba[2], rgba[3]),
-            unlit: true,
-            alpha_mode: AlphaMode::Blend,
-            ..default()
-        })
-    };
+    let mut tint = |rgba| glow(&mut materials, rgba);
     let assets = Assets3d {
         glow: meshes.add(flat(Annulus::new(0.46, 0.78))),
         ring: meshes.add(flat(Annulus::new(0.47, 0.62))),

@@ -33,13 +33,17 @@ struct MarkerAssets {
     refused: Handle<StandardMaterial>,
 }
 
-/// A flat disc or ring lying on the board.
-fn flat(mesh: impl Into<Mesh>) -> Mesh {
+/// A flat shape lying on the board (its 2D up axis becomes −Z).
+pub(super) fn flat(mesh: impl Into<Mesh>) -> Mesh {
     mesh.into()
         .rotated_by(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2))
 }
 
-fn glow(materials: &mut Assets<StandardMaterial>, rgba: [u8; 4]) -> Handle<StandardMaterial> {
+/// An unlit, see-through colour for marks on the board.
+pub(super) fn glow(
+    materials: &mut Assets<StandardMaterial>,
+    rgba: [u8; 4],
+) -> Handle<StandardMaterial> {
     materials.add(StandardMaterial {
         base_color: Color::srgba_u8(rgba[0], rgba[1], rgba[2], rgba[3]),
         unlit: true,

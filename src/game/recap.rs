@@ -48,13 +48,13 @@ impl Recap {
     /// position), or to the start.
     pub fn since_last_turn(game: &Game, player: u8) -> Range<usize> {
         let pos: &Position = game.position();
-        let reports: Vec<_> = game.reports().collect();
-        let end = reports.len();
-        let start = reports
-            .iter()
-            .rposition(|r| pos.player_of(r.mover) == player)
-            .map_or(0, |i| i + 1);
-        start..end
+        let start = game
+            .reports()
+            .enumerate()
+            .filter(|(_, r)| pos.player_of(r.mover) == player)
+            .last()
+            .map_or(0, |(i, _)| i + 1);
+        start..game.len()
     }
 
     /// The moves to show now: those of the current turn's recap, if it is for this turn.

@@ -8,6 +8,7 @@ use qiguo_rules::{Kingdom, Point};
 
 use super::AppSystems;
 use super::layout::{STONE_RADIUS, point_position};
+use super::marker_view::{flat, glow};
 use super::palette::style;
 use super::recap::Recap;
 use super::state::{Match, Review, TurnPhase};
@@ -31,25 +32,12 @@ struct ArrowAssets {
     kingdoms: [Handle<StandardMaterial>; 7],
 }
 
-/// A flat shape lying on the board (its 2D up axis becomes −Z).
-fn flat(mesh: impl Into<Mesh>) -> Mesh {
-    mesh.into()
-        .rotated_by(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2))
-}
-
 fn make_assets(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    let mut tint = |[r, g, b, a]: [u8; 4]| {
-        materials.add(StandardMaterial {
-            base_color: Color::srgba_u8(r, g, b, a),
-            unlit: true,
-            alpha_mode: AlphaMode::Blend,
-            ..default()
-        })
-    };
+    let mut tint = |rgba| glow(&mut materials, rgba);
     let kingdoms = Kingdom::ALL.map(|k| {
         let [r, g, b, _] = style(k).stone;
         tint([r, g, b, 235])
@@ -123,7 +111,6 @@ fn draw_arrows(
     let Some(moves) = recap.current(&the_match) else {
         return;
     };
-    let reports: Vec<_> = the_match.game().reports().collect();
     let mut spawn = |mesh: &Handle<Mesh>, material: &Handle<StandardMaterial>, t: Transform| {
         commands.spawn((
             RecapArrow,
@@ -133,7 +120,12 @@ fn draw_arrows(
             Pickable::IGNORE,
         ));
     };
-    for (n, report) in reports[moves.clone()].iter().enumerate() {
+    let recent = the_match
+        .game()
+        .reports()
+        .skip(moves.start)
+        .take(moves.len());
+    for (n, report) in recent.enumerate() {
         let (Some(from), Some(to)) = (report.mv.from(), report.mv.to()) else {
             continue; // a pass
         };

@@ -7,7 +7,7 @@
 //! kingdoms and how close it is to winning (captures against the goal, Generals or kingdoms
 //! taken). The utility for a player is its score minus the strongest other player's.
 
-use qiguo_rules::{Kingdom, KingdomSet, PieceKind, Point, Position};
+use qiguo_rules::{Kingdom, PieceKind, Point, Position};
 
 /// The value of a piece that is not a General, in centipawns.
 pub const fn piece_value(kind: PieceKind) -> i32 {
@@ -45,18 +45,9 @@ const SHIELD: i32 = 40;
 
 /// Whether one of `k`'s Generals stands where an enemy could take it.
 pub fn general_exposed(pos: &Position, k: Kingdom) -> bool {
-    let foes = enemies(pos, k);
+    let foes = pos.enemies(k);
     pos.army(k)
         .any(|(point, piece)| piece.kind == PieceKind::General && pos.is_attacked(point, foes))
-}
-
-/// The kingdoms that are not allies of `k` and still in the game.
-fn enemies(pos: &Position, k: Kingdom) -> KingdomSet {
-    let allies = pos.seats().allies(k);
-    pos.alive()
-        .iter()
-        .filter(|e| !allies.contains(*e))
-        .collect()
 }
 
 /// Mobility: points per legal move the kingdom would have.
@@ -94,7 +85,7 @@ fn static_score(pos: &Position, k: Kingdom) -> i32 {
     let threshold = pos.rules().beaten_at_losses as i32;
     let losses = pos.losses(k) as i32;
     score -= army * 6 * losses * losses / (10 * threshold * threshold);
-    let foes = enemies(pos, k);
+    let foes = pos.enemies(k);
     // An attacked General: the same cost whoever is to move, so that leaves at every depth
     // compare (the search sees whether it can step away or is taken).
     let exposed = army / 4;

@@ -20,6 +20,16 @@ impl Sink for CapturesOnto<'_> {
 }
 
 impl Position {
+    /// The kingdoms still in the game that are not `kingdom`'s allies (nor `kingdom` itself):
+    /// those whose pieces may take its pieces without forfeiting.
+    pub fn enemies(&self, kingdom: Kingdom) -> KingdomSet {
+        let allies = self.seats().allies(kingdom);
+        self.alive()
+            .iter()
+            .filter(|k| !allies.contains(*k))
+            .collect()
+    }
+
     /// The points of the pieces of `attackers` that could capture the piece on `point` if it
     /// were their kingdom's turn, in the order of the kingdoms and their armies. Empty for an
     /// empty point, the Emperor, a go-between, or a piece no attacker may take (its own

@@ -253,6 +253,11 @@ fn threatened_points_follow_captures_not_moves() {
         pos.attackers_of("k5".parse().unwrap(), KingdomSet::ALL),
         vec!["k4".parse::<Point>().unwrap()]
     );
+    // Qin is Chu's only enemy in the game (the other kingdoms have no pieces).
+    assert_eq!(
+        pos.enemies(Kingdom::Chu),
+        [Kingdom::Qin].into_iter().collect::<KingdomSet>()
+    );
     // A kingdom never threatens itself, nor do its allies.
     let chu_only: KingdomSet = [Kingdom::Chu].into_iter().collect();
     assert!(pos.threatened_points(Kingdom::Chu, chu_only).is_empty());

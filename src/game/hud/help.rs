@@ -11,10 +11,11 @@ use qiguo_rules::{
     RangedMove, Rules, Seats, Setup, VictorRule,
 };
 
+use super::status::capitalise;
 use super::{badge, c32};
 use crate::game::palette::style;
 use crate::game::selection::Hover;
-use crate::game::state::{Match, Review};
+use crate::game::state::{Match, Review, Turn};
 
 /// Seconds the pointer rests on a stone before its card shows.
 pub const CARD_DELAY: f32 = 0.6;
@@ -111,14 +112,6 @@ pub fn how_it_moves(kind: PieceKind, rules: &Rules) -> String {
             KnightMove::ExactlyThree => "One point along a line (which must be empty), then exactly 3 points diagonally outward over empty points.".into(),
         },
     }
-}
-
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 /// The rules in force, section by section: how kingdoms fall and how to win, in words.
@@ -240,6 +233,9 @@ pub fn preset_table() -> Vec<(&'static str, [String; 4])> {
     ]
 }
 
+/// What a card was made for: the stone's point, the turn and the position under review.
+type CardKey = (Point, Turn, Option<usize>);
+
 /// Whether the Rules window is open.
 #[derive(Resource, Default, Debug)]
 pub struct RulesWindow {
@@ -255,6 +251,7 @@ pub(super) fn piece_card(
     review: Res<Review>,
     time: Res<Time>,
     mut since: Local<Option<(Point, f32)>>,
+    mut cached: Local<Option<(CardKey, Option<PieceCard>)>>,
 ) -> Result {
     let Some(point) = hover.point else {
         *since = None;
@@ -267,8 +264,14 @@ pub(super) fn piece_card(
     if since.is_some_and(|(_, t)| now - t < CARD_DELAY) {
         return Ok(());
     }
-    let pos = review.shown_position(&the_match);
-    let Some(card) = PieceCard::of(&pos, point) else {
+    // The card is made once per stone and position shown, not every frame (a reviewed
+    // position is replayed from the start).
+    let key = (point, the_match.turn(), review.ply);
+    if cached.as_ref().is_none_or(|(k, _)| *k != key) {
+        let card = PieceCard::of(&review.shown_position(&the_match), point);
+        *cached = Some((key, card));
+    }
+    let Some((_, Some(card))) = cached.as_ref() else {
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
@@ -291,7 +294,7 @@ pub(super) fn piece_card(
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.set_max_width(300.0);
-                card_contents(ui, &card);
+                card_contents(ui, card);
             });
         });
     Ok(())

@@ -64,7 +64,8 @@ pub(super) fn collect_toasts(
     }
 }
 
-fn capitalise(text: &str) -> String {
+/// The text with its first letter in upper case.
+pub(super) fn capitalise(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
