@@ -10,7 +10,7 @@ use qiguo_rules::{
     Game, Kingdom, PlayerInfo, Position, Preset, Rules, Seating, Seats, Setup, fen, notation,
 };
 
-use crate::game::launch::{Launch, View};
+use crate::game::launch::{Launch, View, WindowSize};
 
 /// Stands in for a pass (`--`) among replay's moves, which the argument parser would otherwise
 /// take for the end of options. It cannot be typed.
@@ -60,6 +60,10 @@ pub struct GameArgs {
     /// Look from behind a kingdom (qin, chu, han, qi, wei, zhao, yan) or from the top.
     #[arg(long, value_name = "VIEW")]
     pub view: Option<View>,
+    /// The window's size in pixels, such as `1024x768` (from 640x480 to 7680x4320; by default
+    /// 1280x720).
+    #[arg(long, value_name = "WxH")]
+    pub window: Option<WindowSize>,
     /// Save a PNG of the window to PATH once the scene is fully drawn, then exit.
     #[arg(long, value_name = "PATH")]
     pub screenshot: Option<PathBuf>,
@@ -192,6 +196,7 @@ impl GameArgs {
             game,
             players,
             view: self.view,
+            window: self.window.unwrap_or_default(),
             screenshot: self.screenshot.clone(),
             bench_frames: self.bench_frames,
             no_render: self.no_render,
@@ -436,6 +441,16 @@ mod tests {
             "{}",
             error_line(&err)
         );
+        for bad in ["1024", "100x100", "1024x768x2", "wide", "8000x600"] {
+            let err = parse(args(&format!("qiguo --window {bad}"))).unwrap_err();
+            let line = error_line(&err);
+            assert!(line.contains("not a window size"), "{bad}: {line}");
+        }
+        let cli = parse(args("qiguo --window 1024x768")).unwrap();
+        let size = cli.game.launch().unwrap().window;
+        assert_eq!((size.width, size.height), (1024, 768));
+        let cli = parse(args("qiguo")).unwrap();
+        assert_eq!(cli.game.launch().unwrap().window, WindowSize::default());
         // Game options and a tool do not mix, and the message says which.
         let err = parse(args("qiguo --rules classic moves")).unwrap_err();
         let line = error_line(&err);

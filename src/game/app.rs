@@ -45,7 +45,7 @@ pub fn run(launch: Launch) -> ExitCode {
             .set(WindowPlugin {
                 primary_window: Some(Window {
                     title: "Qiguo — 七國象棋".into(),
-                    resolution: (1280, 720).into(),
+                    resolution: (launch.window.width, launch.window.height).into(),
                     ..default()
                 }),
                 ..default()

@@ -1,6 +1,8 @@
 //! The camera: orbit with the right or middle button, zoom with the wheel, within limits that
 //! keep the board in view; preset views from behind each kingdom (keys 1–7) and from the top
-//! (key 0); after each move it turns smoothly to the side of the kingdom to move next.
+//! (key 0); after each move it turns smoothly to the side of the kingdom to move next. The
+//! preset views and the turns stand at the distance that frames the whole board in the part of
+//! the window the panels leave free (see [`framing`](super::framing)).
 
 use bevy::input::mouse::MouseButtonInput;
 use bevy::prelude::*;
@@ -9,6 +11,7 @@ use bevy_panorbit_camera::{PanOrbitCamera, PanOrbitCameraPlugin};
 use qiguo_rules::Kingdom;
 
 use super::AppSystems;
+use super::framing::{self, FOCUS, FreeArea, RADIUS_RANGE, fit_radius};
 use super::layout::{SIDE_PITCH, TOP_PITCH, kingdom_yaw, nearest_yaw};
 use super::state::{Match, MatchReset, TurnPhase};
 use crate::game::launch::View;
@@ -33,8 +36,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
+                framing::measure_free_area,
                 show_requested_views,
                 turn_to_next_kingdom.run_if(on_message::<MatchReset>),
+                refit_to_free_area.run_if(resource_changed::<FreeArea>),
                 publish_yaw,
             )
                 .chain()
@@ -68,30 +73,35 @@ pub struct ViewYaw(pub f32);
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ViewRequested(pub View);
 
-/// Distance of the camera from the centre in the views from behind a kingdom.
-const VIEW_RADIUS: f32 = 31.0;
-/// Distance of the camera from the centre in the top view.
-const TOP_RADIUS: f32 = 33.0;
-
-fn spawn_camera(mut commands: Commands, settings: Res<ViewSettings>, the_match: Res<Match>) {
+fn spawn_camera(
+    mut commands: Commands,
+    settings: Res<ViewSettings>,
+    the_match: Res<Match>,
+    free: Res<FreeArea>,
+) {
     let view = settings
         .initial
         .unwrap_or(View::Kingdom(the_match.position().to_move()));
-    let (yaw, pitch, radius) = view_angles(view, the_match.position().to_move(), 0.0);
+    let (yaw, pitch) = view_angles(view, the_match.position().to_move(), 0.0);
+    let radius = fitted(&free, yaw, pitch);
     commands.spawn((
         Camera3d::default(),
+        Projection::Perspective(PerspectiveProjection {
+            fov: framing::FIELD_OF_VIEW,
+            ..default()
+        }),
         // Soft shadow edges.
         bevy::light::ShadowFilteringMethod::Gaussian,
         PanOrbitCamera {
-            focus: Vec3::new(0.0, -0.3, 0.0),
+            focus: FOCUS,
             yaw: Some(yaw),
             pitch: Some(pitch),
             radius: Some(radius),
             target_yaw: yaw,
             target_pitch: pitch,
             target_radius: radius,
-            zoom_lower_limit: 8.0,
-            zoom_upper_limit: Some(46.0),
+            zoom_lower_limit: RADIUS_RANGE.0,
+            zoom_upper_limit: Some(RADIUS_RANGE.1),
             pitch_lower_limit: Some(0.2),
             pitch_upper_limit: Some(TOP_PITCH),
             button_orbit: MouseButton::Right,
@@ -131,20 +141,17 @@ fn adapt_to_software_rendering(
     }
 }
 
-/// Yaw, pitch and distance of a view; the top view keeps the side of `to_move` at the bottom.
-fn view_angles(view: View, to_move: Kingdom, current_yaw: f32) -> (f32, f32, f32) {
+/// Yaw and pitch of a view; the top view keeps the side of `to_move` at the bottom.
+fn view_angles(view: View, to_move: Kingdom, current_yaw: f32) -> (f32, f32) {
     match view {
-        View::Kingdom(k) => (
-            nearest_yaw(current_yaw, kingdom_yaw(k)),
-            SIDE_PITCH,
-            VIEW_RADIUS,
-        ),
-        View::Top => (
-            nearest_yaw(current_yaw, kingdom_yaw(to_move)),
-            TOP_PITCH,
-            TOP_RADIUS,
-        ),
+        View::Kingdom(k) => (nearest_yaw(current_yaw, kingdom_yaw(k)), SIDE_PITCH),
+        View::Top => (nearest_yaw(current_yaw, kingdom_yaw(to_move)), TOP_PITCH),
     }
+}
+
+/// The distance that frames the whole board in the free area from `yaw` and `pitch`.
+fn fitted(free: &FreeArea, yaw: f32, pitch: f32) -> f32 {
+    fit_radius(yaw, pitch, free.rect, free.window.y)
 }
 
 /// The camera ignores the mouse while it is over the interface.
@@ -209,25 +216,27 @@ fn view_keys(keys: Res<ButtonInput<KeyCode>>, mut views: MessageWriter<ViewReque
 fn show_requested_views(
     mut requests: MessageReader<ViewRequested>,
     the_match: Res<Match>,
+    free: Res<FreeArea>,
     mut cameras: Query<&mut PanOrbitCamera>,
 ) {
     let Some(&ViewRequested(view)) = requests.read().last() else {
         return;
     };
     for mut camera in &mut cameras {
-        let (yaw, pitch, radius) =
-            view_angles(view, the_match.position().to_move(), camera.target_yaw);
+        let (yaw, pitch) = view_angles(view, the_match.position().to_move(), camera.target_yaw);
         camera.target_yaw = yaw;
         camera.target_pitch = pitch;
-        camera.target_radius = radius;
+        camera.target_radius = fitted(&free, yaw, pitch);
     }
 }
 
-/// Turns to the side of the kingdom to move, keeping the player's pitch and zoom. Only a
-/// person's turn turns the camera: while computers play, the view stays where it is.
+/// Turns to the side of the kingdom to move, keeping the player's pitch, at the distance that
+/// shows the whole board (so the mover's whole army is in view). Only a person's turn turns the
+/// camera: while computers play, the view stays where it is.
 fn turn_to_next_kingdom(
     settings: Res<ViewSettings>,
     the_match: Res<Match>,
+    free: Res<FreeArea>,
     mut cameras: Query<&mut PanOrbitCamera>,
 ) {
     if !settings.follow_turn || the_match.position().is_over() || the_match.computer_to_move() {
@@ -236,7 +245,27 @@ fn turn_to_next_kingdom(
     let target = kingdom_yaw(the_match.position().to_move());
     for mut camera in &mut cameras {
         camera.target_yaw = nearest_yaw(camera.target_yaw, target);
+        camera.target_radius = fitted(&free, camera.target_yaw, camera.target_pitch);
     }
+}
+
+/// When the free area changes (a resized window, a folded panel), the camera moves to frame
+/// the board in it; at once the first time the panels are measured, so the first picture is
+/// already framed.
+fn refit_to_free_area(
+    free: Res<FreeArea>,
+    mut cameras: Query<&mut PanOrbitCamera>,
+    mut framed: Local<bool>,
+) {
+    for mut camera in &mut cameras {
+        let radius = fitted(&free, camera.target_yaw, camera.target_pitch);
+        camera.target_radius = radius;
+        if free.measured && !*framed {
+            camera.radius = Some(radius);
+            camera.force_update = true;
+        }
+    }
+    *framed |= free.measured;
 }
 
 fn publish_yaw(cameras: Query<&PanOrbitCamera>, mut yaw: ResMut<ViewYaw>) {

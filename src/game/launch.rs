@@ -32,6 +32,60 @@ impl std::str::FromStr for View {
     }
 }
 
+/// The game window's size in logical pixels.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct WindowSize {
+    /// Width.
+    pub width: u32,
+    /// Height.
+    pub height: u32,
+}
+
+impl WindowSize {
+    /// The smallest window the interface is laid out for.
+    pub const MIN: WindowSize = WindowSize {
+        width: 640,
+        height: 480,
+    };
+    /// The largest window asked for on the command line (an 8K screen).
+    pub const MAX: WindowSize = WindowSize {
+        width: 7680,
+        height: 4320,
+    };
+}
+
+impl Default for WindowSize {
+    fn default() -> WindowSize {
+        WindowSize {
+            width: 1280,
+            height: 720,
+        }
+    }
+}
+
+/// A window size that is not `WIDTHxHEIGHT` within bounds.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is not a window size: expected WIDTHxHEIGHT from 640x480 to 7680x4320, such as 1024x768"
+)]
+pub struct ParseWindowSizeError(String);
+
+impl std::str::FromStr for WindowSize {
+    type Err = ParseWindowSizeError;
+
+    fn from_str(s: &str) -> Result<WindowSize, ParseWindowSizeError> {
+        let bad = || ParseWindowSizeError(s.to_owned());
+        let (w, h) = s.trim().split_once(['x', 'X', '×']).ok_or_else(bad)?;
+        let width: u32 = w.trim().parse().map_err(|_| bad())?;
+        let height: u32 = h.trim().parse().map_err(|_| bad())?;
+        let (lo, hi) = (WindowSize::MIN, WindowSize::MAX);
+        if !(lo.width..=hi.width).contains(&width) || !(lo.height..=hi.height).contains(&height) {
+            return Err(bad());
+        }
+        Ok(WindowSize { width, height })
+    }
+}
+
 /// Everything the game window needs to start, checked.
 #[derive(Clone, Debug)]
 pub struct Launch {
@@ -41,6 +95,8 @@ pub struct Launch {
     pub players: Vec<PlayerInfo>,
     /// The view to start with; by default, from behind the kingdom to move.
     pub view: Option<View>,
+    /// The window's size.
+    pub window: WindowSize,
     /// Where to save a screenshot before exiting.
     pub screenshot: Option<PathBuf>,
     /// How many frames to run for frame-time statistics.

@@ -11,6 +11,7 @@ pub mod board_view;
 pub mod camera;
 pub mod computer;
 pub mod cues;
+pub mod framing;
 pub mod handoff;
 pub mod history;
 pub mod hud;
@@ -97,6 +98,7 @@ pub fn view_plugins(app: &mut App) {
         awareness_view::plugin,
         recap_view::plugin,
         camera::plugin,
+        framing::plugin,
         input::plugin,
         history::plugin,
         hud::plugin,

@@ -18,6 +18,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 use qiguo_rules::Kingdom;
 
 use super::AppSystems;
+use super::framing::PanelRects;
 use super::palette::{EmblemShape, style};
 use super::textures::{KAI_FONT, Rgba};
 
@@ -30,6 +31,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<FilesForm>()
         .init_resource::<Toast>()
         .init_resource::<help::RulesWindow>()
+        .init_resource::<InterfaceZoom>()
         .add_systems(Update, status::collect_toasts.in_set(AppSystems::UpdateHud))
         .add_systems(
             EguiPrimaryContextPass,
@@ -51,6 +53,7 @@ pub(super) fn plugin(app: &mut App) {
                 files::load_dialog,
                 files::share_dialog,
                 files::resume_dialog,
+                report_panels,
             )
                 .chain(),
         );
@@ -94,6 +97,43 @@ fn set_up_style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     Ok(())
 }
 
+/// The lasting panels, by their ids: the turn strip, the toolbar, the Kingdoms and Moves
+/// windows and the status line. The board is framed in the space they leave.
+const PANELS: [&str; 5] = ["turn strip", "toolbar", "Kingdoms", "Moves", "status"];
+
+/// Where a panel was drawn last frame, in points (the panels are stacked from these).
+fn panel_rect(ctx: &egui::Context, id: &str) -> Option<egui::Rect> {
+    ctx.memory(|memory| memory.area_rect(egui::Id::new(id)))
+}
+
+/// The layout: the turn strip along the top, over the board; down the right side the Kingdoms
+/// panel, the Moves panel and at the bottom the toolbar; the status line at the bottom left.
+/// The board is framed in what is left.
+const GAP: f32 = 8.0;
+
+/// Where the right-hand column starts: below the turn strip.
+fn column_top(ctx: &egui::Context) -> f32 {
+    panel_rect(ctx, "turn strip").map_or(72.0, |r| r.max.y + GAP)
+}
+
+/// Tells the framing where the panels are, in physical pixels.
+fn report_panels(mut contexts: EguiContexts, mut panels: ResMut<PanelRects>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let scale = ctx.pixels_per_point();
+    let rects: Vec<Rect> = ctx.memory(|memory| {
+        PANELS
+            .iter()
+            .filter_map(|id| memory.area_rect(egui::Id::new(*id)))
+            .map(|r| Rect::new(r.min.x, r.min.y, r.max.x, r.max.y))
+            .map(|r| Rect::from_corners(r.min * scale, r.max * scale))
+            .collect()
+    });
+    if panels.0 != rects {
+        panels.0 = rects;
+    }
+    Ok(())
+}
+
 /// The interface's size steps and bounds (Ctrl+plus, Ctrl+minus; Ctrl+0 resets).
 const ZOOM_STEP: f32 = 1.1;
 const ZOOM_RANGE: (f32, f32) = (0.6, 2.2);
@@ -109,22 +149,59 @@ fn zoomed(zoom: f32, key: KeyCode) -> Option<f32> {
     Some(z.clamp(ZOOM_RANGE.0, ZOOM_RANGE.1))
 }
 
+/// The interface's size as the player chose it (Ctrl+plus, Ctrl+minus, Ctrl+0), on top of the
+/// size the window suits.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct InterfaceZoom {
+    /// The player's factor (1 unless changed).
+    pub chosen: f32,
+}
+
+impl Default for InterfaceZoom {
+    fn default() -> InterfaceZoom {
+        InterfaceZoom { chosen: 1.0 }
+    }
+}
+
+/// The interface's size for a window of `width`×`height` logical pixels: 1 up to 1280×720,
+/// growing more slowly than the window beyond (1.28 at 1920×1080, 1.52 at 2560×1440), so text
+/// stays legible on large windows without crowding the board.
+fn window_zoom(width: f32, height: f32) -> f32 {
+    (width / 1280.0)
+        .min(height / 720.0)
+        .max(1.0)
+        .powf(0.6)
+        .min(1.6)
+}
+
 /// Ctrl+plus and Ctrl+minus make the interface larger or smaller, Ctrl+0 resets it; the board is
-/// not affected.
-fn zoom_keys(mut contexts: EguiContexts, keys: Res<ButtonInput<KeyCode>>) -> Result {
-    if !keys.any_pressed([
+/// not affected. The size also follows the window's.
+fn zoom_keys(
+    mut contexts: EguiContexts,
+    keys: Res<ButtonInput<KeyCode>>,
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    mut zoom: ResMut<InterfaceZoom>,
+) -> Result {
+    let ctrl = keys.any_pressed([
         KeyCode::ControlLeft,
         KeyCode::ControlRight,
         KeyCode::SuperLeft,
         KeyCode::SuperRight,
-    ]) {
-        return Ok(());
-    }
-    let ctx = contexts.ctx_mut()?;
-    for key in keys.get_just_pressed() {
-        if let Some(zoom) = zoomed(ctx.zoom_factor(), *key) {
-            ctx.set_zoom_factor(zoom);
+    ]);
+    if ctrl {
+        for key in keys.get_just_pressed() {
+            if let Some(chosen) = zoomed(zoom.chosen, *key) {
+                zoom.chosen = chosen;
+            }
         }
+    }
+    let base = windows
+        .single()
+        .map_or(1.0, |w| window_zoom(w.width(), w.height()));
+    let ctx = contexts.ctx_mut()?;
+    let wanted = zoom.chosen * base;
+    if (ctx.zoom_factor() - wanted).abs() > 1e-4 {
+        ctx.set_zoom_factor(wanted);
     }
     Ok(())
 }
@@ -241,5 +318,16 @@ mod tests {
         assert_eq!(zoomed(2.2, KeyCode::NumpadAdd), Some(2.2));
         assert_eq!(zoomed(0.6, KeyCode::Minus), Some(0.6));
         assert_eq!(zoomed(1.0, KeyCode::KeyA), None);
+    }
+
+    #[test]
+    fn large_windows_get_a_larger_interface() {
+        assert_eq!(window_zoom(1024.0, 768.0), 1.0);
+        assert_eq!(window_zoom(1280.0, 720.0), 1.0);
+        assert!((window_zoom(1920.0, 1080.0) - 1.275).abs() < 0.01);
+        assert!((window_zoom(2560.0, 1440.0) - 1.516).abs() < 0.01);
+        // A wide but short window is sized by its height.
+        assert_eq!(window_zoom(3000.0, 700.0), 1.0);
+        assert_eq!(window_zoom(7680.0, 4320.0), 1.6);
     }
 }

@@ -9,7 +9,7 @@ use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_rules::{Kingdom, MoveReport};
 
 use super::describe::MoveDescription;
-use super::{badge, c32};
+use super::{GAP, badge, c32, column_top, panel_rect};
 use crate::game::palette::style;
 use crate::game::recap::{Recap, Replay, ReplayRequested};
 use crate::game::state::{Match, RedoRequested, Review, ReviewRequested, TurnPhase, UndoRequested};
@@ -79,9 +79,18 @@ pub(super) fn move_list(
     let scroll_to_shown = *last_shown != Some(shown);
     *last_shown = Some(shown);
     let since = recap.current(&the_match);
+    // Below the Kingdoms panel, as wide, down to the toolbar.
+    let above = panel_rect(ctx, "Kingdoms");
+    let top = above.map_or(column_top(ctx) + 260.0, |r| r.max.y + GAP);
+    let bottom = panel_rect(ctx, "toolbar").map_or(ctx.content_rect().max.y, |r| r.min.y - GAP);
+    let width = above.map_or(262.0, |r| r.width()).max(262.0);
+    // The list's height: what is left after the buttons and the title bar.
+    let list_height = (bottom - top - 120.0).clamp(60.0, 300.0);
     egui::Window::new("Moves")
-        .anchor(egui::Align2::LEFT_TOP, [8.0, 180.0])
-        .default_width(262.0)
+        .id(egui::Id::new("Moves"))
+        .anchor(egui::Align2::RIGHT_TOP, [-GAP, top])
+        .min_width(width)
+        .max_width(width)
         .resizable(false)
         .collapsible(true)
         .show(ctx, |ui| {
@@ -145,7 +154,7 @@ pub(super) fn move_list(
                 return;
             }
             let mut area = egui::ScrollArea::vertical()
-                .max_height(300.0)
+                .max_height(list_height)
                 .auto_shrink([false, true]);
             if scroll_to_shown {
                 let y = (shown.saturating_sub(1) as f32 * (ROW + ui.spacing().item_spacing.y)

@@ -5,7 +5,8 @@ use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText, Stroke};
 use qiguo_rules::{Kingdom, KingdomGoal, Position, Standing};
 
-use super::{badge, c32, controller_choice};
+use super::{GAP, badge, c32, column_top, controller_choice, panel_rect};
+use crate::game::framing::FreeArea;
 use crate::game::palette::style;
 use crate::game::state::{Match, SeatChangeRequested};
 
@@ -25,11 +26,21 @@ pub(super) fn standing_text(pos: &Position, kingdom: Kingdom) -> String {
 
 /// The seven kingdoms in turn order: colour, emblem, character and name, the one to move
 /// emphasised, those out of the game struck through.
-pub(super) fn turn_strip(mut contexts: EguiContexts, the_match: Res<Match>) -> Result {
+/// It stands centred over the board (the free area), inside the window.
+pub(super) fn turn_strip(
+    mut contexts: EguiContexts,
+    the_match: Res<Match>,
+    free: Res<FreeArea>,
+) -> Result {
     let ctx = contexts.ctx_mut()?;
     let pos = the_match.position();
+    let screen = ctx.content_rect();
+    let half = panel_rect(ctx, "turn strip").map_or(0.0, |r| r.width() / 2.0);
+    let centre = (free.rect.center().x / ctx.pixels_per_point())
+        .min(screen.max.x - GAP - half)
+        .max(screen.min.x + GAP + half);
     egui::Area::new(egui::Id::new("turn strip"))
-        .anchor(egui::Align2::CENTER_TOP, [0.0, 8.0])
+        .anchor(egui::Align2::CENTER_TOP, [centre - screen.center().x, GAP])
         .show(ctx, |ui| {
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
             egui::Frame::window(ui.style())
@@ -120,7 +131,8 @@ pub(super) fn kingdom_table(
         KingdomGoal::TwoKingdoms => "kingdoms",
     };
     egui::Window::new("Kingdoms")
-        .anchor(egui::Align2::RIGHT_TOP, [-8.0, 70.0])
+        .id(egui::Id::new("Kingdoms"))
+        .anchor(egui::Align2::RIGHT_TOP, [-GAP, column_top(ctx)])
         .resizable(false)
         .movable(false)
         .collapsible(true)
@@ -140,7 +152,7 @@ pub(super) fn kingdom_table(
                 .striped(true)
                 .spacing([10.0, 4.0])
                 .show(ui, |ui| {
-                    let goal = format!("Goal ({goal_word} · captures)");
+                    let goal = "Goal".to_owned();
                     for heading in [
                         "Kingdom",
                         "Played by",

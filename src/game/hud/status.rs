@@ -8,7 +8,7 @@ use qiguo_rules::Kingdom;
 
 use super::describe::MoveDescription;
 use super::help::RulesWindow;
-use super::{FilesForm, NewGameForm, badge};
+use super::{FilesForm, GAP, NewGameForm, badge};
 use crate::game::awareness::{Danger, Threats, ToggleThreats};
 use crate::game::camera::{ViewRequested, ViewSettings};
 use crate::game::cues::SoundSettings;
@@ -88,7 +88,7 @@ pub(super) fn toolbar(
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::Area::new(egui::Id::new("toolbar"))
-        .anchor(egui::Align2::LEFT_TOP, [8.0, 70.0])
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-GAP, -GAP])
         .show(ctx, |ui| {
             egui::Frame::window(ui.style())
                 .inner_margin(6.0)
