@@ -987,6 +987,26 @@ mod hand_off {
     }
 
     #[test]
+    fn taking_a_move_back_hands_the_board_back() {
+        let mut app = app_with(Position::start(Rules::default()));
+        app.update();
+        play_any(&mut app);
+        assert_eq!(
+            banner(&app).as_deref(),
+            Some("楚 Chu — Player 2, your move")
+        );
+        app.world_mut()
+            .write_message(qiguo::game::state::UndoRequested);
+        app.update();
+        settle(&mut app);
+        assert_eq!(moves(&app), 0);
+        assert_eq!(
+            banner(&app).as_deref(),
+            Some("秦 Qin — Player 1, your move")
+        );
+    }
+
+    #[test]
     fn no_banner_for_the_same_person_or_when_turned_off() {
         // Six players: Qin's player also holds Chu, the next kingdom.
         let seats = qiguo_rules::Seating::Six {

@@ -152,15 +152,19 @@ pub(super) fn assess_turn(
     mut threats: ResMut<Threats>,
     mut started: MessageWriter<PersonTurnStarted>,
     mut announced: Local<Option<Turn>>,
+    mut was_pending: Local<bool>,
 ) {
+    // A move applied this frame leaves the phase AwaitingInput until the next frame (the
+    // animation is pending): the next person's turn starts only once the move has been shown.
+    // A move taken back re-enters AwaitingInput without changing the phase: the frame after
+    // a pending transition is looked at too.
+    let leaving = matches!(*next_phase, NextState::Pending(_));
+    let after_transition = std::mem::replace(&mut *was_pending, leaving);
     let threats_toggled = threats.is_changed() && !threats.is_added();
-    if !the_match.is_changed() && !phase.is_changed() && !threats_toggled {
+    if !the_match.is_changed() && !phase.is_changed() && !threats_toggled && !after_transition {
         return;
     }
     let pos = the_match.position();
-    // A move applied this frame leaves the phase AwaitingInput until the next frame (the
-    // animation is pending): the next person's turn starts only once the move has been shown.
-    let leaving = matches!(*next_phase, NextState::Pending(_));
     let persons_turn = *phase.get() == TurnPhase::AwaitingInput && !leaving && !pos.is_over();
     let turn = the_match.turn();
     if persons_turn && *announced != Some(turn) {

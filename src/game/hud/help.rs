@@ -243,6 +243,13 @@ pub struct RulesWindow {
     pub open: bool,
 }
 
+/// F1 opens or closes the Rules window (as the toolbar's *Rules* does).
+pub(super) fn rules_key(keys: Res<ButtonInput<KeyCode>>, mut rules: ResMut<RulesWindow>) {
+    if keys.just_pressed(KeyCode::F1) {
+        rules.open = !rules.open;
+    }
+}
+
 /// The card of the stone under the pointer, after it has rested there a moment.
 pub(super) fn piece_card(
     mut contexts: EguiContexts,

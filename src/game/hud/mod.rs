@@ -18,7 +18,7 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 use qiguo_rules::Kingdom;
 
 use super::AppSystems;
-use super::framing::PanelRects;
+use super::framing::{FreeArea, PanelRects};
 use super::palette::{EmblemShape, style};
 use super::textures::{KAI_FONT, Rgba};
 
@@ -32,7 +32,14 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Toast>()
         .init_resource::<help::RulesWindow>()
         .init_resource::<InterfaceZoom>()
-        .add_systems(Update, status::collect_toasts.in_set(AppSystems::UpdateHud))
+        .add_systems(
+            Update,
+            (
+                status::collect_toasts,
+                help::rules_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
+            )
+                .in_set(AppSystems::UpdateHud),
+        )
         .add_systems(
             EguiPrimaryContextPass,
             (
@@ -114,6 +121,15 @@ const GAP: f32 = 8.0;
 /// Where the right-hand column starts: below the turn strip.
 fn column_top(ctx: &egui::Context) -> f32 {
     panel_rect(ctx, "turn strip").map_or(72.0, |r| r.max.y + GAP)
+}
+
+/// The free area (where the board is framed) in points: banners and the turn strip centre on it.
+fn board_area(ctx: &egui::Context, free: &FreeArea) -> egui::Rect {
+    let scale = ctx.pixels_per_point();
+    egui::Rect::from_min_max(
+        egui::pos2(free.rect.min.x / scale, free.rect.min.y / scale),
+        egui::pos2(free.rect.max.x / scale, free.rect.max.y / scale),
+    )
 }
 
 /// Tells the framing where the panels are, in physical pixels.

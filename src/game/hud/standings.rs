@@ -5,7 +5,7 @@ use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText, Stroke};
 use qiguo_rules::{Kingdom, KingdomGoal, Position, Standing};
 
-use super::{GAP, badge, c32, column_top, controller_choice, panel_rect};
+use super::{GAP, badge, board_area, c32, column_top, controller_choice, panel_rect};
 use crate::game::framing::FreeArea;
 use crate::game::palette::style;
 use crate::game::state::{Match, SeatChangeRequested};
@@ -36,7 +36,9 @@ pub(super) fn turn_strip(
     let pos = the_match.position();
     let screen = ctx.content_rect();
     let half = panel_rect(ctx, "turn strip").map_or(0.0, |r| r.width() / 2.0);
-    let centre = (free.rect.center().x / ctx.pixels_per_point())
+    let centre = board_area(ctx, &free)
+        .center()
+        .x
         .min(screen.max.x - GAP - half)
         .max(screen.min.x + GAP + half);
     egui::Area::new(egui::Id::new("turn strip"))

@@ -8,10 +8,11 @@ use qiguo_rules::Kingdom;
 
 use super::describe::MoveDescription;
 use super::help::RulesWindow;
-use super::{FilesForm, GAP, NewGameForm, badge};
+use super::{FilesForm, GAP, NewGameForm, badge, board_area};
 use crate::game::awareness::{Danger, Threats, ToggleThreats};
 use crate::game::camera::{ViewRequested, ViewSettings};
 use crate::game::cues::SoundSettings;
+use crate::game::framing::FreeArea;
 use crate::game::handoff::{BANNER_SECONDS, HandOff};
 use crate::game::launch::View;
 use crate::game::saving::SaveStore;
@@ -131,7 +132,7 @@ pub(super) fn toolbar(
                         }
                         if ui
                             .button("Rules")
-                            .on_hover_text("The rules this game plays, and how the presets differ")
+                            .on_hover_text("The rules this game plays, and how the presets differ (F1)")
                             .clicked()
                         {
                             rules.open = !rules.open;
@@ -300,11 +301,12 @@ pub(super) fn status_line(
     Ok(())
 }
 
-/// The hand-off banner across the middle of the window, fading out.
+/// The hand-off banner over the board, a little above its middle, fading out.
 pub(super) fn hand_off_banner(
     mut contexts: EguiContexts,
     hand_off: Res<HandOff>,
     time: Res<Time>,
+    free: Res<FreeArea>,
 ) -> Result {
     let Some(banner) = &hand_off.banner else {
         return Ok(());
@@ -317,9 +319,12 @@ pub(super) fn hand_off_banner(
     let strength = ((BANNER_SECONDS - age) / 0.5).clamp(0.0, 1.0);
     let alpha = |a: f32| (a * strength * 255.0) as u8;
     let ctx = contexts.ctx_mut()?;
+    let board = board_area(ctx, &free);
+    let offset =
+        board.center() - ctx.content_rect().center() - egui::vec2(0.0, board.height() / 5.0);
     egui::Area::new(egui::Id::new("hand-off"))
         .order(egui::Order::Foreground)
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, -120.0])
+        .anchor(egui::Align2::CENTER_CENTER, offset)
         .interactable(false)
         .show(ctx, |ui| {
             egui::Frame::new()
