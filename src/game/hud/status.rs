@@ -8,7 +8,7 @@ use qiguo_rules::Kingdom;
 
 use super::describe::MoveDescription;
 use super::help::RulesWindow;
-use super::{FilesForm, GAP, NewGameForm, badge, board_area};
+use super::{FilesForm, GAP, NewGameForm, badge, board_area, panel_rect};
 use crate::game::awareness::{Danger, Threats, ToggleThreats};
 use crate::game::camera::{ViewRequested, ViewSettings};
 use crate::game::cues::SoundSettings;
@@ -212,7 +212,11 @@ pub(super) fn status_line(
         .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0])
         .show(ctx, |ui| {
             egui::Frame::window(ui.style()).inner_margin(8.0).show(ui, |ui| {
-                ui.set_max_width(620.0);
+                // Clear of the toolbar at the bottom right, whatever the window's width.
+                let room = panel_rect(ui.ctx(), "toolbar")
+                    .map_or(620.0, |t| t.min.x - 4.0 * GAP)
+                    .clamp(240.0, 620.0);
+                ui.set_max_width(room);
                 if time.elapsed_secs() < toast.until {
                     let colour = if toast.error {
                         Color32::from_rgb(255, 150, 120)
@@ -233,7 +237,7 @@ pub(super) fn status_line(
                         RichText::new(MoveDescription::of(report).sentence(game.len())).color(Color32::from_gray(200)),
                     );
                 }
-                ui.horizontal(|ui| match (phase.get(), pos.outcome()) {
+                ui.horizontal_wrapped(|ui| match (phase.get(), pos.outcome()) {
                     (_, Some(outcome)) => {
                         badge(ui, outcome.winner, 20.0, false);
                         ui.label(
