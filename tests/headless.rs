@@ -941,13 +941,8 @@ mod hand_off {
 
     /// The person to move plays their first quiet move, and it is shown.
     fn play_any(app: &mut App) {
-        let pos = position(app);
         let before = moves(app);
-        let mv = pos
-            .legal_moves()
-            .into_iter()
-            .find(|m| !pos.is_capture(*m))
-            .unwrap();
+        let mv = quiet_move(app);
         request(app, mv);
         app.update();
         settle(app);
@@ -1066,12 +1061,7 @@ mod recap {
             .build();
         app.update();
         assert_eq!(recap(&app), None, "nothing happened before the first turn");
-        let pos = position(&app);
-        let mv = pos
-            .legal_moves()
-            .into_iter()
-            .find(|m| !pos.is_capture(*m))
-            .unwrap();
+        let mv = quiet_move(&app);
         request(&mut app, mv);
         app.update();
         settle(&mut app);
@@ -1115,12 +1105,7 @@ mod recap {
         let mut app = app_with(Position::start(Rules::default()));
         app.update();
         for _ in 0..3 {
-            let pos = position(&app);
-            let mv = pos
-                .legal_moves()
-                .into_iter()
-                .find(|m| !pos.is_capture(*m))
-                .unwrap();
+            let mv = quiet_move(&app);
             request(&mut app, mv);
             app.update();
             settle(&mut app);
@@ -1182,12 +1167,7 @@ mod cues {
             vec![SoundCue::Capture, SoundCue::Beaten, SoundCue::YourTurn]
         );
         // A quiet move: the stone, then the next turn's cue.
-        let pos = position(&app);
-        let mv = pos
-            .legal_moves()
-            .into_iter()
-            .find(|m| !pos.is_capture(*m))
-            .unwrap();
+        let mv = quiet_move(&app);
         request(&mut app, mv);
         let cues = step_collecting(&mut app, 400);
         assert_eq!(cues, vec![SoundCue::Stone, SoundCue::YourTurn]);

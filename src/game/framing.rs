@@ -217,12 +217,14 @@ pub fn shifted_view(window: Vec2, axis: Vec2) -> (SubCameraView, f32) {
     (view, fov)
 }
 
-/// Measures the free area from the panels and the window (whenever either changes).
+/// Measures the free area from the panels, the window and the view's pitch (the board's shape
+/// on screen), whenever one of them changes.
 pub fn measure_free_area(
     panels: Res<PanelRects>,
     windows: Query<&Window, With<PrimaryWindow>>,
     cameras: Query<&PanOrbitCamera>,
     mut free: ResMut<FreeArea>,
+    mut measured_for: Local<Option<(Vec2, f32)>>,
 ) {
     let Ok(window) = windows.single() else { return };
     let size = Vec2::new(
@@ -233,6 +235,10 @@ pub fn measure_free_area(
         return;
     }
     let pitch = cameras.iter().next().map_or(0.95, |c| c.target_pitch);
+    if !panels.is_changed() && *measured_for == Some((size, pitch)) {
+        return;
+    }
+    *measured_for = Some((size, pitch));
     let rect = free_area(size, &panels.0, board_aspect(pitch));
     let measured = !panels.0.is_empty();
     let moved = (rect.min - free.rect.min).abs().max_element() > 2.0

@@ -144,6 +144,15 @@ pub fn click(app: &mut App, point: &str) {
     send(app, PointClicked(p(point)));
 }
 
+/// The first legal move of the kingdom to move that takes nothing.
+pub fn quiet_move(app: &App) -> Move {
+    let pos = position(app);
+    pos.legal_moves()
+        .into_iter()
+        .find(|m| !pos.is_capture(*m))
+        .expect("a quiet move")
+}
+
 /// A person's request for `mv` at the current turn (not yet run).
 pub fn request(app: &mut App, mv: Move) {
     let request = MoveRequested::by_person(app.world().resource::<Match>(), mv);
