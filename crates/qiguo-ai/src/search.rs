@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use qiguo_rules::random::{SplitMix64, splitmix64};
-use qiguo_rules::{Kingdom, Move, Outcome, Piece, Position};
+use qiguo_rules::{Kingdom, Move, Outcome, Piece, PieceKind, Position};
 
 use crate::eval::{evaluate, general_exposed, victim_value};
 use crate::level::Level;
@@ -72,6 +72,10 @@ pub struct Engine {
     killers: Vec<[u32; 2]>,
     history: Vec<u32>,
     buffers: Vec<Vec<(Move, i32)>>,
+    /// The opponents' replies at each ply, with their ordering score and stage.
+    replies: Vec<Vec<(Move, i32, u8)>>,
+    /// The opponents' ordinary moves at each ply, in turn order.
+    ordinary: Vec<Vec<Move>>,
     scratch: Vec<Move>,
     /// The background move's candidates, kept to save allocations.
     ranked: Vec<(Move, i32, usize)>,
@@ -98,6 +102,8 @@ impl Engine {
             killers: vec![[u32::MAX; 2]; MAX_PLY + 1],
             history: vec![0; 361 * 361],
             buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            replies: (0..=MAX_PLY).map(|_| Vec::with_capacity(1024)).collect(),
+            ordinary: (0..=MAX_PLY).map(|_| Vec::with_capacity(8)).collect(),
             scratch: Vec::with_capacity(256),
             ranked: Vec::with_capacity(256),
             nodes: 0,
@@ -404,7 +410,13 @@ impl Engine {
     }
 
     /// The opponents between two moves of the root player: exactly one of them plays a
-    /// searched reply; the others play their first move by the ordering (BRS+).
+    /// searched reply; the others play their ordinary move (BRS+).
+    ///
+    /// The replies of all the opponents are ordered together — captures of Generals first, then
+    /// captures of the searching player's pieces, then other captures, killers and history —
+    /// so that the reply that refutes a move is usually searched first, whichever opponent
+    /// plays it. An opponent's reply is played after the ordinary moves of the opponents
+    /// before it in the turn order.
     fn min_layer(
         &mut self,
         pos: &mut Position,
@@ -419,77 +431,119 @@ impl Engine {
             return score;
         }
         let beta0 = beta;
+        let mut replies = std::mem::take(&mut self.replies[ply]);
+        let mut ordinary = std::mem::take(&mut self.ordinary[ply]);
+        self.collect_replies(pos, ply, tt_move, &mut replies, &mut ordinary);
+        // The lowest score of a reply that keeps the replier's General safe, below beta.
         let mut best = INF;
         let mut best_move = None;
+        // The lowest score at or above beta (the layer fails high with it).
+        let mut high = INF;
         // Replies that leave the replier's own General to be taken: chosen only if no
         // opponent has another (Qiguo has no check rule, but no kingdom walks into capture to
         // hand a rival the game when it can help it).
         let mut hanging = INF;
-        let mut prefix = Vec::new();
-        let mut first = true;
-        'layer: loop {
-            let mut moves = std::mem::take(&mut self.buffers[ply]);
-            self.order_into(pos, ply, if first { tt_move } else { None }, &mut moves);
-            for (i, &(mv, order)) in moves.iter().enumerate() {
-                // Late quiet replies are first searched two iterations shallower, and fully
-                // only if that shows them hurting the searching player.
-                let reduce = depth >= LMR_DEPTH && i >= LMR_AFTER && order < 1 << 27;
-                let undo = pos.make(mv);
-                let mut score = INF;
-                if reduce {
-                    score = self.after_reply(pos, depth - 2, alpha, beta, ply + 1);
-                }
-                if !reduce || (score < beta && !self.aborted) {
-                    score = self.after_reply(pos, depth, alpha, beta, ply + 1);
-                }
-                pos.unmake(undo);
-                if self.aborted {
-                    self.buffers[ply] = moves;
-                    break 'layer;
-                }
-                if score >= best && score >= beta {
-                    continue;
-                }
+        let mut prefix = Vec::with_capacity(7);
+        for (i, &(mv, order, stage)) in replies.iter().enumerate() {
+            for &bg in &ordinary[..stage as usize] {
+                prefix.push(pos.make(bg));
+            }
+            // Late quiet replies are first searched two iterations shallower, and fully only if
+            // that shows them hurting the searching player.
+            let reduce = depth >= LMR_DEPTH && i >= LMR_AFTER && order < 1 << 27;
+            let undo = pos.make(mv);
+            let mut score = INF;
+            if reduce {
+                score = self.after_reply(pos, depth - 2, alpha, beta, ply + 1);
+            }
+            if !reduce || (score < beta && !self.aborted) {
+                score = self.after_reply(pos, depth, alpha, beta, ply + 1);
+            }
+            pos.unmake(undo);
+            let mut cut = false;
+            if self.aborted {
+                cut = true;
+            } else if score >= beta {
+                high = high.min(score);
+            } else if score < best {
                 if self.hangs_general(pos, mv) {
                     hanging = hanging.min(score);
-                    continue;
-                }
-                if score < best {
+                } else {
                     best = score;
-                    if first {
-                        best_move = Some(mv);
+                    best_move = Some(mv);
+                    beta = score;
+                    if beta <= alpha {
+                        self.reward(pos, mv, ply, depth);
+                        cut = true;
                     }
                 }
-                beta = beta.min(score);
-                if beta <= alpha {
-                    self.reward(pos, mv, ply, depth);
-                    self.buffers[ply] = moves;
-                    break 'layer;
-                }
             }
-            self.buffers[ply] = moves;
-            // This opponent plays its ordinary move; the next one gets to reply.
-            let background = self.background_move(pos);
-            prefix.push(pos.make(background));
-            first = false;
-            if pos.is_over() || self.ours(pos, pos.to_move()) || prefix.len() >= 7 {
+            while let Some(undo) = prefix.pop() {
+                pos.unmake(undo);
+            }
+            if cut {
                 break;
             }
         }
-        while let Some(undo) = prefix.pop() {
-            pos.unmake(undo);
-        }
+        self.replies[ply] = replies;
+        self.ordinary[ply] = ordinary;
         if self.aborted {
             return 0;
         }
-        if best == INF {
-            best = hanging;
-        }
-        if best == INF {
-            best = self.node(pos, 0, alpha, beta0, ply);
-        }
+        let best = [best, high, hanging]
+            .into_iter()
+            .find(|&s| s < INF)
+            .unwrap_or_else(|| self.node(pos, 0, alpha, beta0, ply));
         self.store(key, depth, best, alpha, beta0, best_move);
         best
+    }
+
+    /// Every opponent's replies until the root player moves again, ordered together, each
+    /// with its ordering score and stage (how many opponents play their ordinary move
+    /// before it); and those ordinary moves.
+    fn collect_replies(
+        &mut self,
+        pos: &mut Position,
+        ply: usize,
+        tt: Option<Move>,
+        replies: &mut Vec<(Move, i32, u8)>,
+        ordinary: &mut Vec<Move>,
+    ) {
+        replies.clear();
+        ordinary.clear();
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        let mut undos = Vec::with_capacity(7);
+        loop {
+            let stage = undos.len() as u8;
+            self.order_into(pos, ply, tt, &mut moves);
+            replies.extend(moves.iter().map(|&(mv, order)| {
+                let threat = match Self::pieces(pos, mv) {
+                    (_, Some(victim)) if order >= 1 << 28 && order < 1 << 30 => {
+                        if victim.kind == PieceKind::General {
+                            1 << 27
+                        } else if self.ours(pos, victim.kingdom) {
+                            1 << 26
+                        } else {
+                            0
+                        }
+                    }
+                    _ => 0,
+                };
+                (mv, order + threat, stage)
+            }));
+            let background = self.background_move(pos);
+            ordinary.push(background);
+            undos.push(pos.make(background));
+            if pos.is_over() || self.ours(pos, pos.to_move()) || undos.len() >= 7 {
+                break;
+            }
+        }
+        while let Some(undo) = undos.pop() {
+            pos.unmake(undo);
+        }
+        self.buffers[ply] = moves;
+        // Stable: within one score, earlier opponents first.
+        replies.sort_by_key(|&(_, order, _)| std::cmp::Reverse(order));
     }
 
     /// Whether `mv`, by the kingdom to move, leaves one of its Generals where an enemy can
@@ -644,6 +698,23 @@ impl Engine {
         self.history[from * 361 + to].min(1 << 26)
     }
 
+    /// Whether capture `mv` gives a piece for a cheaper one: the attacker is worth more than
+    /// its victim and an enemy can take it where it lands.
+    fn loses_attacker(pos: &mut Position, mv: Move) -> bool {
+        let (Some(attacker), Some(victim)) = Self::pieces(pos, mv) else {
+            return false;
+        };
+        if victim_value(attacker.kind) <= victim_value(victim.kind) {
+            return false;
+        }
+        let Some(to) = mv.to() else { return false };
+        let foes = pos.enemies(attacker.kingdom);
+        let undo = pos.make(mv);
+        let lost = !pos.is_over() && pos.is_attacked(to, foes);
+        pos.unmake(undo);
+        lost
+    }
+
     /// A quiet move that caused a cutoff: a killer at this ply, and history.
     fn reward(&mut self, pos: &Position, mv: Move, ply: usize, depth: i32) {
         if pos.is_capture(mv) || mv.is_pass() {
@@ -751,15 +822,18 @@ impl Engine {
         }
     }
 
-    /// The side to move's captures of other players' pieces, best first.
-    fn captures(&mut self, pos: &Position, ply: usize) -> Vec<Move> {
+    /// The side to move's captures of other players' pieces, best first, without those that
+    /// only lose the capturing piece: a piece worth more than its victim that can be taken
+    /// back where it lands.
+    fn captures(&mut self, pos: &mut Position, ply: usize) -> Vec<Move> {
         let mut moves = std::mem::take(&mut self.scratch);
         pos.capture_moves_into(&mut moves);
         let mut scored: Vec<(Move, i32)> = moves
             .iter()
             .map(|&mv| (mv, self.order_score(pos, ply, mv, None)))
-            .filter(|(_, s)| *s > 0)
+            .filter(|&(_, s)| s > 0)
             .collect();
+        scored.retain(|&(mv, _)| !Self::loses_attacker(pos, mv));
         self.scratch = moves;
         scored.sort_by_key(|(_, s)| std::cmp::Reverse(*s));
         scored.into_iter().map(|(m, _)| m).collect()
