@@ -5,7 +5,7 @@
 //! army it carries), minus how close it is to being beaten (losses against the threshold) and
 //! an exposed General, plus go-betweens shielding the General and mobility. A player scores its
 //! kingdoms and how close it is to winning (captures against the goal, Generals or kingdoms
-//! taken). The utility for a player is its score minus the strongest other player's.
+//! taken). The utility for a player is its score minus the mean of the others'.
 
 use qiguo_rules::{Kingdom, PieceKind, Point, Position};
 
@@ -134,33 +134,21 @@ fn scores(pos: &Position, mobile: impl Fn(Kingdom) -> bool) -> ([i32; 7], [bool;
     (scores, alive)
 }
 
-/// The position's value for `player`: its score minus the strongest other player's. Not for
-/// finished games (the search scores those).
+/// The position's value for `player`: its score minus the mean of the other players' scores.
+/// Not for finished games (the search scores those).
 ///
-/// Mobility, the costly term, is counted only for `player` and the opponent strongest without
-/// it: the utility compares those two.
+/// The mean, not the strongest other: when one rival takes from another, the mean hardly
+/// moves, so the search does not judge its own moves by fights between third parties that it
+/// cannot change. Mobility, the costly term, is counted for `player` only.
 pub fn evaluate(pos: &Position, player: u8) -> i32 {
-    let (base, alive) = scores(pos, |_| false);
-    let Some(rival) = (0..7u8)
+    let (base, alive) = scores(pos, |k| pos.player_of(k) == player);
+    let (sum, count) = (0..7u8)
         .filter(|&p| p != player && alive[p as usize])
-        .max_by_key(|&p| base[p as usize])
-    else {
+        .fold((0, 0), |(sum, n), p| (sum + base[p as usize], n + 1));
+    if count == 0 {
         return base[player as usize];
-    };
-    let with_mobility = |p: u8| {
-        base[p as usize]
-            + pos
-                .alive()
-                .iter()
-                .filter(|k| pos.player_of(*k) == p)
-                .map(|k| mobility(pos, k))
-                .sum::<i32>()
-    };
-    let strongest_other = (0..7u8)
-        .filter(|&p| p != player && p != rival && alive[p as usize])
-        .map(|p| base[p as usize])
-        .fold(with_mobility(rival), i32::max);
-    with_mobility(player) - strongest_other
+    }
+    base[player as usize] - sum / count
 }
 
 #[cfg(test)]
@@ -181,6 +169,32 @@ mod tests {
         let (lo, hi) = (scores.iter().min().unwrap(), scores.iter().max().unwrap());
         assert!(hi - lo < 150, "{scores:?}");
         assert_eq!(piece_value(PieceKind::Chancellor), 500);
+    }
+
+    /// A Chancellor lost by a third kingdom to a rival barely moves the player's value (the
+    /// mean of six others changes by a sixth), while its own Chancellor lost counts in full.
+    #[test]
+    fn fights_between_rivals_barely_move_the_value() {
+        let rules = Rules::preset(Preset::Classic);
+        let start = Position::start(rules);
+        let without = |k: Kingdom| {
+            let mut setup = start.to_setup();
+            let (at, _) = start
+                .army(k)
+                .find(|(_, p)| p.kind == PieceKind::Chancellor)
+                .expect("a Chancellor");
+            setup.board.set(at, None);
+            Position::new(&setup, rules, *start.seats()).expect("a valid position")
+        };
+        let qin = |p: &Position| evaluate(p, 0);
+        let base = qin(&start);
+        let rival_loses = qin(&without(Kingdom::Chu)) - base;
+        let own_loss = base - qin(&without(Kingdom::Qin));
+        assert!(
+            rival_loses > 0 && rival_loses < 250,
+            "a rival's lost Chancellor: {rival_loses}"
+        );
+        assert!(own_loss >= 800, "its own lost Chancellor: {own_loss}");
     }
 
     #[test]
