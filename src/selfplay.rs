@@ -76,6 +76,10 @@ pub struct Series {
     pub threads: usize,
     /// A game still going after this many moves is capped: no winner.
     pub max_plies: usize,
+    /// The first this many moves of every game are played by Easy players, whatever the
+    /// levels, varied by the game's seed: levels without variety (Medium, Hard) would otherwise
+    /// play the same seven games over and over.
+    pub opening: usize,
 }
 
 /// How one game went.
@@ -119,24 +123,43 @@ impl Series {
         Kingdom::ALL[shift]
     }
 
+    fn seed_of(&self, index: u32) -> u64 {
+        self.seed.wrapping_add(index as u64).wrapping_mul(1_000_003)
+    }
+
+    /// Game `index` after its opening: the first [`Series::opening`] moves, played by Easy
+    /// players within Easy's node budget (the same on any machine).
+    pub fn opening_of(&self, index: u32) -> Game {
+        let mut game = Game::start(self.rules, Seats::seven());
+        let mut engine = Engine::new(16);
+        let limits = Budget::Nodes(None).limits(Level::Easy);
+        while game.outcome().is_none() && game.len() < self.opening.min(self.max_plies) {
+            let seed = self.seed_of(index) ^ game.len() as u64 ^ 0x0BE7_0000;
+            let mv = engine
+                .search(game.position(), Level::Easy, &limits, seed)
+                .expect("a game in progress has a move")
+                .best;
+            game.play(mv).expect("the computer plays legal moves");
+        }
+        game
+    }
+
     /// Plays game `index` to its end, or to the cap.
     pub fn play(&self, index: u32) -> GameResult {
         let levels = self.levels_of(index);
-        let seed = self.seed.wrapping_add(index as u64);
-        let mut game = Game::start(self.rules, Seats::seven());
+        let mut game = self.opening_of(index);
         let mut engines: Vec<Engine> = (0..7).map(|_| Engine::new(16)).collect();
-        let mut ply = 0u64;
         while game.outcome().is_none() && game.len() < self.max_plies {
+            let ply = game.len() as u64;
             let pos = game.position();
             let k = pos.to_move();
             let level = levels[k.index()];
             let limits = self.budget.limits(level);
             let mv = engines[k.index()]
-                .search(pos, level, &limits, seed.wrapping_mul(1_000_003) ^ ply)
+                .search(pos, level, &limits, self.seed_of(index) ^ ply)
                 .expect("a game in progress has a move")
                 .best;
             game.play(mv).expect("the computer plays legal moves");
-            ply += 1;
         }
         GameResult {
             levels,
@@ -372,13 +395,14 @@ pub fn report(series: &Series, results: &[GameResult], sprt: Option<SprtVerdict>
     let mut out = String::new();
     let level_names: Vec<&str> = series.levels.iter().map(|l| l.name()).collect();
     out.push_str(&format!(
-        "games: {} · rules {} · levels {}{} · seed {} · {} · capped at {} moves\n",
+        "games: {} · rules {} · levels {}{} · seed {} · {} · opening {} moves by Easy · capped at {} moves\n",
         results.len(),
         series.rules.preset_name(),
         level_names.join(","),
         if series.rotate { " (rotating)" } else { "" },
         series.seed,
         series.budget.describe(),
+        series.opening,
         series.max_plies
     ));
     let summary = Summary::of(results, sprt);
@@ -479,6 +503,7 @@ mod tests {
             budget: Budget::Nodes(None),
             threads: 2,
             max_plies: 1500,
+            opening: 0,
         }
     }
 
@@ -502,6 +527,25 @@ mod tests {
         assert_eq!(json["games"], 4);
         assert!(json["wins_by_level"].is_object());
         assert!(!summary.to_json().contains('\n'));
+    }
+
+    /// Medium plays without variety: without an opening the games of one seat repeat, with
+    /// one they differ (and are still reproducible).
+    #[test]
+    fn openings_vary_the_games() {
+        let mut s = series(8, [Level::Medium; 7]);
+        let start = Game::start(s.rules, Seats::seven()).position().hash();
+        assert_eq!(s.opening_of(0).position().hash(), start);
+        s.opening = 14;
+        let (a, b) = (s.opening_of(0), s.opening_of(7));
+        assert_eq!(a.len(), 14);
+        assert_ne!(a.position().hash(), b.position().hash());
+        assert_eq!(a.position().hash(), s.opening_of(0).position().hash());
+        assert_eq!(
+            s.measured_of(0),
+            s.measured_of(7),
+            "the same seat, another game"
+        );
     }
 
     #[test]

@@ -285,6 +285,11 @@ pub enum Tool {
         #[arg(long, value_name = "N", default_value_t = 1500,
               value_parser = clap::value_parser!(u32).range(1..))]
         max_plies: u32,
+        /// Play the first N moves of every game by Easy players (varied by the seed), so that
+        /// levels without variety do not repeat the same games.
+        #[arg(long, value_name = "N", default_value_t = 14,
+              value_parser = clap::value_parser!(u32).range(0..=300))]
+        opening: u32,
         /// Print one line of JSON (games, wins per level and per seat, capped games, mean
         /// length) instead of the report.
         #[arg(long)]

@@ -93,6 +93,7 @@ pub fn run(tool: &Tool) -> Result<String, ToolError> {
             time_scale,
             nodes,
             max_plies,
+            opening,
             json,
             sprt,
             threads,
@@ -126,6 +127,7 @@ pub fn run(tool: &Tool) -> Result<String, ToolError> {
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
                     .max(1),
                 max_plies: *max_plies as usize,
+                opening: *opening as usize,
             };
             let (results, verdict) = if *sprt {
                 let (results, verdict) =
