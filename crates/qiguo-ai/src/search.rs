@@ -518,7 +518,7 @@ impl Engine {
             self.order_into(pos, ply, tt, &mut moves);
             replies.extend(moves.iter().map(|&(mv, order)| {
                 let threat = match Self::pieces(pos, mv) {
-                    (_, Some(victim)) if order >= 1 << 28 && order < 1 << 30 => {
+                    (_, Some(victim)) if (1 << 28..1 << 30).contains(&order) => {
                         if victim.kind == PieceKind::General {
                             1 << 27
                         } else if self.ours(pos, victim.kingdom) {
