@@ -134,6 +134,7 @@ impl Series {
         let mut engine = Engine::new(16);
         let limits = Budget::Nodes(None).limits(Level::Easy);
         while game.outcome().is_none() && game.len() < self.opening.min(self.max_plies) {
+            // Apart from the seeds of the levels' own moves in the same game.
             let seed = self.seed_of(index) ^ game.len() as u64 ^ 0x0BE7_0000;
             let mv = engine
                 .search(game.position(), Level::Easy, &limits, seed)

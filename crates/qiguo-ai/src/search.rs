@@ -443,10 +443,14 @@ impl Engine {
         // opponent has another (Qiguo has no check rule, but no kingdom walks into capture to
         // hand a rival the game when it can help it).
         let mut hanging = INF;
+        // The ordinary moves made so far: those of the opponents before the replier.
         let mut prefix = Vec::with_capacity(7);
         for (i, &(mv, order, stage)) in replies.iter().enumerate() {
-            for &bg in &ordinary[..stage as usize] {
-                prefix.push(pos.make(bg));
+            while prefix.len() > stage as usize {
+                pos.unmake(prefix.pop().expect("a made move"));
+            }
+            while prefix.len() < stage as usize {
+                prefix.push(pos.make(ordinary[prefix.len()]));
             }
             // Late quiet replies are first searched two iterations shallower, and fully only if
             // that shows them hurting the searching player.
@@ -478,12 +482,12 @@ impl Engine {
                     }
                 }
             }
-            while let Some(undo) = prefix.pop() {
-                pos.unmake(undo);
-            }
             if cut {
                 break;
             }
+        }
+        while let Some(undo) = prefix.pop() {
+            pos.unmake(undo);
         }
         self.replies[ply] = replies;
         self.ordinary[ply] = ordinary;
