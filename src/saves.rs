@@ -13,6 +13,9 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+
 use qiguo_rules::{Game, PlayerInfo, Record};
 
 /// The environment variable that moves the data directory (for tests, or portable installs).
@@ -325,24 +328,19 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Staged::write(path, bytes)?.commit()
 }
 
-/// A time as `YYYY-MM-DD HH:MM` in UTC.
+/// A time as `YYYY-MM-DD HH:MM` in the player's time zone (the system's; UTC if it has none).
 pub fn format_time(time: SystemTime) -> String {
-    let secs = time
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let days = (secs / 86_400) as i64;
-    let (h, m) = ((secs % 86_400) / 3600, (secs % 3600) / 60);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02} {h:02}:{m:02}")
+    format_time_in(time, &TimeZone::system())
+}
+
+/// A time as `YYYY-MM-DD HH:MM` in time zone `zone`.
+pub fn format_time_in(time: SystemTime, zone: &TimeZone) -> String {
+    // Times beyond jiff's range (years -9999 to 9999) cannot come from a file system.
+    Timestamp::try_from(time)
+        .unwrap_or(Timestamp::UNIX_EPOCH)
+        .to_zoned(zone.clone())
+        .strftime("%Y-%m-%d %H:%M")
+        .to_string()
 }
 
 #[cfg(test)]
@@ -362,10 +360,33 @@ mod tests {
 
     #[test]
     fn times_are_written_as_dates() {
-        assert_eq!(format_time(SystemTime::UNIX_EPOCH), "1970-01-01 00:00");
+        let utc = TimeZone::UTC;
+        assert_eq!(
+            format_time_in(SystemTime::UNIX_EPOCH, &utc),
+            "1970-01-01 00:00"
+        );
         let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_795_338_000);
-        assert_eq!(format_time(t), "2026-11-22 09:00");
+        assert_eq!(format_time_in(t, &utc), "2026-11-22 09:00");
         let leap = SystemTime::UNIX_EPOCH + Duration::from_secs(951_825_600);
-        assert_eq!(format_time(leap), "2000-02-29 12:00");
+        assert_eq!(format_time_in(leap, &utc), "2000-02-29 12:00");
+    }
+
+    /// Save times are shown in the player's zone, daylight saving time included: fixed and
+    /// rule-based zones need no zone database, so the test runs anywhere.
+    #[test]
+    fn times_are_local() {
+        let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_795_338_000); // 09:00 UTC
+        let taipei = TimeZone::fixed(jiff::tz::offset(8));
+        assert_eq!(format_time_in(t, &taipei), "2026-11-22 17:00");
+        let new_york = TimeZone::fixed(jiff::tz::offset(-5));
+        assert_eq!(format_time_in(t, &new_york), "2026-11-22 04:00");
+        // Stockholm: UTC+1 in winter, UTC+2 in summer.
+        let stockholm = TimeZone::posix("CET-1CEST,M3.5.0,M10.5.0/3").expect("a valid rule");
+        assert_eq!(format_time_in(t, &stockholm), "2026-11-22 10:00");
+        let midsummer = SystemTime::UNIX_EPOCH + Duration::from_secs(1_782_036_000); // 2026-06-21 10:00 UTC
+        assert_eq!(format_time_in(midsummer, &stockholm), "2026-06-21 12:00");
+        // Near midnight the date follows the zone too.
+        let late = SystemTime::UNIX_EPOCH + Duration::from_secs(1_795_388_400); // 23:00 UTC
+        assert_eq!(format_time_in(late, &taipei), "2026-11-23 07:00");
     }
 }

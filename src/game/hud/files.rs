@@ -165,7 +165,7 @@ fn save_row(
                 ui.label(RichText::new(&entry.name).strong());
                 let when = entry
                     .modified
-                    .map(|t| format!("{} UTC · ", format_time(t)))
+                    .map(|t| format!("{} · ", format_time(t)))
                     .unwrap_or_default();
                 match &entry.summary {
                     Ok(s) => {
@@ -324,7 +324,7 @@ pub(super) fn resume_dialog(
         ui.label(RichText::new(names.join(", ")).color(MUTED));
         if let Some(when) = when {
             ui.label(
-                RichText::new(format!("Saved {} UTC", format_time(*when)))
+                RichText::new(format!("Saved {}", format_time(*when)))
                     .small()
                     .color(MUTED),
             );
