@@ -8,3 +8,4 @@ pub mod game;
 pub mod game_text;
 pub mod saves;
 pub mod selfplay;
+pub mod settings;
