@@ -61,7 +61,7 @@ pub struct GameArgs {
     #[arg(long, value_name = "VIEW")]
     pub view: Option<View>,
     /// The window's size in pixels, such as `1024x768` (from 640x480 to 7680x4320; by default
-    /// 1280x720).
+    /// the size it had when last closed, at first 1280x720).
     #[arg(long, value_name = "WxH")]
     pub window: Option<WindowSize>,
     /// Save a PNG of the window to PATH once the scene is fully drawn, then exit.
@@ -196,7 +196,7 @@ impl GameArgs {
             game,
             players,
             view: self.view,
-            window: self.window.unwrap_or_default(),
+            window: self.window,
             screenshot: self.screenshot.clone(),
             bench_frames: self.bench_frames,
             no_render: self.no_render,
@@ -452,10 +452,14 @@ mod tests {
             assert!(line.contains("not a window size"), "{bad}: {line}");
         }
         let cli = parse(args("qiguo --window 1024x768")).unwrap();
-        let size = cli.game.launch().unwrap().window;
+        let size = cli.game.launch().unwrap().window.unwrap();
         assert_eq!((size.width, size.height), (1024, 768));
         let cli = parse(args("qiguo")).unwrap();
-        assert_eq!(cli.game.launch().unwrap().window, WindowSize::default());
+        assert_eq!(
+            cli.game.launch().unwrap().window,
+            None,
+            "the remembered size"
+        );
         // Game options and a tool do not mix, and the message says which.
         let err = parse(args("qiguo --rules classic moves")).unwrap_err();
         let line = error_line(&err);

@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use bevy::render::settings::{RenderCreation, WgpuSettings};
 
 use super::launch::Launch;
+use super::preferences::Preferences;
 use super::{Match, camera, computer, logic_plugins, perf, saving, screenshot, view_plugins};
 
 /// Opens the game window and runs until it is closed (or the screenshot is saved).
@@ -32,6 +33,12 @@ pub fn run(launch: Launch) -> ExitCode {
             .unwrap_or_default();
         eprintln!("qiguo: the game stopped after an internal error: {what}{at}");
     }));
+    // Screenshots and benchmarks neither depend on the player's settings nor change them.
+    let preferences = if launch.screenshot.is_none() && launch.bench_frames.is_none() {
+        Preferences::load()
+    } else {
+        Preferences::session_only()
+    };
     let mut app = App::new();
     // A failed command (say, on an entity despawned the same frame) is logged, not fatal.
     app.set_error_handler(bevy::ecs::error::warn);
@@ -43,11 +50,7 @@ pub fn run(launch: Launch) -> ExitCode {
     app.add_plugins(
         plugins
             .set(WindowPlugin {
-                primary_window: Some(Window {
-                    title: "Qiguo — 七國象棋".into(),
-                    resolution: (launch.window.width, launch.window.height).into(),
-                    ..default()
-                }),
+                primary_window: Some(preferences.primary_window(launch.window)),
                 ..default()
             })
             .set(bevy::render::RenderPlugin {
@@ -65,6 +68,7 @@ pub fn run(launch: Launch) -> ExitCode {
                 ..default()
             }),
     );
+    app.insert_resource(preferences);
     app.insert_resource(Match::from_game(
         launch.game.clone(),
         launch.players.clone(),

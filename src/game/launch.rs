@@ -95,8 +95,8 @@ pub struct Launch {
     pub players: Vec<PlayerInfo>,
     /// The view to start with; by default, from behind the kingdom to move.
     pub view: Option<View>,
-    /// The window's size.
-    pub window: WindowSize,
+    /// The window's size asked for on the command line; otherwise the remembered one.
+    pub window: Option<WindowSize>,
     /// Where to save a screenshot before exiting.
     pub screenshot: Option<PathBuf>,
     /// How many frames to run for frame-time statistics.

@@ -21,6 +21,7 @@ pub mod layout;
 pub mod marker_view;
 pub mod palette;
 pub mod perf;
+pub mod preferences;
 pub mod recap;
 pub mod recap_view;
 pub mod saving;
@@ -104,6 +105,7 @@ pub fn view_plugins(app: &mut App) {
         hud::plugin,
         screenshot::plugin,
         perf::plugin,
+        preferences::plugin,
     ));
     #[cfg(feature = "sound")]
     app.add_plugins(sound::plugin);

@@ -31,7 +31,8 @@ pub enum SeatingKind {
 }
 
 impl SeatingKind {
-    const ALL: [SeatingKind; 7] = [
+    /// Every seating, in the order the dialog lists them.
+    pub const ALL: [SeatingKind; 7] = [
         SeatingKind::Seven,
         SeatingKind::Six,
         SeatingKind::Five,
@@ -40,6 +41,19 @@ impl SeatingKind {
         SeatingKind::Present,
         SeatingKind::TwoPlayers,
     ];
+
+    /// A short name for the seating, as the settings keep it.
+    pub const fn key(self) -> &'static str {
+        match self {
+            SeatingKind::Seven => "seven",
+            SeatingKind::Six => "six",
+            SeatingKind::Five => "five",
+            SeatingKind::Four => "four",
+            SeatingKind::Three => "three",
+            SeatingKind::Present => "present",
+            SeatingKind::TwoPlayers => "two-players",
+        }
+    }
 
     fn label(self) -> &'static str {
         match self {

@@ -4,7 +4,7 @@
 //! save, load, import and export, resuming the last game). Its Chinese text uses the shipped kaishu font.
 
 pub mod describe;
-mod dialogs;
+pub mod dialogs;
 mod files;
 mod help;
 mod moves;

@@ -15,6 +15,7 @@ use crate::game::cues::SoundSettings;
 use crate::game::framing::FreeArea;
 use crate::game::handoff::{BANNER_SECONDS, HandOff};
 use crate::game::launch::View;
+use crate::game::preferences::Preferences;
 use crate::game::saving::SaveStore;
 use crate::game::selection::ClickRefused;
 use crate::game::state::{Match, MoveRejected, Notice, TurnPhase};
@@ -86,6 +87,7 @@ pub(super) fn toolbar(
     mut hand_off: ResMut<HandOff>,
     mut rules: ResMut<RulesWindow>,
     mut sound: ResMut<SoundSettings>,
+    mut preferences: ResMut<Preferences>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     egui::Area::new(egui::Id::new("toolbar"))
@@ -136,6 +138,13 @@ pub(super) fn toolbar(
                             .clicked()
                         {
                             rules.open = !rules.open;
+                        }
+                        if ui
+                            .button("Settings…")
+                            .on_hover_text("Camera, sound, interface size, fullscreen — kept for next time")
+                            .clicked()
+                        {
+                            preferences.open = !preferences.open;
                         }
                     });
                     ui.horizontal(|ui| {

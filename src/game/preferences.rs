@@ -1,0 +1,543 @@
+//! The player's settings kept between sessions: read before the window opens, applied to the
+//! game's resources at start, gathered back from them as the player changes them and written
+//! once the changes settle (and when the game closes); the window's size, place and
+//! fullscreen (F11); and the Settings window.
+
+use bevy::prelude::*;
+use bevy::window::{Monitor, MonitorSelection, PrimaryWindow, WindowMode, WindowPosition};
+use bevy_egui::{EguiContexts, egui};
+use qiguo_ai::Level;
+use qiguo_rules::Preset;
+
+use super::AppSystems;
+use super::camera::ViewSettings;
+use super::cues::SoundSettings;
+use super::handoff::HandOff;
+use super::hud::InterfaceZoom;
+use super::hud::dialogs::{NewGameForm, SeatingKind};
+use super::launch::WindowSize;
+use super::state::Notice;
+use crate::settings::{
+    ConfigDir, NewGameChoices, Panels, Settings, UI_SCALE_RANGE, WindowPlacement,
+};
+
+/// Seconds after the last change before the settings are written.
+const SETTLE_SECONDS: f32 = 1.0;
+
+/// The ids of the collapsible panels' state in egui's memory.
+const PANELS: [&str; 2] = ["Kingdoms", "Moves"];
+
+/// The settings in use, where they are kept, and what the file holds.
+#[derive(Resource, Debug)]
+pub struct Preferences {
+    /// Where they are kept; `None` for a session that keeps nothing (screenshots, benchmarks,
+    /// no home directory).
+    dir: Option<ConfigDir>,
+    /// The settings as the game uses them now.
+    pub settings: Settings,
+    /// What the file holds (or would, for a session that keeps nothing).
+    written: Settings,
+    /// When the settings last changed, in seconds of app time, if not yet written.
+    changed_at: Option<f32>,
+    /// What went wrong reading the file, to show once at start.
+    message: Option<String>,
+    /// Whether the remembered window position has been dealt with.
+    placed: bool,
+    /// Whether the panels' remembered states have been given to egui.
+    panels_applied: bool,
+    /// Whether a failed write has been reported (once per session).
+    failed: bool,
+    /// Whether the Settings window is shown.
+    pub open: bool,
+}
+
+impl Default for Preferences {
+    fn default() -> Preferences {
+        Preferences::session_only()
+    }
+}
+
+impl Preferences {
+    /// The player's settings from the config directory (the defaults, with a message, if the
+    /// file is damaged or from a newer game).
+    pub fn load() -> Preferences {
+        // (Logged once the game's log is set up: see `apply_settings`.)
+        let Some(dir) = ConfigDir::locate() else {
+            return Preferences {
+                message: Some("Settings will not be kept: there is no home directory.".into()),
+                ..Preferences::session_only()
+            };
+        };
+        let loaded = dir.load();
+        let message = loaded.message();
+        Preferences {
+            dir: Some(dir),
+            settings: loaded.settings.clone(),
+            written: loaded.settings,
+            message,
+            ..Preferences::session_only()
+        }
+    }
+
+    /// The defaults, never written: for screenshots and benchmarks, which must not depend on
+    /// or change the player's settings.
+    pub fn session_only() -> Preferences {
+        Preferences {
+            dir: None,
+            settings: Settings::default(),
+            written: Settings::default(),
+            changed_at: None,
+            message: None,
+            placed: false,
+            panels_applied: false,
+            failed: false,
+            open: false,
+        }
+    }
+
+    /// Where the settings are kept, if they are.
+    pub fn file(&self) -> Option<std::path::PathBuf> {
+        self.dir.as_ref().map(ConfigDir::file)
+    }
+
+    /// The game window as the player left it, or at `size` if the command line asks for one.
+    pub fn primary_window(&self, size: Option<WindowSize>) -> Window {
+        let w = &self.settings.window;
+        let (width, height) = size.map_or((w.width, w.height), |s| (s.width, s.height));
+        Window {
+            title: "Qiguo — 七國象棋".into(),
+            resolution: (width, height).into(),
+            mode: if w.fullscreen && size.is_none() {
+                WindowMode::BorderlessFullscreen(MonitorSelection::Current)
+            } else {
+                WindowMode::Windowed
+            },
+            ..default()
+        }
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Preferences>()
+        .add_systems(PostStartup, apply_settings)
+        .add_systems(
+            Update,
+            (
+                fullscreen_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
+                place_window,
+                gather_settings,
+                write_settings,
+            )
+                .chain()
+                .after(AppSystems::UpdateHud),
+        )
+        .add_systems(
+            bevy_egui::EguiPrimaryContextPass,
+            (sync_panels, settings_window).chain(),
+        )
+        .add_systems(Last, write_on_exit);
+}
+
+/// The remembered settings given to the game's resources, once at start.
+fn apply_settings(
+    mut prefs: ResMut<Preferences>,
+    mut view: ResMut<ViewSettings>,
+    mut hand_off: ResMut<HandOff>,
+    mut sound: ResMut<SoundSettings>,
+    mut zoom: ResMut<InterfaceZoom>,
+    mut form: ResMut<NewGameForm>,
+    mut notices: MessageWriter<Notice>,
+) {
+    let s = &prefs.settings;
+    view.follow_turn = s.camera_follows_turn;
+    hand_off.enabled = s.hand_off_banner;
+    sound.volume = s.volume;
+    sound.muted = s.muted;
+    zoom.chosen = s.ui_scale;
+    apply_new_game(&s.new_game, &mut form);
+    if let Some(file) = prefs.file() {
+        info!("settings live in {}", file.display());
+    }
+    if let Some(message) = prefs.message.take() {
+        warn!("{message}");
+        notices.write(Notice::error(message));
+    }
+}
+
+/// The last new game's choices put back into the dialog; unknown or missing values keep the
+/// dialog's own.
+fn apply_new_game(choices: &NewGameChoices, form: &mut NewGameForm) {
+    if let Ok(preset) = choices.rules.parse::<Preset>() {
+        form.preset = preset;
+    }
+    if let Some(kind) = SeatingKind::ALL
+        .into_iter()
+        .find(|k| k.key() == choices.seating)
+    {
+        form.seating = kind;
+    }
+    for (slot, name) in form.names.iter_mut().zip(&choices.names) {
+        if !name.trim().is_empty() {
+            slot.clone_from(name);
+        }
+    }
+    for (slot, player) in form.controllers.iter_mut().zip(&choices.players) {
+        if player == "person" {
+            *slot = None;
+        } else if let Ok(level) = player.parse::<Level>() {
+            *slot = Some(level);
+        }
+    }
+}
+
+/// The dialog's choices as they are kept.
+fn new_game_choices(form: &NewGameForm) -> NewGameChoices {
+    NewGameChoices {
+        rules: form.preset.name().to_owned(),
+        seating: form.seating.key().to_owned(),
+        names: form.names.clone(),
+        players: form
+            .controllers
+            .iter()
+            .map(|c| c.map_or("person", Level::name).to_owned())
+            .collect(),
+    }
+}
+
+/// F11 switches between a window and the whole screen.
+fn fullscreen_key(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut windows: Query<&mut Window, With<PrimaryWindow>>,
+) {
+    if !keys.just_pressed(KeyCode::F11) {
+        return;
+    }
+    if let Ok(mut window) = windows.single_mut() {
+        window.mode = toggled(window.mode);
+    }
+}
+
+/// The other of windowed and borderless fullscreen.
+fn toggled(mode: WindowMode) -> WindowMode {
+    match mode {
+        WindowMode::Windowed => WindowMode::BorderlessFullscreen(MonitorSelection::Current),
+        _ => WindowMode::Windowed,
+    }
+}
+
+/// Puts the window back where it was, once the monitors are known — but only if that place
+/// is still on one of them (a monitor may have been unplugged since).
+fn place_window(
+    mut prefs: ResMut<Preferences>,
+    monitors: Query<&Monitor>,
+    mut windows: Query<&mut Window, With<PrimaryWindow>>,
+) {
+    if prefs.placed || monitors.is_empty() {
+        return;
+    }
+    prefs.placed = true;
+    let Some(at) = prefs.settings.window.position.map(IVec2::from) else {
+        return;
+    };
+    let on_screen = monitors.iter().any(|m| on_monitor(at, m));
+    if let Ok(mut window) = windows.single_mut() {
+        if on_screen {
+            window.position = WindowPosition::At(at);
+        } else {
+            info!("the window's last place ({at}) is off every screen: placing it afresh");
+        }
+    }
+}
+
+/// Whether a window's top-left corner at `at` leaves its title bar on monitor `m`.
+fn on_monitor(at: IVec2, m: &Monitor) -> bool {
+    let min = m.physical_position;
+    let size = IVec2::new(m.physical_width as i32, m.physical_height as i32);
+    // At least a title bar's worth of the window on the screen.
+    let margin = IVec2::new(120, 40);
+    at.cmpge(min - IVec2::new(0, 0)).all() && at.cmple(min + size - margin).all()
+}
+
+/// The settings as the game's resources and the window have them now; a change starts the
+/// clock before writing.
+fn gather_settings(
+    time: Res<Time>,
+    mut prefs: ResMut<Preferences>,
+    view: Res<ViewSettings>,
+    hand_off: Res<HandOff>,
+    sound: Res<SoundSettings>,
+    zoom: Res<InterfaceZoom>,
+    form: Res<NewGameForm>,
+    windows: Query<&Window, With<PrimaryWindow>>,
+) {
+    let mut now = Settings {
+        camera_follows_turn: view.follow_turn,
+        hand_off_banner: hand_off.enabled,
+        volume: sound.volume,
+        muted: sound.muted,
+        ui_scale: zoom.chosen,
+        new_game: new_game_choices(&form),
+        ..prefs.settings.clone()
+    };
+    if let Ok(window) = windows.single() {
+        now.window = placement(window, &prefs.settings.window);
+    }
+    let now = now.sanitized();
+    if now != prefs.settings {
+        prefs.settings = now;
+        prefs.changed_at.get_or_insert(time.elapsed_secs());
+    }
+}
+
+/// The window's placement: its size and place while windowed (kept from before while
+/// fullscreen), and whether it is fullscreen.
+fn placement(window: &Window, before: &WindowPlacement) -> WindowPlacement {
+    let fullscreen = !matches!(window.mode, WindowMode::Windowed);
+    if fullscreen {
+        return WindowPlacement {
+            fullscreen,
+            ..before.clone()
+        };
+    }
+    WindowPlacement {
+        width: window.resolution.width().round() as u32,
+        height: window.resolution.height().round() as u32,
+        position: match window.position {
+            WindowPosition::At(at) => Some(at.into()),
+            _ => before.position,
+        },
+        fullscreen,
+    }
+}
+
+/// Writes the settings once they have not changed for a second.
+fn write_settings(
+    time: Res<Time>,
+    mut prefs: ResMut<Preferences>,
+    mut notices: MessageWriter<Notice>,
+) {
+    let Some(at) = prefs.changed_at else {
+        return;
+    };
+    if time.elapsed_secs() - at >= SETTLE_SECONDS {
+        write(&mut prefs, Some(&mut notices));
+    }
+}
+
+/// The last changes are written as the game closes.
+fn write_on_exit(mut exits: MessageReader<AppExit>, mut prefs: ResMut<Preferences>) {
+    if exits.read().count() > 0 && prefs.settings != prefs.written {
+        write(&mut prefs, None);
+    }
+}
+
+fn write(prefs: &mut Preferences, notices: Option<&mut MessageWriter<Notice>>) {
+    prefs.changed_at = None;
+    if prefs.settings == prefs.written {
+        return;
+    }
+    let Some(dir) = &prefs.dir else {
+        prefs.written = prefs.settings.clone();
+        return;
+    };
+    match dir.save(&prefs.settings) {
+        Ok(()) => prefs.written = prefs.settings.clone(),
+        Err(e) => {
+            let message = format!(
+                "Settings could not be saved to {}: {e}",
+                dir.file().display()
+            );
+            warn!("{message}");
+            if !prefs.failed {
+                prefs.failed = true;
+                if let Some(notices) = notices {
+                    notices.write(Notice::error(message));
+                }
+            }
+        }
+    }
+}
+
+/// The panels' open or collapsed states: given to egui once, then read back from it.
+fn sync_panels(
+    time: Res<Time>,
+    mut contexts: EguiContexts,
+    mut prefs: ResMut<Preferences>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let state = |name: &str| {
+        egui::collapsing_header::CollapsingState::load_with_default_open(
+            ctx,
+            egui::Id::new(name).with("collapsing"),
+            true,
+        )
+    };
+    if !prefs.panels_applied {
+        prefs.panels_applied = true;
+        let panels = prefs.settings.panels.clone();
+        for (name, open) in PANELS.into_iter().zip([panels.kingdoms, panels.moves]) {
+            let mut s = state(name);
+            s.set_open(open);
+            s.store(ctx);
+        }
+        return Ok(());
+    }
+    let now = Panels {
+        kingdoms: state(PANELS[0]).is_open(),
+        moves: state(PANELS[1]).is_open(),
+    };
+    if now != prefs.settings.panels {
+        prefs.settings.panels = now;
+        prefs.changed_at.get_or_insert(time.elapsed_secs());
+    }
+    Ok(())
+}
+
+/// The Settings window: everything kept between sessions that is not chosen elsewhere.
+fn settings_window(
+    mut contexts: EguiContexts,
+    mut prefs: ResMut<Preferences>,
+    mut view: ResMut<ViewSettings>,
+    mut hand_off: ResMut<HandOff>,
+    mut sound: ResMut<SoundSettings>,
+    mut zoom: ResMut<InterfaceZoom>,
+    mut windows: Query<&mut Window, With<PrimaryWindow>>,
+) -> Result {
+    if !prefs.open {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    let file = prefs.file();
+    egui::Window::new("Settings")
+        .id(egui::Id::new("Settings"))
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .resizable(false)
+        .collapsible(false)
+        .open(&mut open)
+        .show(ctx, |ui| {
+            egui::Grid::new("settings-grid")
+                .num_columns(2)
+                .spacing([16.0, 8.0])
+                .show(ui, |ui| {
+                    ui.label("Camera");
+                    ui.checkbox(&mut view.follow_turn, "Turn to the kingdom to move");
+                    ui.end_row();
+                    ui.label("People");
+                    let mut banner = hand_off.enabled;
+                    if ui
+                        .checkbox(&mut banner, "Name who takes the board (hand-off banner)")
+                        .changed()
+                    {
+                        hand_off.enabled = banner;
+                        hand_off.banner = None;
+                    }
+                    ui.end_row();
+                    ui.label("Sound");
+                    ui.horizontal(|ui| {
+                        ui.checkbox(&mut sound.muted, "Mute");
+                        ui.add_enabled(
+                            !sound.muted,
+                            egui::Slider::new(&mut sound.volume, 0.0..=1.0).text("Volume"),
+                        );
+                    });
+                    ui.end_row();
+                    ui.label("Interface size");
+                    ui.horizontal(|ui| {
+                        ui.add(
+                            egui::Slider::new(
+                                &mut zoom.chosen,
+                                UI_SCALE_RANGE.0..=UI_SCALE_RANGE.1,
+                            )
+                            .fixed_decimals(2),
+                        );
+                        if ui.button("Reset").on_hover_text("Ctrl+0").clicked() {
+                            zoom.chosen = 1.0;
+                        }
+                    });
+                    ui.end_row();
+                    ui.label("Window");
+                    if let Ok(mut window) = windows.single_mut() {
+                        let mut full = !matches!(window.mode, WindowMode::Windowed);
+                        if ui.checkbox(&mut full, "Fullscreen (F11)").changed() {
+                            window.mode = toggled(window.mode);
+                        }
+                    }
+                    ui.end_row();
+                });
+            ui.separator();
+            let kept = match &file {
+                Some(path) => format!("Kept for next time in {}", path.display()),
+                None => "Not kept: this session leaves the settings alone".to_owned(),
+            };
+            ui.label(egui::RichText::new(kept).small().weak());
+        });
+    prefs.open = open;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_game_choices_round_trip_through_the_dialog() {
+        let mut form = NewGameForm {
+            preset: Preset::Wikipedia,
+            seating: SeatingKind::Five,
+            ..NewGameForm::default()
+        };
+        form.names[2] = "趙雲".into();
+        form.controllers[1] = Some(Level::Hard);
+        let kept = new_game_choices(&form);
+        let mut back = NewGameForm::default();
+        apply_new_game(&kept, &mut back);
+        assert_eq!(back.preset, Preset::Wikipedia);
+        assert_eq!(back.seating, SeatingKind::Five);
+        assert_eq!(back.names, form.names);
+        assert_eq!(back.controllers, form.controllers);
+    }
+
+    #[test]
+    fn unknown_choices_keep_the_dialogs_own() {
+        let choices = NewGameChoices {
+            rules: "chess".into(),
+            seating: "nine".into(),
+            names: vec!["".into(), "Bo".into()],
+            players: vec!["grandmaster".into(), "easy".into()],
+        };
+        let mut form = NewGameForm::default();
+        apply_new_game(&choices, &mut form);
+        let fresh = NewGameForm::default();
+        assert_eq!(form.preset, fresh.preset);
+        assert_eq!(form.seating, fresh.seating);
+        assert_eq!(form.names[0], fresh.names[0]);
+        assert_eq!(form.names[1], "Bo");
+        assert_eq!(form.controllers[0], None);
+        assert_eq!(form.controllers[1], Some(Level::Easy));
+    }
+
+    #[test]
+    fn windows_are_placed_only_on_a_screen() {
+        let m = Monitor {
+            name: None,
+            physical_height: 1080,
+            physical_width: 1920,
+            physical_position: IVec2::new(0, 0),
+            refresh_rate_millihertz: None,
+            scale_factor: 1.0,
+            video_modes: Vec::new(),
+        };
+        assert!(on_monitor(IVec2::new(100, 100), &m));
+        assert!(!on_monitor(IVec2::new(-1800, 100), &m));
+        assert!(
+            !on_monitor(IVec2::new(1900, 100), &m),
+            "only a sliver would show"
+        );
+        assert_eq!(
+            toggled(WindowMode::Windowed),
+            WindowMode::BorderlessFullscreen(MonitorSelection::Current)
+        );
+        assert_eq!(toggled(toggled(WindowMode::Windowed)), WindowMode::Windowed);
+    }
+}
