@@ -428,3 +428,24 @@ fn computer_tools_refuse_bad_arguments() {
     ];
     assert_refused(cases);
 }
+
+#[test]
+fn icon_writes_a_png_of_the_size_asked() {
+    let dir = std::env::temp_dir().join(format!("qiguo-icon-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("qiguo.png");
+    let out = qiguo(&["icon", "--size", "48", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("48x48"));
+    let png = std::fs::read(&path).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    // Width and height in the IHDR chunk.
+    assert_eq!(&png[16..24], &[0, 0, 0, 48, 0, 0, 0, 48]);
+    // Under a file, not a folder: nothing can be written there.
+    let missing = path.join("qiguo.png");
+    assert_refused(&[
+        (&["icon", "--size", "8", "x.png"], "16..=1024"),
+        (&["icon", missing.to_str().unwrap()], "cannot write"),
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -303,6 +303,16 @@ pub enum Tool {
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
     },
+    /// Write the game's icon as a PNG (for desktop menus; see the README's install section).
+    Icon {
+        /// Width and height in pixels.
+        #[arg(long, value_name = "PX", default_value_t = 256,
+              value_parser = clap::value_parser!(u32).range(16..=1024))]
+        size: u32,
+        /// The PNG file to write.
+        #[arg(value_name = "PATH")]
+        path: std::path::PathBuf,
+    },
 }
 
 /// Who may be named in a `--levels` list.

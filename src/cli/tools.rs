@@ -1,5 +1,5 @@
 //! The scripting tools: `moves`, `perft`, `replay`, `bestmove` and `selfplay` print plain text
-//! and never open a window.
+//! and never open a window; `icon` writes the game's icon as a PNG.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -26,6 +26,14 @@ pub enum ToolError {
     /// The position has no move to choose.
     #[error("the game is over: there is no move")]
     GameOver,
+    /// A file could not be written.
+    #[error("cannot write {path}: {why}")]
+    Write {
+        /// The file.
+        path: String,
+        /// The system's reason.
+        why: String,
+    },
 }
 
 /// Runs `tool`, returning what it prints.
@@ -82,6 +90,18 @@ pub fn run(tool: &Tool) -> Result<String, ToolError> {
                 .search(&pos, *level, &limits, *seed)
                 .ok_or(ToolError::GameOver)?;
             Ok(format!("{}\n", result.best))
+        }
+        Tool::Icon { size, path } => {
+            crate::saves::write_atomically(path, &crate::game::icon::icon_png(*size)).map_err(
+                |e| ToolError::Write {
+                    path: path.display().to_string(),
+                    why: e.to_string(),
+                },
+            )?;
+            Ok(format!(
+                "{}: the icon, {size}x{size} pixels\n",
+                path.display()
+            ))
         }
         Tool::Selfplay {
             games,

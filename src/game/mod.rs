@@ -15,6 +15,7 @@ pub mod framing;
 pub mod handoff;
 pub mod history;
 pub mod hud;
+pub mod icon;
 pub mod input;
 pub mod launch;
 pub mod layout;
@@ -106,6 +107,7 @@ pub fn view_plugins(app: &mut App) {
         screenshot::plugin,
         perf::plugin,
         preferences::plugin,
+        icon::plugin,
     ));
     #[cfg(feature = "sound")]
     app.add_plugins(sound::plugin);
