@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
-# Makes assets/fonts/qiguo-kai.ttf: the few characters the game shows (stones and HUD), cut
-# from AR PL UKai TW (kaishu, Arphic Public License) as packaged by Debian.
+# Makes assets/fonts/qiguo-kai.ttf from AR PL UKai TW (kaishu, Arphic Public License) as
+# packaged by Debian: the characters the game shows (stones, title, the 1206 text it quotes,
+# the board's coordinates) and the common characters of both Chinese scripts, so that any
+# usual name typed in traditional or simplified Chinese has its glyphs:
+#   - Big5 level 1, the 5,401 frequently used traditional characters (0xA440-0xC67E);
+#   - GB 2312 level 1, the 3,755 most common simplified characters (rows 16-55);
+#   - CJK symbols and punctuation (U+3000-U+303F) and the full-width forms (U+FF01-U+FF5E).
+# It also writes the characters kept to assets/fonts/qiguo-kai-chars.txt, which the tests
+# check against the font.
 #
 # Needs: apt-get install fonts-arphic-ukai; pip install fonttools
 set -euo pipefail
@@ -9,11 +16,33 @@ cd "$(dirname "$0")/.."
 source_font=/usr/share/fonts/truetype/arphic/ukai.ttc
 # Pieces, the Emperor, the seven kingdoms, the game's title, the 1206 text quoted in the
 # ally question, and the board's coordinates.
-characters="將偏裨砲行人弓弩刀劍騎周秦楚韓齊魏趙燕七國象棋若擊與則盡撤去之，abcdefghijklmnopqrs0123456789"
+game_characters="將偏裨砲行人弓弩刀劍騎周秦楚韓齊魏趙燕七國象棋若擊與則盡撤去之，abcdefghijklmnopqrs0123456789"
+
+python3 - "$game_characters" "$source_font" > assets/fonts/qiguo-kai-chars.txt <<'PY'
+import sys
+
+def decoded(codec, pairs):
+    for pair in pairs:
+        try:
+            yield bytes(pair).decode(codec)
+        except UnicodeDecodeError:
+            pass
+
+big5 = ((hi, lo) for hi in range(0xA4, 0xC7)
+        for lo in [*range(0x40, 0x7F), *range(0xA1, 0xFF)] if (hi, lo) <= (0xC6, 0x7E))
+gb2312 = ((0xA0 + row, 0xA0 + col) for row in range(16, 56) for col in range(1, 95))
+kept = set(decoded("big5", big5)) | set(decoded("gb2312", gb2312))
+kept |= {chr(c) for c in [*range(0x3000, 0x3040), *range(0xFF01, 0xFF5F)]}
+kept |= set(sys.argv[1])
+# Only what the font has (a few rare symbols of the punctuation block are not drawn).
+from fontTools.ttLib import TTCollection
+cmap = TTCollection(sys.argv[2]).fonts[2].getBestCmap()
+sys.stdout.write("".join(sorted(c for c in kept if ord(c) in cmap)) + "\n")
+PY
 
 pyftsubset "$source_font" \
   --font-number=2 \
-  --text="$characters" \
+  --text-file=assets/fonts/qiguo-kai-chars.txt \
   --layout-features='' \
   --no-hinting \
   --desubroutinize \
@@ -26,9 +55,11 @@ from fontTools.ttLib import TTFont
 import datetime
 path = "assets/fonts/qiguo-kai.ttf"
 font = TTFont(path)
-note = ("Subset of AR PL UKai TW made for the Qiguo game on %s: only the characters the game "
-        "shows are kept. Licensed under the Arphic Public License." % datetime.date.today())
+note = ("Subset of AR PL UKai TW made for the Qiguo game on %s: the characters the game shows "
+        "and the common traditional (Big5 level 1) and simplified (GB 2312 level 1) characters "
+        "are kept. Licensed under the Arphic Public License." % datetime.date.today())
 font["name"].setName(note, 10, 3, 1, 0x409)
 font.save(path)
 PY
-echo "wrote assets/fonts/qiguo-kai.ttf ($(stat -c %s assets/fonts/qiguo-kai.ttf) bytes)"
+echo "wrote assets/fonts/qiguo-kai.ttf ($(stat -c %s assets/fonts/qiguo-kai.ttf) bytes," \
+  "$(($(wc -m < assets/fonts/qiguo-kai-chars.txt) - 1)) characters)"
