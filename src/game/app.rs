@@ -68,6 +68,8 @@ pub fn run(launch: Launch) -> ExitCode {
                 ..default()
             }),
     );
+    // The palette is needed when the stones and board are first drawn (at start-up).
+    app.insert_resource(super::palette::Palette(preferences.settings.palette));
     app.insert_resource(preferences);
     app.insert_resource(Match::from_game(
         launch.game.clone(),

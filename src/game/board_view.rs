@@ -9,8 +9,9 @@ use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 use qiguo_rules::{Edge, Kingdom};
 
+use super::AppSystems;
 use super::layout::{BOARD_HALF, BOARD_THICKNESS, GRID_HALF};
-use super::palette::{style, with_alpha};
+use super::palette::{Palette, palette_changed, with_alpha};
 use super::textures::{Canvas, Rgba};
 
 pub(super) fn plugin(app: &mut App) {
@@ -21,7 +22,14 @@ pub(super) fn plugin(app: &mut App) {
             brightness: 420.0,
             ..default()
         })
-        .add_systems(Startup, (spawn_board, spawn_lights));
+        .init_resource::<Palette>()
+        .add_systems(Startup, (spawn_board, spawn_lights))
+        .add_systems(
+            Update,
+            repaint_board
+                .run_if(palette_changed)
+                .in_set(AppSystems::Present),
+        );
 }
 
 /// Side of the board's top texture in pixels.
@@ -51,18 +59,45 @@ fn flat_square(half: f32, uv_repeat: f32, usage: RenderAssetUsages) -> Mesh {
         .with_inserted_indices(Indices::U32(vec![0, 2, 1, 0, 3, 2]))
 }
 
+/// The board top's material: its texture in the palette's colours.
+fn board_top_material(
+    images: &mut Assets<Image>,
+    materials: &mut Assets<StandardMaterial>,
+    palette: Palette,
+) -> Handle<StandardMaterial> {
+    materials.add(StandardMaterial {
+        base_color_texture: Some(images.add(board_top_image(palette))),
+        perceptual_roughness: 0.62,
+        reflectance: 0.32,
+        ..default()
+    })
+}
+
+/// Redraws the board's top in the palette chosen (its home edges are tinted in the kingdoms'
+/// colours): a new texture and material, the old ones dropped with their last handle.
+fn repaint_board(
+    mut commands: Commands,
+    palette: Res<Palette>,
+    mut images: ResMut<Assets<Image>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    tops: Query<Entity, With<BoardSurface>>,
+) {
+    let top = board_top_material(&mut images, &mut materials, *palette);
+    for entity in &tops {
+        commands
+            .entity(entity)
+            .try_insert(MeshMaterial3d(top.clone()));
+    }
+}
+
 fn spawn_board(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut images: ResMut<Assets<Image>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    palette: Res<Palette>,
 ) {
-    let top = materials.add(StandardMaterial {
-        base_color_texture: Some(images.add(board_top_image())),
-        perceptual_roughness: 0.62,
-        reflectance: 0.32,
-        ..default()
-    });
+    let top = board_top_material(&mut images, &mut materials, *palette);
     let side = materials.add(StandardMaterial {
         base_color_texture: Some(
             images.add(wood_canvas(512, [196, 146, 80], 11.0, 3).into_image(true)),
@@ -189,7 +224,7 @@ fn wood_canvas(size: usize, base: [u8; 3], rings: f32, seed: u32) -> Canvas {
 
 /// The board's top: kaya-coloured wood, the grid, the star points, the coordinates and the
 /// home-edge tints.
-fn board_top_image() -> Image {
+fn board_top_image(palette: Palette) -> Image {
     let mut c = wood_canvas(TOP_SIZE, [216, 170, 100], 14.0, 1);
     let k = TOP_SIZE as f32 / (2.0 * BOARD_HALF);
     let px = |world: f32| (world + BOARD_HALF) * k;
@@ -198,7 +233,7 @@ fn board_top_image() -> Image {
     let band = 0.3;
     let gap = 0.08;
     for kingdom in Kingdom::ALL {
-        let colour = with_alpha(style(kingdom).stone, 0.72);
+        let colour = with_alpha(palette.style(kingdom).stone, 0.72);
         let (lo, hi) = match kingdom {
             Kingdom::Qin => (-BOARD_HALF + band + gap, BOARD_HALF - band - gap),
             Kingdom::Chu | Kingdom::Yan => (-BOARD_HALF, -gap),

@@ -16,6 +16,7 @@ use super::handoff::HandOff;
 use super::hud::InterfaceZoom;
 use super::hud::dialogs::{NewGameForm, SeatingKind};
 use super::launch::WindowSize;
+use super::palette::{Palette, PaletteChoice};
 use super::state::Notice;
 use crate::settings::{
     ConfigDir, NewGameChoices, Panels, Settings, UI_SCALE_RANGE, WindowPlacement,
@@ -146,9 +147,11 @@ fn apply_settings(
     mut sound: ResMut<SoundSettings>,
     mut zoom: ResMut<InterfaceZoom>,
     mut form: ResMut<NewGameForm>,
+    mut palette: ResMut<Palette>,
     mut notices: MessageWriter<Notice>,
 ) {
     let s = &prefs.settings;
+    palette.set_if_neq(Palette(s.palette));
     view.follow_turn = s.camera_follows_turn;
     hand_off.enabled = s.hand_off_banner;
     sound.volume = s.volume;
@@ -268,9 +271,11 @@ fn gather_settings(
     sound: Res<SoundSettings>,
     zoom: Res<InterfaceZoom>,
     form: Res<NewGameForm>,
+    palette: Res<Palette>,
     windows: Query<&Window, With<PrimaryWindow>>,
 ) {
     let mut now = Settings {
+        palette: palette.0,
         camera_follows_turn: view.follow_turn,
         hand_off_banner: hand_off.enabled,
         volume: sound.volume,
@@ -401,6 +406,7 @@ fn settings_window(
     mut hand_off: ResMut<HandOff>,
     mut sound: ResMut<SoundSettings>,
     mut zoom: ResMut<InterfaceZoom>,
+    mut palette: ResMut<Palette>,
     mut windows: Query<&mut Window, With<PrimaryWindow>>,
 ) -> Result {
     if !prefs.open {
@@ -454,6 +460,22 @@ fn settings_window(
                         if ui.button("Reset").on_hover_text("Ctrl+0").clicked() {
                             zoom.chosen = 1.0;
                         }
+                    });
+                    ui.end_row();
+                    ui.label("Colours");
+                    ui.horizontal(|ui| {
+                        let mut choice = palette.0;
+                        ui.radio_value(&mut choice, PaletteChoice::Standard, "Traditional");
+                        ui.radio_value(
+                            &mut choice,
+                            PaletteChoice::ColourBlind,
+                            "Colour-blind safe",
+                        )
+                        .on_hover_text(
+                            "Kingdom colours kept apart for red–green colour blindness \
+                                 (the rim emblems tell them apart as well)",
+                        );
+                        palette.set_if_neq(Palette(choice));
                     });
                     ui.end_row();
                     ui.label("Window");

@@ -9,13 +9,18 @@ use qiguo_rules::{Kingdom, Point};
 use super::AppSystems;
 use super::layout::{STONE_RADIUS, point_position};
 use super::marker_view::{flat, glow};
-use super::palette::style;
+use super::palette::{Palette, palette_changed};
 use super::recap::Recap;
 use super::state::{Match, Review, TurnPhase};
+use super::textures::Rgba;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, make_assets)
-        .add_systems(Update, draw_arrows.in_set(AppSystems::Present));
+    app.init_resource::<Palette>()
+        .add_systems(Startup, make_assets)
+        .add_systems(
+            Update,
+            (recolour_arrows.run_if(palette_changed), draw_arrows).in_set(AppSystems::Present),
+        );
 }
 
 /// A piece of a recap arrow.
@@ -32,16 +37,34 @@ struct ArrowAssets {
     kingdoms: [Handle<StandardMaterial>; 7],
 }
 
+/// A kingdom's arrow colour: its stone's, nearly opaque.
+fn arrow_colour(palette: Palette, kingdom: Kingdom) -> Rgba {
+    let [r, g, b, _] = palette.style(kingdom).stone;
+    [r, g, b, 235]
+}
+
+/// The arrows take the colours of the palette chosen.
+fn recolour_arrows(
+    assets: Res<ArrowAssets>,
+    palette: Res<Palette>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    for (kingdom, handle) in Kingdom::ALL.into_iter().zip(&assets.kingdoms) {
+        if let Some(mut material) = materials.get_mut(handle) {
+            let [r, g, b, a] = arrow_colour(*palette, kingdom);
+            material.base_color = Color::srgba_u8(r, g, b, a);
+        }
+    }
+}
+
 fn make_assets(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    palette: Res<Palette>,
 ) {
     let mut tint = |rgba| glow(&mut materials, rgba);
-    let kingdoms = Kingdom::ALL.map(|k| {
-        let [r, g, b, _] = style(k).stone;
-        tint([r, g, b, 235])
-    });
+    let kingdoms = Kingdom::ALL.map(|k| tint(arrow_colour(*palette, k)));
     let assets = ArrowAssets {
         square: meshes.add(flat(Rectangle::new(1.0, 1.0))),
         head: meshes.add(flat(Triangle2d::new(

@@ -12,15 +12,21 @@ use qiguo_rules::{Kingdom, Piece, PieceKind};
 use super::AppSystems;
 use super::camera::ViewYaw;
 use super::layout::{EMPEROR_RADIUS, STONE_HEIGHT, STONE_RADIUS};
-use super::palette::{EMPEROR_INK, EMPEROR_STONE, Emblem, EmblemShape, style};
+use super::palette::{EMPEROR_INK, EMPEROR_STONE, Emblem, EmblemShape, Palette, palette_changed};
 use super::stones::{EmperorStone, Look, Stone};
 use super::textures::{Canvas, Rgba};
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, make_stone_assets.before(dress_stones))
+    app.init_resource::<Palette>()
+        .add_systems(Startup, make_stone_assets.before(dress_stones))
         .add_systems(
             Update,
-            (dress_stones, face_the_viewer).in_set(AppSystems::Present),
+            (
+                repaint_stones.run_if(palette_changed),
+                dress_stones,
+                face_the_viewer,
+            )
+                .in_set(AppSystems::Present),
         )
         .add_systems(PostStartup, dress_stones);
 }
@@ -49,29 +55,64 @@ fn make_stone_assets(
     mut meshes: ResMut<Assets<Mesh>>,
     mut images: ResMut<Assets<Image>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    palette: Res<Palette>,
 ) {
-    let mut material = |image: Image| {
-        materials.add(StandardMaterial {
-            base_color_texture: Some(images.add(image)),
-            perceptual_roughness: 0.3,
-            reflectance: 0.45,
-            ..default()
-        })
-    };
-    let mut faces = HashMap::default();
-    for kingdom in Kingdom::ALL {
-        for kind in PieceKind::ALL {
-            let piece = Piece::new(kingdom, kind);
-            faces.insert(piece, material(face_image(piece)));
-        }
-    }
-    let emperor = material(emperor_image());
+    let faces = face_materials(&mut images, &mut materials, *palette);
+    let emperor = stone_material(&mut materials, images.add(emperor_image()));
     commands.insert_resource(StoneAssets {
         mesh: meshes.add(lens_mesh(STONE_RADIUS, STONE_HEIGHT / 2.0)),
         emperor_mesh: meshes.add(lens_mesh(EMPEROR_RADIUS, STONE_HEIGHT * 0.6)),
         faces,
         emperor,
     });
+}
+
+/// Redraws every face in the palette chosen: new textures and materials, given to every
+/// stone; the old ones are dropped with their last handle.
+fn repaint_stones(
+    mut commands: Commands,
+    mut assets: ResMut<StoneAssets>,
+    palette: Res<Palette>,
+    mut images: ResMut<Assets<Image>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    stones: Query<(Entity, &Look)>,
+) {
+    assets.faces = face_materials(&mut images, &mut materials, *palette);
+    for (entity, Look(piece)) in &stones {
+        commands
+            .entity(entity)
+            .try_insert(MeshMaterial3d(assets.face(*piece)));
+    }
+}
+
+/// A stone material with `image` on its faces.
+fn stone_material(
+    materials: &mut Assets<StandardMaterial>,
+    image: Handle<Image>,
+) -> Handle<StandardMaterial> {
+    materials.add(StandardMaterial {
+        base_color_texture: Some(image),
+        perceptual_roughness: 0.3,
+        reflectance: 0.45,
+        ..default()
+    })
+}
+
+/// The materials of every kingdom's pieces in `palette`.
+fn face_materials(
+    images: &mut Assets<Image>,
+    materials: &mut Assets<StandardMaterial>,
+    palette: Palette,
+) -> HashMap<Piece, Handle<StandardMaterial>> {
+    let mut faces = HashMap::default();
+    for kingdom in Kingdom::ALL {
+        for kind in PieceKind::ALL {
+            let piece = Piece::new(kingdom, kind);
+            let image = images.add(face_image(piece, palette));
+            faces.insert(piece, stone_material(materials, image));
+        }
+    }
+    faces
 }
 
 /// A stone's characters: the General bears its kingdom's name.
@@ -82,8 +123,8 @@ pub fn stone_characters(piece: Piece) -> String {
     }
 }
 
-fn face_image(piece: Piece) -> Image {
-    let s = style(piece.kingdom);
+fn face_image(piece: Piece, palette: Palette) -> Image {
+    let s = palette.style(piece.kingdom);
     let mut c = Canvas::new(FACE_SIZE, s.stone);
     let mid = FACE_SIZE as f32 / 2.0;
     c.ring(mid, mid, mid * 0.76, 3.0, s.ink);
@@ -277,9 +318,10 @@ mod tests {
 
     #[test]
     fn faces_differ_by_kingdom_and_piece() {
-        let a = face_image(Piece::new(Kingdom::Chu, PieceKind::Knight));
-        let b = face_image(Piece::new(Kingdom::Han, PieceKind::Knight));
-        let c = face_image(Piece::new(Kingdom::Chu, PieceKind::Cannon));
+        let p = Palette::default();
+        let a = face_image(Piece::new(Kingdom::Chu, PieceKind::Knight), p);
+        let b = face_image(Piece::new(Kingdom::Han, PieceKind::Knight), p);
+        let c = face_image(Piece::new(Kingdom::Chu, PieceKind::Cannon), p);
         let level0 = |i: &Image| i.data.as_ref().unwrap()[..FACE_SIZE * FACE_SIZE * 4].to_vec();
         assert_ne!(level0(&a), level0(&b));
         assert_ne!(level0(&a), level0(&c));

@@ -11,9 +11,9 @@ use qiguo_rules::{
     RangedMove, Rules, Seats, Setup, VictorRule,
 };
 
+use super::kingdom_style;
 use super::status::capitalise;
 use super::{badge, c32};
-use crate::game::palette::style;
 use crate::game::selection::Hover;
 use crate::game::state::{Match, Review, Turn};
 
@@ -357,7 +357,7 @@ fn diagram(ui: &mut egui::Ui, card: &PieceCard) {
         painter.line_segment([at((i, -REACH)), at((i, REACH))], line);
         painter.line_segment([at((-REACH, i)), at((REACH, i))], line);
     }
-    let colour = c32(style(card.piece.kingdom).stone);
+    let colour = c32(kingdom_style(painter.ctx(), card.piece.kingdom).stone);
     for &offset in &card.reach {
         painter.circle_filled(at(offset), 2.6, Color32::from_rgb(30, 150, 100));
     }

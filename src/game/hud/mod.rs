@@ -19,7 +19,7 @@ use qiguo_rules::Kingdom;
 
 use super::AppSystems;
 use super::framing::{FreeArea, PanelRects};
-use super::palette::{EmblemShape, style};
+use super::palette::{EmblemShape, KingdomStyle, Palette};
 use super::textures::{KAI_FONT, Rgba};
 
 pub use dialogs::NewGameForm;
@@ -32,6 +32,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Toast>()
         .init_resource::<help::RulesWindow>()
         .init_resource::<InterfaceZoom>()
+        .init_resource::<Palette>()
         .add_systems(
             Update,
             (
@@ -44,6 +45,7 @@ pub(super) fn plugin(app: &mut App) {
             EguiPrimaryContextPass,
             (
                 set_up_style,
+                share_palette,
                 zoom_keys,
                 standings::turn_strip,
                 standings::kingdom_table,
@@ -230,6 +232,26 @@ fn centred_dialog<'open>(title: &str) -> egui::Window<'open> {
         .collapsible(false)
 }
 
+/// Where the interface finds the palette in egui's memory: [`share_palette`] puts it there
+/// each frame, so every painter of a kingdom's colour uses the one in force.
+fn palette_id() -> egui::Id {
+    egui::Id::new("qiguo-palette")
+}
+
+/// The palette in force, for the interface.
+fn share_palette(mut contexts: EguiContexts, palette: Res<Palette>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    ctx.data_mut(|d| d.insert_temp(palette_id(), *palette));
+    Ok(())
+}
+
+/// How `kingdom` looks in the palette in force.
+pub(super) fn kingdom_style(ctx: &egui::Context, kingdom: Kingdom) -> KingdomStyle {
+    ctx.data(|d| d.get_temp::<Palette>(palette_id()))
+        .unwrap_or_default()
+        .style(kingdom)
+}
+
 /// egui's colour for an sRGB byte colour.
 fn c32(c: Rgba) -> Color32 {
     Color32::from_rgba_unmultiplied(c[0], c[1], c[2], c[3])
@@ -237,7 +259,7 @@ fn c32(c: Rgba) -> Color32 {
 
 /// Paints a kingdom's badge: a stone of its colour with its rim emblem and its character.
 fn paint_badge(painter: &egui::Painter, centre: Pos2, radius: f32, kingdom: Kingdom, dim: bool) {
-    let s = style(kingdom);
+    let s = kingdom_style(painter.ctx(), kingdom);
     let (stone, ink) = if dim {
         (
             c32(s.stone).gamma_multiply(0.45),

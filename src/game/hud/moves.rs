@@ -9,8 +9,8 @@ use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_rules::{Kingdom, MoveReport};
 
 use super::describe::MoveDescription;
+use super::kingdom_style;
 use super::{GAP, badge, c32, column_top, panel_rect};
-use crate::game::palette::style;
 use crate::game::recap::{Recap, Replay, ReplayRequested};
 use crate::game::state::{Match, RedoRequested, Review, ReviewRequested, TurnPhase, UndoRequested};
 use crate::game::stone_view::stone_characters;
@@ -23,8 +23,8 @@ const RECAP_COLOUR: Color32 = Color32::from_rgb(255, 200, 90);
 
 /// A kingdom's colour for text on the dark panels: its stone colour brightened, with a little
 /// white; Yan's black becomes grey.
-fn text_colour(kingdom: Kingdom) -> Color32 {
-    let [r, g, b, _] = style(kingdom).stone;
+fn text_colour(ctx: &egui::Context, kingdom: Kingdom) -> Color32 {
+    let [r, g, b, _] = kingdom_style(ctx, kingdom).stone;
     let max = r.max(g).max(b) as f32;
     if max < 70.0 {
         return Color32::from_gray(165);
@@ -35,7 +35,7 @@ fn text_colour(kingdom: Kingdom) -> Color32 {
 
 /// One move in a few characters: piece, from–to, `×` and the piece taken; what fell.
 fn move_line(ui: &mut egui::Ui, report: &MoveReport) {
-    let colour = text_colour(report.mover);
+    let colour = text_colour(ui.ctx(), report.mover);
     let description = MoveDescription::of(report);
     let Some(short) = description.short_move() else {
         ui.label(RichText::new("passes").italics().color(colour));
@@ -46,7 +46,7 @@ fn move_line(ui: &mut egui::Ui, report: &MoveReport) {
         ui.label(
             RichText::new(format!("×{}", stone_characters(captured)))
                 .strong()
-                .color(text_colour(captured.kingdom)),
+                .color(text_colour(ui.ctx(), captured.kingdom)),
         );
     }
     if let Some(note) = description.short_fall() {

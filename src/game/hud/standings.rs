@@ -5,9 +5,9 @@ use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText, Stroke};
 use qiguo_rules::{Kingdom, KingdomGoal, Position, Standing};
 
+use super::kingdom_style;
 use super::{GAP, badge, board_area, c32, column_top, controller_choice, panel_rect};
 use crate::game::framing::FreeArea;
-use crate::game::palette::style;
 use crate::game::state::{Match, SeatChangeRequested};
 
 /// How a kingdom stands, in a few words.
@@ -63,7 +63,10 @@ fn chip(ui: &mut egui::Ui, the_match: &Match, pos: &Position, kingdom: Kingdom) 
     let standing = pos.standing(kingdom);
     let out = standing != Standing::InGame;
     let stroke = if to_move {
-        Stroke::new(2.5, c32(style(kingdom).stone).gamma_multiply(1.2))
+        Stroke::new(
+            2.5,
+            c32(kingdom_style(ui.ctx(), kingdom).stone).gamma_multiply(1.2),
+        )
     } else {
         Stroke::new(1.0, Color32::from_white_alpha(24))
     };
