@@ -38,7 +38,7 @@ pub const fn style_in(choice: PaletteChoice, kingdom: Kingdom) -> KingdomStyle {
 /// colours come as close as 6 (Qi and Zhao, protanopia) and 13 (Chu and Wei, deuteranopia).
 const fn colour_blind_style(kingdom: Kingdom) -> KingdomStyle {
     let (stone, ink) = match kingdom {
-        Kingdom::Qin => ([236, 231, 218, 255], [28, 28, 30, 255]),
+        Kingdom::Qin => ([236, 231, 218, 255], [10, 10, 12, 255]),
         Kingdom::Chu => ([187, 53, 5, 255], [255, 244, 228, 255]),
         Kingdom::Han => ([255, 197, 7, 255], [48, 24, 6, 255]),
         Kingdom::Qi => ([3, 26, 204, 255], [250, 250, 255, 255]),
@@ -192,7 +192,7 @@ pub const fn style(kingdom: Kingdom) -> KingdomStyle {
     match kingdom {
         Kingdom::Qin => KingdomStyle {
             stone: [236, 231, 218, 255],
-            ink: [28, 28, 30, 255],
+            ink: [10, 10, 12, 255],
             emblem: Emblem::Dots,
         },
         Kingdom::Chu => KingdomStyle {

@@ -135,8 +135,28 @@ fn face_image(piece: Piece, palette: Palette) -> Image {
     } else {
         mid * 1.08
     };
-    c.text_column(&text, mid, mid, height, 3.2, s.ink);
+    // Dark ink on a light stone reads thinner under the lights than light ink on a dark
+    // one: the strokes are made bolder there.
+    let bold = if relative_luminance(s.stone) > 0.5 {
+        4.6
+    } else {
+        3.2
+    };
+    c.text_column(&text, mid, mid, height, bold, s.ink);
     c.into_image_with(false, Some(64))
+}
+
+/// The relative luminance of an sRGB colour (0 black, 1 white).
+fn relative_luminance(c: Rgba) -> f32 {
+    let lin = |v: u8| {
+        let c = v as f32 / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
 }
 
 fn emperor_image() -> Image {
