@@ -6,7 +6,9 @@
 use bevy::input::mouse::MouseMotion;
 use bevy::picking::mesh_picking::MeshPickingPlugin;
 use bevy::prelude::*;
-use bevy_egui::input::{egui_wants_any_keyboard_input, egui_wants_any_pointer_input};
+use bevy_egui::input::{
+    EguiWantsInput, egui_wants_any_keyboard_input, egui_wants_any_pointer_input,
+};
 use qiguo_rules::Point;
 
 use super::AppSystems;
@@ -70,8 +72,10 @@ fn on_click(
     stones: Query<&StonePlace>,
     emperors: Query<(), With<EmperorStone>>,
     mut clicked: MessageWriter<PointClicked>,
+    egui: Option<Res<EguiWantsInput>>,
 ) {
-    if click.button != PointerButton::Primary {
+    // A click on a window or panel over the board is the interface's, not the board's.
+    if click.button != PointerButton::Primary || over_interface(egui.as_deref()) {
         return;
     }
     let point = point_of(
@@ -85,6 +89,12 @@ fn on_click(
     if let Some(point) = point {
         clicked.write(PointClicked(point));
     }
+}
+
+/// Whether the pointer is over the interface (a window, panel or open menu), so the board
+/// beneath it takes no click. Without egui (headless), never.
+fn over_interface(egui: Option<&EguiWantsInput>) -> bool {
+    egui.is_some_and(EguiWantsInput::wants_any_pointer_input)
 }
 
 /// Hovering a stone (not the board) names its point.
