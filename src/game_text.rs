@@ -53,6 +53,40 @@ pub enum GameTextError {
     },
 }
 
+impl GameTextError {
+    /// The error in the interface's language (the rules engine's reason stays in English).
+    pub fn text(&self, tr: crate::i18n::Tr) -> String {
+        use crate::tr;
+        match self {
+            GameTextError::Empty => tr.text("import-error-empty"),
+            GameTextError::NotOneLine => tr.text("import-error-not-one-line"),
+            GameTextError::NoStart => tr.text("import-error-no-start"),
+            GameTextError::Rules { line, why } => {
+                tr!(tr, "import-error-rules", line = *line, why = why.as_str())
+            }
+            GameTextError::Start { line: None, why } => {
+                tr!(tr, "import-error-start", why = why.as_str())
+            }
+            GameTextError::Start {
+                line: Some(line),
+                why,
+            } => tr!(
+                tr,
+                "import-error-start-line",
+                line = *line,
+                why = why.as_str()
+            ),
+            GameTextError::Move { line, text, why } => tr!(
+                tr,
+                "import-error-move",
+                line = *line,
+                text = text.as_str(),
+                why = why.as_str()
+            ),
+        }
+    }
+}
+
 /// The position as one line of 7K FEN.
 pub fn position_text(pos: &Position) -> String {
     pos.to_fen()

@@ -73,6 +73,41 @@ pub enum SaveError {
 }
 
 impl SaveError {
+    /// The error in the interface's language (the system's own message stays as it came).
+    pub fn text(&self, tr: crate::i18n::Tr) -> String {
+        use crate::tr;
+        match self {
+            SaveError::NoHome => tr!(tr, "save-error-no-home", variable = DATA_DIR_VAR),
+            SaveError::Off => tr.text("save-error-off"),
+            SaveError::EmptyName => tr.text("save-error-empty-name"),
+            SaveError::NameTooLong => tr!(tr, "save-error-name-too-long", count = MAX_NAME_CHARS),
+            SaveError::LeadingDot => tr.text("save-error-leading-dot"),
+            SaveError::BadCharacter(c) => {
+                tr!(tr, "save-error-bad-character", character = c.as_str())
+            }
+            SaveError::Io { action, path, why } => {
+                let id = match *action {
+                    "save to" => "save-error-io-save",
+                    "autosave to" => "save-error-io-autosave",
+                    "delete" => "save-error-io-delete",
+                    _ => "save-error-io-read",
+                };
+                tr!(
+                    tr,
+                    id,
+                    path = path.display().to_string(),
+                    why = why.as_str()
+                )
+            }
+            SaveError::Unreadable { path, why } => tr!(
+                tr,
+                "save-error-unreadable",
+                path = path.display().to_string(),
+                why = why.as_str()
+            ),
+        }
+    }
+
     fn io(action: &'static str, path: &Path, e: io::Error) -> SaveError {
         SaveError::Io {
             action,

@@ -274,8 +274,39 @@ pub struct Loaded {
     pub problem: Option<(SettingsProblem, Option<PathBuf>)>,
 }
 
+impl SettingsProblem {
+    /// The problem in the interface's language (the system's own message stays as it came).
+    pub fn text(&self, tr: crate::i18n::Tr) -> String {
+        use crate::tr;
+        match self {
+            SettingsProblem::Unreadable(e) => tr!(tr, "settings-unreadable", why = e.to_string()),
+            SettingsProblem::Corrupt(e) => tr!(tr, "settings-damaged", why = e.to_string()),
+            SettingsProblem::Newer(v) => tr!(
+                tr,
+                "settings-newer",
+                version = *v,
+                supported = SETTINGS_VERSION
+            ),
+        }
+    }
+}
+
 impl Loaded {
-    /// One line for the log and a toast, if the file was not used.
+    /// The message for a toast, in the interface's language, if the file was not used.
+    pub fn message_in(&self, tr: crate::i18n::Tr) -> Option<String> {
+        use crate::tr;
+        self.problem.as_ref().map(|(problem, kept)| match kept {
+            Some(path) => tr!(
+                tr,
+                "settings-reset-kept",
+                problem = problem.text(tr),
+                path = path.display().to_string()
+            ),
+            None => tr!(tr, "settings-reset", problem = problem.text(tr)),
+        })
+    }
+
+    /// One line for the log, if the file was not used.
     pub fn message(&self) -> Option<String> {
         self.problem.as_ref().map(|(problem, kept)| match kept {
             Some(path) => format!(

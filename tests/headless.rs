@@ -378,6 +378,31 @@ mod records {
     use qiguo_ai::Level;
     use qiguo_rules::{Game, PlayerInfo, Record, notation};
 
+    /// The game's messages are written in the language in force when they are made: a
+    /// language chosen at run time applies from the next one on.
+    #[test]
+    fn messages_follow_a_language_switched_at_run_time() {
+        use qiguo::i18n::{Language, Tr};
+        let mut app = app_with(start(Preset::Classic));
+        let mut said = Vec::new();
+        for language in [Language::English, Language::Swedish, Language::Chinese] {
+            *app.world_mut().resource_mut::<Tr>() = Tr::new(language);
+            send(&mut app, UndoRequested);
+            let notices = messages::<Notice>(&mut app);
+            assert_eq!(notices.len(), 1, "{language}");
+            assert!(notices[0].error);
+            said.push(notices[0].text.clone());
+        }
+        assert_eq!(
+            said,
+            [
+                "there is nothing to undo",
+                "det finns inget att ångra",
+                "沒有可悔的棋"
+            ]
+        );
+    }
+
     #[test]
     fn undo_and_redo_follow_captures_removals_and_the_end() {
         let mut app = app_with(start(Preset::Classic));
@@ -846,7 +871,7 @@ mod awareness {
             .resource::<Danger>()
             .report
             .as_ref()
-            .map(|r| r.sentence())
+            .map(|r| r.sentence(qiguo::i18n::Tr::default()))
     }
 
     #[test]
@@ -954,7 +979,7 @@ mod hand_off {
             .resource::<HandOff>()
             .banner
             .as_ref()
-            .map(|b| b.text())
+            .map(|b| b.text(qiguo::i18n::Tr::default()))
     }
 
     #[test]

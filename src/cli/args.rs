@@ -11,6 +11,7 @@ use qiguo_rules::{
 };
 
 use crate::game::launch::{Launch, View, WindowSize};
+use crate::i18n::Language;
 
 /// Stands in for a pass (`--`) among replay's moves, which the argument parser would otherwise
 /// take for the end of options. It cannot be typed.
@@ -64,6 +65,10 @@ pub struct GameArgs {
     /// the size it had when last closed, at first 1280x720).
     #[arg(long, value_name = "WxH")]
     pub window: Option<WindowSize>,
+    /// The interface's language: en (English), zh (繁體中文) or sv (Svenska); by default the
+    /// one chosen in Settings, at first the system's.
+    #[arg(long = "lang", value_name = "LANG", value_parser = parse_language)]
+    pub language: Option<Language>,
     /// Save a PNG of the window to PATH once the scene is fully drawn, then exit.
     #[arg(long, value_name = "PATH")]
     pub screenshot: Option<PathBuf>,
@@ -74,6 +79,14 @@ pub struct GameArgs {
     /// game's own CPU work alone.
     #[arg(long, requires = "bench_frames")]
     pub no_render: bool,
+}
+
+/// A language of the interface from its code.
+fn parse_language(text: &str) -> Result<Language, String> {
+    Language::ALL
+        .into_iter()
+        .find(|l| l.code() == text.trim().to_ascii_lowercase())
+        .ok_or_else(|| format!("`{text}` is not a language of the game: en, zh or sv"))
 }
 
 /// An option that cannot be used as given: which option, and why. Printed as one line.
@@ -200,6 +213,7 @@ impl GameArgs {
             screenshot: self.screenshot.clone(),
             bench_frames: self.bench_frames,
             no_render: self.no_render,
+            language: self.language,
             plain: self.fen.is_none()
                 && self.moves.is_empty()
                 && self.preset.is_none()
@@ -461,6 +475,29 @@ mod tests {
             let line = error_line(&err);
             assert!(line.contains("not a window size"), "{bad}: {line}");
         }
+        let err = parse(args("qiguo --lang de")).unwrap_err();
+        assert!(
+            error_line(&err).contains("`de` is not a language of the game: en, zh or sv"),
+            "{}",
+            error_line(&err)
+        );
+        for (code, language) in [
+            ("en", Language::English),
+            ("zh", Language::Chinese),
+            ("SV", Language::Swedish),
+        ] {
+            let cli = parse(args(&format!("qiguo --lang {code}"))).unwrap();
+            assert_eq!(cli.game.launch().unwrap().language, Some(language));
+        }
+        assert_eq!(
+            parse(args("qiguo"))
+                .unwrap()
+                .game
+                .launch()
+                .unwrap()
+                .language,
+            None
+        );
         let cli = parse(args("qiguo --window 1024x768")).unwrap();
         let size = cli.game.launch().unwrap().window.unwrap();
         assert_eq!((size.width, size.height), (1024, 768));

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use bevy::ecs::schedule::SingleThreadedExecutor;
 use bevy::prelude::*;
 use bevy::render::settings::{RenderCreation, WgpuSettings};
+use qiguo_rules::PlayerInfo;
 
 use super::launch::Launch;
 use super::preferences::Preferences;
@@ -35,9 +36,9 @@ pub fn run(launch: Launch) -> ExitCode {
     }));
     // Screenshots and benchmarks neither depend on the player's settings nor change them.
     let preferences = if launch.screenshot.is_none() && launch.bench_frames.is_none() {
-        Preferences::load()
+        Preferences::load(launch.language)
     } else {
-        Preferences::session_only()
+        Preferences::session_only(launch.language)
     };
     let mut app = App::new();
     // A failed command (say, on an entity despawned the same frame) is logged, not fatal.
@@ -70,11 +71,24 @@ pub fn run(launch: Launch) -> ExitCode {
     );
     // The palette is needed when the stones and board are first drawn (at start-up).
     app.insert_resource(super::palette::Palette(preferences.settings.palette));
+    let tr = crate::i18n::Tr::new(preferences.language);
+    app.insert_resource(tr);
     app.insert_resource(preferences);
-    app.insert_resource(Match::from_game(
-        launch.game.clone(),
-        launch.players.clone(),
-    ));
+    // The command line's players are named "Player 1", …: in the interface's language.
+    let players = launch
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| PlayerInfo {
+            name: if p.name == format!("Player {}", i + 1) {
+                super::hud::dialogs::default_name(tr, i)
+            } else {
+                p.name.clone()
+            },
+            ..p.clone()
+        })
+        .collect();
+    app.insert_resource(Match::from_game(launch.game.clone(), players));
 
     app.insert_resource(camera::ViewSettings {
         initial: launch.view,

@@ -7,6 +7,8 @@ use qiguo_rules::{Kingdom, Piece, PieceKind, Point, Position};
 
 use super::AppSystems;
 use super::state::{Match, Turn, TurnPhase};
+use crate::i18n::Tr;
+use crate::tr;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Danger>()
@@ -78,7 +80,7 @@ impl DangerReport {
     }
 
     /// The warning in words: "Your General on f1 is attacked by Han's cannon on f7".
-    pub fn sentence(&self) -> String {
+    pub fn sentence(&self, tr: Tr) -> String {
         let parts: Vec<String> = self
             .generals
             .iter()
@@ -86,26 +88,24 @@ impl DangerReport {
                 let names: Vec<String> = attackers
                     .iter()
                     .map(|(point, piece)| {
-                        format!(
-                            "{}'s {} on {point}",
-                            piece.kingdom,
-                            piece.kind.name().to_lowercase()
+                        tr!(
+                            tr,
+                            "danger-attacker",
+                            owner = tr.kingdom(piece.kingdom),
+                            piece = tr.piece_in_text(piece.kind),
+                            point = point.to_string()
                         )
                     })
                     .collect();
-                format!("Your General on {general} is attacked by {}", list(&names))
+                tr!(
+                    tr,
+                    "danger-general",
+                    point = general.to_string(),
+                    attackers = tr.list(&names)
+                )
             })
             .collect();
-        parts.join("; ")
-    }
-}
-
-/// "a", "a and b", "a, b and c".
-fn list(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        parts.join(&tr.text("danger-separator"))
     }
 }
 
@@ -211,7 +211,7 @@ mod tests {
         let report = DangerReport::of(&pos).expect("attacked");
         assert_eq!(report.kingdom, Kingdom::Qin);
         assert_eq!(
-            report.sentence(),
+            report.sentence(Tr::default()),
             "Your General on f1 is attacked by Chu's chancellor on a1 and Han's cannon on f7"
         );
         let mut attackers: Vec<Point> = report.attackers().collect();
@@ -227,13 +227,5 @@ mod tests {
         // Han's cannon has no screen: Qin's General is safe.
         let pos = position("19/19/19/19/19/19/19/19/19/19/19/19/5oC13/19/19/19/19/19/5wQ13 w");
         assert_eq!(DangerReport::of(&pos), None);
-    }
-
-    #[test]
-    fn lists_read_as_english() {
-        let s = |v: &[&str]| list(&v.iter().map(|x| x.to_string()).collect::<Vec<_>>());
-        assert_eq!(s(&["a"]), "a");
-        assert_eq!(s(&["a", "b"]), "a and b");
-        assert_eq!(s(&["a", "b", "c"]), "a, b and c");
     }
 }

@@ -9,6 +9,8 @@ use qiguo_rules::Kingdom;
 use super::AppSystems;
 use super::awareness::{PersonTurnStarted, assess_turn};
 use super::state::{Match, Turn};
+use crate::i18n::Tr;
+use crate::tr;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<HandOff>().add_systems(
@@ -54,12 +56,12 @@ pub struct Banner {
 
 impl Banner {
     /// The banner's words: "秦 Qin — Anna, your move".
-    pub fn text(&self) -> String {
-        format!(
-            "{} {} — {}, your move",
-            self.kingdom.character(),
-            self.kingdom,
-            self.player
+    pub fn text(&self, tr: Tr) -> String {
+        tr!(
+            tr,
+            "hand-off-banner",
+            kingdom = tr.kingdom_titled(self.kingdom),
+            player = self.player.as_str()
         )
     }
 }
@@ -116,6 +118,10 @@ mod tests {
             player: "Anna".into(),
             since: 0.0,
         };
-        assert_eq!(banner.text(), "秦 Qin — Anna, your move");
+        assert_eq!(banner.text(Tr::default()), "秦 Qin — Anna, your move");
+        assert_eq!(
+            banner.text(Tr::new(crate::i18n::Language::Chinese)),
+            "秦 — Anna，輪到你了"
+        );
     }
 }

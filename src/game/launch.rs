@@ -103,6 +103,8 @@ pub struct Launch {
     pub bench_frames: Option<u32>,
     /// Whether to run without a graphics device (benchmarks only).
     pub no_render: bool,
+    /// The interface's language asked for on the command line (`--lang`).
+    pub language: Option<crate::i18n::Language>,
     /// Whether the game was opened plainly (no position, rules or seating asked for), so that
     /// it may offer to resume the last unfinished game.
     pub plain: bool,

@@ -75,6 +75,8 @@ pub fn logic_plugins(app: &mut App) {
         )
             .chain(),
     );
+    // The interface's language: English unless the app has put in the player's (see `run`).
+    app.init_resource::<crate::i18n::Tr>();
     app.add_plugins((
         state::plugin,
         board::plugin,

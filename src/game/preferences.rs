@@ -18,9 +18,11 @@ use super::hud::dialogs::{NewGameForm, SeatingKind};
 use super::launch::WindowSize;
 use super::palette::{Palette, PaletteChoice};
 use super::state::Notice;
+use crate::i18n::{Language, Tr, system_language};
 use crate::settings::{
     ConfigDir, NewGameChoices, Panels, Settings, UI_SCALE_RANGE, WindowPlacement,
 };
+use crate::tr;
 
 /// Seconds after the last change before the settings are written.
 const SETTLE_SECONDS: f32 = 1.0;
@@ -50,39 +52,51 @@ pub struct Preferences {
     failed: bool,
     /// Whether the Settings window is shown.
     pub open: bool,
+    /// The interface's language at start: asked for on the command line, else the one kept,
+    /// else the system's (English if it is none of the game's).
+    pub language: Language,
 }
 
 impl Default for Preferences {
     fn default() -> Preferences {
-        Preferences::session_only()
+        Preferences::session_only(None)
     }
 }
 
 impl Preferences {
     /// The player's settings from the config directory (the defaults, with a message, if the
-    /// file is damaged or from a newer game).
-    pub fn load() -> Preferences {
+    /// file is damaged or from a newer game); `asked` is the language asked for on the command
+    /// line.
+    pub fn load(asked: Option<Language>) -> Preferences {
         // (Logged once the game's log is set up: see `apply_settings`.)
         let Some(dir) = ConfigDir::locate() else {
+            let language = asked.or_else(system_language).unwrap_or(Language::English);
             return Preferences {
-                message: Some("Settings will not be kept: there is no home directory.".into()),
-                ..Preferences::session_only()
+                message: Some(Tr::new(language).text("settings-no-home")),
+                ..Preferences::session_only(Some(language))
             };
         };
         let loaded = dir.load();
-        let message = loaded.message();
+        if let Some(message) = loaded.message() {
+            eprintln!("qiguo: {message}");
+        }
+        let language = asked
+            .or(loaded.settings.language)
+            .or_else(system_language)
+            .unwrap_or(Language::English);
+        let message = loaded.message_in(Tr::new(language));
         Preferences {
             dir: Some(dir),
             settings: loaded.settings.clone(),
             written: loaded.settings,
             message,
-            ..Preferences::session_only()
+            ..Preferences::session_only(Some(language))
         }
     }
 
     /// The defaults, never written: for screenshots and benchmarks, which must not depend on
-    /// or change the player's settings.
-    pub fn session_only() -> Preferences {
+    /// or change the player's settings (English unless `language` is asked for).
+    pub fn session_only(language: Option<Language>) -> Preferences {
         Preferences {
             dir: None,
             settings: Settings::default(),
@@ -93,6 +107,7 @@ impl Preferences {
             panels_applied: false,
             failed: false,
             open: false,
+            language: language.unwrap_or(Language::English),
         }
     }
 
@@ -320,23 +335,24 @@ fn write_settings(
     time: Res<Time>,
     mut prefs: ResMut<Preferences>,
     mut notices: MessageWriter<Notice>,
+    tr: Res<Tr>,
 ) {
     let Some(at) = prefs.changed_at else {
         return;
     };
     if time.elapsed_secs() - at >= SETTLE_SECONDS {
-        write(&mut prefs, Some(&mut notices));
+        write(&mut prefs, *tr, Some(&mut notices));
     }
 }
 
 /// The last changes are written as the game closes.
-fn write_on_exit(mut exits: MessageReader<AppExit>, mut prefs: ResMut<Preferences>) {
+fn write_on_exit(mut exits: MessageReader<AppExit>, mut prefs: ResMut<Preferences>, tr: Res<Tr>) {
     if exits.read().count() > 0 && prefs.settings != prefs.written {
-        write(&mut prefs, None);
+        write(&mut prefs, *tr, None);
     }
 }
 
-fn write(prefs: &mut Preferences, notices: Option<&mut MessageWriter<Notice>>) {
+fn write(prefs: &mut Preferences, tr: Tr, notices: Option<&mut MessageWriter<Notice>>) {
     prefs.changed_at = None;
     if prefs.settings == prefs.written {
         return;
@@ -348,11 +364,16 @@ fn write(prefs: &mut Preferences, notices: Option<&mut MessageWriter<Notice>>) {
     match dir.save(&prefs.settings) {
         Ok(()) => prefs.written = prefs.settings.clone(),
         Err(e) => {
-            let message = format!(
-                "Settings could not be saved to {}: {e}",
+            warn!(
+                "settings could not be saved to {}: {e}",
                 dir.file().display()
             );
-            warn!("{message}");
+            let message = tr!(
+                tr,
+                "settings-not-saved",
+                path = dir.file().display().to_string(),
+                why = e.to_string()
+            );
             if !prefs.failed {
                 prefs.failed = true;
                 if let Some(notices) = notices {
@@ -408,14 +429,17 @@ fn settings_window(
     mut zoom: ResMut<InterfaceZoom>,
     mut palette: ResMut<Palette>,
     mut windows: Query<&mut Window, With<PrimaryWindow>>,
+    mut tr: ResMut<Tr>,
+    time: Res<Time>,
 ) -> Result {
     if !prefs.open {
         return Ok(());
     }
+    let words = *tr;
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let file = prefs.file();
-    egui::Window::new("Settings")
+    egui::Window::new(words.text("settings-title"))
         .id(egui::Id::new("Settings"))
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .resizable(false)
@@ -426,29 +450,43 @@ fn settings_window(
                 .num_columns(2)
                 .spacing([16.0, 8.0])
                 .show(ui, |ui| {
-                    ui.label("Camera");
-                    ui.checkbox(&mut view.follow_turn, "Turn to the kingdom to move");
+                    ui.label(words.text("settings-language"));
+                    ui.horizontal(|ui| {
+                        let mut language = tr.language();
+                        for option in Language::ALL {
+                            ui.radio_value(&mut language, option, option.native_name());
+                        }
+                        if language != tr.language() {
+                            *tr = Tr::new(language);
+                            prefs.settings.language = Some(language);
+                            prefs.changed_at.get_or_insert(time.elapsed_secs());
+                        }
+                    });
                     ui.end_row();
-                    ui.label("People");
+                    ui.label(words.text("settings-camera"));
+                    ui.checkbox(&mut view.follow_turn, words.text("follow-turn"));
+                    ui.end_row();
+                    ui.label(words.text("settings-people"));
                     let mut banner = hand_off.enabled;
                     if ui
-                        .checkbox(&mut banner, "Name who takes the board (hand-off banner)")
+                        .checkbox(&mut banner, words.text("settings-hand-off"))
                         .changed()
                     {
                         hand_off.enabled = banner;
                         hand_off.banner = None;
                     }
                     ui.end_row();
-                    ui.label("Sound");
+                    ui.label(words.text("settings-sound"));
                     ui.horizontal(|ui| {
-                        ui.checkbox(&mut sound.muted, "Mute");
+                        ui.checkbox(&mut sound.muted, words.text("sound-mute"));
                         ui.add_enabled(
                             !sound.muted,
-                            egui::Slider::new(&mut sound.volume, 0.0..=1.0).text("Volume"),
+                            egui::Slider::new(&mut sound.volume, 0.0..=1.0)
+                                .text(words.text("sound-volume")),
                         );
                     });
                     ui.end_row();
-                    ui.label("Interface size");
+                    ui.label(words.text("settings-size"));
                     ui.horizontal(|ui| {
                         ui.add(
                             egui::Slider::new(
@@ -457,31 +495,39 @@ fn settings_window(
                             )
                             .fixed_decimals(2),
                         );
-                        if ui.button("Reset").on_hover_text("Ctrl+0").clicked() {
+                        if ui
+                            .button(words.text("settings-reset-size"))
+                            .on_hover_text("Ctrl+0")
+                            .clicked()
+                        {
                             zoom.chosen = 1.0;
                         }
                     });
                     ui.end_row();
-                    ui.label("Colours");
+                    ui.label(words.text("settings-colours"));
                     ui.horizontal(|ui| {
                         let mut choice = palette.0;
-                        ui.radio_value(&mut choice, PaletteChoice::Standard, "Traditional");
+                        ui.radio_value(
+                            &mut choice,
+                            PaletteChoice::Standard,
+                            words.text("settings-traditional"),
+                        );
                         ui.radio_value(
                             &mut choice,
                             PaletteChoice::ColourBlind,
-                            "Colour-blind safe",
+                            words.text("settings-colour-blind"),
                         )
-                        .on_hover_text(
-                            "Kingdom colours kept apart for red–green colour blindness \
-                                 (the rim emblems tell them apart as well)",
-                        );
+                        .on_hover_text(words.text("settings-colour-blind-hint"));
                         palette.set_if_neq(Palette(choice));
                     });
                     ui.end_row();
-                    ui.label("Window");
+                    ui.label(words.text("settings-window"));
                     if let Ok(mut window) = windows.single_mut() {
                         let mut full = !matches!(window.mode, WindowMode::Windowed);
-                        if ui.checkbox(&mut full, "Fullscreen (F11)").changed() {
+                        if ui
+                            .checkbox(&mut full, words.text("settings-fullscreen"))
+                            .changed()
+                        {
                             window.mode = toggled(window.mode);
                         }
                     }
@@ -489,8 +535,8 @@ fn settings_window(
                 });
             ui.separator();
             let kept = match &file {
-                Some(path) => format!("Kept for next time in {}", path.display()),
-                None => "Not kept: this session leaves the settings alone".to_owned(),
+                Some(path) => tr!(words, "settings-kept-in", path = path.display().to_string()),
+                None => words.text("settings-not-kept"),
             };
             ui.label(egui::RichText::new(kept).small().weak());
         });

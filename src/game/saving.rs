@@ -14,7 +14,9 @@ use super::AppSystems;
 use super::state::{Dialog, Match, NewGameRequested, Notice};
 use crate::game_text;
 use crate::game_text::GameTextError;
+use crate::i18n::Tr;
 use crate::saves::{Loaded, SaveDir, SaveEntry, SaveError};
+use crate::tr;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SaveStore>()
@@ -135,6 +137,7 @@ fn offer_resume(
     mut offer: ResMut<ResumeOffer>,
     mut dialog: ResMut<NextState<Dialog>>,
     mut notices: MessageWriter<Notice>,
+    tr: Res<Tr>,
 ) {
     if !store.offer_resume {
         return;
@@ -154,11 +157,16 @@ fn offer_resume(
             // Kept aside for the curious; the next autosave starts afresh.
             let kept = dir.root().join("autosave-unreadable.json");
             let _ = std::fs::rename(dir.autosave_path(), &kept);
-            let text = format!(
+            error!(
                 "the last game could not be restored ({e}); the file is kept as {}",
                 kept.display()
             );
-            error!("{text}");
+            let text = tr!(
+                tr,
+                "resume-unreadable",
+                why = e.text(*tr),
+                path = kept.display().to_string()
+            );
             store.last_error = Some(text.clone());
             notices.write(Notice::error(text));
         }
@@ -190,19 +198,21 @@ fn save_named(
     the_match: Res<Match>,
     mut store: ResMut<SaveStore>,
     mut notices: MessageWriter<Notice>,
+    tr: Res<Tr>,
 ) {
+    let tr = *tr;
     for SaveRequested(name) in requests.read() {
         let Some(dir) = &store.dir else { continue };
         let notice = match dir.save(name, &the_match.record()) {
             Ok(path) => {
                 info!("saved to {}", path.display());
                 store.last_error = None;
-                Notice::done(format!("Saved as “{}”", name.trim()))
+                Notice::done(tr!(tr, "saved-as", name = name.trim()))
             }
             Err(e) => {
                 error!("{e}");
-                store.last_error = Some(e.to_string());
-                Notice::error(e.to_string())
+                store.last_error = Some(e.text(tr));
+                Notice::error(e.text(tr))
             }
         };
         notices.write(notice);
@@ -214,18 +224,20 @@ fn delete_saves(
     mut requests: MessageReader<DeleteRequested>,
     mut store: ResMut<SaveStore>,
     mut notices: MessageWriter<Notice>,
+    tr: Res<Tr>,
 ) {
+    let tr = *tr;
     for DeleteRequested(name) in requests.read() {
         let Some(dir) = &store.dir else { continue };
         match dir.delete(name) {
             Ok(()) => {
                 store.last_error = None;
-                notices.write(Notice::done(format!("Deleted “{name}”")));
+                notices.write(Notice::done(tr!(tr, "save-deleted", name = name.as_str())));
             }
             Err(e) => {
                 error!("{e}");
-                store.last_error = Some(e.to_string());
-                notices.write(Notice::error(e.to_string()));
+                store.last_error = Some(e.text(tr));
+                notices.write(Notice::error(e.text(tr)));
             }
         }
         store.refresh();
@@ -244,6 +256,17 @@ pub enum LoadError {
     /// The pasted game was refused.
     #[error("game not imported: {0}")]
     Game(GameTextError),
+}
+
+impl LoadError {
+    /// The error in the interface's language.
+    pub fn text(&self, tr: Tr) -> String {
+        match self {
+            LoadError::Save(e) => e.text(tr),
+            LoadError::Position(e) => tr!(tr, "import-position-refused", why = e.text(tr)),
+            LoadError::Game(e) => tr!(tr, "import-game-refused", why = e.text(tr)),
+        }
+    }
 }
 
 /// Reads what a load request names into a game, or says why it cannot be played.
@@ -278,20 +301,25 @@ fn load_games(
     mut store: ResMut<SaveStore>,
     mut games: MessageWriter<NewGameRequested>,
     mut notices: MessageWriter<Notice>,
+    tr: Res<Tr>,
 ) {
+    let tr = *tr;
     let Some(request) = requests.read().last() else {
         return;
     };
     match read_request(request, &the_match, &store) {
         Ok(loaded) => {
             store.last_error = None;
-            let what = match request {
-                LoadRequested::Save(name) => format!("Loaded “{name}”"),
-                LoadRequested::Fen(_) => "Position imported".to_owned(),
-                LoadRequested::GameText(_) => "Game imported".to_owned(),
+            let moves = loaded.game.len();
+            let text = match request {
+                LoadRequested::Save(name) => {
+                    tr!(tr, "save-loaded", name = name.as_str(), count = moves)
+                }
+                LoadRequested::Fen(_) => tr.text("position-imported"),
+                LoadRequested::GameText(_) => tr!(tr, "game-imported", count = moves),
             };
-            info!("{what}: {} moves", loaded.game.len());
-            notices.write(Notice::done(format!("{what}: {} moves", loaded.game.len())));
+            info!("loaded {request:?}: {moves} moves");
+            notices.write(Notice::done(text));
             games.write(NewGameRequested {
                 players: loaded.players(),
                 game: loaded.game,
@@ -299,8 +327,8 @@ fn load_games(
         }
         Err(e) => {
             warn!("{e}");
-            store.last_error = Some(e.to_string());
-            notices.write(Notice::error(e.to_string()));
+            store.last_error = Some(e.text(tr));
+            notices.write(Notice::error(e.text(tr)));
         }
     }
 }
@@ -361,6 +389,7 @@ fn finish_file_tasks(
     mut store: ResMut<SaveStore>,
     mut tasks: ResMut<FileTasks>,
     mut notices: MessageWriter<Notice>,
+    tr: Res<Tr>,
 ) {
     if let Some(task) = tasks.listing.as_mut()
         && let Some(listed) = check_ready(task)
@@ -371,7 +400,7 @@ fn finish_file_tasks(
             Ok(entries) => store.entries = entries,
             Err(e) => {
                 store.entries.clear();
-                store.last_error = Some(e.to_string());
+                store.last_error = Some(e.text(*tr));
             }
         }
     }
@@ -389,7 +418,7 @@ fn finish_file_tasks(
             Err(e) => {
                 if !store.autosave_failing {
                     error!("{e}");
-                    notices.write(Notice::error(e.to_string()));
+                    notices.write(Notice::error(e.text(*tr)));
                 }
                 store.autosave_failing = true;
             }

@@ -8,6 +8,8 @@ use qiguo_rules::{
 };
 
 use super::AppSystems;
+use crate::i18n::Tr;
+use crate::tr;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_state::<TurnPhase>()
@@ -366,9 +368,63 @@ pub enum Refusal {
 }
 
 impl Refusal {
+    /// The reason in the interface's language.
+    pub fn text(&self, tr: Tr) -> String {
+        match self {
+            Refusal::Animating => tr.text("refusal-animating"),
+            Refusal::GameOver => tr.text("refusal-game-over"),
+            Refusal::Reviewing => tr.text("refusal-reviewing"),
+            Refusal::ComputerPlays(k) => tr!(tr, "refusal-computer", kingdom = tr.kingdom(*k)),
+            Refusal::DialogOpen => tr.text("refusal-dialog"),
+            Refusal::AllyQuestionOpen => tr.text("refusal-ally-question"),
+            Refusal::Outdated => tr.text("refusal-outdated"),
+            Refusal::Illegal(e) => illegal_text(tr, e),
+            Refusal::NowhereToGo(kind) => {
+                tr!(tr, "refusal-nowhere", piece = tr.piece_in_text(*kind))
+            }
+            Refusal::NotYourStone {
+                owner,
+                kind,
+                to_move,
+            } => tr!(
+                tr,
+                "refusal-not-yours",
+                owner = tr.kingdom(*owner),
+                piece = tr.piece_in_text(*kind),
+                mover = tr.kingdom(*to_move)
+            ),
+            Refusal::Emperor => tr.text("refusal-emperor"),
+            Refusal::PickAStone(k) => tr!(tr, "refusal-pick", kingdom = tr.kingdom(*k)),
+        }
+    }
+
     /// Whether players should be told (an outdated request is nobody's mistake).
     pub fn is_shown(&self) -> bool {
         *self != Refusal::Outdated
+    }
+}
+
+/// Why a move is not legal, in the interface's language.
+pub fn illegal_text(tr: Tr, e: &IllegalMove) -> String {
+    match e {
+        IllegalMove::GameOver => tr.text("refusal-game-over"),
+        IllegalMove::NoPiece(p) => tr!(tr, "illegal-no-piece", point = p.to_string()),
+        IllegalMove::NotYourPiece { piece, to_move } => tr!(
+            tr,
+            "illegal-not-yours",
+            piece = tr.piece_in_text(piece.kind),
+            owner = tr.kingdom(piece.kingdom),
+            mover = tr.kingdom(*to_move)
+        ),
+        IllegalMove::Unreachable { piece, mv } => tr!(
+            tr,
+            "illegal-unreachable",
+            owner = tr.kingdom(piece.kingdom),
+            piece = tr.piece_in_text(piece.kind),
+            mv = mv.to_string()
+        ),
+        IllegalMove::PassNotAllowed => tr.text("illegal-pass-not-allowed"),
+        IllegalMove::MustPass => tr.text("illegal-must-pass"),
     }
 }
 
@@ -523,6 +579,7 @@ fn undo_and_redo(
     mut next_phase: ResMut<NextState<TurnPhase>>,
     mut shown: MessageWriter<ShownPositionChanged>,
     mut notices: MessageWriter<Notice>,
+    tr: Res<Tr>,
 ) {
     let undos = undo.read().count();
     let redos = redo.read().count();
@@ -530,7 +587,7 @@ fn undo_and_redo(
         return;
     }
     if *phase.get() == TurnPhase::Animating {
-        notices.write(Notice::error(Refusal::Animating.to_string()));
+        notices.write(Notice::error(Refusal::Animating.text(*tr)));
         return;
     }
     let mut changed = 0;
@@ -542,8 +599,12 @@ fn undo_and_redo(
         changed += unmarked.redo_to_person();
     }
     if changed == 0 {
-        let what = if undos > 0 { "undo" } else { "redo" };
-        notices.write(Notice::error(format!("there is nothing to {what}")));
+        let id = if undos > 0 {
+            "nothing-to-undo"
+        } else {
+            "nothing-to-redo"
+        };
+        notices.write(Notice::error(tr.text(id)));
         return;
     }
     the_match.set_changed();
@@ -562,12 +623,13 @@ fn review(
     mut next_phase: ResMut<NextState<TurnPhase>>,
     mut shown: MessageWriter<ShownPositionChanged>,
     mut notices: MessageWriter<Notice>,
+    tr: Res<Tr>,
 ) {
     let Some(&request) = requests.read().last() else {
         return;
     };
     if *phase.get() == TurnPhase::Animating {
-        notices.write(Notice::error(Refusal::Animating.to_string()));
+        notices.write(Notice::error(Refusal::Animating.text(*tr)));
         return;
     }
     let len = the_match.game().len();

@@ -4,6 +4,8 @@
 use qiguo_rules::{Kingdom, MoveReport, Piece, Standing};
 
 use crate::game::stone_view::stone_characters;
+use crate::i18n::Tr;
+use crate::tr;
 
 /// A kingdom that fell with a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,34 +78,56 @@ impl MoveDescription {
     }
 
     /// The move as a sentence: "12. Qin 騎 a13–b15, takes Chu's general 將. Chu is beaten; …".
-    pub fn sentence(&self, ply: usize) -> String {
+    pub fn sentence(&self, tr: Tr, ply: usize) -> String {
         let Some((piece, from, to)) = &self.piece else {
-            return format!("{ply}. {} passes", self.mover);
+            return tr!(
+                tr,
+                "move-passes",
+                ply = ply,
+                kingdom = tr.kingdom(self.mover)
+            );
         };
-        let mut text = format!(
-            "{ply}. {} {} {from}–{to}",
-            self.mover,
-            stone_characters(*piece)
+        let mut text = tr!(
+            tr,
+            "move-sentence",
+            ply = ply,
+            kingdom = tr.kingdom(self.mover),
+            piece = stone_characters(*piece),
+            from = from.as_str(),
+            to = to.as_str()
         );
         if let Some(captured) = self.captured {
-            text.push_str(&format!(
-                ", takes {}'s {} {}",
-                captured.kingdom,
-                captured.kind.name().to_lowercase(),
-                stone_characters(captured)
+            text.push_str(&tr!(
+                tr,
+                "move-takes",
+                owner = tr.kingdom(captured.kingdom),
+                piece = tr.piece_in_text(captured.kind),
+                characters = stone_characters(captured)
             ));
         }
-        match self.fall {
-            Some(Fall::Forfeited { kingdom, by }) => {
-                text.push_str(&format!(". {kingdom} forfeits, attacked by its ally {by}"));
-            }
-            Some(Fall::Transferred { kingdom, to }) => {
-                text.push_str(&format!(". {kingdom} is beaten; its army goes to {to}"));
-            }
-            Some(Fall::Removed { kingdom, victor }) => text.push_str(&format!(
-                ". {kingdom} is beaten by {victor}; its army leaves the board"
+        let fall = match self.fall {
+            Some(Fall::Forfeited { kingdom, by }) => Some(tr!(
+                tr,
+                "move-forfeits",
+                kingdom = tr.kingdom(kingdom),
+                ally = tr.kingdom(by)
             )),
-            None => {}
+            Some(Fall::Transferred { kingdom, to }) => Some(tr!(
+                tr,
+                "move-beaten-army-to",
+                kingdom = tr.kingdom(kingdom),
+                victor = tr.kingdom(to)
+            )),
+            Some(Fall::Removed { kingdom, victor }) => Some(tr!(
+                tr,
+                "move-beaten-army-leaves",
+                kingdom = tr.kingdom(kingdom),
+                victor = tr.kingdom(victor)
+            )),
+            None => None,
+        };
+        if let Some(fall) = fall {
+            text.push_str(&fall);
         }
         text
     }
@@ -116,13 +140,28 @@ impl MoveDescription {
 
     /// The fall in a few characters: "楚 forfeits", "楚 to 秦", "楚 falls" (the UI font has no
     /// arrows).
-    pub fn short_fall(&self) -> Option<String> {
+    pub fn short_fall(&self, tr: Tr) -> Option<String> {
         Some(match self.fall? {
-            Fall::Forfeited { kingdom, .. } => format!("{} forfeits", kingdom.character()),
-            Fall::Transferred { kingdom, to } => {
-                format!("{} to {}", kingdom.character(), to.character())
+            Fall::Forfeited { kingdom, .. } => {
+                tr!(
+                    tr,
+                    "fall-short-forfeits",
+                    kingdom = kingdom.character().to_string()
+                )
             }
-            Fall::Removed { kingdom, .. } => format!("{} falls", kingdom.character()),
+            Fall::Transferred { kingdom, to } => tr!(
+                tr,
+                "fall-short-to",
+                kingdom = kingdom.character().to_string(),
+                victor = to.character().to_string()
+            ),
+            Fall::Removed { kingdom, .. } => {
+                tr!(
+                    tr,
+                    "fall-short-falls",
+                    kingdom = kingdom.character().to_string()
+                )
+            }
         })
     }
 }
@@ -137,9 +176,9 @@ mod tests {
         let mut pos = Position::start(Rules::default());
         let report = pos.play(notation::parse_move("a13b15").unwrap()).unwrap();
         let d = MoveDescription::of(&report);
-        assert_eq!(d.sentence(1), "1. Qin 騎 a13–b15");
+        assert_eq!(d.sentence(Tr::default(), 1), "1. Qin 騎 a13–b15");
         assert_eq!(d.short_move().as_deref(), Some("騎 a13–b15"));
-        assert_eq!(d.short_fall(), None);
+        assert_eq!(d.short_fall(Tr::default()), None);
     }
 
     #[test]
@@ -159,10 +198,10 @@ mod tests {
             let mut pos = Position::new(&setup, Rules::preset(preset), Seats::seven()).unwrap();
             let report = pos.play(notation::parse_move("a5c5").unwrap()).unwrap();
             let d = MoveDescription::of(&report);
-            let sentence = d.sentence(1);
+            let sentence = d.sentence(Tr::default(), 1);
             assert!(sentence.contains("takes Chu's general"), "{sentence}");
             assert!(sentence.contains(fall), "{sentence}");
-            assert_eq!(d.short_fall().as_deref(), Some(short));
+            assert_eq!(d.short_fall(Tr::default()).as_deref(), Some(short));
         }
     }
 }

@@ -10,6 +10,8 @@ use qiguo_rules::{Kingdom, PlayerInfo, Position, Preset, Rules, Seating, SeatsEr
 use super::{badge, controller_choice};
 use crate::game::selection::{AllyAttackAnswered, Selection};
 use crate::game::state::{Match, NewGameRequested, Review, UndoRequested};
+use crate::i18n::Tr;
+use crate::tr;
 
 /// The seatings offered in the new-game dialog.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,16 +57,8 @@ impl SeatingKind {
         }
     }
 
-    fn label(self) -> &'static str {
-        match self {
-            SeatingKind::Seven => "7 players, one kingdom each",
-            SeatingKind::Six => "6 players (1206: Qin's player takes one more)",
-            SeatingKind::Five => "5 players (… and Chu's)",
-            SeatingKind::Four => "4 players (… and Qi's)",
-            SeatingKind::Three => "3 players (Qin's takes two more)",
-            SeatingKind::Present => "Only the players present",
-            SeatingKind::TwoPlayers => "2 players (Savard: Chu, Qi, Zhao against Han, Wei, Yan)",
-        }
+    fn label(self, tr: Tr) -> String {
+        tr.text(&format!("seating-{}", self.key()))
     }
 }
 
@@ -101,7 +95,7 @@ impl Default for NewGameForm {
             chu_takes: Kingdom::Zhao,
             qi_takes: Kingdom::Yan,
             present: [true, false, false, true, false, true, false],
-            names: (1..=7).map(|i| format!("Player {i}")).collect(),
+            names: vec![String::new(); 7],
             controllers: vec![None; 7],
         }
     }
@@ -139,15 +133,16 @@ impl NewGameForm {
         }
     }
 
-    /// The start position and players, or why the choices do not make a game.
-    pub fn start(&self) -> Result<(Position, Vec<PlayerInfo>), SeatsError> {
+    /// The start position and players, or why the choices do not make a game. Players left
+    /// without a name are called "Player 2" and so on, in `tr`'s language.
+    pub fn start(&self, tr: Tr) -> Result<(Position, Vec<PlayerInfo>), SeatsError> {
         let seats = self.seating().seats()?;
         let players = (0..seats.player_count())
             .map(|i| {
                 let name = self.names.get(i).map(|n| n.trim()).unwrap_or("");
                 PlayerInfo {
                     name: if name.is_empty() {
-                        format!("Player {}", i + 1)
+                        default_name(tr, i)
                     } else {
                         name.chars().take(24).collect()
                     },
@@ -167,87 +162,127 @@ impl NewGameForm {
     }
 }
 
-fn kingdom_choice(ui: &mut egui::Ui, id: &str, label: &str, value: &mut Kingdom) {
+/// The name of player `index` (from 0) when none is typed: "Player 1", ….
+pub fn default_name(tr: Tr, index: usize) -> String {
+    tr!(tr, "player-default-name", number = index + 1)
+}
+
+fn kingdom_choice(ui: &mut egui::Ui, tr: Tr, id: &str, label: String, value: &mut Kingdom) {
     ui.horizontal(|ui| {
         ui.label(label);
         egui::ComboBox::from_id_salt(id)
-            .selected_text(format!("{} {}", value.character(), value.title()))
+            .selected_text(tr.kingdom_titled(*value))
             .show_ui(ui, |ui| {
                 for k in Kingdom::ALL {
-                    ui.selectable_value(value, k, format!("{} {}", k.character(), k.title()));
+                    ui.selectable_value(value, k, tr.kingdom_titled(k));
                 }
             });
     });
+}
+
+/// Why the form's seating does not make a game, in words (the rules engine's `error` says it
+/// in English).
+fn seats_error(tr: Tr, form: &NewGameForm, error: &SeatsError) -> String {
+    let extras: Vec<(Kingdom, Kingdom)> = match form.seating {
+        SeatingKind::Present => return tr.text("seating-error-two-players"),
+        SeatingKind::Six => vec![(Kingdom::Qin, form.qin_takes[0])],
+        SeatingKind::Five => vec![
+            (Kingdom::Qin, form.qin_takes[0]),
+            (Kingdom::Chu, form.chu_takes),
+        ],
+        SeatingKind::Four => vec![
+            (Kingdom::Qin, form.qin_takes[0]),
+            (Kingdom::Chu, form.chu_takes),
+            (Kingdom::Qi, form.qi_takes),
+        ],
+        SeatingKind::Three => vec![
+            (Kingdom::Qin, form.qin_takes[0]),
+            (Kingdom::Qin, form.qin_takes[1]),
+            (Kingdom::Chu, form.chu_takes),
+            (Kingdom::Qi, form.qi_takes),
+        ],
+        _ => return error.to_string(),
+    };
+    // The same order as the engine's check: the players' own kingdoms, then each one added.
+    let mut taken: Vec<Kingdom> = extras.iter().map(|(base, _)| *base).collect();
+    for (base, k) in extras {
+        if taken.contains(&k) {
+            return tr!(
+                tr,
+                "seating-error-held",
+                kingdom = tr.kingdom(k),
+                player = tr.kingdom(base)
+            );
+        }
+        taken.push(k);
+    }
+    error.to_string()
 }
 
 pub(super) fn new_game(
     mut contexts: EguiContexts,
     mut form: ResMut<NewGameForm>,
     mut requests: MessageWriter<NewGameRequested>,
+    tr: Res<Tr>,
 ) -> Result {
     if !form.open {
         return Ok(());
     }
+    let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let mut start = None;
-    super::centred_dialog("New game")
+    super::centred_dialog("New game", tr.text("new-game-title"))
         .open(&mut open)
         .show(ctx, |ui| {
             let form = &mut *form;
             ui.horizontal(|ui| {
-                ui.label("Rules");
+                ui.label(tr.text("new-game-rules"));
                 egui::ComboBox::from_id_salt("preset")
                     .selected_text(form.preset.name())
                     .show_ui(ui, |ui| {
                         for p in Preset::ALL {
                             ui.selectable_value(&mut form.preset, p, p.name())
-                                .on_hover_text(p.summary());
+                                .on_hover_text(tr.preset_summary(p));
                         }
                     });
             });
             ui.label(
-                RichText::new(form.preset.summary())
+                RichText::new(tr.preset_summary(form.preset))
                     .small()
                     .color(Color32::from_gray(170)),
             );
             ui.separator();
             ui.horizontal(|ui| {
-                ui.label("Seating");
+                ui.label(tr.text("new-game-seating"));
                 egui::ComboBox::from_id_salt("seating")
-                    .selected_text(form.seating.label())
+                    .selected_text(form.seating.label(tr))
                     .width(360.0)
                     .show_ui(ui, |ui| {
                         for kind in SeatingKind::ALL {
-                            ui.selectable_value(&mut form.seating, kind, kind.label());
+                            ui.selectable_value(&mut form.seating, kind, kind.label(tr));
                         }
                     });
             });
             match form.seating {
                 SeatingKind::Six | SeatingKind::Five | SeatingKind::Four | SeatingKind::Three => {
-                    kingdom_choice(
-                        ui,
-                        "qin0",
-                        "Qin's player also takes",
-                        &mut form.qin_takes[0],
-                    );
+                    let also = |k: Kingdom| tr!(tr, "new-game-also-takes", kingdom = tr.kingdom(k));
+                    kingdom_choice(ui, tr, "qin0", also(Kingdom::Qin), &mut form.qin_takes[0]);
                     if form.seating == SeatingKind::Three {
-                        kingdom_choice(ui, "qin1", "… and", &mut form.qin_takes[1]);
+                        let and = tr.text("new-game-and");
+                        kingdom_choice(ui, tr, "qin1", and, &mut form.qin_takes[1]);
                     }
                     if form.seating != SeatingKind::Six {
-                        kingdom_choice(ui, "chu", "Chu's player also takes", &mut form.chu_takes);
+                        kingdom_choice(ui, tr, "chu", also(Kingdom::Chu), &mut form.chu_takes);
                     }
                     if matches!(form.seating, SeatingKind::Four | SeatingKind::Three) {
-                        kingdom_choice(ui, "qi", "Qi's player also takes", &mut form.qi_takes);
+                        kingdom_choice(ui, tr, "qi", also(Kingdom::Qi), &mut form.qi_takes);
                     }
                 }
                 SeatingKind::Present => {
                     ui.horizontal_wrapped(|ui| {
                         for k in Kingdom::ALL {
-                            ui.checkbox(
-                                &mut form.present[k.index()],
-                                format!("{} {}", k.character(), k.title()),
-                            );
+                            ui.checkbox(&mut form.present[k.index()], tr.kingdom_titled(k));
                         }
                     });
                 }
@@ -258,9 +293,7 @@ pub(super) fn new_game(
                 Ok(seats) => {
                     let count = seats.player_count();
                     if form.names.len() < count {
-                        let from = form.names.len();
-                        form.names
-                            .extend((from + 1..=count).map(|i| format!("Player {i}")));
+                        form.names.resize(count, String::new());
                     }
                     if form.controllers.len() < count {
                         form.controllers.resize(count, None);
@@ -274,12 +307,13 @@ pub(super) fn new_game(
                             });
                             ui.add(
                                 egui::TextEdit::singleline(&mut form.names[player])
+                                    .hint_text(default_name(tr, player))
                                     .desired_width(180.0)
                                     .char_limit(24),
                             );
                             let current = form.controllers[player];
                             if let Some(choice) =
-                                controller_choice(ui, ("new controller", player), current)
+                                controller_choice(ui, tr, ("new controller", player), current)
                             {
                                 form.controllers[player] = choice;
                             }
@@ -287,21 +321,30 @@ pub(super) fn new_game(
                         }
                     });
                     if !seats.empty_kingdoms().is_empty() {
-                        let empty: Vec<&str> =
-                            seats.empty_kingdoms().iter().map(|k| k.title()).collect();
+                        let empty: Vec<String> = seats
+                            .empty_kingdoms()
+                            .iter()
+                            .map(|k| tr.kingdom(k))
+                            .collect();
                         ui.label(
-                            RichText::new(format!("Empty (no army): {}", empty.join(", ")))
+                            RichText::new(tr!(tr, "new-game-empty", kingdoms = tr.list(&empty)))
                                 .small()
                                 .color(Color32::from_gray(170)),
                         );
                     }
                     ui.add_space(4.0);
-                    if ui.button(RichText::new("Start").strong()).clicked() {
-                        start = Some(form.start());
+                    if ui
+                        .button(RichText::new(tr.text("new-game-start")).strong())
+                        .clicked()
+                    {
+                        start = Some(form.start(tr));
                     }
                 }
                 Err(e) => {
-                    ui.label(RichText::new(e.to_string()).color(Color32::from_rgb(255, 130, 110)));
+                    ui.label(
+                        RichText::new(seats_error(tr, form, &e))
+                            .color(Color32::from_rgb(255, 130, 110)),
+                    );
                 }
             }
         });
@@ -321,7 +364,9 @@ pub(super) fn ally_question(
     selection: Res<Selection>,
     the_match: Res<Match>,
     mut answers: MessageWriter<AllyAttackAnswered>,
+    tr: Res<Tr>,
 ) -> Result {
+    let tr = *tr;
     let Some(mv) = selection.pending_ally_attack.map(|r| r.mv) else {
         return Ok(());
     };
@@ -334,21 +379,26 @@ pub(super) fn ally_question(
         ui.set_max_width(380.0);
         ui.horizontal(|ui| {
             badge(ui, ally, 28.0, false);
-            ui.heading(format!("Attack your ally {ally}?"));
+            ui.heading(tr!(tr, "ally-title", ally = tr.kingdom(ally)));
         });
-        ui.label(format!(
-            "{ally} is held by the same player as {}. If you attack it, {ally} forfeits: all its \
-             pieces leave the board and nobody is credited (若擊與國，則盡撤去與國之棋).",
-            pos.to_move()
+        ui.label(tr!(
+            tr,
+            "ally-question",
+            ally = tr.kingdom(ally),
+            mover = tr.kingdom(pos.to_move())
         ));
         ui.horizontal(|ui| {
             if ui
-                .button(RichText::new("Attack").color(Color32::from_rgb(255, 140, 120)))
+                .button(
+                    RichText::new(tr.text("ally-attack")).color(Color32::from_rgb(255, 140, 120)),
+                )
                 .clicked()
             {
                 answers.write(AllyAttackAnswered { confirmed: true });
             }
-            if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+            if ui.button(tr.text("dialog-cancel")).clicked()
+                || ui.input(|i| i.key_pressed(egui::Key::Escape))
+            {
                 answers.write(AllyAttackAnswered { confirmed: false });
             }
         });
@@ -363,7 +413,9 @@ pub(super) fn game_over(
     mut form: ResMut<NewGameForm>,
     mut undo: MessageWriter<UndoRequested>,
     mut dismissed: Local<bool>,
+    tr: Res<Tr>,
 ) -> Result {
+    let tr = *tr;
     let pos = the_match.position();
     let Some(outcome) = pos.outcome() else {
         *dismissed = false;
@@ -373,7 +425,7 @@ pub(super) fn game_over(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    super::centred_dialog("Game over")
+    super::centred_dialog("Game over", tr.text("game-over-title"))
         .anchor(egui::Align2::CENTER_CENTER, [0.0, -40.0])
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
@@ -382,10 +434,18 @@ pub(super) fn game_over(
                     let player = the_match
                         .players()
                         .get(outcome.player as usize)
-                        .map(|p| p.name.as_str())
-                        .unwrap_or("—");
-                    ui.heading(format!("{} wins", outcome.winner));
-                    ui.label(format!("{player} {}.", outcome.victory.describe()));
+                        .map_or_else(|| tr.text("player-unnamed"), |p| p.name.clone());
+                    ui.heading(tr!(
+                        tr,
+                        "game-over-wins",
+                        kingdom = tr.kingdom(outcome.winner)
+                    ));
+                    ui.label(tr!(
+                        tr,
+                        "game-over-how",
+                        player = player,
+                        how = tr.victory(outcome.victory)
+                    ));
                 });
             });
             ui.separator();
@@ -397,11 +457,11 @@ pub(super) fn game_over(
                     }
                     ui.horizontal(|ui| {
                         badge(ui, k, 16.0, standing != Standing::InGame);
-                        ui.label(k.title());
+                        ui.label(tr.kingdom(k));
                     });
-                    ui.label(format!("{} captures", pos.captures(k)));
+                    ui.label(tr!(tr, "game-over-captures", count = pos.captures(k)));
                     ui.label(
-                        RichText::new(super::standings::standing_text(pos, k))
+                        RichText::new(super::standings::standing_text(tr, pos, k))
                             .small()
                             .color(Color32::from_gray(170)),
                     );
@@ -409,14 +469,14 @@ pub(super) fn game_over(
                 }
             });
             ui.horizontal(|ui| {
-                if ui.button("New game…").clicked() {
+                if ui.button(tr.text("menu-new-game")).clicked() {
                     form.open = true;
                 }
-                if ui.button("Look at the board").clicked() {
+                if ui.button(tr.text("game-over-look")).clicked() {
                     *dismissed = true;
                 }
                 if ui
-                    .button("Take back the last move")
+                    .button(tr.text("game-over-take-back"))
                     .on_hover_text("Ctrl+Z")
                     .clicked()
                 {
@@ -436,23 +496,42 @@ mod tests {
         let mut form = NewGameForm::default();
         for kind in SeatingKind::ALL {
             form.seating = kind;
-            let (start, players) = form.start().unwrap_or_else(|e| panic!("{kind:?}: {e}"));
+            let (start, players) = form
+                .start(Tr::default())
+                .unwrap_or_else(|e| panic!("{kind:?}: {e}"));
             assert_eq!(players.len(), start.seats().player_count(), "{kind:?}");
             assert!(!start.is_over());
         }
+        let tr = Tr::default();
         form.seating = SeatingKind::Six;
         form.qin_takes[0] = Kingdom::Qin;
-        assert!(form.start().is_err());
+        let e = form.start(tr).unwrap_err();
+        assert_eq!(
+            seats_error(tr, &form, &e),
+            "Qin is already held: Qin's player cannot take it"
+        );
+        form.seating = SeatingKind::Three;
+        form.qin_takes = [Kingdom::Han, Kingdom::Wei];
+        form.qi_takes = Kingdom::Han;
+        let e = form.start(tr).unwrap_err();
+        assert_eq!(
+            seats_error(tr, &form, &e),
+            "Han is already held: Qi's player cannot take it"
+        );
         form.seating = SeatingKind::Present;
         form.present = [false; 7];
-        assert!(form.start().is_err());
+        let e = form.start(tr).unwrap_err();
+        assert_eq!(
+            seats_error(tr, &form, &e),
+            "A game needs at least two players"
+        );
     }
 
     #[test]
     fn computer_players_are_recorded_with_their_level() {
         let mut form = NewGameForm::default();
         form.controllers[2] = Some(Level::Hard);
-        let (_, players) = form.start().unwrap();
+        let (_, players) = form.start(Tr::default()).unwrap();
         assert_eq!(players[2].computer.as_deref(), Some("hard"));
         assert_eq!(players[1].computer, None);
     }
@@ -462,7 +541,7 @@ mod tests {
         let mut form = NewGameForm::default();
         form.names[1] = "   ".into();
         form.names[2] = "Zhuge Liang".into();
-        let (_, players) = form.start().unwrap();
+        let (_, players) = form.start(Tr::default()).unwrap();
         assert_eq!(players[1].name, "Player 2");
         assert_eq!(players[2].name, "Zhuge Liang");
     }

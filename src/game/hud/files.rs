@@ -11,7 +11,9 @@ use crate::game::saving::{
 };
 use crate::game::state::{Match, Review};
 use crate::game_text;
+use crate::i18n::Tr;
 use crate::saves::{self, format_time};
+use crate::tr;
 
 /// Which file dialog is open, and what has been typed into it.
 #[derive(Resource, Default, Debug)]
@@ -44,23 +46,25 @@ pub(super) fn save_dialog(
     mut form: ResMut<FilesForm>,
     store: Res<SaveStore>,
     mut requests: MessageWriter<SaveRequested>,
+    tr: Res<Tr>,
 ) -> Result {
     if !form.save_open {
         return Ok(());
     }
+    let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
-    super::centred_dialog("Save game")
+    super::centred_dialog("Save game", tr.text("save-title"))
         .open(&mut open)
         .show(ctx, |ui| {
             ui.set_width(380.0);
             if store.dir.is_none() {
-                ui.label(RichText::new("Saving is off in this session.").color(ERROR));
+                ui.label(RichText::new(tr.text("save-error-off")).color(ERROR));
                 return;
             }
             let existing: Vec<&str> = store.entries.iter().map(|e| e.name.as_str()).collect();
             ui.horizontal(|ui| {
-                ui.label("Name");
+                ui.label(tr.text("save-name"));
                 let edit = ui.add(
                     egui::TextEdit::singleline(&mut form.save_name)
                         .desired_width(260.0)
@@ -71,14 +75,14 @@ pub(super) fn save_dialog(
             let check = saves::check_name(&form.save_name).map(str::to_owned);
             match &check {
                 Ok(name) if existing.contains(&name.as_str()) => {
-                    ui.label(RichText::new("Replaces the save of that name.").color(MUTED));
+                    ui.label(RichText::new(tr.text("save-replaces")).color(MUTED));
                 }
                 Ok(_) => {}
                 Err(e) if form.save_name.is_empty() => {
-                    ui.label(RichText::new(e.to_string()).color(MUTED));
+                    ui.label(RichText::new(e.text(tr)).color(MUTED));
                 }
                 Err(e) => {
-                    ui.label(RichText::new(e.to_string()).color(ERROR));
+                    ui.label(RichText::new(e.text(tr)).color(ERROR));
                 }
             }
             error_line(ui, &store);
@@ -86,7 +90,7 @@ pub(super) fn save_dialog(
             let clicked = ui
                 .add_enabled(
                     check.is_ok(),
-                    egui::Button::new(RichText::new("Save").strong()),
+                    egui::Button::new(RichText::new(tr.text("save-button")).strong()),
                 )
                 .clicked();
             if let Ok(name) = check
@@ -108,37 +112,43 @@ pub(super) fn load_dialog(
     store: Res<SaveStore>,
     mut loads: MessageWriter<LoadRequested>,
     mut deletes: MessageWriter<DeleteRequested>,
+    tr: Res<Tr>,
 ) -> Result {
     if !form.load_open {
         return Ok(());
     }
+    let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
-    super::centred_dialog("Load game")
+    super::centred_dialog("Load game", tr.text("load-title"))
         .open(&mut open)
         .show(ctx, |ui| {
             ui.set_width(560.0);
             if let Some(dir) = &store.dir {
                 ui.label(
-                    RichText::new(format!("Saved games in {}", dir.saves().display()))
-                        .small()
-                        .color(MUTED),
+                    RichText::new(tr!(
+                        tr,
+                        "load-folder",
+                        path = dir.saves().display().to_string()
+                    ))
+                    .small()
+                    .color(MUTED),
                 );
             }
             if store.listing {
                 ui.horizontal(|ui| {
                     ui.add(egui::Spinner::new().size(14.0));
-                    ui.label("Reading the saved games…");
+                    ui.label(tr.text("load-reading"));
                 });
             } else if store.entries.is_empty() {
-                ui.label("No saved games yet.");
+                ui.label(tr.text("load-none"));
             }
             egui::ScrollArea::vertical()
                 .max_height(360.0)
                 .auto_shrink([false, true])
                 .show(ui, |ui| {
                     for entry in &store.entries {
-                        save_row(ui, entry, &mut form, &mut loads, &mut deletes);
+                        save_row(ui, tr, entry, &mut form, &mut loads, &mut deletes);
                     }
                 });
             error_line(ui, &store);
@@ -153,6 +163,7 @@ pub(super) fn load_dialog(
 /// One save in the load dialog: name, date and game on the left; Load and Delete on the right.
 fn save_row(
     ui: &mut egui::Ui,
+    tr: Tr,
     entry: &saves::SaveEntry,
     form: &mut FilesForm,
     loads: &mut MessageWriter<LoadRequested>,
@@ -170,16 +181,23 @@ fn save_row(
                 match &entry.summary {
                     Ok(s) => {
                         let state = if s.over {
-                            "finished".to_owned()
+                            tr.text("load-finished")
                         } else {
-                            format!("{} kingdoms in play", s.in_play)
+                            tr!(tr, "load-in-play", count = s.in_play)
                         };
-                        let text = format!("{when}{} · {} moves · {state}", s.preset, s.moves);
+                        let text = tr!(
+                            tr,
+                            "load-summary",
+                            when = when,
+                            preset = s.preset.as_str(),
+                            moves = tr!(tr, "moves-count", count = s.moves),
+                            state = state
+                        );
                         ui.label(RichText::new(text).small().color(MUTED));
                     }
                     Err(e) => {
                         ui.label(
-                            RichText::new(format!("{when}cannot be read"))
+                            RichText::new(tr!(tr, "load-unreadable", when = when))
                                 .small()
                                 .color(ERROR),
                         )
@@ -189,20 +207,23 @@ fn save_row(
             });
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 if form.confirm_delete.as_deref() == Some(entry.name.as_str()) {
-                    if ui.button("Keep").clicked() {
+                    if ui.button(tr.text("load-keep")).clicked() {
                         form.confirm_delete = None;
                     }
-                    if ui.button(RichText::new("Delete it").color(ERROR)).clicked() {
+                    if ui
+                        .button(RichText::new(tr.text("load-delete-it")).color(ERROR))
+                        .clicked()
+                    {
                         deletes.write(DeleteRequested(entry.name.clone()));
                         form.confirm_delete = None;
                     }
                 } else {
-                    if ui.button("Delete").clicked() {
+                    if ui.button(tr.text("load-delete")).clicked() {
                         form.confirm_delete = Some(entry.name.clone());
                     }
                     let load = ui.add_enabled(
                         entry.summary.is_ok(),
-                        egui::Button::new(RichText::new("Load").strong()),
+                        egui::Button::new(RichText::new(tr.text("load-button")).strong()),
                     );
                     if load.clicked() {
                         loads.write(LoadRequested::Save(entry.name.clone()));
@@ -221,28 +242,30 @@ pub(super) fn share_dialog(
     review: Res<Review>,
     store: Res<SaveStore>,
     mut loads: MessageWriter<LoadRequested>,
+    tr: Res<Tr>,
 ) -> Result {
     if !form.share_open {
         return Ok(());
     }
+    let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
-    super::centred_dialog("Import and export")
+    super::centred_dialog("Import and export", tr.text("share-title"))
         .open(&mut open)
         .show(ctx, |ui| {
             ui.set_width(560.0);
-            ui.label(RichText::new("Export").strong());
+            ui.label(RichText::new(tr.text("share-export")).strong());
             // The position on the board: while looking back, the one under review.
             let fen = game_text::position_text(&review.shown_position(&the_match));
             ui.horizontal(|ui| {
                 if ui
-                    .button("Copy position (FEN)")
-                    .on_hover_text("The position shown on the board")
+                    .button(tr.text("share-copy-position"))
+                    .on_hover_text(tr.text("share-copy-position-hint"))
                     .clicked()
                 {
                     ui.ctx().copy_text(fen.clone());
                 }
-                if ui.button("Copy game as text").clicked() {
+                if ui.button(tr.text("share-copy-game")).clicked() {
                     ui.ctx().copy_text(game_text::game_text(the_match.game()));
                 }
             });
@@ -255,33 +278,29 @@ pub(super) fn share_dialog(
                     .interactive(false),
             );
             ui.separator();
-            ui.label(RichText::new("Import").strong());
+            ui.label(RichText::new(tr.text("share-import")).strong());
             ui.label(
-                RichText::new(
-                    "Paste a position (one line of 7K FEN) or a game (its start FEN, then one \
-                     move per line). It replaces the game in progress; the rules and seats stay \
-                     unless the game text names a preset.",
-                )
-                .small()
-                .color(MUTED),
+                RichText::new(tr.text("share-import-hint"))
+                    .small()
+                    .color(MUTED),
             );
             ui.add(
                 egui::TextEdit::multiline(&mut form.import_text)
                     .font(egui::TextStyle::Monospace)
                     .desired_rows(5)
                     .desired_width(f32::INFINITY)
-                    .hint_text("Ctrl+V to paste"),
+                    .hint_text(tr.text("share-paste-hint")),
             );
             ui.horizontal(|ui| {
                 let has_text = !form.import_text.trim().is_empty();
                 if ui
-                    .add_enabled(has_text, egui::Button::new("Start from this position"))
+                    .add_enabled(has_text, egui::Button::new(tr.text("share-start-position")))
                     .clicked()
                 {
                     loads.write(LoadRequested::Fen(form.import_text.clone()));
                 }
                 if ui
-                    .add_enabled(has_text, egui::Button::new("Load this game"))
+                    .add_enabled(has_text, egui::Button::new(tr.text("share-load-game")))
                     .clicked()
                 {
                     loads.write(LoadRequested::GameText(form.import_text.clone()));
@@ -299,12 +318,14 @@ pub(super) fn resume_dialog(
     mut contexts: EguiContexts,
     offer: Res<ResumeOffer>,
     mut answers: MessageWriter<ResumeAnswered>,
+    tr: Res<Tr>,
 ) -> Result {
+    let tr = *tr;
     let Some((loaded, when)) = &offer.offer else {
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
-    super::centred_dialog("Welcome back").show(ctx, |ui| {
+    super::centred_dialog("Welcome back", tr.text("resume-title")).show(ctx, |ui| {
         ui.set_width(380.0);
         let summary = saves::SaveSummary::of(&loaded.game);
         let names: Vec<&str> = loaded
@@ -313,28 +334,34 @@ pub(super) fn resume_dialog(
             .iter()
             .map(|p| p.name.as_str())
             .collect();
-        ui.label("Your last game was not finished.");
+        ui.label(tr.text("resume-unfinished"));
         ui.label(
-            RichText::new(format!(
-                "{} · {} moves · {} kingdoms in play",
-                summary.preset, summary.moves, summary.in_play
+            RichText::new(tr!(
+                tr,
+                "resume-summary",
+                preset = summary.preset.as_str(),
+                moves = tr!(tr, "moves-count", count = summary.moves),
+                state = tr!(tr, "load-in-play", count = summary.in_play)
             ))
             .strong(),
         );
         ui.label(RichText::new(names.join(", ")).color(MUTED));
         if let Some(when) = when {
             ui.label(
-                RichText::new(format!("Saved {}", format_time(*when)))
+                RichText::new(tr!(tr, "resume-saved", when = format_time(*when)))
                     .small()
                     .color(MUTED),
             );
         }
         ui.add_space(6.0);
         ui.horizontal(|ui| {
-            if ui.button(RichText::new("Resume").strong()).clicked() {
+            if ui
+                .button(RichText::new(tr.text("resume-button")).strong())
+                .clicked()
+            {
                 answers.write(ResumeAnswered(true));
             }
-            if ui.button("Start afresh").clicked() {
+            if ui.button(tr.text("resume-afresh")).clicked() {
                 answers.write(ResumeAnswered(false));
             }
         });

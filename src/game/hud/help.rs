@@ -12,10 +12,11 @@ use qiguo_rules::{
 };
 
 use super::kingdom_style;
-use super::status::capitalise;
 use super::{badge, c32};
 use crate::game::selection::Hover;
 use crate::game::state::{Match, Review, Turn};
+use crate::i18n::Tr;
+use crate::tr;
 
 /// Seconds the pointer rests on a stone before its card shows.
 pub const CARD_DELAY: f32 = 0.6;
@@ -43,8 +44,9 @@ pub struct PieceCard {
 }
 
 impl PieceCard {
-    /// The card of the stone on `point` in `pos`; `None` for an empty point or the Emperor.
-    pub fn of(pos: &Position, point: Point) -> Option<PieceCard> {
+    /// The card of the stone on `point` in `pos`, in `tr`'s words; `None` for an empty point or
+    /// the Emperor.
+    pub fn of(tr: Tr, pos: &Position, point: Point) -> Option<PieceCard> {
         let piece = pos.piece_at(point)?;
         let rules = *pos.rules();
         let (reach, emperor) = reach(piece, rules);
@@ -54,7 +56,7 @@ impl PieceCard {
             moves_now: pos.moves_from(point).len(),
             reach,
             emperor,
-            how: how_it_moves(piece.kind, &rules),
+            how: how_it_moves(tr, piece.kind, &rules),
         })
     }
 }
@@ -90,151 +92,143 @@ fn reach(piece: Piece, rules: Rules) -> (Vec<(i8, i8)>, Option<(i8, i8)>) {
 }
 
 /// How a kind of piece moves under `rules`, in a sentence.
-pub fn how_it_moves(kind: PieceKind, rules: &Rules) -> String {
+pub fn how_it_moves(tr: Tr, kind: PieceKind, rules: &Rules) -> String {
     let ranged = |n: u32| match rules.ranged {
-        RangedMove::UpTo => format!("1 to {n} points along a line or a diagonal"),
-        RangedMove::Exactly => {
-            format!("exactly {n} points along a line or a diagonal, over empty points")
-        }
+        RangedMove::UpTo => tr!(tr, "how-ranged-up-to", points = n),
+        RangedMove::Exactly => tr!(tr, "how-ranged-exactly", points = n),
     };
     match kind {
-        PieceKind::General => "Any distance along a line or a diagonal. Losing it loses the kingdom.".into(),
-        PieceKind::Chancellor => "Any distance along a line.".into(),
-        PieceKind::Diplomat => "Any distance along a diagonal.".into(),
-        PieceKind::Cannon => "Any distance along a line onto empty points; captures only by jumping exactly one piece (any piece, the Emperor too) onto the first piece behind it.".into(),
-        PieceKind::GoBetween => "Any distance along a line or a diagonal onto empty points; never captures and is never captured.".into(),
-        PieceKind::Archer => format!("{}.", capitalise(&ranged(4))),
-        PieceKind::Crossbowman => format!("{}.", capitalise(&ranged(5))),
-        PieceKind::Dagger => "One point diagonally.".into(),
-        PieceKind::Swordsman => "One point along a line.".into(),
+        PieceKind::General => tr.text("how-general"),
+        PieceKind::Chancellor => tr.text("how-chancellor"),
+        PieceKind::Diplomat => tr.text("how-diplomat"),
+        PieceKind::Cannon => tr.text("how-cannon"),
+        PieceKind::GoBetween => tr.text("how-go-between"),
+        PieceKind::Archer => ranged(4),
+        PieceKind::Crossbowman => ranged(5),
+        PieceKind::Dagger => tr.text("how-dagger"),
+        PieceKind::Swordsman => tr.text("how-swordsman"),
         PieceKind::Knight => match rules.knight {
-            KnightMove::UpToThree => "One point along a line (which must be empty), then 1 to 3 points diagonally outward, stopping at the first piece.".into(),
-            KnightMove::ExactlyThree => "One point along a line (which must be empty), then exactly 3 points diagonally outward over empty points.".into(),
+            KnightMove::UpToThree => tr.text("how-knight-up-to"),
+            KnightMove::ExactlyThree => tr.text("how-knight-exactly"),
         },
     }
 }
 
 /// The rules in force, section by section: how kingdoms fall and how to win, in words.
-pub fn rules_sections(rules: &Rules) -> Vec<(&'static str, Vec<String>)> {
-    let beaten = match rules.beaten_army {
-        BeatenArmy::Removed => "Its remaining army leaves the board.".to_string(),
-        BeatenArmy::Transferred => {
-            "Its remaining army goes to the victor and takes the victor's colour.".to_string()
-        }
-        BeatenArmy::TransferredAsCaptures => "Its remaining army goes to the victor, takes the victor's colour and counts as the victor's captures.".to_string(),
-    };
-    let victor = match rules.victor {
-        VictorRule::MostOfItsPieces => {
-            "The victor is the kingdom that took its General; otherwise the kingdom still in the game that captured most of its pieces."
-        }
-        VictorRule::MostCapturesOverall => {
-            "The victor is the kingdom that took its General; otherwise the kingdom still in the game with the most captures of all."
-        }
-    };
-    let goal = match rules.kingdom_goal {
-        KingdomGoal::TwoGenerals => "capture two Generals",
-        KingdomGoal::TwoKingdoms => "beat two kingdoms (be the victor of two)",
-    };
+pub fn rules_sections(tr: Tr, rules: &Rules) -> Vec<(String, Vec<String>)> {
+    let beaten = tr.text(match rules.beaten_army {
+        BeatenArmy::Removed => "rules-army-removed",
+        BeatenArmy::Transferred => "rules-army-transferred",
+        BeatenArmy::TransferredAsCaptures => "rules-army-as-captures",
+    });
+    let victor = tr.text(match rules.victor {
+        VictorRule::MostOfItsPieces => "rules-victor-most-pieces",
+        VictorRule::MostCapturesOverall => "rules-victor-most-captures",
+    });
+    let goal = tr.text(match rules.kingdom_goal {
+        KingdomGoal::TwoGenerals => "rules-goal-generals",
+        KingdomGoal::TwoKingdoms => "rules-goal-kingdoms",
+    });
     vec![
         (
-            "This game",
+            tr.text("rules-this-game"),
             vec![
-                format!("Rules: {}.", preset_title(rules)),
-                "Seven kingdoms move in turn, counter-clockwise from Qin in the west. The Emperor (周) in the centre never moves and is never captured; he blocks lines and knights, and a cannon may jump him.".into(),
-                "There is no check: nothing forces you to protect an attacked General.".into(),
+                tr!(tr, "rules-played", rules = preset_title(tr, rules)),
+                tr.text("rules-turns"),
+                tr.text("rules-no-check"),
             ],
         ),
         (
-            "How kingdoms fall",
+            tr.text("rules-how-kingdoms-fall"),
             vec![
-                "Every piece taken is a capture for the taker and a loss for its owner.".into(),
-                format!(
-                    "A kingdom is beaten when its General is captured, or when its losses reach {}.",
-                    rules.beaten_at_losses
-                ),
-                victor.into(),
+                tr.text("rules-captures"),
+                tr!(tr, "rules-beaten-at", losses = rules.beaten_at_losses),
+                victor,
                 beaten,
-                "A kingdom with no legal move passes.".into(),
-                "Taking a piece of an ally (a kingdom of the same player) makes the ally forfeit: all its pieces leave the board. The game asks first.".into(),
+                tr.text("rules-pass"),
+                tr.text("rules-ally"),
             ],
         ),
         (
-            "How to win",
+            tr.text("rules-how-to-win"),
             vec![
-                format!("First, {goal}."),
-                format!(
-                    "Or capture {} pieces (a player's kingdoms count together).",
-                    capture_goal(rules)
-                ),
-                "Or be the last player left in the game.".into(),
+                tr!(tr, "rules-win-goal", goal = goal),
+                tr!(tr, "rules-win-captures", goal = capture_goal(tr, rules)),
+                tr.text("rules-win-last"),
             ],
         ),
     ]
 }
 
-fn capture_goal(rules: &Rules) -> String {
+fn capture_goal(tr: Tr, rules: &Rules) -> String {
     // The goal is stored as the count that wins: 31 reads "more than 30".
     if rules.capture_goal % 10 == 1 {
-        format!("more than {}", rules.capture_goal - 1)
+        tr!(tr, "capture-goal-more-than", count = rules.capture_goal - 1)
     } else {
-        format!("{} or more", rules.capture_goal)
+        tr!(tr, "capture-goal-or-more", count = rules.capture_goal)
     }
 }
 
-fn preset_title(rules: &Rules) -> String {
+fn preset_title(tr: Tr, rules: &Rules) -> String {
     match rules.matching_preset() {
-        Some(p) => format!("the `{}` preset", p.name()),
-        None => "custom options".into(),
+        Some(p) => tr!(tr, "rules-preset-named", preset = p.name()),
+        None => tr.text("rules-custom"),
     }
 }
 
 /// The rows of the preset comparison: an option, then its value under each preset.
-pub fn preset_table() -> Vec<(&'static str, [String; 4])> {
+pub fn preset_table(tr: Tr) -> Vec<(String, [String; 4])> {
     let of = |f: &dyn Fn(&Rules) -> String| Preset::ALL.map(|p| f(&Rules::preset(p)));
     vec![
         (
-            "archer, crossbowman",
+            tr.text("table-ranged"),
             of(&|r| match r.ranged {
-                RangedMove::UpTo => "up to 4, 5".into(),
-                RangedMove::Exactly => "exactly 4, 5".into(),
+                RangedMove::UpTo => tr.text("table-ranged-up-to"),
+                RangedMove::Exactly => tr.text("table-ranged-exactly"),
             }),
         ),
         (
-            "knight's diagonal",
+            tr.text("table-knight"),
             of(&|r| match r.knight {
-                KnightMove::UpToThree => "1 to 3".into(),
-                KnightMove::ExactlyThree => "exactly 3".into(),
+                KnightMove::UpToThree => tr.text("table-knight-up-to"),
+                KnightMove::ExactlyThree => tr.text("table-knight-exactly"),
             }),
         ),
-        ("beaten at losses", of(&|r| r.beaten_at_losses.to_string())),
         (
-            "victor without the General",
+            tr.text("table-beaten-at"),
+            of(&|r| r.beaten_at_losses.to_string()),
+        ),
+        (
+            tr.text("table-victor"),
             of(&|r| match r.victor {
-                VictorRule::MostOfItsPieces => "most of its pieces".into(),
-                VictorRule::MostCapturesOverall => "most captures".into(),
+                VictorRule::MostOfItsPieces => tr.text("table-victor-most-pieces"),
+                VictorRule::MostCapturesOverall => tr.text("table-victor-most-captures"),
             }),
         ),
         (
-            "beaten army",
-            of(&|r| match r.beaten_army {
-                BeatenArmy::Removed => "removed".into(),
-                BeatenArmy::Transferred => "transferred".into(),
-                BeatenArmy::TransferredAsCaptures => "transferred, as captures".into(),
+            tr.text("table-army"),
+            of(&|r| {
+                tr.text(match r.beaten_army {
+                    BeatenArmy::Removed => "table-army-removed",
+                    BeatenArmy::Transferred => "table-army-transferred",
+                    BeatenArmy::TransferredAsCaptures => "table-army-as-captures",
+                })
             }),
         ),
         (
-            "kingdom goal",
+            tr.text("table-kingdom-goal"),
             of(&|r| match r.kingdom_goal {
-                KingdomGoal::TwoGenerals => "2 Generals".into(),
-                KingdomGoal::TwoKingdoms => "2 kingdoms".into(),
+                KingdomGoal::TwoGenerals => tr.text("table-goal-generals"),
+                KingdomGoal::TwoKingdoms => tr.text("table-goal-kingdoms"),
             }),
         ),
-        ("capture goal", of(&capture_goal)),
+        (tr.text("table-capture-goal"), of(&|r| capture_goal(tr, r))),
     ]
 }
 
-/// What a card was made for: the stone's point, the turn and the position under review.
-type CardKey = (Point, Turn, Option<usize>);
+/// What a card was made for: the stone's point, the turn, the position under review and the
+/// language.
+type CardKey = (Point, Turn, Option<usize>, Tr);
 
 /// Whether the Rules window is open.
 #[derive(Resource, Default, Debug)]
@@ -259,7 +253,9 @@ pub(super) fn piece_card(
     time: Res<Time>,
     mut since: Local<Option<(Point, f32)>>,
     mut cached: Local<Option<(CardKey, Option<PieceCard>)>>,
+    tr: Res<Tr>,
 ) -> Result {
+    let tr = *tr;
     let Some(point) = hover.point else {
         *since = None;
         return Ok(());
@@ -273,9 +269,9 @@ pub(super) fn piece_card(
     }
     // The card is made once per stone and position shown, not every frame (a reviewed
     // position is replayed from the start).
-    let key = (point, the_match.turn(), review.ply);
+    let key = (point, the_match.turn(), review.ply, tr);
     if cached.as_ref().is_none_or(|(k, _)| *k != key) {
-        let card = PieceCard::of(&review.shown_position(&the_match), point);
+        let card = PieceCard::of(tr, &review.shown_position(&the_match), point);
         *cached = Some((key, card));
     }
     let Some((_, Some(card))) = cached.as_ref() else {
@@ -301,25 +297,25 @@ pub(super) fn piece_card(
         .show(ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.set_max_width(300.0);
-                card_contents(ui, card);
+                card_contents(ui, tr, card);
             });
         });
     Ok(())
 }
 
-fn card_contents(ui: &mut egui::Ui, card: &PieceCard) {
+fn card_contents(ui: &mut egui::Ui, tr: Tr, card: &PieceCard) {
     let kind = card.piece.kind;
     ui.horizontal(|ui| {
         badge(ui, card.piece.kingdom, 22.0, false);
         ui.label(RichText::new(kind.characters()).size(24.0));
         ui.vertical(|ui| {
-            ui.label(RichText::new(format!("{} · {}", kind.name(), kind.pinyin())).strong());
+            ui.label(RichText::new(format!("{} · {}", tr.piece(kind), kind.pinyin())).strong());
             ui.label(
-                RichText::new(format!(
-                    "{} {} · on {}",
-                    card.piece.kingdom.character(),
-                    card.piece.kingdom,
-                    card.point
+                RichText::new(tr!(
+                    tr,
+                    "card-where",
+                    kingdom = tr.kingdom_titled(card.piece.kingdom),
+                    point = card.point.to_string()
                 ))
                 .small(),
             );
@@ -329,14 +325,10 @@ fn card_contents(ui: &mut egui::Ui, card: &PieceCard) {
     ui.horizontal(|ui| {
         diagram(ui, card);
         ui.vertical(|ui| {
-            let moves = match card.moves_now {
-                0 => "No move now".to_string(),
-                1 => "1 move now".to_string(),
-                n => format!("{n} moves now"),
-            };
+            let moves = tr!(tr, "card-moves-now", count = card.moves_now);
             ui.label(RichText::new(moves).strong());
             ui.label(
-                RichText::new("On an empty board, as these rules play it. 周: the Emperor.")
+                RichText::new(tr.text("card-diagram"))
                     .small()
                     .color(Color32::from_gray(160)),
             );
@@ -377,17 +369,20 @@ pub(super) fn rules_window(
     mut contexts: EguiContexts,
     mut window: ResMut<RulesWindow>,
     the_match: Res<Match>,
+    tr: Res<Tr>,
 ) -> Result {
     if !window.open {
         return Ok(());
     }
+    let tr = *tr;
     let rules = *the_match.position().rules();
     let ctx = contexts.ctx_mut()?;
     let screen = ctx.content_rect();
     let mut open = window.open;
     // Opaque: text to read, not a panel over the board.
     let frame = egui::Frame::window(&ctx.global_style()).fill(Color32::from_rgb(28, 24, 20));
-    egui::Window::new("Rules")
+    egui::Window::new(tr.text("rules-title"))
+        .id(egui::Id::new("Rules"))
         .open(&mut open)
         .frame(frame)
         .default_width(560.0)
@@ -397,47 +392,50 @@ pub(super) fn rules_window(
         .collapsible(false)
         .show(ctx, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                for (title, lines) in rules_sections(&rules) {
+                for (title, lines) in rules_sections(tr, &rules) {
                     ui.heading(title);
                     for line in lines {
                         ui.label(line);
                     }
                     ui.add_space(6.0);
                 }
-                ui.heading("The pieces");
+                ui.heading(tr.text("rules-pieces"));
                 for kind in PieceKind::ALL {
                     ui.horizontal_wrapped(|ui| {
                         ui.label(RichText::new(kind.characters()).size(18.0));
                         ui.label(
-                            RichText::new(format!("{} ({})", kind.name(), kind.pinyin())).strong(),
+                            RichText::new(format!("{} ({})", tr.piece(kind), kind.pinyin()))
+                                .strong(),
                         );
-                        ui.label(how_it_moves(kind, &rules));
+                        ui.label(how_it_moves(tr, kind, &rules));
                     });
                 }
                 ui.add_space(6.0);
-                ui.heading("The presets");
-                ui.label("The sources read the 1206 text differently; each preset is one reading.");
-                egui::Grid::new("rules presets").striped(true).show(ui, |ui| {
-                    ui.label("");
-                    for p in Preset::ALL {
-                        let name = RichText::new(p.name()).strong();
-                        ui.label(if rules.matching_preset() == Some(p) {
-                            name.color(Color32::from_rgb(255, 200, 90))
-                        } else {
-                            name
-                        });
-                    }
-                    ui.end_row();
-                    for (option, values) in preset_table() {
-                        ui.label(option);
-                        for v in values {
-                            ui.label(v);
+                ui.heading(tr.text("rules-presets"));
+                ui.label(tr.text("rules-presets-intro"));
+                egui::Grid::new("rules presets")
+                    .striped(true)
+                    .show(ui, |ui| {
+                        ui.label("");
+                        for p in Preset::ALL {
+                            let name = RichText::new(p.name()).strong();
+                            ui.label(if rules.matching_preset() == Some(p) {
+                                name.color(Color32::from_rgb(255, 200, 90))
+                            } else {
+                                name
+                            });
                         }
                         ui.end_row();
-                    }
-                });
+                        for (option, values) in preset_table(tr) {
+                            ui.label(option);
+                            for v in values {
+                                ui.label(v);
+                            }
+                            ui.end_row();
+                        }
+                    });
                 ui.label(
-                    RichText::new("The whole rules, with the choices made where the sources are silent: docs/rules.md.")
+                    RichText::new(tr.text("rules-whole"))
                         .small()
                         .color(Color32::from_gray(160)),
                 );
@@ -464,7 +462,7 @@ mod tests {
             moves_now: 0,
             reach,
             emperor,
-            how: how_it_moves(kind, &Rules::preset(preset)),
+            how: how_it_moves(Tr::default(), kind, &Rules::preset(preset)),
         }
     }
 
@@ -505,17 +503,17 @@ mod tests {
     fn a_card_counts_the_moves_of_the_stone_now() {
         let pos = Position::start(Rules::default());
         for (point, piece) in pos.pieces().take(30) {
-            let card = PieceCard::of(&pos, point).unwrap();
+            let card = PieceCard::of(Tr::default(), &pos, point).unwrap();
             assert_eq!(card.piece, piece);
             assert_eq!(card.moves_now, pos.moves_from(point).len());
         }
-        assert!(PieceCard::of(&pos, Point::EMPEROR).is_none());
+        assert!(PieceCard::of(Tr::default(), &pos, Point::EMPEROR).is_none());
     }
 
     #[test]
     fn the_rules_in_words_follow_the_options() {
         let words = |p: Preset| {
-            rules_sections(&Rules::preset(p))
+            rules_sections(Tr::default(), &Rules::preset(p))
                 .into_iter()
                 .flat_map(|(_, lines)| lines)
                 .collect::<Vec<_>>()
@@ -532,11 +530,8 @@ mod tests {
         assert!(wikipedia.contains("goes to the victor"));
         assert!(words(Preset::Elephantchess).contains("counts as the victor's captures"));
         // The table has one column per preset, from the presets themselves.
-        let table = preset_table();
-        let losses = table
-            .iter()
-            .find(|(o, _)| *o == "beaten at losses")
-            .unwrap();
+        let table = preset_table(Tr::default());
+        let losses = table.iter().find(|(o, _)| o == "beaten at losses").unwrap();
         assert_eq!(losses.1, ["11", "11", "10", "10"].map(String::from));
     }
 }

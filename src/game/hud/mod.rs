@@ -21,6 +21,7 @@ use super::AppSystems;
 use super::framing::{FreeArea, PanelRects};
 use super::palette::{EmblemShape, KingdomStyle, Palette};
 use super::textures::{KAI_FONT, Rgba};
+use crate::i18n::Tr;
 
 pub use dialogs::NewGameForm;
 pub use files::FilesForm;
@@ -225,8 +226,10 @@ fn zoom_keys(
 }
 
 /// A window fixed in the middle of the screen, for forms and questions.
-fn centred_dialog<'open>(title: &str) -> egui::Window<'open> {
+/// `id` keeps it the same window whatever language its title is in.
+fn centred_dialog<'open>(id: &str, title: String) -> egui::Window<'open> {
     egui::Window::new(title)
+        .id(egui::Id::new(id))
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .resizable(false)
         .collapsible(false)
@@ -314,11 +317,12 @@ fn paint_badge(painter: &egui::Painter, centre: Pos2, radius: f32, kingdom: King
 /// A choice between a person and the computer levels; returns the new choice if changed.
 fn controller_choice(
     ui: &mut egui::Ui,
+    tr: Tr,
     id: impl std::hash::Hash + std::fmt::Debug,
     current: Option<qiguo_ai::Level>,
 ) -> Option<Option<qiguo_ai::Level>> {
     use qiguo_ai::Level;
-    let label = |c: Option<Level>| c.map_or("Person", |l| l.title());
+    let label = |c: Option<Level>| c.map_or_else(|| tr.text("player-person"), |l| tr.level(l));
     let mut choice = current;
     egui::ComboBox::from_id_salt(id)
         .selected_text(label(current))

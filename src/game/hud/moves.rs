@@ -14,6 +14,8 @@ use super::{GAP, badge, c32, column_top, panel_rect};
 use crate::game::recap::{Recap, Replay, ReplayRequested};
 use crate::game::state::{Match, RedoRequested, Review, ReviewRequested, TurnPhase, UndoRequested};
 use crate::game::stone_view::stone_characters;
+use crate::i18n::Tr;
+use crate::tr;
 
 /// Height of one row of the list.
 const ROW: f32 = 20.0;
@@ -34,11 +36,15 @@ fn text_colour(ctx: &egui::Context, kingdom: Kingdom) -> Color32 {
 }
 
 /// One move in a few characters: piece, from–to, `×` and the piece taken; what fell.
-fn move_line(ui: &mut egui::Ui, report: &MoveReport) {
+fn move_line(ui: &mut egui::Ui, tr: Tr, report: &MoveReport) {
     let colour = text_colour(ui.ctx(), report.mover);
     let description = MoveDescription::of(report);
     let Some(short) = description.short_move() else {
-        ui.label(RichText::new("passes").italics().color(colour));
+        ui.label(
+            RichText::new(tr.text("move-list-passes"))
+                .italics()
+                .color(colour),
+        );
         return;
     };
     ui.label(RichText::new(short).color(colour));
@@ -49,7 +55,7 @@ fn move_line(ui: &mut egui::Ui, report: &MoveReport) {
                 .color(text_colour(ui.ctx(), captured.kingdom)),
         );
     }
-    if let Some(note) = description.short_fall() {
+    if let Some(note) = description.short_fall(tr) {
         ui.label(
             RichText::new(note)
                 .small()
@@ -70,7 +76,9 @@ pub(super) fn move_list(
     mut last_shown: Local<Option<usize>>,
     (recap, replay): (Res<Recap>, Res<Replay>),
     mut replays: MessageWriter<ReplayRequested>,
+    tr: Res<Tr>,
 ) -> Result {
+    let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let game = the_match.game();
     let len = game.len();
@@ -86,7 +94,7 @@ pub(super) fn move_list(
     let width = above.map_or(262.0, |r| r.width()).max(262.0);
     // The list's height: what is left after the buttons and the title bar.
     let list_height = (bottom - top - 120.0).clamp(60.0, 300.0);
-    egui::Window::new("Moves")
+    egui::Window::new(tr.text("moves-title"))
         .id(egui::Id::new("Moves"))
         .anchor(egui::Align2::RIGHT_TOP, [-GAP, top])
         .min_width(width)
@@ -95,28 +103,38 @@ pub(super) fn move_list(
         .collapsible(true)
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
-                let step = |ui: &mut egui::Ui, label: &str, hint: &str, enabled: bool| {
+                let step = |ui: &mut egui::Ui, label: &str, hint: String, enabled: bool| {
                     ui.add_enabled(enabled && idle, egui::Button::new(label))
                         .on_hover_text(hint)
                         .clicked()
                 };
-                if step(ui, "⏮", "The start (Home)", shown > 0) {
+                if step(ui, "⏮", tr.text("moves-first"), shown > 0) {
                     steps.write(ReviewRequested::First);
                 }
-                if step(ui, "◀", "One move back (Left arrow key)", shown > 0) {
+                if step(ui, "◀", tr.text("moves-back"), shown > 0) {
                     steps.write(ReviewRequested::Back);
                 }
-                if step(ui, "▶", "One move forward (Right arrow key)", shown < len) {
+                if step(ui, "▶", tr.text("moves-forward"), shown < len) {
                     steps.write(ReviewRequested::Forward);
                 }
-                if step(ui, "⏭", "The game now (End)", shown < len) {
+                if step(ui, "⏭", tr.text("moves-live"), shown < len) {
                     steps.write(ReviewRequested::Live);
                 }
                 ui.separator();
-                if step(ui, "Undo", "Take back the last move (Ctrl+Z)", len > 0) {
+                if step(
+                    ui,
+                    &tr.text("moves-undo"),
+                    tr.text("moves-undo-hint"),
+                    len > 0,
+                ) {
                     undo.write(UndoRequested);
                 }
-                if step(ui, "Redo", "Play it again (Ctrl+Y)", game.can_redo()) {
+                if step(
+                    ui,
+                    &tr.text("moves-redo"),
+                    tr.text("moves-redo-hint"),
+                    game.can_redo(),
+                ) {
                     redo.write(RedoRequested);
                 }
             });
@@ -124,33 +142,36 @@ pub(super) fn move_list(
                 ui.horizontal(|ui| {
                     let count = since.len();
                     let playing = replay.step.is_some();
-                    let label = if playing { "Replaying…" } else { "Replay" };
+                    let label = tr.text(if playing {
+                        "moves-replaying"
+                    } else {
+                        "moves-replay"
+                    });
                     let enabled = !playing
                         && *phase.get() == TurnPhase::AwaitingInput
                         && review.ply.is_none();
                     if ui
                         .add_enabled(enabled, egui::Button::new(label))
-                        .on_hover_text("Play the marked moves again on the board (R)")
+                        .on_hover_text(tr.text("moves-replay-hint"))
                         .clicked()
                     {
                         replays.write(ReplayRequested);
                     }
-                    let moves = if count == 1 { "move" } else { "moves" };
                     ui.label(
-                        RichText::new(format!("{count} {moves} since your last turn"))
+                        RichText::new(tr!(tr, "moves-since-your-turn", count = count))
                             .color(RECAP_COLOUR),
                     );
                 });
             }
             if review.ply.is_some() {
                 ui.label(
-                    RichText::new(format!("Looking back: after move {shown} of {len}"))
+                    RichText::new(tr!(tr, "moves-looking-back", shown = shown, count = len))
                         .color(Color32::from_rgb(150, 200, 255)),
                 );
             }
             ui.separator();
             if len == 0 {
-                ui.label(RichText::new("No moves yet").color(Color32::from_gray(150)));
+                ui.label(RichText::new(tr.text("moves-none")).color(Color32::from_gray(150)));
                 return;
             }
             let mut area = egui::ScrollArea::vertical()
@@ -174,7 +195,7 @@ pub(super) fn move_list(
                                 .color(Color32::from_gray(if current { 240 } else { 140 }));
                             ui.label(number);
                             badge(ui, report.mover, 15.0, false);
-                            move_line(ui, report);
+                            move_line(ui, tr, report);
                         })
                         .response;
                     if since.as_ref().is_some_and(|r| r.contains(&i)) {
@@ -199,7 +220,7 @@ pub(super) fn move_list(
                     }
                     let response = response
                         .interact(egui::Sense::click())
-                        .on_hover_text(MoveDescription::of(report).sentence(ply));
+                        .on_hover_text(MoveDescription::of(report).sentence(tr, ply));
                     if response.clicked() && idle {
                         steps.write(ReviewRequested::Ply(ply));
                     }

@@ -9,18 +9,22 @@ use super::kingdom_style;
 use super::{GAP, badge, board_area, c32, column_top, controller_choice, panel_rect};
 use crate::game::framing::FreeArea;
 use crate::game::state::{Match, SeatChangeRequested};
+use crate::i18n::Tr;
+use crate::tr;
 
 /// How a kingdom stands, in a few words.
-pub(super) fn standing_text(pos: &Position, kingdom: Kingdom) -> String {
+pub(super) fn standing_text(tr: Tr, pos: &Position, kingdom: Kingdom) -> String {
     match pos.standing(kingdom) {
-        Standing::InGame => "in the game".to_owned(),
-        Standing::Absent => "empty".to_owned(),
+        Standing::InGame => tr.text("standing-in-game"),
+        Standing::Absent => tr.text("standing-empty"),
         Standing::Beaten {
             victor,
             general_captured: true,
-        } => format!("General taken by {victor}"),
-        Standing::Beaten { victor, .. } => format!("beaten by {victor}"),
-        Standing::Forfeited { by } => format!("forfeited (attacked by ally {by})"),
+        } => tr!(tr, "standing-general-taken", victor = tr.kingdom(victor)),
+        Standing::Beaten { victor, .. } => {
+            tr!(tr, "standing-beaten", victor = tr.kingdom(victor))
+        }
+        Standing::Forfeited { by } => tr!(tr, "standing-forfeited", ally = tr.kingdom(by)),
     }
 }
 
@@ -31,7 +35,9 @@ pub(super) fn turn_strip(
     mut contexts: EguiContexts,
     the_match: Res<Match>,
     free: Res<FreeArea>,
+    tr: Res<Tr>,
 ) -> Result {
+    let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let pos = the_match.position();
     let screen = ctx.content_rect();
@@ -50,7 +56,7 @@ pub(super) fn turn_strip(
                 .show(ui, |ui| {
                     ui.horizontal(|ui| {
                         for kingdom in Kingdom::ALL {
-                            chip(ui, &the_match, pos, kingdom);
+                            chip(ui, tr, &the_match, pos, kingdom);
                         }
                     });
                 });
@@ -58,7 +64,7 @@ pub(super) fn turn_strip(
     Ok(())
 }
 
-fn chip(ui: &mut egui::Ui, the_match: &Match, pos: &Position, kingdom: Kingdom) {
+fn chip(ui: &mut egui::Ui, tr: Tr, the_match: &Match, pos: &Position, kingdom: Kingdom) {
     let to_move = !pos.is_over() && pos.to_move() == kingdom;
     let standing = pos.standing(kingdom);
     let out = standing != Standing::InGame;
@@ -85,8 +91,7 @@ fn chip(ui: &mut egui::Ui, the_match: &Match, pos: &Position, kingdom: Kingdom) 
                 badge(ui, kingdom, if to_move { 28.0 } else { 22.0 }, out);
                 ui.vertical(|ui| {
                     ui.spacing_mut().item_spacing.y = 0.0;
-                    let mut name =
-                        RichText::new(format!("{} {}", kingdom.character(), kingdom.title()));
+                    let mut name = RichText::new(tr.kingdom_titled(kingdom));
                     if to_move {
                         name = name.strong().color(Color32::WHITE);
                     }
@@ -98,8 +103,8 @@ fn chip(ui: &mut egui::Ui, the_match: &Match, pos: &Position, kingdom: Kingdom) 
                     // in the tooltip and the standings).
                     let player = the_match.player_name(kingdom).unwrap_or("—");
                     let small = match (standing, the_match.computer(kingdom)) {
-                        (Standing::Absent, _) => "empty".to_owned(),
-                        (_, Some(level)) => format!("{} computer", level.title()),
+                        (Standing::Absent, _) => tr.text("standing-empty"),
+                        (_, Some(level)) => tr!(tr, "computer-level", level = tr.level(level)),
                         (_, None) if player.chars().count() > 12 => {
                             format!("{}…", player.chars().take(11).collect::<String>())
                         }
@@ -114,11 +119,12 @@ fn chip(ui: &mut egui::Ui, the_match: &Match, pos: &Position, kingdom: Kingdom) 
             });
         })
         .response
-        .on_hover_text(format!(
-            "{} ({}) — {}",
-            kingdom.title(),
-            kingdom.colour_name(),
-            standing_text(pos, kingdom)
+        .on_hover_text(tr!(
+            tr,
+            "chip-hint",
+            kingdom = tr.kingdom(kingdom),
+            colour = tr.text(&format!("colour-{}", kingdom.colour_name())),
+            standing = standing_text(tr, pos, kingdom)
         ));
 }
 
@@ -127,26 +133,34 @@ pub(super) fn kingdom_table(
     mut contexts: EguiContexts,
     the_match: Res<Match>,
     mut seats: MessageWriter<SeatChangeRequested>,
+    tr: Res<Tr>,
 ) -> Result {
+    let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let pos = the_match.position();
     let rules = pos.rules();
-    let goal_word = match rules.kingdom_goal {
-        KingdomGoal::TwoGenerals => "Generals",
-        KingdomGoal::TwoKingdoms => "kingdoms",
-    };
-    egui::Window::new("Kingdoms")
+    let generals = rules.kingdom_goal == KingdomGoal::TwoGenerals;
+    egui::Window::new(tr.text("kingdoms-title"))
         .id(egui::Id::new("Kingdoms"))
         .anchor(egui::Align2::RIGHT_TOP, [-GAP, column_top(ctx)])
         .resizable(false)
         .movable(false)
         .collapsible(true)
         .show(ctx, |ui| {
-            let preset = rules.preset_name();
+            let preset = rules
+                .matching_preset()
+                .map_or_else(|| tr.text("preset-custom"), |p| p.name().to_owned());
             ui.label(
-                RichText::new(format!(
-                    "{preset}: out at {} losses; win: 2 {goal_word} or {} captures",
-                    rules.beaten_at_losses, rules.capture_goal
+                RichText::new(tr!(
+                    tr,
+                    if generals {
+                        "kingdoms-summary-generals"
+                    } else {
+                        "kingdoms-summary-kingdoms"
+                    },
+                    preset = preset,
+                    losses = rules.beaten_at_losses,
+                    captures = rules.capture_goal
                 ))
                 .small()
                 .color(Color32::from_gray(170)),
@@ -157,15 +171,15 @@ pub(super) fn kingdom_table(
                 .striped(true)
                 .spacing([10.0, 4.0])
                 .show(ui, |ui| {
-                    let goal = "Goal".to_owned();
                     for heading in [
-                        "Kingdom",
-                        "Played by",
-                        "Took",
-                        "Lost",
-                        "Left",
-                        goal.as_str(),
+                        "kingdoms-kingdom",
+                        "kingdoms-played-by",
+                        "kingdoms-took",
+                        "kingdoms-lost",
+                        "kingdoms-left",
+                        "kingdoms-goal",
                     ] {
+                        let heading = tr.text(heading);
                         ui.label(
                             RichText::new(heading)
                                 .small()
@@ -181,7 +195,7 @@ pub(super) fn kingdom_table(
                         let out = standing != Standing::InGame;
                         ui.horizontal(|ui| {
                             badge(ui, kingdom, 18.0, out);
-                            let mut name = RichText::new(kingdom.title());
+                            let mut name = RichText::new(tr.kingdom(kingdom));
                             if out {
                                 name = name.strikethrough().color(Color32::from_gray(120));
                             }
@@ -192,7 +206,7 @@ pub(super) fn kingdom_table(
                             Some(player) if !out => {
                                 let current = the_match.computer(kingdom);
                                 if let Some(computer) =
-                                    controller_choice(ui, ("controller", kingdom), current)
+                                    controller_choice(ui, tr, ("controller", kingdom), current)
                                 {
                                     seats.write(SeatChangeRequested { player, computer });
                                 }
@@ -205,7 +219,7 @@ pub(super) fn kingdom_table(
                         ui.label(format!("{}", pos.losses(kingdom)));
                         if out {
                             ui.label(
-                                RichText::new(standing_text(pos, kingdom))
+                                RichText::new(standing_text(tr, pos, kingdom))
                                     .small()
                                     .color(Color32::from_gray(140)),
                             );
@@ -219,17 +233,26 @@ pub(super) fn kingdom_table(
                                 Color32::from_gray(220)
                             };
                             ui.label(RichText::new(format!("{left}")).color(warn))
-                                .on_hover_text(format!("{kingdom} falls after {left} more losses"));
+                                .on_hover_text(tr!(
+                                    tr,
+                                    "kingdoms-left-hint",
+                                    kingdom = tr.kingdom(kingdom),
+                                    count = left
+                                ));
                             ui.label(format!(
                                 "{}/2 · {}/{}",
                                 pos.kingdom_goal_progress(kingdom),
                                 pos.player_captures(kingdom),
                                 rules.capture_goal
                             ))
-                            .on_hover_text(format!(
-                                "{goal_word} taken, out of 2; pieces captured, out of {}. \
-                                 Counted for the player, over all the kingdoms they hold.",
-                                rules.capture_goal
+                            .on_hover_text(tr!(
+                                tr,
+                                if generals {
+                                    "kingdoms-goal-hint-generals"
+                                } else {
+                                    "kingdoms-goal-hint-kingdoms"
+                                },
+                                captures = rules.capture_goal
                             ));
                         }
                         ui.end_row();

@@ -19,6 +19,8 @@ use crate::game::preferences::Preferences;
 use crate::game::saving::SaveStore;
 use crate::game::selection::ClickRefused;
 use crate::game::state::{Match, MoveRejected, Notice, TurnPhase};
+use crate::i18n::Tr;
+use crate::tr;
 
 /// A short message shown for a moment (why a click did nothing, a game saved).
 #[derive(Resource, Default, Debug, Clone)]
@@ -40,16 +42,24 @@ pub(super) fn collect_toasts(
     mut rejected: MessageReader<MoveRejected>,
     mut notices: MessageReader<Notice>,
     mut toast: ResMut<Toast>,
+    tr: Res<Tr>,
 ) {
+    let tr = *tr;
     let reasons = refused
         .read()
-        .map(|r| (r.reason.to_string(), true))
-        .chain(
-            rejected
-                .read()
-                .filter(|r| r.reason.is_shown())
-                .map(|r| (format!("{}: {}", r.mv, r.reason), true)),
-        )
+        .map(|r| (r.reason.text(tr), true))
+        .chain(rejected.read().filter(|r| r.reason.is_shown()).map(|r| {
+            let reason = r.reason.text(tr);
+            (
+                tr!(
+                    tr,
+                    "toast-move-refused",
+                    mv = r.mv.to_string(),
+                    reason = reason
+                ),
+                true,
+            )
+        }))
         .chain(notices.read().map(|n| (n.text.clone(), n.error)));
     if let Some((text, error)) = reasons.last() {
         // Failures stay longer: they may name a file to look at.
@@ -88,7 +98,9 @@ pub(super) fn toolbar(
     mut rules: ResMut<RulesWindow>,
     mut sound: ResMut<SoundSettings>,
     mut preferences: ResMut<Preferences>,
+    tr: Res<Tr>,
 ) -> Result {
+    let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     egui::Area::new(egui::Id::new("toolbar"))
         .anchor(egui::Align2::RIGHT_BOTTOM, [-GAP, -GAP])
@@ -97,94 +109,93 @@ pub(super) fn toolbar(
                 .inner_margin(6.0)
                 .show(ui, |ui| {
                     ui.horizontal(|ui| {
-                        if ui.button("New game…").clicked() {
+                        if ui.button(tr.text("menu-new-game")).clicked() {
                             form.open = true;
                         }
                         let saving = store.dir.is_some();
                         let save = ui
-                            .add_enabled(saving, egui::Button::new("Save…"))
-                            .on_disabled_hover_text("Saving is off in this session");
+                            .add_enabled(saving, egui::Button::new(tr.text("menu-save")))
+                            .on_disabled_hover_text(tr.text("saving-off"));
                         if save.clicked() {
                             store.last_error = None;
                             store.refresh();
                             if files.save_name.is_empty() {
-                                files.save_name = format!(
-                                    "Game {}",
-                                    crate::saves::format_time(std::time::SystemTime::now())
-                                        .replace(':', "h")
-                                );
+                                let when = crate::saves::format_time(std::time::SystemTime::now())
+                                    .replace(':', "h");
+                                files.save_name = tr!(tr, "save-default-name", when = when);
                             }
                             files.save_open = true;
                         }
                         let load = ui
-                            .add_enabled(saving, egui::Button::new("Load…"))
-                            .on_disabled_hover_text("Saving is off in this session");
+                            .add_enabled(saving, egui::Button::new(tr.text("menu-load")))
+                            .on_disabled_hover_text(tr.text("saving-off"));
                         if load.clicked() {
                             store.last_error = None;
                             store.refresh();
                             files.load_open = true;
                         }
                         if ui
-                            .button("Share…")
-                            .on_hover_text("Copy or paste a position or a whole game as text")
+                            .button(tr.text("menu-share"))
+                            .on_hover_text(tr.text("menu-share-hint"))
                             .clicked()
                         {
                             store.last_error = None;
                             files.share_open = true;
                         }
                         if ui
-                            .button("Rules")
-                            .on_hover_text("The rules this game plays, and how the presets differ (F1)")
+                            .button(tr.text("menu-rules"))
+                            .on_hover_text(tr.text("menu-rules-hint"))
                             .clicked()
                         {
                             rules.open = !rules.open;
                         }
                         if ui
-                            .button("Settings…")
-                            .on_hover_text("Camera, sound, interface size, fullscreen — kept for next time")
+                            .button(tr.text("menu-settings"))
+                            .on_hover_text(tr.text("menu-settings-hint"))
                             .clicked()
                         {
                             preferences.open = !preferences.open;
                         }
                     });
                     ui.horizontal(|ui| {
-                        ui.label(RichText::new("View").small());
+                        ui.label(RichText::new(tr.text("view-label")).small());
                         for (i, kingdom) in Kingdom::ALL.into_iter().enumerate() {
                             let response = ui
                                 .add(egui::Button::new(
                                     RichText::new(kingdom.character().to_string()).size(15.0),
                                 ))
-                                .on_hover_text(format!("From behind {kingdom} (key {})", i + 1));
+                                .on_hover_text(tr!(
+                                    tr,
+                                    "view-from-behind",
+                                    kingdom = tr.kingdom(kingdom),
+                                    key = i + 1
+                                ));
                             if response.clicked() {
                                 views.write(ViewRequested(View::Kingdom(kingdom)));
                             }
                         }
                         if ui
-                            .button("Top")
-                            .on_hover_text("From above (key 0)")
+                            .button(tr.text("view-top"))
+                            .on_hover_text(tr.text("view-top-hint"))
                             .clicked()
                         {
                             views.write(ViewRequested(View::Top));
                         }
                     });
                     ui.horizontal(|ui| {
-                        ui.checkbox(&mut settings.follow_turn, "Turn to the kingdom to move");
+                        ui.checkbox(&mut settings.follow_turn, tr.text("follow-turn"));
                         let mut shown = threats.shown;
                         if ui
-                            .checkbox(&mut shown, "Threats")
-                            .on_hover_text(
-                                "Shade the points the other kingdoms attack and mark your stones they can take (key T)",
-                            )
+                            .checkbox(&mut shown, tr.text("toolbar-threats"))
+                            .on_hover_text(tr.text("threats-hint"))
                             .changed()
                         {
                             toggles.write(ToggleThreats);
                         }
                         let mut enabled = hand_off.enabled;
                         if ui
-                            .checkbox(&mut enabled, "Hand-off")
-                            .on_hover_text(
-                                "Name the kingdom and player when the board passes to another person",
-                            )
+                            .checkbox(&mut enabled, tr.text("hand-off"))
+                            .on_hover_text(tr.text("hand-off-hint"))
                             .changed()
                         {
                             hand_off.enabled = enabled;
@@ -192,13 +203,13 @@ pub(super) fn toolbar(
                         }
                     });
                     ui.horizontal(|ui| {
-                        ui.checkbox(&mut sound.muted, "Mute")
-                            .on_hover_text("Silence the game (key M)");
+                        ui.checkbox(&mut sound.muted, tr.text("sound-mute"))
+                            .on_hover_text(tr.text("mute-hint"));
                         ui.add_enabled(
                             !sound.muted,
                             egui::Slider::new(&mut sound.volume, 0.0..=1.0)
                                 .show_value(false)
-                                .text("Volume"),
+                                .text(tr.text("sound-volume")),
                         );
                     });
                 });
@@ -213,103 +224,111 @@ pub(super) fn status_line(
     toast: Res<Toast>,
     time: Res<Time>,
     danger: Res<Danger>,
+    tr: Res<Tr>,
 ) -> Result {
+    let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let pos = the_match.position();
     let game = the_match.game();
     egui::Area::new(egui::Id::new("status"))
         .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0])
         .show(ctx, |ui| {
-            egui::Frame::window(ui.style()).inner_margin(8.0).show(ui, |ui| {
-                // Clear of the toolbar at the bottom right, whatever the window's width.
-                let room = panel_rect(ui.ctx(), "toolbar")
-                    .map_or(620.0, |t| t.min.x - 4.0 * GAP)
-                    .clamp(240.0, 620.0);
-                ui.set_max_width(room);
-                if time.elapsed_secs() < toast.until {
-                    let colour = if toast.error {
-                        Color32::from_rgb(255, 150, 120)
-                    } else {
-                        Color32::from_rgb(150, 230, 160)
-                    };
-                    ui.label(RichText::new(&toast.text).color(colour));
-                }
-                if let Some(report) = &danger.report {
-                    ui.label(
-                        RichText::new(report.sentence())
-                            .strong()
-                            .color(Color32::from_rgb(255, 110, 90)),
-                    );
-                }
-                if let Some(report) = game.last_report() {
-                    ui.label(
-                        RichText::new(MoveDescription::of(report).sentence(game.len())).color(Color32::from_gray(200)),
-                    );
-                }
-                ui.horizontal_wrapped(|ui| match (phase.get(), pos.outcome()) {
-                    (_, Some(outcome)) => {
-                        badge(ui, outcome.winner, 20.0, false);
+            egui::Frame::window(ui.style())
+                .inner_margin(8.0)
+                .show(ui, |ui| {
+                    // Clear of the toolbar at the bottom right, whatever the window's width.
+                    let room = panel_rect(ui.ctx(), "toolbar")
+                        .map_or(620.0, |t| t.min.x - 4.0 * GAP)
+                        .clamp(240.0, 620.0);
+                    ui.set_max_width(room);
+                    if time.elapsed_secs() < toast.until {
+                        let colour = if toast.error {
+                            Color32::from_rgb(255, 150, 120)
+                        } else {
+                            Color32::from_rgb(150, 230, 160)
+                        };
+                        ui.label(RichText::new(&toast.text).color(colour));
+                    }
+                    if let Some(report) = &danger.report {
                         ui.label(
-                            RichText::new(format!(
-                                "{} wins: {}",
-                                outcome.winner,
-                                outcome.victory.describe()
-                            ))
-                            .strong(),
+                            RichText::new(report.sentence(tr))
+                                .strong()
+                                .color(Color32::from_rgb(255, 110, 90)),
                         );
                     }
-                    (TurnPhase::Reviewing, None) => {
+                    if let Some(report) = game.last_report() {
                         ui.label(
-                            RichText::new(format!(
-                                "Looking back at the game · {} moves played",
-                                game.len()
-                            ))
-                            .strong()
-                            .color(Color32::from_rgb(150, 200, 255)),
-                        );
-                        ui.label(
-                            RichText::new("Left and Right arrows step · Home: the start · End or Esc: back to the game")
-                                .small()
-                                .color(Color32::from_gray(150)),
+                            RichText::new(MoveDescription::of(report).sentence(tr, game.len()))
+                                .color(Color32::from_gray(200)),
                         );
                     }
-                    (TurnPhase::Animating, None) => {
-                        ui.label(RichText::new("…").color(Color32::from_gray(170)));
-                    }
-                    (TurnPhase::ComputerThinking, None) => {
-                        let k = pos.to_move();
-                        badge(ui, k, 20.0, false);
-                        ui.add(egui::Spinner::new().size(14.0));
-                        let level = the_match.computer(k).map_or("", |l| l.title());
-                        ui.label(
-                            RichText::new(format!(
-                                "Move {} · {k} ({level} computer) is thinking…",
-                                game.len() + 1
-                            ))
-                            .strong(),
-                        );
-                    }
-                    _ => {
-                        let k = pos.to_move();
-                        badge(ui, k, 20.0, false);
-                        let who = the_match.player_name(k).unwrap_or("—");
-                        ui.label(
-                            RichText::new(format!(
-                                "Move {} · {k} ({who}) to move",
-                                game.len() + 1
-                            ))
-                            .strong(),
-                        );
-                        ui.label(
-                            RichText::new(
-                                "click a stone · Shift: preview any stone · right-drag: turn · wheel: zoom",
-                            )
-                            .small()
-                            .color(Color32::from_gray(150)),
-                        );
-                    }
+                    ui.horizontal_wrapped(|ui| match (phase.get(), pos.outcome()) {
+                        (_, Some(outcome)) => {
+                            badge(ui, outcome.winner, 20.0, false);
+                            ui.label(
+                                RichText::new(tr!(
+                                    tr,
+                                    "status-won",
+                                    kingdom = tr.kingdom(outcome.winner),
+                                    how = tr.victory(outcome.victory)
+                                ))
+                                .strong(),
+                            );
+                        }
+                        (TurnPhase::Reviewing, None) => {
+                            ui.label(
+                                RichText::new(tr!(tr, "status-reviewing", count = game.len()))
+                                    .strong()
+                                    .color(Color32::from_rgb(150, 200, 255)),
+                            );
+                            ui.label(
+                                RichText::new(tr.text("status-reviewing-keys"))
+                                    .small()
+                                    .color(Color32::from_gray(150)),
+                            );
+                        }
+                        (TurnPhase::Animating, None) => {
+                            ui.label(RichText::new("…").color(Color32::from_gray(170)));
+                        }
+                        (TurnPhase::ComputerThinking, None) => {
+                            let k = pos.to_move();
+                            badge(ui, k, 20.0, false);
+                            ui.add(egui::Spinner::new().size(14.0));
+                            let level =
+                                the_match.computer(k).map_or(String::new(), |l| tr.level(l));
+                            ui.label(
+                                RichText::new(tr!(
+                                    tr,
+                                    "status-thinking",
+                                    ply = game.len() + 1,
+                                    kingdom = tr.kingdom(k),
+                                    level = level
+                                ))
+                                .strong(),
+                            );
+                        }
+                        _ => {
+                            let k = pos.to_move();
+                            badge(ui, k, 20.0, false);
+                            let who = the_match.player_name(k).unwrap_or("—");
+                            ui.label(
+                                RichText::new(tr!(
+                                    tr,
+                                    "status-to-move",
+                                    ply = game.len() + 1,
+                                    kingdom = tr.kingdom(k),
+                                    player = who
+                                ))
+                                .strong(),
+                            );
+                            ui.label(
+                                RichText::new(tr.text("status-mouse-keys"))
+                                    .small()
+                                    .color(Color32::from_gray(150)),
+                            );
+                        }
+                    });
                 });
-            });
         });
     Ok(())
 }
@@ -320,6 +339,7 @@ pub(super) fn hand_off_banner(
     hand_off: Res<HandOff>,
     time: Res<Time>,
     free: Res<FreeArea>,
+    tr: Res<Tr>,
 ) -> Result {
     let Some(banner) = &hand_off.banner else {
         return Ok(());
@@ -349,7 +369,7 @@ pub(super) fn hand_off_banner(
                         badge(ui, banner.kingdom, 34.0, strength < 0.5);
                         ui.add_space(8.0);
                         ui.label(
-                            RichText::new(banner.text())
+                            RichText::new(banner.text(*tr))
                                 .size(28.0)
                                 .strong()
                                 .color(Color32::from_white_alpha(alpha(1.0))),

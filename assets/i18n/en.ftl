@@ -1,0 +1,378 @@
+# Qiguo's interface in English. Every message here must exist, with the same variables, in
+# zh-Hant.ftl and sv.ftl (the tests check). Kingdom and piece names are passed in already
+# translated.
+
+## Names
+
+kingdom-qin = Qin
+kingdom-chu = Chu
+kingdom-han = Han
+kingdom-qi = Qi
+kingdom-wei = Wei
+kingdom-zhao = Zhao
+kingdom-yan = Yan
+piece-general = General
+piece-chancellor = Chancellor
+piece-diplomat = Diplomat
+piece-cannon = Cannon
+piece-go-between = Go-between
+piece-archer = Archer
+piece-crossbowman = Crossbowman
+piece-dagger = Dagger
+piece-swordsman = Swordsman
+piece-knight = Knight
+level-random = Random
+level-easy = Easy
+level-medium = Medium
+level-hard = Hard
+player-person = Person
+preset-classic = The 1206 text: beaten at 11 losses, armies removed; win with 2 Generals or 30 captures
+preset-wikipedia = Armies change hands; win by beating 2 kingdoms or capturing more than 30
+preset-elephantchess = elephantchess.io: beaten at 10 losses, armies and their pieces go to the victor
+preset-leventhal = Exact archer, crossbow and knight ranges; beaten at 10 losses, armies removed
+victory-generals = captured two Generals
+victory-kingdoms = beat two kingdoms
+victory-captures = reached the capture goal
+victory-last = is the last left in the game
+victory-early-end = had the most captures when the game was ended
+list-separator = {", "}
+list-and = { $first } and { $last }
+moves-count = { $count ->
+    [one] { $count } move
+   *[other] { $count } moves
+}
+player-unnamed = —
+
+## Toolbar
+
+menu-new-game = New game…
+menu-save = Save…
+menu-load = Load…
+saving-off = Saving is off in this session
+save-default-name = Game { $when }
+menu-share = Share…
+menu-share-hint = Copy or paste a position or a whole game as text
+menu-rules = Rules
+menu-rules-hint = The rules this game plays, and how the presets differ (F1)
+menu-settings = Settings…
+menu-settings-hint = Camera, sound, language, interface size, fullscreen — kept for next time
+view-label = View
+view-from-behind = From behind { $kingdom } (key { $key })
+view-top = Top
+view-top-hint = From above (key 0)
+follow-turn = Turn to the kingdom to move
+toolbar-threats = Threats
+threats-hint = Shade the points the other kingdoms attack and mark your stones they can take (key T)
+hand-off = Hand-off
+hand-off-hint = Name the kingdom and player when the board passes to another person
+sound-mute = Mute
+mute-hint = Silence the game (key M)
+sound-volume = Volume
+
+## Status line
+
+toast-move-refused = { $mv }: { $reason }
+status-won = { $kingdom } wins: { $how }
+status-reviewing = Looking back at the game · { $count ->
+    [one] { $count } move played
+   *[other] { $count } moves played
+}
+status-reviewing-keys = Left and Right arrows step · Home: the start · End or Esc: back to the game
+status-thinking = Move { $ply } · { $kingdom } ({ $level } computer) is thinking…
+status-to-move = Move { $ply } · { $kingdom } ({ $player }) to move
+status-mouse-keys = click a stone · Shift: preview any stone · right-drag: turn · wheel: zoom
+
+## New game
+
+new-game-title = New game
+new-game-rules = Rules
+new-game-seating = Seating
+seating-seven = 7 players, one kingdom each
+seating-six = 6 players (1206: Qin's player takes one more)
+seating-five = 5 players (… and Chu's)
+seating-four = 4 players (… and Qi's)
+seating-three = 3 players (Qin's takes two more)
+seating-present = Only the players present
+seating-two-players = 2 players (Savard: Chu, Qi, Zhao against Han, Wei, Yan)
+new-game-also-takes = { $kingdom }'s player also takes
+new-game-and = … and
+new-game-empty = Empty (no army): { $kingdoms }
+new-game-start = Start
+player-default-name = Player { $number }
+seating-error-two-players = A game needs at least two players
+seating-error-held = { $kingdom } is already held: { $player }'s player cannot take it
+
+## Attacking an ally, game over
+
+ally-title = Attack your ally { $ally }?
+ally-question = { $ally } is held by the same player as { $mover }. If you attack it, { $ally } forfeits: all its pieces leave the board and nobody is credited (若擊與國，則盡撤去與國之棋).
+ally-attack = Attack
+dialog-cancel = Cancel
+game-over-title = Game over
+game-over-wins = { $kingdom } wins
+game-over-how = { $player } { $how }.
+game-over-captures = { $count ->
+    [one] { $count } capture
+   *[other] { $count } captures
+}
+game-over-look = Look at the board
+game-over-take-back = Take back the last move
+
+## Moves in words
+
+move-passes = { $ply }. { $kingdom } passes
+move-sentence = { $ply }. { $kingdom } { $piece } { $from }–{ $to }
+move-takes = , takes { $owner }'s { $piece } { $characters }
+move-forfeits = . { $kingdom } forfeits, attacked by its ally { $ally }
+move-beaten-army-to = . { $kingdom } is beaten; its army goes to { $victor }
+move-beaten-army-leaves = . { $kingdom } is beaten by { $victor }; its army leaves the board
+fall-short-forfeits = { $kingdom } forfeits
+fall-short-to = { $kingdom } to { $victor }
+fall-short-falls = { $kingdom } falls
+
+## How pieces move (the piece card and the Rules window)
+
+how-ranged-up-to = 1 to { $points } points along a line or a diagonal.
+how-ranged-exactly = Exactly { $points } points along a line or a diagonal, over empty points.
+how-general = Any distance along a line or a diagonal. Losing it loses the kingdom.
+how-chancellor = Any distance along a line.
+how-diplomat = Any distance along a diagonal.
+how-cannon = Any distance along a line onto empty points; captures only by jumping exactly one piece (any piece, the Emperor too) onto the first piece behind it.
+how-go-between = Any distance along a line or a diagonal onto empty points; never captures and is never captured.
+how-dagger = One point diagonally.
+how-swordsman = One point along a line.
+how-knight-up-to = One point along a line (which must be empty), then 1 to 3 points diagonally outward, stopping at the first piece.
+how-knight-exactly = One point along a line (which must be empty), then exactly 3 points diagonally outward over empty points.
+card-where = { $kingdom } · on { $point }
+card-moves-now = { $count ->
+    [0] No move now
+    [one] { $count } move now
+   *[other] { $count } moves now
+}
+card-diagram = On an empty board, as these rules play it. 周: the Emperor.
+
+## The Rules window
+
+rules-title = Rules
+rules-this-game = This game
+rules-played = Rules: { $rules }.
+rules-preset-named = the “{ $preset }” preset
+rules-custom = custom options
+rules-turns = Seven kingdoms move in turn, counter-clockwise from Qin in the west. The Emperor (周) in the centre never moves and is never captured; he blocks lines and knights, and a cannon may jump him.
+rules-no-check = There is no check: nothing forces you to protect an attacked General.
+rules-how-kingdoms-fall = How kingdoms fall
+rules-captures = Every piece taken is a capture for the taker and a loss for its owner.
+rules-beaten-at = A kingdom is beaten when its General is captured, or when its losses reach { $losses }.
+rules-victor-most-pieces = The victor is the kingdom that took its General; otherwise the kingdom still in the game that captured most of its pieces.
+rules-victor-most-captures = The victor is the kingdom that took its General; otherwise the kingdom still in the game with the most captures of all.
+rules-army-removed = Its remaining army leaves the board.
+rules-army-transferred = Its remaining army goes to the victor and takes the victor's colour.
+rules-army-as-captures = Its remaining army goes to the victor, takes the victor's colour and counts as the victor's captures.
+rules-pass = A kingdom with no legal move passes.
+rules-ally = Taking a piece of an ally (a kingdom of the same player) makes the ally forfeit: all its pieces leave the board. The game asks first.
+rules-how-to-win = How to win
+rules-goal-generals = capture two Generals
+rules-goal-kingdoms = beat two kingdoms (be the victor of two)
+rules-win-goal = First, { $goal }.
+rules-win-captures = Or capture { $goal } pieces (a player's kingdoms count together).
+rules-win-last = Or be the last player left in the game.
+capture-goal-more-than = more than { $count }
+capture-goal-or-more = { $count } or more
+rules-pieces = The pieces
+rules-presets = The presets
+rules-presets-intro = The sources read the 1206 text differently; each preset is one reading.
+rules-whole = The whole rules, with the choices made where the sources are silent: docs/rules.md.
+table-ranged = archer, crossbowman
+table-ranged-up-to = up to 4, 5
+table-ranged-exactly = exactly 4, 5
+table-knight = knight's diagonal
+table-knight-up-to = 1 to 3
+table-knight-exactly = exactly 3
+table-beaten-at = beaten at losses
+table-victor = victor without the General
+table-victor-most-pieces = most of its pieces
+table-victor-most-captures = most captures
+table-army = beaten army
+table-army-removed = removed
+table-army-transferred = transferred
+table-army-as-captures = transferred, as captures
+table-kingdom-goal = kingdom goal
+table-goal-generals = 2 Generals
+table-goal-kingdoms = 2 kingdoms
+table-capture-goal = capture goal
+
+## Saving, loading, sharing
+
+save-title = Save game
+save-name = Name
+save-replaces = Replaces the save of that name.
+save-button = Save
+saved-as = Saved as “{ $name }”
+save-deleted = Deleted “{ $name }”
+save-error-no-home = No home directory to save games in; set { $variable } to a folder
+save-error-off = Saving is off in this session.
+save-error-empty-name = Give the save a name
+save-error-name-too-long = A save name has at most { $count } characters
+save-error-leading-dot = A save name cannot start with a dot
+save-error-bad-character = A save name cannot contain “{ $character }”
+save-error-io-save = Could not save to { $path }: { $why }
+save-error-io-autosave = Could not autosave to { $path }: { $why }
+save-error-io-delete = Could not delete { $path }: { $why }
+save-error-io-read = Could not read { $path }: { $why }
+save-error-unreadable = { $path }: { $why }
+load-title = Load game
+load-folder = Saved games in { $path }
+load-reading = Reading the saved games…
+load-none = No saved games yet.
+load-finished = finished
+load-in-play = { $count } kingdoms in play
+load-summary = { $when }{ $preset } · { $moves } · { $state }
+load-unreadable = { $when }cannot be read
+load-keep = Keep
+load-delete-it = Delete it
+load-delete = Delete
+load-button = Load
+save-loaded = Loaded “{ $name }”: { $count ->
+    [one] { $count } move
+   *[other] { $count } moves
+}
+position-imported = Position imported
+game-imported = Game imported: { $count ->
+    [one] { $count } move
+   *[other] { $count } moves
+}
+import-position-refused = Position not imported: { $why }
+import-game-refused = Game not imported: { $why }
+import-error-empty = paste a position first (one line of 7K FEN)
+import-error-not-one-line = a position is one line of FEN; for a start position with moves, import a game
+import-error-no-start = the text has no start position (a line of 7K FEN)
+import-error-rules = line { $line }: { $why }
+import-error-start = { $why }
+import-error-start-line = line { $line }: { $why }
+import-error-move = line { $line } (“{ $text }”): { $why }
+share-title = Import and export
+share-export = Export
+share-copy-position = Copy position (FEN)
+share-copy-position-hint = The position shown on the board
+share-copy-game = Copy game as text
+share-import = Import
+share-import-hint = Paste a position (one line of 7K FEN) or a game (its start FEN, then one move per line). It replaces the game in progress; the rules and seats stay unless the game text names a preset.
+share-paste-hint = Ctrl+V to paste
+share-start-position = Start from this position
+share-load-game = Load this game
+resume-title = Welcome back
+resume-unfinished = Your last game was not finished.
+resume-summary = { $preset } · { $moves } · { $state }
+resume-saved = Saved { $when }
+resume-button = Resume
+resume-afresh = Start afresh
+resume-unreadable = The last game could not be restored ({ $why }); the file is kept as { $path }
+
+## The move list
+
+moves-title = Moves
+move-list-passes = passes
+moves-first = The start (Home)
+moves-back = One move back (Left arrow key)
+moves-forward = One move forward (Right arrow key)
+moves-live = The game now (End)
+moves-undo = Undo
+moves-undo-hint = Take back the last move (Ctrl+Z)
+moves-redo = Redo
+moves-redo-hint = Play it again (Ctrl+Y)
+moves-replay = Replay
+moves-replaying = Replaying…
+moves-replay-hint = Play the marked moves again on the board (R)
+moves-since-your-turn = { $count ->
+    [one] { $count } move since your last turn
+   *[other] { $count } moves since your last turn
+}
+moves-looking-back = Looking back: after move { $shown } of { $count }
+moves-none = No moves yet
+
+## The kingdoms: turn strip and standings
+
+colour-white = white
+colour-red = red
+colour-orange = orange
+colour-blue = blue
+colour-green = green
+colour-purple = purple
+colour-black = black
+standing-in-game = in the game
+standing-empty = empty
+standing-general-taken = General taken by { $victor }
+standing-beaten = beaten by { $victor }
+standing-forfeited = forfeited (attacked by ally { $ally })
+computer-level = { $level } computer
+chip-hint = { $kingdom } ({ $colour }) — { $standing }
+kingdoms-title = Kingdoms
+preset-custom = custom
+kingdoms-summary-generals = { $preset }: out at { $losses } losses; win: 2 Generals or { $captures } captures
+kingdoms-summary-kingdoms = { $preset }: out at { $losses } losses; win: 2 kingdoms or { $captures } captures
+kingdoms-kingdom = Kingdom
+kingdoms-played-by = Played by
+kingdoms-took = Took
+kingdoms-lost = Lost
+kingdoms-left = Left
+kingdoms-goal = Goal
+kingdoms-left-hint = { $kingdom } falls after { $count ->
+    [one] { $count } more loss
+   *[other] { $count } more losses
+}
+kingdoms-goal-hint-generals = Generals taken, out of 2; pieces captured, out of { $captures }. Counted for the player, over all the kingdoms they hold.
+kingdoms-goal-hint-kingdoms = Kingdoms beaten, out of 2; pieces captured, out of { $captures }. Counted for the player, over all the kingdoms they hold.
+
+## Why a click or a move did nothing
+
+refusal-animating = wait until the last move has been shown
+refusal-game-over = the game is over
+refusal-reviewing = you are looking back: go back to the game (End) to play
+refusal-computer = { $kingdom } is played by the computer
+refusal-dialog = first answer whether to resume the last game
+refusal-ally-question = answer the question about attacking your ally first
+refusal-outdated = the game moved on before this move was played
+refusal-nowhere = this { $piece } has nowhere to go
+refusal-not-yours = that is { $owner }'s { $piece }; { $mover } is to move
+refusal-emperor = the Emperor never moves
+refusal-pick = pick one of { $kingdom }'s stones first
+illegal-no-piece = there is no piece on { $point }
+illegal-not-yours = the { $piece } on that point belongs to { $owner }, but { $mover } is to move
+illegal-unreachable = { $owner }'s { $piece } cannot move { $mv }
+illegal-pass-not-allowed = passing is allowed only without any legal move
+illegal-must-pass = the kingdom to move has no legal move and must pass
+nothing-to-undo = there is nothing to undo
+nothing-to-redo = there is nothing to redo
+
+## Warnings and the hand-off banner
+
+danger-attacker = { $owner }'s { $piece } on { $point }
+danger-general = Your General on { $point } is attacked by { $attackers }
+danger-separator = {"; "}
+hand-off-banner = { $kingdom } — { $player }, your move
+
+## Settings
+
+settings-title = Settings
+settings-language = Language
+settings-camera = Camera
+settings-people = People
+settings-hand-off = Name who takes the board (hand-off banner)
+settings-sound = Sound
+settings-size = Interface size
+settings-reset-size = Reset
+settings-colours = Colours
+settings-traditional = Traditional
+settings-colour-blind = Colour-blind safe
+settings-colour-blind-hint = Kingdom colours kept apart for red–green colour blindness (the rim emblems tell them apart as well)
+settings-window = Window
+settings-fullscreen = Fullscreen (F11)
+settings-kept-in = Kept for next time in { $path }
+settings-not-kept = Not kept: this session leaves the settings alone
+settings-no-home = Settings will not be kept: there is no home directory.
+settings-not-saved = Settings could not be saved to { $path }: { $why }
+settings-unreadable = the settings file could not be read: { $why }
+settings-damaged = the settings file is damaged: { $why }
+settings-newer = the settings file is from a newer version of the game (settings version { $version }; this game reads up to { $supported })
+settings-reset = Settings reset to the defaults: { $problem }.
+settings-reset-kept = Settings reset to the defaults: { $problem }. The old file was kept as { $path }.
