@@ -1,0 +1,273 @@
+//! A player's machine without a window: it joins a host (or rejoins with the token it keeps),
+//! replays the record the host sends (checked by the rules engine), follows the host's moves,
+//! and plays its own seats as a computer of the level asked for.
+
+use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+use bevy::prelude::*;
+use bevy_replicon::prelude::*;
+use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
+use bevy_replicon_renet::renet::ConnectionConfig;
+use bevy_replicon_renet::{RenetChannelsExt, RenetClient};
+use qiguo_ai::{Engine, Level, Limits};
+use qiguo_rules::{Game, Kingdom, Record, notation};
+
+use super::protocol::{
+    Join, NETCODE_PROTOCOL_ID, PROTOCOL_VERSION, Play, Played, Refused, Welcome,
+};
+use super::{NetError, messages_plugin};
+
+/// Everything a guest starts from.
+#[derive(Debug, Clone)]
+pub struct GuestConfig {
+    /// The host's address.
+    pub host: SocketAddr,
+    /// The kingdoms to take.
+    pub seats: Vec<Kingdom>,
+    /// The level its seats play at.
+    pub level: Level,
+    /// The player's name.
+    pub name: String,
+    /// Where the seat token is kept between runs (a rejoin takes the same seats back).
+    pub token_file: Option<PathBuf>,
+}
+
+/// How a guest's game ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GuestEnd {
+    /// The game is over.
+    GameOver,
+    /// The host refused this machine.
+    Refused(String),
+    /// The host's record or moves did not replay.
+    Desync(String),
+}
+
+/// The guest's copy of the game, following the host's.
+#[derive(Resource)]
+pub struct Guest {
+    config: GuestConfig,
+    /// The game as the host sent it; `None` until welcomed.
+    pub game: Option<Game>,
+    /// The kingdoms this machine holds.
+    pub seats: Vec<Kingdom>,
+    /// The move asked for and not yet applied by the host, by the move number it was for.
+    pending: Option<u32>,
+    engine: Engine,
+    /// Frames since the join was sent (it is sent again if no answer comes).
+    since_join: Option<u32>,
+    /// How the game ended for this machine, once it has.
+    pub end: Option<GuestEnd>,
+}
+
+impl Guest {
+    fn say(&self, line: String) {
+        println!("{line}");
+        info!("{line}");
+    }
+
+    fn finish(&mut self, end: GuestEnd) {
+        if self.end.is_none() {
+            self.say(match &end {
+                GuestEnd::GameOver => "game over".to_owned(),
+                GuestEnd::Refused(why) => format!("refused: {why}"),
+                GuestEnd::Desync(why) => format!("out of step with the host: {why}"),
+            });
+            self.end = Some(end);
+        }
+    }
+}
+
+/// A guest as a Bevy app without a window, connecting to `config.host`.
+pub fn guest_app(config: GuestConfig) -> Result<App, NetError> {
+    let any = SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0));
+    let socket = UdpSocket::bind(any).map_err(|e| NetError::Bind(any, e))?;
+    let mut app = super::headless_app();
+    messages_plugin(&mut app);
+    let channels = app.world().resource::<RepliconChannels>();
+    let client = RenetClient::new(ConnectionConfig {
+        server_channels_config: channels.server_configs(),
+        client_channels_config: channels.client_configs(),
+        ..Default::default()
+    });
+    let current_time = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default();
+    let client_id = current_time.as_nanos() as u64 ^ u64::from(std::process::id()) << 32;
+    let transport = NetcodeClientTransport::new(
+        current_time,
+        ClientAuthentication::Unsecure {
+            client_id,
+            protocol_id: NETCODE_PROTOCOL_ID,
+            server_addr: config.host,
+            user_data: None,
+        },
+        socket,
+    )
+    .map_err(|e| NetError::Transport(e.to_string()))?;
+    app.insert_resource(client)
+        .insert_resource(transport)
+        .insert_resource(Guest {
+            config,
+            game: None,
+            seats: Vec::new(),
+            pending: None,
+            engine: Engine::new(16),
+            since_join: None,
+            end: None,
+        })
+        .add_systems(
+            Update,
+            (
+                send_join.run_if(in_state(ClientState::Connected)),
+                take_welcome,
+                take_refusals,
+                follow_moves,
+                play_own_seats.run_if(in_state(ClientState::Connected)),
+                stop_at_the_end,
+            )
+                .chain(),
+        );
+    Ok(app)
+}
+
+/// Asks to join once connected, and again every second until the host answers.
+fn send_join(mut guest: ResMut<Guest>, mut joins: MessageWriter<Join>) {
+    if guest.game.is_some() || guest.end.is_some() {
+        return;
+    }
+    let due = guest.since_join.is_none_or(|frames| frames >= 60);
+    if due {
+        let token = guest
+            .config
+            .token_file
+            .as_ref()
+            .and_then(|f| std::fs::read_to_string(f).ok())
+            .map(|t| t.trim().to_owned());
+        joins.write(Join {
+            version: PROTOCOL_VERSION,
+            name: guest.config.name.clone(),
+            seats: guest.config.seats.clone(),
+            token,
+        });
+        guest.since_join = Some(0);
+    } else if let Some(frames) = guest.since_join.as_mut() {
+        *frames += 1;
+    }
+}
+
+fn take_welcome(mut welcomes: MessageReader<Welcome>, mut guest: ResMut<Guest>) {
+    for welcome in welcomes.read() {
+        let game = Record::from_json(&welcome.record)
+            .map_err(|e| e.to_string())
+            .and_then(|r| r.replay().map_err(|e| e.to_string()));
+        match game {
+            Ok(game) => {
+                if let Some(file) = &guest.config.token_file
+                    && let Err(e) = crate::saves::write_atomically(file, welcome.token.as_bytes())
+                {
+                    warn!(
+                        "the seat token could not be kept in {}: {e}",
+                        file.display()
+                    );
+                }
+                let names: Vec<&str> = welcome.seats.iter().map(|k| k.name()).collect();
+                guest.say(format!(
+                    "joined as {} at move {}",
+                    names.join(","),
+                    game.len() + 1
+                ));
+                guest.seats = welcome.seats.clone();
+                guest.pending = None;
+                guest.game = Some(game);
+            }
+            Err(why) => guest.finish(GuestEnd::Desync(why)),
+        }
+    }
+}
+
+fn take_refusals(mut refusals: MessageReader<Refused>, mut guest: ResMut<Guest>) {
+    for refused in refusals.read() {
+        if refused.fatal {
+            guest.finish(GuestEnd::Refused(refused.reason.clone()));
+        } else {
+            warn!("the host refused a move: {}", refused.reason);
+            guest.pending = None;
+        }
+    }
+}
+
+/// Plays the host's moves on the copy; a move that does not fit means the copy is out of step,
+/// and the machine asks for the whole game again (a rejoin).
+fn follow_moves(mut played: MessageReader<Played>, mut guest: ResMut<Guest>) {
+    for p in played.read() {
+        let Some(game) = guest.game.as_mut() else {
+            continue;
+        };
+        if (p.ply as usize) < game.len() {
+            continue;
+        }
+        let fits = p.ply as usize == game.len()
+            && notation::parse_move(&p.mv)
+                .ok()
+                .is_some_and(|mv| game.play(mv).is_ok());
+        if !fits {
+            warn!(
+                "move {} ({}) does not fit: asking for the game again",
+                p.ply + 1,
+                p.mv
+            );
+            guest.game = None;
+            guest.since_join = None;
+            continue;
+        }
+        if guest.pending.is_some_and(|ply| ply <= p.ply) {
+            guest.pending = None;
+        }
+    }
+}
+
+/// Asks for a move when one of this machine's kingdoms is to move.
+fn play_own_seats(mut guest: ResMut<Guest>, mut plays: MessageWriter<Play>) {
+    let guest = &mut *guest;
+    let Some(game) = guest.game.as_ref() else {
+        return;
+    };
+    if game.outcome().is_some() || guest.pending.is_some() {
+        return;
+    }
+    let pos = game.position();
+    if !guest.seats.contains(&pos.to_move()) {
+        return;
+    }
+    let ply = game.len() as u32;
+    let limits = Limits {
+        nodes: Some(guest.config.level.nodes()),
+        ..Limits::default()
+    };
+    let seed = u64::from(ply) ^ 0x6775_6573;
+    if let Some(result) = guest.engine.search(pos, guest.config.level, &limits, seed) {
+        plays.write(Play {
+            ply,
+            mv: result.best.to_string(),
+        });
+        guest.pending = Some(ply);
+    }
+}
+
+fn stop_at_the_end(mut guest: ResMut<Guest>, mut exit: MessageWriter<AppExit>) {
+    if guest.end.is_none() && guest.game.as_ref().is_some_and(|g| g.outcome().is_some()) {
+        guest.finish(GuestEnd::GameOver);
+    }
+    match guest.end {
+        Some(GuestEnd::GameOver) => {
+            exit.write(AppExit::Success);
+        }
+        Some(_) => {
+            exit.write(AppExit::from_code(1));
+        }
+        None => {}
+    }
+}

@@ -1,0 +1,242 @@
+//! Play across machines on loopback (127.0.0.1 only): a host and headless guests in one
+//! process, each app stepped by hand, bounded in frames and time.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use qiguo::net::guest::{Guest, GuestConfig, GuestEnd, guest_app};
+use qiguo::net::host::{Host, HostConfig, host_app};
+use qiguo_ai::Level;
+use qiguo_rules::{Game, Kingdom, PlayerInfo, Record, Rules, Seats};
+
+/// Seven players: the first `remote` are people on other machines, the rest computers of the
+/// host (random movers, so that games are quick).
+fn config(remote: usize) -> HostConfig {
+    let players = (0..7)
+        .map(|i| PlayerInfo {
+            name: format!("Player {}", i + 1),
+            computer: (i >= remote).then(|| "random".to_owned()),
+        })
+        .collect();
+    HostConfig {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        game: Game::start(Rules::default(), Seats::seven()),
+        players,
+        record: None,
+        tokens: Vec::new(),
+    }
+}
+
+fn guest(host: SocketAddr, kingdom: Kingdom, name: &str) -> App {
+    let mut app = guest_app(GuestConfig {
+        host,
+        seats: vec![kingdom],
+        level: Level::Random,
+        name: name.to_owned(),
+        token_file: None,
+    })
+    .unwrap();
+    app.finish();
+    app.cleanup();
+    app
+}
+
+/// Steps every app until `done`, at most `limit` of wall time.
+fn run_until(apps: &mut [&mut App], limit: Duration, done: impl Fn(&[&mut App]) -> bool) {
+    let start = Instant::now();
+    while !done(apps) {
+        assert!(start.elapsed() < limit, "not done within {limit:?}");
+        for app in apps.iter_mut() {
+            app.update();
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+fn host_game(app: &App) -> &Game {
+    &app.world().resource::<Host>().game
+}
+
+fn guest_state(app: &App) -> &Guest {
+    app.world().resource::<Guest>()
+}
+
+#[test]
+fn a_whole_game_with_two_guests_ends_the_same_everywhere() {
+    let (mut host, addr) = host_app(config(2)).unwrap();
+    host.finish();
+    host.cleanup();
+    let mut qin = guest(addr, Kingdom::Qin, "Anna");
+    let mut chu = guest(addr, Kingdom::Chu, "趙雲");
+    run_until(
+        &mut [&mut host, &mut qin, &mut chu],
+        Duration::from_secs(120),
+        |apps| {
+            host_game(apps[0]).outcome().is_some()
+                && apps[1..].iter().all(|a| guest_state(a).end.is_some())
+        },
+    );
+    let game = host_game(&host);
+    let events = &host.world().resource::<Host>().events;
+    assert!(
+        events.iter().any(|e| e == "joined Anna as qin"),
+        "{events:?}"
+    );
+    assert!(
+        events.iter().any(|e| e == "joined 趙雲 as chu"),
+        "{events:?}"
+    );
+    assert!(
+        events.iter().any(|e| e.starts_with("game over: ")),
+        "{events:?}"
+    );
+    for g in [&qin, &chu] {
+        let state = guest_state(g);
+        assert_eq!(state.end, Some(GuestEnd::GameOver));
+        let copy = state.game.as_ref().unwrap();
+        assert_eq!(copy.len(), game.len());
+        assert_eq!(copy.position().to_fen(), game.position().to_fen());
+    }
+    // The host's record replays with the rules engine to the same end.
+    let players = host.world().resource::<Host>().players.clone();
+    assert_eq!(players[0].name, "Anna");
+    let record = Record::from_game(game, players);
+    let replayed = Record::from_json(&record.to_json())
+        .unwrap()
+        .replay()
+        .unwrap();
+    assert_eq!(replayed.outcome(), game.outcome());
+}
+
+fn guest_with_token(
+    host: SocketAddr,
+    kingdom: Kingdom,
+    name: &str,
+    token: &std::path::Path,
+) -> App {
+    let mut app = guest_app(GuestConfig {
+        host,
+        seats: vec![kingdom],
+        level: Level::Random,
+        name: name.to_owned(),
+        token_file: Some(token.to_owned()),
+    })
+    .unwrap();
+    app.finish();
+    app.cleanup();
+    app
+}
+
+#[test]
+fn a_guest_killed_mid_game_rejoins_its_seat_with_its_token() {
+    let dir = std::env::temp_dir().join(format!("qiguo-net-rejoin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let token = dir.join("qin.token");
+    let _ = std::fs::remove_file(&token);
+    let (mut host, addr) = host_app(config(1)).unwrap();
+    host.finish();
+    host.cleanup();
+    let mut first = guest_with_token(addr, Kingdom::Qin, "Anna", &token);
+    run_until(
+        &mut [&mut host, &mut first],
+        Duration::from_secs(60),
+        |apps| host_game(apps[0]).len() >= 15 || host_game(apps[0]).outcome().is_some(),
+    );
+    let kept = std::fs::read_to_string(&token).unwrap();
+    assert_eq!(kept.trim().len(), 32, "the token is kept");
+    // The first machine is gone without a word; a new one comes back with the token.
+    drop(first);
+    let mut second = guest_with_token(addr, Kingdom::Chu, "Anna", &token);
+    run_until(
+        &mut [&mut host, &mut second],
+        Duration::from_secs(120),
+        |apps| host_game(apps[0]).outcome().is_some() && guest_state(apps[1]).end.is_some(),
+    );
+    let state = guest_state(&second);
+    assert_eq!(
+        state.seats,
+        vec![Kingdom::Qin],
+        "the same seat, not the one asked for"
+    );
+    assert_eq!(state.end, Some(GuestEnd::GameOver));
+    assert_eq!(
+        state.game.as_ref().unwrap().position().to_fen(),
+        host_game(&host).position().to_fen()
+    );
+    let events = &host.world().resource::<Host>().events;
+    assert_eq!(
+        events.iter().filter(|e| *e == "joined Anna as qin").count(),
+        2,
+        "{events:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn hostile_requests_are_refused_and_change_nothing() {
+    use qiguo::net::protocol::Play;
+    let (mut host, addr) = host_app(config(2)).unwrap();
+    host.finish();
+    host.cleanup();
+    let mut qin = guest(addr, Kingdom::Qin, "Anna");
+    let mut chu = guest(addr, Kingdom::Chu, "Bo");
+    let mut intruder = guest(addr, Kingdom::Qin, "Mallory");
+    // Everyone connected and answered; the intruder asked for a taken seat.
+    run_until(
+        &mut [&mut host, &mut qin, &mut chu, &mut intruder],
+        Duration::from_secs(30),
+        |apps| {
+            guest_state(apps[1]).game.is_some()
+                && guest_state(apps[2]).game.is_some()
+                && guest_state(apps[3]).end.is_some()
+        },
+    );
+    assert!(matches!(
+        &guest_state(&intruder).end,
+        Some(GuestEnd::Refused(why)) if why.contains("already taken")
+    ));
+    // Chu asks for moves that are not its own, at the wrong time, illegal, unreadable and
+    // oversized. (A join in another protocol version is refused too: see the host's tests.)
+    for (ply, mv) in [
+        (0, "a13b15".to_owned()),
+        (999, "f5f6".to_owned()),
+        (0, "zz".to_owned()),
+        (0, "a1a1".to_owned()),
+        (0, "x".repeat(1000)),
+    ] {
+        chu.world_mut().write_message(Play { ply, mv });
+    }
+    run_until(
+        &mut [&mut host, &mut qin, &mut chu],
+        Duration::from_secs(120),
+        |apps| {
+            host_game(apps[0]).outcome().is_some()
+                && apps[1..].iter().all(|a| guest_state(a).end.is_some())
+        },
+    );
+    let events = &host.world().resource::<Host>().events;
+    let refused = events
+        .iter()
+        .filter(|e| e.starts_with("refused a move"))
+        .count();
+    assert!(refused >= 5, "{events:?}");
+    // The same game everywhere, to its end, and it replays.
+    for g in [&qin, &chu] {
+        let copy = guest_state(g).game.as_ref().unwrap();
+        assert_eq!(
+            copy.position().to_fen(),
+            host_game(&host).position().to_fen()
+        );
+    }
+    let game = host_game(&host);
+    let record = Record::from_game(game, host.world().resource::<Host>().players.clone());
+    assert_eq!(
+        Record::from_json(&record.to_json())
+            .unwrap()
+            .replay()
+            .unwrap()
+            .len(),
+        game.len()
+    );
+}
