@@ -23,6 +23,11 @@ fn main() -> ExitCode {
         }
     };
     match cli.tool {
+        Some(cli::Tool::Server(args)) => match args.config() {
+            Ok(config) => qiguo::net::run_host(config),
+            Err(e) => fail(&e.to_string(), 2),
+        },
+        Some(cli::Tool::Client(args)) => qiguo::net::run_guest(&args),
         Some(tool) => match cli::run(&tool) {
             Ok(out) => {
                 // A closed pipe (`qiguo moves | head -1`) is not an error worth reporting.

@@ -317,6 +317,11 @@ pub enum Tool {
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
     },
+    /// Host a game for players on other machines, without a window; prints one line per
+    /// event and exits when the game ends.
+    Server(ServerArgs),
+    /// Join a hosted game without a window and play a seat as a computer.
+    Client(ClientArgs),
     /// Write the game's icon as a PNG (for desktop menus; see the README's install section).
     Icon {
         /// Width and height in pixels.
@@ -327,6 +332,92 @@ pub enum Tool {
         #[arg(value_name = "PATH")]
         path: std::path::PathBuf,
     },
+}
+
+/// Options of `qiguo server`.
+#[derive(Args, Debug)]
+pub struct ServerArgs {
+    /// The UDP port to listen on.
+    #[arg(long, value_name = "P", default_value_t = crate::net::protocol::DEFAULT_PORT)]
+    pub port: u16,
+    /// The address to listen on: loopback unless told otherwise (0.0.0.0 for every network).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub bind: std::net::IpAddr,
+    /// Rules preset of a new game: classic, wikipedia, elephantchess or leventhal.
+    #[arg(long = "rules", value_name = "PRESET")]
+    pub preset: Option<Preset>,
+    /// Who holds which kingdom, as for the game window.
+    #[arg(long, value_name = "SEATING")]
+    pub seating: Option<SeatingArg>,
+    /// Who plays each player's seat: person (a machine joins it) or a computer level the host
+    /// plays; one for all, or one per player, comma-separated. Default: all persons.
+    #[arg(long, value_name = "L1,…")]
+    pub levels: Option<String>,
+    /// The game record, written after every move; if it exists, the game in it continues.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+}
+
+impl ServerArgs {
+    /// The host's configuration: a new game, or the one in the record file.
+    pub fn config(&self) -> Result<crate::net::host::HostConfig, ArgError> {
+        let bind = std::net::SocketAddr::new(self.bind, self.port);
+        if let Some(path) = self.record.as_ref().filter(|p| p.exists()) {
+            let loaded = crate::saves::load_file(path)
+                .map_err(|e| ArgError::new(format!("--record {}", path.display()), e))?;
+            return Ok(crate::net::host::HostConfig {
+                bind,
+                players: loaded.record.players.clone(),
+                game: loaded.game,
+                record: Some(path.clone()),
+                tokens: crate::net::host::read_tokens(path),
+            });
+        }
+        let rules = Rules::preset(self.preset.unwrap_or_default());
+        let seats = match &self.seating {
+            Some(SeatingArg(seating)) => {
+                seating.seats().map_err(|e| ArgError::new("--seating", e))?
+            }
+            None => Seats::seven(),
+        };
+        let count = seats.player_count();
+        let controllers = match &self.levels {
+            None => vec![None; count],
+            Some(text) => parse_levels(text, count, Controllers::PeopleOrComputers)?,
+        };
+        let players = PlayerInfo::defaults(count)
+            .into_iter()
+            .zip(controllers)
+            .map(|(p, c)| PlayerInfo {
+                computer: c.map(|l| l.name().to_owned()),
+                ..p
+            })
+            .collect();
+        Ok(crate::net::host::HostConfig {
+            bind,
+            game: Game::start(rules, seats),
+            players,
+            record: self.record.clone(),
+            tokens: Vec::new(),
+        })
+    }
+}
+
+/// Options of `qiguo client`.
+#[derive(Args, Debug)]
+pub struct ClientArgs {
+    /// The host, such as 192.168.1.20:7206.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub connect: std::net::SocketAddr,
+    /// The kingdom to take: qin, chu, han, qi, wei, zhao or yan.
+    #[arg(long, value_name = "KINGDOM")]
+    pub seat: Kingdom,
+    /// The level the seat plays at: random, easy, medium or hard.
+    #[arg(long, value_name = "L", default_value = "medium")]
+    pub level: Level,
+    /// The player's name.
+    #[arg(long, value_name = "NAME", default_value = "Computer")]
+    pub name: String,
 }
 
 /// Who may be named in a `--levels` list.

@@ -91,6 +91,11 @@ pub fn run(tool: &Tool) -> Result<String, ToolError> {
                 .ok_or(ToolError::GameOver)?;
             Ok(format!("{}\n", result.best))
         }
+        // They run until their game ends and print as it goes: `main` runs them itself.
+        Tool::Server(_) | Tool::Client(_) => Err(ToolError::Arg(ArgError::new(
+            "server",
+            "the server and client run from the command line, not as tools",
+        ))),
         Tool::Icon { size, path } => {
             crate::saves::write_atomically(path, &crate::game::icon::icon_png(*size)).map_err(
                 |e| ToolError::Write {

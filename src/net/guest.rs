@@ -80,13 +80,13 @@ impl Guest {
     }
 }
 
-/// A guest as a Bevy app without a window, connecting to `config.host`.
-pub fn guest_app(config: GuestConfig) -> Result<App, NetError> {
+/// A new connection to `host`: renet's client and its netcode transport.
+fn connection(
+    channels: &RepliconChannels,
+    host: SocketAddr,
+) -> Result<(RenetClient, NetcodeClientTransport), NetError> {
     let any = SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0));
     let socket = UdpSocket::bind(any).map_err(|e| NetError::Bind(any, e))?;
-    let mut app = super::headless_app();
-    messages_plugin(&mut app);
-    let channels = app.world().resource::<RepliconChannels>();
     let client = RenetClient::new(ConnectionConfig {
         server_channels_config: channels.server_configs(),
         client_channels_config: channels.client_configs(),
@@ -101,12 +101,20 @@ pub fn guest_app(config: GuestConfig) -> Result<App, NetError> {
         ClientAuthentication::Unsecure {
             client_id,
             protocol_id: NETCODE_PROTOCOL_ID,
-            server_addr: config.host,
+            server_addr: host,
             user_data: None,
         },
         socket,
     )
     .map_err(|e| NetError::Transport(e.to_string()))?;
+    Ok((client, transport))
+}
+
+/// A guest as a Bevy app without a window, connecting to `config.host`.
+pub fn guest_app(config: GuestConfig) -> Result<App, NetError> {
+    let mut app = super::headless_app();
+    messages_plugin(&mut app);
+    let (client, transport) = connection(app.world().resource::<RepliconChannels>(), config.host)?;
     app.insert_resource(client)
         .insert_resource(transport)
         .insert_resource(Guest {

@@ -56,3 +56,49 @@ fn messages_plugin(app: &mut App) {
         .add_server_message::<Played>(Channel::Ordered)
         .make_message_independent::<Played>();
 }
+
+/// `qiguo server`: hosts the game until it ends (exit code 0), printing one line per event.
+pub fn run_host(config: host::HostConfig) -> std::process::ExitCode {
+    match host::host_app(config) {
+        Ok((mut app, _)) => exit_code(app.run()),
+        Err(e) => {
+            eprintln!("qiguo: {e}");
+            std::process::ExitCode::from(1)
+        }
+    }
+}
+
+/// `qiguo client`: joins (or rejoins, with the seat token kept in the data directory) and
+/// plays its seat until the game ends.
+pub fn run_guest(args: &crate::cli::args::ClientArgs) -> std::process::ExitCode {
+    // One token per host and seat, so that several clients on one machine keep theirs apart.
+    let token_file = crate::saves::SaveDir::locate().ok().map(|dir| {
+        let name =
+            format!("{}-{}", args.connect, args.seat.name()).replace([':', '.', '[', ']'], "_");
+        dir.root().join("seats").join(format!("{name}.token"))
+    });
+    if let Some(dir) = token_file.as_ref().and_then(|f| f.parent()) {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let config = guest::GuestConfig {
+        host: args.connect,
+        seats: vec![args.seat],
+        level: args.level,
+        name: args.name.clone(),
+        token_file,
+    };
+    match guest::guest_app(config) {
+        Ok(mut app) => exit_code(app.run()),
+        Err(e) => {
+            eprintln!("qiguo: {e}");
+            std::process::ExitCode::from(1)
+        }
+    }
+}
+
+fn exit_code(exit: AppExit) -> std::process::ExitCode {
+    match exit {
+        AppExit::Success => std::process::ExitCode::SUCCESS,
+        AppExit::Error(code) => std::process::ExitCode::from(code.get()),
+    }
+}
