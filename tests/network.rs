@@ -240,3 +240,73 @@ fn hostile_requests_are_refused_and_change_nothing() {
         game.len()
     );
 }
+
+#[test]
+fn a_host_stopped_dead_and_started_again_from_its_record_continues_the_game() {
+    use qiguo::net::host::read_tokens;
+    let dir = std::env::temp_dir().join(format!("qiguo-net-restart-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("game.json");
+    let (mut host, addr) = host_app(HostConfig {
+        record: Some(record.clone()),
+        ..config(2)
+    })
+    .unwrap();
+    host.finish();
+    host.cleanup();
+    let mut qin = guest_with_token(addr, Kingdom::Qin, "Anna", &dir.join("qin.token"));
+    let mut chu = guest_with_token(addr, Kingdom::Chu, "Bo", &dir.join("chu.token"));
+    run_until(
+        &mut [&mut host, &mut qin, &mut chu],
+        Duration::from_secs(60),
+        |apps| host_game(apps[0]).len() >= 12,
+    );
+    let moves_before: Vec<String> = host_game(&host).moves().map(|m| m.to_string()).collect();
+    // Killed: no goodbye, nothing written after the last move.
+    drop(host);
+    let loaded = qiguo::saves::load_file(&record).unwrap();
+    let kept: Vec<String> = loaded.game.moves().map(|m| m.to_string()).collect();
+    assert_eq!(kept, moves_before, "every applied move was on disk");
+    let (mut host, _) = host_app(HostConfig {
+        bind: addr,
+        game: loaded.game,
+        players: loaded.record.players,
+        record: Some(record.clone()),
+        tokens: read_tokens(&record),
+    })
+    .unwrap();
+    host.finish();
+    host.cleanup();
+    // The guests notice the host has gone (netcode's timeout), reconnect, rejoin their seats
+    // with their tokens and play on.
+    run_until(
+        &mut [&mut host, &mut qin, &mut chu],
+        Duration::from_secs(90),
+        |apps| {
+            host_game(apps[0]).outcome().is_some()
+                && apps[1..].iter().all(|a| guest_state(a).end.is_some())
+        },
+    );
+    let events = &host.world().resource::<Host>().events;
+    assert!(
+        events.iter().any(|e| e == "joined Anna as qin"),
+        "{events:?}"
+    );
+    assert!(events.iter().any(|e| e == "joined Bo as chu"), "{events:?}");
+    let game = host_game(&host);
+    let all: Vec<String> = game.moves().map(|m| m.to_string()).collect();
+    assert_eq!(
+        all[..moves_before.len()],
+        moves_before[..],
+        "the same game continued"
+    );
+    for g in [&qin, &chu] {
+        assert_eq!(guest_state(g).end, Some(GuestEnd::GameOver));
+        assert_eq!(
+            guest_state(g).game.as_ref().unwrap().position().to_fen(),
+            game.position().to_fen()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

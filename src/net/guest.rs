@@ -60,6 +60,39 @@ pub struct Guest {
     since_join: Option<u32>,
     /// How the game ended for this machine, once it has.
     pub end: Option<GuestEnd>,
+    /// Frames before the next attempt to connect again, while disconnected.
+    retry_in: u32,
+}
+
+/// Frames between two attempts to reach a host that has gone (two seconds).
+const RETRY_FRAMES: u32 = 120;
+
+/// A host that has gone (stopped, restarted, out of reach) is tried again every two seconds;
+/// once back, the machine rejoins with its token and receives the whole game again.
+fn reconnect(mut guest: ResMut<Guest>, channels: Res<RepliconChannels>, mut commands: Commands) {
+    if guest.end.is_some() {
+        return;
+    }
+    guest.retry_in = guest.retry_in.saturating_sub(1);
+    if guest.retry_in > 0 {
+        return;
+    }
+    guest.retry_in = RETRY_FRAMES;
+    match connection(&channels, guest.config.host) {
+        Ok((client, transport)) => {
+            guest.say(format!("connecting again to {}", guest.config.host));
+            guest.game = None;
+            guest.pending = None;
+            guest.since_join = None;
+            // Removed first, so that the new client counts as added and the connection
+            // state starts over (replicon's backend watches for a client being added).
+            commands.remove_resource::<RenetClient>();
+            commands.remove_resource::<NetcodeClientTransport>();
+            commands.insert_resource(client);
+            commands.insert_resource(transport);
+        }
+        Err(e) => warn!("{e}"),
+    }
 }
 
 impl Guest {
@@ -125,10 +158,12 @@ pub fn guest_app(config: GuestConfig) -> Result<App, NetError> {
             engine: Engine::new(16),
             since_join: None,
             end: None,
+            retry_in: RETRY_FRAMES,
         })
         .add_systems(
             Update,
             (
+                reconnect.run_if(in_state(ClientState::Disconnected)),
                 send_join.run_if(in_state(ClientState::Connected)),
                 take_welcome,
                 take_refusals,
