@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use bevy::prelude::*;
 use qiguo::net::guest::{Guest, GuestConfig, GuestEnd, guest_app};
 use qiguo::net::host::{Host, HostConfig, host_app};
+use qiguo::net::protocol::PROTOCOL_VERSION;
 use qiguo_ai::Level;
 use qiguo_rules::{Game, Kingdom, PlayerInfo, Record, Rules, Seats};
 
@@ -35,6 +36,7 @@ fn guest(host: SocketAddr, kingdom: Kingdom, name: &str) -> App {
         level: Level::Random,
         name: name.to_owned(),
         token_file: None,
+        version: PROTOCOL_VERSION,
     })
     .unwrap();
     app.finish();
@@ -121,6 +123,7 @@ fn guest_with_token(
         level: Level::Random,
         name: name.to_owned(),
         token_file: Some(token.to_owned()),
+        version: PROTOCOL_VERSION,
     })
     .unwrap();
     app.finish();
@@ -196,6 +199,33 @@ fn hostile_requests_are_refused_and_change_nothing() {
         &guest_state(&intruder).end,
         Some(GuestEnd::Refused(why)) if why.contains("already taken")
     ));
+    // A machine of another version is told so, not left waiting.
+    let mut old = guest_app(GuestConfig {
+        host: addr,
+        seats: vec![Kingdom::Han],
+        level: Level::Random,
+        name: "Old".into(),
+        token_file: None,
+        version: PROTOCOL_VERSION + 1,
+    })
+    .unwrap();
+    old.finish();
+    old.cleanup();
+    run_until(
+        &mut [&mut host, &mut old],
+        Duration::from_secs(30),
+        |apps| guest_state(apps[1]).end.is_some(),
+    );
+    assert!(matches!(
+        &guest_state(&old).end,
+        Some(GuestEnd::Refused(why)) if why.contains("another version")
+    ));
+    // Datagrams that are not netcode at all, small and large, are dropped.
+    let raw = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    for size in [1, 7, 300, 1200, 60_000] {
+        let junk: Vec<u8> = (0..size).map(|i| (i * 7919 % 251) as u8).collect();
+        raw.send_to(&junk, addr).unwrap();
+    }
     // Chu asks for moves that are not its own, at the wrong time, illegal, unreadable and
     // oversized. (A join in another protocol version is refused too: see the host's tests.)
     for (ply, mv) in [

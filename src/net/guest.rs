@@ -14,9 +14,7 @@ use bevy_replicon_renet::{RenetChannelsExt, RenetClient};
 use qiguo_ai::{Engine, Level, Limits};
 use qiguo_rules::{Game, Kingdom, Record, notation};
 
-use super::protocol::{
-    Join, NETCODE_PROTOCOL_ID, PROTOCOL_VERSION, Play, Played, Refused, Welcome,
-};
+use super::protocol::{Join, NETCODE_PROTOCOL_ID, Play, Played, Refused, Welcome};
 use super::{NetError, messages_plugin};
 
 /// Everything a guest starts from.
@@ -32,6 +30,9 @@ pub struct GuestConfig {
     pub name: String,
     /// Where the seat token is kept between runs (a rejoin takes the same seats back).
     pub token_file: Option<PathBuf>,
+    /// The protocol version spoken: [`PROTOCOL_VERSION`](super::protocol::PROTOCOL_VERSION)
+    /// (another only to test refusals).
+    pub version: u32,
 }
 
 /// How a guest's game ended.
@@ -146,7 +147,7 @@ fn connection(
 /// A guest as a Bevy app without a window, connecting to `config.host`.
 pub fn guest_app(config: GuestConfig) -> Result<App, NetError> {
     let mut app = super::headless_app();
-    messages_plugin(&mut app);
+    messages_plugin(&mut app, config.version);
     let (client, transport) = connection(app.world().resource::<RepliconChannels>(), config.host)?;
     app.insert_resource(client)
         .insert_resource(transport)
@@ -160,6 +161,7 @@ pub fn guest_app(config: GuestConfig) -> Result<App, NetError> {
             end: None,
             retry_in: RETRY_FRAMES,
         })
+        .add_observer(other_version)
         .add_systems(
             Update,
             (
@@ -190,7 +192,7 @@ fn send_join(mut guest: ResMut<Guest>, mut joins: MessageWriter<Join>) {
             .and_then(|f| std::fs::read_to_string(f).ok())
             .map(|t| t.trim().to_owned());
         joins.write(Join {
-            version: PROTOCOL_VERSION,
+            version: guest.config.version,
             name: guest.config.name.clone(),
             seats: guest.config.seats.clone(),
             token,
@@ -229,6 +231,13 @@ fn take_welcome(mut welcomes: MessageReader<Welcome>, mut guest: ResMut<Guest>) 
             Err(why) => guest.finish(GuestEnd::Desync(why)),
         }
     }
+}
+
+/// The host runs another version of the game: it says so and lets the machine go.
+fn other_version(_: On<ProtocolMismatch>, mut guest: ResMut<Guest>) {
+    guest.finish(GuestEnd::Refused(
+        "the host runs another version of the game".to_owned(),
+    ));
 }
 
 fn take_refusals(mut refusals: MessageReader<Refused>, mut guest: ResMut<Guest>) {

@@ -271,7 +271,7 @@ pub fn host_app(config: HostConfig) -> Result<(App, SocketAddr), NetError> {
         .local_addr()
         .map_err(|e| NetError::Bind(config.bind, e))?;
     let mut app = super::headless_app();
-    messages_plugin(&mut app);
+    messages_plugin(&mut app, PROTOCOL_VERSION);
     let channels = app.world().resource::<RepliconChannels>();
     let server = RenetServer::new(ConnectionConfig {
         server_channels_config: channels.server_configs(),

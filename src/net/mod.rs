@@ -44,9 +44,12 @@ fn headless_app() -> App {
     app
 }
 
-/// The game's messages, registered the same way on host and guests (replicon checks that
-/// both sides agree before a machine is let in).
-fn messages_plugin(app: &mut App) {
+/// The game's messages, registered the same way on host and guests, and the protocol
+/// version: replicon checks that both sides agree before a machine is let in.
+fn messages_plugin(app: &mut App, version: u32) {
+    app.world_mut()
+        .resource_mut::<ProtocolHasher>()
+        .add_custom(("qiguo", version));
     app.add_client_message::<Join>(Channel::Ordered)
         .add_client_message::<Play>(Channel::Ordered)
         .add_server_message::<Welcome>(Channel::Ordered)
@@ -81,6 +84,7 @@ pub fn run_guest(args: &crate::cli::args::ClientArgs) -> std::process::ExitCode 
         let _ = std::fs::create_dir_all(dir);
     }
     let config = guest::GuestConfig {
+        version: protocol::PROTOCOL_VERSION,
         host: args.connect,
         seats: vec![args.seat],
         level: args.level,

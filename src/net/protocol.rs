@@ -14,8 +14,10 @@ use serde::{Deserialize, Serialize};
 /// The version of these messages: a machine speaking another is refused when it joins.
 pub const PROTOCOL_VERSION: u32 = 1;
 
-/// netcode's protocol id: connections between different protocol versions fail at once.
-pub const NETCODE_PROTOCOL_ID: u64 = 0x5147_4F00_0000_0000 | PROTOCOL_VERSION as u64;
+/// netcode's protocol id, the same for every version of the game: a machine of another
+/// version connects, and is then refused with a message (replicon's protocol check, which
+/// includes [`PROTOCOL_VERSION`]) rather than left waiting.
+pub const NETCODE_PROTOCOL_ID: u64 = 0x5147_4F00_0000_0001;
 
 /// The port a host listens on unless told otherwise (the year of the 1206 text, plus 6000).
 pub const DEFAULT_PORT: u16 = 7206;
