@@ -111,6 +111,44 @@ fn a_whole_game_with_two_guests_ends_the_same_everywhere() {
     assert_eq!(replayed.outcome(), game.outcome());
 }
 
+#[test]
+fn seven_clients_play_a_whole_game_to_its_end() {
+    let (mut host, addr) = host_app(config(7)).unwrap();
+    host.finish();
+    host.cleanup();
+    let mut guests: Vec<App> = Kingdom::ALL
+        .into_iter()
+        .map(|k| guest(addr, k, k.title()))
+        .collect();
+    let mut apps: Vec<&mut App> = std::iter::once(&mut host)
+        .chain(guests.iter_mut())
+        .collect();
+    run_until(&mut apps, Duration::from_secs(120), |apps| {
+        host_game(apps[0]).outcome().is_some()
+            && apps[1..].iter().all(|a| guest_state(a).end.is_some())
+    });
+    let game = host_game(&host);
+    assert!(game.len() > 20, "{} moves", game.len());
+    for g in &guests {
+        let state = guest_state(g);
+        assert_eq!(state.end, Some(GuestEnd::GameOver));
+        assert_eq!(state.game.as_ref().unwrap().len(), game.len());
+        assert_eq!(
+            state.game.as_ref().unwrap().position().to_fen(),
+            game.position().to_fen()
+        );
+    }
+    let events = &host.world().resource::<Host>().events;
+    assert_eq!(
+        events.iter().filter(|e| e.starts_with("joined ")).count(),
+        7
+    );
+    assert_eq!(
+        events.iter().filter(|e| e.starts_with("move ")).count(),
+        game.len()
+    );
+}
+
 fn guest_with_token(
     host: SocketAddr,
     kingdom: Kingdom,
