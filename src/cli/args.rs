@@ -531,6 +531,68 @@ mod tests {
     }
 
     #[test]
+    fn server_and_client_options_are_checked() {
+        let server = |line: &str| match parse(args(line)).map(|c| c.tool) {
+            Ok(Some(Tool::Server(a))) => a.config().map_err(|e| e.to_string()),
+            Ok(other) => panic!("{line}: {other:?}"),
+            Err(e) => Err(error_line(&e)),
+        };
+        let config =
+            server("qiguo server --levels person,hard,easy,random,person,person,person").unwrap();
+        assert_eq!(
+            config.bind,
+            "127.0.0.1:7206".parse().unwrap(),
+            "loopback by default"
+        );
+        assert_eq!(config.players[1].computer.as_deref(), Some("hard"));
+        assert_eq!(config.players[0].computer, None);
+        let config =
+            server("qiguo server --bind 0.0.0.0 --port 9000 --rules wikipedia --seating two")
+                .unwrap();
+        assert_eq!(config.bind, "0.0.0.0:9000".parse().unwrap());
+        assert_eq!(config.players.len(), 2);
+        assert!(
+            server("qiguo server --levels person,grandmaster")
+                .unwrap_err()
+                .contains("--levels")
+        );
+        assert!(server("qiguo server --port 70000").is_err());
+        assert!(server("qiguo server --bind nowhere").is_err());
+        // A record that cannot be read is refused with its reason, never replaced.
+        let dir = std::env::temp_dir().join(format!("qiguo-server-args-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("bad.json");
+        std::fs::write(&bad, "not a game").unwrap();
+        let err = server(&format!("qiguo server --record {}", bad.display())).unwrap_err();
+        assert!(err.contains("--record"), "{err}");
+        assert_eq!(std::fs::read_to_string(&bad).unwrap(), "not a game");
+        let _ = std::fs::remove_dir_all(&dir);
+
+        let client = |line: &str| {
+            parse(args(line))
+                .map(|c| c.tool)
+                .map_err(|e| error_line(&e))
+        };
+        match client("qiguo client --connect 127.0.0.1:7206 --seat wei --level easy --name Bo") {
+            Ok(Some(Tool::Client(a))) => {
+                assert_eq!(a.seat, Kingdom::Wei);
+                assert_eq!(a.level, Level::Easy);
+                assert_eq!(a.name, "Bo");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            client("qiguo client --connect 127.0.0.1 --seat wei").is_err(),
+            "no port"
+        );
+        assert!(client("qiguo client --connect 127.0.0.1:7206 --seat rome").is_err());
+        assert!(
+            client("qiguo client --connect 127.0.0.1:7206").is_err(),
+            "no seat"
+        );
+    }
+
+    #[test]
     fn a_pass_after_replay_is_a_move() {
         let cli = parse(args("qiguo replay e10e5 -- f1f2")).unwrap();
         let Some(Tool::Replay { moves, .. }) = cli.tool else {
