@@ -6,15 +6,17 @@
 
 use std::net::{SocketAddr, UdpSocket};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::SystemTime;
 
 use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use bevy_replicon::prelude::*;
 use bevy_replicon_renet::netcode::{NetcodeServerTransport, ServerAuthentication, ServerConfig};
 use bevy_replicon_renet::renet::ConnectionConfig;
 use bevy_replicon_renet::{RenetChannelsExt, RenetServer};
 use qiguo_ai::{Engine, Level, Limits};
-use qiguo_rules::{Game, Kingdom, PlayerInfo, Record, notation};
+use qiguo_rules::{Game, Kingdom, Move, PlayerInfo, Record, notation};
 use serde::{Deserialize, Serialize};
 
 use super::protocol::{
@@ -56,7 +58,9 @@ pub struct Host {
     pub players: Vec<PlayerInfo>,
     holders: Vec<Option<Holder>>,
     record: Option<PathBuf>,
-    engine: Engine,
+    engine: Arc<Mutex<Engine>>,
+    /// A computer seat's search under way, off the main thread: the move number it is for.
+    thinking: Option<(u32, Task<Option<Move>>)>,
     /// What happened, one line per event, as printed.
     pub events: Vec<String>,
     /// Frames since the game ended (the last messages are given time to leave).
@@ -101,7 +105,8 @@ impl Host {
             players: config.players,
             holders,
             record: config.record,
-            engine: Engine::new(16),
+            engine: Arc::new(Mutex::new(Engine::new(16))),
+            thinking: None,
             events: Vec::new(),
             ended_for: 0,
         }
@@ -390,9 +395,24 @@ fn announce(host: &mut Host, played: &mut MessageWriter<ToClients<Played>>, ply:
 }
 
 /// The computer seats play as soon as it is their turn (by node budget: the same move on any
-/// machine).
+/// machine). The search runs on the async compute pool, so the host keeps answering the
+/// players' machines meanwhile.
 fn computer_moves(mut host: ResMut<Host>, mut played: MessageWriter<ToClients<Played>>) {
     if host.game.outcome().is_some() {
+        return;
+    }
+    if let Some((ply, task)) = host.thinking.as_mut() {
+        let ply = *ply;
+        let Some(found) = check_ready(task) else {
+            return;
+        };
+        host.thinking = None;
+        if ply as usize == host.game.len()
+            && let Some(mv) = found
+            && host.game.play(mv).is_ok()
+        {
+            announce(&mut host, &mut played, ply, mv.to_string());
+        }
         return;
     }
     let k = host.game.position().to_move();
@@ -406,12 +426,12 @@ fn computer_moves(mut host: ResMut<Host>, mut played: MessageWriter<ToClients<Pl
     };
     let pos = host.game.position().clone();
     let seed = u64::from(ply) ^ 0x5147;
-    let Some(result) = host.engine.search(&pos, level, &limits, seed) else {
-        return;
-    };
-    if host.game.play(result.best).is_ok() {
-        announce(&mut host, &mut played, ply, result.best.to_string());
-    }
+    let engine = host.engine.clone();
+    let task = AsyncComputeTaskPool::get().spawn(async move {
+        let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
+        engine.search(&pos, level, &limits, seed).map(|r| r.best)
+    });
+    host.thinking = Some((ply, task));
 }
 
 /// When the game is over: say who won, and stop once the last messages have had time to leave.
