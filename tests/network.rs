@@ -26,6 +26,7 @@ fn config(remote: usize) -> HostConfig {
         players,
         record: None,
         tokens: Vec::new(),
+        stand_in: None,
     }
 }
 
@@ -342,6 +343,7 @@ fn a_host_stopped_dead_and_started_again_from_its_record_continues_the_game() {
         players: loaded.record.players,
         record: Some(record.clone()),
         tokens: read_tokens(&record),
+        stand_in: None,
     })
     .unwrap();
     host.finish();
@@ -377,4 +379,41 @@ fn a_host_stopped_dead_and_started_again_from_its_record_continues_the_game() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_stand_in_plays_for_a_player_who_has_gone_until_the_game_ends() {
+    let (mut host, addr) = host_app(HostConfig {
+        stand_in: Some((Level::Random, Duration::ZERO)),
+        ..config(2)
+    })
+    .unwrap();
+    host.finish();
+    host.cleanup();
+    let mut qin = guest(addr, Kingdom::Qin, "Anna");
+    let mut chu = guest(addr, Kingdom::Chu, "Bo");
+    run_until(
+        &mut [&mut host, &mut qin, &mut chu],
+        Duration::from_secs(60),
+        |apps| host_game(apps[0]).len() >= 10,
+    );
+    // Bo's machine is gone for good; once the host notices, the stand-in plays Chu.
+    drop(chu);
+    run_until(
+        &mut [&mut host, &mut qin],
+        Duration::from_secs(90),
+        |apps| host_game(apps[0]).outcome().is_some() && guest_state(apps[1]).end.is_some(),
+    );
+    let events = &host.world().resource::<Host>().events;
+    assert!(events.iter().any(|e| e == "left Bo"), "{events:?}");
+    assert!(
+        events
+            .iter()
+            .any(|e| e == "chu played by the computer (random) while Bo is away"),
+        "{events:?}"
+    );
+    assert_eq!(
+        guest_state(&qin).game.as_ref().unwrap().position().to_fen(),
+        host_game(&host).position().to_fen()
+    );
 }

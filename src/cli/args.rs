@@ -356,6 +356,13 @@ pub struct ServerArgs {
     /// The game record, written after every move; if it exists, the game in it continues.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// A computer of this level plays the seat of a player who has gone, until they come
+    /// back (by default the seat waits for them).
+    #[arg(long, value_name = "L")]
+    pub stand_in: Option<Level>,
+    /// Seconds a player may be gone before the stand-in plays for them.
+    #[arg(long, value_name = "S", default_value_t = 30, requires = "stand_in")]
+    pub stand_in_after: u64,
 }
 
 impl ServerArgs {
@@ -371,6 +378,7 @@ impl ServerArgs {
                 game: loaded.game,
                 record: Some(path.clone()),
                 tokens: crate::net::host::read_tokens(path),
+                stand_in: self.stand_in(),
             });
         }
         let rules = Rules::preset(self.preset.unwrap_or_default());
@@ -399,7 +407,13 @@ impl ServerArgs {
             players,
             record: self.record.clone(),
             tokens: Vec::new(),
+            stand_in: self.stand_in(),
         })
+    }
+
+    fn stand_in(&self) -> Option<(Level, std::time::Duration)> {
+        self.stand_in
+            .map(|l| (l, std::time::Duration::from_secs(self.stand_in_after)))
     }
 }
 
@@ -557,6 +571,20 @@ mod tests {
                 .contains("--levels")
         );
         assert!(server("qiguo server --port 70000").is_err());
+        let config = server("qiguo server --stand-in easy --stand-in-after 5").unwrap();
+        assert_eq!(
+            config.stand_in,
+            Some((Level::Easy, std::time::Duration::from_secs(5)))
+        );
+        assert_eq!(
+            server("qiguo server").unwrap().stand_in,
+            None,
+            "seats wait by default"
+        );
+        assert!(
+            server("qiguo server --stand-in-after 5").is_err(),
+            "needs --stand-in"
+        );
         assert!(server("qiguo server --bind nowhere").is_err());
         // A record that cannot be read is refused with its reason, never replaced.
         let dir = std::env::temp_dir().join(format!("qiguo-server-args-{}", std::process::id()));

@@ -38,6 +38,9 @@ pub struct HostConfig {
     pub record: Option<PathBuf>,
     /// Seat tokens kept from an earlier run of the host, by player number.
     pub tokens: Vec<Option<String>>,
+    /// A computer that takes the seat of a player who has gone, at this level, after this
+    /// long away, until the player comes back; `None` to wait for them.
+    pub stand_in: Option<(Level, std::time::Duration)>,
 }
 
 /// A person seat taken over the network.
@@ -47,6 +50,11 @@ struct Holder {
     token: String,
     /// The machine holding it now; `None` while it is gone.
     client: Option<Entity>,
+    /// When it left, in seconds of app time (a seat kept from an earlier run of the host
+    /// counts from the host's start).
+    gone_since: f32,
+    /// Whether the stand-in computer is playing the seat.
+    stood_in: bool,
 }
 
 /// The host's game and who holds each seat. Only the host's systems change it.
@@ -58,6 +66,7 @@ pub struct Host {
     pub players: Vec<PlayerInfo>,
     holders: Vec<Option<Holder>>,
     record: Option<PathBuf>,
+    stand_in: Option<(Level, std::time::Duration)>,
     engine: Arc<Mutex<Engine>>,
     /// A computer seat's search under way, off the main thread: the move number it is for.
     thinking: Option<(u32, Task<Option<Move>>)>,
@@ -97,6 +106,8 @@ impl Host {
                 config.tokens.get(i).cloned().flatten().map(|token| Holder {
                     token,
                     client: None,
+                    gone_since: 0.0,
+                    stood_in: false,
                 })
             })
             .collect();
@@ -105,6 +116,7 @@ impl Host {
             players: config.players,
             holders,
             record: config.record,
+            stand_in: config.stand_in,
             engine: Arc::new(Mutex::new(Engine::new(16))),
             thinking: None,
             events: Vec::new(),
@@ -195,6 +207,7 @@ impl Host {
                 for &p in &seats {
                     if let Some(h) = self.holders[p].as_mut() {
                         h.client = Some(client);
+                        h.stood_in = false;
                     }
                 }
                 return Ok((token.to_owned(), seats));
@@ -223,10 +236,36 @@ impl Host {
             self.holders[p] = Some(Holder {
                 token: token.clone(),
                 client: Some(client),
+                gone_since: 0.0,
+                stood_in: false,
             });
             self.players[p].name = name.clone();
         }
         Ok((token, seats))
+    }
+
+    /// The stand-in's level for `player`'s seat if its player has been gone long enough
+    /// (saying so the first time).
+    fn stand_in_for(&mut self, player: usize, now: f32) -> Option<Level> {
+        let (level, after) = self.stand_in?;
+        let holder = self.holders.get(player)?.as_ref()?;
+        if holder.client.is_some() || now - holder.gone_since < after.as_secs_f32() {
+            return None;
+        }
+        if !holder.stood_in {
+            let kingdoms: Vec<&str> = self.kingdoms_of(player).iter().map(|k| k.name()).collect();
+            let line = format!(
+                "{} played by the computer ({}) while {} is away",
+                kingdoms.join(","),
+                level.name(),
+                self.players[player].name
+            );
+            self.say(line);
+            if let Some(h) = self.holders[player].as_mut() {
+                h.stood_in = true;
+            }
+        }
+        Some(level)
     }
 
     /// The player numbers `client` holds.
@@ -397,7 +436,11 @@ fn announce(host: &mut Host, played: &mut MessageWriter<ToClients<Played>>, ply:
 /// The computer seats play as soon as it is their turn (by node budget: the same move on any
 /// machine). The search runs on the async compute pool, so the host keeps answering the
 /// players' machines meanwhile.
-fn computer_moves(mut host: ResMut<Host>, mut played: MessageWriter<ToClients<Played>>) {
+fn computer_moves(
+    mut host: ResMut<Host>,
+    mut played: MessageWriter<ToClients<Played>>,
+    time: Res<Time>,
+) {
     if host.game.outcome().is_some() {
         return;
     }
@@ -416,7 +459,13 @@ fn computer_moves(mut host: ResMut<Host>, mut played: MessageWriter<ToClients<Pl
         return;
     }
     let k = host.game.position().to_move();
-    let Some(level) = host.player_of(k).and_then(|p| host.level_of(p)) else {
+    let Some(player) = host.player_of(k) else {
+        return;
+    };
+    let Some(level) = host
+        .level_of(player)
+        .or_else(|| host.stand_in_for(player, time.elapsed_secs()))
+    else {
         return;
     };
     let ply = host.game.len() as u32;
@@ -455,7 +504,7 @@ fn end_when_over(mut host: ResMut<Host>, mut exit: MessageWriter<AppExit>) {
 }
 
 /// A machine that leaves keeps its seats for its return.
-fn client_left(left: On<Remove, ConnectedClient>, mut host: ResMut<Host>) {
+fn client_left(left: On<Remove, ConnectedClient>, mut host: ResMut<Host>, time: Res<Time>) {
     let seats = host.seats_of(left.entity);
     if seats.is_empty() {
         return;
@@ -464,6 +513,7 @@ fn client_left(left: On<Remove, ConnectedClient>, mut host: ResMut<Host>) {
     for p in seats {
         if let Some(h) = host.holders[p].as_mut() {
             h.client = None;
+            h.gone_since = time.elapsed_secs();
         }
     }
     host.say(format!("left {name}"));
@@ -487,6 +537,7 @@ mod tests {
             players,
             record: None,
             tokens: Vec::new(),
+            stand_in: None,
         })
     }
 
