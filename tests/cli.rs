@@ -449,3 +449,71 @@ fn icon_writes_a_png_of_the_size_asked() {
     ]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `qiguo server` killed with SIGKILL mid-game and started again on its record continues the
+/// same game to its end (computer seats only, loopback, bounded in time).
+#[test]
+fn a_server_killed_mid_game_continues_from_its_record() {
+    use std::time::{Duration, Instant};
+    let dir = std::env::temp_dir().join(format!("qiguo-cli-server-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("game.json");
+    let record_arg = record.to_str().unwrap();
+    let serve = |port: &str| {
+        Command::new(env!("CARGO_BIN_EXE_qiguo"))
+            .args([
+                "server", "--port", port, "--levels", "easy", "--record", record_arg,
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let moves_in = |path: &std::path::Path| {
+        std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| qiguo_rules::Record::from_json(&t).ok())
+            .map_or(0, |r| r.moves.len())
+    };
+    let mut first = serve("0");
+    let start = Instant::now();
+    while moves_in(&record) < 30 {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the first server is too slow"
+        );
+        if first.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    first.kill().unwrap(); // SIGKILL on Unix
+    first.wait().unwrap();
+    let kept = qiguo_rules::Record::from_json(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let game = kept
+        .replay()
+        .expect("the record written before the kill replays");
+    assert!(game.len() >= 30);
+    let mut second = serve("0");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = second.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            second.kill().unwrap();
+            panic!("the restarted server did not finish the game");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status:?}");
+    let done = qiguo_rules::Record::from_json(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(
+        done.moves[..kept.moves.len()],
+        kept.moves[..],
+        "the same game continued"
+    );
+    assert!(done.replay().unwrap().outcome().is_some(), "to its end");
+    let _ = std::fs::remove_dir_all(&dir);
+}
