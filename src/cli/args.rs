@@ -149,12 +149,7 @@ impl GameArgs {
     /// Checks the options: the FEN must be valid under the chosen rules.
     pub fn launch(&self) -> Result<Launch, ArgError> {
         let rules = Rules::preset(self.preset.unwrap_or_default());
-        let seats = match &self.seating {
-            Some(SeatingArg(seating)) => {
-                seating.seats().map_err(|e| ArgError::new("--seating", e))?
-            }
-            None => Seats::seven(),
-        };
+        let seats = seats_of(self.seating.as_ref())?;
         let setup = match &self.fen {
             Some(fen) => {
                 fen::parse(fen).map_err(|e| ArgError::new("--fen", format!("bad FEN: {e}")))?
@@ -192,19 +187,7 @@ impl GameArgs {
                 ));
             }
         }
-        let count = seats.player_count();
-        let controllers = match &self.levels {
-            None => vec![None; count],
-            Some(text) => parse_levels(text, count, Controllers::PeopleOrComputers)?,
-        };
-        let players = PlayerInfo::defaults(count)
-            .into_iter()
-            .zip(controllers)
-            .map(|(p, c)| PlayerInfo {
-                computer: c.map(|l| l.name().to_owned()),
-                ..p
-            })
-            .collect();
+        let players = players_of(self.levels.as_deref(), seats.player_count())?;
         Ok(Launch {
             game,
             players,
@@ -382,25 +365,8 @@ impl ServerArgs {
             });
         }
         let rules = Rules::preset(self.preset.unwrap_or_default());
-        let seats = match &self.seating {
-            Some(SeatingArg(seating)) => {
-                seating.seats().map_err(|e| ArgError::new("--seating", e))?
-            }
-            None => Seats::seven(),
-        };
-        let count = seats.player_count();
-        let controllers = match &self.levels {
-            None => vec![None; count],
-            Some(text) => parse_levels(text, count, Controllers::PeopleOrComputers)?,
-        };
-        let players = PlayerInfo::defaults(count)
-            .into_iter()
-            .zip(controllers)
-            .map(|(p, c)| PlayerInfo {
-                computer: c.map(|l| l.name().to_owned()),
-                ..p
-            })
-            .collect();
+        let seats = seats_of(self.seating.as_ref())?;
+        let players = players_of(self.levels.as_deref(), seats.player_count())?;
         Ok(crate::net::host::HostConfig {
             bind,
             game: Game::start(rules, seats),
@@ -415,6 +381,30 @@ impl ServerArgs {
         self.stand_in
             .map(|l| (l, std::time::Duration::from_secs(self.stand_in_after)))
     }
+}
+
+/// The seats `--seating` asks for (seven players without it).
+fn seats_of(seating: Option<&SeatingArg>) -> Result<Seats, ArgError> {
+    match seating {
+        Some(SeatingArg(seating)) => seating.seats().map_err(|e| ArgError::new("--seating", e)),
+        None => Ok(Seats::seven()),
+    }
+}
+
+/// `count` players named "Player 1", …, each a person or the computer level `--levels` gives.
+fn players_of(levels: Option<&str>, count: usize) -> Result<Vec<PlayerInfo>, ArgError> {
+    let controllers = match levels {
+        None => vec![None; count],
+        Some(text) => parse_levels(text, count, Controllers::PeopleOrComputers)?,
+    };
+    Ok(PlayerInfo::defaults(count)
+        .into_iter()
+        .zip(controllers)
+        .map(|(p, c)| PlayerInfo {
+            computer: c.map(|l| l.name().to_owned()),
+            ..p
+        })
+        .collect())
 }
 
 /// Options of `qiguo client`.

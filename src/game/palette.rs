@@ -243,28 +243,29 @@ pub fn with_alpha(c: Rgba, alpha: f32) -> Rgba {
     ]
 }
 
+/// The relative luminance of an sRGB colour (0 black, 1 white), as WCAG defines it.
+pub fn relative_luminance(c: Rgba) -> f32 {
+    let lin = |v: u8| {
+        let c = v as f32 / 255.0;
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn luminance(c: Rgba) -> f32 {
-        let lin = |v: u8| {
-            let c = v as f32 / 255.0;
-            if c <= 0.04045 {
-                c / 12.92
-            } else {
-                ((c + 0.055) / 1.055).powf(2.4)
-            }
-        };
-        0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
-    }
 
     #[test]
     fn ink_contrasts_with_every_stone() {
         for choice in [PaletteChoice::Standard, PaletteChoice::ColourBlind] {
             for k in Kingdom::ALL {
                 let s = style_in(choice, k);
-                let (a, b) = (luminance(s.stone), luminance(s.ink));
+                let (a, b) = (relative_luminance(s.stone), relative_luminance(s.ink));
                 let ratio = (a.max(b) + 0.05) / (a.min(b) + 0.05);
                 assert!(ratio >= 4.5, "{choice:?} {k}: contrast {ratio:.1}");
             }

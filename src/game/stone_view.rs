@@ -12,7 +12,9 @@ use qiguo_rules::{Kingdom, Piece, PieceKind};
 use super::AppSystems;
 use super::camera::ViewYaw;
 use super::layout::{EMPEROR_RADIUS, STONE_HEIGHT, STONE_RADIUS};
-use super::palette::{EMPEROR_INK, EMPEROR_STONE, Emblem, EmblemShape, Palette, palette_changed};
+use super::palette::{
+    EMPEROR_INK, EMPEROR_STONE, Emblem, EmblemShape, Palette, palette_changed, relative_luminance,
+};
 use super::stones::{EmperorStone, Look, Stone};
 use super::textures::{Canvas, Rgba};
 
@@ -144,19 +146,6 @@ fn face_image(piece: Piece, palette: Palette) -> Image {
     };
     c.text_column(&text, mid, mid, height, bold, s.ink);
     c.into_image_with(false, Some(64))
-}
-
-/// The relative luminance of an sRGB colour (0 black, 1 white).
-fn relative_luminance(c: Rgba) -> f32 {
-    let lin = |v: u8| {
-        let c = v as f32 / 255.0;
-        if c <= 0.04045 {
-            c / 12.92
-        } else {
-            ((c + 0.055) / 1.055).powf(2.4)
-        }
-    };
-    0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
 }
 
 fn emperor_image() -> Image {
