@@ -371,7 +371,7 @@ mod tests {
     }
 
     /// Every text every language can show, with sample values for its variables.
-    pub(crate) fn every_text() -> Vec<String> {
+    fn every_text() -> Vec<String> {
         let english = messages(SOURCES[0].2);
         let mut out = Vec::new();
         for (language, _, _) in SOURCES {

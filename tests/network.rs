@@ -30,16 +30,24 @@ fn config(remote: usize) -> HostConfig {
     }
 }
 
+/// A guest playing `kingdom` at random, ready to be stepped.
 fn guest(host: SocketAddr, kingdom: Kingdom, name: &str) -> App {
-    let mut app = guest_app(GuestConfig {
+    started(guest_app(guest_config(host, kingdom, name)).unwrap())
+}
+
+fn guest_config(host: SocketAddr, kingdom: Kingdom, name: &str) -> GuestConfig {
+    GuestConfig {
         host,
         seats: vec![kingdom],
         level: Level::Random,
         name: name.to_owned(),
         token_file: None,
         version: PROTOCOL_VERSION,
-    })
-    .unwrap();
+    }
+}
+
+/// An app finished and cleaned up, as `App::run` would, for stepping by hand.
+fn started(mut app: App) -> App {
     app.finish();
     app.cleanup();
     app
@@ -67,9 +75,8 @@ fn guest_state(app: &App) -> &Guest {
 
 #[test]
 fn a_whole_game_with_two_guests_ends_the_same_everywhere() {
-    let (mut host, addr) = host_app(config(2)).unwrap();
-    host.finish();
-    host.cleanup();
+    let (host, addr) = host_app(config(2)).unwrap();
+    let mut host = started(host);
     let mut qin = guest(addr, Kingdom::Qin, "Anna");
     let mut chu = guest(addr, Kingdom::Chu, "趙雲");
     run_until(
@@ -114,9 +121,8 @@ fn a_whole_game_with_two_guests_ends_the_same_everywhere() {
 
 #[test]
 fn seven_clients_play_a_whole_game_to_its_end() {
-    let (mut host, addr) = host_app(config(7)).unwrap();
-    host.finish();
-    host.cleanup();
+    let (host, addr) = host_app(config(7)).unwrap();
+    let mut host = started(host);
     let mut guests: Vec<App> = Kingdom::ALL
         .into_iter()
         .map(|k| guest(addr, k, k.title()))
@@ -156,18 +162,13 @@ fn guest_with_token(
     name: &str,
     token: &std::path::Path,
 ) -> App {
-    let mut app = guest_app(GuestConfig {
-        host,
-        seats: vec![kingdom],
-        level: Level::Random,
-        name: name.to_owned(),
-        token_file: Some(token.to_owned()),
-        version: PROTOCOL_VERSION,
-    })
-    .unwrap();
-    app.finish();
-    app.cleanup();
-    app
+    started(
+        guest_app(GuestConfig {
+            token_file: Some(token.to_owned()),
+            ..guest_config(host, kingdom, name)
+        })
+        .unwrap(),
+    )
 }
 
 #[test]
@@ -176,9 +177,8 @@ fn a_guest_killed_mid_game_rejoins_its_seat_with_its_token() {
     std::fs::create_dir_all(&dir).unwrap();
     let token = dir.join("qin.token");
     let _ = std::fs::remove_file(&token);
-    let (mut host, addr) = host_app(config(1)).unwrap();
-    host.finish();
-    host.cleanup();
+    let (host, addr) = host_app(config(1)).unwrap();
+    let mut host = started(host);
     let mut first = guest_with_token(addr, Kingdom::Qin, "Anna", &token);
     run_until(
         &mut [&mut host, &mut first],
@@ -218,9 +218,8 @@ fn a_guest_killed_mid_game_rejoins_its_seat_with_its_token() {
 #[test]
 fn hostile_requests_are_refused_and_change_nothing() {
     use qiguo::net::protocol::Play;
-    let (mut host, addr) = host_app(config(2)).unwrap();
-    host.finish();
-    host.cleanup();
+    let (host, addr) = host_app(config(2)).unwrap();
+    let mut host = started(host);
     let mut qin = guest(addr, Kingdom::Qin, "Anna");
     let mut chu = guest(addr, Kingdom::Chu, "Bo");
     let mut intruder = guest(addr, Kingdom::Qin, "Mallory");
@@ -239,17 +238,13 @@ fn hostile_requests_are_refused_and_change_nothing() {
         Some(GuestEnd::Refused(why)) if why.contains("already taken")
     ));
     // A machine of another version is told so, not left waiting.
-    let mut old = guest_app(GuestConfig {
-        host: addr,
-        seats: vec![Kingdom::Han],
-        level: Level::Random,
-        name: "Old".into(),
-        token_file: None,
-        version: PROTOCOL_VERSION + 1,
-    })
-    .unwrap();
-    old.finish();
-    old.cleanup();
+    let mut old = started(
+        guest_app(GuestConfig {
+            version: PROTOCOL_VERSION + 1,
+            ..guest_config(addr, Kingdom::Han, "Old")
+        })
+        .unwrap(),
+    );
     run_until(
         &mut [&mut host, &mut old],
         Duration::from_secs(30),
@@ -317,13 +312,12 @@ fn a_host_stopped_dead_and_started_again_from_its_record_continues_the_game() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let record = dir.join("game.json");
-    let (mut host, addr) = host_app(HostConfig {
+    let (host, addr) = host_app(HostConfig {
         record: Some(record.clone()),
         ..config(2)
     })
     .unwrap();
-    host.finish();
-    host.cleanup();
+    let mut host = started(host);
     let mut qin = guest_with_token(addr, Kingdom::Qin, "Anna", &dir.join("qin.token"));
     let mut chu = guest_with_token(addr, Kingdom::Chu, "Bo", &dir.join("chu.token"));
     run_until(
@@ -337,7 +331,7 @@ fn a_host_stopped_dead_and_started_again_from_its_record_continues_the_game() {
     let loaded = qiguo::saves::load_file(&record).unwrap();
     let kept: Vec<String> = loaded.game.moves().map(|m| m.to_string()).collect();
     assert_eq!(kept, moves_before, "every applied move was on disk");
-    let (mut host, _) = host_app(HostConfig {
+    let (host, _) = host_app(HostConfig {
         bind: addr,
         game: loaded.game,
         players: loaded.record.players,
@@ -346,8 +340,7 @@ fn a_host_stopped_dead_and_started_again_from_its_record_continues_the_game() {
         stand_in: None,
     })
     .unwrap();
-    host.finish();
-    host.cleanup();
+    let mut host = started(host);
     // The guests notice the host has gone (netcode's timeout), reconnect, rejoin their seats
     // with their tokens and play on.
     run_until(
@@ -383,13 +376,12 @@ fn a_host_stopped_dead_and_started_again_from_its_record_continues_the_game() {
 
 #[test]
 fn a_stand_in_plays_for_a_player_who_has_gone_until_the_game_ends() {
-    let (mut host, addr) = host_app(HostConfig {
+    let (host, addr) = host_app(HostConfig {
         stand_in: Some((Level::Random, Duration::ZERO)),
         ..config(2)
     })
     .unwrap();
-    host.finish();
-    host.cleanup();
+    let mut host = started(host);
     let mut qin = guest(addr, Kingdom::Qin, "Anna");
     let mut chu = guest(addr, Kingdom::Chu, "Bo");
     run_until(

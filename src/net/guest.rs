@@ -4,20 +4,16 @@
 
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::SystemTime;
 
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use bevy_replicon::prelude::*;
+use bevy_replicon_renet::RenetClient;
 use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
-use bevy_replicon_renet::renet::ConnectionConfig;
-use bevy_replicon_renet::{RenetChannelsExt, RenetClient};
-use qiguo_ai::{Engine, Level, Limits};
-use qiguo_rules::{Game, Kingdom, Move, Record, notation};
+use qiguo_ai::Level;
+use qiguo_rules::{Game, Kingdom, Record, notation};
 
 use super::protocol::{Join, NETCODE_PROTOCOL_ID, Play, Played, Refused, Welcome};
-use super::{NetError, messages_plugin};
+use super::{NetError, Search, connection_config, messages_plugin, unix_time};
 
 /// Everything a guest starts from.
 #[derive(Debug, Clone)]
@@ -58,9 +54,8 @@ pub struct Guest {
     pub seats: Vec<Kingdom>,
     /// The move asked for and not yet applied by the host, by the move number it was for.
     pending: Option<u32>,
-    engine: Arc<Mutex<Engine>>,
-    /// A search under way off the main thread, for the move number given.
-    thinking: Option<(u32, Task<Option<Move>>)>,
+    /// The search for this machine's move, off the main thread.
+    search: Search,
     /// Frames since the join was sent (it is sent again if no answer comes).
     since_join: Option<u32>,
     /// How the game ended for this machine, once it has.
@@ -125,14 +120,8 @@ fn connection(
 ) -> Result<(RenetClient, NetcodeClientTransport), NetError> {
     let any = SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0));
     let socket = UdpSocket::bind(any).map_err(|e| NetError::Bind(any, e))?;
-    let client = RenetClient::new(ConnectionConfig {
-        server_channels_config: channels.server_configs(),
-        client_channels_config: channels.client_configs(),
-        ..Default::default()
-    });
-    let current_time = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .unwrap_or_default();
+    let client = RenetClient::new(connection_config(channels));
+    let current_time = unix_time();
     let client_id = current_time.as_nanos() as u64 ^ u64::from(std::process::id()) << 32;
     let transport = NetcodeClientTransport::new(
         current_time,
@@ -160,8 +149,7 @@ pub fn guest_app(config: GuestConfig) -> Result<App, NetError> {
             game: None,
             seats: Vec::new(),
             pending: None,
-            engine: Arc::new(Mutex::new(Engine::new(16))),
-            thinking: None,
+            search: Search::new(),
             since_join: None,
             end: None,
             retry_in: RETRY_FRAMES,
@@ -300,35 +288,18 @@ fn play_own_seats(mut guest: ResMut<Guest>, mut plays: MessageWriter<Play>) {
         return;
     }
     let ply = game.len() as u32;
-    // The search runs on the async compute pool, so the connection is served meanwhile.
-    match guest.thinking.as_mut() {
-        Some((for_ply, task)) => {
-            let for_ply = *for_ply;
-            let Some(found) = check_ready(task) else {
-                return;
-            };
-            guest.thinking = None;
-            if let Some(mv) = found.filter(|_| for_ply == ply) {
-                plays.write(Play {
-                    ply,
-                    mv: mv.to_string(),
-                });
-                guest.pending = Some(ply);
-            }
-        }
-        None => {
-            let limits = Limits {
-                nodes: Some(guest.config.level.nodes()),
-                ..Limits::default()
-            };
-            let seed = u64::from(ply) ^ 0x6775_6573;
-            let (level, pos, engine) = (guest.config.level, pos.clone(), guest.engine.clone());
-            let task = AsyncComputeTaskPool::get().spawn(async move {
-                let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
-                engine.search(&pos, level, &limits, seed).map(|r| r.best)
-            });
-            guest.thinking = Some((ply, task));
-        }
+    if !guest.search.busy() {
+        guest
+            .search
+            .start(pos, guest.config.level, ply, 0x6775_6573);
+    } else if let Some((for_ply, Some(mv))) = guest.search.take_ready()
+        && for_ply == ply
+    {
+        plays.write(Play {
+            ply,
+            mv: mv.to_string(),
+        });
+        guest.pending = Some(ply);
     }
 }
 

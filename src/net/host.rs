@@ -6,24 +6,20 @@
 
 use std::net::{SocketAddr, UdpSocket};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::SystemTime;
 
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use bevy_replicon::prelude::*;
+use bevy_replicon_renet::RenetServer;
 use bevy_replicon_renet::netcode::{NetcodeServerTransport, ServerAuthentication, ServerConfig};
-use bevy_replicon_renet::renet::ConnectionConfig;
-use bevy_replicon_renet::{RenetChannelsExt, RenetServer};
-use qiguo_ai::{Engine, Level, Limits};
-use qiguo_rules::{Game, Kingdom, Move, PlayerInfo, Record, notation};
+use qiguo_ai::Level;
+use qiguo_rules::{Game, Kingdom, PlayerInfo, Record, notation};
 use serde::{Deserialize, Serialize};
 
 use super::protocol::{
     Join, MAX_MOVE_BYTES, MAX_TOKEN_BYTES, NETCODE_PROTOCOL_ID, PROTOCOL_VERSION, Play, Played,
     Refused, Welcome, clean_name, new_token,
 };
-use super::{NetError, messages_plugin};
+use super::{NetError, Search, connection_config, messages_plugin, unix_time};
 
 /// Everything a host starts from.
 #[derive(Debug, Clone)]
@@ -67,9 +63,8 @@ pub struct Host {
     holders: Vec<Option<Holder>>,
     record: Option<PathBuf>,
     stand_in: Option<(Level, std::time::Duration)>,
-    engine: Arc<Mutex<Engine>>,
-    /// A computer seat's search under way, off the main thread: the move number it is for.
-    thinking: Option<(u32, Task<Option<Move>>)>,
+    /// A computer seat's search, off the main thread.
+    search: Search,
     /// What happened, one line per event, as printed.
     pub events: Vec<String>,
     /// Frames since the game ended (the last messages are given time to leave).
@@ -117,8 +112,7 @@ impl Host {
             holders,
             record: config.record,
             stand_in: config.stand_in,
-            engine: Arc::new(Mutex::new(Engine::new(16))),
-            thinking: None,
+            search: Search::new(),
             events: Vec::new(),
             ended_for: 0,
         }
@@ -316,18 +310,12 @@ pub fn host_app(config: HostConfig) -> Result<(App, SocketAddr), NetError> {
         .map_err(|e| NetError::Bind(config.bind, e))?;
     let mut app = super::headless_app();
     messages_plugin(&mut app, PROTOCOL_VERSION);
-    let channels = app.world().resource::<RepliconChannels>();
-    let server = RenetServer::new(ConnectionConfig {
-        server_channels_config: channels.server_configs(),
-        client_channels_config: channels.client_configs(),
-        ..Default::default()
-    });
-    let current_time = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .unwrap_or_default();
+    let server = RenetServer::new(connection_config(
+        app.world().resource::<RepliconChannels>(),
+    ));
     let transport = NetcodeServerTransport::new(
         ServerConfig {
-            current_time,
+            current_time: unix_time(),
             max_clients: 16,
             protocol_id: NETCODE_PROTOCOL_ID,
             authentication: ServerAuthentication::Unsecure,
@@ -444,14 +432,9 @@ fn computer_moves(
     if host.game.outcome().is_some() {
         return;
     }
-    if let Some((ply, task)) = host.thinking.as_mut() {
-        let ply = *ply;
-        let Some(found) = check_ready(task) else {
-            return;
-        };
-        host.thinking = None;
-        if ply as usize == host.game.len()
-            && let Some(mv) = found
+    if host.search.busy() {
+        if let Some((ply, Some(mv))) = host.search.take_ready()
+            && ply as usize == host.game.len()
             && host.game.play(mv).is_ok()
         {
             announce(&mut host, &mut played, ply, mv.to_string());
@@ -468,19 +451,9 @@ fn computer_moves(
     else {
         return;
     };
+    let host = &mut *host;
     let ply = host.game.len() as u32;
-    let limits = Limits {
-        nodes: Some(level.nodes()),
-        ..Limits::default()
-    };
-    let pos = host.game.position().clone();
-    let seed = u64::from(ply) ^ 0x5147;
-    let engine = host.engine.clone();
-    let task = AsyncComputeTaskPool::get().spawn(async move {
-        let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
-        engine.search(&pos, level, &limits, seed).map(|r| r.best)
-    });
-    host.thinking = Some((ply, task));
+    host.search.start(host.game.position(), level, ply, 0x5147);
 }
 
 /// When the game is over: say who won, and stop once the last messages have had time to leave.

@@ -7,13 +7,18 @@ pub mod host;
 pub mod protocol;
 
 use std::net::SocketAddr;
-use std::time::Duration;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, SystemTime};
 
 use bevy::app::ScheduleRunnerPlugin;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use bevy_replicon::prelude::*;
-use bevy_replicon_renet::RepliconRenetPlugins;
+use bevy_replicon_renet::renet::ConnectionConfig;
+use bevy_replicon_renet::{RenetChannelsExt, RepliconRenetPlugins};
+use qiguo_ai::{Engine, Level, Limits};
+use qiguo_rules::{Move, Position};
 
 use protocol::{Join, Play, Played, Refused, Welcome};
 
@@ -42,6 +47,67 @@ fn headless_app() -> App {
         RepliconRenetPlugins,
     ));
     app
+}
+
+/// renet's connection settings for the channels replicon registered (the same on both sides).
+fn connection_config(channels: &RepliconChannels) -> ConnectionConfig {
+    ConnectionConfig {
+        server_channels_config: channels.server_configs(),
+        client_channels_config: channels.client_configs(),
+        ..Default::default()
+    }
+}
+
+/// The time since the Unix epoch, as netcode's transports take it.
+fn unix_time() -> Duration {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default()
+}
+
+/// A computer's search on the async compute pool, so that the machine keeps serving its
+/// connection meanwhile; by node budget, so the same move on any machine.
+struct Search {
+    engine: Arc<Mutex<Engine>>,
+    /// The search under way, and the move number it is for.
+    task: Option<(u32, Task<Option<Move>>)>,
+}
+
+impl Search {
+    fn new() -> Search {
+        Search {
+            engine: Arc::new(Mutex::new(Engine::new(16))),
+            task: None,
+        }
+    }
+
+    /// Whether a search is under way (or finished and not yet taken).
+    fn busy(&self) -> bool {
+        self.task.is_some()
+    }
+
+    /// Starts searching `pos`, move number `ply`, at `level`.
+    fn start(&mut self, pos: &Position, level: Level, ply: u32, salt: u64) {
+        let limits = Limits {
+            nodes: Some(level.nodes()),
+            ..Limits::default()
+        };
+        let (pos, engine, seed) = (pos.clone(), self.engine.clone(), u64::from(ply) ^ salt);
+        let task = AsyncComputeTaskPool::get().spawn(async move {
+            let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
+            engine.search(&pos, level, &limits, seed).map(|r| r.best)
+        });
+        self.task = Some((ply, task));
+    }
+
+    /// The move found and the move number it was for, once the search has finished.
+    fn take_ready(&mut self) -> Option<(u32, Option<Move>)> {
+        let (ply, task) = self.task.as_mut()?;
+        let found = check_ready(task)?;
+        let ply = *ply;
+        self.task = None;
+        Some((ply, found))
+    }
 }
 
 /// The game's messages, registered the same way on host and guests, and the protocol
