@@ -2,9 +2,12 @@
 //! process, each app stepped by hand, bounded in frames and time.
 
 use std::net::SocketAddr;
-use std::time::{Duration, Instant};
+mod common;
+
+use std::time::Duration;
 
 use bevy::prelude::*;
+use common::{run_apps_until, started};
 use qiguo::net::guest::{Guest, GuestConfig, GuestEnd, guest_app};
 use qiguo::net::host::{Host, HostConfig, host_app};
 use qiguo::net::protocol::PROTOCOL_VERSION;
@@ -46,25 +49,6 @@ fn guest_config(host: SocketAddr, kingdom: Kingdom, name: &str) -> GuestConfig {
     }
 }
 
-/// An app finished and cleaned up, as `App::run` would, for stepping by hand.
-fn started(mut app: App) -> App {
-    app.finish();
-    app.cleanup();
-    app
-}
-
-/// Steps every app until `done`, at most `limit` of wall time.
-fn run_until(apps: &mut [&mut App], limit: Duration, done: impl Fn(&[&mut App]) -> bool) {
-    let start = Instant::now();
-    while !done(apps) {
-        assert!(start.elapsed() < limit, "not done within {limit:?}");
-        for app in apps.iter_mut() {
-            app.update();
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-}
-
 fn host_game(app: &App) -> &Game {
     &app.world().resource::<Host>().game
 }
@@ -79,7 +63,7 @@ fn a_whole_game_with_two_guests_ends_the_same_everywhere() {
     let mut host = started(host);
     let mut qin = guest(addr, Kingdom::Qin, "Anna");
     let mut chu = guest(addr, Kingdom::Chu, "趙雲");
-    run_until(
+    run_apps_until(
         &mut [&mut host, &mut qin, &mut chu],
         Duration::from_secs(120),
         |apps| {
@@ -130,7 +114,7 @@ fn seven_clients_play_a_whole_game_to_its_end() {
     let mut apps: Vec<&mut App> = std::iter::once(&mut host)
         .chain(guests.iter_mut())
         .collect();
-    run_until(&mut apps, Duration::from_secs(120), |apps| {
+    run_apps_until(&mut apps, Duration::from_secs(120), |apps| {
         host_game(apps[0]).outcome().is_some()
             && apps[1..].iter().all(|a| guest_state(a).end.is_some())
     });
@@ -180,7 +164,7 @@ fn a_guest_killed_mid_game_rejoins_its_seat_with_its_token() {
     let (host, addr) = host_app(config(1)).unwrap();
     let mut host = started(host);
     let mut first = guest_with_token(addr, Kingdom::Qin, "Anna", &token);
-    run_until(
+    run_apps_until(
         &mut [&mut host, &mut first],
         Duration::from_secs(60),
         |apps| host_game(apps[0]).len() >= 15 || host_game(apps[0]).outcome().is_some(),
@@ -190,7 +174,7 @@ fn a_guest_killed_mid_game_rejoins_its_seat_with_its_token() {
     // The first machine is gone without a word; a new one comes back with the token.
     drop(first);
     let mut second = guest_with_token(addr, Kingdom::Chu, "Anna", &token);
-    run_until(
+    run_apps_until(
         &mut [&mut host, &mut second],
         Duration::from_secs(120),
         |apps| host_game(apps[0]).outcome().is_some() && guest_state(apps[1]).end.is_some(),
@@ -224,7 +208,7 @@ fn hostile_requests_are_refused_and_change_nothing() {
     let mut chu = guest(addr, Kingdom::Chu, "Bo");
     let mut intruder = guest(addr, Kingdom::Qin, "Mallory");
     // Everyone connected and answered; the intruder asked for a taken seat.
-    run_until(
+    run_apps_until(
         &mut [&mut host, &mut qin, &mut chu, &mut intruder],
         Duration::from_secs(30),
         |apps| {
@@ -245,7 +229,7 @@ fn hostile_requests_are_refused_and_change_nothing() {
         })
         .unwrap(),
     );
-    run_until(
+    run_apps_until(
         &mut [&mut host, &mut old],
         Duration::from_secs(30),
         |apps| guest_state(apps[1]).end.is_some(),
@@ -271,7 +255,7 @@ fn hostile_requests_are_refused_and_change_nothing() {
     ] {
         chu.world_mut().write_message(Play { ply, mv });
     }
-    run_until(
+    run_apps_until(
         &mut [&mut host, &mut qin, &mut chu],
         Duration::from_secs(120),
         |apps| {
@@ -320,7 +304,7 @@ fn a_host_stopped_dead_and_started_again_from_its_record_continues_the_game() {
     let mut host = started(host);
     let mut qin = guest_with_token(addr, Kingdom::Qin, "Anna", &dir.join("qin.token"));
     let mut chu = guest_with_token(addr, Kingdom::Chu, "Bo", &dir.join("chu.token"));
-    run_until(
+    run_apps_until(
         &mut [&mut host, &mut qin, &mut chu],
         Duration::from_secs(60),
         |apps| host_game(apps[0]).len() >= 12,
@@ -343,7 +327,7 @@ fn a_host_stopped_dead_and_started_again_from_its_record_continues_the_game() {
     let mut host = started(host);
     // The guests notice the host has gone (netcode's timeout), reconnect, rejoin their seats
     // with their tokens and play on.
-    run_until(
+    run_apps_until(
         &mut [&mut host, &mut qin, &mut chu],
         Duration::from_secs(90),
         |apps| {
@@ -384,14 +368,14 @@ fn a_stand_in_plays_for_a_player_who_has_gone_until_the_game_ends() {
     let mut host = started(host);
     let mut qin = guest(addr, Kingdom::Qin, "Anna");
     let mut chu = guest(addr, Kingdom::Chu, "Bo");
-    run_until(
+    run_apps_until(
         &mut [&mut host, &mut qin, &mut chu],
         Duration::from_secs(60),
         |apps| host_game(apps[0]).len() >= 10,
     );
     // Bo's machine is gone for good; once the host notices, the stand-in plays Chu.
     drop(chu);
-    run_until(
+    run_apps_until(
         &mut [&mut host, &mut qin],
         Duration::from_secs(90),
         |apps| host_game(apps[0]).outcome().is_some() && guest_state(apps[1]).end.is_some(),

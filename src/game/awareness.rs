@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use qiguo_rules::{Kingdom, Piece, PieceKind, Point, Position};
 
 use super::AppSystems;
+use super::online::Online;
 use super::state::{Match, Turn, TurnPhase};
 use crate::i18n::Tr;
 use crate::tr;
@@ -153,6 +154,7 @@ pub(super) fn assess_turn(
     mut started: MessageWriter<PersonTurnStarted>,
     mut announced: Local<Option<Turn>>,
     mut was_pending: Local<bool>,
+    online: Res<Online>,
 ) {
     // A move applied this frame leaves the phase AwaitingInput until the next frame (the
     // animation is pending): the next person's turn starts only once the move has been shown.
@@ -161,11 +163,20 @@ pub(super) fn assess_turn(
     let leaving = matches!(*next_phase, NextState::Pending(_));
     let after_transition = std::mem::replace(&mut *was_pending, leaving);
     let threats_toggled = threats.is_changed() && !threats.is_added();
-    if !the_match.is_changed() && !phase.is_changed() && !threats_toggled && !after_transition {
+    if !the_match.is_changed()
+        && !phase.is_changed()
+        && !threats_toggled
+        && !after_transition
+        && !online.is_changed()
+    {
         return;
     }
     let pos = the_match.position();
-    let persons_turn = *phase.get() == TurnPhase::AwaitingInput && !leaving && !pos.is_over();
+    // A person at this screen: not one on another machine.
+    let persons_turn = *phase.get() == TurnPhase::AwaitingInput
+        && !leaving
+        && !pos.is_over()
+        && online.plays_here(pos.player_of(pos.to_move()));
     let turn = the_match.turn();
     if persons_turn && *announced != Some(turn) {
         *announced = Some(turn);

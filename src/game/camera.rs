@@ -13,6 +13,7 @@ use qiguo_rules::Kingdom;
 use super::AppSystems;
 use super::framing::{self, FOCUS, FreeArea, RADIUS_RANGE, fit_radius};
 use super::layout::{SIDE_PITCH, TOP_PITCH, kingdom_yaw, nearest_yaw};
+use super::online::Online;
 use super::state::{Match, MatchReset, TurnPhase};
 use crate::game::launch::View;
 
@@ -238,8 +239,14 @@ fn turn_to_next_kingdom(
     the_match: Res<Match>,
     free: Res<FreeArea>,
     mut cameras: Query<&mut PanOrbitCamera>,
+    online: Res<Online>,
 ) {
-    if !settings.follow_turn || the_match.position().is_over() || the_match.computer_to_move() {
+    let pos = the_match.position();
+    if !settings.follow_turn
+        || pos.is_over()
+        || the_match.computer_to_move()
+        || !online.plays_here(pos.player_of(pos.to_move()))
+    {
         return;
     }
     let target = kingdom_yaw(the_match.position().to_move());

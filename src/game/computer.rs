@@ -13,6 +13,7 @@ use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, futures::check_ready};
 use qiguo_ai::{Engine, Level, Limits, SearchResult};
 
 use super::AppSystems;
+use super::online::Online;
 use super::state::{Dialog, Match, MoveRequested, Mover, Turn, TurnPhase};
 
 pub(super) fn plugin(app: &mut App) {
@@ -89,9 +90,11 @@ fn start_thinking(
     engine: Res<SharedEngine>,
     time: Res<Time>,
     mut thinking: ResMut<Thinking>,
+    online: Res<Online>,
 ) {
     stop(&mut thinking);
-    if !settings.enabled {
+    // In a joined game the host plays the computers.
+    if !settings.enabled || online.is_joined() {
         return;
     }
     let pos = the_match.position().clone();

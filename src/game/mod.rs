@@ -20,6 +20,7 @@ pub mod input;
 pub mod launch;
 pub mod layout;
 pub mod marker_view;
+pub mod online;
 pub mod palette;
 pub mod perf;
 pub mod preferences;
@@ -89,6 +90,7 @@ pub fn logic_plugins(app: &mut App) {
         handoff::plugin,
         recap::plugin,
         cues::plugin,
+        online::plugin,
     ));
 }
 

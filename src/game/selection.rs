@@ -8,6 +8,7 @@ use qiguo_rules::{Move, Point, Position};
 
 use super::AppSystems;
 use super::layout::point_position;
+use super::online::Online;
 use super::state::{
     Dialog, Match, MatchReset, MoveApplied, MoveRequested, Mover, Refusal, Review,
     ShownPositionChanged, TurnPhase, turn_refusal,
@@ -173,6 +174,7 @@ fn handle_point_clicks(
     mut selection: ResMut<Selection>,
     mut requests: MessageWriter<MoveRequested>,
     mut refused: MessageWriter<ClickRefused>,
+    online: Res<Online>,
 ) {
     for &PointClicked(point) in clicks.read() {
         debug!("point {point} clicked in {:?}", phase.get());
@@ -182,6 +184,7 @@ fn handle_point_clicks(
             &review,
             *dialog.get(),
             Mover::Person,
+            &online,
         )
         .or_else(|| {
             selection

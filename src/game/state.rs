@@ -8,6 +8,7 @@ use qiguo_rules::{
 };
 
 use super::AppSystems;
+use super::online::Online;
 use crate::i18n::Tr;
 use crate::tr;
 
@@ -21,6 +22,9 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<NewGameRequested>()
         .add_message::<MatchReset>()
         .add_message::<SeatChangeRequested>()
+        .add_message::<GameFromHost>()
+        .add_message::<PlayersFromHost>()
+        .add_message::<PlayerRenamed>()
         .add_message::<UndoRequested>()
         .add_message::<RedoRequested>()
         .add_message::<ReviewRequested>()
@@ -271,6 +275,9 @@ pub enum Mover {
     Person,
     /// A computer player of this level.
     Computer(Level),
+    /// Another machine: on a host, a player who joined (checked for their seat before the
+    /// request is made); on a joined window, the host (which has played the move already).
+    Remote,
 }
 
 /// A request to play a move for the kingdom to move, made for one turn by one mover. The rules
@@ -359,6 +366,13 @@ pub enum Refusal {
         /// The kingdom to move.
         to_move: Kingdom,
     },
+    /// The kingdom to move is played on another machine.
+    #[error("{0} is played on another machine")]
+    RemotePlays(Kingdom),
+    /// In a game joined from another machine the host plays the moves: the request went
+    /// there. Not shown (the host's answer is).
+    #[error("the move was sent to the host")]
+    SentToHost,
     /// The Emperor's point was clicked.
     #[error("the Emperor never moves")]
     Emperor,
@@ -378,6 +392,8 @@ impl Refusal {
             Refusal::DialogOpen => tr.text("refusal-dialog"),
             Refusal::AllyQuestionOpen => tr.text("refusal-ally-question"),
             Refusal::Outdated => tr.text("refusal-outdated"),
+            Refusal::RemotePlays(k) => tr!(tr, "refusal-remote", kingdom = tr.kingdom(*k)),
+            Refusal::SentToHost => tr.text("refusal-sent-to-host"),
             Refusal::Illegal(e) => illegal_text(tr, e),
             Refusal::NowhereToGo(kind) => {
                 tr!(tr, "refusal-nowhere", piece = tr.piece_in_text(*kind))
@@ -400,7 +416,7 @@ impl Refusal {
 
     /// Whether players should be told (an outdated request is nobody's mistake).
     pub fn is_shown(&self) -> bool {
-        *self != Refusal::Outdated
+        !matches!(self, Refusal::Outdated | Refusal::SentToHost)
     }
 }
 
@@ -436,6 +452,7 @@ pub fn turn_refusal(
     review: &Review,
     dialog: Dialog,
     by: Mover,
+    online: &Online,
 ) -> Option<Refusal> {
     let k = the_match.position().to_move();
     let refusal = if phase == TurnPhase::Animating {
@@ -447,9 +464,18 @@ pub fn turn_refusal(
     } else if dialog != Dialog::None {
         Refusal::DialogOpen
     } else {
+        let player = the_match.position().player_of(k);
         match (by, the_match.computer(k)) {
             (Mover::Person, Some(_)) => Refusal::ComputerPlays(k),
+            (Mover::Person, None) if !online.plays_here(player) => Refusal::RemotePlays(k),
             (Mover::Computer(level), held) if held != Some(level) => Refusal::Outdated,
+            // On a host, a seat handed to a computer takes no moves from its player.
+            (Mover::Remote, held)
+                if !online.takes_remote_moves(player)
+                    || (online.is_hosting() && held.is_some()) =>
+            {
+                Refusal::Outdated
+            }
             _ => return None,
         }
     };
@@ -494,6 +520,29 @@ pub struct SeatChangeRequested {
     pub computer: Option<Level>,
 }
 
+/// From the host of a game this window joined: the whole game (on joining, or again after
+/// moves were taken back), replacing the match.
+#[derive(Message, Clone, Debug)]
+pub struct GameFromHost {
+    /// The game.
+    pub game: Game,
+    /// The players, as the host has them.
+    pub players: Vec<PlayerInfo>,
+}
+
+/// From the host of a game this window joined: the players' names and computers now.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct PlayersFromHost(pub Vec<PlayerInfo>);
+
+/// On a host: a player who joined from another machine gives their name to the seat.
+#[derive(Message, Clone, Debug, PartialEq)]
+pub struct PlayerRenamed {
+    /// The player number.
+    pub player: u8,
+    /// The name.
+    pub name: String,
+}
+
 /// The match was replaced as a whole: views rebuild from it rather than animate.
 #[derive(Message, Clone, Copy, Debug, Default)]
 pub struct MatchReset;
@@ -518,14 +567,43 @@ fn phase_from_match(the_match: Res<Match>, mut next_phase: ResMut<NextState<Turn
 
 /// Hands players' kingdoms to people or computers; the turn follows at once if the kingdom to
 /// move changed hands (a computer starts thinking, or stops and leaves it to the person).
+#[allow(clippy::too_many_arguments)]
 fn change_seats(
     mut requests: MessageReader<SeatChangeRequested>,
+    mut from_host: MessageReader<PlayersFromHost>,
+    mut renames: MessageReader<PlayerRenamed>,
     mut the_match: ResMut<Match>,
     phase: Res<State<TurnPhase>>,
     mut next_phase: ResMut<NextState<TurnPhase>>,
+    online: Res<Online>,
+    mut notices: MessageWriter<Notice>,
+    tr: Res<Tr>,
 ) {
     let mut changed = false;
+    for rename in renames.read() {
+        let seat = usize::from(rename.player);
+        if online.is_hosting()
+            && the_match
+                .players
+                .get(seat)
+                .is_some_and(|p| p.name != rename.name)
+        {
+            the_match.players[seat].name = rename.name.clone();
+        }
+    }
+    if let Some(PlayersFromHost(players)) = from_host.read().last()
+        && online.is_joined()
+        && players.len() == the_match.players.len()
+        && *players != the_match.players
+    {
+        the_match.players = players.clone();
+        changed = true;
+    }
     for request in requests.read() {
+        if online.is_joined() {
+            notices.write(Notice::error(tr.text("online-host-decides")));
+            continue;
+        }
         let computer = request.computer.map(|l| l.name().to_owned());
         let seat = request.player as usize;
         if the_match
@@ -548,20 +626,33 @@ fn change_seats(
 }
 
 /// Replaces the match on request.
+#[allow(clippy::too_many_arguments)]
 fn start_new_games(
     mut requests: MessageReader<NewGameRequested>,
+    mut from_host: MessageReader<GameFromHost>,
     mut the_match: ResMut<Match>,
     mut review: ResMut<Review>,
     mut reset: MessageWriter<MatchReset>,
     mut next_phase: ResMut<NextState<TurnPhase>>,
+    online: Res<Online>,
+    mut notices: MessageWriter<Notice>,
+    tr: Res<Tr>,
 ) {
-    let Some(request) = requests.read().last() else {
-        return;
+    let local = requests.read().last();
+    let hosts = from_host.read().last();
+    let (game, players) = match (local, hosts) {
+        (_, Some(sent)) if online.is_joined() => (&sent.game, &sent.players),
+        (Some(_), _) if online.is_online() => {
+            notices.write(Notice::error(tr.text("online-leave-first")));
+            return;
+        }
+        (Some(request), _) => (&request.game, &request.players),
+        _ => return,
     };
     let generation = the_match.generation + 1;
     *the_match = Match {
         generation,
-        ..Match::from_game(request.game.clone(), request.players.clone())
+        ..Match::from_game(game.clone(), players.clone())
     };
     *review = Review::default();
     reset.write(MatchReset);
@@ -580,10 +671,18 @@ fn undo_and_redo(
     mut shown: MessageWriter<ShownPositionChanged>,
     mut notices: MessageWriter<Notice>,
     tr: Res<Tr>,
+    online: Res<Online>,
 ) {
     let undos = undo.read().count();
     let redos = redo.read().count();
     if undos + redos == 0 {
+        return;
+    }
+    if online.is_joined() {
+        // A take-back is asked of the host (see `online`); only the host plays moves again.
+        if redos > 0 {
+            notices.write(Notice::error(tr.text("online-host-decides")));
+        }
         return;
     }
     if *phase.get() == TurnPhase::Animating {
@@ -669,6 +768,7 @@ fn apply_move_requests(
     mut applied: MessageWriter<MoveApplied>,
     mut rejected: MessageWriter<MoveRejected>,
     mut next_phase: ResMut<NextState<TurnPhase>>,
+    online: Res<Online>,
 ) {
     // A change by another rules system this frame (a seat, an undo, a new game) outdates
     // every request made before it.
@@ -676,8 +776,17 @@ fn apply_move_requests(
     for request in requests.read() {
         let refusal = if taken || request.made_for != the_match.turn() {
             Some(Refusal::Outdated)
+        } else if online.is_joined() && request.by == Mover::Person {
+            Some(Refusal::SentToHost)
         } else {
-            turn_refusal(&the_match, *phase.get(), &review, *dialog.get(), request.by)
+            turn_refusal(
+                &the_match,
+                *phase.get(),
+                &review,
+                *dialog.get(),
+                request.by,
+                &online,
+            )
         };
         if let Some(reason) = refusal {
             debug!("move {} refused: {reason}", request.mv);

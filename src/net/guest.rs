@@ -2,18 +2,18 @@
 //! replays the record the host sends (checked by the rules engine), follows the host's moves,
 //! and plays its own seats as a computer of the level asked for.
 
-use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
 use bevy_replicon_renet::RenetClient;
-use bevy_replicon_renet::netcode::{ClientAuthentication, NetcodeClientTransport};
+use bevy_replicon_renet::netcode::NetcodeClientTransport;
 use qiguo_ai::Level;
 use qiguo_rules::{Game, Kingdom, Record, notation};
 
-use super::protocol::{Join, NETCODE_PROTOCOL_ID, Play, Played, Refused, Welcome};
-use super::{NetError, Search, connection_config, messages_plugin, unix_time};
+use super::protocol::{Join, Play, Played, Refused, Resync, Welcome};
+use super::{NetError, Search, connect, messages_plugin};
 
 /// Everything a guest starts from.
 #[derive(Debug, Clone)]
@@ -78,7 +78,7 @@ fn reconnect(mut guest: ResMut<Guest>, channels: Res<RepliconChannels>, mut comm
         return;
     }
     guest.retry_in = RETRY_FRAMES;
-    match connection(&channels, guest.config.host) {
+    match connect(&channels, guest.config.host) {
         Ok((client, transport)) => {
             guest.say(format!("connecting again to {}", guest.config.host));
             guest.game = None;
@@ -113,35 +113,11 @@ impl Guest {
     }
 }
 
-/// A new connection to `host`: renet's client and its netcode transport.
-fn connection(
-    channels: &RepliconChannels,
-    host: SocketAddr,
-) -> Result<(RenetClient, NetcodeClientTransport), NetError> {
-    let any = SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0));
-    let socket = UdpSocket::bind(any).map_err(|e| NetError::Bind(any, e))?;
-    let client = RenetClient::new(connection_config(channels));
-    let current_time = unix_time();
-    let client_id = current_time.as_nanos() as u64 ^ u64::from(std::process::id()) << 32;
-    let transport = NetcodeClientTransport::new(
-        current_time,
-        ClientAuthentication::Unsecure {
-            client_id,
-            protocol_id: NETCODE_PROTOCOL_ID,
-            server_addr: host,
-            user_data: None,
-        },
-        socket,
-    )
-    .map_err(|e| NetError::Transport(e.to_string()))?;
-    Ok((client, transport))
-}
-
 /// A guest as a Bevy app without a window, connecting to `config.host`.
 pub fn guest_app(config: GuestConfig) -> Result<App, NetError> {
     let mut app = super::headless_app();
     messages_plugin(&mut app, config.version);
-    let (client, transport) = connection(app.world().resource::<RepliconChannels>(), config.host)?;
+    let (client, transport) = connect(app.world().resource::<RepliconChannels>(), config.host)?;
     app.insert_resource(client)
         .insert_resource(transport)
         .insert_resource(Guest {
@@ -162,6 +138,7 @@ pub fn guest_app(config: GuestConfig) -> Result<App, NetError> {
                 send_join.run_if(in_state(ClientState::Connected)),
                 take_welcome,
                 take_refusals,
+                take_resyncs,
                 follow_moves,
                 play_own_seats.run_if(in_state(ClientState::Connected)),
                 stop_at_the_end,
@@ -222,6 +199,25 @@ fn take_welcome(mut welcomes: MessageReader<Welcome>, mut guest: ResMut<Guest>) 
                 guest.game = Some(game);
             }
             Err(why) => guest.finish(GuestEnd::Desync(why)),
+        }
+    }
+}
+
+/// Moves taken back on the host: the whole game again.
+fn take_resyncs(mut resyncs: MessageReader<Resync>, mut guest: ResMut<Guest>) {
+    for resync in resyncs.read() {
+        match Record::from_json(&resync.record).and_then(|r| r.replay()) {
+            Ok(game) => {
+                guest.say(format!("{} (at move {})", resync.reason, game.len() + 1));
+                guest.pending = None;
+                guest.game = Some(game);
+            }
+            Err(e) => {
+                // Asked for again with a rejoin, as for a move that does not fit.
+                warn!("the game sent again does not replay ({e}): asking for it again");
+                guest.game = None;
+                guest.since_join = None;
+            }
         }
     }
 }

@@ -4,22 +4,18 @@
 //! everyone, and writes the game record after every move (atomically), so that a host started
 //! again on the same record continues the same game.
 
-use std::net::{SocketAddr, UdpSocket};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
-use bevy_replicon_renet::RenetServer;
-use bevy_replicon_renet::netcode::{NetcodeServerTransport, ServerAuthentication, ServerConfig};
 use qiguo_ai::Level;
-use qiguo_rules::{Game, Kingdom, PlayerInfo, Record, notation};
+use qiguo_rules::{Game, Kingdom, PlayerInfo, Record};
 use serde::{Deserialize, Serialize};
 
-use super::protocol::{
-    Join, MAX_MOVE_BYTES, MAX_TOKEN_BYTES, NETCODE_PROTOCOL_ID, PROTOCOL_VERSION, Play, Played,
-    Refused, Welcome, clean_name, new_token,
-};
-use super::{NetError, Search, connection_config, messages_plugin, unix_time};
+use super::protocol::{Join, PROTOCOL_VERSION, Play, Played, Refused, Table, TakeBack, Welcome};
+use super::seating::{Seating, kingdoms_of};
+use super::{NetError, Search, listen, messages_plugin};
 
 /// Everything a host starts from.
 #[derive(Debug, Clone)]
@@ -39,20 +35,6 @@ pub struct HostConfig {
     pub stand_in: Option<(Level, std::time::Duration)>,
 }
 
-/// A person seat taken over the network.
-#[derive(Debug, Clone)]
-struct Holder {
-    /// The token that takes the seat back.
-    token: String,
-    /// The machine holding it now; `None` while it is gone.
-    client: Option<Entity>,
-    /// When it left, in seconds of app time (a seat kept from an earlier run of the host
-    /// counts from the host's start).
-    gone_since: f32,
-    /// Whether the stand-in computer is playing the seat.
-    stood_in: bool,
-}
-
 /// The host's game and who holds each seat. Only the host's systems change it.
 #[derive(Resource)]
 pub struct Host {
@@ -60,7 +42,7 @@ pub struct Host {
     pub game: Game,
     /// The players, by player number.
     pub players: Vec<PlayerInfo>,
-    holders: Vec<Option<Holder>>,
+    seating: Seating,
     record: Option<PathBuf>,
     stand_in: Option<(Level, std::time::Duration)>,
     /// A computer seat's search, off the main thread.
@@ -69,6 +51,8 @@ pub struct Host {
     pub events: Vec<String>,
     /// Frames since the game ended (the last messages are given time to leave).
     ended_for: u32,
+    /// The table as last sent to everyone.
+    table_sent: Option<Table>,
 }
 
 /// The seat tokens, kept beside the record so that a restarted host knows its players.
@@ -95,26 +79,17 @@ pub fn read_tokens(record: &std::path::Path) -> Vec<Option<String>> {
 
 impl Host {
     fn new(config: HostConfig) -> Host {
-        let count = config.players.len();
-        let holders = (0..count)
-            .map(|i| {
-                config.tokens.get(i).cloned().flatten().map(|token| Holder {
-                    token,
-                    client: None,
-                    gone_since: 0.0,
-                    stood_in: false,
-                })
-            })
-            .collect();
+        let seating = Seating::new(config.players.len(), &config.tokens);
         Host {
             game: config.game,
             players: config.players,
-            holders,
+            seating,
             record: config.record,
             stand_in: config.stand_in,
             search: Search::new(),
             events: Vec::new(),
             ended_for: 0,
+            table_sent: None,
         }
     }
 
@@ -143,10 +118,15 @@ impl Host {
 
     /// The kingdoms of `player`.
     fn kingdoms_of(&self, player: usize) -> Vec<Kingdom> {
-        Kingdom::ALL
-            .into_iter()
-            .filter(|k| self.player_of(*k) == Some(player))
-            .collect()
+        kingdoms_of(self.game.start_position().seats(), player)
+    }
+
+    /// Who holds each seat, for the players' machines.
+    fn table(&self) -> Table {
+        let seats = self.game.start_position().seats();
+        let stand_in = self.stand_in.map(|(level, _)| level);
+        self.seating
+            .table(seats, &self.players, |_| false, stand_in)
     }
 
     fn record_json(&self) -> String {
@@ -159,11 +139,7 @@ impl Host {
             return;
         };
         let tokens = TokenFile {
-            tokens: self
-                .holders
-                .iter()
-                .map(|h| h.as_ref().map(|h| h.token.clone()))
-                .collect(),
+            tokens: self.seating.tokens(),
         };
         let written = crate::saves::write_atomically(&path, self.record_json().as_bytes())
             .and_then(|()| {
@@ -180,69 +156,16 @@ impl Host {
 
     /// Decides a join: the seats given, or why not.
     fn admit(&mut self, client: Entity, join: &Join) -> Result<(String, Vec<usize>), String> {
-        if join.version != PROTOCOL_VERSION {
-            return Err(format!(
-                "this host speaks version {PROTOCOL_VERSION} of the game's protocol, the client {}",
-                join.version
-            ));
-        }
-        let name = clean_name(&join.name).ok_or("a player needs a name")?;
-        // A machine already in takes its seats again (a repeated join).
-        let already: Vec<usize> = self.seats_of(client);
-        if !already.is_empty() {
-            let token = self.holders[already[0]].as_ref().map(|h| h.token.clone());
-            return Ok((token.unwrap_or_default(), already));
-        }
-        if let Some(token) = join.token.as_deref().filter(|t| t.len() <= MAX_TOKEN_BYTES) {
-            let seats: Vec<usize> = (0..self.holders.len())
-                .filter(|&p| self.holders[p].as_ref().is_some_and(|h| h.token == token))
-                .collect();
-            if !seats.is_empty() {
-                for &p in &seats {
-                    if let Some(h) = self.holders[p].as_mut() {
-                        h.client = Some(client);
-                        h.stood_in = false;
-                    }
-                }
-                return Ok((token.to_owned(), seats));
-            }
-        }
-        if join.seats.is_empty() || join.seats.len() > 7 {
-            return Err("ask for one or more kingdoms".into());
-        }
-        let mut seats = Vec::new();
-        for &k in &join.seats {
-            let player = self
-                .player_of(k)
-                .ok_or_else(|| format!("{k} is empty in this game"))?;
-            if self.level_of(player).is_some() {
-                return Err(format!("{k} is played by the computer"));
-            }
-            if self.holders[player].is_some() {
-                return Err(format!("{k} is already taken"));
-            }
-            if !seats.contains(&player) {
-                seats.push(player);
-            }
-        }
-        let token = new_token();
-        for &p in &seats {
-            self.holders[p] = Some(Holder {
-                token: token.clone(),
-                client: Some(client),
-                gone_since: 0.0,
-                stood_in: false,
-            });
-            self.players[p].name = name.clone();
-        }
-        Ok((token, seats))
+        let seats = *self.game.start_position().seats();
+        self.seating
+            .admit(client, join, &seats, &mut self.players, |_| Ok(()))
     }
 
     /// The stand-in's level for `player`'s seat if its player has been gone long enough
     /// (saying so the first time).
     fn stand_in_for(&mut self, player: usize, now: f32) -> Option<Level> {
         let (level, after) = self.stand_in?;
-        let holder = self.holders.get(player)?.as_ref()?;
+        let holder = self.seating.holder(player)?;
         if holder.client.is_some() || now - holder.gone_since < after.as_secs_f32() {
             return None;
         }
@@ -255,47 +178,16 @@ impl Host {
                 self.players[player].name
             );
             self.say(line);
-            if let Some(h) = self.holders[player].as_mut() {
+            if let Some(h) = self.seating.holder_mut(player) {
                 h.stood_in = true;
             }
         }
         Some(level)
     }
 
-    /// The player numbers `client` holds.
-    fn seats_of(&self, client: Entity) -> Vec<usize> {
-        (0..self.holders.len())
-            .filter(|&p| {
-                self.holders[p]
-                    .as_ref()
-                    .is_some_and(|h| h.client == Some(client))
-            })
-            .collect()
-    }
-
     /// Checks a move request from `client` and plays it, or says why not.
     fn apply(&mut self, client: Entity, play: &Play) -> Result<String, String> {
-        if self.game.outcome().is_some() {
-            return Err("the game is over".into());
-        }
-        let k = self.game.position().to_move();
-        let player = self
-            .player_of(k)
-            .ok_or("no one holds the kingdom to move")?;
-        if !self.seats_of(client).contains(&player) {
-            return Err(format!("{k} is not yours to move"));
-        }
-        if play.ply as usize != self.game.len() {
-            return Err(format!(
-                "the move was asked for move {}, but the game is at move {}",
-                play.ply + 1,
-                self.game.len() + 1
-            ));
-        }
-        if play.mv.len() > MAX_MOVE_BYTES {
-            return Err("that is not a move".into());
-        }
-        let mv = notation::parse_move(&play.mv).map_err(|e| e.to_string())?;
+        let mv = self.seating.check_play(client, play, &self.game)?;
         self.game.play(mv).map_err(|e| e.to_string())?;
         Ok(mv.to_string())
     }
@@ -304,26 +196,10 @@ impl Host {
 /// The host as a Bevy app without a window: listening on `config.bind`. Returns the app and
 /// the address it listens on (the port chosen by the system if `bind` asked for port 0).
 pub fn host_app(config: HostConfig) -> Result<(App, SocketAddr), NetError> {
-    let socket = UdpSocket::bind(config.bind).map_err(|e| NetError::Bind(config.bind, e))?;
-    let addr = socket
-        .local_addr()
-        .map_err(|e| NetError::Bind(config.bind, e))?;
     let mut app = super::headless_app();
     messages_plugin(&mut app, PROTOCOL_VERSION);
-    let server = RenetServer::new(connection_config(
-        app.world().resource::<RepliconChannels>(),
-    ));
-    let transport = NetcodeServerTransport::new(
-        ServerConfig {
-            current_time: unix_time(),
-            max_clients: 16,
-            protocol_id: NETCODE_PROTOCOL_ID,
-            authentication: ServerAuthentication::Unsecure,
-            public_addresses: vec![addr],
-        },
-        socket,
-    )
-    .map_err(|e| NetError::Transport(e.to_string()))?;
+    let (server, transport, addr) =
+        listen(app.world().resource::<RepliconChannels>(), config.bind)?;
     let mut host = Host::new(config);
     host.say(format!("listening on {addr}"));
     host.save();
@@ -331,9 +207,18 @@ pub fn host_app(config: HostConfig) -> Result<(App, SocketAddr), NetError> {
         .insert_resource(transport)
         .insert_resource(host)
         .add_observer(client_left)
+        .add_observer(client_arrived)
         .add_systems(
             Update,
-            (answer_joins, answer_moves, computer_moves, end_when_over).chain(),
+            (
+                answer_joins,
+                answer_moves,
+                refuse_take_backs,
+                computer_moves,
+                send_table,
+                end_when_over,
+            )
+                .chain(),
         );
     Ok((app, addr))
 }
@@ -478,114 +363,52 @@ fn end_when_over(mut host: ResMut<Host>, mut exit: MessageWriter<AppExit>) {
 
 /// A machine that leaves keeps its seats for its return.
 fn client_left(left: On<Remove, ConnectedClient>, mut host: ResMut<Host>, time: Res<Time>) {
-    let seats = host.seats_of(left.entity);
-    if seats.is_empty() {
-        return;
+    let seats = host.seating.leave(left.entity, time.elapsed_secs());
+    if let Some(&first) = seats.first() {
+        let name = host.players[first].name.clone();
+        host.say(format!("left {name}"));
+        host.table_sent = None;
     }
-    let name = host.players[seats[0]].name.clone();
-    for p in seats {
-        if let Some(h) = host.holders[p].as_mut() {
-            h.client = None;
-            h.gone_since = time.elapsed_secs();
-        }
-    }
-    host.say(format!("left {name}"));
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use qiguo_rules::{Rules, Seats};
+/// A machine that has just arrived is shown the table, so that it can choose free seats.
+fn client_arrived(
+    arrived: On<Add, AuthorizedClient>,
+    host: Res<Host>,
+    mut tables: MessageWriter<ToClients<Table>>,
+) {
+    tables.write(ToClients {
+        targets: SendTargets::Single(ClientId::Client(arrived.entity)),
+        message: host.table(),
+    });
+}
 
-    fn host(remote: usize) -> Host {
-        let players = (0..7)
-            .map(|i| PlayerInfo {
-                name: format!("Player {}", i + 1),
-                computer: (i >= remote).then(|| "easy".to_owned()),
-            })
-            .collect();
-        Host::new(HostConfig {
-            bind: "127.0.0.1:0".parse().unwrap(),
-            game: Game::start(Rules::default(), Seats::seven()),
-            players,
-            record: None,
-            tokens: Vec::new(),
-            stand_in: None,
-        })
+/// Everyone is told when a seat changes hands (a join, a leave, a stand-in).
+fn send_table(mut host: ResMut<Host>, mut tables: MessageWriter<ToClients<Table>>) {
+    let table = host.table();
+    if host.table_sent.as_ref() != Some(&table) {
+        host.table_sent = Some(table.clone());
+        tables.write(ToClients {
+            targets: SendTargets::All,
+            message: table,
+        });
     }
+}
 
-    fn join(name: &str, seats: &[Kingdom], token: Option<&str>) -> Join {
-        Join {
-            version: PROTOCOL_VERSION,
-            name: name.into(),
-            seats: seats.to_vec(),
-            token: token.map(str::to_owned),
-        }
-    }
-
-    #[test]
-    fn joins_take_free_person_seats_only() {
-        let mut host = host(3);
-        let a = Entity::from_raw_u32(10).unwrap();
-        let b = Entity::from_raw_u32(11).unwrap();
-        let (token, seats) = host
-            .admit(a, &join(" Anna ", &[Kingdom::Qin], None))
-            .unwrap();
-        assert_eq!(seats, vec![0]);
-        assert_eq!(host.players[0].name, "Anna");
-        // The same machine asking again gets the same seats and token.
-        assert_eq!(
-            host.admit(a, &join("Anna", &[Kingdom::Chu], None)).unwrap(),
-            (token.clone(), vec![0])
-        );
-        let refused = |host: &mut Host, j: Join| host.admit(b, &j).unwrap_err();
-        assert!(refused(&mut host, join("Bo", &[Kingdom::Qin], None)).contains("already taken"));
-        assert!(refused(&mut host, join("Bo", &[Kingdom::Yan], None)).contains("computer"));
-        assert!(refused(&mut host, join("Bo", &[], None)).contains("one or more"));
-        assert!(refused(&mut host, join(" \n ", &[Kingdom::Chu], None)).contains("name"));
-        let mut old = join("Bo", &[Kingdom::Chu], None);
-        old.version = PROTOCOL_VERSION + 1;
-        assert!(refused(&mut host, old).contains("version"));
-        // A wrong token is no way in; the right one takes Anna's seat back on a new machine.
-        assert!(refused(&mut host, join("Bo", &[Kingdom::Qin], Some("0000"))).contains("taken"));
-        assert_eq!(
-            host.admit(b, &join("Anna", &[], Some(&token))).unwrap().1,
-            vec![0]
-        );
-        assert_eq!(host.seats_of(b), vec![0]);
-        assert!(host.seats_of(a).is_empty());
-    }
-
-    #[test]
-    fn moves_are_checked_against_the_seat_the_turn_and_the_rules() {
-        let mut host = host(2);
-        let a = Entity::from_raw_u32(10).unwrap();
-        let b = Entity::from_raw_u32(11).unwrap();
-        host.admit(a, &join("Anna", &[Kingdom::Qin], None)).unwrap();
-        host.admit(b, &join("Bo", &[Kingdom::Chu], None)).unwrap();
-        let play = |ply: u32, mv: &str| Play {
-            ply,
-            mv: mv.to_owned(),
-        };
-        assert!(
-            host.apply(b, &play(0, "a13b15"))
-                .unwrap_err()
-                .contains("not yours")
-        );
-        assert!(
-            host.apply(a, &play(3, "a13b15"))
-                .unwrap_err()
-                .contains("move 4")
-        );
-        assert!(host.apply(a, &play(0, "zz")).is_err());
-        assert!(host.apply(a, &play(0, "a1a1")).is_err());
-        assert!(
-            host.apply(a, &play(0, &"x".repeat(1000)))
-                .unwrap_err()
-                .contains("not a move")
-        );
-        assert_eq!(host.game.len(), 0, "nothing refused changed the game");
-        assert_eq!(host.apply(a, &play(0, "a13b15")).unwrap(), "a13b15");
-        assert_eq!(host.game.len(), 1);
+/// Without a person at the host, no one can agree to take moves back.
+fn refuse_take_backs(
+    mut asks: MessageReader<FromClient<TakeBack>>,
+    mut host: ResMut<Host>,
+    mut refusals: MessageWriter<ToClients<Refused>>,
+) {
+    for ask in asks.read() {
+        host.say("refused a take-back: this host takes no moves back".to_owned());
+        refusals.write(ToClients {
+            targets: SendTargets::Single(ask.client_id),
+            message: Refused {
+                reason: "this host takes no moves back (it has no player to agree)".to_owned(),
+                fatal: false,
+            },
+        });
     }
 }

@@ -5,8 +5,9 @@
 pub mod guest;
 pub mod host;
 pub mod protocol;
+pub mod seating;
 
-use std::net::SocketAddr;
+use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
@@ -15,12 +16,19 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use bevy_replicon::prelude::*;
+use bevy_replicon_renet::netcode::{
+    ClientAuthentication, NetcodeClientTransport, NetcodeServerTransport, ServerAuthentication,
+    ServerConfig,
+};
 use bevy_replicon_renet::renet::ConnectionConfig;
 use bevy_replicon_renet::{RenetChannelsExt, RepliconRenetPlugins};
+use bevy_replicon_renet::{RenetClient, RenetServer};
 use qiguo_ai::{Engine, Level, Limits};
 use qiguo_rules::{Move, Position};
 
-use protocol::{Join, Play, Played, Refused, Welcome};
+use protocol::{
+    Join, NETCODE_PROTOCOL_ID, Play, Played, Refused, Resync, Table, TakeBack, Welcome,
+};
 
 /// Why networking could not start.
 #[derive(Debug, thiserror::Error)]
@@ -63,6 +71,54 @@ fn unix_time() -> Duration {
     SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .unwrap_or_default()
+}
+
+/// A server listening on `bind`: renet's server and its netcode transport, and the address.
+pub(crate) fn listen(
+    channels: &RepliconChannels,
+    bind: SocketAddr,
+) -> Result<(RenetServer, NetcodeServerTransport, SocketAddr), NetError> {
+    let socket = UdpSocket::bind(bind).map_err(|e| NetError::Bind(bind, e))?;
+    let addr = socket.local_addr().map_err(|e| NetError::Bind(bind, e))?;
+    let transport = NetcodeServerTransport::new(
+        ServerConfig {
+            current_time: unix_time(),
+            max_clients: 16,
+            protocol_id: NETCODE_PROTOCOL_ID,
+            authentication: ServerAuthentication::Unsecure,
+            public_addresses: vec![addr],
+        },
+        socket,
+    )
+    .map_err(|e| NetError::Transport(e.to_string()))?;
+    Ok((
+        RenetServer::new(connection_config(channels)),
+        transport,
+        addr,
+    ))
+}
+
+/// A client of `host`: renet's client and its netcode transport.
+pub(crate) fn connect(
+    channels: &RepliconChannels,
+    host: SocketAddr,
+) -> Result<(RenetClient, NetcodeClientTransport), NetError> {
+    let any = SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0));
+    let socket = UdpSocket::bind(any).map_err(|e| NetError::Bind(any, e))?;
+    let current_time = unix_time();
+    let client_id = current_time.as_nanos() as u64 ^ u64::from(std::process::id()) << 32;
+    let transport = NetcodeClientTransport::new(
+        current_time,
+        ClientAuthentication::Unsecure {
+            client_id,
+            protocol_id: NETCODE_PROTOCOL_ID,
+            server_addr: host,
+            user_data: None,
+        },
+        socket,
+    )
+    .map_err(|e| NetError::Transport(e.to_string()))?;
+    Ok((RenetClient::new(connection_config(channels)), transport))
 }
 
 /// A computer's search on the async compute pool, so that the machine keeps serving its
@@ -112,18 +168,23 @@ impl Search {
 
 /// The game's messages, registered the same way on host and guests, and the protocol
 /// version: replicon checks that both sides agree before a machine is let in.
-fn messages_plugin(app: &mut App, version: u32) {
+pub(crate) fn messages_plugin(app: &mut App, version: u32) {
     app.world_mut()
         .resource_mut::<ProtocolHasher>()
         .add_custom(("qiguo", version));
     app.add_client_message::<Join>(Channel::Ordered)
         .add_client_message::<Play>(Channel::Ordered)
+        .add_client_message::<TakeBack>(Channel::Ordered)
         .add_server_message::<Welcome>(Channel::Ordered)
         .make_message_independent::<Welcome>()
         .add_server_message::<Refused>(Channel::Ordered)
         .make_message_independent::<Refused>()
         .add_server_message::<Played>(Channel::Ordered)
-        .make_message_independent::<Played>();
+        .make_message_independent::<Played>()
+        .add_server_message::<Table>(Channel::Ordered)
+        .make_message_independent::<Table>()
+        .add_server_message::<Resync>(Channel::Ordered)
+        .make_message_independent::<Resync>();
 }
 
 /// `qiguo server`: hosts the game until it ends (exit code 0), printing one line per event.

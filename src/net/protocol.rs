@@ -12,7 +12,7 @@ use qiguo_rules::Kingdom;
 use serde::{Deserialize, Serialize};
 
 /// The version of these messages: a machine speaking another is refused when it joins.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// netcode's protocol id, the same for every version of the game: a machine of another
 /// version connects, and is then refused with a message (replicon's protocol check, which
@@ -54,6 +54,14 @@ pub struct Play {
     pub mv: String,
 }
 
+/// A player's machine asks the host to take back moves, back to before its last move; the
+/// host's player decides (a host without a window refuses).
+#[derive(Message, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct TakeBack {
+    /// The number of moves the game had when asked (a request for another moment is refused).
+    pub ply: u32,
+}
+
 /// The host lets a machine in: its seats, the token that takes them back, and the game so far.
 #[derive(Message, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct Welcome {
@@ -81,6 +89,67 @@ pub struct Played {
     pub ply: u32,
     /// The move, in move text.
     pub mv: String,
+}
+
+/// The game again, as a whole: after moves were taken back (or played again) on the host.
+#[derive(Message, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct Resync {
+    /// The game record, as saved games write it (JSON).
+    pub record: String,
+    /// Why, in English (shown to the players).
+    pub reason: String,
+}
+
+/// Who holds a seat, as the host sees it.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub enum Hand {
+    /// A person seat no one has taken: free to join.
+    Open,
+    /// A person at the host's own screen.
+    AtHost,
+    /// A person on another machine, connected or gone (the seat waits for them).
+    Remote {
+        /// Whether their machine is connected now.
+        connected: bool,
+    },
+    /// The computer, at this level (by name); `for_player` when it stands in for a person
+    /// on another machine who has gone.
+    Computer {
+        /// The level's name (`easy`, `medium`, `hard`).
+        level: String,
+        /// Whether it plays for someone who has gone (and gets the seat back on return).
+        standing_in: bool,
+    },
+}
+
+/// One player of the game, as the host sees it.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+pub struct TableSeat {
+    /// The player's name.
+    pub name: String,
+    /// The kingdoms the player holds.
+    pub kingdoms: Vec<Kingdom>,
+    /// Who plays them.
+    pub hand: Hand,
+}
+
+/// The host's table: every player and who holds the seat. Sent to every machine when it
+/// connects (so that it can choose free seats) and whenever a seat changes hands.
+#[derive(Message, Serialize, Deserialize, Clone, Debug, PartialEq, Eq, Default)]
+pub struct Table {
+    /// The players, by player number.
+    pub seats: Vec<TableSeat>,
+}
+
+impl Table {
+    /// The kingdoms free to join.
+    pub fn open_kingdoms(&self) -> Vec<Kingdom> {
+        self.seats
+            .iter()
+            .filter(|s| s.hand == Hand::Open)
+            .flat_map(|s| s.kingdoms.iter().copied())
+            .collect()
+    }
 }
 
 /// A player's name as the host keeps it: trimmed, control characters dropped, at most

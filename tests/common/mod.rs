@@ -99,6 +99,9 @@ impl TestApp {
         logic_plugins(&mut app);
         // As in the game: the main world's systems run one after another on one thread.
         qiguo::game::app::run_main_world_on_one_thread(&mut app);
+        // As `App::run` does: plugins finish setting up (the network's protocol among them).
+        app.finish();
+        app.cleanup();
         app.update();
         app
     }
@@ -362,4 +365,24 @@ pub fn data_dir(test: &str) -> SaveDir {
     let root = std::env::temp_dir().join(format!("qiguo-headless-{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     SaveDir::at(root)
+}
+
+/// An app finished and cleaned up, as `App::run` would, for stepping by hand.
+pub fn started(mut app: App) -> App {
+    app.finish();
+    app.cleanup();
+    app
+}
+
+/// Steps every app (a host and the machines connected to it) until `done`, at most `limit` of
+/// wall time.
+pub fn run_apps_until(apps: &mut [&mut App], limit: Duration, done: impl Fn(&[&mut App]) -> bool) {
+    let start = std::time::Instant::now();
+    while !done(apps) {
+        assert!(start.elapsed() < limit, "not done within {limit:?}");
+        for app in apps.iter_mut() {
+            app.update();
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
 }

@@ -8,6 +8,7 @@ pub mod dialogs;
 mod files;
 mod help;
 mod moves;
+pub mod network;
 mod standings;
 mod status;
 
@@ -29,6 +30,7 @@ pub use status::Toast;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<NewGameForm>()
+        .init_resource::<network::NetworkForm>()
         .init_resource::<FilesForm>()
         .init_resource::<Toast>()
         .init_resource::<help::RulesWindow>()
@@ -63,6 +65,13 @@ pub(super) fn plugin(app: &mut App) {
                 files::load_dialog,
                 files::share_dialog,
                 files::resume_dialog,
+                (
+                    network::host_dialog,
+                    network::join_dialog,
+                    network::status_window,
+                    network::take_back_question,
+                )
+                    .chain(),
                 report_panels,
             )
                 .chain(),

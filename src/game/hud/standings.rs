@@ -8,6 +8,7 @@ use qiguo_rules::{Kingdom, KingdomGoal, Position, Standing};
 use super::kingdom_style;
 use super::{GAP, badge, board_area, c32, column_top, controller_choice, panel_rect};
 use crate::game::framing::FreeArea;
+use crate::game::online::Online;
 use crate::game::state::{Match, SeatChangeRequested};
 use crate::i18n::Tr;
 use crate::tr;
@@ -133,6 +134,7 @@ pub(super) fn kingdom_table(
     mut contexts: EguiContexts,
     the_match: Res<Match>,
     mut seats: MessageWriter<SeatChangeRequested>,
+    online: Res<Online>,
     tr: Res<Tr>,
 ) -> Result {
     let tr = *tr;
@@ -203,6 +205,11 @@ pub(super) fn kingdom_table(
                                 .on_hover_text(the_match.player_name(kingdom).unwrap_or("—"));
                         });
                         match pos.seats().player(kingdom) {
+                            Some(player)
+                                if !out
+                                    && super::network::seat_cell(
+                                        ui, tr, &online, &the_match, player, &mut seats,
+                                    ) => {}
                             Some(player) if !out => {
                                 let current = the_match.computer(kingdom);
                                 if let Some(computer) =

@@ -8,6 +8,7 @@ use qiguo_rules::Kingdom;
 
 use super::describe::MoveDescription;
 use super::help::RulesWindow;
+use super::network::NetworkForm;
 use super::{FilesForm, GAP, NewGameForm, badge, board_area, panel_rect};
 use crate::game::awareness::{Danger, Threats, ToggleThreats};
 use crate::game::camera::{ViewRequested, ViewSettings};
@@ -15,6 +16,7 @@ use crate::game::cues::SoundSettings;
 use crate::game::framing::FreeArea;
 use crate::game::handoff::{BANNER_SECONDS, HandOff};
 use crate::game::launch::View;
+use crate::game::online::Online;
 use crate::game::preferences::Preferences;
 use crate::game::saving::SaveStore;
 use crate::game::selection::ClickRefused;
@@ -98,6 +100,7 @@ pub(super) fn toolbar(
     mut rules: ResMut<RulesWindow>,
     mut sound: ResMut<SoundSettings>,
     mut preferences: ResMut<Preferences>,
+    (mut network, online): (ResMut<NetworkForm>, Res<Online>),
     tr: Res<Tr>,
 ) -> Result {
     let tr = *tr;
@@ -211,6 +214,8 @@ pub(super) fn toolbar(
                                 .show_value(false)
                                 .text(tr.text("sound-volume")),
                         );
+                        ui.separator();
+                        super::network::toolbar_buttons(ui, tr, &mut network, &online);
                     });
                 });
         });
