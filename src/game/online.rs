@@ -11,7 +11,7 @@
 //! [`Online`] resource, which only this module changes; the game stays in `Match`.
 
 use std::collections::VecDeque;
-use std::net::SocketAddr;
+use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
 use std::path::PathBuf;
 
 use bevy::prelude::*;
@@ -205,7 +205,16 @@ impl Online {
         match self {
             Online::Offline => None,
             Online::Hosting(h) => {
-                let holder = h.seating.holder(p)?;
+                let Some(holder) = h.seating.holder(p) else {
+                    // Unheld: computers and people here keep the ordinary choice; the other
+                    // person seats wait for a player.
+                    let person = the_match
+                        .players()
+                        .get(p)
+                        .is_some_and(|i| i.computer.is_none());
+                    let here = h.here.get(p).copied().unwrap_or(false);
+                    return (person && !here).then_some(SeatHand::Open);
+                };
                 let connected = holder.client.is_some();
                 Some(
                     match the_match.players().get(p).and_then(|i| i.computer.clone()) {
@@ -261,7 +270,7 @@ pub enum SeatHand {
     },
     /// (Joined) the computer, at this level.
     Computer(String),
-    /// (Joined) free for someone to join.
+    /// A person seat free for someone to join.
     Open,
 }
 
@@ -299,6 +308,24 @@ pub struct LeaveRequested;
 pub struct TakeBackAnswered {
     /// Whether the moves are taken back.
     pub allowed: bool,
+}
+
+/// The address other machines reach a host listening on `bind` at: this machine's address on
+/// the network it reaches others by (found by routing, no packet sent), else `bind` itself.
+pub fn joinable_address(bind: SocketAddr) -> SocketAddr {
+    if !bind.ip().is_unspecified() {
+        return bind;
+    }
+    let routed = UdpSocket::bind((Ipv4Addr::UNSPECIFIED, 0))
+        .and_then(|s| {
+            // A documentation address (TEST-NET-1): connecting a UDP socket only picks a route.
+            s.connect((Ipv4Addr::new(192, 0, 2, 1), 9))?;
+            s.local_addr()
+        })
+        .ok()
+        .map(|a| a.ip())
+        .filter(|ip| !ip.is_unspecified());
+    SocketAddr::new(routed.unwrap_or(bind.ip()), bind.port())
 }
 
 /// The file that keeps this window's seat token for `host`, in the data directory.
@@ -366,7 +393,7 @@ fn start_or_stop(
                     notices.write(Notice::done(tr!(
                         tr,
                         "online-hosting",
-                        address = addr.to_string()
+                        address = joinable_address(addr).to_string()
                     )));
                 }
                 Err(e) => {

@@ -68,7 +68,6 @@ pub(super) fn plugin(app: &mut App) {
                 (
                     network::host_dialog,
                     network::join_dialog,
-                    network::status_window,
                     network::take_back_question,
                 )
                     .chain(),
@@ -242,6 +241,8 @@ fn centred_dialog<'open>(id: &str, title: String) -> egui::Window<'open> {
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .resizable(false)
         .collapsible(false)
+        // At once: a question must not wait for a fade (a slow machine draws few frames).
+        .fade_in(false)
 }
 
 /// Where the interface finds the palette in egui's memory: [`share_palette`] puts it there

@@ -1,6 +1,6 @@
 //! Playing across machines from the window: the *Host game…* and *Join game…* dialogs, the
-//! online window (address, seats, stop or leave), the host's answer to a take-back request, and
-//! how the Kingdoms panel names a seat held on another machine.
+//! toolbar's way out (stop hosting, leave), the host's answer to a take-back request, and how
+//! the Kingdoms panel shows the link and names a seat held on another machine.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
@@ -28,8 +28,6 @@ pub struct NetworkForm {
     pub host_open: bool,
     /// The *Join game…* dialog is open (it stays open until the game is joined).
     pub join_open: bool,
-    /// The online window is open.
-    pub status_open: bool,
     /// The port to listen on, as typed.
     pub port: String,
     /// Whether other machines may reach the host (else only this machine, for trying out).
@@ -51,12 +49,16 @@ impl Default for NetworkForm {
         NetworkForm {
             host_open: false,
             join_open: false,
-            status_open: false,
             port: DEFAULT_PORT.to_string(),
             lan: true,
             here: Vec::new(),
             address: format!("127.0.0.1:{DEFAULT_PORT}"),
-            name: String::new(),
+            // The login name, to start from.
+            name: ["USER", "USERNAME"]
+                .iter()
+                .find_map(|v| std::env::var(v).ok())
+                .and_then(|n| crate::net::protocol::clean_name(&n))
+                .unwrap_or_default(),
             chosen: Vec::new(),
             error: None,
         }
@@ -93,17 +95,27 @@ pub fn parse_address(text: &str) -> Option<SocketAddr> {
         .or_else(|| with_port.to_socket_addrs().ok()?.next())
 }
 
-/// The online buttons of the toolbar: *Host game…* and *Join game…*, or the online window's
-/// button while connected.
-pub(super) fn toolbar_buttons(ui: &mut egui::Ui, tr: Tr, form: &mut NetworkForm, online: &Online) {
+/// The online buttons of the toolbar: *Host game…* and *Join game…*, or *Stop hosting* /
+/// *Leave* while connected.
+pub(super) fn toolbar_buttons(
+    ui: &mut egui::Ui,
+    tr: Tr,
+    form: &mut NetworkForm,
+    online: &Online,
+    leaves: &mut MessageWriter<LeaveRequested>,
+) {
     if online.is_online() {
-        let label = if online.is_hosting() {
-            tr.text("online-button-hosting")
+        let (label, hint) = if online.is_hosting() {
+            ("online-stop", "online-stop-hint")
         } else {
-            tr.text("online-button-joined")
+            ("join-leave", "join-leave-hint")
         };
-        if ui.button(label).clicked() {
-            form.status_open = !form.status_open;
+        if ui
+            .button(tr.text(label))
+            .on_hover_text(tr.text(hint))
+            .clicked()
+        {
+            leaves.write(LeaveRequested);
         }
     } else {
         if ui
@@ -203,7 +215,6 @@ pub(super) fn host_dialog(
                             here: form.here.clone(),
                         });
                         form.host_open = false;
-                        form.status_open = true;
                     }
                     None => form.error = Some(tr.text("host-bad-port")),
                 }
@@ -278,7 +289,6 @@ pub(super) fn join_dialog(
                 }
                 Link::Playing => {
                     form.join_open = false;
-                    form.status_open = true;
                 }
                 Link::Refused(why) => {
                     ui.colored_label(
@@ -331,80 +341,46 @@ pub(super) fn join_dialog(
     Ok(())
 }
 
-/// The online window: where the game is served or joined, who holds each seat, and the way
-/// out (stop hosting, leave).
-pub(super) fn status_window(
-    mut contexts: EguiContexts,
-    mut form: ResMut<NetworkForm>,
-    online: Res<Online>,
-    the_match: Res<Match>,
-    mut leaves: MessageWriter<LeaveRequested>,
-    tr: Res<Tr>,
-) -> Result {
-    let tr = *tr;
-    if !form.status_open || !online.is_online() || form.join_open {
-        return Ok(());
-    }
-    let ctx = contexts.ctx_mut()?;
-    let mut open = true;
-    egui::Window::new(tr.text("online-title"))
-        .id(egui::Id::new("Online"))
-        .open(&mut open)
-        .anchor(egui::Align2::LEFT_BOTTOM, [super::GAP, -60.0])
-        .resizable(false)
-        .collapsible(true)
-        .show(ctx, |ui| {
-            match &*online {
-                Online::Hosting(h) => {
-                    ui.label(tr!(tr, "online-hosting-on", address = h.addr.to_string()));
-                    if h.addr.ip().is_loopback() {
-                        ui.label(
-                            RichText::new(tr.text("online-loopback-only"))
-                                .small()
-                                .color(Color32::from_gray(170)),
-                        );
-                    }
-                }
-                Online::Joined(j) => {
-                    ui.label(tr!(tr, "join-host", address = j.host.to_string()));
-                    let state = match &j.link {
-                        Link::Playing => tr.text("online-link-playing"),
-                        Link::Lost => tr.text("online-link-lost"),
-                        Link::Refused(why) => tr!(tr, "online-refused", why = why.clone()),
-                        Link::Connecting | Link::Choosing => tr.text("join-connecting"),
-                    };
-                    ui.label(RichText::new(state).small());
-                }
-                Online::Offline => {}
-            }
-            ui.separator();
-            let seats = *the_match.game().start_position().seats();
-            egui::Grid::new("online seats")
-                .num_columns(2)
-                .show(ui, |ui| {
-                    for p in 0..the_match.players().len() {
-                        ui.horizontal(|ui| {
-                            for k in kingdoms_of(&seats, p) {
-                                badge(ui, k, 16.0, false);
-                            }
-                        });
-                        ui.label(seat_text(tr, &online, &the_match, p as u8));
-                        ui.end_row();
-                    }
-                });
-            let leave = if online.is_hosting() {
-                "online-stop"
+/// The first line of the Kingdoms panel in a game shared with other machines: where it is
+/// served (the address players give to join) or which host it follows, and how the link is.
+pub(super) fn online_summary(ui: &mut egui::Ui, tr: Tr, online: &Online) {
+    let (text, colour) = match online {
+        Online::Offline => return,
+        Online::Hosting(h) => {
+            let text = if h.addr.ip().is_loopback() {
+                tr!(tr, "online-hosting-on", address = h.addr.to_string())
+                    + " · "
+                    + &tr.text("online-loopback-only")
             } else {
-                "join-leave"
+                let shown = crate::game::online::joinable_address(h.addr);
+                tr!(tr, "online-hosting-on", address = shown.to_string())
             };
-            if ui.button(tr.text(leave)).clicked() {
-                leaves.write(LeaveRequested);
-            }
-        });
-    if !open {
-        form.status_open = false;
-    }
-    Ok(())
+            (text, Color32::from_rgb(150, 210, 255))
+        }
+        Online::Joined(j) => {
+            let (state, colour) = match &j.link {
+                Link::Playing => (
+                    tr.text("online-link-playing"),
+                    Color32::from_rgb(150, 210, 255),
+                ),
+                Link::Lost => (
+                    tr.text("online-link-lost"),
+                    Color32::from_rgb(255, 170, 110),
+                ),
+                Link::Refused(why) => (
+                    tr!(tr, "online-refused", why = why.clone()),
+                    Color32::from_rgb(255, 120, 90),
+                ),
+                Link::Connecting => (tr.text("join-connecting"), Color32::from_gray(200)),
+                Link::Choosing => (tr.text("online-link-choosing"), Color32::from_gray(200)),
+            };
+            (
+                tr!(tr, "join-host", address = j.host.to_string()) + " · " + &state,
+                colour,
+            )
+        }
+    };
+    ui.label(RichText::new(text).small().color(colour));
 }
 
 /// A seat in words: who plays it, and whether they are here, connected or gone.
@@ -476,18 +452,15 @@ pub(super) fn seat_cell(
         SeatHand::StandIn { level, .. } => level.parse::<Level>().ok(),
         _ => None,
     };
-    let label = |c: Option<Level>| match c {
-        None => text.clone(),
-        Some(l) => tr!(tr, "computer-level", level = tr.level(l)),
-    };
+    let label = |l: Level| tr!(tr, "computer-level", level = tr.level(l));
     let mut choice = current;
     egui::ComboBox::from_id_salt(("online seat", player))
-        .selected_text(RichText::new(label(current)).color(colour))
-        .width(110.0)
+        .selected_text(RichText::new(text.clone()).color(colour))
+        .width(130.0)
         .show_ui(ui, |ui| {
             ui.selectable_value(&mut choice, None, tr.text("seat-give-back"));
             for level in [Level::Easy, Level::Medium, Level::Hard] {
-                ui.selectable_value(&mut choice, Some(level), label(Some(level)));
+                ui.selectable_value(&mut choice, Some(level), label(level));
             }
         })
         .response

@@ -167,6 +167,7 @@ pub(super) fn kingdom_table(
                 .small()
                 .color(Color32::from_gray(170)),
             );
+            super::network::online_summary(ui, tr, &online);
             ui.add_space(2.0);
             egui::Grid::new("standings")
                 .num_columns(6)

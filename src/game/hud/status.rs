@@ -16,7 +16,7 @@ use crate::game::cues::SoundSettings;
 use crate::game::framing::FreeArea;
 use crate::game::handoff::{BANNER_SECONDS, HandOff};
 use crate::game::launch::View;
-use crate::game::online::Online;
+use crate::game::online::{LeaveRequested, Online};
 use crate::game::preferences::Preferences;
 use crate::game::saving::SaveStore;
 use crate::game::selection::ClickRefused;
@@ -100,7 +100,11 @@ pub(super) fn toolbar(
     mut rules: ResMut<RulesWindow>,
     mut sound: ResMut<SoundSettings>,
     mut preferences: ResMut<Preferences>,
-    (mut network, online): (ResMut<NetworkForm>, Res<Online>),
+    (mut network, online, mut leaves): (
+        ResMut<NetworkForm>,
+        Res<Online>,
+        MessageWriter<LeaveRequested>,
+    ),
     tr: Res<Tr>,
 ) -> Result {
     let tr = *tr;
@@ -215,7 +219,7 @@ pub(super) fn toolbar(
                                 .text(tr.text("sound-volume")),
                         );
                         ui.separator();
-                        super::network::toolbar_buttons(ui, tr, &mut network, &online);
+                        super::network::toolbar_buttons(ui, tr, &mut network, &online, &mut leaves);
                     });
                 });
         });
