@@ -35,6 +35,9 @@ const QUIESCENCE_DEPTH: u32 = 6;
 const LMR_DEPTH: i32 = 2;
 /// ...after this many of one opponent's replies.
 const LMR_AFTER: usize = 2;
+/// How much worse than the best a move may score to be played instead of one already played
+/// from the same position (breaking the circles of endings).
+const REPEAT_MARGIN: i32 = 80;
 /// The share of the next iteration's foreseen cost that must fit in what is left to start it.
 const NEXT_ITERATION_SHARE: f64 = 0.4;
 
@@ -86,6 +89,9 @@ pub struct Engine {
     aborted: bool,
     root_player: u8,
     root_key: u64,
+    /// The moves chosen before from each root position (by hash): a position met again means
+    /// the game goes round in circles, and a near-best move not tried from it makes progress.
+    chosen: std::collections::HashMap<u64, Vec<Move>>,
 }
 
 impl Default for Engine {
@@ -113,6 +119,7 @@ impl Engine {
             aborted: false,
             root_player: 0,
             root_key: 0,
+            chosen: std::collections::HashMap::new(),
         }
     }
 
@@ -121,6 +128,7 @@ impl Engine {
         self.tt.clear();
         self.history.iter_mut().for_each(|h| *h = 0);
         self.killers.iter_mut().for_each(|k| *k = [u32::MAX; 2]);
+        self.chosen.clear();
     }
 
     /// Chooses a move for the kingdom to move in `pos` at `level`, within `limits`
@@ -236,11 +244,25 @@ impl Engine {
             .iter()
             .filter(|(_, s)| level.tolerance() > 0 && *s >= best - level.tolerance())
             .collect();
-        let (mv, score) = if near.len() > 1 {
+        let (mut mv, mut score) = if near.len() > 1 {
             *near[rng.below(near.len())]
         } else {
             scores[0]
         };
+        // Met this position before: a near-best move not played from it yet, if any.
+        let root = pos.hash();
+        if let Some(tried) = self.chosen.get(&root)
+            && tried.contains(&mv)
+            && let Some(&(other, s)) = scores
+                .iter()
+                .find(|(m, s)| *s >= best - REPEAT_MARGIN && !tried.contains(m))
+        {
+            (mv, score) = (other, s);
+        }
+        if self.chosen.len() > 100_000 {
+            self.chosen.clear();
+        }
+        self.chosen.entry(root).or_default().push(mv);
         Some(done(mv, score, depth, self.nodes))
     }
 

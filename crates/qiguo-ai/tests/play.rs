@@ -225,3 +225,33 @@ fn hard_takes_free_generals_in_generated_positions() {
     eprintln!("{found} positions with a free General");
     assert!(found >= 3, "only {found} positions with a free General");
 }
+
+/// A position met again (the game going round in circles, as deterministic players do in
+/// endings) gets a near-best move not played from it before; `clear` forgets them.
+#[test]
+fn a_position_met_again_gets_another_near_best_move() {
+    let pos = Position::start(Rules::default());
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    let mut engine = Engine::new(16);
+    let first = engine.search(&pos, Level::Medium, &limits, 7).unwrap();
+    let second = engine.search(&pos, Level::Medium, &limits, 7).unwrap();
+    let third = engine.search(&pos, Level::Medium, &limits, 7).unwrap();
+    assert_ne!(first.best, second.best);
+    assert_ne!(third.best, first.best);
+    assert_ne!(third.best, second.best);
+    for later in [&second, &third] {
+        assert!(
+            later.score >= first.score - 80,
+            "{} scores {} against {}",
+            later.best,
+            later.score,
+            first.score
+        );
+    }
+    engine.clear();
+    let again = engine.search(&pos, Level::Medium, &limits, 7).unwrap();
+    assert_eq!(again.best, first.best, "a cleared engine starts afresh");
+}
