@@ -241,9 +241,39 @@ fn a_window_joins_a_host_without_a_window_and_plays_through_it() {
         qiguo::game::state::NewGameRequested::new(start, PlayerInfo::defaults(7)),
     );
     assert_eq!(the_match(&win).game().len(), len);
+    // Leaving while one of the host's computers is to move: the game goes on here, from where
+    // it stands, the computers now played by this window.
+    play_if_mine(&mut win);
+    run_apps_until(&mut [&mut server, &mut win], LIMIT, |apps| {
+        apps[0].world().resource::<Host>().game.len() > len
+    });
+    // The host goes quiet right after playing the window's move: once it has been shown, one
+    // of the host's computers is to move and no search runs here (the host played them).
+    drop(server);
+    let mut settled = 0;
+    for _ in 0..3000 {
+        if settled == 20 {
+            break;
+        }
+        win.update();
+        std::thread::sleep(Duration::from_millis(1));
+        settled = if phase(&win) == TurnPhase::ComputerThinking {
+            settled + 1
+        } else {
+            0
+        };
+    }
+    assert_eq!(settled, 20, "a computer to move, the host's moves shown");
+    let at = the_match(&win).game().len();
     send(&mut win, LeaveRequested);
     assert!(!online(&win).is_online());
-    assert_eq!(the_match(&win).game().len(), len);
+    assert_eq!(the_match(&win).game().len(), at, "the board keeps the game");
+    run_until(
+        &mut win,
+        3000,
+        "the computers to move after leaving",
+        |app| the_match(app).game().len() >= at + 3,
+    );
 }
 
 #[test]

@@ -22,8 +22,9 @@ use qiguo_rules::{Kingdom, Move, PlayerInfo, Record, notation};
 
 use super::AppSystems;
 use super::state::{
-    Dialog, GameFromHost, Match, MoveApplied, MoveRequested, Mover, Notice, PlayerRenamed,
-    PlayersFromHost, Review, SeatChangeRequested, Turn, TurnPhase, UndoRequested, turn_refusal,
+    Dialog, GameFromHost, Match, MoveApplied, MoveRequested, Mover, NewGameRequested, Notice,
+    PlayerRenamed, PlayersFromHost, Review, SeatChangeRequested, Turn, TurnPhase, UndoRequested,
+    turn_refusal,
 };
 use crate::i18n::Tr;
 use crate::net::protocol::{
@@ -353,6 +354,7 @@ fn start_or_stop(
     the_match: Res<Match>,
     channels: Res<RepliconChannels>,
     mut notices: MessageWriter<Notice>,
+    mut games: MessageWriter<NewGameRequested>,
     mut commands: Commands,
     tr: Res<Tr>,
 ) {
@@ -364,6 +366,13 @@ fn start_or_stop(
         let id = if online.is_hosting() {
             "online-stopped-hosting"
         } else {
+            // The game goes on here from where it stands, the host's computers played by
+            // this window's: the match is started again on the same moves, so the turn
+            // follows (a computer to move starts thinking).
+            games.write(NewGameRequested {
+                game: the_match.game().clone(),
+                players: the_match.players().to_vec(),
+            });
             "online-left"
         };
         *online = Online::Offline;
