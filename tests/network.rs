@@ -7,31 +7,12 @@ mod common;
 use std::time::Duration;
 
 use bevy::prelude::*;
-use common::{run_apps_until, started};
+use common::{host_config, run_apps_until, started};
 use qiguo::net::guest::{Guest, GuestConfig, GuestEnd, guest_app};
 use qiguo::net::host::{Host, HostConfig, host_app};
 use qiguo::net::protocol::PROTOCOL_VERSION;
 use qiguo_ai::Level;
-use qiguo_rules::{Game, Kingdom, PlayerInfo, Record, Rules, Seats};
-
-/// Seven players: the first `remote` are people on other machines, the rest computers of the
-/// host (random movers, so that games are quick).
-fn config(remote: usize) -> HostConfig {
-    let players = (0..7)
-        .map(|i| PlayerInfo {
-            name: format!("Player {}", i + 1),
-            computer: (i >= remote).then(|| "random".to_owned()),
-        })
-        .collect();
-    HostConfig {
-        bind: "127.0.0.1:0".parse().unwrap(),
-        game: Game::start(Rules::default(), Seats::seven()),
-        players,
-        record: None,
-        tokens: Vec::new(),
-        stand_in: None,
-    }
-}
+use qiguo_rules::{Game, Kingdom, Record};
 
 /// A guest playing `kingdom` at random, ready to be stepped.
 fn guest(host: SocketAddr, kingdom: Kingdom, name: &str) -> App {
@@ -49,6 +30,14 @@ fn guest_config(host: SocketAddr, kingdom: Kingdom, name: &str) -> GuestConfig {
     }
 }
 
+/// Steps the host (first) and its guests until the game is over and every guest has ended.
+fn play_to_the_end(apps: &mut [&mut App], limit: Duration) {
+    run_apps_until(apps, limit, |apps| {
+        host_game(apps[0]).outcome().is_some()
+            && apps[1..].iter().all(|a| guest_state(a).end.is_some())
+    });
+}
+
 fn host_game(app: &App) -> &Game {
     &app.world().resource::<Host>().game
 }
@@ -59,17 +48,13 @@ fn guest_state(app: &App) -> &Guest {
 
 #[test]
 fn a_whole_game_with_two_guests_ends_the_same_everywhere() {
-    let (host, addr) = host_app(config(2)).unwrap();
+    let (host, addr) = host_app(host_config(2)).unwrap();
     let mut host = started(host);
     let mut qin = guest(addr, Kingdom::Qin, "Anna");
     let mut chu = guest(addr, Kingdom::Chu, "趙雲");
-    run_apps_until(
+    play_to_the_end(
         &mut [&mut host, &mut qin, &mut chu],
         Duration::from_secs(120),
-        |apps| {
-            host_game(apps[0]).outcome().is_some()
-                && apps[1..].iter().all(|a| guest_state(a).end.is_some())
-        },
     );
     let game = host_game(&host);
     let events = &host.world().resource::<Host>().events;
@@ -105,7 +90,7 @@ fn a_whole_game_with_two_guests_ends_the_same_everywhere() {
 
 #[test]
 fn seven_clients_play_a_whole_game_to_its_end() {
-    let (host, addr) = host_app(config(7)).unwrap();
+    let (host, addr) = host_app(host_config(7)).unwrap();
     let mut host = started(host);
     let mut guests: Vec<App> = Kingdom::ALL
         .into_iter()
@@ -114,10 +99,7 @@ fn seven_clients_play_a_whole_game_to_its_end() {
     let mut apps: Vec<&mut App> = std::iter::once(&mut host)
         .chain(guests.iter_mut())
         .collect();
-    run_apps_until(&mut apps, Duration::from_secs(120), |apps| {
-        host_game(apps[0]).outcome().is_some()
-            && apps[1..].iter().all(|a| guest_state(a).end.is_some())
-    });
+    play_to_the_end(&mut apps, Duration::from_secs(120));
     let game = host_game(&host);
     assert!(game.len() > 20, "{} moves", game.len());
     for g in &guests {
@@ -161,7 +143,7 @@ fn a_guest_killed_mid_game_rejoins_its_seat_with_its_token() {
     std::fs::create_dir_all(&dir).unwrap();
     let token = dir.join("qin.token");
     let _ = std::fs::remove_file(&token);
-    let (host, addr) = host_app(config(1)).unwrap();
+    let (host, addr) = host_app(host_config(1)).unwrap();
     let mut host = started(host);
     let mut first = guest_with_token(addr, Kingdom::Qin, "Anna", &token);
     run_apps_until(
@@ -202,7 +184,7 @@ fn a_guest_killed_mid_game_rejoins_its_seat_with_its_token() {
 #[test]
 fn hostile_requests_are_refused_and_change_nothing() {
     use qiguo::net::protocol::Play;
-    let (host, addr) = host_app(config(2)).unwrap();
+    let (host, addr) = host_app(host_config(2)).unwrap();
     let mut host = started(host);
     let mut qin = guest(addr, Kingdom::Qin, "Anna");
     let mut chu = guest(addr, Kingdom::Chu, "Bo");
@@ -255,13 +237,9 @@ fn hostile_requests_are_refused_and_change_nothing() {
     ] {
         chu.world_mut().write_message(Play { ply, mv });
     }
-    run_apps_until(
+    play_to_the_end(
         &mut [&mut host, &mut qin, &mut chu],
         Duration::from_secs(120),
-        |apps| {
-            host_game(apps[0]).outcome().is_some()
-                && apps[1..].iter().all(|a| guest_state(a).end.is_some())
-        },
     );
     let events = &host.world().resource::<Host>().events;
     let refused = events
@@ -298,7 +276,7 @@ fn a_host_stopped_dead_and_started_again_from_its_record_continues_the_game() {
     let record = dir.join("game.json");
     let (host, addr) = host_app(HostConfig {
         record: Some(record.clone()),
-        ..config(2)
+        ..host_config(2)
     })
     .unwrap();
     let mut host = started(host);
@@ -327,13 +305,9 @@ fn a_host_stopped_dead_and_started_again_from_its_record_continues_the_game() {
     let mut host = started(host);
     // The guests notice the host has gone (netcode's timeout), reconnect, rejoin their seats
     // with their tokens and play on.
-    run_apps_until(
+    play_to_the_end(
         &mut [&mut host, &mut qin, &mut chu],
         Duration::from_secs(90),
-        |apps| {
-            host_game(apps[0]).outcome().is_some()
-                && apps[1..].iter().all(|a| guest_state(a).end.is_some())
-        },
     );
     let events = &host.world().resource::<Host>().events;
     assert!(
@@ -362,7 +336,7 @@ fn a_host_stopped_dead_and_started_again_from_its_record_continues_the_game() {
 fn a_stand_in_plays_for_a_player_who_has_gone_until_the_game_ends() {
     let (host, addr) = host_app(HostConfig {
         stand_in: Some((Level::Random, Duration::ZERO)),
-        ..config(2)
+        ..host_config(2)
     })
     .unwrap();
     let mut host = started(host);

@@ -16,10 +16,10 @@ use qiguo::game::state::{
     Match, MoveRequested, Notice, SeatChangeRequested, TurnPhase, UndoRequested,
 };
 use qiguo::net::guest::{GuestConfig, guest_app};
-use qiguo::net::host::{Host, HostConfig, host_app};
+use qiguo::net::host::{Host, host_app};
 use qiguo::net::protocol::PROTOCOL_VERSION;
 use qiguo_ai::Level;
-use qiguo_rules::{Game, Kingdom, PlayerInfo, Position, Rules, Seats};
+use qiguo_rules::{Game, Kingdom, PlayerInfo, Position, Rules};
 
 const LIMIT: Duration = Duration::from_secs(60);
 
@@ -159,21 +159,7 @@ fn run_playing(apps: &mut [&mut App], done: impl Fn(&[&mut App]) -> bool) {
 
 #[test]
 fn a_window_joins_a_host_without_a_window_and_plays_through_it() {
-    let players: Vec<PlayerInfo> = (0..7)
-        .map(|i| PlayerInfo {
-            name: format!("Player {}", i + 1),
-            computer: (i >= 1).then(|| "random".to_owned()),
-        })
-        .collect();
-    let (server, addr) = host_app(HostConfig {
-        bind: "127.0.0.1:0".parse().unwrap(),
-        game: Game::start(Rules::default(), Seats::seven()),
-        players,
-        record: None,
-        tokens: Vec::new(),
-        stand_in: None,
-    })
-    .unwrap();
+    let (server, addr) = host_app(host_config(1)).unwrap();
     let mut server = started(server);
     let mut win = window(2);
     let dir = tempdir("online-join");

@@ -31,7 +31,7 @@ use crate::net::protocol::{
     Hand, Join, PROTOCOL_VERSION, Play, Played, Refused, Resync, Table, TakeBack, Welcome,
 };
 use crate::net::seating::{Seating, kingdoms_of};
-use crate::net::{connect, listen, messages_plugin};
+use crate::net::{connect_afresh, listen, messages_plugin, read_token};
 use crate::tr;
 
 pub(super) fn plugin(app: &mut App) {
@@ -416,10 +416,8 @@ fn start_or_stop(
             notices.write(Notice::error(tr.text("online-already")));
             return;
         }
-        match connect(&channels, request.host) {
-            Ok((client, transport)) => {
-                commands.insert_resource(client);
-                commands.insert_resource(transport);
+        match connect_afresh(&mut commands, &channels, request.host) {
+            Ok(()) => {
                 if let Some(dir) = request.token_file.as_ref().and_then(|f| f.parent()) {
                     let _ = std::fs::create_dir_all(dir);
                 }
@@ -564,13 +562,7 @@ fn host_joins(
             }
             Err(reason) => {
                 info!("refused a join: {reason}");
-                refusals.write(ToClients {
-                    targets: SendTargets::Single(join.client_id),
-                    message: Refused {
-                        reason,
-                        fatal: true,
-                    },
-                });
+                refusals.write(Refused::to(join.client_id, reason, true));
             }
         }
     }
@@ -598,13 +590,7 @@ fn host_moves(
             Ok(_) => {}
             Err(reason) => {
                 info!("refused a move: {reason}");
-                refusals.write(ToClients {
-                    targets: SendTargets::Single(play.client_id),
-                    message: Refused {
-                        reason,
-                        fatal: false,
-                    },
-                });
+                refusals.write(Refused::to(play.client_id, reason, false));
             }
         }
     }
@@ -638,13 +624,7 @@ fn host_take_backs(
         };
         match refusal {
             Some(reason) => {
-                refusals.write(ToClients {
-                    targets: SendTargets::Single(ask.client_id),
-                    message: Refused {
-                        reason: reason.to_owned(),
-                        fatal: false,
-                    },
-                });
+                refusals.write(Refused::to(ask.client_id, reason, false));
             }
             None => {
                 h.take_back = Some(TakeBackAsk {
@@ -683,13 +663,7 @@ fn answer_take_back(
         undo.write(UndoRequested);
         return;
     };
-    refusals.write(ToClients {
-        targets: SendTargets::Single(ClientId::Client(ask.client)),
-        message: Refused {
-            reason: reason.to_owned(),
-            fatal: false,
-        },
-    });
+    refusals.write(Refused::to(ClientId::Client(ask.client), reason, false));
 }
 
 /// Every move the rules system played goes to every machine; anything else that changed the
@@ -770,16 +744,8 @@ fn reconnect(mut online: ResMut<Online>, channels: Res<RepliconChannels>, mut co
         return;
     }
     j.retry_in = RETRY_FRAMES;
-    match connect(&channels, j.host) {
-        Ok((client, transport)) => {
-            j.since_join = None;
-            // Removed first, so that the new client counts as added and the connection
-            // starts over.
-            commands.remove_resource::<RenetClient>();
-            commands.remove_resource::<NetcodeClientTransport>();
-            commands.insert_resource(client);
-            commands.insert_resource(transport);
-        }
+    match connect_afresh(&mut commands, &channels, j.host) {
+        Ok(()) => j.since_join = None,
         Err(e) => warn!("{e}"),
     }
 }
@@ -801,12 +767,7 @@ fn send_join(
     if matches!(j.link, Link::Playing | Link::Refused(_)) {
         return;
     }
-    let token = j
-        .token_file
-        .as_ref()
-        .and_then(|f| std::fs::read_to_string(f).ok())
-        .map(|t| t.trim().to_owned())
-        .filter(|t| !t.is_empty());
+    let token = read_token(j.token_file.as_deref());
     if token.is_none() && j.asked.is_empty() {
         return;
     }

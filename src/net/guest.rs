@@ -7,13 +7,11 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 use bevy_replicon::prelude::*;
-use bevy_replicon_renet::RenetClient;
-use bevy_replicon_renet::netcode::NetcodeClientTransport;
 use qiguo_ai::Level;
 use qiguo_rules::{Game, Kingdom, Record, notation};
 
 use super::protocol::{Join, Play, Played, Refused, Resync, Welcome};
-use super::{NetError, Search, connect, messages_plugin};
+use super::{NetError, Search, connect, connect_afresh, messages_plugin, read_token};
 
 /// Everything a guest starts from.
 #[derive(Debug, Clone)]
@@ -78,18 +76,12 @@ fn reconnect(mut guest: ResMut<Guest>, channels: Res<RepliconChannels>, mut comm
         return;
     }
     guest.retry_in = RETRY_FRAMES;
-    match connect(&channels, guest.config.host) {
-        Ok((client, transport)) => {
+    match connect_afresh(&mut commands, &channels, guest.config.host) {
+        Ok(()) => {
             guest.say(format!("connecting again to {}", guest.config.host));
             guest.game = None;
             guest.pending = None;
             guest.since_join = None;
-            // Removed first, so that the new client counts as added and the connection
-            // state starts over (replicon's backend watches for a client being added).
-            commands.remove_resource::<RenetClient>();
-            commands.remove_resource::<NetcodeClientTransport>();
-            commands.insert_resource(client);
-            commands.insert_resource(transport);
         }
         Err(e) => warn!("{e}"),
     }
@@ -155,12 +147,7 @@ fn send_join(mut guest: ResMut<Guest>, mut joins: MessageWriter<Join>) {
     }
     let due = guest.since_join.is_none_or(|frames| frames >= 60);
     if due {
-        let token = guest
-            .config
-            .token_file
-            .as_ref()
-            .and_then(|f| std::fs::read_to_string(f).ok())
-            .map(|t| t.trim().to_owned());
+        let token = read_token(guest.config.token_file.as_deref());
         joins.write(Join {
             version: guest.config.version,
             name: guest.config.name.clone(),

@@ -256,13 +256,7 @@ fn answer_joins(
             }
             Err(reason) => {
                 host.say(format!("refused a join: {reason}"));
-                refusals.write(ToClients {
-                    targets: SendTargets::Single(join.client_id),
-                    message: Refused {
-                        reason,
-                        fatal: true,
-                    },
-                });
+                refusals.write(Refused::to(join.client_id, reason, true));
             }
         }
     }
@@ -283,13 +277,7 @@ fn answer_moves(
             Ok(mv) => announce(&mut host, &mut played, ply, mv),
             Err(reason) => {
                 host.say(format!("refused a move: {reason}"));
-                refusals.write(ToClients {
-                    targets: SendTargets::Single(play.client_id),
-                    message: Refused {
-                        reason,
-                        fatal: false,
-                    },
-                });
+                refusals.write(Refused::to(play.client_id, reason, false));
             }
         }
     }
@@ -403,12 +391,10 @@ fn refuse_take_backs(
 ) {
     for ask in asks.read() {
         host.say("refused a take-back: this host takes no moves back".to_owned());
-        refusals.write(ToClients {
-            targets: SendTargets::Single(ask.client_id),
-            message: Refused {
-                reason: "this host takes no moves back (it has no player to agree)".to_owned(),
-                fatal: false,
-            },
-        });
+        refusals.write(Refused::to(
+            ask.client_id,
+            "this host takes no moves back (it has no player to agree)",
+            false,
+        ));
     }
 }

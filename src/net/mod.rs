@@ -121,6 +121,27 @@ pub(crate) fn connect(
     Ok((RenetClient::new(connection_config(channels)), transport))
 }
 
+/// Connects to `host` with a new client and transport in place of any old ones: removed first,
+/// so that the new client counts as added and replicon starts the connection over.
+pub(crate) fn connect_afresh(
+    commands: &mut Commands,
+    channels: &RepliconChannels,
+    host: SocketAddr,
+) -> Result<(), NetError> {
+    let (client, transport) = connect(channels, host)?;
+    commands.remove_resource::<RenetClient>();
+    commands.remove_resource::<NetcodeClientTransport>();
+    commands.insert_resource(client);
+    commands.insert_resource(transport);
+    Ok(())
+}
+
+/// The seat token kept in `file`, if there is one.
+pub(crate) fn read_token(file: Option<&std::path::Path>) -> Option<String> {
+    let text = std::fs::read_to_string(file?).ok()?;
+    Some(text.trim().to_owned()).filter(|t| !t.is_empty())
+}
+
 /// A computer's search on the async compute pool, so that the machine keeps serving its
 /// connection meanwhile; by node budget, so the same move on any machine.
 struct Search {

@@ -82,6 +82,23 @@ pub struct Refused {
     pub fatal: bool,
 }
 
+impl Refused {
+    /// A refusal for one machine, as the host sends it.
+    pub fn to(
+        client: bevy_replicon::prelude::ClientId,
+        reason: impl Into<String>,
+        fatal: bool,
+    ) -> bevy_replicon::prelude::ToClients<Refused> {
+        bevy_replicon::prelude::ToClients {
+            targets: bevy_replicon::prelude::SendTargets::Single(client),
+            message: Refused {
+                reason: reason.into(),
+                fatal,
+            },
+        }
+    }
+}
+
 /// The host applied a move: every machine plays it too.
 #[derive(Message, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct Played {
