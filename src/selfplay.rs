@@ -6,9 +6,11 @@
 //! probability ratio test ([`Sprt`]) can stop a series as soon as the measured seat's win share
 //! is clearly above or clearly at the fair share of one in seven.
 
-use std::io::{IsTerminal, Write};
-use std::sync::Mutex;
+use std::collections::BTreeMap;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use qiguo_ai::{Engine, Level, Limits};
@@ -80,6 +82,9 @@ pub struct Series {
     /// levels, varied by the game's seed: levels without variety (Medium, Hard) would otherwise
     /// play the same seven games over and over.
     pub opening: usize,
+    /// Where finished games are kept, so that a long series stopped half-way goes on from
+    /// where it was (`selfplay --log`).
+    pub ledger: Option<Arc<Mutex<Ledger>>>,
 }
 
 /// How one game went.
@@ -170,6 +175,49 @@ impl Series {
         }
     }
 
+    /// The settings that make a series' games what they are (not how many, nor on how many
+    /// threads), as one line of JSON: the first line of its ledger.
+    pub fn identity(&self) -> String {
+        serde_json::json!({
+            "qiguo_selfplay": 1,
+            "rules": self.rules.preset_name(),
+            "levels": self.levels.iter().map(|l| l.name()).collect::<Vec<_>>(),
+            "rotate": self.rotate,
+            "seed": self.seed,
+            "budget": self.budget.describe(),
+            "max_plies": self.max_plies,
+            "opening": self.opening,
+        })
+        .to_string()
+    }
+
+    /// Game `index` from the ledger, if it was played before.
+    fn played(&self, index: u32) -> Option<GameResult> {
+        let ledger = self.ledger.as_ref()?;
+        let ledger = ledger.lock().expect("no panics while holding the lock");
+        let (winner, plies) = *ledger.games.get(&index)?;
+        Some(GameResult {
+            levels: self.levels_of(index),
+            winner,
+            plies,
+            measured: self.measured_of(index),
+        })
+    }
+
+    /// Writes game `index` to the ledger, if there is one; a failed write is reported once
+    /// and the series goes on.
+    fn keep(&self, index: u32, result: &GameResult) {
+        if let Some(ledger) = &self.ledger {
+            let mut ledger = ledger.lock().expect("no panics while holding the lock");
+            if let Err(e) = ledger.record(index, result) {
+                if !ledger.failed {
+                    eprintln!("selfplay: {e}; games go on without it");
+                }
+                ledger.failed = true;
+            }
+        }
+    }
+
     /// Plays games in order, `threads` at a time, until `sprt` reaches a verdict or every game
     /// is played. Returns the games the verdict rests on (those after the deciding one, played
     /// alongside it, are dropped so the result does not depend on the number of threads).
@@ -224,7 +272,12 @@ impl Series {
                         if i >= count as usize {
                             break;
                         }
-                        let result = self.play(first + i as u32);
+                        let index = first + i as u32;
+                        let result = self.played(index).unwrap_or_else(|| {
+                            let result = self.play(index);
+                            self.keep(index, &result);
+                            result
+                        });
                         let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
                         (progress.lock().expect("no panics while holding the lock"))(
                             finished,
@@ -244,6 +297,114 @@ impl Series {
             .collect()
     }
 }
+
+/// The games of a series already played, kept in a file: the series' identity on the first
+/// line, then one line of JSON per finished game (`{"game":3,"winner":"qin","victory":"generals",
+/// "plies":412}`; a capped game has no winner). Games are reproducible from their number, so a
+/// series that stopped — a closed terminal, a machine turned off — goes on where it was with
+/// the same results. The file must come from the same build of the game: a changed engine
+/// would play other games under the same settings.
+#[derive(Debug)]
+pub struct Ledger {
+    path: PathBuf,
+    games: BTreeMap<u32, (Option<(Kingdom, Victory)>, usize)>,
+    failed: bool,
+}
+
+impl Ledger {
+    /// Opens the ledger at `path` for `series`, reading the games it holds, or starts it.
+    /// Fails, touching nothing, when the file belongs to another series or cannot be read.
+    pub fn open(path: &Path, series: &Series) -> Result<Ledger, String> {
+        let shown = path.display();
+        let identity = series.identity();
+        let mut games = BTreeMap::new();
+        match std::fs::File::open(path) {
+            Ok(file) => {
+                let mut lines = std::io::BufReader::new(file).lines();
+                let first = lines
+                    .next()
+                    .transpose()
+                    .map_err(|e| format!("cannot read {shown}: {e}"))?
+                    .unwrap_or_default();
+                if first.trim() != identity {
+                    return Err(format!(
+                        "{shown} holds another series ({}); this one is {identity}",
+                        first.trim()
+                    ));
+                }
+                for (n, line) in lines.enumerate() {
+                    let line = line.map_err(|e| format!("cannot read {shown}: {e}"))?;
+                    if line.trim().is_empty() {
+                        continue;
+                    }
+                    let (index, game) = Self::parse(&line).ok_or_else(|| {
+                        format!("{shown}, line {}: not a finished game: {line}", n + 2)
+                    })?;
+                    games.insert(index, game);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                std::fs::write(path, format!("{identity}\n"))
+                    .map_err(|e| format!("cannot write {shown}: {e}"))?;
+            }
+            Err(e) => return Err(format!("cannot read {shown}: {e}")),
+        }
+        Ok(Ledger {
+            path: path.to_owned(),
+            games,
+            failed: false,
+        })
+    }
+
+    /// How many games the ledger holds.
+    pub fn len(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    fn parse(line: &str) -> Option<(u32, (Option<(Kingdom, Victory)>, usize))> {
+        let v: serde_json::Value = serde_json::from_str(line).ok()?;
+        let index = u32::try_from(v["game"].as_u64()?).ok()?;
+        let plies = usize::try_from(v["plies"].as_u64()?).ok()?;
+        let winner = match (&v["winner"], &v["victory"]) {
+            (serde_json::Value::Null, serde_json::Value::Null) => None,
+            (serde_json::Value::String(k), serde_json::Value::String(how)) => Some((
+                Kingdom::ALL.into_iter().find(|x| x.name() == k)?,
+                VICTORIES.into_iter().find(|x| x.name() == how)?,
+            )),
+            _ => return None,
+        };
+        Some((index, (winner, plies)))
+    }
+
+    fn record(&mut self, index: u32, result: &GameResult) -> Result<(), String> {
+        self.games.insert(index, (result.winner, result.plies));
+        let line = serde_json::json!({
+            "game": index,
+            "winner": result.winner.map(|(k, _)| k.name()),
+            "victory": result.winner.map(|(_, v)| v.name()),
+            "plies": result.plies,
+        });
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&self.path)
+            .and_then(|mut f| writeln!(f, "{line}"))
+            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
+}
+
+/// Every way of winning, for reading ledgers.
+const VICTORIES: [Victory; 5] = [
+    Victory::Generals,
+    Victory::Kingdoms,
+    Victory::Captures,
+    Victory::LastKingdom,
+    Victory::EarlyEnd,
+];
 
 /// Progress on standard error: a bar on a terminal; otherwise (a log file, a background run)
 /// one line per finished game, so that a long series can be followed.
@@ -505,6 +666,7 @@ mod tests {
             threads: 2,
             max_plies: 1500,
             opening: 0,
+            ledger: None,
         }
     }
 
@@ -613,6 +775,69 @@ mod tests {
             Series { threads: 2, ..s }.run_sequential(&Sprt::ONE_IN_SEVEN, |_, _, _| {});
         assert_eq!(one, two, "the same games whatever the threads");
         assert_eq!(v1, v2);
+    }
+
+    /// A series with a ledger plays the games it lacks, takes the others from the file (a
+    /// doctored length shows they are read, not played again), and extends it; a ledger of
+    /// other settings or with a damaged line is refused.
+    #[test]
+    fn a_ledger_keeps_finished_games_for_the_next_run() {
+        let dir = std::env::temp_dir().join(format!("qiguo-ledger-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("series.log");
+        let _ = std::fs::remove_file(&path);
+        let s = series(3, [Level::Random; 7]);
+        let with_ledger = |s: &Series| Series {
+            ledger: Some(Arc::new(Mutex::new(Ledger::open(&path, s).unwrap()))),
+            ..s.clone()
+        };
+        let played = s.run(|_, _, _| {});
+        assert_eq!(with_ledger(&s).run(|_, _, _| {}), played);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().next(), Some(s.identity().as_str()));
+        assert_eq!(text.lines().count(), 4);
+
+        let doctored: Vec<String> = text
+            .lines()
+            .map(
+                |line| match serde_json::from_str::<serde_json::Value>(line) {
+                    Ok(mut v) if v["game"] == 1 => {
+                        v["plies"] = 7.into();
+                        v.to_string()
+                    }
+                    _ => line.to_owned(),
+                },
+            )
+            .collect();
+        std::fs::write(&path, doctored.join("\n") + "\n").unwrap();
+        let longer = Series {
+            games: 5,
+            ..s.clone()
+        };
+        let again = with_ledger(&longer).run(|_, _, _| {});
+        assert_eq!(again[1].plies, 7, "game 1 read from the ledger");
+        assert_eq!(again[0], played[0]);
+        assert_eq!(again[4], longer.play(4));
+        assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 6);
+
+        let other = Series {
+            seed: 6,
+            ..s.clone()
+        };
+        let refused = Ledger::open(&path, &other).unwrap_err();
+        assert!(refused.contains("another series"), "{refused}");
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        writeln!(
+            file,
+            "{{\"game\":9,\"winner\":\"nobody\",\"victory\":null,\"plies\":3}}"
+        )
+        .unwrap();
+        let damaged = Ledger::open(&path, &s).unwrap_err();
+        assert!(damaged.contains("line 7"), "{damaged}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -299,6 +299,10 @@ pub enum Tool {
         /// Games played at once (default: one per core).
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
+        /// Keep each finished game in FILE and take the games already there from it, so that
+        /// a series stopped half-way goes on where it was (same settings, same build).
+        #[arg(long, value_name = "FILE")]
+        log: Option<PathBuf>,
     },
     /// Host a game for players on other machines, without a window; prints one line per
     /// event and exits when the game ends.

@@ -122,6 +122,7 @@ pub fn run(tool: &Tool) -> Result<String, ToolError> {
             json,
             sprt,
             threads,
+            log,
         } => {
             if time_scale.is_some_and(|f| !(f > 0.0 && f <= 100.0)) {
                 return Err(
@@ -153,6 +154,25 @@ pub fn run(tool: &Tool) -> Result<String, ToolError> {
                     .max(1),
                 max_plies: *max_plies as usize,
                 opening: *opening as usize,
+                ledger: None,
+            };
+            let series = match log {
+                Some(path) => {
+                    let ledger = selfplay::Ledger::open(path, &series)
+                        .map_err(|e| ArgError::new("--log", e))?;
+                    if !ledger.is_empty() {
+                        eprintln!(
+                            "{} games already played, from {}",
+                            ledger.len(),
+                            path.display()
+                        );
+                    }
+                    Series {
+                        ledger: Some(std::sync::Arc::new(std::sync::Mutex::new(ledger))),
+                        ..series
+                    }
+                }
+                None => series,
             };
             let (results, verdict) = if *sprt {
                 let (results, verdict) =
