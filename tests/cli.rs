@@ -315,6 +315,51 @@ fn selfplay_reports_wins_victories_and_lengths() {
     assert_eq!(stdout(&again), text);
 }
 
+/// A series kept with `--log` goes on where it stopped; a file of other settings is refused
+/// and left as it was.
+#[test]
+fn selfplay_log_goes_on_where_the_series_stopped() {
+    let dir = std::env::temp_dir().join(format!("qiguo-cli-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("series.log");
+    let log_arg = log.to_str().unwrap();
+    let run = |games: &str, seed: &str| {
+        qiguo(&[
+            "selfplay", "--games", games, "--levels", "random", "--seed", seed, "--json", "--log",
+            log_arg,
+        ])
+    };
+    let first = run("3", "1");
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 4);
+    let more = run("5", "1");
+    assert!(more.status.success(), "{}", stderr(&more));
+    assert!(
+        stderr(&more).contains("3 games already played"),
+        "{}",
+        stderr(&more)
+    );
+    let json: serde_json::Value = serde_json::from_str(&stdout(&more)).unwrap();
+    assert_eq!(json["games"], 5);
+    let kept = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(kept.lines().count(), 6);
+    // The same five games as a series without a file.
+    let plain = qiguo(&[
+        "selfplay", "--games", "5", "--levels", "random", "--seed", "1", "--json",
+    ]);
+    assert_eq!(stdout(&plain), stdout(&more));
+    let other = run("3", "2");
+    assert!(!other.status.success());
+    assert!(stderr(&other).contains("--log"), "{}", stderr(&other));
+    assert!(
+        stderr(&other).contains("another series"),
+        "{}",
+        stderr(&other)
+    );
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), kept);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn selfplay_prints_json_and_stops_on_a_sequential_verdict() {
     // Easy against six random movers, by positions searched: it wins clearly more than one
