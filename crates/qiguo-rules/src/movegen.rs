@@ -298,6 +298,18 @@ impl Position {
         counter.0
     }
 
+    /// Number of moves the piece on `point` could make if it were its kingdom's turn (0 for an
+    /// empty point or the Emperor): [`Position::moves_from`] without storing them.
+    pub fn count_moves_from(&self, point: Point) -> u64 {
+        let sq = point.sq();
+        if crate::Piece::from_code(self.cells[sq]).is_none() {
+            return 0;
+        }
+        let mut counter = Counter(0);
+        self.gen_piece(sq, &mut counter);
+        counter.0
+    }
+
     /// Whether a piece of one of `attackers` could capture whatever stands on `point` if it
     /// were that kingdom's turn. Cheaper than generating the attackers' moves: it looks outward
     /// from the point. An empty point, the Emperor and a go-between are never attacked.

@@ -175,7 +175,7 @@ fn random_games_end_under_every_preset() {
     }
 }
 
-/// `is_attacked` and `count_moves_of` agree with generating every attacker's moves.
+/// `is_attacked`, `count_moves_of` and `count_moves_from` agree with generating every attacker's moves.
 #[test]
 fn attack_and_mobility_queries_agree_with_move_generation() {
     use qiguo_rules::KingdomSet;
@@ -197,6 +197,9 @@ fn attack_and_mobility_queries_agree_with_move_generation() {
                 for k in Kingdom::ALL {
                     let n: usize = pos.army(k).map(|(p, _)| pos.moves_from(p).len()).sum();
                     assert_eq!(pos.count_moves_of(k), n as u64, "{preset} {k}");
+                    for (p, _) in pos.army(k) {
+                        assert_eq!(pos.count_moves_from(p), pos.moves_from(p).len() as u64);
+                    }
                 }
                 let sets: Vec<KingdomSet> = vec![
                     KingdomSet::ALL,
