@@ -10,13 +10,13 @@ pub enum Level {
     /// Any legal move, uniformly at random (a baseline for measuring the others).
     Random,
     /// Looks at its own move and the captures that follow, and often picks a move that is
-    /// merely good.
+    /// merely good (within three points of the best).
     Easy,
-    /// Looks at its own move, the most dangerous reply and its next move (as far as its
-    /// budget allows), and plays the best.
+    /// Looks at its own move and the captures that follow, and plays the best.
     #[default]
     Medium,
-    /// Searches as deep as its time allows and plays its best move.
+    /// Looks at its own move, the most dangerous reply and its next move, and deeper as its
+    /// time allows; plays its best move.
     Hard,
 }
 
@@ -49,7 +49,7 @@ impl Level {
         match self {
             Level::Random => Duration::ZERO,
             Level::Easy => Duration::from_millis(200),
-            Level::Medium => Duration::from_millis(600),
+            Level::Medium => Duration::from_millis(300),
             Level::Hard => Duration::from_millis(1500),
         }
     }
@@ -61,7 +61,7 @@ impl Level {
         match self {
             Level::Random => 0,
             Level::Easy => 100_000,
-            Level::Medium => 400_000,
+            Level::Medium => 100_000,
             Level::Hard => 2_000_000,
         }
     }
@@ -71,7 +71,7 @@ impl Level {
         match self {
             Level::Random => 0,
             Level::Easy => 1,
-            Level::Medium => 3,
+            Level::Medium => 1,
             Level::Hard => 64,
         }
     }
@@ -80,7 +80,7 @@ impl Level {
     pub const fn tolerance(self) -> i32 {
         match self {
             Level::Random => i32::MAX,
-            Level::Easy => 150,
+            Level::Easy => 300,
             Level::Medium => 0,
             Level::Hard => 0,
         }
