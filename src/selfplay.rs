@@ -373,8 +373,8 @@ impl Ledger {
         let winner = match (&v["winner"], &v["victory"]) {
             (serde_json::Value::Null, serde_json::Value::Null) => None,
             (serde_json::Value::String(k), serde_json::Value::String(how)) => Some((
-                Kingdom::ALL.into_iter().find(|x| x.name() == k)?,
-                VICTORIES.into_iter().find(|x| x.name() == how)?,
+                k.parse::<Kingdom>().ok()?,
+                Victory::ALL.into_iter().find(|x| x.name() == how)?,
             )),
             _ => return None,
         };
@@ -396,15 +396,6 @@ impl Ledger {
             .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
     }
 }
-
-/// Every way of winning, for reading ledgers.
-const VICTORIES: [Victory; 5] = [
-    Victory::Generals,
-    Victory::Kingdoms,
-    Victory::Captures,
-    Victory::LastKingdom,
-    Victory::EarlyEnd,
-];
 
 /// Progress on standard error: a bar on a terminal; otherwise (a log file, a background run)
 /// one line per finished game, so that a long series can be followed.
@@ -608,13 +599,7 @@ pub fn report(series: &Series, results: &[GameResult], sprt: Option<SprtVerdict>
     }
     out.push('\n');
     out.push_str("victories:");
-    for v in [
-        Victory::Generals,
-        Victory::Kingdoms,
-        Victory::Captures,
-        Victory::LastKingdom,
-        Victory::EarlyEnd,
-    ] {
+    for v in Victory::ALL {
         let count = results
             .iter()
             .filter(|r| r.winner.is_some_and(|(_, won)| won == v))

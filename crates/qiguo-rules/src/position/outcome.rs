@@ -40,6 +40,22 @@ pub enum Victory {
 }
 
 impl Victory {
+    /// Every way of winning, in the order above.
+    ///
+    /// ```
+    /// use qiguo_rules::Victory;
+    ///
+    /// let named = Victory::ALL.map(Victory::name);
+    /// assert!(named.iter().enumerate().all(|(i, n)| !named[..i].contains(n)));
+    /// ```
+    pub const ALL: [Victory; 5] = [
+        Victory::Generals,
+        Victory::Kingdoms,
+        Victory::Captures,
+        Victory::LastKingdom,
+        Victory::EarlyEnd,
+    ];
+
     /// The name used in JSON summaries: `generals`, `kingdoms`, `captures`, `last_kingdom`,
     /// `early_end`.
     pub const fn name(self) -> &'static str {
