@@ -5,7 +5,7 @@
 //! army it carries), minus how close it is to being beaten (losses against the threshold) and
 //! an exposed General, plus go-betweens shielding the General and mobility. A player scores its
 //! kingdoms and how close it is to winning (captures against the goal, Generals or kingdoms
-//! taken). The utility for a player is its score minus the mean of the others'.
+//! taken). The utility for a player is its score minus the sum of the others'.
 
 use qiguo_rules::{Kingdom, PieceKind, Point, Position};
 
@@ -143,21 +143,24 @@ fn scores(pos: &Position, mobile: impl Fn(Kingdom) -> bool) -> ([i32; 7], [bool;
     (scores, alive)
 }
 
-/// The position's value for `player`: its score minus the mean of the other players' scores.
-/// Not for finished games (the search scores those).
+/// The position's value for `player`: its score minus the sum of the other players' scores
+/// (as Ludii's BRS+ does). Not for finished games (the search scores those). Only differences
+/// between values mean something: at the start it is about minus five armies.
 ///
-/// The mean, not the strongest other: when one rival takes from another, the mean hardly
-/// moves, so the search does not judge its own moves by fights between third parties that it
-/// cannot change. Mobility, the costly term, is counted for `player` only.
+/// The sum, not the mean: a piece taken from a rival is then worth to the player what its own
+/// piece lost costs it. With the mean, a capture earned a sixth of a loss, and a player that
+/// looked ahead (Hard, against the worst of six replies) protected rather than took; under
+/// `wikipedia`, where beating kingdoms wins and their armies change hands, Hard won 4 of 36
+/// games against six Medium players, with the sum 9 of 27 (see the README). Not the
+/// strongest other either, whose every change swung the value of all the player's moves alike.
+/// Mobility, the costly term, is counted for `player` only.
 pub fn evaluate(pos: &Position, player: u8) -> i32 {
     let (base, alive) = scores(pos, |k| pos.player_of(k) == player);
-    let (sum, count) = (0..7u8)
+    let others: i32 = (0..7u8)
         .filter(|&p| p != player && alive[p as usize])
-        .fold((0, 0), |(sum, n), p| (sum + base[p as usize], n + 1));
-    if count == 0 {
-        return base[player as usize];
-    }
-    base[player as usize] - sum / count
+        .map(|p| base[p as usize])
+        .sum();
+    base[player as usize] - others
 }
 
 #[cfg(test)]
@@ -180,10 +183,11 @@ mod tests {
         assert_eq!(piece_value(PieceKind::Chancellor), 500);
     }
 
-    /// A Chancellor lost by a third kingdom to a rival barely moves the player's value (the
-    /// mean of six others changes by a sixth), while its own Chancellor lost counts in full.
+    /// A Chancellor taken from a rival is worth to the player what its own Chancellor lost
+    /// costs it (up to the lost piece's mobility, counted for the player only): captures are
+    /// not cheaper than losses.
     #[test]
-    fn fights_between_rivals_barely_move_the_value() {
+    fn a_rival_s_loss_weighs_like_an_own_loss() {
         let rules = Rules::preset(Preset::Classic);
         let start = Position::start(rules);
         let without = |k: Kingdom| {
@@ -199,11 +203,12 @@ mod tests {
         let base = qin(&start);
         let rival_loses = qin(&without(Kingdom::Chu)) - base;
         let own_loss = base - qin(&without(Kingdom::Qin));
+        // The General carries the army: a Chancellor counts twice while its General stands.
+        assert_eq!(rival_loses, 2 * piece_value(PieceKind::Chancellor));
         assert!(
-            rival_loses > 0 && rival_loses < 250,
-            "a rival's lost Chancellor: {rival_loses}"
+            (own_loss - rival_loses).abs() <= 60,
+            "own loss {own_loss}, rival's {rival_loses}"
         );
-        assert!(own_loss >= 800, "its own lost Chancellor: {own_loss}");
     }
 
     #[test]

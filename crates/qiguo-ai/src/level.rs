@@ -10,7 +10,7 @@ pub enum Level {
     /// Any legal move, uniformly at random (a baseline for measuring the others).
     Random,
     /// Looks at its own move and the captures that follow, and often picks a move that is
-    /// merely good (within three points of the best).
+    /// merely good (within nine points of the best).
     Easy,
     /// Looks at its own move and the captures that follow, and plays the best.
     #[default]
@@ -80,7 +80,7 @@ impl Level {
     pub const fn tolerance(self) -> i32 {
         match self {
             Level::Random => i32::MAX,
-            Level::Easy => 300,
+            Level::Easy => 900,
             Level::Medium => 0,
             Level::Hard => 0,
         }

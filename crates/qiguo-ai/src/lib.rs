@@ -4,7 +4,7 @@
 //! Search in its improved form, BRS+ (see [`search`]), with iterative deepening under a time or
 //! node budget, alpha-beta, a transposition table, move ordering and a quiescence search over
 //! captures. The evaluation ([`eval`]) scores each player's kingdoms and progress and compares
-//! it with the mean of the other players'; it follows every rule option and alliances (attacking an
+//! it with the sum of the other players'; it follows every rule option and alliances (attacking an
 //! ally costs the ally's whole army, so it is chosen only when worth it).
 //!
 //! ```
