@@ -151,7 +151,7 @@ fn scores(pos: &Position, mobile: impl Fn(Kingdom) -> bool) -> ([i32; 7], [bool;
 /// piece lost costs it. With the mean, a capture earned a sixth of a loss, and a player that
 /// looked ahead (Hard, against the worst of six replies) protected rather than took; under
 /// `wikipedia`, where beating kingdoms wins and their armies change hands, Hard won 4 of 36
-/// games against six Medium players, with the sum 9 of 27 (see the README). Not the
+/// games against six Medium players, with the sum 15 of 54 (see the README). Not the
 /// strongest other either, whose every change swung the value of all the player's moves alike.
 /// Mobility, the costly term, is counted for `player` only.
 pub fn evaluate(pos: &Position, player: u8) -> i32 {
