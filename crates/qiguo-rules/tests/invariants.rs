@@ -175,7 +175,8 @@ fn random_games_end_under_every_preset() {
     }
 }
 
-/// `is_attacked`, `count_moves_of` and `count_moves_from` agree with generating every attacker's moves.
+/// `is_attacked`, `count_moves_of` and `count_moves_from` agree with generating every
+/// attacker's moves.
 #[test]
 fn attack_and_mobility_queries_agree_with_move_generation() {
     use qiguo_rules::KingdomSet;
