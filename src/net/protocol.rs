@@ -184,21 +184,20 @@ pub fn clean_name(name: &str) -> Option<String> {
     (!cleaned.is_empty()).then_some(cleaned)
 }
 
-/// A fresh seat token: 128 bits from the system's hasher seeds and the clock, in hex.
+/// A fresh seat token: 128 bits from the operating system's random source, in hex.
 pub fn new_token() -> String {
-    use std::hash::{BuildHasher, Hasher};
-    let mut out = String::new();
-    for salt in 0..2u64 {
-        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-        hasher.write_u64(salt);
-        hasher.write_u128(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos()),
-        );
-        out.push_str(&format!("{:016x}", hasher.finish()));
+    use rand::rngs::SysRng;
+    use rand::TryRng;
+    let mut bytes = [0u8; 16];
+    // The system's random source fails only where there is none (an unusual sandbox); the
+    // clock then stands in, so that hosting still works, with a weaker token.
+    if SysRng.try_fill_bytes(&mut bytes).is_err() {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        bytes = nanos.to_le_bytes();
     }
-    out
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]
