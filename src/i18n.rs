@@ -341,7 +341,7 @@ mod tests {
         for preset in Preset::ALL {
             ids.push(format!("preset-{}", preset.name()));
         }
-        for seating in crate::game::hud::dialogs::SeatingKind::ALL {
+        for seating in crate::game::ui::dialogs::SeatingKind::ALL {
             ids.push(format!("seating-{}", seating.key()));
         }
         ids
@@ -418,7 +418,7 @@ mod tests {
             .values()
             .map(|data| FontRef::try_from_slice_and_index(&data.font, data.index).unwrap())
             .collect();
-        fonts.push(FontRef::try_from_slice(crate::game::textures::KAI_FONT).unwrap());
+        fonts.push(FontRef::try_from_slice(crate::game::art::textures::KAI_FONT).unwrap());
         let texts = every_text();
         let mut checked = BTreeSet::new();
         for text in &texts {

@@ -9,5 +9,4 @@ pub mod game_text;
 pub mod i18n;
 pub mod net;
 pub mod saves;
-pub mod selfplay;
 pub mod settings;

@@ -417,10 +417,7 @@ mod tests {
     use super::*;
 
     fn temp_dir(name: &str) -> ConfigDir {
-        let dir =
-            std::env::temp_dir().join(format!("qiguo-settings-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        ConfigDir::at(dir)
+        ConfigDir::at(qiguo_testkit::TempDir::new(&format!("settings-{name}")).keep())
     }
 
     fn changed() -> Settings {

@@ -75,7 +75,7 @@ fn players(rng: &mut SplitMix64, count: usize) -> Vec<PlayerInfo> {
     PlayerInfo::defaults(count)
         .into_iter()
         .map(|p| PlayerInfo {
-            computer: controller(rng).map(|l| l.name().to_owned()),
+            computer: controller(rng),
             ..p
         })
         .collect()
@@ -257,10 +257,7 @@ fn run_seed(seed: u64, steps: usize) {
     let dir = data_dir(&format!("chaos-{seed}"));
     let start = random_start(&mut rng);
     let players = players(&mut rng, start.seats().player_count());
-    let levels: Vec<Option<Level>> = players
-        .iter()
-        .map(|p| p.computer.as_deref().map(|l| l.parse().unwrap()))
-        .collect();
+    let levels: Vec<Option<Level>> = players.iter().map(|p| p.computer).collect();
     let mut app = TestApp::new(start)
         .levels(&levels)
         .saving(&dir, false)

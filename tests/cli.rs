@@ -152,8 +152,7 @@ fn bad_input_gets_one_line_and_a_nonzero_exit() {
 #[test]
 fn replay_continues_a_saved_record() {
     use qiguo_rules::{Game, PlayerInfo, Record, Rules, Seats, notation};
-    let dir = std::env::temp_dir().join(format!("qiguo-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = qiguo_testkit::TempDir::new("cli-replay");
     let mut game = Game::start(Rules::default(), Seats::seven());
     game.play(notation::parse_move("e10e5").unwrap()).unwrap();
     let good = dir.join("good.json");
@@ -216,7 +215,6 @@ fn replay_continues_a_saved_record() {
         "leventhal",
     ]);
     assert_eq!(out.status.code(), Some(2));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -271,213 +269,21 @@ fn bestmove_takes_a_general_left_unprotected() {
 }
 
 #[test]
-fn selfplay_reports_wins_victories_and_lengths() {
-    let args = [
-        "selfplay",
-        "--games",
-        "3",
-        "--levels",
-        "random",
-        "--seed",
-        "4",
-        "--threads",
-        "2",
-    ];
-    let out = qiguo(&args);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text = stdout(&out);
-    assert!(text.starts_with("games: 3 · rules classic"), "{text}");
-    let by_kingdom = text
-        .lines()
-        .find_map(|l| l.strip_prefix("wins by kingdom: "))
-        .expect("a line of wins by kingdom");
-    let wins: u32 = by_kingdom
-        .split_whitespace()
-        .skip(1)
-        .step_by(2)
-        .map(|n| n.parse::<u32>().unwrap())
-        .sum();
-    assert_eq!(wins, 3, "{text}");
-    assert!(text.contains("victories: "), "{text}");
-    assert!(text.contains("length: mean "), "{text}");
-    // Random movers with a seed play the same games however many threads run them.
-    let again = qiguo(&[
-        "selfplay",
-        "--games",
-        "3",
-        "--levels",
-        "random",
-        "--seed",
-        "4",
-        "--threads",
-        "1",
-    ]);
-    assert_eq!(stdout(&again), text);
-}
-
-/// A series kept with `--log` goes on where it stopped; a file of other settings is refused
-/// and left as it was.
-#[test]
-fn selfplay_log_goes_on_where_the_series_stopped() {
-    let dir = std::env::temp_dir().join(format!("qiguo-cli-log-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let log = dir.join("series.log");
-    let log_arg = log.to_str().unwrap();
-    let run = |games: &str, seed: &str| {
-        qiguo(&[
-            "selfplay", "--games", games, "--levels", "random", "--seed", seed, "--json", "--log",
-            log_arg,
-        ])
-    };
-    let first = run("3", "1");
-    assert!(first.status.success(), "{}", stderr(&first));
-    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 4);
-    let more = run("5", "1");
-    assert!(more.status.success(), "{}", stderr(&more));
-    assert!(
-        stderr(&more).contains("3 games already played"),
-        "{}",
-        stderr(&more)
-    );
-    let json: serde_json::Value = serde_json::from_str(&stdout(&more)).unwrap();
-    assert_eq!(json["games"], 5);
-    let kept = std::fs::read_to_string(&log).unwrap();
-    assert_eq!(kept.lines().count(), 6);
-    // The same five games as a series without a file.
-    let plain = qiguo(&[
-        "selfplay", "--games", "5", "--levels", "random", "--seed", "1", "--json",
-    ]);
-    assert_eq!(stdout(&plain), stdout(&more));
-    let other = run("3", "2");
-    assert!(!other.status.success());
-    assert!(stderr(&other).contains("--log"), "{}", stderr(&other));
-    assert!(
-        stderr(&other).contains("another series"),
-        "{}",
-        stderr(&other)
-    );
-    assert_eq!(std::fs::read_to_string(&log).unwrap(), kept);
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-#[test]
-fn selfplay_prints_json_and_stops_on_a_sequential_verdict() {
-    // Easy against six random movers, by positions searched: it wins clearly more than one
-    // game in seven, and the test stops long before 60 games.
-    let args = [
-        "selfplay",
-        "--games",
-        "60",
-        "--levels",
-        "easy,random,random,random,random,random,random",
-        "--rotate",
-        "--nodes",
-        "2000",
-        "--sprt",
-        "--json",
-        "--threads",
-        "2",
-    ];
-    let out = qiguo(&args);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text = stdout(&out);
-    assert_eq!(text.lines().count(), 1, "{text}");
-    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(json["sprt"], "stronger", "{text}");
-    let games = json["games"].as_u64().unwrap();
-    assert!((5..60).contains(&games), "{text}");
-    assert_eq!(
-        json["measured_wins"], json["wins_by_level"]["easy"],
-        "{text}"
-    );
-    let seats: u64 = json["wins_by_seat"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w.as_u64().unwrap())
-        .sum();
-    assert_eq!(seats + json["capped"].as_u64().unwrap(), games, "{text}");
-    // Standard error (not a terminal here) follows the series game by game, in order.
-    let progress = stderr(&out);
-    let lines: Vec<&str> = progress
-        .lines()
-        .filter(|l| l.starts_with("game "))
-        .collect();
-    assert_eq!(lines.len() as u64, games, "{progress}");
-    assert!(lines[0].starts_with("game 1/60: Qin (easy) "), "{progress}");
-    assert!(lines[1].starts_with("game 2/60: Chu (easy) "), "{progress}");
-    // The same verdict on the same games with one thread.
-    let mut one = args;
-    *one.last_mut().unwrap() = "1";
-    assert_eq!(stdout(&qiguo(&one)), text);
-    // A cap of a few moves: every game capped, none won.
-    let capped = qiguo(&[
-        "selfplay",
-        "--games",
-        "3",
-        "--levels",
-        "random",
-        "--max-plies",
-        "4",
-        "--json",
-    ]);
-    let json: serde_json::Value = serde_json::from_str(&stdout(&capped)).unwrap();
-    assert_eq!(json["capped"], 3);
-    assert_eq!(json["mean_length"], 4.0);
-}
-
-#[test]
 fn computer_tools_refuse_bad_arguments() {
     let over = "19/19/19/19/19/19/19/19/19/9E9/19/19/19/19/19/19/19/19/19 w";
     let cases: &[(&[&str], &str)] = &[
         (&["bestmove", "--level", "genius"], "genius"),
         (&["bestmove", "--movetime", "soon"], "invalid value 'soon'"),
         (&["bestmove", "--fen", over], "--fen"),
-        (&["selfplay", "--games", "0"], "--games"),
-        (
-            &["selfplay", "--games", "2", "--levels", "hard,easy"],
-            "give one level or 7 (one per player",
-        ),
-        (
-            &["selfplay", "--games", "2", "--time-scale", "0"],
-            "--time-scale",
-        ),
-        (
-            &[
-                "selfplay",
-                "--games",
-                "2",
-                "--movetime",
-                "5",
-                "--time-scale",
-                "2",
-            ],
-            "cannot be used with",
-        ),
-        (
-            &["selfplay", "--games", "200", "--sprt"],
-            "a sequential test plays at most 140 games",
-        ),
-        (
-            &[
-                "selfplay",
-                "--games",
-                "2",
-                "--nodes",
-                "5",
-                "--movetime",
-                "5",
-            ],
-            "cannot be used with",
-        ),
+        // Series of games are the lab's (qiguo-selfplay) now.
+        (&["selfplay", "--games", "3"], "selfplay"),
     ];
     assert_refused(cases);
 }
 
 #[test]
 fn icon_writes_a_png_of_the_size_asked() {
-    let dir = std::env::temp_dir().join(format!("qiguo-icon-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = qiguo_testkit::TempDir::new("icon");
     let path = dir.join("qiguo.png");
     let out = qiguo(&["icon", "--size", "48", path.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -492,7 +298,6 @@ fn icon_writes_a_png_of_the_size_asked() {
         (&["icon", "--size", "8", "x.png"], "16..=1024"),
         (&["icon", missing.to_str().unwrap()], "cannot write"),
     ]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `qiguo server` killed with SIGKILL mid-game and started again on its record continues the
@@ -500,9 +305,7 @@ fn icon_writes_a_png_of_the_size_asked() {
 #[test]
 fn a_server_killed_mid_game_continues_from_its_record() {
     use std::time::{Duration, Instant};
-    let dir = std::env::temp_dir().join(format!("qiguo-cli-server-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = qiguo_testkit::TempDir::new("cli-server");
     let record = dir.join("game.json");
     let record_arg = record.to_str().unwrap();
     let serve = |port: &str| {
@@ -560,5 +363,4 @@ fn a_server_killed_mid_game_continues_from_its_record() {
         "the same game continued"
     );
     assert!(done.replay().unwrap().outcome().is_some(), "to its end");
-    let _ = std::fs::remove_dir_all(&dir);
 }

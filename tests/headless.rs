@@ -760,7 +760,7 @@ mod stale {
         let mut app = app_with_chu_computer();
         play(&mut app, "e10", "e5");
         let mut players = PlayerInfo::defaults(7);
-        players[0].computer = Some(Level::Easy.name().into());
+        players[0].computer = Some(Level::Easy);
         // Made for the old game, and legal in the new one too.
         let stale = computer_request_as(&mut app, mv("e10e5"), Level::Easy);
         app.world_mut().write_message(NewGameRequested::new(
@@ -961,7 +961,7 @@ mod awareness {
 /// The hand-off banner: only when the board passes to another person.
 mod hand_off {
     use super::*;
-    use qiguo::game::handoff::HandOff;
+    use qiguo::game::awareness::handoff::HandOff;
     use qiguo_ai::Level;
 
     /// The person to move plays their first quiet move, and it is shown.
@@ -1161,7 +1161,7 @@ mod recap {
 /// The sounds the table should hear, decided without a sound device.
 mod cues {
     use super::*;
-    use qiguo::game::cues::{SoundCue, SoundSettings, ToggleMute};
+    use qiguo::game::sound::{SoundCue, SoundSettings, ToggleMute};
 
     /// Every cue since the last call (messages live two frames: read them each frame).
     fn step_collecting(app: &mut App, frames: usize) -> Vec<SoundCue> {

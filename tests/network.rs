@@ -139,10 +139,8 @@ fn guest_with_token(
 
 #[test]
 fn a_guest_killed_mid_game_rejoins_its_seat_with_its_token() {
-    let dir = std::env::temp_dir().join(format!("qiguo-net-rejoin-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = qiguo_testkit::TempDir::new("net-rejoin");
     let token = dir.join("qin.token");
-    let _ = std::fs::remove_file(&token);
     let (host, addr) = host_app(host_config(1)).unwrap();
     let mut host = started(host);
     let mut first = guest_with_token(addr, Kingdom::Qin, "Anna", &token);
@@ -178,7 +176,6 @@ fn a_guest_killed_mid_game_rejoins_its_seat_with_its_token() {
         2,
         "{events:?}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -270,9 +267,7 @@ fn hostile_requests_are_refused_and_change_nothing() {
 #[test]
 fn a_host_stopped_dead_and_started_again_from_its_record_continues_the_game() {
     use qiguo::net::host::read_tokens;
-    let dir = std::env::temp_dir().join(format!("qiguo-net-restart-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = qiguo_testkit::TempDir::new("net-restart");
     let record = dir.join("game.json");
     let (host, addr) = host_app(HostConfig {
         record: Some(record.clone()),
@@ -329,7 +324,6 @@ fn a_host_stopped_dead_and_started_again_from_its_record_continues_the_game() {
             game.position().to_fen()
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -13,7 +13,7 @@ use qiguo::game::online::{
     TakeBackAnswered,
 };
 use qiguo::game::state::{
-    Match, MoveRequested, Notice, SeatChangeRequested, TurnPhase, UndoRequested,
+    Match, MoveRequested, Notice, SeatAuthority, SeatChangeRequested, TurnPhase, UndoRequested,
 };
 use qiguo::net::guest::{GuestConfig, guest_app};
 use qiguo::net::host::{Host, host_app};
@@ -30,6 +30,11 @@ fn window(seed: u64) -> App {
         .levels(&levels)
         .seed(seed)
         .build()
+}
+
+/// Who decides each seat, as the rules system sees it.
+fn seats(app: &App) -> &SeatAuthority {
+    app.world().resource::<SeatAuthority>()
 }
 
 fn online(app: &App) -> &Online {
@@ -63,7 +68,7 @@ fn play_if_mine(app: &mut App) {
     if pos.is_over() || phase(app) != TurnPhase::AwaitingInput {
         return;
     }
-    if !online(app).plays_here(pos.player_of(pos.to_move())) || m.computer_to_move() {
+    if !seats(app).plays_here(pos.player_of(pos.to_move())) || m.computer_to_move() {
         return;
     }
     let mv = quiet_move(app);
@@ -114,7 +119,7 @@ fn a_window_hosts_and_a_client_without_a_window_plays_a_seat() {
     });
     assert_eq!(the_match(&host).players()[1].name, "Bo");
     // Qin, at the host's screen, may not move Chu.
-    assert!(!online(&host).plays_here(1) && online(&host).plays_here(0));
+    assert!(!seats(&host).plays_here(1) && seats(&host).plays_here(0));
     // Twenty-one moves: Qin from the host's screen, Chu from its machine, the others the
     // host's computers.
     run_playing(&mut [&mut host, &mut chu], |apps| {
@@ -187,7 +192,7 @@ fn a_window_joins_a_host_without_a_window_and_plays_through_it() {
     // The window shows the host's players, computers included, and plays none of them.
     assert_eq!(the_match(&win).players()[0].name, "Wu");
     assert_eq!(the_match(&win).computer(Kingdom::Chu), Some(Level::Random));
-    assert!(online(&win).plays_here(0) && !online(&win).plays_here(1));
+    assert!(seats(&win).plays_here(0) && !seats(&win).plays_here(1));
     run_playing(&mut [&mut server, &mut win], |apps| {
         apps[0].world().resource::<Host>().game.len() >= 15
             && the_match(apps[1]).game().len() == apps[0].world().resource::<Host>().game.len()
@@ -251,9 +256,13 @@ fn a_window_joins_a_host_without_a_window_and_plays_through_it() {
     }
     assert_eq!(settled, 20, "a computer to move, the host's moves shown");
     let at = the_match(&win).game().len();
+    let turn = the_match(&win).turn();
     send(&mut win, LeaveRequested);
     assert!(!online(&win).is_online());
+    assert!(!seats(&win).is_shared());
     assert_eq!(the_match(&win).game().len(), at, "the board keeps the game");
+    // The same game goes on: not replayed as a new one (same generation, no reset).
+    assert_eq!(the_match(&win).turn(), turn);
     run_until(
         &mut win,
         3000,
@@ -368,7 +377,7 @@ fn two_windows_play_take_back_with_consent_and_a_gone_seat_is_handed_to_a_comput
     assert_eq!(
         online(&host).hand(the_match(&host), 1),
         Some(SeatHand::StandIn {
-            level: "easy".into(),
+            level: Level::Easy,
             connected: false
         })
     );
@@ -394,8 +403,5 @@ fn two_windows_play_take_back_with_consent_and_a_gone_seat_is_handed_to_a_comput
 }
 
 fn tempdir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("qiguo-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    qiguo_testkit::TempDir::new(name).keep()
 }

@@ -2,18 +2,13 @@
 //! refusal of bad files with the game untouched, and atomic writes that survive a crash
 //! between writing and renaming.
 
-use std::path::PathBuf;
-
 use qiguo::saves::{SaveDir, SaveError, Staged, load_file};
 use qiguo_rules::random::SplitMix64;
 use qiguo_rules::{Game, PlayerInfo, Preset, Record, Rules, Seating, Seats};
 
 /// A fresh, empty data directory for one test.
 fn data_dir(test: &str) -> SaveDir {
-    let root: PathBuf =
-        std::env::temp_dir().join(format!("qiguo-saves-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
-    SaveDir::at(root)
+    SaveDir::at(qiguo_testkit::TempDir::new(&format!("saves-{test}")).keep())
 }
 
 /// A game of random legal moves: `plies` long, or to its end.
@@ -31,7 +26,7 @@ fn record_of(game: &Game) -> Record {
     let mut players = PlayerInfo::defaults(game.position().seats().player_count());
     players[0].name = "Sima Guang".into();
     if players.len() > 1 {
-        players[1].computer = Some("hard".into());
+        players[1].computer = Some(qiguo_rules::Level::Hard);
     }
     Record::from_game(game, players)
 }

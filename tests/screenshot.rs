@@ -250,20 +250,18 @@ fn check(name: &str, pixels: &[[u8; 3]]) {
     ignore = "QIGUO_SKIP_WINDOW_TESTS was set at build time"
 )]
 fn the_game_draws_board_stones_and_interface() {
-    let dir = std::env::temp_dir().join(format!("qiguo-screenshots-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = qiguo_testkit::TempDir::new("screenshots");
     let xvfb = Xvfb::start();
-    let start = screenshot(&xvfb, &dir, "start.png", &["--view", "top"]);
+    let start = screenshot(&xvfb, dir.path(), "start.png", &["--view", "top"]);
     check("start", &start);
     let midgame = screenshot(
         &xvfb,
-        &dir,
+        dir.path(),
         "midgame.png",
         &["--fen", MIDGAME, "--view", "han"],
     );
     check("midgame", &midgame);
     assert_ne!(start, midgame);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

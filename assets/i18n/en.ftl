@@ -53,20 +53,20 @@ save-default-name = Game { $when }
 menu-share = Share…
 menu-share-hint = Copy or paste a position or a whole game as text
 menu-rules = Rules
-menu-rules-hint = The rules this game plays, and how the presets differ (F1)
+menu-rules-hint = The rules this game plays, and how the presets differ ({ $key })
 menu-settings = Settings…
 menu-settings-hint = Camera, sound, language, interface size, fullscreen — kept for next time
 view-label = View
 view-from-behind = From behind { $kingdom } (key { $key })
 view-top = Top
-view-top-hint = From above (key 0)
+view-top-hint = From above (key { $key })
 follow-turn = Turn to the kingdom to move
 toolbar-threats = Threats
-threats-hint = Shade the points the other kingdoms attack and mark your stones they can take (key T)
+threats-hint = Shade the points the other kingdoms attack and mark your stones they can take (key { $key })
 hand-off = Hand-off
 hand-off-hint = Name the kingdom and player when the board passes to another person
 sound-mute = Mute
-mute-hint = Silence the game (key M)
+mute-hint = Silence the game (key { $key })
 sound-volume = Volume
 
 ## Status line
@@ -77,10 +77,10 @@ status-reviewing = Looking back at the game · { $count ->
     [one] { $count } move played
    *[other] { $count } moves played
 }
-status-reviewing-keys = Left and Right arrows step · Home: the start · End or Esc: back to the game
+status-reviewing-keys = { $back } and { $forward } step · { $first }: the start · { $live } or { $escape }: back to the game
 status-thinking = Move { $ply } · { $kingdom } ({ $level } computer) is thinking…
 status-to-move = Move { $ply } · { $kingdom } ({ $player }) to move
-status-mouse-keys = click a stone · Shift: preview any stone · right-drag: turn · wheel: zoom
+status-mouse-keys = click a stone · { $preview }: preview any stone · right-drag: turn · wheel: zoom
 
 ## New game
 
@@ -257,7 +257,7 @@ share-copy-position-hint = The position shown on the board
 share-copy-game = Copy game as text
 share-import = Import
 share-import-hint = Paste a position (one line of 7K FEN) or a game (its start FEN, then one move per line). It replaces the game in progress; the rules and seats stay unless the game text names a preset.
-share-paste-hint = Ctrl+V to paste
+share-paste-hint = { $key } to paste
 share-start-position = Start from this position
 share-load-game = Load this game
 resume-title = Welcome back
@@ -273,16 +273,16 @@ resume-unreadable = The last game could not be restored ({ $why }); the file is 
 moves-title = Moves
 move-list-passes = passes
 moves-first = The start (Home)
-moves-back = One move back (Left arrow key)
-moves-forward = One move forward (Right arrow key)
+moves-back = One move back ({ $key })
+moves-forward = One move forward ({ $key })
 moves-live = The game now (End)
 moves-undo = Undo
-moves-undo-hint = Take back the last move (Ctrl+Z)
+moves-undo-hint = Take back the last move ({ $key })
 moves-redo = Redo
-moves-redo-hint = Play it again (Ctrl+Y)
+moves-redo-hint = Play it again ({ $key })
 moves-replay = Replay
 moves-replaying = Replaying…
-moves-replay-hint = Play the marked moves again on the board (R)
+moves-replay-hint = Play the marked moves again on the board ({ $key })
 moves-since-your-turn = { $count ->
     [one] { $count } move since your last turn
    *[other] { $count } moves since your last turn
@@ -366,7 +366,7 @@ settings-traditional = Traditional
 settings-colour-blind = Colour-blind safe
 settings-colour-blind-hint = Kingdom colours kept apart for red–green colour blindness (the rim emblems tell them apart as well)
 settings-window = Window
-settings-fullscreen = Fullscreen (F11)
+settings-fullscreen = Fullscreen ({ $key })
 settings-kept-in = Kept for next time in { $path }
 settings-not-kept = Not kept: this session leaves the settings alone
 settings-no-home = Settings will not be kept: there is no home directory.

@@ -10,7 +10,7 @@ use qiguo_rules::{
     Game, Kingdom, PlayerInfo, Position, Preset, Rules, Seating, Seats, Setup, fen, notation,
 };
 
-use crate::game::launch::{Launch, View, WindowSize};
+use crate::game::app::launch::{Launch, View, WindowSize};
 use crate::i18n::Language;
 
 /// Stands in for a pass (`--`) among replay's moves, which the argument parser would otherwise
@@ -250,66 +250,12 @@ pub enum Tool {
         #[arg(long, value_name = "S", default_value_t = 0)]
         seed: u64,
     },
-    /// Play complete games between computer players and print how they went.
-    Selfplay {
-        /// Number of games.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-        games: u32,
-        /// Rules preset: classic, wikipedia, elephantchess or leventhal.
-        #[arg(long = "rules", value_name = "PRESET", default_value = "classic")]
-        preset: Preset,
-        /// One level for all kingdoms, or seven (Qin … Yan), comma-separated.
-        #[arg(long, value_name = "L1,…,L7", default_value = "medium")]
-        levels: String,
-        /// Shift the levels one seat further each game, so every kingdom takes every level.
-        #[arg(long)]
-        rotate: bool,
-        /// Seed of the first game.
-        #[arg(long, value_name = "S", default_value_t = 1)]
-        seed: u64,
-        /// Time per move for every computer player, in milliseconds (default: each level's).
-        #[arg(long, value_name = "MS", conflicts_with_all = ["time_scale", "nodes"])]
-        movetime: Option<u64>,
-        /// Multiply each level's own time per move by F (keeps the levels' ratios).
-        #[arg(long, value_name = "F", conflicts_with = "nodes")]
-        time_scale: Option<f64>,
-        /// Budget moves by positions searched instead of time, so results do not depend on
-        /// the machine or its load: each level's own budget, or N positions for every level.
-        #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "0")]
-        nodes: Option<u64>,
-        /// Cap games at N moves; a capped game has no winner and counts as a loss for the
-        /// measured seat (the first level).
-        #[arg(long, value_name = "N", default_value_t = 1500,
-              value_parser = clap::value_parser!(u32).range(1..))]
-        max_plies: u32,
-        /// Play the first N moves of every game by Easy players (varied by the seed), so that
-        /// levels without variety do not repeat the same games.
-        #[arg(long, value_name = "N", default_value_t = 14,
-              value_parser = clap::value_parser!(u32).range(0..=300))]
-        opening: u32,
-        /// Print one line of JSON (games, wins per level and per seat, capped games, mean
-        /// length) instead of the report.
-        #[arg(long)]
-        json: bool,
-        /// Stop as soon as a sequential test decides whether the measured seat (the first
-        /// level) wins clearly more than its fair share (H0 1/7, H1 2/7, alpha = beta = 0.05);
-        /// --games is then the most games played (at most 140).
-        #[arg(long)]
-        sprt: bool,
-        /// Games played at once (default: one per core).
-        #[arg(long, value_name = "N")]
-        threads: Option<usize>,
-        /// Keep each finished game in FILE and take the games already there from it, so that
-        /// a series stopped half-way goes on where it was (same settings, same build).
-        #[arg(long, value_name = "FILE")]
-        log: Option<PathBuf>,
-    },
     /// Host a game for players on other machines, without a window; prints one line per
     /// event and exits when the game ends.
     Server(ServerArgs),
     /// Join a hosted game without a window and play a seat as a computer.
     Client(ClientArgs),
-    /// Write the game's icon as a PNG (for desktop menus; see the README's install section).
+    /// Write the game's icon as a PNG (for desktop menus; see the README's Install section).
     Icon {
         /// Width and height in pixels.
         #[arg(long, value_name = "PX", default_value_t = 256,
@@ -399,15 +345,12 @@ fn seats_of(seating: Option<&SeatingArg>) -> Result<Seats, ArgError> {
 fn players_of(levels: Option<&str>, count: usize) -> Result<Vec<PlayerInfo>, ArgError> {
     let controllers = match levels {
         None => vec![None; count],
-        Some(text) => parse_levels(text, count, Controllers::PeopleOrComputers)?,
+        Some(text) => parse_levels(text, count)?,
     };
     Ok(PlayerInfo::defaults(count)
         .into_iter()
         .zip(controllers)
-        .map(|(p, c)| PlayerInfo {
-            computer: c.map(|l| l.name().to_owned()),
-            ..p
-        })
+        .map(|(p, c)| PlayerInfo { computer: c, ..p })
         .collect())
 }
 
@@ -428,32 +371,17 @@ pub struct ClientArgs {
     pub name: String,
 }
 
-/// Who may be named in a `--levels` list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Controllers {
-    /// Computer levels, or `person`.
-    PeopleOrComputers,
-    /// Computer levels only.
-    Computers,
-}
-
 /// The players' controllers in `--levels`: one for all `count` players, or one per player in
 /// seat order. `None` is a person.
-fn parse_levels(
-    text: &str,
-    count: usize,
-    allowed: Controllers,
-) -> Result<Vec<Option<Level>>, ArgError> {
+fn parse_levels(text: &str, count: usize) -> Result<Vec<Option<Level>>, ArgError> {
     let parsed = text
         .split(',')
         .map(|l| match l.trim() {
-            "person" if allowed == Controllers::PeopleOrComputers => Ok(None),
-            other => other.parse::<Level>().map(Some).map_err(|e| match allowed {
-                Controllers::PeopleOrComputers => {
-                    ArgError::new("--levels", format!("{e} (or person)"))
-                }
-                Controllers::Computers => ArgError::new("--levels", e),
-            }),
+            "person" => Ok(None),
+            other => other
+                .parse::<Level>()
+                .map(Some)
+                .map_err(|e| ArgError::new("--levels", format!("{e} (or person)"))),
         })
         .collect::<Result<Vec<_>, _>>()?;
     match parsed.len() {
@@ -464,14 +392,6 @@ fn parse_levels(
             format!("give one level or {count} (one per player, in seat order), not {n}"),
         )),
     }
-}
-
-/// The seven computer levels of `selfplay --levels` (Qin to Yan): one for all, or seven.
-pub(super) fn parse_computer_levels(text: &str) -> Result<[Level; 7], ArgError> {
-    let levels = parse_levels(text, 7, Controllers::Computers)?;
-    Ok(std::array::from_fn(|i| {
-        levels[i].expect("only computer levels are accepted")
-    }))
 }
 
 /// The position a tool starts from.
@@ -552,7 +472,7 @@ mod tests {
             "127.0.0.1:7206".parse().unwrap(),
             "loopback by default"
         );
-        assert_eq!(config.players[1].computer.as_deref(), Some("hard"));
+        assert_eq!(config.players[1].computer, Some(Level::Hard));
         assert_eq!(config.players[0].computer, None);
         let config =
             server("qiguo server --bind 0.0.0.0 --port 9000 --rules wikipedia --seating two")
@@ -581,14 +501,12 @@ mod tests {
         );
         assert!(server("qiguo server --bind nowhere").is_err());
         // A record that cannot be read is refused with its reason, never replaced.
-        let dir = std::env::temp_dir().join(format!("qiguo-server-args-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = qiguo_testkit::TempDir::new("server_args");
         let bad = dir.join("bad.json");
         std::fs::write(&bad, "not a game").unwrap();
         let err = server(&format!("qiguo server --record {}", bad.display())).unwrap_err();
         assert!(err.contains("--record"), "{err}");
         assert_eq!(std::fs::read_to_string(&bad).unwrap(), "not a game");
-        let _ = std::fs::remove_dir_all(&dir);
 
         let client = |line: &str| {
             parse(args(line))
@@ -733,11 +651,11 @@ mod tests {
             launch
                 .players
                 .iter()
-                .all(|p| p.computer.as_deref() == Some("hard"))
+                .all(|p| p.computer == Some(Level::Hard))
         );
         let cli = parse(args("qiguo --seating two --levels person,easy")).unwrap();
         let launch = cli.game.launch().unwrap();
-        assert_eq!(launch.players[1].computer.as_deref(), Some("easy"));
+        assert_eq!(launch.players[1].computer, Some(Level::Easy));
         let cli = parse(args("qiguo --levels hard,easy")).unwrap();
         assert!(
             cli.game

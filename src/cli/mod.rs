@@ -1,5 +1,6 @@
-//! The command line: `qiguo` opens the game; `moves`, `perft`, `replay`, `bestmove` and
-//! `selfplay` are scripting tools that print plain text and never open a window. [`args`]
+//! The command line: `qiguo` opens the game; `moves`, `perft`, `replay` and `bestmove` are
+//! scripting tools that print plain text and never open a window (series of games between
+//! computer players are the lab's: `qiguo-selfplay`, in `crates/qiguo-lab`). [`args`]
 //! reads and checks the arguments, [`tools`] runs the tools.
 
 pub mod args;

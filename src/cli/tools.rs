@@ -1,5 +1,5 @@
-//! The scripting tools: `moves`, `perft`, `replay`, `bestmove` and `selfplay` print plain text
-//! and never open a window; `icon` writes the game's icon as a PNG.
+//! The scripting tools: `moves`, `perft`, `replay` and `bestmove` print plain text and never
+//! open a window; `icon` writes the game's icon as a PNG.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -7,13 +7,11 @@ use std::time::Duration;
 
 use qiguo_ai::{Engine, Limits};
 use qiguo_rules::notation::MoveListError;
-use qiguo_rules::{Kingdom, Move, Position, Record, Rules, notation};
+use qiguo_rules::{Kingdom, Move, Position, Record, notation};
 use serde::Serialize;
 
-use super::args::{ArgError, Tool, move_texts, parse_computer_levels};
-use crate::selfplay::{self, Budget, Series, Sprt};
+use super::args::{ArgError, Tool, move_texts};
 
-/// Runs a tool, returning what to print on standard output or a one-line error.
 /// Why a tool could not run.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ToolError {
@@ -97,95 +95,15 @@ pub fn run(tool: &Tool) -> Result<String, ToolError> {
             "the server and client run from the command line, not as tools",
         ))),
         Tool::Icon { size, path } => {
-            crate::saves::write_atomically(path, &crate::game::icon::icon_png(*size)).map_err(
-                |e| ToolError::Write {
+            crate::saves::write_atomically(path, &crate::game::art::icon::icon_png(*size))
+                .map_err(|e| ToolError::Write {
                     path: path.display().to_string(),
                     why: e.to_string(),
-                },
-            )?;
+                })?;
             Ok(format!(
                 "{}: the icon, {size}x{size} pixels\n",
                 path.display()
             ))
-        }
-        Tool::Selfplay {
-            games,
-            preset,
-            levels,
-            rotate,
-            seed,
-            movetime,
-            time_scale,
-            nodes,
-            max_plies,
-            opening,
-            json,
-            sprt,
-            threads,
-            log,
-        } => {
-            if time_scale.is_some_and(|f| !(f > 0.0 && f <= 100.0)) {
-                return Err(
-                    ArgError::new("--time-scale", "give a factor above 0 and at most 100").into(),
-                );
-            }
-            if *sprt && *games > 140 {
-                return Err(
-                    ArgError::new("--games", "a sequential test plays at most 140 games").into(),
-                );
-            }
-            let budget = match nodes {
-                Some(0) => Budget::Nodes(None),
-                Some(n) => Budget::Nodes(Some(*n)),
-                None => Budget::Time {
-                    movetime: movetime.map(Duration::from_millis),
-                    scale: time_scale.unwrap_or(1.0),
-                },
-            };
-            let series = Series {
-                games: *games,
-                rules: Rules::preset(*preset),
-                levels: parse_computer_levels(levels)?,
-                rotate: *rotate,
-                seed: *seed,
-                budget,
-                threads: threads
-                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-                    .max(1),
-                max_plies: *max_plies as usize,
-                opening: *opening as usize,
-                ledger: None,
-            };
-            let series = match log {
-                Some(path) => {
-                    let ledger = selfplay::Ledger::open(path, &series)
-                        .map_err(|e| ArgError::new("--log", e))?;
-                    if !ledger.is_empty() {
-                        eprintln!(
-                            "{} games already played, from {}",
-                            ledger.len(),
-                            path.display()
-                        );
-                    }
-                    Series {
-                        ledger: Some(std::sync::Arc::new(std::sync::Mutex::new(ledger))),
-                        ..series
-                    }
-                }
-                None => series,
-            };
-            let (results, verdict) = if *sprt {
-                let (results, verdict) =
-                    series.run_sequential(&Sprt::ONE_IN_SEVEN, selfplay::progress_bar);
-                (results, Some(verdict))
-            } else {
-                (series.run(selfplay::progress_bar), None)
-            };
-            Ok(if *json {
-                format!("{}\n", selfplay::Summary::of(&results, verdict).to_json())
-            } else {
-                selfplay::report(&series, &results, verdict)
-            })
         }
     }
 }

@@ -1,20 +1,17 @@
-//! Computer players: when one is to move, its search runs on Bevy's async compute pool, off the
-//! main thread, so the window stays responsive; the move it finds is requested like a person's
+//! Computer players: when one is to move, its search runs on a thread of its own
+//! ([`BackgroundSearch`], as on a server), so the window stays responsive; the move it finds is requested like a person's
 //! after a short pause, and animated the same way. Leaving the phase (a new game, the seat handed
 //! to a person) stops the search. The request names the turn it was chosen for, so a move that
 //! arrives after the game moved on is refused by the rules system.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, Task, block_on, futures::check_ready};
-use qiguo_ai::{Engine, Level, Limits, SearchResult};
+use qiguo_ai::{BackgroundSearch, Engine, Level, Limits, SearchResult};
 
-use super::AppSystems;
-use super::online::Online;
-use super::state::{Dialog, Match, MoveRequested, Mover, Turn, TurnPhase};
+use crate::game::AppSystems;
+use crate::game::state::{Dialog, Match, MoveRequested, Mover, SeatAuthority, Turn, TurnPhase};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ComputerSettings>()
@@ -76,10 +73,10 @@ impl Default for SharedEngine {
 /// The search under way, if a computer is thinking.
 #[derive(Resource, Default)]
 pub struct Thinking {
-    task: Option<Task<Option<SearchResult>>>,
-    stop: Option<Arc<AtomicBool>>,
+    search: Option<BackgroundSearch>,
     result: Option<SearchResult>,
-    started: f32,
+    /// When the turn started (the pause counts from here).
+    started: Duration,
     /// The turn the search is for, and the level searching.
     made_for: Option<(Turn, Level)>,
 }
@@ -90,46 +87,41 @@ fn start_thinking(
     engine: Res<SharedEngine>,
     time: Res<Time>,
     mut thinking: ResMut<Thinking>,
-    online: Res<Online>,
+    seats: Res<SeatAuthority>,
 ) {
     stop(&mut thinking);
     // In a joined game the host plays the computers.
-    if !settings.enabled || online.is_joined() {
+    if !settings.enabled || seats.follows_host() {
         return;
     }
     let pos = the_match.position().clone();
     let Some(level) = the_match.computer(pos.to_move()) else {
         return;
     };
-    let stop_flag = Arc::new(AtomicBool::new(false));
     // Without either limit the search takes the level's own time; a node limit alone is
     // the same search on any machine.
     let limits = Limits {
         movetime: settings.movetime,
         nodes: settings.nodes,
-        stop: Some(stop_flag.clone()),
         ..Limits::default()
     };
     let seed = settings.seed.wrapping_add(the_match.game().len() as u64);
-    let engine = engine.0.clone();
-    let task = AsyncComputeTaskPool::get().spawn(async move {
-        // A stopped search still holds the engine until it notices the flag, shortly.
-        let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
-        engine.search(&pos, level, &limits, seed)
-    });
     *thinking = Thinking {
-        task: Some(task),
-        stop: Some(stop_flag),
+        search: Some(BackgroundSearch::start(
+            engine.0.clone(),
+            pos,
+            level,
+            limits,
+            seed,
+        )),
         result: None,
-        started: time.elapsed_secs(),
+        started: time.elapsed(),
         made_for: Some((the_match.turn(), level)),
     };
 }
 
+/// Stops the search under way, if any (dropping it stops it).
 fn stop(thinking: &mut Thinking) {
-    if let Some(flag) = &thinking.stop {
-        flag.store(true, Ordering::Relaxed);
-    }
     *thinking = Thinking::default();
 }
 
@@ -144,21 +136,14 @@ fn play_when_ready(
     mut thinking: ResMut<Thinking>,
     mut requests: MessageWriter<MoveRequested>,
 ) {
-    let paused = time.elapsed_secs() - thinking.started < settings.pause.as_secs_f32();
-    if let Some(task) = thinking.task.as_mut() {
-        let ready = if settings.wait_for_search && !paused {
-            Some(block_on(task))
-        } else {
-            check_ready(task)
-        };
-        if let Some(result) = ready {
-            thinking.task = None;
-            match result {
-                Some(result) => thinking.result = Some(result),
-                None => {
-                    warn!("the computer found no move in a finished game");
-                    return;
-                }
+    let paused = time.elapsed().saturating_sub(thinking.started) < settings.pause;
+    let wait = settings.wait_for_search && !paused;
+    if let Some(search) = thinking.search.take_if(|s| wait || s.is_finished()) {
+        match search.wait() {
+            Some(result) => thinking.result = Some(result),
+            None => {
+                warn!("the computer found no move in a finished game");
+                return;
             }
         }
     }

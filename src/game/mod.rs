@@ -2,39 +2,24 @@
 //! behaviour and run headless (tests drive them with messages); [`view_plugins`] add
 //! rendering, picking, the camera and the HUD.
 
-pub mod animation;
 pub mod app;
+pub mod art;
 pub mod awareness;
-pub mod awareness_view;
 pub mod board;
-pub mod board_view;
 pub mod camera;
 pub mod computer;
-pub mod cues;
-pub mod framing;
-pub mod handoff;
-pub mod history;
-pub mod hud;
-pub mod icon;
 pub mod input;
-pub mod launch;
 pub mod layout;
-pub mod marker_view;
 pub mod online;
-pub mod palette;
-pub mod perf;
 pub mod preferences;
 pub mod recap;
-pub mod recap_view;
 pub mod saving;
-pub mod screenshot;
 pub mod selection;
-#[cfg(feature = "sound")]
 pub mod sound;
 pub mod state;
-pub mod stone_view;
 pub mod stones;
-pub mod textures;
+pub mod tools;
+pub mod ui;
 
 use bevy::prelude::*;
 
@@ -80,16 +65,15 @@ pub fn logic_plugins(app: &mut App) {
     app.init_resource::<crate::i18n::Tr>();
     app.add_plugins((
         state::plugin,
-        board::plugin,
         stones::plugin,
         selection::plugin,
-        animation::plugin,
+        stones::animation::plugin,
         computer::plugin,
         saving::plugin,
         awareness::plugin,
-        handoff::plugin,
+        awareness::handoff::plugin,
         recap::plugin,
-        cues::plugin,
+        sound::plugin,
         online::plugin,
     ));
 }
@@ -98,21 +82,21 @@ pub fn logic_plugins(app: &mut App) {
 pub fn view_plugins(app: &mut App) {
     app.add_plugins(bevy_egui::EguiPlugin::default());
     app.add_plugins((
-        board_view::plugin,
-        stone_view::plugin,
-        marker_view::plugin,
-        awareness_view::plugin,
-        recap_view::plugin,
+        board::plugin,
+        stones::view::plugin,
+        selection::markers::plugin,
+        awareness::view::plugin,
+        recap::view::plugin,
         camera::plugin,
-        framing::plugin,
+        camera::framing::plugin,
         input::plugin,
-        history::plugin,
-        hud::plugin,
-        screenshot::plugin,
-        perf::plugin,
+        input::history::plugin,
+        ui::plugin,
+        tools::screenshot::plugin,
+        tools::perf::plugin,
         preferences::plugin,
-        icon::plugin,
+        art::icon::plugin,
     ));
     #[cfg(feature = "sound")]
-    app.add_plugins(sound::plugin);
+    app.add_plugins(sound::player::plugin);
 }

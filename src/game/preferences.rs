@@ -9,15 +9,15 @@ use bevy_egui::{EguiContexts, egui};
 use qiguo_ai::Level;
 use qiguo_rules::Preset;
 
-use super::AppSystems;
-use super::camera::ViewSettings;
-use super::cues::SoundSettings;
-use super::handoff::HandOff;
-use super::hud::InterfaceZoom;
-use super::hud::dialogs::{NewGameForm, SeatingKind};
-use super::launch::WindowSize;
-use super::palette::{Palette, PaletteChoice};
-use super::state::Notice;
+use crate::game::AppSystems;
+use crate::game::app::launch::WindowSize;
+use crate::game::art::palette::{Palette, PaletteChoice};
+use crate::game::awareness::handoff::HandOff;
+use crate::game::camera::ViewSettings;
+use crate::game::sound::SoundSettings;
+use crate::game::state::Notice;
+use crate::game::ui::InterfaceZoom;
+use crate::game::ui::dialogs::{NewGameForm, SeatingKind};
 use crate::i18n::{Language, Tr, system_language};
 use crate::settings::{
     ConfigDir, NewGameChoices, Panels, Settings, UI_SCALE_RANGE, WindowPlacement,
@@ -227,7 +227,7 @@ fn fullscreen_key(
     keys: Res<ButtonInput<KeyCode>>,
     mut windows: Query<&mut Window, With<PrimaryWindow>>,
 ) {
-    if !keys.just_pressed(KeyCode::F11) {
+    if !crate::game::input::keys::FULLSCREEN.just_pressed(&keys) {
         return;
     }
     if let Ok(mut window) = windows.single_mut() {
@@ -497,7 +497,7 @@ fn settings_window(
                         );
                         if ui
                             .button(words.text("settings-reset-size"))
-                            .on_hover_text("Ctrl+0")
+                            .on_hover_text(crate::game::input::keys::ZOOM_RESET.label())
                             .clicked()
                         {
                             zoom.chosen = 1.0;
@@ -525,7 +525,14 @@ fn settings_window(
                     if let Ok(mut window) = windows.single_mut() {
                         let mut full = !matches!(window.mode, WindowMode::Windowed);
                         if ui
-                            .checkbox(&mut full, words.text("settings-fullscreen"))
+                            .checkbox(
+                                &mut full,
+                                tr!(
+                                    words,
+                                    "settings-fullscreen",
+                                    key = crate::game::input::keys::FULLSCREEN.label()
+                                ),
+                            )
                             .changed()
                         {
                             window.mode = toggled(window.mode);

@@ -10,8 +10,8 @@ use bevy::prelude::*;
 use bevy::tasks::{IoTaskPool, Task, block_on, futures::check_ready};
 use qiguo_rules::Record;
 
-use super::AppSystems;
-use super::state::{Dialog, Match, NewGameRequested, Notice};
+use crate::game::AppSystems;
+use crate::game::state::{Dialog, Match, NewGameRequested, Notice};
 use crate::game_text;
 use crate::game_text::GameTextError;
 use crate::i18n::Tr;

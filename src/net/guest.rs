@@ -11,7 +11,9 @@ use qiguo_ai::Level;
 use qiguo_rules::{Game, Kingdom, Record, notation};
 
 use super::protocol::{Join, Play, Played, Refused, Resync, Welcome};
-use super::{NetError, Search, connect, connect_afresh, messages_plugin, read_token};
+use super::{
+    NetError, RETRY_AFTER, Search, connect, connect_afresh, join_due, messages_plugin, read_token,
+};
 
 /// Everything a guest starts from.
 #[derive(Debug, Clone)]
@@ -54,34 +56,34 @@ pub struct Guest {
     pending: Option<u32>,
     /// The search for this machine's move, off the main thread.
     search: Search,
-    /// Frames since the join was sent (it is sent again if no answer comes).
-    since_join: Option<u32>,
+    /// Paces sending the join again while the host has not answered; `None`: send it now.
+    join_resend: Option<Timer>,
     /// How the game ended for this machine, once it has.
     pub end: Option<GuestEnd>,
-    /// Frames before the next attempt to connect again, while disconnected.
-    retry_in: u32,
+    /// Paces the attempts to reach a host that has gone.
+    retry: Timer,
 }
-
-/// Frames between two attempts to reach a host that has gone (two seconds).
-const RETRY_FRAMES: u32 = 120;
 
 /// A host that has gone (stopped, restarted, out of reach) is tried again every two seconds;
 /// once back, the machine rejoins with its token and receives the whole game again.
-fn reconnect(mut guest: ResMut<Guest>, channels: Res<RepliconChannels>, mut commands: Commands) {
+fn reconnect(
+    mut guest: ResMut<Guest>,
+    channels: Res<RepliconChannels>,
+    time: Res<Time>,
+    mut commands: Commands,
+) {
     if guest.end.is_some() {
         return;
     }
-    guest.retry_in = guest.retry_in.saturating_sub(1);
-    if guest.retry_in > 0 {
+    if !guest.retry.tick(time.delta()).just_finished() {
         return;
     }
-    guest.retry_in = RETRY_FRAMES;
     match connect_afresh(&mut commands, &channels, guest.config.host) {
         Ok(()) => {
             guest.say(format!("connecting again to {}", guest.config.host));
             guest.game = None;
             guest.pending = None;
-            guest.since_join = None;
+            guest.join_resend = None;
         }
         Err(e) => warn!("{e}"),
     }
@@ -118,9 +120,9 @@ pub fn guest_app(config: GuestConfig) -> Result<App, NetError> {
             seats: Vec::new(),
             pending: None,
             search: Search::new(),
-            since_join: None,
+            join_resend: None,
             end: None,
-            retry_in: RETRY_FRAMES,
+            retry: Timer::new(RETRY_AFTER, TimerMode::Repeating),
         })
         .add_observer(other_version)
         .add_systems(
@@ -141,22 +143,17 @@ pub fn guest_app(config: GuestConfig) -> Result<App, NetError> {
 }
 
 /// Asks to join once connected, and again every second until the host answers.
-fn send_join(mut guest: ResMut<Guest>, mut joins: MessageWriter<Join>) {
+fn send_join(mut guest: ResMut<Guest>, time: Res<Time>, mut joins: MessageWriter<Join>) {
     if guest.game.is_some() || guest.end.is_some() {
         return;
     }
-    let due = guest.since_join.is_none_or(|frames| frames >= 60);
-    if due {
+    if join_due(&mut guest.join_resend, time.delta()) {
         let token = read_token(guest.config.token_file.as_deref());
         joins.write(Join {
-            version: guest.config.version,
             name: guest.config.name.clone(),
             seats: guest.config.seats.clone(),
             token,
         });
-        guest.since_join = Some(0);
-    } else if let Some(frames) = guest.since_join.as_mut() {
-        *frames += 1;
     }
 }
 
@@ -203,7 +200,7 @@ fn take_resyncs(mut resyncs: MessageReader<Resync>, mut guest: ResMut<Guest>) {
                 // Asked for again with a rejoin, as for a move that does not fit.
                 warn!("the game sent again does not replay ({e}): asking for it again");
                 guest.game = None;
-                guest.since_join = None;
+                guest.join_resend = None;
             }
         }
     }
@@ -248,7 +245,7 @@ fn follow_moves(mut played: MessageReader<Played>, mut guest: ResMut<Guest>) {
                 p.mv
             );
             guest.game = None;
-            guest.since_join = None;
+            guest.join_resend = None;
             continue;
         }
         if guest.pending.is_some_and(|ply| ply <= p.ply) {

@@ -49,8 +49,8 @@ pub struct Host {
     search: Search,
     /// What happened, one line per event, as printed.
     pub events: Vec<String>,
-    /// Frames since the game ended (the last messages are given time to leave).
-    ended_for: u32,
+    /// Running once the game has ended: the last messages are given this long to leave.
+    closing: Option<Timer>,
     /// The table as last sent to everyone.
     table_sent: Option<Table>,
 }
@@ -88,7 +88,7 @@ impl Host {
             stand_in: config.stand_in,
             search: Search::new(),
             events: Vec::new(),
-            ended_for: 0,
+            closing: None,
             table_sent: None,
         }
     }
@@ -100,11 +100,7 @@ impl Host {
     }
 
     fn level_of(&self, player: usize) -> Option<Level> {
-        self.players
-            .get(player)?
-            .computer
-            .as_deref()
-            .and_then(|l| l.parse().ok())
+        self.players.get(player)?.computer
     }
 
     /// The player number holding `kingdom`.
@@ -329,12 +325,15 @@ fn computer_moves(
     host.search.start(host.game.position(), level, ply, 0x5147);
 }
 
+/// How long a finished game's host stays up for its last messages to leave.
+const CLOSING_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// When the game is over: say who won, and stop once the last messages have had time to leave.
-fn end_when_over(mut host: ResMut<Host>, mut exit: MessageWriter<AppExit>) {
+fn end_when_over(mut host: ResMut<Host>, time: Res<Time>, mut exit: MessageWriter<AppExit>) {
     let Some(outcome) = host.game.outcome() else {
         return;
     };
-    if host.ended_for == 0 {
+    if host.closing.is_none() {
         let line = format!(
             "game over: {} wins ({}) after {} moves",
             outcome.winner.name(),
@@ -342,9 +341,11 @@ fn end_when_over(mut host: ResMut<Host>, mut exit: MessageWriter<AppExit>) {
             host.game.len()
         );
         host.say(line);
+        host.closing = Some(Timer::new(CLOSING_TIME, TimerMode::Once));
     }
-    host.ended_for += 1;
-    if host.ended_for == 120 {
+    if let Some(closing) = host.closing.as_mut()
+        && closing.tick(time.delta()).just_finished()
+    {
         exit.write(AppExit::Success);
     }
 }

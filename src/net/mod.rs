@@ -8,13 +8,12 @@ pub mod protocol;
 pub mod seating;
 
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
 use bevy::app::ScheduleRunnerPlugin;
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
-use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use bevy_replicon::prelude::*;
 use bevy_replicon_renet::netcode::{
     ClientAuthentication, NetcodeClientTransport, NetcodeServerTransport, ServerAuthentication,
@@ -23,7 +22,7 @@ use bevy_replicon_renet::netcode::{
 use bevy_replicon_renet::renet::ConnectionConfig;
 use bevy_replicon_renet::{RenetChannelsExt, RepliconRenetPlugins};
 use bevy_replicon_renet::{RenetClient, RenetServer};
-use qiguo_ai::{Engine, Level, Limits};
+use qiguo_ai::{BackgroundSearch, Engine, Level, LevelSearch, Limits};
 use qiguo_rules::{Move, Position};
 
 use protocol::{
@@ -39,6 +38,25 @@ pub enum NetError {
     /// renet's transport refused to start.
     #[error("the network transport did not start: {0}")]
     Transport(String),
+}
+
+/// How long a machine trying to reach a host that has gone waits between attempts.
+pub(crate) const RETRY_AFTER: Duration = Duration::from_secs(2);
+
+/// How long a machine waits for the host's answer before asking to join again.
+pub(crate) const JOIN_RESEND: Duration = Duration::from_secs(1);
+
+/// Whether a join is to be sent now: at once when `pace` is `None` (nothing sent yet, or the
+/// connection was made afresh), then every [`JOIN_RESEND`] while unanswered. `pace` is
+/// started here when the first join goes out.
+pub(crate) fn join_due(pace: &mut Option<Timer>, delta: Duration) -> bool {
+    match pace {
+        None => {
+            *pace = Some(Timer::new(JOIN_RESEND, TimerMode::Repeating));
+            true
+        }
+        Some(timer) => timer.tick(delta).just_finished(),
+    }
 }
 
 /// Frames per second of a headless host or guest: messages are read and sent once a frame.
@@ -142,25 +160,25 @@ pub(crate) fn read_token(file: Option<&std::path::Path>) -> Option<String> {
     Some(text.trim().to_owned()).filter(|t| !t.is_empty())
 }
 
-/// A computer's search on the async compute pool, so that the machine keeps serving its
+/// A computer's search on a thread of its own, so that the machine keeps serving its
 /// connection meanwhile; by node budget, so the same move on any machine.
 struct Search {
     engine: Arc<Mutex<Engine>>,
     /// The search under way, and the move number it is for.
-    task: Option<(u32, Task<Option<Move>>)>,
+    running: Option<(u32, BackgroundSearch)>,
 }
 
 impl Search {
     fn new() -> Search {
         Search {
             engine: Arc::new(Mutex::new(Engine::new(16))),
-            task: None,
+            running: None,
         }
     }
 
     /// Whether a search is under way (or finished and not yet taken).
     fn busy(&self) -> bool {
-        self.task.is_some()
+        self.running.is_some()
     }
 
     /// Starts searching `pos`, move number `ply`, at `level`.
@@ -169,21 +187,23 @@ impl Search {
             nodes: Some(level.nodes()),
             ..Limits::default()
         };
-        let (pos, engine, seed) = (pos.clone(), self.engine.clone(), u64::from(ply) ^ salt);
-        let task = AsyncComputeTaskPool::get().spawn(async move {
-            let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
-            engine.search(&pos, level, &limits, seed).map(|r| r.best)
-        });
-        self.task = Some((ply, task));
+        let search = BackgroundSearch::start(
+            self.engine.clone(),
+            pos.clone(),
+            level,
+            limits,
+            u64::from(ply) ^ salt,
+        );
+        self.running = Some((ply, search));
     }
 
     /// The move found and the move number it was for, once the search has finished.
     fn take_ready(&mut self) -> Option<(u32, Option<Move>)> {
-        let (ply, task) = self.task.as_mut()?;
-        let found = check_ready(task)?;
+        let (ply, search) = self.running.as_mut()?;
+        let found = search.poll()?;
         let ply = *ply;
-        self.task = None;
-        Some((ply, found))
+        self.running = None;
+        Some((ply, found.map(|r| r.best)))
     }
 }
 

@@ -8,7 +8,7 @@
 //! rules engine on arrival.
 
 use bevy::prelude::*;
-use qiguo_rules::Kingdom;
+use qiguo_rules::{Kingdom, Level};
 use serde::{Deserialize, Serialize};
 
 /// The version of these messages: a machine speaking another is refused when it joins.
@@ -34,8 +34,6 @@ pub const MAX_MOVE_BYTES: usize = 16;
 /// A player's machine asks to join the game, or to rejoin it with the token it was given.
 #[derive(Message, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
 pub struct Join {
-    /// [`PROTOCOL_VERSION`] of the asking machine.
-    pub version: u32,
     /// The player's name.
     pub name: String,
     /// The kingdoms asked for (free person seats); ignored on a rejoin with a valid token.
@@ -129,11 +127,11 @@ pub enum Hand {
         /// Whether their machine is connected now.
         connected: bool,
     },
-    /// The computer, at this level (by name); `for_player` when it stands in for a person
-    /// on another machine who has gone.
+    /// The computer, at this level; `standing_in` when it plays for a person on another
+    /// machine who has gone.
     Computer {
-        /// The level's name (`easy`, `medium`, `hard`).
-        level: String,
+        /// The level (written by its name: `easy`, `medium`, `hard`).
+        level: Level,
         /// Whether it plays for someone who has gone (and gets the seat back on return).
         standing_in: bool,
     },
@@ -186,8 +184,8 @@ pub fn clean_name(name: &str) -> Option<String> {
 
 /// A fresh seat token: 128 bits from the operating system's random source, in hex.
 pub fn new_token() -> String {
-    use rand::rngs::SysRng;
     use rand::TryRng;
+    use rand::rngs::SysRng;
     let mut bytes = [0u8; 16];
     // The system's random source fails only where there is none (an unusual sandbox); the
     // clock then stands in, so that hosting still works, with a weaker token.

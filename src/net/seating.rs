@@ -8,8 +8,7 @@ use qiguo_ai::Level;
 use qiguo_rules::{Game, Kingdom, Move, PlayerInfo, Seats, notation};
 
 use super::protocol::{
-    Hand, Join, MAX_MOVE_BYTES, MAX_TOKEN_BYTES, PROTOCOL_VERSION, Play, Table, TableSeat,
-    clean_name, new_token,
+    Hand, Join, MAX_MOVE_BYTES, MAX_TOKEN_BYTES, Play, Table, TableSeat, clean_name, new_token,
 };
 
 /// A person seat taken over the network.
@@ -93,12 +92,6 @@ impl Seating {
         players: &mut [PlayerInfo],
         open: impl Fn(usize) -> Result<(), String>,
     ) -> Result<(String, Vec<usize>), String> {
-        if join.version != PROTOCOL_VERSION {
-            return Err(format!(
-                "this host speaks version {PROTOCOL_VERSION} of the game's protocol, the client {}",
-                join.version
-            ));
-        }
         let name = clean_name(&join.name).ok_or("a player needs a name")?;
         // A machine already in takes its seats again (a repeated join).
         let already = self.seats_of(client);
@@ -220,13 +213,18 @@ impl Seating {
                 let holder = self.holder(p);
                 let hand = match (&info.computer, holder) {
                     (Some(level), held) => Hand::Computer {
-                        level: level.clone(),
+                        level: *level,
                         standing_in: held.is_some(),
                     },
-                    (None, Some(h)) if h.stood_in && stand_in.is_some() => Hand::Computer {
-                        level: stand_in.map(|l| l.name().to_owned()).unwrap_or_default(),
-                        standing_in: true,
-                    },
+                    (None, Some(h))
+                        if h.stood_in
+                            && let Some(level) = stand_in =>
+                    {
+                        Hand::Computer {
+                            level,
+                            standing_in: true,
+                        }
+                    }
                     (None, Some(h)) => Hand::Remote {
                         connected: h.client.is_some(),
                     },
@@ -253,14 +251,13 @@ mod tests {
         (0..7)
             .map(|i| PlayerInfo {
                 name: format!("Player {}", i + 1),
-                computer: (i >= remote).then(|| "easy".to_owned()),
+                computer: (i >= remote).then_some(qiguo_ai::Level::Easy),
             })
             .collect()
     }
 
     fn join(name: &str, seats: &[Kingdom], token: Option<&str>) -> Join {
         Join {
-            version: PROTOCOL_VERSION,
             name: name.into(),
             seats: seats.to_vec(),
             token: token.map(str::to_owned),
@@ -319,9 +316,6 @@ mod tests {
         assert!(refused(join("Bo", &[Kingdom::Han], None)).contains("at the host"));
         assert!(refused(join("Bo", &[], None)).contains("one or more"));
         assert!(refused(join(" \n ", &[Kingdom::Chu], None)).contains("name"));
-        let mut old = join("Bo", &[Kingdom::Chu], None);
-        old.version = PROTOCOL_VERSION + 1;
-        assert!(refused(old).contains("version"));
         // A wrong token is no way in; the right one takes Anna's seat back on a new machine.
         assert!(refused(join("Bo", &[Kingdom::Qin], Some("0000"))).contains("taken"));
         let back = seating.admit(

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use qiguo_ai::{Engine, Level, Limits, SearchResult};
+use qiguo_ai::{Engine, Level, LevelSearch, Limits, SearchResult};
 use qiguo_rules::{Position, Preset, Rules};
 
 /// The crowded midgame of the rules crate's benchmarks (70 plies in, all seven kingdoms in).

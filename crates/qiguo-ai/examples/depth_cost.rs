@@ -7,7 +7,7 @@
 //! `cargo run --release -p qiguo-ai --example depth_cost -- [DEPTH] [GAMES] [EVERY] [CAP]`
 //! (defaults: 5, 3, 12 and 20,000,000).
 
-use qiguo_ai::{Engine, Level, Limits};
+use qiguo_ai::{Engine, Level, LevelSearch, Limits};
 use qiguo_rules::{Game, Position, Preset, Rules, Seats};
 
 /// Positions every `every` moves of `games` games between Easy players.

@@ -52,9 +52,8 @@ pub fn general_exposed(pos: &Position, k: Kingdom) -> bool {
 
 /// Mobility: points per legal move the kingdom would have, its General's and go-betweens'
 /// moves left out. Both move any distance in eight directions, so counting their moves paid a
-/// General for walking into the open and a go-between for wandering about: a player choosing
-/// by this value without variety (depth 1) won 0 of 17 games against six Easy players with
-/// them counted, and 29 of 140 (21%, the fair share being 14%) without (see the README).
+/// General for walking into the open and a go-between for wandering about (measured in
+/// `docs/computer-players.md`).
 fn mobility(pos: &Position, k: Kingdom) -> i32 {
     let moves: u64 = pos
         .army(k)
@@ -149,10 +148,9 @@ fn scores(pos: &Position, mobile: impl Fn(Kingdom) -> bool) -> ([i32; 7], [bool;
 ///
 /// The sum, not the mean: a piece taken from a rival is then worth to the player what its own
 /// piece lost costs it. With the mean, a capture earned a sixth of a loss, and a player that
-/// looked ahead (Hard, against the worst of six replies) protected rather than took; under
-/// `wikipedia`, where beating kingdoms wins and their armies change hands, Hard won 4 of 36
-/// games against six Medium players, with the sum 15 of 54 (see the README). Not the
-/// strongest other either, whose every change swung the value of all the player's moves alike.
+/// looked ahead (Hard, against the worst of six replies) protected rather than took (measured
+/// in `docs/computer-players.md`). Not the strongest other either, whose every change swung
+/// the value of all the player's moves alike.
 /// Mobility, the costly term, is counted for `player` only.
 pub fn evaluate(pos: &Position, player: u8) -> i32 {
     let (base, alive) = scores(pos, |k| pos.player_of(k) == player);

@@ -20,10 +20,13 @@
 
 #![deny(missing_docs)]
 
+mod background;
 pub mod eval;
 mod level;
 pub mod search;
 mod tt;
 
-pub use level::{Level, ParseLevelError};
+pub use background::BackgroundSearch;
+pub use level::LevelSearch;
+pub use qiguo_rules::{Level, ParseLevelError};
 pub use search::{Engine, Limits, SearchResult, WIN};

@@ -22,8 +22,9 @@ use qiguo_rules::random::{SplitMix64, splitmix64};
 use qiguo_rules::{Kingdom, Move, Outcome, Piece, PieceKind, Position};
 
 use crate::eval::{evaluate, general_exposed, victim_value};
-use crate::level::Level;
+use crate::level::LevelSearch;
 use crate::tt::{Bound, Entry, Table};
+use qiguo_rules::Level;
 
 /// A score beyond any evaluation: a won game (less the moves it takes).
 pub const WIN: i32 = 1_000_000;

@@ -41,6 +41,7 @@ mod attacks;
 pub mod fen;
 mod game;
 mod kingdom;
+mod level;
 mod movegen;
 mod moves;
 pub mod notation;
@@ -55,6 +56,7 @@ mod setup;
 
 pub use game::Game;
 pub use kingdom::{Edge, Kingdom, KingdomSet, ParseKingdomError};
+pub use level::{Level, ParseLevelError};
 pub use moves::Move;
 pub use piece::{Piece, PieceKind};
 pub use point::{ParsePointError, Point, SIZE};

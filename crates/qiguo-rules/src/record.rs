@@ -16,7 +16,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Game, Position, Preset, Rules, Seats, fen, notation};
+use crate::{Game, Level, Position, Preset, Rules, Seats, fen, notation};
 
 /// The value of a record's `format` field.
 pub const RECORD_FORMAT: &str = "qiguo-record";
@@ -30,9 +30,9 @@ pub const RECORD_VERSION: u32 = 1;
 pub struct PlayerInfo {
     /// The name shown for the player.
     pub name: String,
-    /// For a computer player, its level (e.g. `"medium"`); `None` for a person.
+    /// For a computer player, its level (written `"medium"`); `None` for a person.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub computer: Option<String>,
+    pub computer: Option<Level>,
 }
 
 impl PlayerInfo {

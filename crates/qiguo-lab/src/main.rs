@@ -1,0 +1,167 @@
+//! `qiguo-selfplay`: complete games between computer players, printed as a report (or one line
+//! of JSON), optionally stopped by a sequential test and kept in a ledger file.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use clap::Parser;
+use qiguo_ai::Level;
+use qiguo_lab::selfplay::{self, Budget, Ledger, Series, Sprt, Summary};
+use qiguo_rules::{Preset, Rules};
+
+/// Play complete games between computer players and print how they went.
+#[derive(Parser, Debug)]
+#[command(name = "qiguo-selfplay", version)]
+struct Args {
+    /// Number of games.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    games: u32,
+    /// Rules preset: classic, wikipedia, elephantchess or leventhal.
+    #[arg(long = "rules", value_name = "PRESET", default_value = "classic")]
+    preset: Preset,
+    /// One level for all kingdoms, or seven (Qin … Yan), comma-separated: random, easy,
+    /// medium or hard.
+    #[arg(long, value_name = "L1,…,L7", default_value = "medium", value_parser = seven_levels)]
+    levels: [Level; 7],
+    /// Shift the levels one seat further each game, so every kingdom takes every level.
+    #[arg(long)]
+    rotate: bool,
+    /// Seed of the first game.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Time per move for every computer player, in milliseconds (default: each level's).
+    #[arg(long, value_name = "MS", conflicts_with_all = ["time_scale", "nodes"])]
+    movetime: Option<u64>,
+    /// Multiply each level's own time per move by F (keeps the levels' ratios).
+    #[arg(long, value_name = "F", conflicts_with = "nodes", value_parser = time_scale)]
+    time_scale: Option<f64>,
+    /// Budget moves by positions searched instead of time, so results do not depend on the
+    /// machine or its load: each level's own budget, or N positions for every level.
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "0")]
+    nodes: Option<u64>,
+    /// Cap games at N moves; a capped game has no winner and counts as a loss for the
+    /// measured seat (the first level).
+    #[arg(long, value_name = "N", default_value_t = 1500,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    max_plies: u32,
+    /// Play the first N moves of every game by Easy players (varied by the seed), so that
+    /// levels without variety do not repeat the same games.
+    #[arg(long, value_name = "N", default_value_t = 14,
+          value_parser = clap::value_parser!(u32).range(0..=300))]
+    opening: u32,
+    /// Print one line of JSON (games, wins per level and per seat, capped games, mean length)
+    /// instead of the report.
+    #[arg(long)]
+    json: bool,
+    /// Stop as soon as a sequential test decides whether the measured seat (the first level)
+    /// wins clearly more than its fair share (H0 1/7, H1 2/7, alpha = beta = 0.05); --games
+    /// is then the most games played (at most 140).
+    #[arg(long)]
+    sprt: bool,
+    /// Games played at once (default: one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
+    /// Keep each finished game in FILE and take the games already there from it, so that a
+    /// series stopped half-way goes on where it was (same settings, same build).
+    #[arg(long, value_name = "FILE")]
+    log: Option<PathBuf>,
+}
+
+/// One level for all seven kingdoms, or seven.
+fn seven_levels(text: &str) -> Result<[Level; 7], String> {
+    let levels = text
+        .split(',')
+        .map(|l| l.trim().parse::<Level>().map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    match levels[..] {
+        [one] => Ok([one; 7]),
+        _ => <[Level; 7]>::try_from(levels.as_slice())
+            .map_err(|_| format!("give one level or seven (Qin … Yan), not {}", levels.len())),
+    }
+}
+
+/// A factor above 0 and at most 100.
+fn time_scale(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(f) if f > 0.0 && f <= 100.0 => Ok(f),
+        _ => Err("give a factor above 0 and at most 100".to_owned()),
+    }
+}
+
+/// Says what is wrong in one line on standard error, and fails.
+fn refuse(message: &str) -> ExitCode {
+    eprintln!("qiguo-selfplay: {message}");
+    ExitCode::from(2)
+}
+
+fn main() -> ExitCode {
+    let args = match Args::try_parse() {
+        Ok(args) => args,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // clap's message without its usage and hints.
+            let text = e.render().to_string();
+            let line = text.lines().next().unwrap_or_default();
+            return refuse(line.strip_prefix("error: ").unwrap_or(line));
+        }
+    };
+    if args.sprt && args.games > 140 {
+        return refuse("--games: a sequential test plays at most 140 games");
+    }
+    let budget = match args.nodes {
+        Some(0) => Budget::Nodes(None),
+        Some(n) => Budget::Nodes(Some(n)),
+        None => Budget::Time {
+            movetime: args.movetime.map(Duration::from_millis),
+            scale: args.time_scale.unwrap_or(1.0),
+        },
+    };
+    let mut series = Series {
+        games: args.games,
+        rules: Rules::preset(args.preset),
+        levels: args.levels,
+        rotate: args.rotate,
+        seed: args.seed,
+        budget,
+        threads: args.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |n| n as usize,
+        ),
+        max_plies: args.max_plies as usize,
+        opening: args.opening as usize,
+        ledger: None,
+    };
+    if let Some(path) = &args.log {
+        match Ledger::open(path, &series) {
+            Ok(ledger) => {
+                if !ledger.is_empty() {
+                    eprintln!(
+                        "{} games already played, from {}",
+                        ledger.len(),
+                        path.display()
+                    );
+                }
+                series.ledger = Some(Arc::new(Mutex::new(ledger)));
+            }
+            Err(e) => return refuse(&format!("--log: {e}")),
+        }
+    }
+    let (results, verdict) = if args.sprt {
+        let (results, verdict) = series.run_sequential(&Sprt::ONE_IN_SEVEN, selfplay::progress_bar);
+        (results, Some(verdict))
+    } else {
+        (series.run(selfplay::progress_bar), None)
+    };
+    if args.json {
+        println!("{}", Summary::of(&results, verdict).to_json());
+    } else {
+        print!("{}", selfplay::report(&series, &results, verdict));
+    }
+    ExitCode::SUCCESS
+}

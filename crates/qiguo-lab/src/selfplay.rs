@@ -1,0 +1,893 @@
+//! Games between computer players, for measuring their strength: `qiguo-selfplay`.
+//!
+//! The seat measured is the first level of the series (Qin's in the first game; with
+//! `rotate` it moves one kingdom further each game). A game still going after `max_plies`
+//! moves is capped: it has no winner and counts as a loss for the measured seat. A sequential
+//! probability ratio test ([`Sprt`]) can stop a series as soon as the measured seat's win share
+//! is clearly above or clearly at the fair share of one in seven.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use qiguo_ai::{Engine, Level, LevelSearch, Limits};
+use qiguo_rules::{Game, Kingdom, Rules, Seats, Victory};
+use serde::Serialize;
+
+/// What a computer player may spend on a move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// Wall-clock time: `movetime` for every level, or each level's own times `scale`.
+    Time {
+        /// Time per move for every level.
+        movetime: Option<Duration>,
+        /// Factor on each level's own time, when `movetime` is not given.
+        scale: f64,
+    },
+    /// Positions visited: `Some(n)` for every level, or each level's own ([`Level::nodes`]).
+    /// The same games on any machine, under any load.
+    Nodes(Option<u64>),
+}
+
+impl Budget {
+    /// The search limits of `level`.
+    pub fn limits(self, level: Level) -> Limits {
+        match self {
+            Budget::Time { movetime, scale } => Limits {
+                movetime: Some(movetime.unwrap_or_else(|| level.movetime().mul_f64(scale))),
+                ..Limits::default()
+            },
+            Budget::Nodes(nodes) => Limits {
+                nodes: Some(nodes.unwrap_or_else(|| level.nodes()).max(1)),
+                ..Limits::default()
+            },
+        }
+    }
+
+    fn describe(self) -> String {
+        match self {
+            Budget::Time {
+                movetime: Some(d), ..
+            } => format!("{} ms per move", d.as_millis()),
+            Budget::Time { scale, .. } => format!("each level's time × {scale}"),
+            Budget::Nodes(Some(n)) => format!("{n} positions per move"),
+            Budget::Nodes(None) => "each level's positions per move".to_owned(),
+        }
+    }
+}
+
+/// How to run a series of games.
+#[derive(Clone, Debug)]
+pub struct Series {
+    /// Number of games.
+    pub games: u32,
+    /// The rules.
+    pub rules: Rules,
+    /// The level of each kingdom, in turn order.
+    pub levels: [Level; 7],
+    /// Shift the levels one seat further for each game, so every kingdom takes every level.
+    pub rotate: bool,
+    /// Seed of the first game; game `i` uses `seed + i`.
+    pub seed: u64,
+    /// What each move may cost.
+    pub budget: Budget,
+    /// Games played at once.
+    pub threads: usize,
+    /// A game still going after this many moves is capped: no winner.
+    pub max_plies: usize,
+    /// The first this many moves of every game are played by Easy players, whatever the
+    /// levels, varied by the game's seed: levels without variety (Medium, Hard) would otherwise
+    /// play the same seven games over and over.
+    pub opening: usize,
+    /// Where finished games are kept, so that a long series stopped half-way goes on from
+    /// where it was (`selfplay --log`).
+    pub ledger: Option<Arc<Mutex<Ledger>>>,
+}
+
+/// How one game went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// The levels that played, by kingdom.
+    pub levels: [Level; 7],
+    /// The winning kingdom and how it won; `None` for a capped game.
+    pub winner: Option<(Kingdom, Victory)>,
+    /// Moves played (passes included).
+    pub plies: usize,
+    /// The kingdom of the measured seat.
+    pub measured: Kingdom,
+}
+
+impl GameResult {
+    /// Whether the measured seat won.
+    pub fn measured_won(&self) -> bool {
+        self.winner.is_some_and(|(k, _)| k == self.measured)
+    }
+
+    /// The level of the winner.
+    pub fn winning_level(&self) -> Option<Level> {
+        self.winner.map(|(k, _)| self.levels[k.index()])
+    }
+}
+
+impl Series {
+    /// The levels of game `index`.
+    pub fn levels_of(&self, index: u32) -> [Level; 7] {
+        let mut levels = self.levels;
+        if self.rotate {
+            levels.rotate_right(index as usize % 7);
+        }
+        levels
+    }
+
+    /// The kingdom of the measured seat in game `index`.
+    pub fn measured_of(&self, index: u32) -> Kingdom {
+        let shift = if self.rotate { index as usize % 7 } else { 0 };
+        Kingdom::ALL[shift]
+    }
+
+    fn seed_of(&self, index: u32) -> u64 {
+        self.seed.wrapping_add(index as u64).wrapping_mul(1_000_003)
+    }
+
+    /// Game `index` after its opening: the first [`Series::opening`] moves, played by Easy
+    /// players within Easy's node budget (the same on any machine).
+    pub fn opening_of(&self, index: u32) -> Game {
+        let mut game = Game::start(self.rules, Seats::seven());
+        let mut engine = Engine::new(16);
+        let limits = Budget::Nodes(None).limits(Level::Easy);
+        while game.outcome().is_none() && game.len() < self.opening.min(self.max_plies) {
+            // Apart from the seeds of the levels' own moves in the same game.
+            let seed = self.seed_of(index) ^ game.len() as u64 ^ 0x0BE7_0000;
+            let mv = engine
+                .search(game.position(), Level::Easy, &limits, seed)
+                .expect("a game in progress has a move")
+                .best;
+            game.play(mv).expect("the computer plays legal moves");
+        }
+        game
+    }
+
+    /// Plays game `index` to its end, or to the cap.
+    pub fn play(&self, index: u32) -> GameResult {
+        let levels = self.levels_of(index);
+        let mut game = self.opening_of(index);
+        let mut engines: Vec<Engine> = (0..7).map(|_| Engine::new(16)).collect();
+        while game.outcome().is_none() && game.len() < self.max_plies {
+            let ply = game.len() as u64;
+            let pos = game.position();
+            let k = pos.to_move();
+            let level = levels[k.index()];
+            let limits = self.budget.limits(level);
+            let mv = engines[k.index()]
+                .search(pos, level, &limits, self.seed_of(index) ^ ply)
+                .expect("a game in progress has a move")
+                .best;
+            game.play(mv).expect("the computer plays legal moves");
+        }
+        GameResult {
+            levels,
+            winner: game.outcome().map(|o| (o.winner, o.victory)),
+            plies: game.len(),
+            measured: self.measured_of(index),
+        }
+    }
+
+    /// The settings that make a series' games what they are (not how many, nor on how many
+    /// threads), as one line of JSON: the first line of its ledger.
+    pub fn identity(&self) -> String {
+        serde_json::json!({
+            "qiguo_selfplay": 1,
+            "rules": self.rules.preset_name(),
+            "levels": self.levels.iter().map(|l| l.name()).collect::<Vec<_>>(),
+            "rotate": self.rotate,
+            "seed": self.seed,
+            "budget": self.budget.describe(),
+            "max_plies": self.max_plies,
+            "opening": self.opening,
+        })
+        .to_string()
+    }
+
+    /// Game `index` from the ledger, if it was played before.
+    fn played(&self, index: u32) -> Option<GameResult> {
+        let ledger = self.ledger.as_ref()?;
+        let ledger = ledger.lock().expect("no panics while holding the lock");
+        let (winner, plies) = *ledger.games.get(&index)?;
+        Some(GameResult {
+            levels: self.levels_of(index),
+            winner,
+            plies,
+            measured: self.measured_of(index),
+        })
+    }
+
+    /// Writes game `index` to the ledger, if there is one; a failed write is reported once
+    /// and the series goes on.
+    fn keep(&self, index: u32, result: &GameResult) {
+        if let Some(ledger) = &self.ledger {
+            let mut ledger = ledger.lock().expect("no panics while holding the lock");
+            if let Err(e) = ledger.record(index, result) {
+                if !ledger.failed {
+                    eprintln!("selfplay: {e}; games go on without it");
+                }
+                ledger.failed = true;
+            }
+        }
+    }
+
+    /// Plays games in order, `threads` at a time, until `sprt` reaches a verdict or every game
+    /// is played. Returns the games the verdict rests on (those after the deciding one, played
+    /// alongside it, are dropped so the result does not depend on the number of threads).
+    pub fn run_sequential(
+        &self,
+        sprt: &Sprt,
+        mut progress: impl FnMut(usize, usize, &GameResult) + Send,
+    ) -> (Vec<GameResult>, SprtVerdict) {
+        let mut results: Vec<GameResult> = Vec::new();
+        let batch = self.threads.max(1) as u32;
+        let mut start = 0;
+        while start < self.games {
+            let count = batch.min(self.games - start);
+            let played = self.run_range(start, count, &mut |_, _, _| {});
+            for result in played {
+                progress(results.len() + 1, self.games as usize, &result);
+                results.push(result);
+                let verdict = sprt.verdict(&results);
+                if verdict != SprtVerdict::Continue {
+                    return (results, verdict);
+                }
+            }
+            start += count;
+        }
+        (results, SprtVerdict::Undecided)
+    }
+
+    /// Plays every game on `threads` threads, reporting progress as games finish.
+    pub fn run(
+        &self,
+        mut progress: impl FnMut(usize, usize, &GameResult) + Send,
+    ) -> Vec<GameResult> {
+        self.run_range(0, self.games, &mut progress)
+    }
+
+    /// Plays games `first..first + count` on `threads` threads.
+    fn run_range(
+        &self,
+        first: u32,
+        count: u32,
+        progress: &mut (impl FnMut(usize, usize, &GameResult) + Send),
+    ) -> Vec<GameResult> {
+        let next = AtomicUsize::new(0);
+        let results: Mutex<Vec<Option<GameResult>>> = Mutex::new(vec![None; count as usize]);
+        let done = AtomicUsize::new(0);
+        let progress = Mutex::new(progress);
+        std::thread::scope(|scope| {
+            for _ in 0..self.threads.max(1) {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= count as usize {
+                            break;
+                        }
+                        let index = first + i as u32;
+                        let result = self.played(index).unwrap_or_else(|| {
+                            let result = self.play(index);
+                            self.keep(index, &result);
+                            result
+                        });
+                        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+                        (progress.lock().expect("no panics while holding the lock"))(
+                            finished,
+                            count as usize,
+                            &result,
+                        );
+                        results.lock().expect("no panics while holding the lock")[i] = Some(result);
+                    }
+                });
+            }
+        });
+        results
+            .into_inner()
+            .expect("no panics while holding the lock")
+            .into_iter()
+            .map(|r| r.expect("every game was played"))
+            .collect()
+    }
+}
+
+/// Why a ledger could not be opened or written.
+#[derive(Debug, thiserror::Error)]
+pub enum LedgerError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file could not be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file keeps the games of a series of other settings.
+    #[error("{path} holds another series ({found}); this one is {expected}")]
+    OtherSeries {
+        /// The file.
+        path: PathBuf,
+        /// The settings on its first line.
+        found: String,
+        /// This series' settings.
+        expected: String,
+    },
+    /// A line is not a finished game.
+    #[error("{path}, line {line}: not a finished game: {text}")]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// The line's number, from 1.
+        line: usize,
+        /// What it holds.
+        text: String,
+    },
+}
+
+/// The games of a series already played, kept in a file: the series' identity on the first
+/// line, then one line of JSON per finished game (`{"game":3,"winner":"qin","victory":"generals",
+/// "plies":412}`; a capped game has no winner). Games are reproducible from their number, so a
+/// series that stopped — a closed terminal, a machine turned off — goes on where it was with
+/// the same results. The file must come from the same build of the game: a changed engine
+/// would play other games under the same settings.
+#[derive(Debug)]
+pub struct Ledger {
+    path: PathBuf,
+    games: BTreeMap<u32, (Option<(Kingdom, Victory)>, usize)>,
+    failed: bool,
+}
+
+impl Ledger {
+    /// Opens the ledger at `path` for `series`, reading the games it holds, or starts it.
+    /// Fails, touching nothing, when the file belongs to another series or cannot be read.
+    pub fn open(path: &Path, series: &Series) -> Result<Ledger, LedgerError> {
+        let read = |source| LedgerError::Read {
+            path: path.to_owned(),
+            source,
+        };
+        let identity = series.identity();
+        let mut games = BTreeMap::new();
+        match std::fs::File::open(path) {
+            Ok(file) => {
+                let mut lines = std::io::BufReader::new(file).lines();
+                let first = lines.next().transpose().map_err(read)?.unwrap_or_default();
+                if first.trim() != identity {
+                    return Err(LedgerError::OtherSeries {
+                        path: path.to_owned(),
+                        found: first.trim().to_owned(),
+                        expected: identity,
+                    });
+                }
+                for (n, line) in lines.enumerate() {
+                    let line = line.map_err(read)?;
+                    if line.trim().is_empty() {
+                        continue;
+                    }
+                    let (index, game) = Self::parse(&line).ok_or_else(|| LedgerError::Damaged {
+                        path: path.to_owned(),
+                        line: n + 2,
+                        text: line.clone(),
+                    })?;
+                    games.insert(index, game);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                std::fs::write(path, format!("{identity}\n")).map_err(|source| {
+                    LedgerError::Write {
+                        path: path.to_owned(),
+                        source,
+                    }
+                })?;
+            }
+            Err(e) => return Err(read(e)),
+        }
+        Ok(Ledger {
+            path: path.to_owned(),
+            games,
+            failed: false,
+        })
+    }
+
+    /// How many games the ledger holds.
+    pub fn len(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    fn parse(line: &str) -> Option<(u32, (Option<(Kingdom, Victory)>, usize))> {
+        let v: serde_json::Value = serde_json::from_str(line).ok()?;
+        let index = u32::try_from(v["game"].as_u64()?).ok()?;
+        let plies = usize::try_from(v["plies"].as_u64()?).ok()?;
+        let winner = match (&v["winner"], &v["victory"]) {
+            (serde_json::Value::Null, serde_json::Value::Null) => None,
+            (serde_json::Value::String(k), serde_json::Value::String(how)) => Some((
+                k.parse::<Kingdom>().ok()?,
+                Victory::ALL.into_iter().find(|x| x.name() == how)?,
+            )),
+            _ => return None,
+        };
+        Some((index, (winner, plies)))
+    }
+
+    fn record(&mut self, index: u32, result: &GameResult) -> Result<(), LedgerError> {
+        self.games.insert(index, (result.winner, result.plies));
+        let line = serde_json::json!({
+            "game": index,
+            "winner": result.winner.map(|(k, _)| k.name()),
+            "victory": result.winner.map(|(_, v)| v.name()),
+            "plies": result.plies,
+        });
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&self.path)
+            .and_then(|mut f| writeln!(f, "{line}"))
+            .map_err(|source| LedgerError::Write {
+                path: self.path.clone(),
+                source,
+            })
+    }
+}
+
+/// Progress on standard error: a bar on a terminal; otherwise (a log file, a background run)
+/// one line per finished game, so that a long series can be followed.
+pub fn progress_bar(done: usize, total: usize, game: &GameResult) {
+    let mut err = std::io::stderr();
+    if !err.is_terminal() {
+        let measured = game.levels[game.measured.index()];
+        let outcome = match game.winner {
+            None => "capped".to_string(),
+            Some((k, victory)) => {
+                format!("{k} ({}) {}", game.levels[k.index()], victory.describe())
+            }
+        };
+        let _ = writeln!(
+            err,
+            "game {done}/{total}: {} ({measured}) {}; {outcome}; {} moves",
+            game.measured,
+            if game.measured_won() { "won" } else { "lost" },
+            game.plies
+        );
+        return;
+    }
+    let width = 30;
+    let filled = done * width / total.max(1);
+    let _ = write!(
+        err,
+        "\r[{}{}] {done}/{total} games",
+        "#".repeat(filled),
+        "-".repeat(width - filled)
+    );
+    if done == total {
+        let _ = writeln!(err);
+    }
+    let _ = err.flush();
+}
+
+/// The sequential probability ratio test of a series: is the measured seat's win share the
+/// fair share `p0` (H0) or clearly above it, `p1` (H1)? Each game is a win or not (a capped
+/// game is not); the log-likelihood ratio is compared with Wald's bounds for the error rates
+/// `alpha` (accepting H1 when H0 holds) and `beta` (the reverse).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// Win share under H0.
+    pub p0: f64,
+    /// Win share under H1.
+    pub p1: f64,
+    /// Chance of accepting H1 when H0 holds.
+    pub alpha: f64,
+    /// Chance of accepting H0 when H1 holds.
+    pub beta: f64,
+}
+
+/// Where a sequential test stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SprtVerdict {
+    /// Not decided yet.
+    Continue,
+    /// H1: the measured seat wins clearly more than its fair share.
+    Stronger,
+    /// H0: it wins no more than its fair share.
+    NotStronger,
+    /// Every game was played without a decision.
+    Undecided,
+}
+
+impl Sprt {
+    /// One seat against six: H0 = 1/7, H1 = 2/7, α = β = 0.05.
+    pub const ONE_IN_SEVEN: Sprt = Sprt {
+        p0: 1.0 / 7.0,
+        p1: 2.0 / 7.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+
+    /// The log-likelihood ratio of H1 against H0 after `wins` wins in `games` games.
+    pub fn llr(&self, wins: usize, games: usize) -> f64 {
+        let losses = games - wins;
+        wins as f64 * (self.p1 / self.p0).ln()
+            + losses as f64 * ((1.0 - self.p1) / (1.0 - self.p0)).ln()
+    }
+
+    /// The verdict after `results`, in the order played.
+    pub fn verdict(&self, results: &[GameResult]) -> SprtVerdict {
+        let wins = results.iter().filter(|r| r.measured_won()).count();
+        let llr = self.llr(wins, results.len());
+        if llr >= ((1.0 - self.beta) / self.alpha).ln() {
+            SprtVerdict::Stronger
+        } else if llr <= (self.beta / (1.0 - self.alpha)).ln() {
+            SprtVerdict::NotStronger
+        } else {
+            SprtVerdict::Continue
+        }
+    }
+}
+
+/// A series' result in numbers, printed by `--json` as one line.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// Games played.
+    pub games: usize,
+    /// Wins by level name (capped games are nobody's).
+    pub wins_by_level: std::collections::BTreeMap<&'static str, usize>,
+    /// Wins by kingdom, Qin to Yan.
+    pub wins_by_seat: [usize; 7],
+    /// Wins of the measured seat.
+    pub measured_wins: usize,
+    /// Games capped at the move limit.
+    pub capped: usize,
+    /// Mean game length in moves.
+    pub mean_length: f64,
+    /// The sequential test's verdict, when one was run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtVerdict>,
+}
+
+impl Summary {
+    /// The numbers of `results`.
+    pub fn of(results: &[GameResult], sprt: Option<SprtVerdict>) -> Summary {
+        let mut wins_by_level = std::collections::BTreeMap::new();
+        let mut wins_by_seat = [0; 7];
+        for r in results {
+            if let (Some((k, _)), Some(level)) = (r.winner, r.winning_level()) {
+                *wins_by_level.entry(level.name()).or_insert(0) += 1;
+                wins_by_seat[k.index()] += 1;
+            }
+        }
+        Summary {
+            games: results.len(),
+            wins_by_level,
+            wins_by_seat,
+            measured_wins: results.iter().filter(|r| r.measured_won()).count(),
+            capped: results.iter().filter(|r| r.winner.is_none()).count(),
+            mean_length: results.iter().map(|r| r.plies).sum::<usize>() as f64
+                / results.len().max(1) as f64,
+            sprt,
+        }
+    }
+
+    /// One line of JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("summaries serialize")
+    }
+}
+
+/// The summary printed after a series: the measured seat, wins by level and by kingdom,
+/// victory types, capped games, lengths, and the sequential test's verdict if one ran.
+pub fn report(series: &Series, results: &[GameResult], sprt: Option<SprtVerdict>) -> String {
+    let n = results.len().max(1) as f64;
+    let mut out = String::new();
+    let level_names: Vec<&str> = series.levels.iter().map(|l| l.name()).collect();
+    out.push_str(&format!(
+        "games: {} · rules {} · levels {}{} · seed {} · {} · opening {} moves by Easy · capped at {} moves\n",
+        results.len(),
+        series.rules.preset_name(),
+        level_names.join(","),
+        if series.rotate { " (rotating)" } else { "" },
+        series.seed,
+        series.budget.describe(),
+        series.opening,
+        series.max_plies
+    ));
+    let summary = Summary::of(results, sprt);
+    out.push_str(&format!(
+        "measured seat ({}): {} wins  {:.1}%  (fair share 14.3%)\n",
+        series.levels[0].name(),
+        summary.measured_wins,
+        100.0 * summary.measured_wins as f64 / n
+    ));
+    out.push_str("wins by level (share of games; seats per game; share if equal):\n");
+    for level in Level::ALL {
+        let seats: usize = results
+            .iter()
+            .map(|r| r.levels.iter().filter(|l| **l == level).count())
+            .sum();
+        if seats == 0 {
+            continue;
+        }
+        let wins = summary
+            .wins_by_level
+            .get(level.name())
+            .copied()
+            .unwrap_or(0);
+        let per_game = seats as f64 / n;
+        out.push_str(&format!(
+            "  {:<7} {:>4} wins  {:>5.1}%  ({:.1} seats/game; equal share {:.1}%)\n",
+            level.name(),
+            wins,
+            100.0 * wins as f64 / n,
+            per_game,
+            100.0 * per_game / 7.0
+        ));
+    }
+    out.push_str("wins by kingdom:");
+    for k in Kingdom::ALL {
+        out.push_str(&format!(
+            " {} {}",
+            k.name(),
+            summary.wins_by_seat[k.index()]
+        ));
+    }
+    out.push('\n');
+    out.push_str("victories:");
+    for v in Victory::ALL {
+        let count = results
+            .iter()
+            .filter(|r| r.winner.is_some_and(|(_, won)| won == v))
+            .count();
+        if count > 0 {
+            out.push_str(&format!(" {} {}", v.name(), count));
+        }
+    }
+    out.push('\n');
+    out.push_str(&format!(
+        "capped (no winner, a loss for the measured seat): {}\n",
+        summary.capped
+    ));
+    let lengths: Vec<usize> = results.iter().map(|r| r.plies).collect();
+    out.push_str(&format!(
+        "length: mean {:.1} moves, min {}, max {}\n",
+        summary.mean_length,
+        lengths.iter().min().unwrap_or(&0),
+        lengths.iter().max().unwrap_or(&0)
+    ));
+    if let Some(verdict) = sprt {
+        let text = match verdict {
+            SprtVerdict::Stronger => "stronger: the measured seat wins clearly more than 1 in 7",
+            SprtVerdict::NotStronger => "not stronger: the measured seat wins about 1 in 7 or less",
+            SprtVerdict::Undecided | SprtVerdict::Continue => {
+                "undecided: every game was played without a decision"
+            }
+        };
+        out.push_str(&format!(
+            "sequential test (H0 1/7, H1 2/7, alpha = beta = 0.05): {text}\n"
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qiguo_rules::Preset;
+
+    fn series(games: u32, levels: [Level; 7]) -> Series {
+        Series {
+            games,
+            rules: Rules::preset(Preset::Classic),
+            levels,
+            rotate: true,
+            seed: 5,
+            budget: Budget::Nodes(None),
+            threads: 2,
+            max_plies: 1500,
+            opening: 0,
+            ledger: None,
+        }
+    }
+
+    #[test]
+    fn random_games_finish_and_are_reproducible() {
+        let s = series(4, [Level::Random; 7]);
+        let a = s.run(|_, _, _| {});
+        let b = s.run(|_, _, _| {});
+        assert_eq!(a, b);
+        assert!(a.iter().all(|r| r.plies > 0));
+        let text = report(&s, &a, None);
+        assert!(text.contains("games: 4"));
+        assert!(text.contains("random"));
+        let summary = Summary::of(&a, None);
+        assert_eq!(summary.games, 4);
+        assert_eq!(
+            summary.wins_by_seat.iter().sum::<usize>() + summary.capped,
+            4
+        );
+        let json: serde_json::Value = serde_json::from_str(&summary.to_json()).unwrap();
+        assert_eq!(json["games"], 4);
+        assert!(json["wins_by_level"].is_object());
+        assert!(!summary.to_json().contains('\n'));
+    }
+
+    /// Medium plays without variety: without an opening the games of one seat repeat, with
+    /// one they differ (and are still reproducible).
+    #[test]
+    fn openings_vary_the_games() {
+        let mut s = series(8, [Level::Medium; 7]);
+        let start = Game::start(s.rules, Seats::seven()).position().hash();
+        assert_eq!(s.opening_of(0).position().hash(), start);
+        s.opening = 14;
+        let (a, b) = (s.opening_of(0), s.opening_of(7));
+        assert_eq!(a.len(), 14);
+        assert_ne!(a.position().hash(), b.position().hash());
+        assert_eq!(a.position().hash(), s.opening_of(0).position().hash());
+        assert_eq!(
+            s.measured_of(0),
+            s.measured_of(7),
+            "the same seat, another game"
+        );
+    }
+
+    #[test]
+    fn capped_games_have_no_winner_and_count_against_the_measured_seat() {
+        let mut s = series(2, [Level::Random; 7]);
+        s.max_plies = 5;
+        let results = s.run(|_, _, _| {});
+        assert!(results.iter().all(|r| r.winner.is_none() && r.plies == 5));
+        assert_eq!(Summary::of(&results, None).capped, 2);
+        assert!(results.iter().all(|r| !r.measured_won()));
+        assert!(
+            report(&s, &results, None)
+                .contains("capped (no winner, a loss for the measured seat): 2")
+        );
+    }
+
+    fn game(measured_won: bool) -> GameResult {
+        GameResult {
+            levels: [Level::Random; 7],
+            winner: Some((
+                if measured_won {
+                    Kingdom::Qin
+                } else {
+                    Kingdom::Chu
+                },
+                Victory::Generals,
+            )),
+            plies: 100,
+            measured: Kingdom::Qin,
+        }
+    }
+
+    #[test]
+    fn the_sequential_test_stops_on_either_bound() {
+        let sprt = Sprt::ONE_IN_SEVEN;
+        // ln 19 = 2.944; a win adds ln 2 = 0.693, a loss ln(5/6) = -0.182.
+        let losses: Vec<GameResult> = (0..16).map(|_| game(false)).collect();
+        assert_eq!(sprt.verdict(&losses), SprtVerdict::Continue);
+        let losses: Vec<GameResult> = (0..17).map(|_| game(false)).collect();
+        assert_eq!(sprt.verdict(&losses), SprtVerdict::NotStronger);
+        let wins: Vec<GameResult> = (0..5).map(|_| game(true)).collect();
+        assert_eq!(sprt.verdict(&wins[..4]), SprtVerdict::Continue);
+        assert_eq!(sprt.verdict(&wins), SprtVerdict::Stronger);
+        // The fair share itself drifts towards H0: 1 win in 7, over and over.
+        let fair: Vec<GameResult> = (0..140).map(|i| game(i % 7 == 0)).collect();
+        let first_verdict = (1..=140)
+            .map(|n| sprt.verdict(&fair[..n]))
+            .find(|v| *v != SprtVerdict::Continue);
+        assert_eq!(first_verdict, Some(SprtVerdict::NotStronger));
+    }
+
+    #[test]
+    fn a_sequential_series_rests_on_the_games_in_order() {
+        let mut levels = [Level::Random; 7];
+        levels[0] = Level::Easy;
+        let mut s = series(14, levels);
+        s.budget = Budget::Nodes(Some(2_000));
+        let (one, v1) = Series {
+            threads: 1,
+            ..s.clone()
+        }
+        .run_sequential(&Sprt::ONE_IN_SEVEN, |_, _, _| {});
+        let (two, v2) =
+            Series { threads: 2, ..s }.run_sequential(&Sprt::ONE_IN_SEVEN, |_, _, _| {});
+        assert_eq!(one, two, "the same games whatever the threads");
+        assert_eq!(v1, v2);
+    }
+
+    /// A series with a ledger plays the games it lacks, takes the others from the file (a
+    /// doctored length shows they are read, not played again), and extends it; a ledger of
+    /// other settings or with a damaged line is refused.
+    #[test]
+    fn a_ledger_keeps_finished_games_for_the_next_run() {
+        let dir = qiguo_testkit::TempDir::new("ledger");
+        let path = dir.join("series.log");
+        let s = series(3, [Level::Random; 7]);
+        let with_ledger = |s: &Series| Series {
+            ledger: Some(Arc::new(Mutex::new(Ledger::open(&path, s).unwrap()))),
+            ..s.clone()
+        };
+        let played = s.run(|_, _, _| {});
+        assert_eq!(with_ledger(&s).run(|_, _, _| {}), played);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().next(), Some(s.identity().as_str()));
+        assert_eq!(text.lines().count(), 4);
+
+        let doctored: Vec<String> = text
+            .lines()
+            .map(
+                |line| match serde_json::from_str::<serde_json::Value>(line) {
+                    Ok(mut v) if v["game"] == 1 => {
+                        v["plies"] = 7.into();
+                        v.to_string()
+                    }
+                    _ => line.to_owned(),
+                },
+            )
+            .collect();
+        std::fs::write(&path, doctored.join("\n") + "\n").unwrap();
+        let longer = Series {
+            games: 5,
+            ..s.clone()
+        };
+        let again = with_ledger(&longer).run(|_, _, _| {});
+        assert_eq!(again[1].plies, 7, "game 1 read from the ledger");
+        assert_eq!(again[0], played[0]);
+        assert_eq!(again[4], longer.play(4));
+        assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 6);
+
+        let other = Series {
+            seed: 6,
+            ..s.clone()
+        };
+        let refused = Ledger::open(&path, &other).unwrap_err();
+        assert!(
+            matches!(refused, LedgerError::OtherSeries { .. }),
+            "{refused}"
+        );
+        assert!(refused.to_string().contains("another series"), "{refused}");
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        writeln!(
+            file,
+            "{{\"game\":9,\"winner\":\"nobody\",\"victory\":null,\"plies\":3}}"
+        )
+        .unwrap();
+        let damaged = Ledger::open(&path, &s).unwrap_err();
+        assert!(
+            matches!(damaged, LedgerError::Damaged { line: 7, .. }),
+            "{damaged}"
+        );
+    }
+
+    #[test]
+    fn levels_rotate_through_the_seats() {
+        let mut levels = [Level::Random; 7];
+        levels[0] = Level::Hard;
+        let s = series(7, levels);
+        for i in 0..7 {
+            let l = s.levels_of(i);
+            assert_eq!(l[i as usize], Level::Hard);
+            assert_eq!(l.iter().filter(|x| **x == Level::Hard).count(), 1);
+        }
+    }
+}

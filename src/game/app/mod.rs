@@ -1,0 +1,162 @@
+//! Starting the game: the checks before a window opens (a display), a one-line report of an
+//! internal failure instead of a backtrace, Bevy's plugins and window, the save directory, the
+//! game's plugins and the executor the main world runs on.
+
+pub mod launch;
+
+use std::process::ExitCode;
+
+use bevy::ecs::schedule::SingleThreadedExecutor;
+use bevy::prelude::*;
+use bevy::render::settings::{RenderCreation, WgpuSettings};
+use qiguo_rules::PlayerInfo;
+
+use crate::game::app::launch::Launch;
+use crate::game::preferences::Preferences;
+use crate::game::tools::{perf, screenshot};
+use crate::game::{Match, camera, computer, logic_plugins, saving, view_plugins};
+
+/// Opens the game window and runs until it is closed (or the screenshot is saved).
+pub fn run(launch: Launch) -> ExitCode {
+    let _ = perf::PROCESS_START.set(std::time::Instant::now());
+    if let Err(message) = check_display() {
+        eprintln!("qiguo: {message}");
+        return ExitCode::from(1);
+    }
+    // A failure deep in the engine ends the game with one line, not a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown failure".to_owned());
+        let at = info
+            .location()
+            .map(|l| format!(" ({}:{})", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!("qiguo: the game stopped after an internal error: {what}{at}");
+    }));
+    // Screenshots and benchmarks neither depend on the player's settings nor change them.
+    let preferences = if launch.screenshot.is_none() && launch.bench_frames.is_none() {
+        Preferences::load(launch.language)
+    } else {
+        Preferences::session_only(launch.language)
+    };
+    let mut app = App::new();
+    // A failed command (say, on an entity despawned the same frame) is logged, not fatal.
+    app.set_error_handler(bevy::ecs::error::warn);
+    let mut plugins = DefaultPlugins.build();
+    if launch.bench_frames.is_some() {
+        // Timing the main world alone: the render world runs after it rather than alongside.
+        plugins = plugins.disable::<bevy::render::pipelined_rendering::PipelinedRenderingPlugin>();
+    }
+    app.add_plugins(
+        plugins
+            .set(WindowPlugin {
+                primary_window: Some(preferences.primary_window(launch.window)),
+                ..default()
+            })
+            .set(bevy::render::RenderPlugin {
+                // For a screenshot, draw nothing until every pipeline is ready.
+                synchronous_pipeline_compilation: launch.screenshot.is_some(),
+                // `--no-render` (benchmarks only): every system but no graphics device.
+                render_creation: RenderCreation::Automatic(Box::new(WgpuSettings {
+                    backends: if launch.no_render {
+                        None
+                    } else {
+                        WgpuSettings::default().backends
+                    },
+                    ..default()
+                })),
+                ..default()
+            }),
+    );
+    // The palette is needed when the stones and board are first drawn (at start-up).
+    app.insert_resource(crate::game::art::palette::Palette(
+        preferences.settings.palette,
+    ));
+    let tr = crate::i18n::Tr::new(preferences.language);
+    app.insert_resource(tr);
+    app.insert_resource(preferences);
+    // The command line's players are named "Player 1", …: in the interface's language.
+    let players = launch
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| PlayerInfo {
+            name: if p.name == format!("Player {}", i + 1) {
+                crate::game::ui::dialogs::default_name(tr, i)
+            } else {
+                p.name.clone()
+            },
+            ..p.clone()
+        })
+        .collect();
+    app.insert_resource(Match::from_game(launch.game.clone(), players));
+
+    app.insert_resource(camera::ViewSettings {
+        initial: launch.view,
+        ..default()
+    });
+    if let Some(path) = launch.screenshot.clone() {
+        app.insert_resource(screenshot::ScreenshotRequest { path });
+        // The picture shows the position asked for: computer players wait.
+        app.insert_resource(computer::ComputerSettings {
+            enabled: false,
+            ..default()
+        });
+    }
+    if let Some(frames) = launch.bench_frames {
+        app.insert_resource(perf::BenchFrames { frames });
+    }
+    // Screenshots and benchmarks leave the player's saves alone.
+    if launch.screenshot.is_none() && launch.bench_frames.is_none() {
+        match crate::saves::SaveDir::locate() {
+            Ok(dir) => {
+                info!("saved games live in {}", dir.root().display());
+                let mut store = saving::SaveStore::at(dir);
+                store.offer_resume = launch.plain;
+                app.insert_resource(store);
+            }
+            Err(e) => warn!("games will not be saved: {e}"),
+        }
+    }
+    logic_plugins(&mut app);
+    view_plugins(&mut app);
+    run_main_world_on_one_thread(&mut app);
+    match app.run() {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}
+
+/// Runs every main-world schedule with the single-threaded executor.
+///
+/// The game's systems are many and small; dispatching each to the task pool costs more than
+/// running it (see `docs/performance.md`). The render world, asset loading and background tasks keep their
+/// own threads.
+pub fn run_main_world_on_one_thread(app: &mut App) {
+    let mut schedules = app.world_mut().resource_mut::<Schedules>();
+    for (_, schedule) in schedules.iter_mut() {
+        schedule.set_executor(SingleThreadedExecutor::new());
+    }
+}
+
+/// The game cannot open its window.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StartError {
+    /// On Linux and the BSDs the window needs an X11 (or XWayland) display.
+    #[error(
+        "no X11 display: the game needs a desktop session (DISPLAY is not set); \
+         the tools moves, perft, replay, bestmove and selfplay work without one"
+    )]
+    NoDisplay,
+}
+
+fn check_display() -> Result<(), StartError> {
+    if cfg!(all(unix, not(target_os = "macos"))) && std::env::var_os("DISPLAY").is_none() {
+        return Err(StartError::NoDisplay);
+    }
+    Ok(())
+}

@@ -1,0 +1,455 @@
+//! Textures drawn at start-up on the CPU: an RGBA canvas with antialiased shapes, characters
+//! rasterized from the shipped kaishu font, and a mip chain averaged in linear light so that
+//! the grid and the characters stay smooth from far away.
+
+use ab_glyph::{Font, FontRef, PxScale, ScaleFont, point};
+use bevy::asset::RenderAssetUsages;
+use bevy::image::{ImageAddressMode, ImageFilterMode, ImageSampler, ImageSamplerDescriptor};
+use bevy::prelude::*;
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+
+/// The shipped font subset (see `assets/fonts/README.md`).
+pub static KAI_FONT: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/assets/fonts/qiguo-kai.ttf"
+));
+
+/// An sRGB colour with straight alpha, 0–255.
+pub type Rgba = [u8; 4];
+
+/// A square RGBA image being drawn.
+pub struct Canvas {
+    size: usize,
+    pixels: Vec<u8>,
+}
+
+impl Canvas {
+    /// A canvas filled with one colour.
+    pub fn new(size: usize, fill: Rgba) -> Canvas {
+        Canvas {
+            size,
+            pixels: fill.repeat(size * size),
+        }
+    }
+
+    /// Side length in pixels.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Sets a pixel.
+    pub fn set(&mut self, x: usize, y: usize, c: Rgba) {
+        let i = (y * self.size + x) * 4;
+        self.pixels[i..i + 4].copy_from_slice(&c);
+    }
+
+    /// Reads a pixel.
+    pub fn get(&self, x: usize, y: usize) -> Rgba {
+        let i = (y * self.size + x) * 4;
+        [
+            self.pixels[i],
+            self.pixels[i + 1],
+            self.pixels[i + 2],
+            self.pixels[i + 3],
+        ]
+    }
+
+    /// Blends `c` over a pixel with `coverage` (0–1), ignoring points off the canvas.
+    pub fn blend(&mut self, x: i64, y: i64, c: Rgba, coverage: f32) {
+        if x < 0 || y < 0 || x as usize >= self.size || y as usize >= self.size {
+            return;
+        }
+        let a = (coverage.clamp(0.0, 1.0) * c[3] as f32 / 255.0).clamp(0.0, 1.0);
+        if a <= 0.0 {
+            return;
+        }
+        let i = (y as usize * self.size + x as usize) * 4;
+        for (dst, src) in self.pixels[i..i + 3].iter_mut().zip(c) {
+            let d = *dst as f32;
+            *dst = (d + (src as f32 - d) * a).round() as u8;
+        }
+        let da = self.pixels[i + 3] as f32 / 255.0;
+        self.pixels[i + 3] = ((da + a * (1.0 - da)) * 255.0).round() as u8;
+    }
+
+    /// Fills everything within the shape, with antialiased edges: `dist(x, y)` is the signed
+    /// distance in pixels from the pixel centre to the shape's edge (negative inside), and only
+    /// pixels in `[x0, x1) × [y0, y1)` are visited.
+    pub fn fill_sdf(
+        &mut self,
+        (x0, y0, x1, y1): (f32, f32, f32, f32),
+        c: Rgba,
+        dist: impl Fn(f32, f32) -> f32,
+    ) {
+        let size = self.size;
+        let clamp = |v: f32| (v.max(0.0) as usize).min(size);
+        for y in clamp(y0.floor())..clamp(y1.ceil()) {
+            for x in clamp(x0.floor())..clamp(x1.ceil()) {
+                let d = dist(x as f32 + 0.5, y as f32 + 0.5);
+                let coverage = (0.5 - d).clamp(0.0, 1.0);
+                if coverage > 0.0 {
+                    self.blend(x as i64, y as i64, c, coverage);
+                }
+            }
+        }
+    }
+
+    /// A filled disc.
+    pub fn disc(&mut self, cx: f32, cy: f32, r: f32, c: Rgba) {
+        self.fill_sdf(
+            (cx - r - 1.0, cy - r - 1.0, cx + r + 1.0, cy + r + 1.0),
+            c,
+            |x, y| ((x - cx).powi(2) + (y - cy).powi(2)).sqrt() - r,
+        );
+    }
+
+    /// A ring between radii `r - width / 2` and `r + width / 2`.
+    pub fn ring(&mut self, cx: f32, cy: f32, r: f32, width: f32, c: Rgba) {
+        let outer = r + width / 2.0 + 1.0;
+        self.fill_sdf(
+            (cx - outer, cy - outer, cx + outer, cy + outer),
+            c,
+            |x, y| (((x - cx).powi(2) + (y - cy).powi(2)).sqrt() - r).abs() - width / 2.0,
+        );
+    }
+
+    /// An axis-aligned filled rectangle.
+    pub fn rect(&mut self, x0: f32, y0: f32, x1: f32, y1: f32, c: Rgba) {
+        let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+        let (hx, hy) = ((x1 - x0) / 2.0, (y1 - y0) / 2.0);
+        self.fill_sdf((x0 - 1.0, y0 - 1.0, x1 + 1.0, y1 + 1.0), c, |x, y| {
+            ((x - cx).abs() - hx).max((y - cy).abs() - hy)
+        });
+    }
+
+    /// A line segment of the given width with round ends.
+    pub fn segment(&mut self, a: Vec2, b: Vec2, width: f32, c: Rgba) {
+        let pad = width + 1.0;
+        let bounds = (
+            a.x.min(b.x) - pad,
+            a.y.min(b.y) - pad,
+            a.x.max(b.x) + pad,
+            a.y.max(b.y) + pad,
+        );
+        let ab = b - a;
+        let len2 = ab.length_squared().max(1e-6);
+        self.fill_sdf(bounds, c, |x, y| {
+            let p = Vec2::new(x, y);
+            let t = ((p - a).dot(ab) / len2).clamp(0.0, 1.0);
+            (p - (a + ab * t)).length() - width / 2.0
+        });
+    }
+
+    /// Draws one character with its ink's left edge at `left` (or centred on `left` when
+    /// `centre`) and its ink centred vertically on `cy`; returns the ink's width.
+    fn glyph(
+        &mut self,
+        font: &FontRef,
+        ch: char,
+        left: f32,
+        cy: f32,
+        height: f32,
+        centre: bool,
+        c: Rgba,
+    ) -> f32 {
+        let glyph = font
+            .glyph_id(ch)
+            .with_scale_and_position(PxScale::from(height), point(0.0, 0.0));
+        let Some(outline) = font.outline_glyph(glyph) else {
+            return font
+                .as_scaled(PxScale::from(height))
+                .h_advance(font.glyph_id(ch));
+        };
+        let bounds = outline.px_bounds();
+        let ox = if centre {
+            left - bounds.width() / 2.0
+        } else {
+            left
+        };
+        let oy = cy - bounds.height() / 2.0;
+        outline.draw(|x, y, cov| {
+            self.blend(
+                (ox + x as f32).round() as i64,
+                (oy + y as f32).round() as i64,
+                c,
+                cov,
+            );
+        });
+        bounds.width()
+    }
+
+    /// Draws `text` as a column of characters centred on (cx, cy), each `height` pixels tall,
+    /// its strokes thickened by `bold` pixels so they survive being seen small.
+    pub fn text_column(&mut self, text: &str, cx: f32, cy: f32, height: f32, bold: f32, c: Rgba) {
+        let Ok(font) = FontRef::try_from_slice(KAI_FONT) else {
+            return;
+        };
+        // Thicken by stamping the glyph around a small circle, then once in the middle.
+        let mut offsets: Vec<Vec2> = (0..8)
+            .map(|i| {
+                let a = i as f32 * std::f32::consts::TAU / 8.0;
+                Vec2::new(a.cos(), a.sin()) * bold
+            })
+            .collect();
+        offsets.push(Vec2::ZERO);
+        let n = text.chars().count() as f32;
+        for (i, ch) in text.chars().enumerate() {
+            let y = cy + (i as f32 - (n - 1.0) / 2.0) * height * 0.98;
+            for offset in &offsets {
+                self.glyph(&font, ch, cx + offset.x, y + offset.y, height, true, c);
+            }
+        }
+    }
+
+    /// Draws one line of `text` with its ink centred on (cx, cy).
+    pub fn text_line(&mut self, text: &str, cx: f32, cy: f32, height: f32, c: Rgba) {
+        let Ok(font) = FontRef::try_from_slice(KAI_FONT) else {
+            return;
+        };
+        let mut pen = cx - text_width(text, height) / 2.0;
+        for ch in text.chars() {
+            pen += self.glyph(&font, ch, pen, cy, height, false, c) + height * GLYPH_GAP;
+        }
+    }
+
+    /// The image with a full mip chain, sampled with trilinear, anisotropic filtering.
+    pub fn into_image(self, repeat: bool) -> Image {
+        self.into_image_with(repeat, None)
+    }
+
+    /// As [`Canvas::into_image`], never sampling mip levels smaller than `smallest` pixels
+    /// (sharper fine detail, such as characters, when seen small).
+    pub fn into_image_with(self, repeat: bool, smallest: Option<usize>) -> Image {
+        let size = self.size as u32;
+        let (data, levels) = mip_chain(self.pixels, self.size);
+        let mut image = Image::new(
+            Extent3d {
+                width: size,
+                height: size,
+                depth_or_array_layers: 1,
+            },
+            TextureDimension::D2,
+            data,
+            TextureFormat::Rgba8UnormSrgb,
+            RenderAssetUsages::RENDER_WORLD,
+        );
+        image.texture_descriptor.mip_level_count = levels;
+        let address = if repeat {
+            ImageAddressMode::Repeat
+        } else {
+            ImageAddressMode::ClampToEdge
+        };
+        let mut sampler = ImageSamplerDescriptor {
+            address_mode_u: address,
+            address_mode_v: address,
+            mag_filter: ImageFilterMode::Linear,
+            min_filter: ImageFilterMode::Linear,
+            mipmap_filter: ImageFilterMode::Linear,
+            ..default()
+        };
+        if let Some(smallest) = smallest {
+            sampler.lod_max_clamp =
+                (self_size_log2(size as usize) - smallest.max(1).ilog2()) as f32;
+        }
+        sampler.set_anisotropic_filter(8);
+        image.sampler = ImageSampler::Descriptor(sampler);
+        image
+    }
+}
+
+fn self_size_log2(size: usize) -> u32 {
+    size.max(1).ilog2()
+}
+
+/// Space between characters of a line, as a fraction of the height.
+const GLYPH_GAP: f32 = 0.08;
+
+/// Width in pixels of the ink of one line of `text` at `height`.
+pub fn text_width(text: &str, height: f32) -> f32 {
+    let Ok(font) = FontRef::try_from_slice(KAI_FONT) else {
+        return 0.0;
+    };
+    let scale = PxScale::from(height);
+    let mut width = 0.0;
+    let mut count = 0;
+    for ch in text.chars() {
+        let glyph = font
+            .glyph_id(ch)
+            .with_scale_and_position(scale, point(0.0, 0.0));
+        if let Some(outline) = font.outline_glyph(glyph) {
+            width += outline.px_bounds().width();
+            count += 1;
+        }
+    }
+    width + height * GLYPH_GAP * (count.max(1) - 1) as f32
+}
+
+fn srgb_to_linear(v: u8) -> f32 {
+    let c = v as f32 / 255.0;
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+fn linear_to_srgb(v: f32) -> u8 {
+    let c = if v <= 0.003_130_8 {
+        v * 12.92
+    } else {
+        1.055 * v.powf(1.0 / 2.4) - 0.055
+    };
+    (c.clamp(0.0, 1.0) * 255.0).round() as u8
+}
+
+/// All mip levels of a square sRGB image, largest first, each the 2×2 average of the one
+/// before in linear light. Returns the concatenated data and the number of levels.
+pub fn mip_chain(level0: Vec<u8>, size: usize) -> (Vec<u8>, u32) {
+    let lut: Vec<f32> = (0..=255u8).map(srgb_to_linear).collect();
+    let mut data = level0;
+    let mut levels = 1;
+    let mut prev_start = 0;
+    let mut s = size;
+    while s > 1 {
+        let n = s / 2;
+        let mut next = Vec::with_capacity(n * n * 4);
+        for y in 0..n {
+            for x in 0..n {
+                let mut acc = [0.0f32; 4];
+                for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                    let i = prev_start + ((2 * y + dy) * s + 2 * x + dx) * 4;
+                    for k in 0..3 {
+                        acc[k] += lut[data[i + k] as usize];
+                    }
+                    acc[3] += data[i + 3] as f32;
+                }
+                for v in acc.iter().take(3) {
+                    next.push(linear_to_srgb(v / 4.0));
+                }
+                next.push((acc[3] / 4.0).round() as u8);
+            }
+        }
+        prev_start = data.len();
+        data.extend_from_slice(&next);
+        s = n;
+        levels += 1;
+    }
+    (data, levels)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn has_glyph(font: &FontRef, c: char) -> bool {
+        font.glyph_id(c).0 != 0
+    }
+
+    /// The font keeps the characters its script says it keeps: the common characters of both
+    /// Chinese scripts, so names typed in either show, not boxes.
+    #[test]
+    fn the_font_covers_common_traditional_and_simplified_characters() {
+        let font = FontRef::try_from_slice(KAI_FONT).expect("the shipped font parses");
+        let kept = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/assets/fonts/qiguo-kai-chars.txt"
+        ))
+        .trim_end();
+        assert!(kept.chars().count() >= 6_700, "{}", kept.chars().count());
+        let missing: String = kept.chars().filter(|&c| !has_glyph(&font, c)).collect();
+        assert!(missing.is_empty(), "no glyph for {missing}");
+        // Common names and words in both scripts, and full-width punctuation.
+        for text in [
+            "張偉",
+            "张伟",
+            "王小明",
+            "趙雲",
+            "赵云",
+            "國家",
+            "国家",
+            "愛麗絲",
+            "爱丽丝",
+            "「你好！」，。",
+        ] {
+            for c in text.chars() {
+                assert!(has_glyph(&font, c), "{c} in {text}");
+            }
+        }
+    }
+
+    /// Every Chinese character the game's own interface writes (anywhere in its source, and
+    /// the rules' names of kingdoms and pieces) has a glyph.
+    #[test]
+    fn every_chinese_character_the_game_writes_has_a_glyph() {
+        let font = FontRef::try_from_slice(KAI_FONT).expect("the shipped font parses");
+        let cjk = |c: char| matches!(c, '\u{3000}'..='\u{9FFF}' | '\u{FF00}'..='\u{FFEF}');
+        // The game's sources, and the rules' (kingdom and piece names).
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let mut dirs = vec![root.join("src"), root.join("crates/qiguo-rules/src")];
+        let mut seen = 0;
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    for c in text.chars().filter(|&c| cjk(c)) {
+                        seen += 1;
+                        assert!(has_glyph(&font, c), "{c} in {}", path.display());
+                    }
+                }
+            }
+        }
+        assert!(
+            seen > 50,
+            "the interface writes Chinese: {seen} characters found"
+        );
+    }
+
+    #[test]
+    fn mip_chain_has_every_level() {
+        let (data, levels) = mip_chain(vec![255; 8 * 8 * 4], 8);
+        assert_eq!(levels, 4);
+        assert_eq!(data.len(), (64 + 16 + 4 + 1) * 4);
+        assert!(data.iter().all(|&v| v == 255));
+        // Black and white average to mid-grey in linear light, not 128.
+        let mut checker = Vec::new();
+        for y in 0..2 {
+            for x in 0..2 {
+                let v = if (x + y) % 2 == 0 { 0 } else { 255 };
+                checker.extend_from_slice(&[v, v, v, 255]);
+            }
+        }
+        let (data, _) = mip_chain(checker, 2);
+        assert_eq!(data[16], linear_to_srgb(0.5));
+        assert!(data[16] > 180);
+    }
+
+    #[test]
+    fn the_font_has_every_character_the_game_draws() {
+        let font = FontRef::try_from_slice(KAI_FONT).unwrap();
+        for ch in
+            "將偏裨砲行人弓弩刀劍騎周秦楚韓齊魏趙燕七國象棋abcdefghijklmnopqrs0123456789".chars()
+        {
+            let glyph = font.glyph_id(ch);
+            assert_ne!(glyph.0, 0, "{ch} missing");
+            assert!(
+                font.outline_glyph(glyph.with_scale(32.0)).is_some(),
+                "{ch} has no outline"
+            );
+        }
+    }
+
+    #[test]
+    fn characters_leave_ink_in_the_middle() {
+        let mut canvas = Canvas::new(64, [255, 255, 255, 255]);
+        canvas.text_column("將", 32.0, 32.0, 40.0, 0.5, [0, 0, 0, 255]);
+        let dark = (0..64)
+            .flat_map(|y| (0..64).map(move |x| (x, y)))
+            .filter(|&(x, y)| canvas.get(x, y)[0] < 128)
+            .count();
+        assert!(dark > 150, "{dark} dark pixels");
+        assert!(canvas.get(1, 1)[0] == 255, "corners stay clear");
+    }
+}

@@ -1,0 +1,310 @@
+//! The camera: orbit with the right or middle button, zoom with the wheel, within limits that
+//! keep the board in view; preset views from behind each kingdom (keys 1–7) and from the top
+//! (key 0); after each move it turns smoothly to the side of the kingdom to move next. The
+//! preset views and the turns stand at the distance that frames the whole board in the part of
+//! the window the panels leave free (see [`framing`](crate::game::camera::framing)).
+
+pub mod framing;
+
+use bevy::input::mouse::MouseButtonInput;
+use bevy::prelude::*;
+use bevy_egui::input::egui_wants_any_keyboard_input;
+use bevy_panorbit_camera::{PanOrbitCamera, PanOrbitCameraPlugin};
+use qiguo_rules::Kingdom;
+
+use crate::game::AppSystems;
+use crate::game::app::launch::View;
+use crate::game::input::keys;
+use crate::game::layout::{SIDE_PITCH, TOP_PITCH, kingdom_yaw, nearest_yaw};
+use crate::game::state::{Match, MatchReset, SeatAuthority, TurnPhase};
+use framing::{FOCUS, FreeArea, RADIUS_RANGE, fit_radius};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_plugins(PanOrbitCameraPlugin)
+        .init_resource::<ViewSettings>()
+        .init_resource::<ViewYaw>()
+        .add_message::<ViewRequested>()
+        .add_systems(Startup, spawn_camera)
+        .add_systems(Update, adapt_to_software_rendering)
+        .add_systems(
+            Update,
+            (
+                pause_camera_under_the_interface,
+                choose_orbit_button,
+                view_keys.run_if(not(egui_wants_any_keyboard_input)),
+            )
+                .in_set(AppSystems::RecordInput),
+        )
+        .add_systems(OnEnter(TurnPhase::AwaitingInput), turn_to_next_kingdom)
+        .add_systems(
+            Update,
+            (
+                framing::measure_free_area,
+                show_requested_views,
+                turn_to_next_kingdom.run_if(on_message::<MatchReset>),
+                refit_to_free_area.run_if(resource_changed::<FreeArea>),
+                publish_yaw,
+            )
+                .chain()
+                .in_set(AppSystems::SyncView),
+        );
+}
+
+/// Player settings for the camera.
+#[derive(Resource, Clone, Debug)]
+pub struct ViewSettings {
+    /// Turn to the kingdom to move after each move.
+    pub follow_turn: bool,
+    /// The view shown first (and by `--view`), if not the kingdom to move.
+    pub initial: Option<View>,
+}
+
+impl Default for ViewSettings {
+    fn default() -> ViewSettings {
+        ViewSettings {
+            follow_turn: true,
+            initial: None,
+        }
+    }
+}
+
+/// The camera's current yaw, for views that face the viewer (stones' characters).
+#[derive(Resource, Default, Clone, Copy, Debug, PartialEq)]
+pub struct ViewYaw(pub f32);
+
+/// A request to show a view (keys, HUD buttons).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ViewRequested(pub View);
+
+fn spawn_camera(
+    mut commands: Commands,
+    settings: Res<ViewSettings>,
+    the_match: Res<Match>,
+    free: Res<FreeArea>,
+) {
+    let view = settings
+        .initial
+        .unwrap_or(View::Kingdom(the_match.position().to_move()));
+    let (yaw, pitch) = view_angles(view, the_match.position().to_move(), 0.0);
+    let radius = fitted(&free, yaw, pitch);
+    commands.spawn((
+        Camera3d::default(),
+        Projection::Perspective(PerspectiveProjection {
+            fov: framing::FIELD_OF_VIEW,
+            ..default()
+        }),
+        // Soft shadow edges.
+        bevy::light::ShadowFilteringMethod::Gaussian,
+        PanOrbitCamera {
+            focus: FOCUS,
+            yaw: Some(yaw),
+            pitch: Some(pitch),
+            radius: Some(radius),
+            target_yaw: yaw,
+            target_pitch: pitch,
+            target_radius: radius,
+            zoom_lower_limit: RADIUS_RANGE.0,
+            zoom_upper_limit: Some(RADIUS_RANGE.1),
+            pitch_lower_limit: Some(0.2),
+            pitch_upper_limit: Some(TOP_PITCH),
+            button_orbit: MouseButton::Right,
+            // Panning is off: the board stays centred.
+            button_pan: MouseButton::Other(255),
+            orbit_smoothness: 0.15,
+            zoom_smoothness: 0.2,
+            ..default()
+        },
+        Name::new("camera"),
+    ));
+}
+
+/// On a software renderer (no GPU), multisampling makes every frame several times slower:
+/// interactive play turns it off. Screenshots keep it, since their time does not matter.
+fn adapt_to_software_rendering(
+    adapter: Option<Res<bevy::render::renderer::RenderAdapterInfo>>,
+    screenshot: Option<Res<crate::game::tools::screenshot::ScreenshotRequest>>,
+    mut cameras: Query<&mut Msaa, With<Camera3d>>,
+    mut done: Local<bool>,
+) {
+    let Some(adapter) = adapter else { return };
+    if *done {
+        return;
+    }
+    *done = true;
+    // `DeviceType` is not re-exported by Bevy; its variant name is stable.
+    let software = format!("{:?}", adapter.0.device_type) == "Cpu";
+    if software && screenshot.is_none() {
+        info!(
+            "software renderer ({}): antialiasing off to keep the game responsive",
+            adapter.0.name
+        );
+        for mut msaa in &mut cameras {
+            *msaa = Msaa::Off;
+        }
+    }
+}
+
+/// Yaw and pitch of a view; the top view keeps the side of `to_move` at the bottom.
+fn view_angles(view: View, to_move: Kingdom, current_yaw: f32) -> (f32, f32) {
+    match view {
+        View::Kingdom(k) => (nearest_yaw(current_yaw, kingdom_yaw(k)), SIDE_PITCH),
+        View::Top => (nearest_yaw(current_yaw, kingdom_yaw(to_move)), TOP_PITCH),
+    }
+}
+
+/// The distance that frames the whole board in the free area from `yaw` and `pitch`.
+fn fitted(free: &FreeArea, yaw: f32, pitch: f32) -> f32 {
+    fit_radius(yaw, pitch, free.rect, free.window.y)
+}
+
+/// The camera ignores the mouse while it is over the interface.
+fn pause_camera_under_the_interface(
+    mut cameras: Query<&mut PanOrbitCamera>,
+    wants: Option<Res<bevy_egui::input::EguiWantsInput>>,
+) {
+    let over_ui = wants.is_some_and(|w| w.wants_any_pointer_input());
+    for mut camera in &mut cameras {
+        if camera.enabled == over_ui {
+            camera.enabled = !over_ui;
+        }
+    }
+}
+
+/// Orbiting works with the right or the middle button: whichever was pressed last drives it.
+fn choose_orbit_button(
+    mut presses: MessageReader<MouseButtonInput>,
+    mut cameras: Query<&mut PanOrbitCamera>,
+) {
+    for press in presses.read() {
+        if press.state.is_pressed()
+            && matches!(press.button, MouseButton::Right | MouseButton::Middle)
+        {
+            for mut camera in &mut cameras {
+                camera.button_orbit = press.button;
+            }
+        }
+    }
+}
+
+/// Keys 1–7 and 0 pick a view; not with Ctrl (Cmd) held, which the interface's zoom uses
+/// (Ctrl+0 resets the interface's size, Ctrl+plus and Ctrl+minus change it).
+fn view_keys(input: Res<ButtonInput<KeyCode>>, mut views: MessageWriter<ViewRequested>) {
+    for (key, kingdom) in keys::VIEWS.iter().zip(Kingdom::ALL) {
+        if key.just_pressed(&input) {
+            views.write(ViewRequested(View::Kingdom(kingdom)));
+        }
+    }
+    if keys::VIEW_TOP.just_pressed(&input) {
+        views.write(ViewRequested(View::Top));
+    }
+}
+
+fn show_requested_views(
+    mut requests: MessageReader<ViewRequested>,
+    the_match: Res<Match>,
+    free: Res<FreeArea>,
+    mut cameras: Query<&mut PanOrbitCamera>,
+) {
+    let Some(&ViewRequested(view)) = requests.read().last() else {
+        return;
+    };
+    for mut camera in &mut cameras {
+        let (yaw, pitch) = view_angles(view, the_match.position().to_move(), camera.target_yaw);
+        camera.target_yaw = yaw;
+        camera.target_pitch = pitch;
+        camera.target_radius = fitted(&free, yaw, pitch);
+    }
+}
+
+/// Turns to the side of the kingdom to move, keeping the player's pitch, at the distance that
+/// shows the whole board (so the mover's whole army is in view). Only a person's turn turns the
+/// camera: while computers play, the view stays where it is.
+fn turn_to_next_kingdom(
+    settings: Res<ViewSettings>,
+    the_match: Res<Match>,
+    free: Res<FreeArea>,
+    mut cameras: Query<&mut PanOrbitCamera>,
+    seats: Res<SeatAuthority>,
+) {
+    let pos = the_match.position();
+    if !settings.follow_turn
+        || pos.is_over()
+        || the_match.computer_to_move()
+        || !seats.plays_here(pos.player_of(pos.to_move()))
+    {
+        return;
+    }
+    let target = kingdom_yaw(the_match.position().to_move());
+    for mut camera in &mut cameras {
+        camera.target_yaw = nearest_yaw(camera.target_yaw, target);
+        camera.target_radius = fitted(&free, camera.target_yaw, camera.target_pitch);
+    }
+}
+
+/// When the free area changes (a resized window, a folded panel), the camera moves to frame
+/// the board in it; at once the first time the panels are measured, so the first picture is
+/// already framed.
+fn refit_to_free_area(
+    free: Res<FreeArea>,
+    mut cameras: Query<&mut PanOrbitCamera>,
+    mut framed: Local<bool>,
+) {
+    for mut camera in &mut cameras {
+        let radius = fitted(&free, camera.target_yaw, camera.target_pitch);
+        camera.target_radius = radius;
+        if free.measured && !*framed {
+            camera.radius = Some(radius);
+            camera.force_update = true;
+        }
+    }
+    *framed |= free.measured;
+}
+
+fn publish_yaw(cameras: Query<&PanOrbitCamera>, mut yaw: ResMut<ViewYaw>) {
+    if let Some(camera) = cameras.iter().next() {
+        let current = camera.yaw.unwrap_or(camera.target_yaw);
+        if (current - yaw.0).abs() > 1e-4 {
+            yaw.0 = current;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The views asked for when `held` keys are down and `pressed` is pressed.
+    fn views_for(held: &[KeyCode], pressed: KeyCode) -> Vec<ViewRequested> {
+        let mut app = App::new();
+        app.add_message::<ViewRequested>()
+            .init_resource::<ButtonInput<KeyCode>>()
+            .add_systems(Update, view_keys);
+        {
+            let mut keys = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+            for key in held {
+                keys.press(*key);
+            }
+            keys.press(pressed);
+        }
+        app.update();
+        app.world_mut()
+            .resource_mut::<Messages<ViewRequested>>()
+            .drain()
+            .collect()
+    }
+
+    #[test]
+    fn digits_pick_views_but_not_with_ctrl_held() {
+        assert_eq!(
+            views_for(&[], KeyCode::Digit0),
+            vec![ViewRequested(View::Top)]
+        );
+        assert_eq!(
+            views_for(&[], KeyCode::Digit2),
+            vec![ViewRequested(View::Kingdom(Kingdom::Chu))]
+        );
+        // Ctrl+0 resets the interface's zoom only.
+        assert!(views_for(&[KeyCode::ControlLeft], KeyCode::Digit0).is_empty());
+        assert!(views_for(&[KeyCode::ControlRight], KeyCode::Digit3).is_empty());
+    }
+}

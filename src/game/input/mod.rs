@@ -1,0 +1,182 @@
+//! Pointer and keyboard input turned into the game's messages, and nothing more: picking
+//! observers name the point under a click (a stone, or the board's surface near a point) or a
+//! hover; a right click that did not drag the camera, or Escape, drops the selection. The interface captures the pointer over its windows, so
+//! clicks there never reach the board.
+
+pub mod history;
+pub mod keys;
+
+use bevy::input::mouse::MouseMotion;
+use bevy::picking::mesh_picking::MeshPickingPlugin;
+use bevy::prelude::*;
+use bevy_egui::input::{
+    EguiWantsInput, egui_wants_any_keyboard_input, egui_wants_any_pointer_input,
+};
+use qiguo_rules::Point;
+
+use crate::game::AppSystems;
+use crate::game::awareness::ToggleThreats;
+use crate::game::board::BoardSurface;
+use crate::game::layout::nearest_point;
+use crate::game::recap::ReplayRequested;
+use crate::game::selection::{DeselectRequested, Hover, PointClicked};
+use crate::game::sound::ToggleMute;
+use crate::game::stones::{EmperorStone, StonePlace};
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_plugins(MeshPickingPlugin)
+        .init_resource::<RightDrag>()
+        .add_observer(on_click)
+        .add_observer(on_over)
+        .add_observer(on_out)
+        .add_systems(
+            Update,
+            (
+                right_click_deselects.run_if(not(egui_wants_any_pointer_input)),
+                escape_deselects.run_if(not(egui_wants_any_keyboard_input)),
+                threat_key.run_if(not(egui_wants_any_keyboard_input)),
+                replay_key.run_if(not(egui_wants_any_keyboard_input)),
+                mute_key.run_if(not(egui_wants_any_keyboard_input)),
+            )
+                .in_set(AppSystems::RecordInput),
+        );
+}
+
+/// The board point a pointer event stands for: a stone on the board, the Emperor, or the
+/// point nearest to where the board's surface was hit.
+fn point_of(
+    entity: Entity,
+    hit: Option<Vec3>,
+    surfaces: &Query<(), With<BoardSurface>>,
+    stones: &Query<&StonePlace>,
+    emperors: &Query<(), With<EmperorStone>>,
+) -> Option<Point> {
+    if surfaces.get(entity).is_ok() {
+        return hit.and_then(nearest_point);
+    }
+    stone_point(entity, stones, emperors)
+}
+
+/// The point of a stone on the board, or of the Emperor.
+fn stone_point(
+    entity: Entity,
+    stones: &Query<&StonePlace>,
+    emperors: &Query<(), With<EmperorStone>>,
+) -> Option<Point> {
+    match stones.get(entity) {
+        Ok(StonePlace::Board(point)) => Some(*point),
+        _ => emperors.get(entity).is_ok().then_some(Point::EMPEROR),
+    }
+}
+
+fn on_click(
+    click: On<Pointer<Click>>,
+    surfaces: Query<(), With<BoardSurface>>,
+    stones: Query<&StonePlace>,
+    emperors: Query<(), With<EmperorStone>>,
+    mut clicked: MessageWriter<PointClicked>,
+    egui: Option<Res<EguiWantsInput>>,
+) {
+    // A click on a window or panel over the board is the interface's, not the board's.
+    if click.button != PointerButton::Primary || over_interface(egui.as_deref()) {
+        return;
+    }
+    let point = point_of(
+        click.event_target(),
+        click.hit.position,
+        &surfaces,
+        &stones,
+        &emperors,
+    );
+    debug!("click on {:?}: point {point:?}", click.event_target());
+    if let Some(point) = point {
+        clicked.write(PointClicked(point));
+    }
+}
+
+/// Whether the pointer is over the interface (a window, panel or open menu), so the board
+/// beneath it takes no click. Without egui (headless), never.
+fn over_interface(egui: Option<&EguiWantsInput>) -> bool {
+    egui.is_some_and(EguiWantsInput::wants_any_pointer_input)
+}
+
+/// Hovering a stone (not the board) names its point.
+fn on_over(
+    over: On<Pointer<Over>>,
+    stones: Query<&StonePlace>,
+    emperors: Query<(), With<EmperorStone>>,
+    mut hover: ResMut<Hover>,
+) {
+    if let Some(point) = stone_point(over.event_target(), &stones, &emperors)
+        && hover.point != Some(point)
+    {
+        hover.point = Some(point);
+    }
+}
+
+fn on_out(
+    out: On<Pointer<Out>>,
+    stones: Query<&StonePlace>,
+    emperors: Query<(), With<EmperorStone>>,
+    mut hover: ResMut<Hover>,
+) {
+    let point = stone_point(out.event_target(), &stones, &emperors);
+    if point.is_some() && point == hover.point {
+        hover.point = None;
+    }
+}
+
+/// How far the mouse moved while the right button was held.
+#[derive(Resource, Default)]
+struct RightDrag(Option<f32>);
+
+/// A right click that did not orbit the camera drops the selection.
+fn right_click_deselects(
+    buttons: Res<ButtonInput<MouseButton>>,
+    mut motion: MessageReader<MouseMotion>,
+    mut drag: ResMut<RightDrag>,
+    mut deselect: MessageWriter<DeselectRequested>,
+) {
+    let moved: f32 = motion.read().map(|m| m.delta.length()).sum();
+    if buttons.just_pressed(MouseButton::Right) {
+        drag.0 = Some(0.0);
+    } else if let Some(total) = drag.0.as_mut() {
+        *total += moved;
+    }
+    if buttons.just_released(MouseButton::Right) {
+        if drag.0.is_some_and(|d| d < 6.0) {
+            deselect.write(DeselectRequested);
+        }
+        drag.0 = None;
+    }
+}
+
+fn escape_deselects(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut deselect: MessageWriter<DeselectRequested>,
+) {
+    if keys::ESCAPE.just_pressed(&keys) {
+        deselect.write(DeselectRequested);
+    }
+}
+
+/// T turns the threat shading on or off.
+fn threat_key(keys: Res<ButtonInput<KeyCode>>, mut toggles: MessageWriter<ToggleThreats>) {
+    if keys::THREATS.just_pressed(&keys) {
+        toggles.write(ToggleThreats);
+    }
+}
+
+/// R replays the moves played since the last turn of the person to move.
+fn replay_key(keys: Res<ButtonInput<KeyCode>>, mut replays: MessageWriter<ReplayRequested>) {
+    if keys::REPLAY.just_pressed(&keys) {
+        replays.write(ReplayRequested);
+    }
+}
+
+/// M mutes or unmutes the sound.
+fn mute_key(keys: Res<ButtonInput<KeyCode>>, mut toggles: MessageWriter<ToggleMute>) {
+    if keys::MUTE.just_pressed(&keys) {
+        toggles.write(ToggleMute);
+    }
+}

@@ -1,0 +1,224 @@
+//! How markers look: dots for moves and rings for captures (muted when previewing another
+//! stone), a halo under the hovered and the selected stone, the last move's from- and
+//! to-points, and a red flash where a click was refused.
+
+use bevy::prelude::*;
+use qiguo_rules::Point;
+
+use crate::game::AppSystems;
+use crate::game::layout::{BOARD_THICKNESS, point_position};
+use crate::game::selection::{ClickRefused, Hover, Marker, MarkerKind, Selection};
+use crate::game::state::{Match, Review, TurnPhase};
+use crate::game::stones::animation::{Leg, Tween};
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(Startup, make_marker_assets)
+        .add_systems(PostStartup, (spawn_halos, warm_up_pipeline))
+        .add_systems(
+            Update,
+            (dress_markers, place_halos, flash_refusals).in_set(AppSystems::Present),
+        );
+}
+
+#[derive(Resource)]
+struct MarkerAssets {
+    dot: Handle<Mesh>,
+    ring: Handle<Mesh>,
+    halo: Handle<Mesh>,
+    small_ring: Handle<Mesh>,
+    materials: [Handle<StandardMaterial>; 4],
+    selected: Handle<StandardMaterial>,
+    hovered: Handle<StandardMaterial>,
+    last_move: Handle<StandardMaterial>,
+    refused: Handle<StandardMaterial>,
+}
+
+/// A flat shape lying on the board (its 2D up axis becomes −Z).
+pub(crate) fn flat(mesh: impl Into<Mesh>) -> Mesh {
+    mesh.into()
+        .rotated_by(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2))
+}
+
+/// An unlit, see-through colour for marks on the board.
+pub(crate) fn glow(
+    materials: &mut Assets<StandardMaterial>,
+    rgba: [u8; 4],
+) -> Handle<StandardMaterial> {
+    materials.add(StandardMaterial {
+        base_color: Color::srgba_u8(rgba[0], rgba[1], rgba[2], rgba[3]),
+        unlit: true,
+        alpha_mode: AlphaMode::Blend,
+        ..default()
+    })
+}
+
+fn make_marker_assets(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    let mut m = |c| glow(&mut materials, c);
+    let assets = MarkerAssets {
+        dot: meshes.add(flat(Circle::new(0.19))),
+        ring: meshes.add(flat(Annulus::new(0.44, 0.56))),
+        halo: meshes.add(flat(Annulus::new(0.47, 0.6))),
+        small_ring: meshes.add(flat(Annulus::new(0.13, 0.2))),
+        materials: [
+            m([40, 214, 140, 240]),
+            m([236, 36, 24, 240]),
+            m([150, 178, 220, 150]),
+            m([220, 120, 150, 160]),
+        ],
+        selected: m([255, 196, 40, 255]),
+        hovered: m([255, 255, 255, 150]),
+        last_move: m([90, 200, 255, 210]),
+        refused: m([255, 30, 30, 230]),
+    };
+    commands.insert_resource(assets);
+}
+
+fn dress_markers(
+    mut commands: Commands,
+    assets: Res<MarkerAssets>,
+    markers: Query<(Entity, &Marker, &Transform), Added<Marker>>,
+) {
+    for (entity, marker, transform) in &markers {
+        let (mesh, material, lift) = match marker.kind {
+            MarkerKind::Move => (&assets.dot, &assets.materials[0], 0.012),
+            MarkerKind::Capture => (&assets.ring, &assets.materials[1], 0.07),
+            MarkerKind::PreviewMove => (&assets.dot, &assets.materials[2], 0.011),
+            MarkerKind::PreviewCapture => (&assets.ring, &assets.materials[3], 0.065),
+        };
+        commands.entity(entity).try_insert((
+            Mesh3d(mesh.clone()),
+            MeshMaterial3d(material.clone()),
+            transform.with_translation(transform.translation + Vec3::Y * lift),
+            Pickable::IGNORE,
+        ));
+    }
+}
+
+/// The halos and last-move marks: a few entities moved (or hidden) as things change.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+enum Halo {
+    Selected,
+    Hovered,
+    LastFrom,
+    LastTo,
+}
+
+/// Draws one marker under the table for a few seconds, so that slow drivers compile the
+/// markers' pipeline (they all share it) before the first stone is picked.
+fn warm_up_pipeline(mut commands: Commands, assets: Res<MarkerAssets>) {
+    let hidden = Vec3::new(0.0, -BOARD_THICKNESS - 1.0, 0.0);
+    commands.spawn((
+        Mesh3d(assets.dot.clone()),
+        MeshMaterial3d(assets.materials[0].clone()),
+        Transform::from_translation(hidden),
+        Pickable::IGNORE,
+        Tween::new(vec![Leg::to(hidden, 0.01)])
+            .after(8.0)
+            .non_blocking()
+            .then_despawn(),
+        Name::new("marker pipeline warm-up"),
+    ));
+}
+
+fn spawn_halos(mut commands: Commands, assets: Res<MarkerAssets>) {
+    for (halo, mesh, material) in [
+        (Halo::Selected, &assets.halo, &assets.selected),
+        (Halo::Hovered, &assets.halo, &assets.hovered),
+        (Halo::LastFrom, &assets.small_ring, &assets.last_move),
+        (Halo::LastTo, &assets.halo, &assets.last_move),
+    ] {
+        commands.spawn((
+            halo,
+            Mesh3d(mesh.clone()),
+            MeshMaterial3d(material.clone()),
+            Transform::default(),
+            Visibility::Hidden,
+            Pickable::IGNORE,
+            Name::new(format!("{halo:?} halo")),
+        ));
+    }
+}
+
+fn place_halos(
+    selection: Res<Selection>,
+    hover: Res<Hover>,
+    the_match: Res<Match>,
+    review: Res<Review>,
+    phase: Res<State<TurnPhase>>,
+    mut halos: Query<(&Halo, &mut Transform, &mut Visibility)>,
+) {
+    if !(selection.is_changed()
+        || hover.is_changed()
+        || the_match.is_changed()
+        || review.is_changed()
+        || phase.is_changed())
+    {
+        return;
+    }
+    let pos = the_match.position();
+    // The last move of the position shown (in a review, the move that led to it).
+    let last = review
+        .shown_ply(&the_match)
+        .checked_sub(1)
+        .and_then(|i| the_match.game().reports().nth(i))
+        .map(|r| r.mv);
+    let hovered_own = hover.point.filter(|p| {
+        *phase.get() == TurnPhase::AwaitingInput
+            && Some(*p) != selection.selected
+            && pos
+                .piece_at(*p)
+                .is_some_and(|piece| piece.kingdom == pos.to_move())
+    });
+    for (halo, mut transform, mut visibility) in &mut halos {
+        let (at, lift): (Option<Point>, f32) = match halo {
+            Halo::Selected => (selection.selected, 0.016),
+            Halo::Hovered => (hovered_own, 0.015),
+            Halo::LastFrom => (last.and_then(|m| m.from()), 0.013),
+            Halo::LastTo => (last.and_then(|m| m.to()), 0.014),
+        };
+        match at {
+            Some(point) => {
+                transform.translation = point_position(point) + Vec3::Y * lift;
+                visibility.set_if_neq(Visibility::Inherited);
+            }
+            None => {
+                visibility.set_if_neq(Visibility::Hidden);
+            }
+        }
+    }
+}
+
+fn flash_refusals(
+    mut commands: Commands,
+    mut refused: MessageReader<ClickRefused>,
+    assets: Res<MarkerAssets>,
+) {
+    for refusal in refused.read() {
+        let Some(point) = refusal.point else { continue };
+        let at = point_position(point) + Vec3::Y * 0.08;
+        commands.spawn((
+            Mesh3d(assets.halo.clone()),
+            MeshMaterial3d(assets.refused.clone()),
+            Transform::from_translation(at).with_scale(Vec3::splat(0.6)),
+            Pickable::IGNORE,
+            Tween::new(vec![
+                Leg {
+                    to: at,
+                    scale: 1.15,
+                    seconds: 0.18,
+                },
+                Leg {
+                    to: at,
+                    scale: 0.0,
+                    seconds: 0.25,
+                },
+            ])
+            .non_blocking()
+            .then_despawn(),
+        ));
+    }
+}

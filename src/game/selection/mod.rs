@@ -1,0 +1,352 @@
+//! Picking a stone and a destination. Clicks arrive as `PointClicked` messages (from the
+//! picking observers, or from tests); this turns them into a selection, a move request, a
+//! question about attacking an ally, or a refusal cue. Destination markers are derived from the
+//! selection, the hovered stone and `Match`.
+
+pub mod markers;
+
+use bevy::prelude::*;
+use qiguo_rules::{Move, Point, Position};
+
+use crate::game::AppSystems;
+use crate::game::layout::point_position;
+use crate::game::state::{
+    Dialog, Match, MatchReset, MoveApplied, MoveRequested, Mover, Refusal, Review, SeatAuthority,
+    ShownPositionChanged, TurnPhase, turn_refusal,
+};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Selection>()
+        .init_resource::<Hover>()
+        .add_message::<PointClicked>()
+        .add_message::<DeselectRequested>()
+        .add_message::<ClickRefused>()
+        .add_message::<AllyAttackAnswered>()
+        .add_systems(
+            Update,
+            (
+                read_preview_key,
+                handle_deselect,
+                handle_point_clicks,
+                handle_ally_answers,
+            )
+                .chain()
+                .in_set(AppSystems::RecordInput),
+        )
+        .add_systems(
+            Update,
+            (clear_selection_after_changes, update_markers)
+                .chain()
+                .in_set(AppSystems::SyncView),
+        );
+}
+
+/// The stone picked by the player to move, and a move waiting for confirmation.
+#[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    /// The point of the selected stone.
+    pub selected: Option<Point>,
+    /// A move that would attack an ally, requested for its turn once the player confirms it.
+    pub pending_ally_attack: Option<MoveRequested>,
+}
+
+/// The stone under the pointer, and whether the preview key (Shift) is held.
+#[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
+pub struct Hover {
+    /// The point of the hovered stone.
+    pub point: Option<Point>,
+    /// Whether Shift is held, asking to preview any hovered stone's moves.
+    pub preview: bool,
+}
+
+/// A point (or the stone on it) was clicked with the primary button.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PointClicked(pub Point);
+
+/// The player asked to drop the selection (right click, Escape).
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub struct DeselectRequested;
+
+/// A click that could not do anything; views give a brief cue.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct ClickRefused {
+    /// Where, if on the board.
+    pub point: Option<Point>,
+    /// Why.
+    pub reason: Refusal,
+}
+
+/// The player's answer to "attack your ally?".
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllyAttackAnswered {
+    /// Whether the move should be played.
+    pub confirmed: bool,
+}
+
+/// A destination marker of the selected (or previewed) stone.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Marker {
+    /// The destination.
+    pub point: Point,
+    /// What kind of destination it is.
+    pub kind: MarkerKind,
+}
+
+/// Kinds of destination marker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MarkerKind {
+    /// A move of the selected stone onto an empty point.
+    Move,
+    /// A capture by the selected stone.
+    Capture,
+    /// A previewed move of another stone (muted).
+    PreviewMove,
+    /// A previewed capture of another stone (muted).
+    PreviewCapture,
+}
+
+fn read_preview_key(keys: Option<Res<ButtonInput<KeyCode>>>, mut hover: ResMut<Hover>) {
+    let held = keys.is_some_and(|k| k.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]));
+    hover.set_if_neq(Hover {
+        preview: held,
+        ..hover.clone()
+    });
+}
+
+fn handle_deselect(
+    mut requests: MessageReader<DeselectRequested>,
+    mut selection: ResMut<Selection>,
+) {
+    if requests.read().count() > 0 && selection.selected.is_some() {
+        selection.selected = None;
+    }
+}
+
+/// What a click on `point` means, given the position and the current selection.
+#[derive(Debug, PartialEq, Eq)]
+enum ClickOutcome {
+    Select(Point),
+    Deselect,
+    Play(Move),
+    AskAlly(Move),
+    Refuse(Refusal),
+}
+
+fn interpret_click(pos: &Position, selected: Option<Point>, point: Point) -> ClickOutcome {
+    let to_move = pos.to_move();
+    let piece = pos.piece_at(point);
+    if let Some(from) = selected {
+        if from == point {
+            return ClickOutcome::Deselect;
+        }
+        let mv = Move::new(from, point);
+        if pos.is_legal(mv) {
+            return match pos.forfeits_ally(mv) {
+                Some(_) => ClickOutcome::AskAlly(mv),
+                None => ClickOutcome::Play(mv),
+            };
+        }
+    }
+    match piece {
+        Some(p) if p.kingdom == to_move => {
+            if pos.moves_from(point).is_empty() {
+                ClickOutcome::Refuse(Refusal::NowhereToGo(p.kind))
+            } else {
+                ClickOutcome::Select(point)
+            }
+        }
+        _ if selected.is_some() => ClickOutcome::Deselect,
+        Some(p) => ClickOutcome::Refuse(Refusal::NotYourStone {
+            owner: p.kingdom,
+            kind: p.kind,
+            to_move,
+        }),
+        None if point == Point::EMPEROR => ClickOutcome::Refuse(Refusal::Emperor),
+        None => ClickOutcome::Refuse(Refusal::PickAStone(to_move)),
+    }
+}
+
+fn handle_point_clicks(
+    mut clicks: MessageReader<PointClicked>,
+    the_match: Res<Match>,
+    phase: Res<State<TurnPhase>>,
+    dialog: Res<State<Dialog>>,
+    review: Res<Review>,
+    mut selection: ResMut<Selection>,
+    mut requests: MessageWriter<MoveRequested>,
+    mut refused: MessageWriter<ClickRefused>,
+    seats: Res<SeatAuthority>,
+) {
+    for &PointClicked(point) in clicks.read() {
+        debug!("point {point} clicked in {:?}", phase.get());
+        let refusal = turn_refusal(
+            &the_match,
+            *phase.get(),
+            &review,
+            *dialog.get(),
+            Mover::Person,
+            &seats,
+        )
+        .or_else(|| {
+            selection
+                .pending_ally_attack
+                .map(|_| Refusal::AllyQuestionOpen)
+        });
+        let outcome = match refusal {
+            Some(reason) => ClickOutcome::Refuse(reason),
+            None => interpret_click(the_match.position(), selection.selected, point),
+        };
+        match outcome {
+            ClickOutcome::Select(p) => selection.selected = Some(p),
+            ClickOutcome::Deselect => selection.selected = None,
+            ClickOutcome::Play(mv) => {
+                selection.selected = None;
+                requests.write(MoveRequested::by_person(&the_match, mv));
+            }
+            ClickOutcome::AskAlly(mv) => {
+                selection.pending_ally_attack = Some(MoveRequested::by_person(&the_match, mv));
+            }
+            ClickOutcome::Refuse(reason) => {
+                refused.write(ClickRefused {
+                    point: Some(point),
+                    reason,
+                });
+            }
+        }
+    }
+}
+
+fn handle_ally_answers(
+    mut answers: MessageReader<AllyAttackAnswered>,
+    mut selection: ResMut<Selection>,
+    mut requests: MessageWriter<MoveRequested>,
+) {
+    for answer in answers.read() {
+        if let Some(request) = selection.pending_ally_attack.take() {
+            selection.selected = None;
+            if answer.confirmed {
+                requests.write(request);
+            }
+        }
+    }
+}
+
+fn clear_selection_after_changes(
+    mut applied: MessageReader<MoveApplied>,
+    mut reset: MessageReader<MatchReset>,
+    mut shown: MessageReader<ShownPositionChanged>,
+    mut selection: ResMut<Selection>,
+) {
+    let changed = applied.read().count() + reset.read().count() + shown.read().count() > 0;
+    if changed && *selection != Selection::default() {
+        *selection = Selection::default();
+    }
+}
+
+/// Respawns the markers when the selection, the hover or the match changes.
+fn update_markers(
+    mut commands: Commands,
+    selection: Res<Selection>,
+    hover: Res<Hover>,
+    the_match: Res<Match>,
+    markers: Query<Entity, With<Marker>>,
+) {
+    if !(selection.is_changed() || hover.is_changed() || the_match.is_changed()) {
+        return;
+    }
+    debug!("markers for {:?} and {:?}", *selection, *hover);
+    for entity in &markers {
+        commands.entity(entity).despawn();
+    }
+    let pos = the_match.position();
+    let mut spawn = |point: Point, moves: Vec<Move>, muted: bool| {
+        for mv in moves {
+            let Some(to) = mv.to() else { continue };
+            let capture = pos.is_capture(mv);
+            let kind = match (capture, muted) {
+                (false, false) => MarkerKind::Move,
+                (true, false) => MarkerKind::Capture,
+                (false, true) => MarkerKind::PreviewMove,
+                (true, true) => MarkerKind::PreviewCapture,
+            };
+            commands.spawn((
+                Marker { point: to, kind },
+                Transform::from_translation(point_position(to)),
+                Name::new(format!("marker {point}→{to}")),
+            ));
+        }
+    };
+    if let Some(selected) = selection.selected {
+        spawn(selected, pos.moves_from(selected), false);
+    }
+    if hover.preview
+        && let Some(hovered) = hover.point
+        && Some(hovered) != selection.selected
+        && !pos.is_over()
+    {
+        spawn(hovered, pos.moves_from(hovered), true);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qiguo_rules::{Rules, Seats};
+
+    fn p(s: &str) -> Point {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn clicks_mean_what_players_expect() {
+        let pos = Position::start(Rules::default());
+        use ClickOutcome::*;
+        assert_eq!(interpret_click(&pos, None, p("e10")), Select(p("e10")));
+        assert_eq!(interpret_click(&pos, Some(p("e10")), p("e10")), Deselect);
+        assert_eq!(
+            interpret_click(&pos, Some(p("e10")), p("e5")),
+            Play(Move::new(p("e10"), p("e5")))
+        );
+        // Another own stone switches the selection.
+        assert_eq!(
+            interpret_click(&pos, Some(p("e10")), p("d10")),
+            Select(p("d10"))
+        );
+        // Elsewhere deselects.
+        assert_eq!(interpret_click(&pos, Some(p("e10")), p("k3")), Deselect);
+        // Without a selection: refusals with a reason.
+        assert!(
+            matches!(interpret_click(&pos, None, p("f1")), Refuse(r) if r.to_string().contains("Chu's General"))
+        );
+        assert!(
+            matches!(interpret_click(&pos, None, Point::EMPEROR), Refuse(r) if r.to_string().contains("Emperor"))
+        );
+        assert!(matches!(interpret_click(&pos, None, p("k3")), Refuse(_)));
+        // A stone that cannot move is not selected.
+        assert!(
+            matches!(interpret_click(&pos, None, p("a10")), Refuse(r) if r.to_string().contains("nowhere"))
+        );
+    }
+
+    #[test]
+    fn attacking_an_ally_asks_first() {
+        let setup = qiguo_rules::fen::parse(
+            "19/19/19/19/19/19/19/19/19/19/19/19/19/19/rQ18/19/19/19/wR1rS16 w",
+        )
+        .unwrap();
+        let seats = Seats::new([Some(0), Some(0), None, None, None, None, None]).unwrap();
+        let pos = Position::new(&setup, Rules::default(), seats);
+        // Only one player holds kingdoms here: that game is already over.
+        assert!(pos.unwrap().is_over());
+        let seats = Seats::new([Some(0), Some(0), Some(1), None, None, None, None]).unwrap();
+        let setup = qiguo_rules::fen::parse(
+            "19/19/19/19/19/19/19/19/19/19/19/19/19/19/rQ18/19/19/19/wR1rS14oQ1 w",
+        )
+        .unwrap();
+        let pos = Position::new(&setup, Rules::default(), seats).unwrap();
+        assert_eq!(
+            interpret_click(&pos, Some(p("a1")), p("c1")),
+            ClickOutcome::AskAlly(Move::new(p("a1"), p("c1")))
+        );
+    }
+}

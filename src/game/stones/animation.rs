@@ -1,0 +1,204 @@
+//! Eased movement of stones: tweens through a list of legs (position and scale), optionally
+//! after a delay and ending in a despawn. While a blocking tween runs, the turn waits.
+
+use bevy::math::curve::{Curve, EaseFunction};
+use bevy::prelude::*;
+
+use crate::game::AppSystems;
+use crate::game::state::{MoveShown, TurnPhase};
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (advance_tweens, announce_shown_moves)
+            .chain()
+            .in_set(AppSystems::Animate),
+    );
+}
+
+/// One leg of a tween: where to go, at what scale, in how many seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Leg {
+    /// Target translation.
+    pub to: Vec3,
+    /// Target uniform scale.
+    pub scale: f32,
+    /// Duration in seconds.
+    pub seconds: f32,
+}
+
+impl Leg {
+    /// A leg to `to` at scale 1.
+    pub fn to(to: Vec3, seconds: f32) -> Leg {
+        Leg {
+            to,
+            scale: 1.0,
+            seconds,
+        }
+    }
+}
+
+/// What happens to the entity when its tween ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TweenEnd {
+    /// It stays where the last leg left it.
+    #[default]
+    Stay,
+    /// It is despawned.
+    Despawn,
+}
+
+/// Moves an entity's transform through eased legs.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct Tween {
+    legs: Vec<Leg>,
+    delay: f32,
+    elapsed: f32,
+    start: Option<(Vec3, f32)>,
+    end: TweenEnd,
+    blocking: bool,
+}
+
+impl Tween {
+    /// A tween through `legs`, starting now, holding the turn until it ends.
+    pub fn new(legs: Vec<Leg>) -> Tween {
+        Tween {
+            legs,
+            delay: 0.0,
+            elapsed: 0.0,
+            start: None,
+            end: TweenEnd::Stay,
+            blocking: true,
+        }
+    }
+
+    /// Starts after `seconds`.
+    pub fn after(mut self, seconds: f32) -> Tween {
+        self.delay = seconds;
+        self
+    }
+
+    /// Despawns the entity at the end.
+    pub fn then_despawn(mut self) -> Tween {
+        self.end = TweenEnd::Despawn;
+        self
+    }
+
+    /// Does not hold the turn (for decoration such as cues).
+    pub fn non_blocking(mut self) -> Tween {
+        self.blocking = false;
+        self
+    }
+
+    /// The legs, in order.
+    pub fn legs(&self) -> &[Leg] {
+        &self.legs
+    }
+
+    /// Seconds before the first leg starts.
+    pub fn delay(&self) -> f32 {
+        self.delay
+    }
+
+    /// Delay plus the duration of every leg.
+    pub fn total_seconds(&self) -> f32 {
+        self.delay + self.legs.iter().map(|l| l.seconds).sum::<f32>()
+    }
+
+    /// Where the tween puts the transform `t` seconds after its delay, from `start`; `None`
+    /// once it has ended.
+    fn sample(&self, start: (Vec3, f32), mut t: f32) -> Option<(Vec3, f32)> {
+        let (mut from, mut from_scale) = start;
+        for leg in &self.legs {
+            if t < leg.seconds {
+                let s = EaseFunction::CubicInOut.sample_clamped(t / leg.seconds);
+                return Some((
+                    from.lerp(leg.to, s),
+                    from_scale + (leg.scale - from_scale) * s,
+                ));
+            }
+            t -= leg.seconds;
+            from = leg.to;
+            from_scale = leg.scale;
+        }
+        None
+    }
+}
+
+fn advance_tweens(
+    time: Res<Time>,
+    mut commands: Commands,
+    mut tweens: Query<(Entity, &mut Tween, &mut Transform)>,
+) {
+    let dt = time.delta_secs();
+    for (entity, mut tween, mut transform) in &mut tweens {
+        tween.elapsed += dt;
+        let t = tween.elapsed - tween.delay;
+        if t < 0.0 {
+            continue;
+        }
+        let start = *tween
+            .start
+            .get_or_insert((transform.translation, transform.scale.x));
+        match tween.sample(start, t) {
+            Some((at, scale)) => {
+                transform.translation = at;
+                transform.scale = Vec3::splat(scale);
+            }
+            None => {
+                if let Some(last) = tween.legs.last() {
+                    transform.translation = last.to;
+                    transform.scale = Vec3::splat(last.scale);
+                }
+                match tween.end {
+                    TweenEnd::Stay => {
+                        commands.entity(entity).remove::<Tween>();
+                    }
+                    TweenEnd::Despawn => commands.entity(entity).despawn(),
+                }
+            }
+        }
+    }
+}
+
+/// Once no blocking tween is left while a move is shown, says so (once per move); the rules
+/// system then hands the turn on.
+fn announce_shown_moves(
+    tweens: Query<&Tween>,
+    phase: Res<State<TurnPhase>>,
+    mut shown: MessageWriter<MoveShown>,
+    mut announced: Local<bool>,
+) {
+    if phase.is_changed() {
+        *announced = false;
+    }
+    if *phase.get() == TurnPhase::Animating && !*announced && !tweens.iter().any(|t| t.blocking) {
+        shown.write(MoveShown);
+        *announced = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legs_are_followed_in_order() {
+        let tween = Tween::new(vec![
+            Leg::to(Vec3::Y, 1.0),
+            Leg {
+                to: Vec3::new(2.0, 1.0, 0.0),
+                scale: 0.5,
+                seconds: 1.0,
+            },
+        ]);
+        let start = (Vec3::ZERO, 1.0);
+        assert_eq!(tween.sample(start, 0.0), Some((Vec3::ZERO, 1.0)));
+        assert_eq!(tween.sample(start, 1.0), Some((Vec3::Y, 1.0)));
+        let (mid, scale) = tween.sample(start, 1.5).unwrap();
+        assert!((mid - Vec3::new(1.0, 1.0, 0.0)).length() < 1e-5);
+        assert!((scale - 0.75).abs() < 1e-5);
+        assert_eq!(tween.sample(start, 2.01), None);
+        assert_eq!(tween.total_seconds(), 2.0);
+    }
+}

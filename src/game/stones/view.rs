@@ -1,0 +1,346 @@
+//! How stones look: a lens-shaped mesh (two spherical caps, like a go stone) whose faces carry
+//! a texture drawn at start-up for each kingdom and piece — the character in kaishu, an
+//! engraved ring and the kingdom's rim emblem — and the yellow Emperor. The view turns every
+//! stone so its character reads upright from the camera.
+
+use bevy::asset::RenderAssetUsages;
+use bevy::mesh::{Indices, PrimitiveTopology};
+use bevy::platform::collections::HashMap;
+use bevy::prelude::*;
+use qiguo_rules::{Kingdom, Piece, PieceKind};
+
+use crate::game::AppSystems;
+use crate::game::art::palette::{
+    EMPEROR_INK, EMPEROR_STONE, Emblem, EmblemShape, Palette, palette_changed, relative_luminance,
+};
+use crate::game::art::textures::{Canvas, Rgba};
+use crate::game::camera::ViewYaw;
+use crate::game::layout::{EMPEROR_RADIUS, STONE_HEIGHT, STONE_RADIUS};
+use crate::game::stones::{EmperorStone, Look, Stone};
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Palette>()
+        .add_systems(Startup, make_stone_assets.before(dress_stones))
+        .add_systems(
+            Update,
+            (
+                repaint_stones.run_if(palette_changed),
+                dress_stones,
+                face_the_viewer,
+            )
+                .in_set(AppSystems::Present),
+        )
+        .add_systems(PostStartup, dress_stones);
+}
+
+/// Meshes and materials for every kind of stone.
+#[derive(Resource)]
+pub struct StoneAssets {
+    mesh: Handle<Mesh>,
+    emperor_mesh: Handle<Mesh>,
+    faces: HashMap<Piece, Handle<StandardMaterial>>,
+    emperor: Handle<StandardMaterial>,
+}
+
+impl StoneAssets {
+    /// The material of `piece`'s stone.
+    pub fn face(&self, piece: Piece) -> Handle<StandardMaterial> {
+        self.faces[&piece].clone()
+    }
+}
+
+/// Side of a face texture in pixels.
+const FACE_SIZE: usize = 256;
+
+fn make_stone_assets(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut images: ResMut<Assets<Image>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    palette: Res<Palette>,
+) {
+    let faces = face_materials(&mut images, &mut materials, *palette);
+    let emperor = stone_material(&mut materials, images.add(emperor_image()));
+    commands.insert_resource(StoneAssets {
+        mesh: meshes.add(lens_mesh(STONE_RADIUS, STONE_HEIGHT / 2.0)),
+        emperor_mesh: meshes.add(lens_mesh(EMPEROR_RADIUS, STONE_HEIGHT * 0.6)),
+        faces,
+        emperor,
+    });
+}
+
+/// Redraws every face in the palette chosen: new textures and materials, given to every
+/// stone; the old ones are dropped with their last handle.
+fn repaint_stones(
+    mut commands: Commands,
+    mut assets: ResMut<StoneAssets>,
+    palette: Res<Palette>,
+    mut images: ResMut<Assets<Image>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    stones: Query<(Entity, &Look)>,
+) {
+    assets.faces = face_materials(&mut images, &mut materials, *palette);
+    for (entity, Look(piece)) in &stones {
+        commands
+            .entity(entity)
+            .try_insert(MeshMaterial3d(assets.face(*piece)));
+    }
+}
+
+/// A stone material with `image` on its faces.
+fn stone_material(
+    materials: &mut Assets<StandardMaterial>,
+    image: Handle<Image>,
+) -> Handle<StandardMaterial> {
+    materials.add(StandardMaterial {
+        base_color_texture: Some(image),
+        perceptual_roughness: 0.3,
+        reflectance: 0.45,
+        ..default()
+    })
+}
+
+/// The materials of every kingdom's pieces in `palette`.
+fn face_materials(
+    images: &mut Assets<Image>,
+    materials: &mut Assets<StandardMaterial>,
+    palette: Palette,
+) -> HashMap<Piece, Handle<StandardMaterial>> {
+    let mut faces = HashMap::default();
+    for kingdom in Kingdom::ALL {
+        for kind in PieceKind::ALL {
+            let piece = Piece::new(kingdom, kind);
+            let image = images.add(face_image(piece, palette));
+            faces.insert(piece, stone_material(materials, image));
+        }
+    }
+    faces
+}
+
+/// A stone's characters: the General bears its kingdom's name.
+pub fn stone_characters(piece: Piece) -> String {
+    match piece.kind {
+        PieceKind::General => piece.kingdom.character().to_string(),
+        kind => kind.characters().to_string(),
+    }
+}
+
+fn face_image(piece: Piece, palette: Palette) -> Image {
+    let s = palette.style(piece.kingdom);
+    let mut c = Canvas::new(FACE_SIZE, s.stone);
+    let mid = FACE_SIZE as f32 / 2.0;
+    c.ring(mid, mid, mid * 0.76, 3.0, s.ink);
+    draw_emblem(&mut c, s.emblem, s.ink);
+    let text = stone_characters(piece);
+    let height = if text.chars().count() > 1 {
+        mid * 0.66
+    } else {
+        mid * 1.08
+    };
+    // Dark ink on a light stone reads thinner under the lights than light ink on a dark
+    // one: the strokes are made bolder there.
+    let bold = if relative_luminance(s.stone) > 0.5 {
+        4.6
+    } else {
+        3.2
+    };
+    c.text_column(&text, mid, mid, height, bold, s.ink);
+    c.into_image_with(false, Some(64))
+}
+
+fn emperor_image() -> Image {
+    let mut c = Canvas::new(FACE_SIZE, EMPEROR_STONE);
+    let mid = FACE_SIZE as f32 / 2.0;
+    c.ring(mid, mid, mid * 0.76, 3.0, EMPEROR_INK);
+    c.ring(mid, mid, mid * 0.86, 4.0, EMPEROR_INK);
+    c.ring(mid, mid, mid * 0.93, 2.0, EMPEROR_INK);
+    c.text_column("周", mid, mid, mid * 1.08, 3.2, EMPEROR_INK);
+    c.into_image_with(false, Some(64))
+}
+
+/// Draws a rim emblem on a face texture.
+pub fn draw_emblem(c: &mut Canvas, emblem: Emblem, ink: Rgba) {
+    let mid = c.size() as f32 / 2.0;
+    let px = |p: [f32; 2]| Vec2::new(mid + p[0] * mid, mid + p[1] * mid);
+    for shape in emblem.shapes() {
+        match shape {
+            EmblemShape::Disc { at, r } => {
+                let p = px(at);
+                c.disc(p.x, p.y, r * mid, ink);
+            }
+            EmblemShape::Ring { r, width } => c.ring(mid, mid, r * mid, width * mid, ink),
+            EmblemShape::Segment { a, b, width } => c.segment(px(a), px(b), width * mid, ink),
+            EmblemShape::Diamond { at, size } => {
+                let (p, size) = (px(at), size * mid);
+                c.fill_sdf(
+                    (
+                        p.x - size - 1.0,
+                        p.y - size - 1.0,
+                        p.x + size + 1.0,
+                        p.y + size + 1.0,
+                    ),
+                    ink,
+                    |x, y| ((x - p.x).abs() + (y - p.y).abs()) - size,
+                );
+            }
+        }
+    }
+}
+
+/// A lens: two spherical caps of height `cap` meeting at a rim of `radius`, centred on the
+/// origin. Each face is textured by projecting its texture straight down, `v` growing
+/// towards +Z, so a texture reads upright from a viewer on the +Z side.
+pub fn lens_mesh(radius: f32, cap: f32) -> Mesh {
+    const RINGS: usize = 10;
+    const SEGMENTS: usize = 48;
+    let sphere = (radius * radius + cap * cap) / (2.0 * cap);
+    let mut positions = Vec::new();
+    let mut normals = Vec::new();
+    let mut uvs = Vec::new();
+    let mut indices: Vec<u32> = Vec::new();
+    for side in [1.0f32, -1.0] {
+        let base = positions.len() as u32;
+        let centre = Vec3::Y * side * (cap - sphere);
+        positions.push([0.0, side * cap, 0.0]);
+        normals.push([0.0, side, 0.0]);
+        uvs.push([0.5, 0.5]);
+        for ring in 1..=RINGS {
+            // Rings spaced evenly in angle on the sphere, for smooth shading.
+            let max_angle = (radius / sphere).asin();
+            let angle = max_angle * ring as f32 / RINGS as f32;
+            let r = sphere * angle.sin();
+            for seg in 0..SEGMENTS {
+                let a = seg as f32 * std::f32::consts::TAU / SEGMENTS as f32;
+                let (x, z) = (r * a.cos(), r * a.sin());
+                let y = side * (sphere * angle.cos()) + centre.y;
+                let p = Vec3::new(x, y, z);
+                let n = (p - centre).normalize();
+                positions.push(p.to_array());
+                normals.push(n.to_array());
+                let u = x / (2.0 * radius) + 0.5;
+                let u = if side > 0.0 { u } else { 1.0 - u };
+                uvs.push([u, z / (2.0 * radius) + 0.5]);
+            }
+        }
+        let ring_start = |ring: usize| base + 1 + ((ring - 1) * SEGMENTS) as u32;
+        let mut tri = |a: u32, b: u32, c: u32| {
+            if side > 0.0 {
+                indices.extend([a, b, c]);
+            } else {
+                indices.extend([a, c, b]);
+            }
+        };
+        for seg in 0..SEGMENTS {
+            let next = (seg + 1) % SEGMENTS;
+            tri(
+                base,
+                ring_start(1) + next as u32,
+                ring_start(1) + seg as u32,
+            );
+        }
+        for ring in 1..RINGS {
+            for seg in 0..SEGMENTS {
+                let next = (seg + 1) % SEGMENTS;
+                let (a, b) = (
+                    ring_start(ring) + seg as u32,
+                    ring_start(ring) + next as u32,
+                );
+                let (c, d) = (
+                    ring_start(ring + 1) + seg as u32,
+                    ring_start(ring + 1) + next as u32,
+                );
+                tri(a, b, d);
+                tri(a, d, c);
+            }
+        }
+    }
+    // Kept in the main world too: picking ray-casts against it.
+    Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::default(),
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, uvs)
+    .with_inserted_indices(Indices::U32(indices))
+}
+
+/// Gives new stones their mesh and material, and stones whose look changed (a transferred
+/// army, once the capturing stone lands) their new colour.
+fn dress_stones(
+    mut commands: Commands,
+    assets: Option<Res<StoneAssets>>,
+    stones: Query<(Entity, &Look), Changed<Look>>,
+    emperors: Query<Entity, (With<EmperorStone>, Without<Mesh3d>)>,
+) {
+    let Some(assets) = assets else { return };
+    for (entity, Look(piece)) in &stones {
+        commands.entity(entity).try_insert((
+            Mesh3d(assets.mesh.clone()),
+            MeshMaterial3d(assets.face(*piece)),
+        ));
+    }
+    for entity in &emperors {
+        commands.entity(entity).try_insert((
+            Mesh3d(assets.emperor_mesh.clone()),
+            MeshMaterial3d(assets.emperor.clone()),
+        ));
+    }
+}
+
+/// Turns every stone about its axis so its character reads upright from the camera.
+fn face_the_viewer(
+    yaw: Res<ViewYaw>,
+    mut stones: Query<&mut Transform, Or<(With<Stone>, With<EmperorStone>)>>,
+    added: Query<(), Or<(Added<Stone>, Added<EmperorStone>)>>,
+) {
+    if !yaw.is_changed() && added.is_empty() {
+        return;
+    }
+    let rotation = Quat::from_rotation_y(yaw.0);
+    for mut transform in &mut stones {
+        if transform.rotation != rotation {
+            transform.rotation = rotation;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lens_is_closed_and_sized() {
+        let mesh = lens_mesh(0.45, 0.15);
+        let positions = mesh.attribute(Mesh::ATTRIBUTE_POSITION).unwrap().len();
+        assert_eq!(positions, 2 * (1 + 10 * 48));
+        let Some(bevy::mesh::VertexAttributeValues::Float32x3(points)) =
+            mesh.attribute(Mesh::ATTRIBUTE_POSITION)
+        else {
+            panic!("positions are 3D floats");
+        };
+        let max = |axis: usize| points.iter().map(|p| p[axis].abs()).fold(0.0f32, f32::max);
+        assert!((max(0) - 0.45).abs() < 1e-3);
+        assert!((max(1) - 0.15).abs() < 1e-3);
+        assert!((max(2) - 0.45).abs() < 1e-3);
+    }
+
+    #[test]
+    fn faces_differ_by_kingdom_and_piece() {
+        let p = Palette::default();
+        let a = face_image(Piece::new(Kingdom::Chu, PieceKind::Knight), p);
+        let b = face_image(Piece::new(Kingdom::Han, PieceKind::Knight), p);
+        let c = face_image(Piece::new(Kingdom::Chu, PieceKind::Cannon), p);
+        let level0 = |i: &Image| i.data.as_ref().unwrap()[..FACE_SIZE * FACE_SIZE * 4].to_vec();
+        assert_ne!(level0(&a), level0(&b));
+        assert_ne!(level0(&a), level0(&c));
+        assert_eq!(
+            stone_characters(Piece::new(Kingdom::Qi, PieceKind::General)),
+            "齊"
+        );
+        assert_eq!(
+            stone_characters(Piece::new(Kingdom::Qi, PieceKind::GoBetween)),
+            "行人"
+        );
+    }
+}

@@ -1,0 +1,75 @@
+//! Screenshot mode: once the scene is fully drawn, save a PNG of the window and exit. The app
+//! compiles pipelines synchronously in this mode, so the frames drawn are complete; a few frames
+//! more let the interface lay itself out.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use bevy::diagnostic::FrameCount;
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(
+        Last,
+        take_screenshot.run_if(resource_exists::<ScreenshotRequest>),
+    );
+}
+
+/// Where to save the screenshot.
+#[derive(Resource, Clone, Debug)]
+pub struct ScreenshotRequest {
+    /// The PNG's path.
+    pub path: PathBuf,
+}
+
+/// Frames drawn before the picture is taken: the interface needs a couple of passes (not a
+/// time) to install its font and lay out its windows.
+const SETTLE_FRAMES: u32 = 12;
+
+/// Real time after which an untaken screenshot counts as failed (software rendering may draw
+/// one frame a second while it compiles pipelines).
+const GIVE_UP_AFTER: Duration = Duration::from_secs(300);
+
+fn take_screenshot(
+    mut commands: Commands,
+    request: Res<ScreenshotRequest>,
+    frames: Res<FrameCount>,
+    time: Res<Time<Real>>,
+    mut taken: Local<bool>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    if time.elapsed() > GIVE_UP_AFTER {
+        error!("the screenshot was never captured");
+        exit.write(AppExit::from_code(1));
+        return;
+    }
+    if *taken || frames.0 < SETTLE_FRAMES {
+        return;
+    }
+    *taken = true;
+    let path = request.path.clone();
+    commands.spawn(Screenshot::primary_window()).observe(
+        move |captured: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+            let saved = captured
+                .image
+                .clone()
+                .try_into_dynamic()
+                .map_err(|e| e.to_string())
+                .and_then(|image| image.to_rgb8().save(&path).map_err(|e| e.to_string()));
+            match saved {
+                Ok(()) => {
+                    info!("screenshot saved to {}", path.display());
+                    exit.write(AppExit::Success);
+                }
+                Err(e) => {
+                    eprintln!(
+                        "qiguo: cannot save the screenshot to {}: {e}",
+                        path.display()
+                    );
+                    exit.write(AppExit::from_code(1));
+                }
+            }
+        },
+    );
+}

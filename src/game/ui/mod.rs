@@ -1,0 +1,385 @@
+//! The interface, drawn with egui from `Match` every frame: the turn-order strip, the kingdoms'
+//! standings, the move list with review, undo and redo, the last move and messages, the
+//! toolbar (new game, files, views), and the dialogs (new game, attacking an ally, game over,
+//! save, load, import and export, resuming the last game). Its Chinese text uses the shipped kaishu font.
+
+pub mod describe;
+pub mod dialogs;
+mod files;
+mod help;
+mod moves;
+mod standings;
+mod status;
+
+use bevy::prelude::*;
+use bevy_egui::egui::epaint::text::{FontInsert, FontPriority, InsertFontFamily};
+use bevy_egui::egui::{self, Color32, FontData, FontFamily, Pos2, Stroke};
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
+use qiguo_rules::Kingdom;
+
+use crate::game::AppSystems;
+// The online dialogs are drawn in the interface's one chain of windows.
+use crate::game::art::palette::{EmblemShape, KingdomStyle, Palette};
+use crate::game::art::textures::{KAI_FONT, Rgba};
+use crate::game::camera::framing::{FreeArea, PanelRects};
+use crate::game::online::ui as network;
+use crate::i18n::Tr;
+
+pub use dialogs::NewGameForm;
+pub use files::FilesForm;
+pub use status::Toast;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<NewGameForm>()
+        .init_resource::<network::NetworkForm>()
+        .init_resource::<FilesForm>()
+        .init_resource::<Toast>()
+        .init_resource::<help::RulesWindow>()
+        .init_resource::<InterfaceZoom>()
+        .init_resource::<Palette>()
+        .add_systems(
+            Update,
+            (
+                status::collect_toasts,
+                help::rules_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
+            )
+                .in_set(AppSystems::UpdateHud),
+        )
+        .add_systems(
+            EguiPrimaryContextPass,
+            (
+                set_up_style,
+                share_palette,
+                zoom_keys,
+                standings::turn_strip,
+                standings::kingdom_table,
+                status::toolbar,
+                moves::move_list,
+                status::status_line,
+                status::hand_off_banner,
+                help::piece_card,
+                help::rules_window,
+                dialogs::ally_question,
+                dialogs::game_over,
+                dialogs::new_game,
+                files::save_dialog,
+                files::load_dialog,
+                files::share_dialog,
+                files::resume_dialog,
+                (
+                    network::host_dialog,
+                    network::join_dialog,
+                    network::take_back_question,
+                )
+                    .chain(),
+                report_panels,
+            )
+                .chain(),
+        );
+}
+
+/// Installs the kaishu font as a fallback for Chinese characters, and the look, once.
+fn set_up_style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
+    if *done {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    ctx.add_font(FontInsert {
+        name: "qiguo-kai".to_owned(),
+        data: FontData::from_static(KAI_FONT),
+        families: vec![
+            InsertFontFamily {
+                family: FontFamily::Proportional,
+                priority: FontPriority::Lowest,
+            },
+            InsertFontFamily {
+                family: FontFamily::Monospace,
+                priority: FontPriority::Lowest,
+            },
+        ],
+    });
+    ctx.all_styles_mut(|style| {
+        style.visuals = egui::Visuals::dark();
+        style.visuals.window_fill = Color32::from_rgba_unmultiplied(24, 20, 17, 228);
+        style.visuals.panel_fill = Color32::from_rgba_unmultiplied(24, 20, 17, 228);
+        style.visuals.window_stroke = Stroke::new(1.0, Color32::from_rgb(92, 72, 48));
+        style.spacing.item_spacing = egui::vec2(6.0, 4.0);
+        for (text_style, font) in style.text_styles.iter_mut() {
+            font.size = match text_style {
+                egui::TextStyle::Heading => 19.0,
+                egui::TextStyle::Small => 11.5,
+                _ => 14.0,
+            };
+        }
+    });
+    *done = true;
+    Ok(())
+}
+
+/// The lasting panels, by their ids: the turn strip, the toolbar, the Kingdoms and Moves
+/// windows and the status line. The board is framed in the space they leave.
+const PANELS: [&str; 5] = ["turn strip", "toolbar", "Kingdoms", "Moves", "status"];
+
+/// Where a panel was drawn last frame, in points (the panels are stacked from these).
+fn panel_rect(ctx: &egui::Context, id: &str) -> Option<egui::Rect> {
+    ctx.memory(|memory| memory.area_rect(egui::Id::new(id)))
+}
+
+/// The layout: the turn strip along the top, over the board; down the right side the Kingdoms
+/// panel, the Moves panel and at the bottom the toolbar; the status line at the bottom left.
+/// The board is framed in what is left.
+const GAP: f32 = 8.0;
+
+/// Where the right-hand column starts: below the turn strip.
+fn column_top(ctx: &egui::Context) -> f32 {
+    panel_rect(ctx, "turn strip").map_or(72.0, |r| r.max.y + GAP)
+}
+
+/// The free area (where the board is framed) in points: banners and the turn strip centre on it.
+fn board_area(ctx: &egui::Context, free: &FreeArea) -> egui::Rect {
+    let scale = ctx.pixels_per_point();
+    egui::Rect::from_min_max(
+        egui::pos2(free.rect.min.x / scale, free.rect.min.y / scale),
+        egui::pos2(free.rect.max.x / scale, free.rect.max.y / scale),
+    )
+}
+
+/// Tells the framing where the panels are, in physical pixels.
+fn report_panels(mut contexts: EguiContexts, mut panels: ResMut<PanelRects>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let scale = ctx.pixels_per_point();
+    let rects: Vec<Rect> = ctx.memory(|memory| {
+        PANELS
+            .iter()
+            .filter_map(|id| memory.area_rect(egui::Id::new(*id)))
+            .map(|r| Rect::new(r.min.x, r.min.y, r.max.x, r.max.y))
+            .map(|r| Rect::from_corners(r.min * scale, r.max * scale))
+            .collect()
+    });
+    if panels.0 != rects {
+        panels.0 = rects;
+    }
+    Ok(())
+}
+
+/// The interface's size steps and bounds (Ctrl+plus, Ctrl+minus; Ctrl+0 resets).
+const ZOOM_STEP: f32 = 1.1;
+const ZOOM_RANGE: (f32, f32) = (0.6, 2.2);
+
+/// The interface's zoom factor after `key` with Ctrl held, from `zoom`.
+fn zoomed(zoom: f32, key: KeyCode) -> Option<f32> {
+    let z = match key {
+        KeyCode::Equal | KeyCode::NumpadAdd => zoom * ZOOM_STEP,
+        KeyCode::Minus | KeyCode::NumpadSubtract => zoom / ZOOM_STEP,
+        KeyCode::Digit0 | KeyCode::Numpad0 => 1.0,
+        _ => return None,
+    };
+    Some(z.clamp(ZOOM_RANGE.0, ZOOM_RANGE.1))
+}
+
+/// The interface's size as the player chose it (Ctrl+plus, Ctrl+minus, Ctrl+0), on top of the
+/// size the window suits.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct InterfaceZoom {
+    /// The player's factor (1 unless changed).
+    pub chosen: f32,
+}
+
+impl Default for InterfaceZoom {
+    fn default() -> InterfaceZoom {
+        InterfaceZoom { chosen: 1.0 }
+    }
+}
+
+/// The interface's size for a window of `width`×`height` logical pixels: 1 up to 1280×720,
+/// growing more slowly than the window beyond (1.28 at 1920×1080, 1.52 at 2560×1440), so text
+/// stays legible on large windows without crowding the board.
+fn window_zoom(width: f32, height: f32) -> f32 {
+    (width / 1280.0)
+        .min(height / 720.0)
+        .max(1.0)
+        .powf(0.6)
+        .min(1.6)
+}
+
+/// Ctrl+plus and Ctrl+minus make the interface larger or smaller, Ctrl+0 resets it; the board is
+/// not affected. The size also follows the window's.
+fn zoom_keys(
+    mut contexts: EguiContexts,
+    keys: Res<ButtonInput<KeyCode>>,
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    mut zoom: ResMut<InterfaceZoom>,
+) -> Result {
+    if crate::game::input::keys::command_held(&keys) {
+        for key in keys.get_just_pressed() {
+            if let Some(chosen) = zoomed(zoom.chosen, *key) {
+                zoom.chosen = chosen;
+            }
+        }
+    }
+    let base = windows
+        .single()
+        .map_or(1.0, |w| window_zoom(w.width(), w.height()));
+    let ctx = contexts.ctx_mut()?;
+    let wanted = zoom.chosen * base;
+    if (ctx.zoom_factor() - wanted).abs() > 1e-4 {
+        ctx.set_zoom_factor(wanted);
+    }
+    Ok(())
+}
+
+/// A window fixed in the middle of the screen, for forms and questions.
+/// `id` keeps it the same window whatever language its title is in.
+pub(crate) fn centred_dialog<'open>(id: &str, title: String) -> egui::Window<'open> {
+    egui::Window::new(title)
+        .id(egui::Id::new(id))
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .resizable(false)
+        .collapsible(false)
+        // At once: a question must not wait for a fade (a slow machine draws few frames).
+        .fade_in(false)
+}
+
+/// Where the interface finds the palette in egui's memory: [`share_palette`] puts it there
+/// each frame, so every painter of a kingdom's colour uses the one in force.
+fn palette_id() -> egui::Id {
+    egui::Id::new("qiguo-palette")
+}
+
+/// The palette in force, for the interface.
+fn share_palette(mut contexts: EguiContexts, palette: Res<Palette>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    ctx.data_mut(|d| d.insert_temp(palette_id(), *palette));
+    Ok(())
+}
+
+/// How `kingdom` looks in the palette in force.
+pub(super) fn kingdom_style(ctx: &egui::Context, kingdom: Kingdom) -> KingdomStyle {
+    ctx.data(|d| d.get_temp::<Palette>(palette_id()))
+        .unwrap_or_default()
+        .style(kingdom)
+}
+
+/// egui's colour for an sRGB byte colour.
+fn c32(c: Rgba) -> Color32 {
+    Color32::from_rgba_unmultiplied(c[0], c[1], c[2], c[3])
+}
+
+/// Paints a kingdom's badge: a stone of its colour with its rim emblem and its character.
+fn paint_badge(painter: &egui::Painter, centre: Pos2, radius: f32, kingdom: Kingdom, dim: bool) {
+    let s = kingdom_style(painter.ctx(), kingdom);
+    let (stone, ink) = if dim {
+        (
+            c32(s.stone).gamma_multiply(0.45),
+            c32(s.ink).gamma_multiply(0.45),
+        )
+    } else {
+        (c32(s.stone), c32(s.ink))
+    };
+    painter.circle_filled(centre, radius, stone);
+    painter.circle_stroke(
+        centre,
+        radius,
+        Stroke::new(1.0, Color32::from_black_alpha(120)),
+    );
+    let at = |p: [f32; 2]| centre + egui::vec2(p[0], p[1]) * radius;
+    for shape in s.emblem.shapes() {
+        match shape {
+            EmblemShape::Disc { at: p, r } => {
+                painter.circle_filled(at(p), r * radius, ink);
+            }
+            EmblemShape::Ring { r, width } => {
+                painter.circle_stroke(centre, r * radius, Stroke::new(width * radius, ink));
+            }
+            EmblemShape::Segment { a, b, width } => {
+                painter.line_segment([at(a), at(b)], Stroke::new(width * radius, ink));
+            }
+            EmblemShape::Diamond { at: p, size } => {
+                let c = at(p);
+                let d = size * radius;
+                painter.add(egui::Shape::convex_polygon(
+                    vec![
+                        c + egui::vec2(0.0, -d),
+                        c + egui::vec2(d, 0.0),
+                        c + egui::vec2(0.0, d),
+                        c + egui::vec2(-d, 0.0),
+                    ],
+                    ink,
+                    Stroke::NONE,
+                ));
+            }
+        }
+    }
+    painter.text(
+        centre,
+        egui::Align2::CENTER_CENTER,
+        kingdom.character(),
+        egui::FontId::proportional(radius * 1.05),
+        ink,
+    );
+}
+
+/// A choice between a person and the computer levels; returns the new choice if changed.
+fn controller_choice(
+    ui: &mut egui::Ui,
+    tr: Tr,
+    id: impl std::hash::Hash + std::fmt::Debug,
+    current: Option<qiguo_ai::Level>,
+) -> Option<Option<qiguo_ai::Level>> {
+    use qiguo_ai::Level;
+    let label = |c: Option<Level>| c.map_or_else(|| tr.text("player-person"), |l| tr.level(l));
+    let mut choice = current;
+    egui::ComboBox::from_id_salt(id)
+        .selected_text(label(current))
+        .width(78.0)
+        .show_ui(ui, |ui| {
+            for option in [
+                None,
+                Some(Level::Easy),
+                Some(Level::Medium),
+                Some(Level::Hard),
+            ] {
+                ui.selectable_value(&mut choice, option, label(option));
+            }
+        });
+    (choice != current).then_some(choice)
+}
+
+/// A badge as a widget of the given diameter.
+pub(crate) fn badge(
+    ui: &mut egui::Ui,
+    kingdom: Kingdom,
+    diameter: f32,
+    dim: bool,
+) -> egui::Response {
+    let (rect, response) =
+        ui.allocate_exact_size(egui::vec2(diameter, diameter), egui::Sense::hover());
+    paint_badge(ui.painter(), rect.center(), diameter / 2.0, kingdom, dim);
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_interface_zooms_in_steps_within_bounds() {
+        assert_eq!(zoomed(1.0, KeyCode::Equal), Some(1.1));
+        assert_eq!(zoomed(1.1, KeyCode::Minus), Some(1.0));
+        assert_eq!(zoomed(1.7, KeyCode::Digit0), Some(1.0));
+        assert_eq!(zoomed(2.2, KeyCode::NumpadAdd), Some(2.2));
+        assert_eq!(zoomed(0.6, KeyCode::Minus), Some(0.6));
+        assert_eq!(zoomed(1.0, KeyCode::KeyA), None);
+    }
+
+    #[test]
+    fn large_windows_get_a_larger_interface() {
+        assert_eq!(window_zoom(1024.0, 768.0), 1.0);
+        assert_eq!(window_zoom(1280.0, 720.0), 1.0);
+        assert!((window_zoom(1920.0, 1080.0) - 1.275).abs() < 0.01);
+        assert!((window_zoom(2560.0, 1440.0) - 1.516).abs() < 0.01);
+        // A wide but short window is sized by its height.
+        assert_eq!(window_zoom(3000.0, 700.0), 1.0);
+        assert_eq!(window_zoom(7680.0, 4320.0), 1.6);
+    }
+}

@@ -1,0 +1,435 @@
+//! The toolbar (new game, views, following the turn) and the status line: whose turn it is,
+//! the last move in words, and brief messages when a click or move is refused.
+
+use bevy::prelude::*;
+use bevy_egui::EguiContexts;
+use bevy_egui::egui::{self, Color32, RichText};
+use qiguo_rules::Kingdom;
+
+use crate::game::app::launch::View;
+use crate::game::awareness::handoff::{BANNER_SECONDS, HandOff};
+use crate::game::awareness::{Danger, Threats, ToggleThreats};
+use crate::game::camera::framing::FreeArea;
+use crate::game::camera::{ViewRequested, ViewSettings};
+use crate::game::online::ui::NetworkForm;
+use crate::game::online::{LeaveRequested, Online};
+use crate::game::preferences::Preferences;
+use crate::game::saving::SaveStore;
+use crate::game::selection::ClickRefused;
+use crate::game::sound::SoundSettings;
+use crate::game::state::{Match, MoveRejected, Notice, TurnPhase};
+use crate::game::ui::describe::MoveDescription;
+use crate::game::ui::help::RulesWindow;
+use crate::game::ui::{FilesForm, GAP, NewGameForm, badge, board_area, panel_rect};
+use crate::i18n::Tr;
+use crate::tr;
+
+/// A short message shown for a moment (why a click did nothing, a game saved).
+#[derive(Resource, Default, Debug, Clone)]
+pub struct Toast {
+    /// The message.
+    pub text: String,
+    /// When it disappears, in seconds of app time.
+    pub until: f32,
+    /// Whether it reports something refused or failed.
+    pub error: bool,
+}
+
+/// Seconds a message stays.
+const TOAST_SECONDS: f32 = 2.8;
+
+pub(super) fn collect_toasts(
+    time: Res<Time>,
+    mut refused: MessageReader<ClickRefused>,
+    mut rejected: MessageReader<MoveRejected>,
+    mut notices: MessageReader<Notice>,
+    mut toast: ResMut<Toast>,
+    tr: Res<Tr>,
+) {
+    let tr = *tr;
+    let reasons = refused
+        .read()
+        .map(|r| (r.reason.text(tr), true))
+        .chain(rejected.read().filter(|r| r.reason.is_shown()).map(|r| {
+            let reason = r.reason.text(tr);
+            (
+                tr!(
+                    tr,
+                    "toast-move-refused",
+                    mv = r.mv.to_string(),
+                    reason = reason
+                ),
+                true,
+            )
+        }))
+        .chain(notices.read().map(|n| (n.text.clone(), n.error)));
+    if let Some((text, error)) = reasons.last() {
+        // Failures stay longer: they may name a file to look at.
+        let seconds = if error {
+            2.0 * TOAST_SECONDS
+        } else {
+            TOAST_SECONDS
+        };
+        *toast = Toast {
+            text: capitalise(&text),
+            until: time.elapsed_secs() + seconds,
+            error,
+        };
+    }
+}
+
+/// The text with its first letter in upper case.
+pub(super) fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+pub(super) fn toolbar(
+    mut contexts: EguiContexts,
+    mut form: ResMut<NewGameForm>,
+    mut files: ResMut<FilesForm>,
+    mut store: ResMut<SaveStore>,
+    mut settings: ResMut<ViewSettings>,
+    mut views: MessageWriter<ViewRequested>,
+    threats: Res<Threats>,
+    mut toggles: MessageWriter<ToggleThreats>,
+    mut hand_off: ResMut<HandOff>,
+    mut rules: ResMut<RulesWindow>,
+    mut sound: ResMut<SoundSettings>,
+    mut preferences: ResMut<Preferences>,
+    (mut network, online, mut leaves): (
+        ResMut<NetworkForm>,
+        Res<Online>,
+        MessageWriter<LeaveRequested>,
+    ),
+    tr: Res<Tr>,
+) -> Result {
+    let tr = *tr;
+    let ctx = contexts.ctx_mut()?;
+    egui::Area::new(egui::Id::new("toolbar"))
+        .anchor(egui::Align2::RIGHT_BOTTOM, [-GAP, -GAP])
+        .show(ctx, |ui| {
+            egui::Frame::window(ui.style())
+                .inner_margin(6.0)
+                .show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        if ui.button(tr.text("menu-new-game")).clicked() {
+                            form.open = true;
+                        }
+                        let saving = store.dir.is_some();
+                        let save = ui
+                            .add_enabled(saving, egui::Button::new(tr.text("menu-save")))
+                            .on_disabled_hover_text(tr.text("saving-off"));
+                        if save.clicked() {
+                            store.last_error = None;
+                            store.refresh();
+                            if files.save_name.is_empty() {
+                                let when = crate::saves::format_time(std::time::SystemTime::now())
+                                    .replace(':', "h");
+                                files.save_name = tr!(tr, "save-default-name", when = when);
+                            }
+                            files.save_open = true;
+                        }
+                        let load = ui
+                            .add_enabled(saving, egui::Button::new(tr.text("menu-load")))
+                            .on_disabled_hover_text(tr.text("saving-off"));
+                        if load.clicked() {
+                            store.last_error = None;
+                            store.refresh();
+                            files.load_open = true;
+                        }
+                        if ui
+                            .button(tr.text("menu-share"))
+                            .on_hover_text(tr.text("menu-share-hint"))
+                            .clicked()
+                        {
+                            store.last_error = None;
+                            files.share_open = true;
+                        }
+                        if ui
+                            .button(tr.text("menu-rules"))
+                            .on_hover_text(tr!(
+                                tr,
+                                "menu-rules-hint",
+                                key = crate::game::input::keys::RULES.label()
+                            ))
+                            .clicked()
+                        {
+                            rules.open = !rules.open;
+                        }
+                        if ui
+                            .button(tr.text("menu-settings"))
+                            .on_hover_text(tr.text("menu-settings-hint"))
+                            .clicked()
+                        {
+                            preferences.open = !preferences.open;
+                        }
+                    });
+                    ui.horizontal(|ui| {
+                        ui.label(RichText::new(tr.text("view-label")).small());
+                        for (i, kingdom) in Kingdom::ALL.into_iter().enumerate() {
+                            let response = ui
+                                .add(egui::Button::new(
+                                    RichText::new(kingdom.character().to_string()).size(15.0),
+                                ))
+                                .on_hover_text(tr!(
+                                    tr,
+                                    "view-from-behind",
+                                    kingdom = tr.kingdom(kingdom),
+                                    key = crate::game::input::keys::VIEWS[i].label()
+                                ));
+                            if response.clicked() {
+                                views.write(ViewRequested(View::Kingdom(kingdom)));
+                            }
+                        }
+                        if ui
+                            .button(tr.text("view-top"))
+                            .on_hover_text(tr!(
+                                tr,
+                                "view-top-hint",
+                                key = crate::game::input::keys::VIEW_TOP.label()
+                            ))
+                            .clicked()
+                        {
+                            views.write(ViewRequested(View::Top));
+                        }
+                    });
+                    ui.horizontal(|ui| {
+                        ui.checkbox(&mut settings.follow_turn, tr.text("follow-turn"));
+                        let mut shown = threats.shown;
+                        if ui
+                            .checkbox(&mut shown, tr.text("toolbar-threats"))
+                            .on_hover_text(tr!(
+                                tr,
+                                "threats-hint",
+                                key = crate::game::input::keys::THREATS.label()
+                            ))
+                            .changed()
+                        {
+                            toggles.write(ToggleThreats);
+                        }
+                        let mut enabled = hand_off.enabled;
+                        if ui
+                            .checkbox(&mut enabled, tr.text("hand-off"))
+                            .on_hover_text(tr.text("hand-off-hint"))
+                            .changed()
+                        {
+                            hand_off.enabled = enabled;
+                            hand_off.banner = None;
+                        }
+                    });
+                    ui.horizontal(|ui| {
+                        ui.checkbox(&mut sound.muted, tr.text("sound-mute"))
+                            .on_hover_text(tr!(
+                                tr,
+                                "mute-hint",
+                                key = crate::game::input::keys::MUTE.label()
+                            ));
+                        ui.add_enabled(
+                            !sound.muted,
+                            egui::Slider::new(&mut sound.volume, 0.0..=1.0)
+                                .show_value(false)
+                                .text(tr.text("sound-volume")),
+                        );
+                        ui.separator();
+                        crate::game::online::ui::toolbar_buttons(
+                            ui,
+                            tr,
+                            &mut network,
+                            &online,
+                            &mut leaves,
+                        );
+                    });
+                });
+        });
+    Ok(())
+}
+
+pub(super) fn status_line(
+    mut contexts: EguiContexts,
+    the_match: Res<Match>,
+    phase: Res<State<TurnPhase>>,
+    toast: Res<Toast>,
+    time: Res<Time>,
+    danger: Res<Danger>,
+    tr: Res<Tr>,
+) -> Result {
+    let tr = *tr;
+    let ctx = contexts.ctx_mut()?;
+    let pos = the_match.position();
+    let game = the_match.game();
+    egui::Area::new(egui::Id::new("status"))
+        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0])
+        .show(ctx, |ui| {
+            egui::Frame::window(ui.style())
+                .inner_margin(8.0)
+                .show(ui, |ui| {
+                    // Clear of the toolbar at the bottom right, whatever the window's width.
+                    let room = panel_rect(ui.ctx(), "toolbar")
+                        .map_or(620.0, |t| t.min.x - 4.0 * GAP)
+                        .clamp(240.0, 620.0);
+                    ui.set_max_width(room);
+                    if time.elapsed_secs() < toast.until {
+                        let colour = if toast.error {
+                            Color32::from_rgb(255, 150, 120)
+                        } else {
+                            Color32::from_rgb(150, 230, 160)
+                        };
+                        ui.label(RichText::new(&toast.text).color(colour));
+                    }
+                    if let Some(report) = &danger.report {
+                        ui.label(
+                            RichText::new(report.sentence(tr))
+                                .strong()
+                                .color(Color32::from_rgb(255, 110, 90)),
+                        );
+                    }
+                    if let Some(report) = game.last_report() {
+                        ui.label(
+                            RichText::new(MoveDescription::of(report).sentence(tr, game.len()))
+                                .color(Color32::from_gray(200)),
+                        );
+                    }
+                    ui.horizontal_wrapped(|ui| match (phase.get(), pos.outcome()) {
+                        (_, Some(outcome)) => {
+                            badge(ui, outcome.winner, 20.0, false);
+                            ui.label(
+                                RichText::new(tr!(
+                                    tr,
+                                    "status-won",
+                                    kingdom = tr.kingdom(outcome.winner),
+                                    how = tr.victory(outcome.victory)
+                                ))
+                                .strong(),
+                            );
+                        }
+                        (TurnPhase::Reviewing, None) => {
+                            ui.label(
+                                RichText::new(tr!(tr, "status-reviewing", count = game.len()))
+                                    .strong()
+                                    .color(Color32::from_rgb(150, 200, 255)),
+                            );
+                            ui.label(
+                                RichText::new(tr!(
+                                    tr,
+                                    "status-reviewing-keys",
+                                    back = crate::game::input::keys::REVIEW_BACK.label(),
+                                    forward = crate::game::input::keys::REVIEW_FORWARD.label(),
+                                    first = crate::game::input::keys::REVIEW_FIRST.label(),
+                                    live = crate::game::input::keys::REVIEW_LIVE.label(),
+                                    escape = crate::game::input::keys::ESCAPE.label()
+                                ))
+                                .small()
+                                .color(Color32::from_gray(150)),
+                            );
+                        }
+                        (TurnPhase::Animating, None) => {
+                            ui.label(RichText::new("…").color(Color32::from_gray(170)));
+                        }
+                        (TurnPhase::ComputerThinking, None) => {
+                            let k = pos.to_move();
+                            badge(ui, k, 20.0, false);
+                            ui.add(egui::Spinner::new().size(14.0));
+                            let level =
+                                the_match.computer(k).map_or(String::new(), |l| tr.level(l));
+                            ui.label(
+                                RichText::new(tr!(
+                                    tr,
+                                    "status-thinking",
+                                    ply = game.len() + 1,
+                                    kingdom = tr.kingdom(k),
+                                    level = level
+                                ))
+                                .strong(),
+                            );
+                        }
+                        _ => {
+                            let k = pos.to_move();
+                            badge(ui, k, 20.0, false);
+                            let who = the_match.player_name(k).unwrap_or("—");
+                            ui.label(
+                                RichText::new(tr!(
+                                    tr,
+                                    "status-to-move",
+                                    ply = game.len() + 1,
+                                    kingdom = tr.kingdom(k),
+                                    player = who
+                                ))
+                                .strong(),
+                            );
+                            ui.label(
+                                RichText::new(tr!(
+                                    tr,
+                                    "status-mouse-keys",
+                                    preview = crate::game::input::keys::PREVIEW_MODIFIER
+                                ))
+                                .small()
+                                .color(Color32::from_gray(150)),
+                            );
+                        }
+                    });
+                });
+        });
+    Ok(())
+}
+
+/// The hand-off banner over the board, a little above its middle, fading out.
+pub(super) fn hand_off_banner(
+    mut contexts: EguiContexts,
+    hand_off: Res<HandOff>,
+    time: Res<Time>,
+    free: Res<FreeArea>,
+    tr: Res<Tr>,
+) -> Result {
+    let Some(banner) = &hand_off.banner else {
+        return Ok(());
+    };
+    let age = time.elapsed_secs() - banner.since;
+    if !(0.0..BANNER_SECONDS).contains(&age) {
+        return Ok(());
+    }
+    // Full strength, then fading over the last half second.
+    let strength = ((BANNER_SECONDS - age) / 0.5).clamp(0.0, 1.0);
+    let alpha = |a: f32| (a * strength * 255.0) as u8;
+    let ctx = contexts.ctx_mut()?;
+    let board = board_area(ctx, &free);
+    let offset =
+        board.center() - ctx.content_rect().center() - egui::vec2(0.0, board.height() / 5.0);
+    egui::Area::new(egui::Id::new("hand-off"))
+        .order(egui::Order::Foreground)
+        .anchor(egui::Align2::CENTER_CENTER, offset)
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::new()
+                .fill(Color32::from_black_alpha(alpha(0.78)))
+                .corner_radius(10.0)
+                .inner_margin(egui::Margin::symmetric(28, 14))
+                .show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        badge(ui, banner.kingdom, 34.0, strength < 0.5);
+                        ui.add_space(8.0);
+                        ui.label(
+                            RichText::new(banner.text(*tr))
+                                .size(28.0)
+                                .strong()
+                                .color(Color32::from_white_alpha(alpha(1.0))),
+                        );
+                    });
+                });
+        });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_start_with_a_capital() {
+        assert_eq!(capitalise("wait"), "Wait");
+        assert_eq!(capitalise(""), "");
+    }
+}
