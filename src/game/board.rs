@@ -174,7 +174,7 @@ fn spawn_lights(mut commands: Commands) {
 
 /// The board's playing surface: a click on it names the nearest point.
 #[derive(Component, Clone, Copy, Debug)]
-pub struct BoardSurface;
+pub(crate) struct BoardSurface;
 
 /// A cheap hash of integer coordinates to 0–1.
 fn hash2(x: i32, y: i32, seed: u32) -> f32 {

@@ -3,23 +3,23 @@
 //! rendering, picking, the camera and the HUD.
 
 pub mod app;
-pub mod art;
+pub(crate) mod art;
 pub mod awareness;
-pub mod board;
-pub mod camera;
+pub(crate) mod board;
+pub(crate) mod camera;
 pub mod computer;
-pub mod input;
+pub(crate) mod input;
 pub mod layout;
 pub mod online;
-pub mod preferences;
+pub(crate) mod preferences;
 pub mod recap;
 pub mod saving;
 pub mod selection;
 pub mod sound;
 pub mod state;
 pub mod stones;
-pub mod tools;
-pub mod ui;
+pub(crate) mod tools;
+pub(crate) mod ui;
 
 use bevy::prelude::*;
 

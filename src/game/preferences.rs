@@ -32,12 +32,12 @@ const PANELS: [&str; 2] = ["Kingdoms", "Moves"];
 
 /// The settings in use, where they are kept, and what the file holds.
 #[derive(Resource, Debug)]
-pub struct Preferences {
+pub(crate) struct Preferences {
     /// Where they are kept; `None` for a session that keeps nothing (screenshots, benchmarks,
     /// no home directory).
     dir: Option<ConfigDir>,
     /// The settings as the game uses them now.
-    pub settings: Settings,
+    pub(crate) settings: Settings,
     /// What the file holds (or would, for a session that keeps nothing).
     written: Settings,
     /// When the settings last changed, in seconds of app time, if not yet written.
@@ -51,10 +51,10 @@ pub struct Preferences {
     /// Whether a failed write has been reported (once per session).
     failed: bool,
     /// Whether the Settings window is shown.
-    pub open: bool,
+    pub(crate) open: bool,
     /// The interface's language at start: asked for on the command line, else the one kept,
     /// else the system's (English if it is none of the game's).
-    pub language: Language,
+    pub(crate) language: Language,
 }
 
 impl Default for Preferences {
@@ -67,7 +67,7 @@ impl Preferences {
     /// The player's settings from the config directory (the defaults, with a message, if the
     /// file is damaged or from a newer game); `asked` is the language asked for on the command
     /// line.
-    pub fn load(asked: Option<Language>) -> Preferences {
+    pub(crate) fn load(asked: Option<Language>) -> Preferences {
         // (Logged once the game's log is set up: see `apply_settings`.)
         let Some(dir) = ConfigDir::locate() else {
             let language = asked.or_else(system_language).unwrap_or(Language::English);
@@ -96,7 +96,7 @@ impl Preferences {
 
     /// The defaults, never written: for screenshots and benchmarks, which must not depend on
     /// or change the player's settings (English unless `language` is asked for).
-    pub fn session_only(language: Option<Language>) -> Preferences {
+    pub(crate) fn session_only(language: Option<Language>) -> Preferences {
         Preferences {
             dir: None,
             settings: Settings::default(),
@@ -112,12 +112,12 @@ impl Preferences {
     }
 
     /// Where the settings are kept, if they are.
-    pub fn file(&self) -> Option<std::path::PathBuf> {
+    pub(crate) fn file(&self) -> Option<std::path::PathBuf> {
         self.dir.as_ref().map(ConfigDir::file)
     }
 
     /// The game window as the player left it, or at `size` if the command line asks for one.
-    pub fn primary_window(&self, size: Option<WindowSize>) -> Window {
+    pub(crate) fn primary_window(&self, size: Option<WindowSize>) -> Window {
         let w = &self.settings.window;
         let (width, height) = size.map_or((w.width, w.height), |s| (s.width, s.height));
         Window {

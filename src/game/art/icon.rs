@@ -22,7 +22,7 @@ const INK: Rgba = [164, 30, 22, 255];
 const WINDOW_ICON_SIZE: u32 = 64;
 
 /// The icon as `size`×`size` RGBA pixels with straight alpha (transparent around the stone).
-pub fn icon_pixels(size: u32) -> Vec<u8> {
+pub(crate) fn icon_pixels(size: u32) -> Vec<u8> {
     let n = size.max(16) as usize;
     let mid = n as f32 / 2.0;
     let r = mid * 0.96;
@@ -63,7 +63,7 @@ fn mix(a: Rgba, b: Rgba, t: f32) -> Rgba {
 }
 
 /// The icon as a PNG file's bytes.
-pub fn icon_png(size: u32) -> Vec<u8> {
+pub(crate) fn icon_png(size: u32) -> Vec<u8> {
     let size = size.max(16);
     let mut bytes = Vec::new();
     image::codecs::png::PngEncoder::new(&mut bytes)

@@ -5,27 +5,27 @@ use bevy::prelude::*;
 use qiguo_rules::Kingdom;
 
 use crate::game::art::textures::Rgba;
-pub use crate::settings::PaletteChoice;
+pub(crate) use crate::settings::PaletteChoice;
 
 /// The kingdoms' colours in use (a setting), for everything drawn in them: stones, the board's
 /// home edges, the arrows of the last moves and the interface.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Palette(pub PaletteChoice);
+pub(crate) struct Palette(pub(crate) PaletteChoice);
 
 impl Palette {
     /// How `kingdom` looks in this palette.
-    pub const fn style(self, kingdom: Kingdom) -> KingdomStyle {
+    pub(crate) const fn style(self, kingdom: Kingdom) -> KingdomStyle {
         style_in(self.0, kingdom)
     }
 }
 
 /// A run condition: the player has just chosen another palette (not the first frame).
-pub fn palette_changed(palette: Res<Palette>) -> bool {
+pub(crate) fn palette_changed(palette: Res<Palette>) -> bool {
     palette.is_changed() && !palette.is_added()
 }
 
 /// How `kingdom` looks in palette `choice`.
-pub const fn style_in(choice: PaletteChoice, kingdom: Kingdom) -> KingdomStyle {
+pub(crate) const fn style_in(choice: PaletteChoice, kingdom: Kingdom) -> KingdomStyle {
     match choice {
         PaletteChoice::Standard => style(kingdom),
         PaletteChoice::ColourBlind => colour_blind_style(kingdom),
@@ -55,7 +55,7 @@ const fn colour_blind_style(kingdom: Kingdom) -> KingdomStyle {
 
 /// The rim emblem of a kingdom's stones: a second cue besides colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Emblem {
+pub(crate) enum Emblem {
     /// Eight dots around the rim (Qin).
     Dots,
     /// A solid band (Chu).
@@ -75,7 +75,7 @@ pub enum Emblem {
 /// One primitive of an emblem, in face coordinates: the stone's centre at the origin, its rim
 /// at radius 1, +y towards the bottom of the character.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum EmblemShape {
+pub(crate) enum EmblemShape {
     /// A filled disc.
     Disc {
         /// Centre.
@@ -110,7 +110,7 @@ pub enum EmblemShape {
 
 impl Emblem {
     /// The shapes that draw this emblem in the band between 80% and 97% of the radius.
-    pub fn shapes(self) -> Vec<EmblemShape> {
+    pub(crate) fn shapes(self) -> Vec<EmblemShape> {
         use std::f32::consts::TAU;
         let at = |angle: f32, radius: f32| [radius * angle.cos(), radius * angle.sin()];
         let r = 0.885;
@@ -178,17 +178,17 @@ impl Emblem {
 
 /// How one kingdom looks.
 #[derive(Clone, Copy, Debug)]
-pub struct KingdomStyle {
+pub(crate) struct KingdomStyle {
     /// The stone's colour.
-    pub stone: Rgba,
+    pub(crate) stone: Rgba,
     /// The characters' and emblem's colour, contrasting with the stone.
-    pub ink: Rgba,
+    pub(crate) ink: Rgba,
     /// The rim emblem.
-    pub emblem: Emblem,
+    pub(crate) emblem: Emblem,
 }
 
 /// The style of `kingdom`.
-pub const fn style(kingdom: Kingdom) -> KingdomStyle {
+pub(crate) const fn style(kingdom: Kingdom) -> KingdomStyle {
     match kingdom {
         Kingdom::Qin => KingdomStyle {
             stone: [236, 231, 218, 255],
@@ -229,12 +229,12 @@ pub const fn style(kingdom: Kingdom) -> KingdomStyle {
 }
 
 /// The Emperor's stone: imperial yellow with dark red ink.
-pub const EMPEROR_STONE: Rgba = [236, 192, 36, 255];
+pub(crate) const EMPEROR_STONE: Rgba = [236, 192, 36, 255];
 /// The Emperor's ink.
-pub const EMPEROR_INK: Rgba = [110, 20, 10, 255];
+pub(crate) const EMPEROR_INK: Rgba = [110, 20, 10, 255];
 
 /// The same colour with another alpha (0–1).
-pub fn with_alpha(c: Rgba, alpha: f32) -> Rgba {
+pub(crate) fn with_alpha(c: Rgba, alpha: f32) -> Rgba {
     [
         c[0],
         c[1],
@@ -244,7 +244,7 @@ pub fn with_alpha(c: Rgba, alpha: f32) -> Rgba {
 }
 
 /// The relative luminance of an sRGB colour (0 black, 1 white), as WCAG defines it.
-pub fn relative_luminance(c: Rgba) -> f32 {
+pub(crate) fn relative_luminance(c: Rgba) -> f32 {
     let lin = |v: u8| {
         let c = v as f32 / 255.0;
         if c <= 0.04045 {

@@ -9,23 +9,23 @@ use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 
 /// The shipped font subset (see `assets/fonts/README.md`).
-pub static KAI_FONT: &[u8] = include_bytes!(concat!(
+pub(crate) static KAI_FONT: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/assets/fonts/qiguo-kai.ttf"
 ));
 
 /// An sRGB colour with straight alpha, 0–255.
-pub type Rgba = [u8; 4];
+pub(crate) type Rgba = [u8; 4];
 
 /// A square RGBA image being drawn.
-pub struct Canvas {
+pub(crate) struct Canvas {
     size: usize,
     pixels: Vec<u8>,
 }
 
 impl Canvas {
     /// A canvas filled with one colour.
-    pub fn new(size: usize, fill: Rgba) -> Canvas {
+    pub(crate) fn new(size: usize, fill: Rgba) -> Canvas {
         Canvas {
             size,
             pixels: fill.repeat(size * size),
@@ -33,18 +33,18 @@ impl Canvas {
     }
 
     /// Side length in pixels.
-    pub fn size(&self) -> usize {
+    pub(crate) fn size(&self) -> usize {
         self.size
     }
 
     /// Sets a pixel.
-    pub fn set(&mut self, x: usize, y: usize, c: Rgba) {
+    pub(crate) fn set(&mut self, x: usize, y: usize, c: Rgba) {
         let i = (y * self.size + x) * 4;
         self.pixels[i..i + 4].copy_from_slice(&c);
     }
 
     /// Reads a pixel.
-    pub fn get(&self, x: usize, y: usize) -> Rgba {
+    pub(crate) fn get(&self, x: usize, y: usize) -> Rgba {
         let i = (y * self.size + x) * 4;
         [
             self.pixels[i],
@@ -55,7 +55,7 @@ impl Canvas {
     }
 
     /// Blends `c` over a pixel with `coverage` (0–1), ignoring points off the canvas.
-    pub fn blend(&mut self, x: i64, y: i64, c: Rgba, coverage: f32) {
+    pub(crate) fn blend(&mut self, x: i64, y: i64, c: Rgba, coverage: f32) {
         if x < 0 || y < 0 || x as usize >= self.size || y as usize >= self.size {
             return;
         }
@@ -75,7 +75,7 @@ impl Canvas {
     /// Fills everything within the shape, with antialiased edges: `dist(x, y)` is the signed
     /// distance in pixels from the pixel centre to the shape's edge (negative inside), and only
     /// pixels in `[x0, x1) × [y0, y1)` are visited.
-    pub fn fill_sdf(
+    pub(crate) fn fill_sdf(
         &mut self,
         (x0, y0, x1, y1): (f32, f32, f32, f32),
         c: Rgba,
@@ -95,7 +95,7 @@ impl Canvas {
     }
 
     /// A filled disc.
-    pub fn disc(&mut self, cx: f32, cy: f32, r: f32, c: Rgba) {
+    pub(crate) fn disc(&mut self, cx: f32, cy: f32, r: f32, c: Rgba) {
         self.fill_sdf(
             (cx - r - 1.0, cy - r - 1.0, cx + r + 1.0, cy + r + 1.0),
             c,
@@ -104,7 +104,7 @@ impl Canvas {
     }
 
     /// A ring between radii `r - width / 2` and `r + width / 2`.
-    pub fn ring(&mut self, cx: f32, cy: f32, r: f32, width: f32, c: Rgba) {
+    pub(crate) fn ring(&mut self, cx: f32, cy: f32, r: f32, width: f32, c: Rgba) {
         let outer = r + width / 2.0 + 1.0;
         self.fill_sdf(
             (cx - outer, cy - outer, cx + outer, cy + outer),
@@ -114,7 +114,7 @@ impl Canvas {
     }
 
     /// An axis-aligned filled rectangle.
-    pub fn rect(&mut self, x0: f32, y0: f32, x1: f32, y1: f32, c: Rgba) {
+    pub(crate) fn rect(&mut self, x0: f32, y0: f32, x1: f32, y1: f32, c: Rgba) {
         let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
         let (hx, hy) = ((x1 - x0) / 2.0, (y1 - y0) / 2.0);
         self.fill_sdf((x0 - 1.0, y0 - 1.0, x1 + 1.0, y1 + 1.0), c, |x, y| {
@@ -123,7 +123,7 @@ impl Canvas {
     }
 
     /// A line segment of the given width with round ends.
-    pub fn segment(&mut self, a: Vec2, b: Vec2, width: f32, c: Rgba) {
+    pub(crate) fn segment(&mut self, a: Vec2, b: Vec2, width: f32, c: Rgba) {
         let pad = width + 1.0;
         let bounds = (
             a.x.min(b.x) - pad,
@@ -180,7 +180,7 @@ impl Canvas {
 
     /// Draws `text` as a column of characters centred on (cx, cy), each `height` pixels tall,
     /// its strokes thickened by `bold` pixels so they survive being seen small.
-    pub fn text_column(&mut self, text: &str, cx: f32, cy: f32, height: f32, bold: f32, c: Rgba) {
+    pub(crate) fn text_column(&mut self, text: &str, cx: f32, cy: f32, height: f32, bold: f32, c: Rgba) {
         let Ok(font) = FontRef::try_from_slice(KAI_FONT) else {
             return;
         };
@@ -202,7 +202,7 @@ impl Canvas {
     }
 
     /// Draws one line of `text` with its ink centred on (cx, cy).
-    pub fn text_line(&mut self, text: &str, cx: f32, cy: f32, height: f32, c: Rgba) {
+    pub(crate) fn text_line(&mut self, text: &str, cx: f32, cy: f32, height: f32, c: Rgba) {
         let Ok(font) = FontRef::try_from_slice(KAI_FONT) else {
             return;
         };
@@ -213,13 +213,13 @@ impl Canvas {
     }
 
     /// The image with a full mip chain, sampled with trilinear, anisotropic filtering.
-    pub fn into_image(self, repeat: bool) -> Image {
+    pub(crate) fn into_image(self, repeat: bool) -> Image {
         self.into_image_with(repeat, None)
     }
 
     /// As [`Canvas::into_image`], never sampling mip levels smaller than `smallest` pixels
     /// (sharper fine detail, such as characters, when seen small).
-    pub fn into_image_with(self, repeat: bool, smallest: Option<usize>) -> Image {
+    pub(crate) fn into_image_with(self, repeat: bool, smallest: Option<usize>) -> Image {
         let size = self.size as u32;
         let (data, levels) = mip_chain(self.pixels, self.size);
         let mut image = Image::new(
@@ -265,7 +265,7 @@ fn self_size_log2(size: usize) -> u32 {
 const GLYPH_GAP: f32 = 0.08;
 
 /// Width in pixels of the ink of one line of `text` at `height`.
-pub fn text_width(text: &str, height: f32) -> f32 {
+pub(crate) fn text_width(text: &str, height: f32) -> f32 {
     let Ok(font) = FontRef::try_from_slice(KAI_FONT) else {
         return 0.0;
     };
@@ -304,7 +304,7 @@ fn linear_to_srgb(v: f32) -> u8 {
 
 /// All mip levels of a square sRGB image, largest first, each the 2×2 average of the one
 /// before in linear light. Returns the concatenated data and the number of levels.
-pub fn mip_chain(level0: Vec<u8>, size: usize) -> (Vec<u8>, u32) {
+pub(crate) fn mip_chain(level0: Vec<u8>, size: usize) -> (Vec<u8>, u32) {
     let lut: Vec<f32> = (0..=255u8).map(srgb_to_linear).collect();
     let mut data = level0;
     let mut levels = 1;

@@ -3,7 +3,7 @@
 //! and, when asked for, the points the other kingdoms attack ([`Threats`]).
 
 pub mod handoff;
-pub mod view;
+pub(crate) mod view;
 
 use bevy::prelude::*;
 use qiguo_rules::{Kingdom, Piece, PieceKind, Point, Position};

@@ -19,7 +19,7 @@ pub(crate) fn plugin(app: &mut App) {
 
 /// What a mark shows.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AwarenessMark {
+pub(crate) enum AwarenessMark {
     /// Under an attacked General of the kingdom to move (pulses).
     General,
     /// Under a piece attacking it.

@@ -28,18 +28,18 @@ pub(crate) fn plugin(app: &mut App) {
 /// Where the interface's lasting panels are (not its passing dialogs), in physical pixels from
 /// the window's top-left corner. Written by the interface each frame it changes.
 #[derive(Resource, Default, Clone, Debug, PartialEq)]
-pub struct PanelRects(pub Vec<Rect>);
+pub(crate) struct PanelRects(pub(crate) Vec<Rect>);
 
 /// The rectangle of the window the board is framed in, in physical pixels from the window's
 /// top-left corner.
 #[derive(Resource, Clone, Copy, Debug, PartialEq)]
-pub struct FreeArea {
+pub(crate) struct FreeArea {
     /// The window's size.
-    pub window: Vec2,
+    pub(crate) window: Vec2,
     /// The free rectangle.
-    pub rect: Rect,
+    pub(crate) rect: Rect,
     /// Whether panels have been measured yet (before, the whole window counts as free).
-    pub measured: bool,
+    pub(crate) measured: bool,
 }
 
 impl Default for FreeArea {
@@ -54,13 +54,13 @@ impl Default for FreeArea {
 }
 
 /// The point the camera orbits: the middle of the board, a little below its surface.
-pub const FOCUS: Vec3 = Vec3::new(0.0, -0.3, 0.0);
+pub(crate) const FOCUS: Vec3 = Vec3::new(0.0, -0.3, 0.0);
 /// The camera's vertical field of view over the window's height.
-pub const FIELD_OF_VIEW: f32 = std::f32::consts::FRAC_PI_4;
+pub(crate) const FIELD_OF_VIEW: f32 = std::f32::consts::FRAC_PI_4;
 /// Space kept between the board's image and the free rectangle's edges, in pixels.
 const MARGIN: f32 = 10.0;
 /// The nearest and farthest distances the framing may choose.
-pub const RADIUS_RANGE: (f32, f32) = (8.0, 160.0);
+pub(crate) const RADIUS_RANGE: (f32, f32) = (8.0, 160.0);
 
 /// The corners of what must be seen: the board's top with stones on it, and its foot.
 fn board_corners() -> [Vec3; 8] {
@@ -86,7 +86,7 @@ fn orbit_rotation(yaw: f32, pitch: f32) -> Quat {
 /// The board's image seen from `yaw`, `pitch` and `radius`, as a rectangle in the picture's
 /// tangent plane (x right, y up; the view's axis at the origin); `None` if part of the board is
 /// behind the camera.
-pub fn board_image(yaw: f32, pitch: f32, radius: f32) -> Option<Rect> {
+pub(crate) fn board_image(yaw: f32, pitch: f32, radius: f32) -> Option<Rect> {
     let rotation = orbit_rotation(yaw, pitch);
     let eye = FOCUS + rotation * Vec3::new(0.0, 0.0, radius);
     let inverse = rotation.inverse();
@@ -103,13 +103,13 @@ pub fn board_image(yaw: f32, pitch: f32, radius: f32) -> Option<Rect> {
 }
 
 /// Pixels per unit of the tangent plane, for a window `height` pixels high.
-pub fn pixels_per_tangent(height: f32) -> f32 {
+pub(crate) fn pixels_per_tangent(height: f32) -> f32 {
     height / 2.0 / (FIELD_OF_VIEW / 2.0).tan()
 }
 
 /// The distance at which the whole board fits in `free` (a window `window_height` pixels high)
 /// seen from `yaw` and `pitch`, within [`RADIUS_RANGE`].
-pub fn fit_radius(yaw: f32, pitch: f32, free: Rect, window_height: f32) -> f32 {
+pub(crate) fn fit_radius(yaw: f32, pitch: f32, free: Rect, window_height: f32) -> f32 {
     let scale = pixels_per_tangent(window_height);
     let room = (free.size() - Vec2::splat(2.0 * MARGIN)).max(Vec2::splat(1.0));
     let fits = |radius: f32| {
@@ -138,13 +138,13 @@ pub fn fit_radius(yaw: f32, pitch: f32, free: Rect, window_height: f32) -> f32 {
 }
 
 /// The board's width over its height on the screen from `pitch` (at the usual distance).
-pub fn board_aspect(pitch: f32) -> f32 {
+pub(crate) fn board_aspect(pitch: f32) -> f32 {
     board_image(0.0, pitch, 31.0).map_or(1.0, |r| r.width() / r.height().max(1e-3))
 }
 
 /// The largest rectangle of a `window` that no panel overlaps, judged by how large a picture of
 /// width/height `aspect` it holds (then by area). The whole window if panels cover everything.
-pub fn free_area(window: Vec2, panels: &[Rect], aspect: f32) -> Rect {
+pub(crate) fn free_area(window: Vec2, panels: &[Rect], aspect: f32) -> Rect {
     let whole = Rect::from_corners(Vec2::ZERO, window);
     let panels: Vec<Rect> = panels
         .iter()
@@ -189,7 +189,7 @@ pub fn free_area(window: Vec2, panels: &[Rect], aspect: f32) -> Rect {
 
 /// Where the view's axis must fall in the window (pixels) for the board's `image` (tangent
 /// plane) to be centred in `free`; kept inside `free`.
-pub fn axis_position(image: Rect, free: Rect, window_height: f32) -> Vec2 {
+pub(crate) fn axis_position(image: Rect, free: Rect, window_height: f32) -> Vec2 {
     let scale = pixels_per_tangent(window_height);
     let centre = image.center();
     let axis = Vec2::new(
@@ -202,7 +202,7 @@ pub fn axis_position(image: Rect, free: Rect, window_height: f32) -> Vec2 {
 /// The off-centre picture putting the view's axis at `axis` in a `window`: a sub-view of a
 /// larger picture of the window's shape centred on the axis, and the field of view that keeps
 /// the usual scale.
-pub fn shifted_view(window: Vec2, axis: Vec2) -> (SubCameraView, f32) {
+pub(crate) fn shifted_view(window: Vec2, axis: Vec2) -> (SubCameraView, f32) {
     let k = (2.0 * axis.x.max(window.x - axis.x) / window.x)
         .max(2.0 * axis.y.max(window.y - axis.y) / window.y)
         .max(1.0);
@@ -219,7 +219,7 @@ pub fn shifted_view(window: Vec2, axis: Vec2) -> (SubCameraView, f32) {
 
 /// Measures the free area from the panels, the window and the view's pitch (the board's shape
 /// on screen), whenever one of them changes.
-pub fn measure_free_area(
+pub(crate) fn measure_free_area(
     panels: Res<PanelRects>,
     windows: Query<&Window, With<PrimaryWindow>>,
     cameras: Query<&PanOrbitCamera>,

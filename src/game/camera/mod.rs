@@ -4,7 +4,7 @@
 //! preset views and the turns stand at the distance that frames the whole board in the part of
 //! the window the panels leave free (see [`framing`](crate::game::camera::framing)).
 
-pub mod framing;
+pub(crate) mod framing;
 
 use bevy::input::mouse::MouseButtonInput;
 use bevy::prelude::*;
@@ -52,11 +52,11 @@ pub(super) fn plugin(app: &mut App) {
 
 /// Player settings for the camera.
 #[derive(Resource, Clone, Debug)]
-pub struct ViewSettings {
+pub(crate) struct ViewSettings {
     /// Turn to the kingdom to move after each move.
-    pub follow_turn: bool,
+    pub(crate) follow_turn: bool,
     /// The view shown first (and by `--view`), if not the kingdom to move.
-    pub initial: Option<View>,
+    pub(crate) initial: Option<View>,
 }
 
 impl Default for ViewSettings {
@@ -70,11 +70,11 @@ impl Default for ViewSettings {
 
 /// The camera's current yaw, for views that face the viewer (stones' characters).
 #[derive(Resource, Default, Clone, Copy, Debug, PartialEq)]
-pub struct ViewYaw(pub f32);
+pub(crate) struct ViewYaw(pub(crate) f32);
 
 /// A request to show a view (keys, HUD buttons).
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ViewRequested(pub View);
+pub(crate) struct ViewRequested(pub(crate) View);
 
 fn spawn_camera(
     mut commands: Commands,

@@ -7,13 +7,13 @@ use bevy::prelude::*;
 
 /// A key with the modifier it needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Key {
+pub(crate) struct Key {
     /// The key itself.
-    pub code: KeyCode,
+    pub(crate) code: KeyCode,
     /// Whether Ctrl (Cmd on macOS) must be held.
-    pub command: bool,
+    pub(crate) command: bool,
     /// Whether Shift must be held.
-    pub shift: bool,
+    pub(crate) shift: bool,
     /// How the key is written for players (without its modifiers).
     name: &'static str,
 }
@@ -48,7 +48,7 @@ impl Key {
 
     /// Whether the key was pressed this frame with exactly its modifiers (Ctrl+Z is not
     /// Ctrl+Shift+Z; T is not Ctrl+T).
-    pub fn just_pressed(&self, keys: &ButtonInput<KeyCode>) -> bool {
+    pub(crate) fn just_pressed(&self, keys: &ButtonInput<KeyCode>) -> bool {
         keys.just_pressed(self.code) && command_held(keys) == self.command && {
             // Shift matters only for keys that use a modifier: plain keys ignore it.
             !self.command || shift_held(keys) == self.shift
@@ -56,7 +56,7 @@ impl Key {
     }
 
     /// How the key is written for players: `T`, `F1`, `Ctrl+Z` (`Cmd+Z` on macOS).
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         let mut label = String::new();
         if self.command {
             label.push_str(COMMAND);
@@ -78,35 +78,35 @@ const COMMAND: &str = if cfg!(target_os = "macos") {
 };
 
 /// Takes the last move back.
-pub const UNDO: Key = Key::command(KeyCode::KeyZ, "Z");
+pub(crate) const UNDO: Key = Key::command(KeyCode::KeyZ, "Z");
 /// Plays again a move taken back.
-pub const REDO: Key = Key::command(KeyCode::KeyY, "Y");
+pub(crate) const REDO: Key = Key::command(KeyCode::KeyY, "Y");
 /// The other way to play a move again.
-pub const REDO_SHIFT: Key = Key::command_shift(KeyCode::KeyZ, "Z");
+pub(crate) const REDO_SHIFT: Key = Key::command_shift(KeyCode::KeyZ, "Z");
 /// Turns the threat shading on or off.
-pub const THREATS: Key = Key::plain(KeyCode::KeyT, "T");
+pub(crate) const THREATS: Key = Key::plain(KeyCode::KeyT, "T");
 /// Replays the moves since the last turn of the person to move.
-pub const REPLAY: Key = Key::plain(KeyCode::KeyR, "R");
+pub(crate) const REPLAY: Key = Key::plain(KeyCode::KeyR, "R");
 /// Mutes or unmutes the sound.
-pub const MUTE: Key = Key::plain(KeyCode::KeyM, "M");
+pub(crate) const MUTE: Key = Key::plain(KeyCode::KeyM, "M");
 /// Opens or closes the Rules window.
-pub const RULES: Key = Key::plain(KeyCode::F1, "F1");
+pub(crate) const RULES: Key = Key::plain(KeyCode::F1, "F1");
 /// Switches between a window and the whole screen.
-pub const FULLSCREEN: Key = Key::plain(KeyCode::F11, "F11");
+pub(crate) const FULLSCREEN: Key = Key::plain(KeyCode::F11, "F11");
 /// Drops the selection, and leaves a review.
-pub const ESCAPE: Key = Key::plain(KeyCode::Escape, "Esc");
+pub(crate) const ESCAPE: Key = Key::plain(KeyCode::Escape, "Esc");
 /// One move back in the review.
-pub const REVIEW_BACK: Key = Key::plain(KeyCode::ArrowLeft, "←");
+pub(crate) const REVIEW_BACK: Key = Key::plain(KeyCode::ArrowLeft, "←");
 /// One move forward in the review.
-pub const REVIEW_FORWARD: Key = Key::plain(KeyCode::ArrowRight, "→");
+pub(crate) const REVIEW_FORWARD: Key = Key::plain(KeyCode::ArrowRight, "→");
 /// The start of the game in the review.
-pub const REVIEW_FIRST: Key = Key::plain(KeyCode::Home, "Home");
+pub(crate) const REVIEW_FIRST: Key = Key::plain(KeyCode::Home, "Home");
 /// Back to the game from the review.
-pub const REVIEW_LIVE: Key = Key::plain(KeyCode::End, "End");
+pub(crate) const REVIEW_LIVE: Key = Key::plain(KeyCode::End, "End");
 /// The view from above.
-pub const VIEW_TOP: Key = Key::plain(KeyCode::Digit0, "0");
+pub(crate) const VIEW_TOP: Key = Key::plain(KeyCode::Digit0, "0");
 /// The views from behind each kingdom, Qin to Yan.
-pub const VIEWS: [Key; 7] = [
+pub(crate) const VIEWS: [Key; 7] = [
     Key::plain(KeyCode::Digit1, "1"),
     Key::plain(KeyCode::Digit2, "2"),
     Key::plain(KeyCode::Digit3, "3"),
@@ -116,25 +116,25 @@ pub const VIEWS: [Key; 7] = [
     Key::plain(KeyCode::Digit7, "7"),
 ];
 /// A larger interface.
-pub const ZOOM_IN: Key = Key::command(KeyCode::Equal, "+");
+pub(crate) const ZOOM_IN: Key = Key::command(KeyCode::Equal, "+");
 /// A smaller interface.
-pub const ZOOM_OUT: Key = Key::command(KeyCode::Minus, "−");
+pub(crate) const ZOOM_OUT: Key = Key::command(KeyCode::Minus, "−");
 /// The interface at its usual size.
-pub const ZOOM_RESET: Key = Key::command(KeyCode::Digit0, "0");
+pub(crate) const ZOOM_RESET: Key = Key::command(KeyCode::Digit0, "0");
 /// Pastes text into a field (egui's own binding, named for the hints).
-pub const PASTE: Key = Key::command(KeyCode::KeyV, "V");
+pub(crate) const PASTE: Key = Key::command(KeyCode::KeyV, "V");
 /// Held over a stone: shows its moves without selecting it.
-pub const PREVIEW_MODIFIER: &str = "Shift";
+pub(crate) const PREVIEW_MODIFIER: &str = "Shift";
 
 /// Whether Ctrl is held, or Cmd on macOS.
-pub fn command_held(keys: &ButtonInput<KeyCode>) -> bool {
+pub(crate) fn command_held(keys: &ButtonInput<KeyCode>) -> bool {
     keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight])
         || (cfg!(target_os = "macos")
             && keys.any_pressed([KeyCode::SuperLeft, KeyCode::SuperRight]))
 }
 
 /// Whether Shift is held.
-pub fn shift_held(keys: &ButtonInput<KeyCode>) -> bool {
+pub(crate) fn shift_held(keys: &ButtonInput<KeyCode>) -> bool {
     keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight])
 }
 

@@ -3,8 +3,8 @@
 //! hover; a right click that did not drag the camera, or Escape, drops the selection. The interface captures the pointer over its windows, so
 //! clicks there never reach the board.
 
-pub mod history;
-pub mod keys;
+pub(crate) mod history;
+pub(crate) mod keys;
 
 use bevy::input::mouse::MouseMotion;
 use bevy::picking::mesh_picking::MeshPickingPlugin;

@@ -10,7 +10,7 @@
 //! moves as they come (after the move before has been shown). Connection state lives in the
 //! [`Online`] resource, which only this module changes; the game stays in `Match`.
 
-pub mod ui;
+pub(crate) mod ui;
 
 use std::collections::VecDeque;
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};

@@ -23,25 +23,25 @@ use crate::tr;
 
 /// What the network dialogs hold while open.
 #[derive(Resource, Debug, Clone)]
-pub struct NetworkForm {
+pub(crate) struct NetworkForm {
     /// The *Host game…* dialog is open.
-    pub host_open: bool,
+    pub(crate) host_open: bool,
     /// The *Join game…* dialog is open (it stays open until the game is joined).
-    pub join_open: bool,
+    pub(crate) join_open: bool,
     /// The port to listen on, as typed.
-    pub port: String,
+    pub(crate) port: String,
     /// Whether other machines may reach the host (else only this machine, for trying out).
-    pub lan: bool,
+    pub(crate) lan: bool,
     /// The person seats kept for this screen, by player number.
-    pub here: Vec<bool>,
+    pub(crate) here: Vec<bool>,
     /// The host's address, as typed.
-    pub address: String,
+    pub(crate) address: String,
     /// The player's name.
-    pub name: String,
+    pub(crate) name: String,
     /// The kingdoms chosen from the host's free seats.
-    pub chosen: Vec<Kingdom>,
+    pub(crate) chosen: Vec<Kingdom>,
     /// Why the last request could not be made.
-    pub error: Option<String>,
+    pub(crate) error: Option<String>,
 }
 
 impl Default for NetworkForm {
@@ -78,7 +78,7 @@ fn bind_address(port: &str, lan: bool) -> Option<SocketAddr> {
 
 /// The host's address as typed: `host:port`, or a bare address with the default port.
 /// A host name is looked up (`table.local:7206`).
-pub fn parse_address(text: &str) -> Option<SocketAddr> {
+pub(crate) fn parse_address(text: &str) -> Option<SocketAddr> {
     use std::net::ToSocketAddrs;
     let text = text.trim();
     if text.is_empty() || text.contains(char::is_whitespace) {

@@ -3,7 +3,7 @@
 //! board and marked in the move list; a replay steps the review through them in order and
 //! returns to the live position.
 
-pub mod view;
+pub(crate) mod view;
 
 use std::ops::Range;
 

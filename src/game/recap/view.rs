@@ -25,7 +25,7 @@ pub(crate) fn plugin(app: &mut App) {
 
 /// A piece of a recap arrow.
 #[derive(Component, Debug)]
-pub struct RecapArrow;
+pub(crate) struct RecapArrow;
 
 #[derive(Resource)]
 struct ArrowAssets {

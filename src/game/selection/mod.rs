@@ -3,7 +3,7 @@
 //! question about attacking an ally, or a refusal cue. Destination markers are derived from the
 //! selection, the hovered stone and `Match`.
 
-pub mod markers;
+pub(crate) mod markers;
 
 use bevy::prelude::*;
 use qiguo_rules::{Move, Point, Position};

@@ -3,7 +3,7 @@
 //! cue when a person's turn starts. The `sound` feature's player turns cues into sound.
 
 #[cfg(feature = "sound")]
-pub mod player;
+pub(crate) mod player;
 
 use bevy::prelude::*;
 

@@ -18,18 +18,18 @@ pub(crate) fn plugin(app: &mut App) {
 
 /// One leg of a tween: where to go, at what scale, in how many seconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Leg {
+pub(crate) struct Leg {
     /// Target translation.
-    pub to: Vec3,
+    pub(crate) to: Vec3,
     /// Target uniform scale.
-    pub scale: f32,
+    pub(crate) scale: f32,
     /// Duration in seconds.
-    pub seconds: f32,
+    pub(crate) seconds: f32,
 }
 
 impl Leg {
     /// A leg to `to` at scale 1.
-    pub fn to(to: Vec3, seconds: f32) -> Leg {
+    pub(crate) fn to(to: Vec3, seconds: f32) -> Leg {
         Leg {
             to,
             scale: 1.0,
@@ -40,7 +40,7 @@ impl Leg {
 
 /// What happens to the entity when its tween ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum TweenEnd {
+pub(crate) enum TweenEnd {
     /// It stays where the last leg left it.
     #[default]
     Stay,
@@ -50,7 +50,7 @@ pub enum TweenEnd {
 
 /// Moves an entity's transform through eased legs.
 #[derive(Component, Clone, Debug, PartialEq)]
-pub struct Tween {
+pub(crate) struct Tween {
     legs: Vec<Leg>,
     delay: f32,
     elapsed: f32,
@@ -61,7 +61,7 @@ pub struct Tween {
 
 impl Tween {
     /// A tween through `legs`, starting now, holding the turn until it ends.
-    pub fn new(legs: Vec<Leg>) -> Tween {
+    pub(crate) fn new(legs: Vec<Leg>) -> Tween {
         Tween {
             legs,
             delay: 0.0,
@@ -73,35 +73,38 @@ impl Tween {
     }
 
     /// Starts after `seconds`.
-    pub fn after(mut self, seconds: f32) -> Tween {
+    pub(crate) fn after(mut self, seconds: f32) -> Tween {
         self.delay = seconds;
         self
     }
 
     /// Despawns the entity at the end.
-    pub fn then_despawn(mut self) -> Tween {
+    pub(crate) fn then_despawn(mut self) -> Tween {
         self.end = TweenEnd::Despawn;
         self
     }
 
     /// Does not hold the turn (for decoration such as cues).
-    pub fn non_blocking(mut self) -> Tween {
+    pub(crate) fn non_blocking(mut self) -> Tween {
         self.blocking = false;
         self
     }
 
     /// The legs, in order.
-    pub fn legs(&self) -> &[Leg] {
+    #[cfg(test)]
+    pub(crate) fn legs(&self) -> &[Leg] {
         &self.legs
     }
 
     /// Seconds before the first leg starts.
-    pub fn delay(&self) -> f32 {
+    #[cfg(test)]
+    pub(crate) fn delay(&self) -> f32 {
         self.delay
     }
 
     /// Delay plus the duration of every leg.
-    pub fn total_seconds(&self) -> f32 {
+    #[cfg(test)]
+    pub(crate) fn total_seconds(&self) -> f32 {
         self.delay + self.legs.iter().map(|l| l.seconds).sum::<f32>()
     }
 

@@ -2,8 +2,8 @@
 //! `Match`: rebuilt from it on a reset, and moved, sent to trays, recoloured or removed when a
 //! move is applied, with tweens that show how.
 
-pub mod animation;
-pub mod view;
+pub(crate) mod animation;
+pub(crate) mod view;
 
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
@@ -44,11 +44,11 @@ pub struct Look(pub Piece);
 
 /// A change of [`Look`] waiting for its moment.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
-pub struct LookChange {
+pub(crate) struct LookChange {
     /// Seconds to wait.
-    pub after: f32,
+    pub(crate) after: f32,
     /// The look to take.
-    pub to: Piece,
+    pub(crate) to: Piece,
 }
 
 /// Everything a new stone entity needs.
@@ -201,27 +201,27 @@ const GLIDE_SECONDS: f32 = 0.45;
 /// A stone as the planners see it: any id (an entity in the game, a number in tests), the
 /// piece it stands for, where it is and where it is drawn.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct StoneNow<Id> {
+pub(crate) struct StoneNow<Id> {
     /// The stone.
-    pub id: Id,
+    pub(crate) id: Id,
     /// Its piece.
-    pub piece: Piece,
+    pub(crate) piece: Piece,
     /// Where it is.
-    pub place: StonePlace,
+    pub(crate) place: StonePlace,
     /// Where it is drawn.
-    pub at: Vec3,
+    pub(crate) at: Vec3,
 }
 
 /// How the stones get to another position of the same game.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GlidePlan<Id> {
+pub(crate) struct GlidePlan<Id> {
     /// For each target (in the order given), the stone that ends there; `None` for a stone to
     /// spawn.
-    pub assigned: Vec<Option<Id>>,
+    pub(crate) assigned: Vec<Option<Id>>,
     /// Stones that travel: the stone, the target's index, and where it leaves from.
-    pub travels: Vec<(Id, usize, Vec3)>,
+    pub(crate) travels: Vec<(Id, usize, Vec3)>,
     /// Stones no longer in the position, and where they are.
-    pub leaves: Vec<(Id, Vec3)>,
+    pub(crate) leaves: Vec<(Id, Vec3)>,
 }
 
 /// Plans the move of the stones `now` to `targets` (places and pieces): a stone already in
@@ -229,7 +229,7 @@ pub struct GlidePlan<Id> {
 /// there (from the board or back from a tray), then the nearest of the same kind in another
 /// colour (an army handed back); stones left over leave, and targets left without a stone get a
 /// new one.
-pub fn plan_glide<Id: Copy>(
+pub(crate) fn plan_glide<Id: Copy>(
     now: &[StoneNow<Id>],
     targets: &[(StonePlace, Piece)],
 ) -> GlidePlan<Id> {
@@ -389,7 +389,7 @@ fn travel_path(piece: PieceKind, from: Point, to: Point) -> Vec<Vec3> {
 
 /// What becomes of a stone of a beaten army when the move is shown.
 #[derive(Clone, Debug, PartialEq)]
-pub enum ArmyStone {
+pub(crate) enum ArmyStone {
     /// It takes the victor's colour when the capturing stone lands, then bounces.
     Recolour {
         /// Its piece, now the victor's.
@@ -405,14 +405,14 @@ pub enum ArmyStone {
 
 /// How one applied move is shown, for stones identified by `Id`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct MovePlan<Id> {
+pub(crate) struct MovePlan<Id> {
     /// The moving stone, its new point and its tween.
-    pub mover: (Id, Point, Tween),
+    pub(crate) mover: (Id, Point, Tween),
     /// The captured stone: its new place (a tray slot, or leaving with a forfeited army) and
     /// its tween.
-    pub victim: Option<(Id, StonePlace, Tween)>,
+    pub(crate) victim: Option<(Id, StonePlace, Tween)>,
     /// The stones of a beaten or forfeited army, with their point.
-    pub army: Vec<(Id, Point, ArmyStone)>,
+    pub(crate) army: Vec<(Id, Point, ArmyStone)>,
 }
 
 /// Plans how `report` is shown: the mover lifts, travels (a knight through its leg) and
@@ -420,7 +420,7 @@ pub struct MovePlan<Id> {
 /// forfeited ally, vanishes; a beaten army is recoloured when the capturing stone lands, or
 /// leaves. `on_board` names the stone on a point, `at` where it is drawn. `None` for a pass,
 /// or if the mover has no stone.
-pub fn plan_move<Id: Copy>(
+pub(crate) fn plan_move<Id: Copy>(
     report: &MoveReport,
     on_board: impl Fn(Point) -> Option<Id>,
     at: impl Fn(Id) -> Vec3,

@@ -35,7 +35,7 @@ pub(crate) fn plugin(app: &mut App) {
 
 /// Meshes and materials for every kind of stone.
 #[derive(Resource)]
-pub struct StoneAssets {
+pub(crate) struct StoneAssets {
     mesh: Handle<Mesh>,
     emperor_mesh: Handle<Mesh>,
     faces: HashMap<Piece, Handle<StandardMaterial>>,
@@ -44,7 +44,7 @@ pub struct StoneAssets {
 
 impl StoneAssets {
     /// The material of `piece`'s stone.
-    pub fn face(&self, piece: Piece) -> Handle<StandardMaterial> {
+    pub(crate) fn face(&self, piece: Piece) -> Handle<StandardMaterial> {
         self.faces[&piece].clone()
     }
 }
@@ -118,7 +118,7 @@ fn face_materials(
 }
 
 /// A stone's characters: the General bears its kingdom's name.
-pub fn stone_characters(piece: Piece) -> String {
+pub(crate) fn stone_characters(piece: Piece) -> String {
     match piece.kind {
         PieceKind::General => piece.kingdom.character().to_string(),
         kind => kind.characters().to_string(),
@@ -159,7 +159,7 @@ fn emperor_image() -> Image {
 }
 
 /// Draws a rim emblem on a face texture.
-pub fn draw_emblem(c: &mut Canvas, emblem: Emblem, ink: Rgba) {
+pub(crate) fn draw_emblem(c: &mut Canvas, emblem: Emblem, ink: Rgba) {
     let mid = c.size() as f32 / 2.0;
     let px = |p: [f32; 2]| Vec2::new(mid + p[0] * mid, mid + p[1] * mid);
     for shape in emblem.shapes() {
@@ -190,7 +190,7 @@ pub fn draw_emblem(c: &mut Canvas, emblem: Emblem, ink: Rgba) {
 /// A lens: two spherical caps of height `cap` meeting at a rim of `radius`, centred on the
 /// origin. Each face is textured by projecting its texture straight down, `v` growing
 /// towards +Z, so a texture reads upright from a viewer on the +Z side.
-pub fn lens_mesh(radius: f32, cap: f32) -> Mesh {
+pub(crate) fn lens_mesh(radius: f32, cap: f32) -> Mesh {
     const RINGS: usize = 10;
     const SEGMENTS: usize = 48;
     let sphere = (radius * radius + cap * cap) / (2.0 * cap);

@@ -13,7 +13,7 @@ use bevy::prelude::*;
 use bevy::render::{Render, RenderApp, RenderSystems};
 
 /// When the process started, for the start-up figure.
-pub static PROCESS_START: OnceLock<Instant> = OnceLock::new();
+pub(crate) static PROCESS_START: OnceLock<Instant> = OnceLock::new();
 
 pub(crate) fn plugin(app: &mut App) {
     let Some(frames) = app.world().get_resource::<BenchFrames>().map(|b| b.frames) else {
@@ -36,9 +36,9 @@ pub(crate) fn plugin(app: &mut App) {
 
 /// How many frames to time.
 #[derive(Resource, Clone, Copy, Debug)]
-pub struct BenchFrames {
+pub(crate) struct BenchFrames {
     /// Frames to run after start-up.
-    pub frames: u32,
+    pub(crate) frames: u32,
 }
 
 /// When the renderer first finished a frame (shared with the render world).

@@ -18,9 +18,9 @@ pub(crate) fn plugin(app: &mut App) {
 
 /// Where to save the screenshot.
 #[derive(Resource, Clone, Debug)]
-pub struct ScreenshotRequest {
+pub(crate) struct ScreenshotRequest {
     /// The PNG's path.
-    pub path: PathBuf,
+    pub(crate) path: PathBuf,
 }
 
 /// Frames drawn before the picture is taken: the interface needs a couple of passes (not a

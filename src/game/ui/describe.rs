@@ -9,7 +9,7 @@ use crate::tr;
 
 /// A kingdom that fell with a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fall {
+pub(crate) enum Fall {
     /// It was attacked by its ally `by` and forfeits.
     Forfeited {
         /// The kingdom.
@@ -35,20 +35,20 @@ pub enum Fall {
 
 /// What a move did, in the terms players read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveDescription {
+pub(crate) struct MoveDescription {
     /// The kingdom that moved.
-    pub mover: Kingdom,
+    pub(crate) mover: Kingdom,
     /// The piece that moved with its points, `None` for a pass.
-    pub piece: Option<(Piece, String, String)>,
+    pub(crate) piece: Option<(Piece, String, String)>,
     /// The piece taken.
-    pub captured: Option<Piece>,
+    pub(crate) captured: Option<Piece>,
     /// The kingdom that fell.
-    pub fall: Option<Fall>,
+    pub(crate) fall: Option<Fall>,
 }
 
 impl MoveDescription {
     /// The description of `report`.
-    pub fn of(report: &MoveReport) -> MoveDescription {
+    pub(crate) fn of(report: &MoveReport) -> MoveDescription {
         let point = |p: Option<qiguo_rules::Point>| p.map(|p| p.to_string()).unwrap_or_default();
         let fall = report.fallen.as_ref().and_then(|f| match f.standing {
             Standing::Forfeited { by } => Some(Fall::Forfeited {
@@ -78,7 +78,7 @@ impl MoveDescription {
     }
 
     /// The move as a sentence: "12. Qin 騎 a13–b15, takes Chu's general 將. Chu is beaten; …".
-    pub fn sentence(&self, tr: Tr, ply: usize) -> String {
+    pub(crate) fn sentence(&self, tr: Tr, ply: usize) -> String {
         let Some((piece, from, to)) = &self.piece else {
             return tr!(
                 tr,
@@ -133,14 +133,14 @@ impl MoveDescription {
     }
 
     /// The piece and its points in a few characters ("騎 a13–b15"), `None` for a pass.
-    pub fn short_move(&self) -> Option<String> {
+    pub(crate) fn short_move(&self) -> Option<String> {
         let (piece, from, to) = self.piece.as_ref()?;
         Some(format!("{} {from}–{to}", stone_characters(*piece)))
     }
 
     /// The fall in a few characters: "楚 forfeits", "楚 to 秦", "楚 falls" (the UI font has no
     /// arrows).
-    pub fn short_fall(&self, tr: Tr) -> Option<String> {
+    pub(crate) fn short_fall(&self, tr: Tr) -> Option<String> {
         Some(match self.fall? {
             Fall::Forfeited { kingdom, .. } => {
                 tr!(

@@ -15,7 +15,7 @@ use crate::tr;
 
 /// The seatings offered in the new-game dialog.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SeatingKind {
+pub(crate) enum SeatingKind {
     /// Seven players.
     Seven,
     /// Six: Qin's player takes one more.
@@ -34,7 +34,7 @@ pub enum SeatingKind {
 
 impl SeatingKind {
     /// Every seating, in the order the dialog lists them.
-    pub const ALL: [SeatingKind; 7] = [
+    pub(crate) const ALL: [SeatingKind; 7] = [
         SeatingKind::Seven,
         SeatingKind::Six,
         SeatingKind::Five,
@@ -45,7 +45,7 @@ impl SeatingKind {
     ];
 
     /// A short name for the seating, as the settings keep it.
-    pub const fn key(self) -> &'static str {
+    pub(crate) const fn key(self) -> &'static str {
         match self {
             SeatingKind::Seven => "seven",
             SeatingKind::Six => "six",
@@ -64,25 +64,25 @@ impl SeatingKind {
 
 /// The state of the new-game dialog.
 #[derive(Resource, Debug, Clone)]
-pub struct NewGameForm {
+pub(crate) struct NewGameForm {
     /// Whether the dialog is shown.
-    pub open: bool,
+    pub(crate) open: bool,
     /// The rules preset.
-    pub preset: Preset,
+    pub(crate) preset: Preset,
     /// The seating.
-    pub seating: SeatingKind,
+    pub(crate) seating: SeatingKind,
     /// Kingdoms Qin's player adds (the second only with three players).
-    pub qin_takes: [Kingdom; 2],
+    pub(crate) qin_takes: [Kingdom; 2],
     /// The kingdom Chu's player adds.
-    pub chu_takes: Kingdom,
+    pub(crate) chu_takes: Kingdom,
     /// The kingdom Qi's player adds.
-    pub qi_takes: Kingdom,
+    pub(crate) qi_takes: Kingdom,
     /// Which kingdoms are held, for "only the players present".
-    pub present: [bool; 7],
+    pub(crate) present: [bool; 7],
     /// Player names by player number.
-    pub names: Vec<String>,
+    pub(crate) names: Vec<String>,
     /// Who plays, by player number: a computer level, or `None` for a person.
-    pub controllers: Vec<Option<Level>>,
+    pub(crate) controllers: Vec<Option<Level>>,
 }
 
 impl Default for NewGameForm {
@@ -103,7 +103,7 @@ impl Default for NewGameForm {
 
 impl NewGameForm {
     /// The seating chosen.
-    pub fn seating(&self) -> Seating {
+    pub(crate) fn seating(&self) -> Seating {
         match self.seating {
             SeatingKind::Seven => Seating::Seven,
             SeatingKind::Six => Seating::Six {
@@ -135,7 +135,7 @@ impl NewGameForm {
 
     /// The start position and players, or why the choices do not make a game. Players left
     /// without a name are called "Player 2" and so on, in `tr`'s language.
-    pub fn start(&self, tr: Tr) -> Result<(Position, Vec<PlayerInfo>), SeatsError> {
+    pub(crate) fn start(&self, tr: Tr) -> Result<(Position, Vec<PlayerInfo>), SeatsError> {
         let seats = self.seating().seats()?;
         let players = (0..seats.player_count())
             .map(|i| {
@@ -158,7 +158,7 @@ impl NewGameForm {
 }
 
 /// The name of player `index` (from 0) when none is typed: "Player 1", ….
-pub fn default_name(tr: Tr, index: usize) -> String {
+pub(crate) fn default_name(tr: Tr, index: usize) -> String {
     tr!(tr, "player-default-name", number = index + 1)
 }
 

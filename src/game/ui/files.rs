@@ -17,19 +17,19 @@ use crate::tr;
 
 /// Which file dialog is open, and what has been typed into it.
 #[derive(Resource, Default, Debug)]
-pub struct FilesForm {
+pub(crate) struct FilesForm {
     /// The save dialog is open.
-    pub save_open: bool,
+    pub(crate) save_open: bool,
     /// The name typed for the save.
-    pub save_name: String,
+    pub(crate) save_name: String,
     /// The load dialog is open.
-    pub load_open: bool,
+    pub(crate) load_open: bool,
     /// A save waiting for confirmation of its deletion.
-    pub confirm_delete: Option<String>,
+    pub(crate) confirm_delete: Option<String>,
     /// The import/export dialog is open.
-    pub share_open: bool,
+    pub(crate) share_open: bool,
     /// Text pasted to import: a FEN or a game.
-    pub import_text: String,
+    pub(crate) import_text: String,
 }
 
 const ERROR: Color32 = Color32::from_rgb(255, 130, 110);

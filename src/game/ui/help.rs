@@ -19,7 +19,7 @@ use crate::i18n::Tr;
 use crate::tr;
 
 /// Seconds the pointer rests on a stone before its card shows.
-pub const CARD_DELAY: f32 = 0.6;
+pub(crate) const CARD_DELAY: f32 = 0.6;
 /// Points either side of the piece in the card's diagram.
 const REACH: i8 = 5;
 /// Where the diagram's piece stands on its otherwise empty board: no line, diagonal or knight
@@ -28,25 +28,25 @@ const DIAGRAM_POINT: (u8, u8) = (7, 5);
 
 /// What the card says about one stone.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PieceCard {
+pub(crate) struct PieceCard {
     /// The piece.
-    pub piece: Piece,
+    pub(crate) piece: Piece,
     /// Where it stands.
-    pub point: Point,
+    pub(crate) point: Point,
     /// Its legal moves now, if it were its kingdom's turn.
-    pub moves_now: usize,
+    pub(crate) moves_now: usize,
     /// Where it could go on an empty board (offsets east and north), under these rules.
-    pub reach: Vec<(i8, i8)>,
+    pub(crate) reach: Vec<(i8, i8)>,
     /// The Emperor's offset in the diagram, if inside it.
-    pub emperor: Option<(i8, i8)>,
+    pub(crate) emperor: Option<(i8, i8)>,
     /// How it moves, in words, under these rules.
-    pub how: String,
+    pub(crate) how: String,
 }
 
 impl PieceCard {
     /// The card of the stone on `point` in `pos`, in `tr`'s words; `None` for an empty point or
     /// the Emperor.
-    pub fn of(tr: Tr, pos: &Position, point: Point) -> Option<PieceCard> {
+    pub(crate) fn of(tr: Tr, pos: &Position, point: Point) -> Option<PieceCard> {
         let piece = pos.piece_at(point)?;
         let rules = *pos.rules();
         let (reach, emperor) = reach(piece, rules);
@@ -92,7 +92,7 @@ fn reach(piece: Piece, rules: Rules) -> (Vec<(i8, i8)>, Option<(i8, i8)>) {
 }
 
 /// How a kind of piece moves under `rules`, in a sentence.
-pub fn how_it_moves(tr: Tr, kind: PieceKind, rules: &Rules) -> String {
+pub(crate) fn how_it_moves(tr: Tr, kind: PieceKind, rules: &Rules) -> String {
     let ranged = |n: u32| match rules.ranged {
         RangedMove::UpTo => tr!(tr, "how-ranged-up-to", points = n),
         RangedMove::Exactly => tr!(tr, "how-ranged-exactly", points = n),
@@ -115,7 +115,7 @@ pub fn how_it_moves(tr: Tr, kind: PieceKind, rules: &Rules) -> String {
 }
 
 /// The rules in force, section by section: how kingdoms fall and how to win, in words.
-pub fn rules_sections(tr: Tr, rules: &Rules) -> Vec<(String, Vec<String>)> {
+pub(crate) fn rules_sections(tr: Tr, rules: &Rules) -> Vec<(String, Vec<String>)> {
     let beaten = tr.text(match rules.beaten_army {
         BeatenArmy::Removed => "rules-army-removed",
         BeatenArmy::Transferred => "rules-army-transferred",
@@ -177,7 +177,7 @@ fn preset_title(tr: Tr, rules: &Rules) -> String {
 }
 
 /// The rows of the preset comparison: an option, then its value under each preset.
-pub fn preset_table(tr: Tr) -> Vec<(String, [String; 4])> {
+pub(crate) fn preset_table(tr: Tr) -> Vec<(String, [String; 4])> {
     let of = |f: &dyn Fn(&Rules) -> String| Preset::ALL.map(|p| f(&Rules::preset(p)));
     vec![
         (
@@ -232,9 +232,9 @@ type CardKey = (Point, Turn, Option<usize>, Tr);
 
 /// Whether the Rules window is open.
 #[derive(Resource, Default, Debug)]
-pub struct RulesWindow {
+pub(crate) struct RulesWindow {
     /// Open or closed.
-    pub open: bool,
+    pub(crate) open: bool,
 }
 
 /// F1 opens or closes the Rules window (as the toolbar's *Rules* does).

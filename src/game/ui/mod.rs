@@ -3,8 +3,8 @@
 //! toolbar (new game, files, views), and the dialogs (new game, attacking an ally, game over,
 //! save, load, import and export, resuming the last game). Its Chinese text uses the shipped kaishu font.
 
-pub mod describe;
-pub mod dialogs;
+pub(crate) mod describe;
+pub(crate) mod dialogs;
 mod files;
 mod help;
 mod moves;
@@ -25,9 +25,9 @@ use crate::game::camera::framing::{FreeArea, PanelRects};
 use crate::game::online::ui as network;
 use crate::i18n::Tr;
 
-pub use dialogs::NewGameForm;
-pub use files::FilesForm;
-pub use status::Toast;
+pub(crate) use dialogs::NewGameForm;
+pub(crate) use files::FilesForm;
+pub(crate) use status::Toast;
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<NewGameForm>()
@@ -168,10 +168,12 @@ const ZOOM_RANGE: (f32, f32) = (0.6, 2.2);
 
 /// The interface's zoom factor after `key` with Ctrl held, from `zoom`.
 fn zoomed(zoom: f32, key: KeyCode) -> Option<f32> {
+    use crate::game::input::keys::{ZOOM_IN, ZOOM_OUT, ZOOM_RESET};
+    // The keypad's keys do the same as the bound ones.
     let z = match key {
-        KeyCode::Equal | KeyCode::NumpadAdd => zoom * ZOOM_STEP,
-        KeyCode::Minus | KeyCode::NumpadSubtract => zoom / ZOOM_STEP,
-        KeyCode::Digit0 | KeyCode::Numpad0 => 1.0,
+        k if k == ZOOM_IN.code || k == KeyCode::NumpadAdd => zoom * ZOOM_STEP,
+        k if k == ZOOM_OUT.code || k == KeyCode::NumpadSubtract => zoom / ZOOM_STEP,
+        k if k == ZOOM_RESET.code || k == KeyCode::Numpad0 => 1.0,
         _ => return None,
     };
     Some(z.clamp(ZOOM_RANGE.0, ZOOM_RANGE.1))
@@ -180,9 +182,9 @@ fn zoomed(zoom: f32, key: KeyCode) -> Option<f32> {
 /// The interface's size as the player chose it (Ctrl+plus, Ctrl+minus, Ctrl+0), on top of the
 /// size the window suits.
 #[derive(Resource, Clone, Copy, Debug, PartialEq)]
-pub struct InterfaceZoom {
+pub(crate) struct InterfaceZoom {
     /// The player's factor (1 unless changed).
-    pub chosen: f32,
+    pub(crate) chosen: f32,
 }
 
 impl Default for InterfaceZoom {

@@ -26,13 +26,13 @@ use crate::tr;
 
 /// A short message shown for a moment (why a click did nothing, a game saved).
 #[derive(Resource, Default, Debug, Clone)]
-pub struct Toast {
+pub(crate) struct Toast {
     /// The message.
-    pub text: String,
+    pub(crate) text: String,
     /// When it disappears, in seconds of app time.
-    pub until: f32,
+    pub(crate) until: f32,
     /// Whether it reports something refused or failed.
-    pub error: bool,
+    pub(crate) error: bool,
 }
 
 /// Seconds a message stays.
