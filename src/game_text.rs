@@ -14,19 +14,15 @@
 use qiguo_rules::{Game, Position, Preset, Rules, Seats, fen, notation};
 
 /// Why pasted text could not be read as a position or a game.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameTextError {
     /// Nothing was pasted.
-    #[error("paste a position first (one line of 7K FEN)")]
     Empty,
     /// A position was asked for, but the text has several lines.
-    #[error("a position is one line of FEN; for a start position with moves, import a game")]
     NotOneLine,
     /// The text has no FEN line to start from.
-    #[error("the text has no start position (a line of 7K FEN)")]
     NoStart,
     /// A line names rules that do not exist.
-    #[error("line {line}: {why}")]
     Rules {
         /// The line, from 1.
         line: usize,
@@ -34,7 +30,6 @@ pub enum GameTextError {
         why: String,
     },
     /// The start position is not valid FEN or not a valid position.
-    #[error("{}{why}", line.map(|n| format!("line {n}: ")).unwrap_or_default())]
     Start {
         /// The line, from 1 (none for a position pasted alone).
         line: Option<usize>,
@@ -42,7 +37,6 @@ pub enum GameTextError {
         why: String,
     },
     /// A move cannot be read or is not legal.
-    #[error("line {line} (`{text}`): {why}")]
     Move {
         /// The line, from 1.
         line: usize,
@@ -52,6 +46,8 @@ pub enum GameTextError {
         why: String,
     },
 }
+
+crate::i18n::display_in_english!(GameTextError);
 
 impl GameTextError {
     /// The error in the interface's language (the rules engine's reason stays in English).
@@ -222,9 +218,9 @@ mod tests {
             ),
             (
                 format!("{start}\ne10e5\nzz\n"),
-                "line 3 (`zz`): `zz` is not a move",
+                "line 3 (“zz”): `zz` is not a move",
             ),
-            (format!("{start}\n\ne10e5\ne10e6\n"), "line 4 (`e10e6`)"),
+            (format!("{start}\n\ne10e5\ne10e6\n"), "line 4 (“e10e6”)"),
         ];
         for (text, expect) in cases {
             let err = read_game(&text, rules, seats).unwrap_err();

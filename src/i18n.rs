@@ -215,6 +215,22 @@ macro_rules! tr {
     }};
 }
 
+/// Gives an error type whose words are the interface's messages (`fn text(&self, Tr)`) its
+/// `Display` and `Error`, in English: the log and the command line read the same words as the
+/// window, from the same `.ftl` file, with no second English text beside them.
+macro_rules! display_in_english {
+    ($ty:ty) => {
+        impl ::std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(&self.text($crate::i18n::Tr::default()))
+            }
+        }
+
+        impl ::std::error::Error for $ty {}
+    };
+}
+pub(crate) use display_in_english;
+
 #[cfg(test)]
 mod tests {
     use super::*;

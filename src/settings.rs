@@ -52,6 +52,23 @@ pub enum Language {
     Swedish,
 }
 
+/// A language code the game does not speak.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a language of the game: en, zh or sv")]
+pub struct ParseLanguageError(String);
+
+impl std::str::FromStr for Language {
+    type Err = ParseLanguageError;
+
+    /// A language from its code (`en`, `zh`, `sv`; any case, spaces around ignored).
+    fn from_str(text: &str) -> Result<Language, ParseLanguageError> {
+        Language::ALL
+            .into_iter()
+            .find(|l| l.code().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| ParseLanguageError(text.to_owned()))
+    }
+}
+
 impl Language {
     /// All languages, in the order the Settings window lists them.
     pub const ALL: [Language; 3] = [Language::English, Language::Chinese, Language::Swedish];
@@ -251,19 +268,7 @@ pub enum SettingsProblem {
     Newer(u32),
 }
 
-impl fmt::Display for SettingsProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SettingsProblem::Unreadable(e) => write!(f, "the settings file could not be read: {e}"),
-            SettingsProblem::Corrupt(e) => write!(f, "the settings file is damaged: {e}"),
-            SettingsProblem::Newer(v) => write!(
-                f,
-                "the settings file is from a newer version of the game (settings version {v}; \
-                 this game reads up to {SETTINGS_VERSION})"
-            ),
-        }
-    }
-}
+crate::i18n::display_in_english!(SettingsProblem);
 
 /// Settings as loaded, and what went wrong if they are the defaults because of a bad file.
 #[derive(Debug)]

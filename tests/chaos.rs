@@ -11,7 +11,7 @@
 mod common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, Once};
+use std::sync::{Arc, Mutex};
 
 use bevy::log::tracing::{self, Level as LogLevel, Subscriber};
 use bevy::log::tracing_subscriber::{self, Layer, layer::Context, prelude::*};
@@ -28,31 +28,24 @@ use qiguo_ai::Level;
 use qiguo_rules::random::SplitMix64;
 use qiguo_rules::{Move, PlayerInfo, Point, Position, Preset, Rules, Seating};
 
-/// Errors logged anywhere in this test binary, with their text.
-static ERRORS: AtomicUsize = AtomicUsize::new(0);
-static FIRST_ERRORS: Mutex<Vec<String>> = Mutex::new(Vec::new());
-
-/// Counts ERROR events.
-struct ErrorCounter;
+/// Counts the ERROR events logged on the thread it is installed on (one shard's: the game's
+/// systems run on the test's thread), keeping the first few texts.
+#[derive(Clone, Default)]
+struct ErrorCounter {
+    count: Arc<AtomicUsize>,
+    first: Arc<Mutex<Vec<String>>>,
+}
 
 impl<S: Subscriber> Layer<S> for ErrorCounter {
     fn on_event(&self, event: &tracing::Event<'_>, _: Context<'_, S>) {
         if *event.metadata().level() == LogLevel::ERROR {
-            ERRORS.fetch_add(1, Ordering::SeqCst);
-            let mut first = FIRST_ERRORS.lock().unwrap();
+            self.count.fetch_add(1, Ordering::SeqCst);
+            let mut first = self.first.lock().unwrap();
             if first.len() < 5 {
                 first.push(format!("{event:?}"));
             }
         }
     }
-}
-
-fn count_errors() {
-    static INSTALL: Once = Once::new();
-    INSTALL.call_once(|| {
-        let subscriber = tracing_subscriber::registry().with(ErrorCounter);
-        tracing::subscriber::set_global_default(subscriber).expect("one subscriber");
-    });
 }
 
 fn env_or(name: &str, default: usize) -> usize {
@@ -319,17 +312,19 @@ fn run_seed(seed: u64, steps: usize) {
 /// Runs every `of`-th seed from `first`: the seeds are shared among four tests, which the test
 /// harness runs in parallel.
 fn run_share(first: u64, of: u64) {
-    count_errors();
+    // This shard's own count: the shards run at once, and one's error is not another's.
+    let errors = ErrorCounter::default();
+    let _counting =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(errors.clone()));
     let seeds = env_or("QIGUO_CHAOS_SEEDS", 24) as u64;
     let steps = env_or("QIGUO_CHAOS_STEPS", 4_000);
     for seed in (first..=seeds).step_by(of as usize) {
         run_seed(seed, steps);
-        let errors = ERRORS.load(Ordering::SeqCst);
         assert_eq!(
-            errors,
+            errors.count.load(Ordering::SeqCst),
             0,
             "seed {seed}: errors logged: {:?}",
-            FIRST_ERRORS.lock().unwrap()
+            errors.first.lock().unwrap()
         );
     }
 }

@@ -2,7 +2,7 @@
 //! refusal of bad files with the game untouched, and atomic writes that survive a crash
 //! between writing and renaming.
 
-use qiguo::saves::{SaveDir, SaveError, Staged, load_file};
+use qiguo::saves::{FileAction, SaveDir, SaveError, Staged, load_file};
 use qiguo_rules::random::SplitMix64;
 use qiguo_rules::{Game, PlayerInfo, Preset, Record, Rules, Seating, Seats};
 
@@ -94,7 +94,10 @@ fn saves_are_listed_replaced_and_deleted() {
     assert!(dir.save("../escape", &record_of(&game)).is_err());
     assert!(matches!(
         dir.load("nothing here").unwrap_err(),
-        SaveError::Io { action: "read", .. }
+        SaveError::Io {
+            action: FileAction::Read,
+            ..
+        }
     ));
     assert_eq!(
         dir.save("../escape", &record_of(&game)).unwrap_err(),

@@ -325,22 +325,22 @@ kingdoms-goal-hint-kingdoms = Kingdoms beaten, out of 2; pieces captured, out of
 
 ## Why a click or a move did nothing
 
-refusal-animating = wait until the last move has been shown
-refusal-game-over = the game is over
-refusal-reviewing = you are looking back: go back to the game (End) to play
+refusal-animating = Wait until the last move has been shown
+refusal-game-over = The game is over
+refusal-reviewing = You are looking back: go back to the game ({ $key }) to play
 refusal-computer = { $kingdom } is played by the computer
-refusal-dialog = first answer whether to resume the last game
-refusal-ally-question = answer the question about attacking your ally first
-refusal-outdated = the game moved on before this move was played
-refusal-nowhere = this { $piece } has nowhere to go
-refusal-not-yours = that is { $owner }'s { $piece }; { $mover } is to move
-refusal-emperor = the Emperor never moves
-refusal-pick = pick one of { $kingdom }'s stones first
-illegal-no-piece = there is no piece on { $point }
-illegal-not-yours = the { $piece } on that point belongs to { $owner }, but { $mover } is to move
+refusal-dialog = First answer whether to resume the last game
+refusal-ally-question = Answer the question about attacking your ally first
+refusal-outdated = The game moved on before this move was played
+refusal-nowhere = This { $piece } has nowhere to go
+refusal-not-yours = That is { $owner }'s { $piece }; { $mover } is to move
+refusal-emperor = The Emperor never moves
+refusal-pick = Pick one of { $kingdom }'s stones first
+illegal-no-piece = There is no piece on { $point }
+illegal-not-yours = The { $piece } on that point belongs to { $owner }, but { $mover } is to move
 illegal-unreachable = { $owner }'s { $piece } cannot move { $mv }
-illegal-pass-not-allowed = passing is allowed only without any legal move
-illegal-must-pass = the kingdom to move has no legal move and must pass
+illegal-pass-not-allowed = Passing is allowed only without any legal move
+illegal-must-pass = The kingdom to move has no legal move and must pass
 nothing-to-undo = there is nothing to undo
 nothing-to-redo = there is nothing to redo
 

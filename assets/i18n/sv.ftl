@@ -305,22 +305,22 @@ kingdoms-goal-hint-kingdoms = Slagna riken, av 2; tagna pjäser, av { $captures 
 
 ## Varför ett klick eller drag inte gjorde något
 
-refusal-animating = vänta tills det senaste draget har visats
-refusal-game-over = partiet är slut
-refusal-reviewing = du tittar bakåt: gå tillbaka till partiet (End) för att spela
+refusal-animating = Vänta tills det senaste draget har visats
+refusal-game-over = Partiet är slut
+refusal-reviewing = Du tittar bakåt: gå tillbaka till partiet ({ $key }) för att spela
 refusal-computer = { $kingdom } spelas av datorn
-refusal-dialog = svara först på om det senaste partiet ska fortsätta
-refusal-ally-question = svara först på frågan om att anfalla din bundsförvant
-refusal-outdated = partiet gick vidare innan draget spelades
-refusal-nowhere = den här pjäsen ({ $piece }) har ingenstans att gå
-refusal-not-yours = det är { $owner }s { $piece }; { $mover } drar
-refusal-emperor = kejsaren flyttar aldrig
-refusal-pick = välj först en av { $kingdom }s stenar
-illegal-no-piece = det finns ingen pjäs på { $point }
-illegal-not-yours = pjäsen på den punkten ({ $piece }) tillhör { $owner }, men { $mover } drar
+refusal-dialog = Svara först på om det senaste partiet ska fortsätta
+refusal-ally-question = Svara först på frågan om att anfalla din bundsförvant
+refusal-outdated = Partiet gick vidare innan draget spelades
+refusal-nowhere = Den här pjäsen ({ $piece }) har ingenstans att gå
+refusal-not-yours = Det är { $owner }s { $piece }; { $mover } drar
+refusal-emperor = Kejsaren flyttar aldrig
+refusal-pick = Välj först en av { $kingdom }s stenar
+illegal-no-piece = Det finns ingen pjäs på { $point }
+illegal-not-yours = Pjäsen på den punkten ({ $piece }) tillhör { $owner }, men { $mover } drar
 illegal-unreachable = { $owner }s { $piece } kan inte dra { $mv }
-illegal-pass-not-allowed = man får bara stå över utan lagliga drag
-illegal-must-pass = riket som drar har inget lagligt drag och måste stå över
+illegal-pass-not-allowed = Man får bara stå över utan lagliga drag
+illegal-must-pass = Riket som drar har inget lagligt drag och måste stå över
 nothing-to-undo = det finns inget att ångra
 nothing-to-redo = det finns inget att göra om
 

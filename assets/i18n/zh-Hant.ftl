@@ -302,7 +302,7 @@ kingdoms-goal-hint-kingdoms = 已敗國數，共需 2；吃子數，共需 { $ca
 
 refusal-animating = 請等上一步顯示完畢
 refusal-game-over = 棋局已結束
-refusal-reviewing = 你正在回顧：回到棋局（End）才能走棋
+refusal-reviewing = 你正在回顧：回到棋局（{ $key }）才能走棋
 refusal-computer = { $kingdom }由電腦執掌
 refusal-dialog = 請先回答是否繼續上一局
 refusal-ally-question = 請先回答是否攻擊盟國

@@ -67,7 +67,7 @@ pub struct GameArgs {
     pub window: Option<WindowSize>,
     /// The interface's language: en (English), zh (繁體中文) or sv (Svenska); by default the
     /// one chosen in Settings, at first the system's.
-    #[arg(long = "lang", value_name = "LANG", value_parser = parse_language)]
+    #[arg(long = "lang", value_name = "LANG")]
     pub language: Option<Language>,
     /// Save a PNG of the window to PATH once the scene is fully drawn, then exit.
     #[arg(long, value_name = "PATH")]
@@ -79,14 +79,6 @@ pub struct GameArgs {
     /// game's own CPU work alone.
     #[arg(long, requires = "bench_frames")]
     pub no_render: bool,
-}
-
-/// A language of the interface from its code.
-fn parse_language(text: &str) -> Result<Language, String> {
-    Language::ALL
-        .into_iter()
-        .find(|l| l.code() == text.trim().to_ascii_lowercase())
-        .ok_or_else(|| format!("`{text}` is not a language of the game: en, zh or sv"))
 }
 
 /// An option that cannot be used as given: which option, and why. Printed as one line.
@@ -187,10 +179,13 @@ impl GameArgs {
                 ));
             }
         }
-        let players = players_of(self.levels.as_deref(), seats.player_count())?;
+        let levels = match self.levels.as_deref() {
+            None => vec![None; seats.player_count()],
+            Some(text) => parse_levels(text, seats.player_count())?,
+        };
         Ok(Launch {
             game,
-            players,
+            levels,
             view: self.view,
             window: self.window,
             screenshot: self.screenshot.clone(),
@@ -647,15 +642,10 @@ mod tests {
         );
         let cli = parse(args("qiguo --levels hard")).unwrap();
         let launch = cli.game.launch().unwrap();
-        assert!(
-            launch
-                .players
-                .iter()
-                .all(|p| p.computer == Some(Level::Hard))
-        );
+        assert!(launch.levels.iter().all(|l| *l == Some(Level::Hard)));
         let cli = parse(args("qiguo --seating two --levels person,easy")).unwrap();
         let launch = cli.game.launch().unwrap();
-        assert_eq!(launch.players[1].computer, Some(Level::Easy));
+        assert_eq!(launch.levels[1], Some(Level::Easy));
         let cli = parse(args("qiguo --levels hard,easy")).unwrap();
         assert!(
             cli.game

@@ -95,6 +95,7 @@ pub fn view_plugins(app: &mut App) {
         tools::screenshot::plugin,
         tools::perf::plugin,
         preferences::plugin,
+        app::window::plugin,
         art::icon::plugin,
     ));
     #[cfg(feature = "sound")]

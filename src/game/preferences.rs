@@ -1,17 +1,17 @@
 //! The player's settings kept between sessions: read before the window opens, applied to the
 //! game's resources at start, gathered back from them as the player changes them and written
-//! once the changes settle (and when the game closes); the window's size, place and
-//! fullscreen (F11); and the Settings window.
+//! once the changes settle (and when the game closes). The window's place and F11 live with
+//! the app ([`crate::game::app::window`]); the panels' memory and the Settings window with the
+//! interface ([`crate::game::ui`]).
 
 use bevy::prelude::*;
-use bevy::window::{Monitor, MonitorSelection, PrimaryWindow, WindowMode, WindowPosition};
-use bevy_egui::{EguiContexts, egui};
+use bevy::window::{MonitorSelection, PrimaryWindow, WindowMode};
 use qiguo_ai::Level;
 use qiguo_rules::Preset;
 
 use crate::game::AppSystems;
 use crate::game::app::launch::WindowSize;
-use crate::game::art::palette::{Palette, PaletteChoice};
+use crate::game::art::palette::Palette;
 use crate::game::awareness::handoff::HandOff;
 use crate::game::camera::ViewSettings;
 use crate::game::sound::SoundSettings;
@@ -19,16 +19,11 @@ use crate::game::state::Notice;
 use crate::game::ui::InterfaceZoom;
 use crate::game::ui::dialogs::{NewGameForm, SeatingKind};
 use crate::i18n::{Language, Tr, system_language};
-use crate::settings::{
-    ConfigDir, NewGameChoices, Panels, Settings, UI_SCALE_RANGE, WindowPlacement,
-};
+use crate::settings::{ConfigDir, NewGameChoices, Settings};
 use crate::tr;
 
 /// Seconds after the last change before the settings are written.
 const SETTLE_SECONDS: f32 = 1.0;
-
-/// The ids of the collapsible panels' state in egui's memory.
-const PANELS: [&str; 2] = ["Kingdoms", "Moves"];
 
 /// The settings in use, where they are kept, and what the file holds.
 #[derive(Resource, Debug)]
@@ -41,13 +36,13 @@ pub(crate) struct Preferences {
     /// What the file holds (or would, for a session that keeps nothing).
     written: Settings,
     /// When the settings last changed, in seconds of app time, if not yet written.
-    changed_at: Option<f32>,
+    pub(crate) changed_at: Option<f32>,
     /// What went wrong reading the file, to show once at start.
     message: Option<String>,
     /// Whether the remembered window position has been dealt with.
-    placed: bool,
+    pub(crate) placed: bool,
     /// Whether the panels' remembered states have been given to egui.
-    panels_applied: bool,
+    pub(crate) panels_applied: bool,
     /// Whether a failed write has been reported (once per session).
     failed: bool,
     /// Whether the Settings window is shown.
@@ -133,23 +128,14 @@ impl Preferences {
     }
 }
 
-pub(super) fn plugin(app: &mut App) {
+pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Preferences>()
         .add_systems(PostStartup, apply_settings)
         .add_systems(
             Update,
-            (
-                fullscreen_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
-                place_window,
-                gather_settings,
-                write_settings,
-            )
+            (gather_settings, write_settings)
                 .chain()
                 .after(AppSystems::UpdateHud),
-        )
-        .add_systems(
-            bevy_egui::EguiPrimaryContextPass,
-            (sync_panels, settings_window).chain(),
         )
         .add_systems(Last, write_on_exit);
 }
@@ -222,60 +208,6 @@ fn new_game_choices(form: &NewGameForm) -> NewGameChoices {
     }
 }
 
-/// F11 switches between a window and the whole screen.
-fn fullscreen_key(
-    keys: Res<ButtonInput<KeyCode>>,
-    mut windows: Query<&mut Window, With<PrimaryWindow>>,
-) {
-    if !crate::game::input::keys::FULLSCREEN.just_pressed(&keys) {
-        return;
-    }
-    if let Ok(mut window) = windows.single_mut() {
-        window.mode = toggled(window.mode);
-    }
-}
-
-/// The other of windowed and borderless fullscreen.
-fn toggled(mode: WindowMode) -> WindowMode {
-    match mode {
-        WindowMode::Windowed => WindowMode::BorderlessFullscreen(MonitorSelection::Current),
-        _ => WindowMode::Windowed,
-    }
-}
-
-/// Puts the window back where it was, once the monitors are known — but only if that place
-/// is still on one of them (a monitor may have been unplugged since).
-fn place_window(
-    mut prefs: ResMut<Preferences>,
-    monitors: Query<&Monitor>,
-    mut windows: Query<&mut Window, With<PrimaryWindow>>,
-) {
-    if prefs.placed || monitors.is_empty() {
-        return;
-    }
-    prefs.placed = true;
-    let Some(at) = prefs.settings.window.position.map(IVec2::from) else {
-        return;
-    };
-    let on_screen = monitors.iter().any(|m| on_monitor(at, m));
-    if let Ok(mut window) = windows.single_mut() {
-        if on_screen {
-            window.position = WindowPosition::At(at);
-        } else {
-            info!("the window's last place ({at}) is off every screen: placing it afresh");
-        }
-    }
-}
-
-/// Whether a window's top-left corner at `at` leaves its title bar on monitor `m`.
-fn on_monitor(at: IVec2, m: &Monitor) -> bool {
-    let min = m.physical_position;
-    let size = IVec2::new(m.physical_width as i32, m.physical_height as i32);
-    // At least a title bar's worth of the window on the screen.
-    let margin = IVec2::new(120, 40);
-    at.cmpge(min - IVec2::new(0, 0)).all() && at.cmple(min + size - margin).all()
-}
-
 /// The settings as the game's resources and the window have them now; a change starts the
 /// clock before writing.
 fn gather_settings(
@@ -300,33 +232,12 @@ fn gather_settings(
         ..prefs.settings.clone()
     };
     if let Ok(window) = windows.single() {
-        now.window = placement(window, &prefs.settings.window);
+        now.window = crate::game::app::window::placement(window, &prefs.settings.window);
     }
     let now = now.sanitized();
     if now != prefs.settings {
         prefs.settings = now;
         prefs.changed_at.get_or_insert(time.elapsed_secs());
-    }
-}
-
-/// The window's placement: its size and place while windowed (kept from before while
-/// fullscreen), and whether it is fullscreen.
-fn placement(window: &Window, before: &WindowPlacement) -> WindowPlacement {
-    let fullscreen = !matches!(window.mode, WindowMode::Windowed);
-    if fullscreen {
-        return WindowPlacement {
-            fullscreen,
-            ..before.clone()
-        };
-    }
-    WindowPlacement {
-        width: window.resolution.width().round() as u32,
-        height: window.resolution.height().round() as u32,
-        position: match window.position {
-            WindowPosition::At(at) => Some(at.into()),
-            _ => before.position,
-        },
-        fullscreen,
     }
 }
 
@@ -384,173 +295,6 @@ fn write(prefs: &mut Preferences, tr: Tr, notices: Option<&mut MessageWriter<Not
     }
 }
 
-/// The panels' open or collapsed states: given to egui once, then read back from it.
-fn sync_panels(
-    time: Res<Time>,
-    mut contexts: EguiContexts,
-    mut prefs: ResMut<Preferences>,
-) -> Result {
-    let ctx = contexts.ctx_mut()?;
-    let state = |name: &str| {
-        egui::collapsing_header::CollapsingState::load_with_default_open(
-            ctx,
-            egui::Id::new(name).with("collapsing"),
-            true,
-        )
-    };
-    if !prefs.panels_applied {
-        prefs.panels_applied = true;
-        let panels = prefs.settings.panels.clone();
-        for (name, open) in PANELS.into_iter().zip([panels.kingdoms, panels.moves]) {
-            let mut s = state(name);
-            s.set_open(open);
-            s.store(ctx);
-        }
-        return Ok(());
-    }
-    let now = Panels {
-        kingdoms: state(PANELS[0]).is_open(),
-        moves: state(PANELS[1]).is_open(),
-    };
-    if now != prefs.settings.panels {
-        prefs.settings.panels = now;
-        prefs.changed_at.get_or_insert(time.elapsed_secs());
-    }
-    Ok(())
-}
-
-/// The Settings window: everything kept between sessions that is not chosen elsewhere.
-fn settings_window(
-    mut contexts: EguiContexts,
-    mut prefs: ResMut<Preferences>,
-    mut view: ResMut<ViewSettings>,
-    mut hand_off: ResMut<HandOff>,
-    mut sound: ResMut<SoundSettings>,
-    mut zoom: ResMut<InterfaceZoom>,
-    mut palette: ResMut<Palette>,
-    mut windows: Query<&mut Window, With<PrimaryWindow>>,
-    mut tr: ResMut<Tr>,
-    time: Res<Time>,
-) -> Result {
-    if !prefs.open {
-        return Ok(());
-    }
-    let words = *tr;
-    let ctx = contexts.ctx_mut()?;
-    let mut open = true;
-    let file = prefs.file();
-    egui::Window::new(words.text("settings-title"))
-        .id(egui::Id::new("Settings"))
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-        .resizable(false)
-        .collapsible(false)
-        .open(&mut open)
-        .show(ctx, |ui| {
-            egui::Grid::new("settings-grid")
-                .num_columns(2)
-                .spacing([16.0, 8.0])
-                .show(ui, |ui| {
-                    ui.label(words.text("settings-language"));
-                    ui.horizontal(|ui| {
-                        let mut language = tr.language();
-                        for option in Language::ALL {
-                            ui.radio_value(&mut language, option, option.native_name());
-                        }
-                        if language != tr.language() {
-                            *tr = Tr::new(language);
-                            prefs.settings.language = Some(language);
-                            prefs.changed_at.get_or_insert(time.elapsed_secs());
-                        }
-                    });
-                    ui.end_row();
-                    ui.label(words.text("settings-camera"));
-                    ui.checkbox(&mut view.follow_turn, words.text("follow-turn"));
-                    ui.end_row();
-                    ui.label(words.text("settings-people"));
-                    let mut banner = hand_off.enabled;
-                    if ui
-                        .checkbox(&mut banner, words.text("settings-hand-off"))
-                        .changed()
-                    {
-                        hand_off.enabled = banner;
-                        hand_off.banner = None;
-                    }
-                    ui.end_row();
-                    ui.label(words.text("settings-sound"));
-                    ui.horizontal(|ui| {
-                        ui.checkbox(&mut sound.muted, words.text("sound-mute"));
-                        ui.add_enabled(
-                            !sound.muted,
-                            egui::Slider::new(&mut sound.volume, 0.0..=1.0)
-                                .text(words.text("sound-volume")),
-                        );
-                    });
-                    ui.end_row();
-                    ui.label(words.text("settings-size"));
-                    ui.horizontal(|ui| {
-                        ui.add(
-                            egui::Slider::new(
-                                &mut zoom.chosen,
-                                UI_SCALE_RANGE.0..=UI_SCALE_RANGE.1,
-                            )
-                            .fixed_decimals(2),
-                        );
-                        if ui
-                            .button(words.text("settings-reset-size"))
-                            .on_hover_text(crate::game::input::keys::ZOOM_RESET.label())
-                            .clicked()
-                        {
-                            zoom.chosen = 1.0;
-                        }
-                    });
-                    ui.end_row();
-                    ui.label(words.text("settings-colours"));
-                    ui.horizontal(|ui| {
-                        let mut choice = palette.0;
-                        ui.radio_value(
-                            &mut choice,
-                            PaletteChoice::Standard,
-                            words.text("settings-traditional"),
-                        );
-                        ui.radio_value(
-                            &mut choice,
-                            PaletteChoice::ColourBlind,
-                            words.text("settings-colour-blind"),
-                        )
-                        .on_hover_text(words.text("settings-colour-blind-hint"));
-                        palette.set_if_neq(Palette(choice));
-                    });
-                    ui.end_row();
-                    ui.label(words.text("settings-window"));
-                    if let Ok(mut window) = windows.single_mut() {
-                        let mut full = !matches!(window.mode, WindowMode::Windowed);
-                        if ui
-                            .checkbox(
-                                &mut full,
-                                tr!(
-                                    words,
-                                    "settings-fullscreen",
-                                    key = crate::game::input::keys::FULLSCREEN.label()
-                                ),
-                            )
-                            .changed()
-                        {
-                            window.mode = toggled(window.mode);
-                        }
-                    }
-                    ui.end_row();
-                });
-            ui.separator();
-            let kept = match &file {
-                Some(path) => tr!(words, "settings-kept-in", path = path.display().to_string()),
-                None => words.text("settings-not-kept"),
-            };
-            ui.label(egui::RichText::new(kept).small().weak());
-        });
-    prefs.open = open;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -590,29 +334,5 @@ mod tests {
         assert_eq!(form.names[1], "Bo");
         assert_eq!(form.controllers[0], None);
         assert_eq!(form.controllers[1], Some(Level::Easy));
-    }
-
-    #[test]
-    fn windows_are_placed_only_on_a_screen() {
-        let m = Monitor {
-            name: None,
-            physical_height: 1080,
-            physical_width: 1920,
-            physical_position: IVec2::new(0, 0),
-            refresh_rate_millihertz: None,
-            scale_factor: 1.0,
-            video_modes: Vec::new(),
-        };
-        assert!(on_monitor(IVec2::new(100, 100), &m));
-        assert!(!on_monitor(IVec2::new(-1800, 100), &m));
-        assert!(
-            !on_monitor(IVec2::new(1900, 100), &m),
-            "only a sliver would show"
-        );
-        assert_eq!(
-            toggled(WindowMode::Windowed),
-            WindowMode::BorderlessFullscreen(MonitorSelection::Current)
-        );
-        assert_eq!(toggled(toggled(WindowMode::Windowed)), WindowMode::Windowed);
     }
 }

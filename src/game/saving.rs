@@ -245,17 +245,22 @@ fn delete_saves(
 }
 
 /// Why a load request could not be played.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LoadError {
     /// The save could not be read.
-    #[error(transparent)]
-    Save(#[from] SaveError),
+    Save(SaveError),
     /// The pasted position was refused.
-    #[error("position not imported: {0}")]
     Position(GameTextError),
     /// The pasted game was refused.
-    #[error("game not imported: {0}")]
     Game(GameTextError),
+}
+
+crate::i18n::display_in_english!(LoadError);
+
+impl From<SaveError> for LoadError {
+    fn from(e: SaveError) -> LoadError {
+        LoadError::Save(e)
+    }
 }
 
 impl LoadError {

@@ -1,6 +1,6 @@
 //! Search speed per level: nodes per second and the depth completed, at the start and in a
 //! crowded midgame of the `classic` preset — once with the level's time per move (as in the
-//! game window) and once with its node budget (as in `qiguo selfplay --nodes`) — and the time
+//! game window) and once with its node budget (as in `qiguo-selfplay --nodes`) — and the time
 //! depth 3 takes at the start. Run with `cargo bench -p qiguo-ai`.
 
 use std::time::Duration;

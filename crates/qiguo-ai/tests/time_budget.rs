@@ -1,5 +1,7 @@
-//! The search keeps to its time budget (within 10%). Alone in its test binary, so that no
-//! other test competes for the cores while it is timed.
+//! The search keeps to its time budget. Alone in its test binary, so that no other test of the
+//! crate competes for the cores; the bound holds on a loaded machine too (a search that ignored
+//! its budget would go on to depth 5, seconds at the start). How closely the budget is kept on
+//! a quiet machine is measured by the search benchmark, not here.
 
 use std::time::Duration;
 
@@ -19,8 +21,10 @@ fn moves_come_within_the_time_budget() {
         let started = std::time::Instant::now();
         let result = engine.search(&pos, Level::Hard, &limits, 0).unwrap();
         let took = started.elapsed();
+        // Twice the budget and half a second: room for a machine busy with other work, which
+        // delays the search's thread between its looks at the clock.
         assert!(
-            took <= budget + budget / 10,
+            took <= budget * 2 + Duration::from_millis(500),
             "{budget:?} budget, took {took:?} (depth {}, {} nodes)",
             result.depth,
             result.nodes

@@ -16,7 +16,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Game, Level, Position, Preset, Rules, Seats, fen, notation};
+use crate::{Game, Level, Position, Preset, Rules, RulesError, Seats, fen, notation};
 
 /// The value of a record's `format` field.
 pub const RECORD_FORMAT: &str = "qiguo-record";
@@ -85,7 +85,7 @@ pub enum RecordError {
     /// The record was written by a newer version of the game.
     Version(u32),
     /// The rules are missing, out of range, or disagree with the preset.
-    Rules(String),
+    Rules(RulesError),
     /// The seats or players do not fit together.
     Seats(String),
     /// The start position is not valid.
@@ -190,17 +190,13 @@ impl Record {
                 if let Some(p) = self.preset
                     && Rules::preset(p) != rules
                 {
-                    return Err(RecordError::Rules(format!(
-                        "the options differ from preset `{p}`; remove `preset` or fix `rules`"
-                    )));
+                    return Err(RecordError::Rules(RulesError::DiffersFromPreset(p)));
                 }
                 rules
             }
             (Some(p), None) => Rules::preset(p),
             (None, None) => {
-                return Err(RecordError::Rules(
-                    "neither `preset` nor `rules` is given".into(),
-                ));
+                return Err(RecordError::Rules(RulesError::Missing));
             }
         };
         rules.validate().map_err(RecordError::Rules)?;

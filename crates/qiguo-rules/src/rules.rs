@@ -156,18 +156,12 @@ impl Rules {
 
     /// Checks that the numbers make a playable game: a loss threshold of 1–17 and a capture
     /// goal of 1–119.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), RulesError> {
         if !(1..=17).contains(&self.beaten_at_losses) {
-            return Err(format!(
-                "beaten_at_losses must be between 1 and 17, not {}",
-                self.beaten_at_losses
-            ));
+            return Err(RulesError::LossThreshold(self.beaten_at_losses));
         }
         if !(1..=119).contains(&self.capture_goal) {
-            return Err(format!(
-                "capture_goal must be between 1 and 119, not {}",
-                self.capture_goal
-            ));
+            return Err(RulesError::CaptureGoal(self.capture_goal));
         }
         Ok(())
     }
@@ -177,6 +171,39 @@ impl Rules {
         !matches!(self.beaten_army, BeatenArmy::Removed)
     }
 }
+
+/// Why rules cannot be played, or a record's rules cannot be known.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum RulesError {
+    /// `beaten_at_losses` is not within 1–17.
+    LossThreshold(u8),
+    /// `capture_goal` is not within 1–119.
+    CaptureGoal(u8),
+    /// A record's options differ from the preset it names.
+    DiffersFromPreset(Preset),
+    /// A record names neither a preset nor options.
+    Missing,
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesError::LossThreshold(n) => {
+                write!(f, "beaten_at_losses must be between 1 and 17, not {n}")
+            }
+            RulesError::CaptureGoal(n) => {
+                write!(f, "capture_goal must be between 1 and 119, not {n}")
+            }
+            RulesError::DiffersFromPreset(p) => write!(
+                f,
+                "the options differ from preset `{p}`; remove `preset` or fix `rules`"
+            ),
+            RulesError::Missing => write!(f, "neither `preset` nor `rules` is given"),
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}
 
 impl Default for Rules {
     fn default() -> Rules {

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use qiguo_rules::{Game, Kingdom, PlayerInfo};
+use qiguo_rules::{Game, Kingdom, Level};
 
 /// A camera view: from behind a kingdom's edge, or from above.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -91,8 +91,9 @@ impl std::str::FromStr for WindowSize {
 pub struct Launch {
     /// The first game: its start position (rules inside) and any moves already played.
     pub game: Game,
-    /// The players, by player number.
-    pub players: Vec<PlayerInfo>,
+    /// Who plays each player's seat, by player number: a computer level, or `None` for a
+    /// person. The players are named in the interface's language when the window opens.
+    pub levels: Vec<Option<Level>>,
     /// The view to start with; by default, from behind the kingdom to move.
     pub view: Option<View>,
     /// The window's size asked for on the command line; otherwise the remembered one.

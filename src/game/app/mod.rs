@@ -3,6 +3,7 @@
 //! game's plugins and the executor the main world runs on.
 
 pub mod launch;
+pub(crate) mod window;
 
 use std::process::ExitCode;
 
@@ -79,18 +80,14 @@ pub fn run(launch: Launch) -> ExitCode {
     let tr = crate::i18n::Tr::new(preferences.language);
     app.insert_resource(tr);
     app.insert_resource(preferences);
-    // The command line's players are named "Player 1", …: in the interface's language.
+    // The players are named in the interface's language: "Player 1", "玩家 1", ….
     let players = launch
-        .players
+        .levels
         .iter()
         .enumerate()
-        .map(|(i, p)| PlayerInfo {
-            name: if p.name == format!("Player {}", i + 1) {
-                crate::game::ui::dialogs::default_name(tr, i)
-            } else {
-                p.name.clone()
-            },
-            ..p.clone()
+        .map(|(i, level)| PlayerInfo {
+            name: crate::game::ui::dialogs::default_name(tr, i),
+            computer: *level,
         })
         .collect();
     app.insert_resource(Match::from_game(launch.game.clone(), players));
@@ -149,7 +146,7 @@ pub enum StartError {
     /// On Linux and the BSDs the window needs an X11 (or XWayland) display.
     #[error(
         "no X11 display: the game needs a desktop session (DISPLAY is not set); \
-         the tools moves, perft, replay, bestmove and selfplay work without one"
+         the tools moves, perft, replay and bestmove work without one"
     )]
     NoDisplay,
 }

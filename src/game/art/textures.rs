@@ -180,7 +180,15 @@ impl Canvas {
 
     /// Draws `text` as a column of characters centred on (cx, cy), each `height` pixels tall,
     /// its strokes thickened by `bold` pixels so they survive being seen small.
-    pub(crate) fn text_column(&mut self, text: &str, cx: f32, cy: f32, height: f32, bold: f32, c: Rgba) {
+    pub(crate) fn text_column(
+        &mut self,
+        text: &str,
+        cx: f32,
+        cy: f32,
+        height: f32,
+        bold: f32,
+        c: Rgba,
+    ) {
         let Ok(font) = FontRef::try_from_slice(KAI_FONT) else {
             return;
         };

@@ -316,7 +316,7 @@ mod tests {
         assert_eq!(interpret_click(&pos, Some(p("e10")), p("k3")), Deselect);
         // Without a selection: refusals with a reason.
         assert!(
-            matches!(interpret_click(&pos, None, p("f1")), Refuse(r) if r.to_string().contains("Chu's General"))
+            matches!(interpret_click(&pos, None, p("f1")), Refuse(r) if r.to_string().contains("Chu's general"))
         );
         assert!(
             matches!(interpret_click(&pos, None, Point::EMPEROR), Refuse(r) if r.to_string().contains("Emperor"))

@@ -326,39 +326,30 @@ pub struct MoveRejected {
     pub reason: Refusal,
 }
 
-/// Why a click or a move request did nothing. Every reason the board gives lives here.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+/// Why a click or a move request did nothing. Every reason the board gives lives here, worded
+/// by [`Refusal::text`] from the interface's messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refusal {
     /// A move is still being shown.
-    #[error("wait until the last move has been shown")]
     Animating,
     /// The game has ended.
-    #[error("the game is over")]
     GameOver,
     /// Players are looking at an earlier position.
-    #[error("you are looking back: go back to the game (End) to play")]
     Reviewing,
     /// The kingdom to move is played by the computer.
-    #[error("{0} is played by the computer")]
     ComputerPlays(Kingdom),
     /// A dialog waits for an answer (see [`Dialog`]).
-    #[error("first answer whether to resume the last game")]
     DialogOpen,
     /// The move attacks an ally and waits for the player to confirm it.
-    #[error("answer the question about attacking your ally first")]
     AllyQuestionOpen,
     /// The request was made for another turn, another game or another player of the kingdom
     /// (the match changed since). Nobody did anything wrong: it is not shown to the players.
-    #[error("the game moved on before this move was played")]
     Outdated,
     /// The move is not legal in the position.
-    #[error("{0}")]
     Illegal(IllegalMove),
     /// The clicked stone of the kingdom to move cannot move.
-    #[error("this {0} has nowhere to go")]
     NowhereToGo(PieceKind),
     /// The clicked stone belongs to another kingdom.
-    #[error("that is {owner}'s {kind}; {to_move} is to move")]
     NotYourStone {
         /// The stone's kingdom.
         owner: Kingdom,
@@ -368,19 +359,17 @@ pub enum Refusal {
         to_move: Kingdom,
     },
     /// The kingdom to move is played on another machine.
-    #[error("{0} is played on another machine")]
     RemotePlays(Kingdom),
     /// In a game joined from another machine the host plays the moves: the request went
     /// there. Not shown (the host's answer is).
-    #[error("the move was sent to the host")]
     SentToHost,
     /// The Emperor's point was clicked.
-    #[error("the Emperor never moves")]
     Emperor,
     /// An empty point was clicked with no stone selected.
-    #[error("pick one of {0}'s stones first")]
     PickAStone(Kingdom),
 }
+
+crate::i18n::display_in_english!(Refusal);
 
 impl Refusal {
     /// The reason in the interface's language.
@@ -388,7 +377,11 @@ impl Refusal {
         match self {
             Refusal::Animating => tr.text("refusal-animating"),
             Refusal::GameOver => tr.text("refusal-game-over"),
-            Refusal::Reviewing => tr.text("refusal-reviewing"),
+            Refusal::Reviewing => tr!(
+                tr,
+                "refusal-reviewing",
+                key = crate::game::input::keys::REVIEW_LIVE.label()
+            ),
             Refusal::ComputerPlays(k) => tr!(tr, "refusal-computer", kingdom = tr.kingdom(*k)),
             Refusal::DialogOpen => tr.text("refusal-dialog"),
             Refusal::AllyQuestionOpen => tr.text("refusal-ally-question"),

@@ -8,6 +8,7 @@ pub(crate) mod dialogs;
 mod files;
 mod help;
 mod moves;
+mod settings;
 mod standings;
 mod status;
 
@@ -72,7 +73,12 @@ pub(crate) fn plugin(app: &mut App) {
                     network::take_back_question,
                 )
                     .chain(),
-                report_panels,
+                (
+                    report_panels,
+                    settings::sync_panels,
+                    settings::settings_window,
+                )
+                    .chain(),
             )
                 .chain(),
         );

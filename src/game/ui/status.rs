@@ -71,19 +71,10 @@ pub(super) fn collect_toasts(
             TOAST_SECONDS
         };
         *toast = Toast {
-            text: capitalise(&text),
+            text,
             until: time.elapsed_secs() + seconds,
             error,
         };
-    }
-}
-
-/// The text with its first letter in upper case.
-pub(super) fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
     }
 }
 
@@ -425,11 +416,25 @@ pub(super) fn hand_off_banner(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     #[test]
     fn messages_start_with_a_capital() {
-        assert_eq!(capitalise("wait"), "Wait");
-        assert_eq!(capitalise(""), "");
+        // The toasts show messages as they are written: every refusal starts as a sentence
+        // does (or with a kingdom's name) in every language with capitals.
+        for language in [
+            crate::settings::Language::English,
+            crate::settings::Language::Swedish,
+        ] {
+            let tr = crate::i18n::Tr::new(language);
+            use crate::game::state::Refusal;
+            for reason in [
+                Refusal::Animating,
+                Refusal::GameOver,
+                Refusal::Reviewing,
+                Refusal::Emperor,
+            ] {
+                let text = reason.text(tr);
+                assert!(text.starts_with(char::is_uppercase), "{text}");
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! Why a move or a position is refused.
 
 use super::*;
+use crate::RulesError;
 
 /// Why a move cannot be played.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -60,7 +61,7 @@ pub enum PositionError {
     /// The FEN text could not be read.
     Fen(fen::FenError),
     /// The rule options are out of range.
-    Rules(String),
+    Rules(RulesError),
     /// No kingdom held by a player has a piece on the board.
     NoArmies,
     /// The kingdom to move has no piece (or its seat is empty).

@@ -1,0 +1,126 @@
+//! The game's window as the player left it: put back where it was (if still on a screen),
+//! its size and place kept while windowed, and F11 between a window and the whole screen.
+
+use bevy::prelude::*;
+use bevy::window::{Monitor, MonitorSelection, PrimaryWindow, WindowMode, WindowPosition};
+
+use crate::game::AppSystems;
+use crate::game::input::keys;
+use crate::game::preferences::Preferences;
+use crate::settings::WindowPlacement;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (
+            fullscreen_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
+            place_window,
+        )
+            .chain()
+            .after(AppSystems::UpdateHud),
+    );
+}
+
+/// F11 switches between a window and the whole screen.
+fn fullscreen_key(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut windows: Query<&mut Window, With<PrimaryWindow>>,
+) {
+    if !keys::FULLSCREEN.just_pressed(&keys) {
+        return;
+    }
+    if let Ok(mut window) = windows.single_mut() {
+        window.mode = toggled(window.mode);
+    }
+}
+
+/// The other of windowed and borderless fullscreen.
+pub(crate) fn toggled(mode: WindowMode) -> WindowMode {
+    match mode {
+        WindowMode::Windowed => WindowMode::BorderlessFullscreen(MonitorSelection::Current),
+        _ => WindowMode::Windowed,
+    }
+}
+
+/// Puts the window back where it was, once the monitors are known — but only if that place
+/// is still on one of them (a monitor may have been unplugged since).
+fn place_window(
+    mut prefs: ResMut<Preferences>,
+    monitors: Query<&Monitor>,
+    mut windows: Query<&mut Window, With<PrimaryWindow>>,
+) {
+    if prefs.placed || monitors.is_empty() {
+        return;
+    }
+    prefs.placed = true;
+    let Some(at) = prefs.settings.window.position.map(IVec2::from) else {
+        return;
+    };
+    let on_screen = monitors.iter().any(|m| on_monitor(at, m));
+    if let Ok(mut window) = windows.single_mut() {
+        if on_screen {
+            window.position = WindowPosition::At(at);
+        } else {
+            info!("the window's last place ({at}) is off every screen: placing it afresh");
+        }
+    }
+}
+
+/// Whether a window's top-left corner at `at` leaves its title bar on monitor `m`.
+fn on_monitor(at: IVec2, m: &Monitor) -> bool {
+    let min = m.physical_position;
+    let size = IVec2::new(m.physical_width as i32, m.physical_height as i32);
+    // At least a title bar's worth of the window on the screen.
+    let margin = IVec2::new(120, 40);
+    at.cmpge(min - IVec2::new(0, 0)).all() && at.cmple(min + size - margin).all()
+}
+
+/// The window's placement: its size and place while windowed (kept from before while
+/// fullscreen), and whether it is fullscreen.
+pub(crate) fn placement(window: &Window, before: &WindowPlacement) -> WindowPlacement {
+    let fullscreen = !matches!(window.mode, WindowMode::Windowed);
+    if fullscreen {
+        return WindowPlacement {
+            fullscreen,
+            ..before.clone()
+        };
+    }
+    WindowPlacement {
+        width: window.resolution.width().round() as u32,
+        height: window.resolution.height().round() as u32,
+        position: match window.position {
+            WindowPosition::At(at) => Some(at.into()),
+            _ => before.position,
+        },
+        fullscreen,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_are_placed_only_on_a_screen() {
+        let m = Monitor {
+            name: None,
+            physical_height: 1080,
+            physical_width: 1920,
+            physical_position: IVec2::new(0, 0),
+            refresh_rate_millihertz: None,
+            scale_factor: 1.0,
+            video_modes: Vec::new(),
+        };
+        assert!(on_monitor(IVec2::new(100, 100), &m));
+        assert!(!on_monitor(IVec2::new(-1800, 100), &m));
+        assert!(
+            !on_monitor(IVec2::new(1900, 100), &m),
+            "only a sliver would show"
+        );
+        assert_eq!(
+            toggled(WindowMode::Windowed),
+            WindowMode::BorderlessFullscreen(MonitorSelection::Current)
+        );
+        assert_eq!(toggled(toggled(WindowMode::Windowed)), WindowMode::Windowed);
+    }
+}
