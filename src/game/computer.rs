@@ -62,7 +62,7 @@ impl Default for ComputerSettings {
 /// The computer players' searcher. One engine serves every computer seat, so its
 /// transposition table and history carry over from move to move.
 #[derive(Resource, Clone)]
-pub struct SharedEngine(Arc<Mutex<Engine>>);
+pub(crate) struct SharedEngine(Arc<Mutex<Engine>>);
 
 impl Default for SharedEngine {
     fn default() -> SharedEngine {
@@ -72,7 +72,7 @@ impl Default for SharedEngine {
 
 /// The search under way, if a computer is thinking.
 #[derive(Resource, Default)]
-pub struct Thinking {
+pub(crate) struct Thinking {
     search: Option<BackgroundSearch>,
     result: Option<SearchResult>,
     /// When the turn started (the pause counts from here).

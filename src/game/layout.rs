@@ -8,26 +8,26 @@ use bevy::prelude::*;
 use qiguo_rules::{Edge, Kingdom, Point};
 
 /// Distance from the centre to the outermost lines.
-pub const GRID_HALF: f32 = 9.0;
+pub(crate) const GRID_HALF: f32 = 9.0;
 /// Half the width of the board's top (grid plus margin for the coordinates and tints).
-pub const BOARD_HALF: f32 = 10.4;
+pub(crate) const BOARD_HALF: f32 = 10.4;
 /// Thickness of the board.
-pub const BOARD_THICKNESS: f32 = 1.1;
+pub(crate) const BOARD_THICKNESS: f32 = 1.1;
 /// Radius of a stone.
-pub const STONE_RADIUS: f32 = 0.45;
+pub(crate) const STONE_RADIUS: f32 = 0.45;
 /// Height of a stone (both faces).
-pub const STONE_HEIGHT: f32 = 0.3;
+pub(crate) const STONE_HEIGHT: f32 = 0.3;
 /// Radius of the Emperor's stone.
-pub const EMPEROR_RADIUS: f32 = 0.48;
+pub(crate) const EMPEROR_RADIUS: f32 = 0.48;
 /// How high a moving stone is lifted.
-pub const LIFT: f32 = 0.7;
+pub(crate) const LIFT: f32 = 0.7;
 /// Distance from the centre to the first row of a captor's tray.
-pub const TRAY_START: f32 = BOARD_HALF + 0.9;
+pub(crate) const TRAY_START: f32 = BOARD_HALF + 0.9;
 /// Spacing of stones in a tray.
-pub const TRAY_SPACING: f32 = 0.95;
+pub(crate) const TRAY_SPACING: f32 = 0.95;
 
 /// The centre of `point` on the playing surface.
-pub fn point_position(point: Point) -> Vec3 {
+pub(crate) fn point_position(point: Point) -> Vec3 {
     Vec3::new(
         point.file() as f32 - GRID_HALF,
         0.0,
@@ -41,7 +41,7 @@ pub fn stone_rest(point: Point) -> Vec3 {
 }
 
 /// The point nearest to a position on the board, if within half a line's spacing.
-pub fn nearest_point(at: Vec3) -> Option<Point> {
+pub(crate) fn nearest_point(at: Vec3) -> Option<Point> {
     let file = (at.x + GRID_HALF).round();
     let rank = (GRID_HALF - at.z).round();
     if !(0.0..=18.0).contains(&file) || !(0.0..=18.0).contains(&rank) {
@@ -55,7 +55,7 @@ const TRAY_COLUMNS: u16 = 9;
 
 /// Where the `slot`-th stone captured by `captor` rests: rows along the captor's part of its
 /// edge, just off the board, filling outwards.
-pub fn tray_slot(captor: Kingdom, slot: u16) -> Vec3 {
+pub(crate) fn tray_slot(captor: Kingdom, slot: u16) -> Vec3 {
     let column = (slot % TRAY_COLUMNS) as f32;
     let row = (slot / TRAY_COLUMNS) as f32;
     let out = TRAY_START + row * TRAY_SPACING;
@@ -78,7 +78,7 @@ pub fn tray_slot(captor: Kingdom, slot: u16) -> Vec3 {
 
 /// The direction (yaw, radians about +Y, 0 looking north from the south) of the view from
 /// behind `kingdom`'s home: from its General's starting point, looking at the centre.
-pub fn kingdom_yaw(kingdom: Kingdom) -> f32 {
+pub(crate) fn kingdom_yaw(kingdom: Kingdom) -> f32 {
     let home: Vec2 = match kingdom {
         Kingdom::Qin => Vec2::new(-9.0, 0.0),
         Kingdom::Chu => Vec2::new(-4.0, 9.0),
@@ -94,7 +94,7 @@ pub fn kingdom_yaw(kingdom: Kingdom) -> f32 {
 
 /// The yaw closest to `current` that shows the same view as `target` (so turning takes the
 /// short way round).
-pub fn nearest_yaw(current: f32, target: f32) -> f32 {
+pub(crate) fn nearest_yaw(current: f32, target: f32) -> f32 {
     let mut t = target;
     while t - current > PI {
         t -= 2.0 * PI;
@@ -106,9 +106,9 @@ pub fn nearest_yaw(current: f32, target: f32) -> f32 {
 }
 
 /// The pitch of the views from behind a kingdom (radians above the board).
-pub const SIDE_PITCH: f32 = 0.95;
+pub(crate) const SIDE_PITCH: f32 = 0.95;
 /// The pitch of the top view, just short of straight down.
-pub const TOP_PITCH: f32 = FRAC_PI_2 - 0.001;
+pub(crate) const TOP_PITCH: f32 = FRAC_PI_2 - 0.001;
 
 #[cfg(test)]
 mod tests {

@@ -115,7 +115,7 @@ pub struct SaveRequested(pub String);
 
 /// Delete the named save.
 #[derive(Message, Clone, Debug)]
-pub struct DeleteRequested(pub String);
+pub(crate) struct DeleteRequested(pub String);
 
 /// Replace the match with a game from elsewhere, once it has been read and checked.
 #[derive(Message, Clone, Debug)]
@@ -246,7 +246,7 @@ fn delete_saves(
 
 /// Why a load request could not be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LoadError {
+pub(crate) enum LoadError {
     /// The save could not be read.
     Save(SaveError),
     /// The pasted position was refused.

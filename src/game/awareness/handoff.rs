@@ -20,7 +20,7 @@ pub(crate) fn plugin(app: &mut App) {
 }
 
 /// Seconds the banner stays.
-pub const BANNER_SECONDS: f32 = 2.2;
+pub(crate) const BANNER_SECONDS: f32 = 2.2;
 
 /// The hand-off banner's state.
 #[derive(Resource, Debug, Clone, PartialEq)]
@@ -68,7 +68,7 @@ impl Banner {
 
 /// Whether the board changes hands when `next` (a player number) starts a turn after `last`,
 /// the player of the last person's turn: only between two different people.
-pub fn hands_off(last: Option<u8>, next: u8) -> bool {
+pub(crate) fn hands_off(last: Option<u8>, next: u8) -> bool {
     last.is_some_and(|last| last != next)
 }
 

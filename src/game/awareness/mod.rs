@@ -29,7 +29,7 @@ pub(super) fn plugin(app: &mut App) {
 /// A person's turn has started in the live game (once per turn): what the hand-off banner and
 /// the recap of moves since their last turn follow.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PersonTurnStarted {
+pub(crate) struct PersonTurnStarted {
     /// The turn.
     pub turn: Turn,
     /// The kingdom to move.

@@ -164,7 +164,7 @@ impl Online {
     /// Who decides each of `players` seats, as the rules system is to know it: everything here
     /// offline; on a host, the seats other machines hold are theirs; on a joined window, only
     /// the seats it holds while it plays.
-    pub fn authority(&self, players: usize) -> SeatAuthority {
+    pub(crate) fn authority(&self, players: usize) -> SeatAuthority {
         let holder = |here: bool| {
             if here {
                 SeatHolder::Here
@@ -195,12 +195,12 @@ impl Online {
     }
 
     /// Whether this window follows a host (its person's moves go to the host).
-    pub fn is_joined(&self) -> bool {
+    pub(crate) fn is_joined(&self) -> bool {
         matches!(self, Online::Joined(_))
     }
 
     /// Whether this window hosts.
-    pub fn is_hosting(&self) -> bool {
+    pub(crate) fn is_hosting(&self) -> bool {
         matches!(self, Online::Hosting(_))
     }
 
@@ -322,7 +322,7 @@ pub struct TakeBackAnswered {
 
 /// The address other machines reach a host listening on `bind` at: this machine's address on
 /// the network it reaches others by (found by routing, no packet sent), else `bind` itself.
-pub fn joinable_address(bind: SocketAddr) -> SocketAddr {
+pub(crate) fn joinable_address(bind: SocketAddr) -> SocketAddr {
     if !bind.ip().is_unspecified() {
         return bind;
     }
@@ -339,7 +339,7 @@ pub fn joinable_address(bind: SocketAddr) -> SocketAddr {
 }
 
 /// The file that keeps this window's seat token for `host`, in the data directory.
-pub fn token_file_for(host: SocketAddr) -> Option<PathBuf> {
+pub(crate) fn token_file_for(host: SocketAddr) -> Option<PathBuf> {
     let dir = crate::saves::SaveDir::locate().ok()?;
     let name = format!("{host}-window").replace([':', '.', '[', ']'], "_");
     Some(dir.root().join("seats").join(format!("{name}.token")))

@@ -32,7 +32,7 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// Seconds each replayed move stays before the next.
-pub const REPLAY_STEP_SECONDS: f32 = 0.9;
+pub(crate) const REPLAY_STEP_SECONDS: f32 = 0.9;
 
 /// The moves since the last turn of the person now to move.
 #[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
@@ -48,7 +48,7 @@ impl Recap {
     /// The moves of `game` played since `player` last had a turn: back from the end to the
     /// last move made by one of the player's kingdoms (held at the time of the current
     /// position), or to the start.
-    pub fn since_last_turn(game: &Game, player: u8) -> Range<usize> {
+    pub(crate) fn since_last_turn(game: &Game, player: u8) -> Range<usize> {
         let pos: &Position = game.position();
         let start = game
             .reports()

@@ -71,7 +71,7 @@ impl Match {
     }
 
     /// A match from `start` with these players (one per player number in the seats).
-    pub fn with_players(start: Position, players: Vec<PlayerInfo>) -> Match {
+    pub(crate) fn with_players(start: Position, players: Vec<PlayerInfo>) -> Match {
         Match::from_game(Game::new(start), players)
     }
 
@@ -126,7 +126,7 @@ impl Match {
     }
 
     /// Whether any kingdom still in the game is played by a person.
-    pub fn has_person(&self) -> bool {
+    pub(crate) fn has_person(&self) -> bool {
         let pos = self.position();
         pos.alive()
             .iter()
@@ -159,7 +159,7 @@ impl Match {
     }
 
     /// The name of the player holding `kingdom`, if it is held.
-    pub fn player_name(&self, kingdom: Kingdom) -> Option<&str> {
+    pub(crate) fn player_name(&self, kingdom: Kingdom) -> Option<&str> {
         let seat = self.position().seats().player(kingdom)?;
         self.players.get(seat as usize).map(|p| p.name.as_str())
     }
@@ -229,7 +229,7 @@ pub enum ReviewRequested {
 /// The board should move to a different position of the same game (undo, redo, review): the
 /// stones glide there instead of being rebuilt.
 #[derive(Message, Clone, Copy, Debug, Default)]
-pub struct ShownPositionChanged;
+pub(crate) struct ShownPositionChanged;
 
 /// A message for the players (a refused file, a failed save), shown briefly and logged.
 #[derive(Message, Clone, Debug)]
@@ -306,7 +306,7 @@ impl MoveRequested {
 
 /// The last move has been shown (its stones have landed): the turn can go on.
 #[derive(Message, Clone, Copy, Debug, Default)]
-pub struct MoveShown;
+pub(crate) struct MoveShown;
 
 /// A move was played: what it did, and how many moves the game now has.
 #[derive(Message, Clone, Debug)]
@@ -415,7 +415,7 @@ impl Refusal {
 }
 
 /// Why a move is not legal, in the interface's language.
-pub fn illegal_text(tr: Tr, e: &IllegalMove) -> String {
+pub(crate) fn illegal_text(tr: Tr, e: &IllegalMove) -> String {
     match e {
         IllegalMove::GameOver => tr.text("refusal-game-over"),
         IllegalMove::NoPiece(p) => tr!(tr, "illegal-no-piece", point = p.to_string()),
@@ -440,7 +440,7 @@ pub fn illegal_text(tr: Tr, e: &IllegalMove) -> String {
 
 /// Whether `by` may ask for a move now, or why not. The same answer holds for a person's
 /// clicks: only legality and the freshness of a request are checked later, when it is applied.
-pub fn turn_refusal(
+pub(crate) fn turn_refusal(
     the_match: &Match,
     phase: TurnPhase,
     review: &Review,
@@ -478,7 +478,7 @@ pub fn turn_refusal(
 
 /// A dialog the players must answer before the board takes moves.
 #[derive(States, Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Dialog {
+pub(crate) enum Dialog {
     /// None is open.
     #[default]
     None,
@@ -517,7 +517,7 @@ pub struct SeatChangeRequested {
 /// From the host of a game this window joined: the whole game (on joining, or again after
 /// moves were taken back), replacing the match.
 #[derive(Message, Clone, Debug)]
-pub struct GameFromHost {
+pub(crate) struct GameFromHost {
     /// The game.
     pub game: Game,
     /// The players, as the host has them.
@@ -526,11 +526,11 @@ pub struct GameFromHost {
 
 /// From the host of a game this window joined: the players' names and computers now.
 #[derive(Message, Clone, Debug, PartialEq)]
-pub struct PlayersFromHost(pub Vec<PlayerInfo>);
+pub(crate) struct PlayersFromHost(pub Vec<PlayerInfo>);
 
 /// On a host: a player who joined from another machine gives their name to the seat.
 #[derive(Message, Clone, Debug, PartialEq)]
-pub struct PlayerRenamed {
+pub(crate) struct PlayerRenamed {
     /// The player number.
     pub player: u8,
     /// The name.
