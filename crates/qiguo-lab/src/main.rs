@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use clap::Parser;
-use qiguo_ai::Level;
+use qiguo_ai::{Level, ParseLevelError};
 use qiguo_lab::selfplay::{self, Budget, Ledger, Series, Sprt, Summary};
 use qiguo_rules::{Preset, Rules};
 
@@ -69,24 +69,38 @@ struct Args {
     log: Option<PathBuf>,
 }
 
+/// Why `--levels` or `--time-scale` cannot be used as given.
+#[derive(Debug, thiserror::Error)]
+enum ArgError {
+    /// A level's name is unknown.
+    #[error(transparent)]
+    Level(#[from] ParseLevelError),
+    /// Neither one level nor seven.
+    #[error("give one level or seven (Qin … Yan), not {0}")]
+    LevelCount(usize),
+    /// Not a number above 0 and at most 100.
+    #[error("give a factor above 0 and at most 100")]
+    Scale,
+}
+
 /// One level for all seven kingdoms, or seven.
-fn seven_levels(text: &str) -> Result<[Level; 7], String> {
+fn seven_levels(text: &str) -> Result<[Level; 7], ArgError> {
     let levels = text
         .split(',')
-        .map(|l| l.trim().parse::<Level>().map_err(|e| e.to_string()))
+        .map(|l| l.trim().parse::<Level>())
         .collect::<Result<Vec<_>, _>>()?;
     match levels[..] {
         [one] => Ok([one; 7]),
         _ => <[Level; 7]>::try_from(levels.as_slice())
-            .map_err(|_| format!("give one level or seven (Qin … Yan), not {}", levels.len())),
+            .map_err(|_| ArgError::LevelCount(levels.len())),
     }
 }
 
 /// A factor above 0 and at most 100.
-fn time_scale(text: &str) -> Result<f64, String> {
+fn time_scale(text: &str) -> Result<f64, ArgError> {
     match text.parse::<f64>() {
         Ok(f) if f > 0.0 && f <= 100.0 => Ok(f),
-        _ => Err("give a factor above 0 and at most 100".to_owned()),
+        _ => Err(ArgError::Scale),
     }
 }
 
