@@ -123,7 +123,7 @@ pub(crate) const ZOOM_OUT: Key = Key::command(KeyCode::Minus, "−");
 pub(crate) const ZOOM_RESET: Key = Key::command(KeyCode::Digit0, "0");
 /// Pastes text into a field (egui's own binding, named for the hints).
 pub(crate) const PASTE: Key = Key::command(KeyCode::KeyV, "V");
-/// Held over a stone: shows its moves without selecting it.
+/// Held over a stone: shows its moves without selecting it (read with [`shift_held`]).
 pub(crate) const PREVIEW_MODIFIER: &str = "Shift";
 
 /// Whether Ctrl is held, or Cmd on macOS.
