@@ -611,9 +611,10 @@ impl Engine {
 
     /// The move an opponent plays when it is not the one searched, in its own interest: the
     /// best capture by victim and attacker, else its best quiet move by history — the first of
-    /// these (among the best dozen) that does not leave its General to be taken, which also
-    /// moves a threatened General out of danger. Killer moves, learned from refutations of the
-    /// searching player, are not used.
+    /// these that does not leave its General to be taken, which also moves a threatened
+    /// General out of danger (the best dozen are looked at first, the rest only when none of
+    /// those will do). Killer moves, learned from refutations of the searching player, are
+    /// not used.
     fn background_move(&mut self, pos: &mut Position) -> Move {
         const CANDIDATES: usize = 12;
         let mut moves = std::mem::take(&mut self.scratch);
@@ -633,19 +634,30 @@ impl Engine {
             (mv, score, at)
         }));
         self.scratch = moves;
-        // Only the best dozen are looked at: bring them to the front, best first, ties in
+        // The best dozen are looked at first: bring them to the front, best first, ties in
         // generation order (as a stable sort of them all would).
         let key = |&(_, score, at): &(Move, i32, usize)| (std::cmp::Reverse(score), at);
+        let first = ranked.len().min(CANDIDATES);
         if ranked.len() > CANDIDATES {
             ranked.select_nth_unstable_by_key(CANDIDATES, key);
-            ranked.truncate(CANDIDATES);
         }
-        ranked.sort_unstable_by_key(key);
+        ranked[..first].sort_unstable_by_key(key);
         let fallback = ranked.first().map_or(Move::PASS, |(mv, _, _)| *mv);
-        let chosen = ranked
-            .iter()
-            .map(|(mv, _, _)| *mv)
-            .find(|&mv| !self.hangs_general(pos, mv))
+        let safe = |engine: &Self, pos: &mut Position, moves: &[(Move, i32, usize)]| {
+            moves
+                .iter()
+                .map(|(mv, _, _)| *mv)
+                .find(|&mv| !engine.hangs_general(pos, mv))
+        };
+        // When each of them leaves a General to be taken (it is attacked, and none of them
+        // moves it, takes its attacker or covers it), the rest are looked at too: a kingdom
+        // whose General the searching player attacks saves it in a real round, and a search
+        // that leaves it there counts on taking it later instead of now.
+        let chosen = safe(self, pos, &ranked[..first])
+            .or_else(|| {
+                ranked[first..].sort_unstable_by_key(key);
+                safe(self, pos, &ranked[first..])
+            })
             .unwrap_or(fallback);
         self.ranked = ranked;
         chosen

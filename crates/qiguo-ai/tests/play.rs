@@ -1,7 +1,7 @@
 //! The computer players choose legal moves in all kinds of positions, take a General left
 //! unprotected, and are reproducible for a fixed seed and node budget.
 
-use qiguo_ai::{Engine, Level, Limits};
+use qiguo_ai::{Engine, Level, LevelSearch, Limits};
 use qiguo_rules::{Game, Move, PieceKind, Position, Preset, Rules, Seating, Seats, notation};
 
 /// Random games under every preset and some seatings, and the positions along them.
@@ -184,34 +184,85 @@ fn own_general_exposed_after(pos: &Position, mv: Move) -> bool {
         .any(|(p, piece)| piece.kind == PieceKind::General && after.is_attacked(p, foes))
 }
 
-/// Over positions of random games: wherever the kingdom to move can take an enemy General and
-/// keep its own Generals safe, Hard (three moves deep) takes a General.
+/// The enemy Generals the kingdom to move can take in `pos` with its own Generals safe after.
+fn free_generals(pos: &Position) -> Vec<Move> {
+    pos.legal_moves()
+        .into_iter()
+        .filter(|&mv| {
+            let victim = mv.to().and_then(|to| pos.piece_at(to));
+            victim.is_some_and(|v| {
+                v.kind == PieceKind::General
+                    && pos.player_of(v.kingdom) != pos.player_of(pos.to_move())
+            })
+        })
+        .filter(|&mv| !own_general_exposed_after(pos, mv))
+        .collect()
+}
+
+/// Positions of random games (captures preferred) under every preset where the kingdom to
+/// move can take a free General: at most `per_preset` of each, a few plies apart. Positions
+/// where some kingdom is one loss from falling are left out: there any capture of its pieces
+/// may end the game first (under `elephantchess` the kingdom with the most captures overall
+/// is its victor, so a rival that takes a General in the same round can win by it), and the
+/// search rightly weighs that against the General.
+fn free_general_positions(per_preset: usize) -> Vec<Position> {
+    let mut out = Vec::new();
+    for (i, preset) in Preset::ALL.into_iter().enumerate() {
+        let mut found = 0;
+        for game_no in 0..40 {
+            let mut game = Game::start(Rules::preset(preset), Seats::seven());
+            let mut rng = qiguo_rules::random::SplitMix64::new((1000 + i * 100 + game_no) as u64);
+            let mut last = 0;
+            for ply in 0..600 {
+                let pos = game.position().clone();
+                if pos.is_over() || found >= per_preset {
+                    break;
+                }
+                let near_falling = pos
+                    .alive()
+                    .iter()
+                    .any(|k| pos.losses(k) + 1 >= u32::from(pos.rules().beaten_at_losses));
+                if ply > last + 20 && !near_falling && !free_generals(&pos).is_empty() {
+                    out.push(pos.clone());
+                    found += 1;
+                    last = ply;
+                }
+                let moves = pos.legal_moves();
+                let caps: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| pos.is_capture(*m))
+                    .collect();
+                let mv = if !caps.is_empty() && rng.below(3) > 0 {
+                    caps[rng.below(caps.len())]
+                } else {
+                    moves[rng.below(moves.len())]
+                };
+                game.play(mv).unwrap();
+            }
+        }
+    }
+    out
+}
+
+/// Wherever the kingdom to move can take an enemy General and keep its own Generals safe,
+/// Hard (with its whole budget, as measured by work) takes a General.
 #[test]
 fn hard_takes_free_generals_in_generated_positions() {
-    let mut found = 0;
+    let positions = free_general_positions(6);
+    assert!(
+        positions.len() >= 20,
+        "only {} positions with a free General",
+        positions.len()
+    );
     let mut engine = Engine::new(18);
-    for pos in positions() {
-        let free: Vec<Move> = pos
-            .legal_moves()
-            .into_iter()
-            .filter(|&mv| {
-                let victim = mv.to().and_then(|to| pos.piece_at(to));
-                victim.is_some_and(|v| {
-                    v.kind == PieceKind::General
-                        && pos.player_of(v.kingdom) != pos.player_of(pos.to_move())
-                })
-            })
-            .filter(|&mv| !own_general_exposed_after(&pos, mv))
-            .collect();
-        if free.is_empty() {
-            continue;
-        }
-        found += 1;
+    for pos in positions {
+        let free = free_generals(&pos);
         let limits = Limits {
-            depth: Some(3),
-            nodes: Some(400_000),
+            nodes: Some(Level::Hard.nodes()),
             ..Limits::default()
         };
+        engine.clear();
         let best = engine.search(&pos, Level::Hard, &limits, 7).unwrap().best;
         let takes_general = best
             .to()
@@ -219,11 +270,11 @@ fn hard_takes_free_generals_in_generated_positions() {
             .is_some_and(|v| v.kind == PieceKind::General);
         assert!(
             takes_general,
-            "played {best}, not one of {free:?}, in\n{pos}"
+            "played {best}, not one of {free:?}, under {:?} in\n{}",
+            pos.rules().matching_preset(),
+            pos.to_fen()
         );
     }
-    eprintln!("{found} positions with a free General");
-    assert!(found >= 3, "only {found} positions with a free General");
 }
 
 /// A position met again (the game going round in circles, as deterministic players do in
@@ -254,4 +305,29 @@ fn a_position_met_again_gets_another_near_best_move() {
     engine.clear();
     let again = engine.search(&pos, Level::Medium, &limits, 7).unwrap();
     assert_eq!(again.best, first.best, "a cleared engine starts afresh");
+}
+
+/// Yan can take Han's General (g9j6) or Zhao's (f18n18), and no kingdom can take Yan's General
+/// after either. Three plies deep, one opponent answers and the other General "is still there"
+/// on Yan's next move; in a real round both kingdoms move theirs away, so Hard must take one
+/// now rather than play a quiet move first (it used to play a15a13).
+#[test]
+fn hard_takes_a_general_now_rather_than_later() {
+    let fen = "dG2dSdBdQdR1dNpNpNpSpB1pRpSpNgN1/3dNdSdC1dS5pQgN4/4dA6pSpA1pA1gB1gS/2bG4dA4pW4gA1/dHwN1gG7dN1pG3gS1/11bN5gCgQ/wR10oH2gN1gAgSgR/1wS16gS/1wSwA6gN3oG5/wQwC4pC9gW2/wSwS4dW2dN4bA4/1wN1wA9oW2bNbS1/10rG6bS1/2pHwH3rA1oQ1oN2bNgH1bCbQ/3rQ5oC4oN1bAbSbR/2rNrA2rNwW5oA4bS/3rSrB9oA2rC1/4wG1rS5oS1oSoB3/2rNrSrR2rS1oN1oSoR3oS2 d";
+    let pos = Position::from_fen(fen, Rules::preset(Preset::Classic)).unwrap();
+    let limits = Limits {
+        nodes: Some(Level::Hard.nodes()),
+        ..Limits::default()
+    };
+    let result = Engine::new(18)
+        .search(&pos, Level::Hard, &limits, 1)
+        .unwrap();
+    let taken = result.best.to().and_then(|to| pos.piece_at(to));
+    assert!(
+        taken.is_some_and(|v| v.kind == PieceKind::General),
+        "played {} (score {}, depth {})",
+        result.best,
+        result.score,
+        result.depth
+    );
 }
