@@ -1,0 +1,112 @@
+//! The wall time of a round of six computer players in the game, from a person's move to
+//! that person's next turn, per level (and per pace): the searches, the pauses between moves
+//! and the glides of the stones, on the game's own logic without a window (`cargo bench
+//! --bench round`). Figures and machine in `docs/performance.md`.
+
+use std::time::{Duration, Instant};
+
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+use qiguo::game::computer::ComputerSettings;
+use qiguo::game::logic_plugins;
+use qiguo::game::state::{Match, MoveRequested, TurnPhase};
+use qiguo_ai::{Engine, Level, Limits};
+use qiguo_rules::{Game, PlayerInfo, Position, Preset, Rules};
+
+/// Moves played by Easy players before the round is measured (twelve rounds of seven).
+const OPENING_PLIES: usize = 84;
+
+/// A game between Easy players, `OPENING_PLIES` moves in, with Qin to move.
+fn mid_game() -> Game {
+    let mut game = Game::new(Position::start(Rules::preset(Preset::Classic)));
+    let mut engine = Engine::new(16);
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    while game.len() < OPENING_PLIES || game.position().to_move() != qiguo_rules::Kingdom::Qin {
+        let pos = game.position().clone();
+        let best = engine
+            .search(&pos, Level::Easy, &limits, game.len() as u64)
+            .expect("the opening game goes on")
+            .best;
+        game.play(best).expect("the engine plays legal moves");
+    }
+    game
+}
+
+/// The headless game: a person as Qin, six computers of `level`.
+fn app(game: Game, level: Level, configure: impl FnOnce(&mut App)) -> App {
+    let mut players = PlayerInfo::defaults(7);
+    for player in players.iter_mut().skip(1) {
+        player.computer = Some(level);
+    }
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin));
+    app.insert_resource(Match::from_game(game, players));
+    app.insert_resource(ComputerSettings::default());
+    configure(&mut app);
+    logic_plugins(&mut app);
+    qiguo::game::app::run_main_world_on_one_thread(&mut app);
+    app.finish();
+    app.cleanup();
+    app.update();
+    app
+}
+
+fn phase(app: &App) -> TurnPhase {
+    *app.world().resource::<State<TurnPhase>>().get()
+}
+
+/// Plays the person's move (the one Medium would choose), then runs frames in real time until
+/// the person is to move again; returns the wall time from the move to that turn.
+fn round(app: &mut App) -> Duration {
+    let the_match = app.world().resource::<Match>().clone();
+    let pos = the_match.position().clone();
+    let mv = Engine::new(16)
+        .search(
+            &pos,
+            Level::Medium,
+            &Limits {
+                nodes: Some(20_000),
+                ..Limits::default()
+            },
+            1,
+        )
+        .expect("Qin has a move")
+        .best;
+    app.world_mut()
+        .write_message(MoveRequested::by_person(&the_match, mv));
+    let start = Instant::now();
+    let len = the_match.game().len();
+    loop {
+        app.update();
+        let now = app.world().resource::<Match>().game().len();
+        if now > len + 1 && matches!(phase(app), TurnPhase::AwaitingInput | TurnPhase::GameOver) {
+            return start.elapsed();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the round never ended"
+        );
+        // About the pace of a fast display, without spinning a core the searches need.
+        std::thread::sleep(Duration::from_millis(4));
+    }
+}
+
+fn main() {
+    // `cargo test --benches` runs this with `--test`: one quick round is enough there.
+    let quick = std::env::args().any(|a| a == "--test");
+    let game = mid_game();
+    println!("a round of six computers after {OPENING_PLIES} moves (classic), wall time:");
+    let levels: &[Level] = if quick {
+        &[Level::Easy]
+    } else {
+        &[Level::Easy, Level::Medium, Level::Hard]
+    };
+    for &level in levels {
+        let mut app = app(game.clone(), level, |_| {});
+        let took = round(&mut app);
+        println!("  {level:<6} {:>6.2} s", took.as_secs_f64());
+    }
+}
