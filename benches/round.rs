@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
-use qiguo::game::computer::ComputerSettings;
+use qiguo::game::computer::{ComputerSettings, Thinking};
 use qiguo::game::logic_plugins;
+use qiguo::game::pace::{Pace, PaceChoice};
 use qiguo::game::state::{Match, MoveRequested, TurnPhase};
 use qiguo_ai::{Engine, Level, Limits};
 use qiguo_rules::{Game, PlayerInfo, Position, Preset, Rules};
@@ -35,8 +36,8 @@ fn mid_game() -> Game {
     game
 }
 
-/// The headless game: a person as Qin, six computers of `level`.
-fn app(game: Game, level: Level, configure: impl FnOnce(&mut App)) -> App {
+/// The headless game: a person as Qin, six computers of `level`, at `pace`.
+fn app(game: Game, level: Level, pace: PaceChoice) -> App {
     let mut players = PlayerInfo::defaults(7);
     for player in players.iter_mut().skip(1) {
         player.computer = Some(level);
@@ -45,7 +46,7 @@ fn app(game: Game, level: Level, configure: impl FnOnce(&mut App)) -> App {
     app.add_plugins((MinimalPlugins, StatesPlugin));
     app.insert_resource(Match::from_game(game, players));
     app.insert_resource(ComputerSettings::default());
-    configure(&mut app);
+    app.insert_resource(Pace(pace));
     logic_plugins(&mut app);
     qiguo::game::app::run_main_world_on_one_thread(&mut app);
     app.finish();
@@ -59,8 +60,9 @@ fn phase(app: &App) -> TurnPhase {
 }
 
 /// Plays the person's move (the one Medium would choose), then runs frames in real time until
-/// the person is to move again; returns the wall time from the move to that turn.
-fn round(app: &mut App) -> Duration {
+/// the person is to move again; returns the wall time from the move to that turn, and the
+/// time the six searches took.
+fn round(app: &mut App) -> (Duration, Duration) {
     let the_match = app.world().resource::<Match>().clone();
     let pos = the_match.position().clone();
     let mv = Engine::new(16)
@@ -83,7 +85,10 @@ fn round(app: &mut App) -> Duration {
         app.update();
         let now = app.world().resource::<Match>().game().len();
         if now > len + 1 && matches!(phase(app), TurnPhase::AwaitingInput | TurnPhase::GameOver) {
-            return start.elapsed();
+            return (
+                start.elapsed(),
+                app.world().resource::<Thinking>().searched(),
+            );
         }
         assert!(
             start.elapsed() < Duration::from_secs(120),
@@ -104,9 +109,21 @@ fn main() {
     } else {
         &[Level::Easy, Level::Medium, Level::Hard]
     };
+    println!(
+        "  {:<8} {:>8} {:>8} {:>8}   (searching, in all)",
+        "level", "calm", "brisk", "instant"
+    );
     for &level in levels {
-        let mut app = app(game.clone(), level, |_| {});
-        let took = round(&mut app);
-        println!("  {level:<6} {:>6.2} s", took.as_secs_f64());
+        let times = PaceChoice::ALL.map(|pace| round(&mut app(game.clone(), level, pace)));
+        println!(
+            "  {:<8} {:>7.2}s {:>7.2}s {:>7.2}s   ({:.2}s, {:.2}s, {:.2}s)",
+            level.name(),
+            times[0].0.as_secs_f64(),
+            times[1].0.as_secs_f64(),
+            times[2].0.as_secs_f64(),
+            times[0].1.as_secs_f64(),
+            times[1].1.as_secs_f64(),
+            times[2].1.as_secs_f64()
+        );
     }
 }

@@ -120,6 +120,25 @@ pub enum PaletteChoice {
     ColourBlind,
 }
 
+/// How quickly the computers' moves follow one another on the board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PaceChoice {
+    /// A pause before each computer's move and full glides, to follow every move as it is made.
+    Calm,
+    /// A short pause and quicker glides.
+    #[default]
+    Brisk,
+    /// The computers' moves are shown as fast as they are found (the arrows of the moves since
+    /// a person's last turn, and Replay, show what happened).
+    Instant,
+}
+
+impl PaceChoice {
+    /// Every pace, calmest first.
+    pub const ALL: [PaceChoice; 3] = [PaceChoice::Calm, PaceChoice::Brisk, PaceChoice::Instant];
+}
+
 /// Whether the side panels are open.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -198,6 +217,8 @@ pub struct Settings {
     pub palette: PaletteChoice,
     /// The interface's scale, on top of the one the window's size suits.
     pub ui_scale: f32,
+    /// How quickly the computers' moves follow one another.
+    pub pace: PaceChoice,
     /// Which panels are open.
     pub panels: Panels,
     /// The last new game's choices.
@@ -217,6 +238,7 @@ impl Default for Settings {
             language: None,
             palette: PaletteChoice::Standard,
             ui_scale: 1.0,
+            pace: PaceChoice::default(),
             panels: Panels::default(),
             new_game: NewGameChoices::default(),
             window: WindowPlacement::default(),
@@ -434,6 +456,7 @@ mod tests {
             language: Some(Language::Chinese),
             palette: PaletteChoice::ColourBlind,
             ui_scale: 1.3,
+            pace: PaceChoice::Instant,
             panels: Panels {
                 kingdoms: false,
                 moves: true,

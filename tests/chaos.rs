@@ -17,6 +17,7 @@ use bevy::log::tracing::{self, Level as LogLevel, Subscriber};
 use bevy::log::tracing_subscriber::{self, Layer, layer::Context, prelude::*};
 use bevy::prelude::*;
 use common::*;
+use qiguo::game::pace::PaceChoice;
 use qiguo::game::saving::{LoadRequested, SaveRequested};
 use qiguo::game::selection::{AllyAttackAnswered, DeselectRequested, PointClicked, Selection};
 use qiguo::game::state::{
@@ -251,10 +252,14 @@ fn run_seed(seed: u64, steps: usize) {
     let start = random_start(&mut rng);
     let players = players(&mut rng, start.seats().player_count());
     let levels: Vec<Option<Level>> = players.iter().map(|p| p.computer).collect();
+    // Every pace: the next computer's search starts while the move before is shown, and at
+    // the instant pace the computers' moves land in the frame they are played.
+    let pace = PaceChoice::ALL[seed as usize % PaceChoice::ALL.len()];
     let mut app = TestApp::new(start)
         .levels(&levels)
         .saving(&dir, false)
         .seed(seed)
+        .pace(pace)
         .build();
     send(&mut app, SaveRequested("chaos".into()));
     let mut past = Vec::new();
@@ -288,7 +293,7 @@ fn run_seed(seed: u64, steps: usize) {
         }
     }
     eprintln!(
-        "seed {seed}: {applied} moves played ({captures} captures, {fallen} kingdoms fallen), \
+        "seed {seed} ({pace:?}): {applied} moves played ({captures} captures, {fallen} kingdoms fallen), \
          {refused} requests refused ({outdated} outdated), {games} games started or loaded, \
          {reviewing} frames of review"
     );

@@ -86,11 +86,14 @@ fn select_move_capture_beat_and_finish_with_removal() {
 
 #[test]
 fn beaten_armies_change_colour_when_transferred() {
+    use qiguo::game::pace::PaceChoice;
     use qiguo::game::stones::Look;
-    let mut app = app_with(start(Preset::Wikipedia));
-    // Chu's swordsman on f1 keeps Chu's colour while Qin's chancellor travels to Chu's
-    // General, and takes Qin's when it lands (about 0.6 s: lift 0.14 s, travel 0.29 s, then
-    // the settle).
+    let mut app = TestApp::new(start(Preset::Wikipedia))
+        .pace(PaceChoice::Calm)
+        .build();
+    // At the calm pace, Chu's swordsman on f1 keeps Chu's colour while Qin's chancellor
+    // travels to Chu's General, and takes Qin's when it lands (about 0.6 s: lift 0.14 s,
+    // travel 0.29 s, then the settle).
     let f1 = app.world().resource::<StoneIndex>().at(p("f1")).unwrap();
     let look = |app: &App| app.world().get::<Look>(f1).unwrap().0.kingdom;
     click(&mut app, "a5");

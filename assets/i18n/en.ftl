@@ -355,6 +355,13 @@ hand-off-banner = { $kingdom } — { $player }, your move
 
 settings-title = Settings
 settings-language = Language
+settings-pace = Pace
+pace-calm = Calm
+pace-calm-hint = A pause before each computer's move, and full glides: follow every move as it is made.
+pace-brisk = Brisk
+pace-brisk-hint = A short pause and quicker glides.
+pace-instant = Instant
+pace-instant-hint = The computers' moves appear as soon as they are found; the arrows and Replay show what happened since your last turn.
 settings-camera = Camera
 settings-people = People
 settings-hand-off = Name who takes the board (hand-off banner)

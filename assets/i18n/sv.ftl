@@ -335,6 +335,13 @@ hand-off-banner = { $kingdom } — { $player }, ditt drag
 
 settings-title = Inställningar
 settings-language = Språk
+settings-pace = Tempo
+pace-calm = Lugnt
+pace-calm-hint = En paus före varje datordrag och hela glidningar: följ varje drag medan det görs.
+pace-brisk = Raskt
+pace-brisk-hint = En kort paus och snabbare glidningar.
+pace-instant = Direkt
+pace-instant-hint = Datorernas drag syns så snart de är funna; pilarna och Repris visar vad som hänt sedan ditt senaste drag.
 settings-camera = Kamera
 settings-people = Spelare
 settings-hand-off = Visa vem som tar över brädet (överlämning)

@@ -330,6 +330,13 @@ hand-off-banner = { $kingdom } — { $player }，輪到你了
 
 settings-title = 設定
 settings-language = 語言
+settings-pace = 節奏
+pace-calm = 從容
+pace-calm-hint = 電腦每步之前稍停，棋子完整滑行：每一步都看得清楚。
+pace-brisk = 輕快
+pace-brisk-hint = 稍停片刻，棋子滑行較快。
+pace-instant = 即時
+pace-instant-hint = 電腦一想好就落子；自你上一手以來的箭頭與重播會顯示發生了什麼。
 settings-camera = 視角
 settings-people = 玩家
 settings-hand-off = 顯示接手的人（換人提示）

@@ -1,8 +1,10 @@
 //! Computer players: when one is to move, its search runs on a thread of its own
-//! ([`BackgroundSearch`], as on a server), so the window stays responsive; the move it finds is requested like a person's
-//! after a short pause, and animated the same way. Leaving the phase (a new game, the seat handed
-//! to a person) stops the search. The request names the turn it was chosen for, so a move that
-//! arrives after the game moved on is refused by the rules system.
+//! ([`BackgroundSearch`], as on a server), so the window stays responsive. It starts as soon as
+//! the move before is decided, while that move is still being shown; the move it finds is
+//! requested like a person's once the board is ready for it and the pace's pause is over, and
+//! animated the same way. A search whose turn is gone (a move taken back, a new game, the seat
+//! handed to a person) is stopped. The request names the turn it was chosen for, so a move
+//! that arrives after the game moved on is refused by the rules system.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -11,19 +13,25 @@ use bevy::prelude::*;
 use qiguo_ai::{BackgroundSearch, Engine, Level, Limits, SearchResult};
 
 use crate::game::AppSystems;
+use crate::game::pace::Pace;
 use crate::game::state::{Dialog, Match, MoveRequested, Mover, SeatAuthority, Turn, TurnPhase};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ComputerSettings>()
         .init_resource::<Thinking>()
         .init_resource::<SharedEngine>()
-        .add_systems(OnEnter(TurnPhase::ComputerThinking), start_thinking)
-        .add_systems(OnExit(TurnPhase::ComputerThinking), stop_thinking)
+        .add_systems(OnEnter(TurnPhase::ComputerThinking), start_the_pause)
         .add_systems(
             Update,
-            play_when_ready
-                .run_if(in_state(TurnPhase::ComputerThinking).and_then(in_state(Dialog::None)))
-                .in_set(AppSystems::RecordInput),
+            (
+                play_when_ready
+                    .run_if(in_state(TurnPhase::ComputerThinking).and_then(in_state(Dialog::None)))
+                    .in_set(AppSystems::RecordInput),
+                // After the rules system: a move just decided starts the next search at once.
+                think_ahead
+                    .after(AppSystems::ApplyRules)
+                    .before(AppSystems::SyncView),
+            ),
         );
 }
 
@@ -32,8 +40,6 @@ pub(super) fn plugin(app: &mut App) {
 pub struct ComputerSettings {
     /// Whether computer players move at all (not while a screenshot is taken).
     pub enabled: bool,
-    /// The least time between the start of a computer's turn and its move, so people can follow.
-    pub pause: Duration,
     /// Time per move for every level (by default, each level's own).
     pub movetime: Option<Duration>,
     /// Positions searched per move at most, for every level (tests: the same move on every
@@ -50,7 +56,6 @@ impl Default for ComputerSettings {
     fn default() -> ComputerSettings {
         ComputerSettings {
             enabled: true,
-            pause: Duration::from_millis(700),
             movetime: None,
             nodes: None,
             wait_for_search: false,
@@ -72,30 +77,77 @@ impl Default for SharedEngine {
 
 /// The search under way, if a computer is thinking.
 #[derive(Resource, Default)]
-pub(crate) struct Thinking {
+pub struct Thinking {
     search: Option<BackgroundSearch>,
     result: Option<SearchResult>,
-    /// When the turn started (the pause counts from here).
-    started: Duration,
+    /// When the board became ready for the move (the pause counts from here).
+    ready_at: Duration,
     /// The turn the search is for, and the level searching.
     made_for: Option<(Turn, Level)>,
+    /// The time spent by the searches whose moves were played, in all.
+    searched: Duration,
 }
 
-fn start_thinking(
+impl Thinking {
+    /// The turn a computer's search is under way (or done) for, if any.
+    pub fn searching_for(&self) -> Option<Turn> {
+        self.made_for.map(|(turn, _)| turn)
+    }
+
+    /// The time spent by the searches whose moves were played, in all (for benchmarks).
+    pub fn searched(&self) -> Duration {
+        self.searched
+    }
+}
+
+/// The turn a computer should be thinking about now, and its level: a computer is to move in
+/// a game this window plays, and the board is showing the move before or waiting for this one.
+fn wanted_search(
+    the_match: &Match,
+    phase: TurnPhase,
+    settings: &ComputerSettings,
+    seats: &SeatAuthority,
+) -> Option<(Turn, Level)> {
+    // In a joined game the host plays the computers.
+    if !settings.enabled || seats.follows_host() || the_match.position().is_over() {
+        return None;
+    }
+    if !matches!(
+        phase,
+        TurnPhase::Animating | TurnPhase::ComputerThinking | TurnPhase::Reviewing
+    ) {
+        return None;
+    }
+    let level = the_match.computer(the_match.position().to_move())?;
+    Some((the_match.turn(), level))
+}
+
+/// Keeps the search in line with the match: started for a computer to move as soon as the
+/// move before is decided (while it is still being shown), stopped when its turn is gone.
+fn think_ahead(
     the_match: Res<Match>,
+    phase: Res<State<TurnPhase>>,
+    next_phase: Res<NextState<TurnPhase>>,
     settings: Res<ComputerSettings>,
     engine: Res<SharedEngine>,
-    time: Res<Time>,
     mut thinking: ResMut<Thinking>,
     seats: Res<SeatAuthority>,
 ) {
-    stop(&mut thinking);
-    // In a joined game the host plays the computers.
-    if !settings.enabled || seats.follows_host() {
+    // The phase the rules system has just asked for, if any, is the one that counts.
+    let phase = match *next_phase {
+        NextState::Pending(p) | NextState::PendingIfNeq(p) => p,
+        NextState::Unchanged => *phase.get(),
+    };
+    let wanted = wanted_search(&the_match, phase, &settings, &seats);
+    if thinking.made_for == wanted {
         return;
     }
-    let pos = the_match.position().clone();
-    let Some(level) = the_match.computer(pos.to_move()) else {
+    let (ready_at, searched) = (thinking.ready_at, thinking.searched);
+    *thinking = Thinking {
+        searched,
+        ..Thinking::default()
+    };
+    let Some((turn, level)) = wanted else {
         return;
     };
     // Without either limit the search takes the level's own time; a node limit alone is
@@ -109,34 +161,39 @@ fn start_thinking(
     *thinking = Thinking {
         search: Some(BackgroundSearch::start(
             engine.0.clone(),
-            pos,
+            the_match.position().clone(),
             level,
             limits,
             seed,
         )),
         result: None,
-        started: time.elapsed(),
-        made_for: Some((the_match.turn(), level)),
+        ready_at,
+        made_for: Some((turn, level)),
+        searched,
     };
 }
 
-/// Stops the search under way, if any (dropping it stops it).
-fn stop(thinking: &mut Thinking) {
-    *thinking = Thinking::default();
-}
-
-fn stop_thinking(mut thinking: ResMut<Thinking>) {
-    stop(&mut thinking);
+/// The board is ready for the computer's move: the pace's pause starts.
+fn start_the_pause(time: Res<Time>, mut thinking: ResMut<Thinking>) {
+    thinking.ready_at = time.elapsed();
 }
 
 /// Requests the computer's move once its search is done and the pause is over.
 fn play_when_ready(
     time: Res<Time>,
     settings: Res<ComputerSettings>,
+    pace: Res<Pace>,
+    the_match: Res<Match>,
     mut thinking: ResMut<Thinking>,
     mut requests: MessageWriter<MoveRequested>,
 ) {
-    let paused = time.elapsed().saturating_sub(thinking.started) < settings.pause;
+    if thinking
+        .made_for
+        .is_none_or(|(turn, _)| turn != the_match.turn())
+    {
+        return; // the search for this turn starts after the rules system, this frame
+    }
+    let paused = time.elapsed().saturating_sub(thinking.ready_at) < pace.pause();
     let wait = settings.wait_for_search && !paused;
     if let Some(search) = thinking.search.take_if(|s| wait || s.is_finished()) {
         match search.wait() {
@@ -155,6 +212,7 @@ fn play_when_ready(
             "computer plays {} (depth {}, {} nodes, {:?})",
             result.best, result.depth, result.nodes, result.elapsed
         );
+        thinking.searched += result.elapsed;
         requests.write(MoveRequested {
             mv: result.best,
             made_for,

@@ -11,6 +11,7 @@ pub mod computer;
 pub(crate) mod input;
 pub mod layout;
 pub mod online;
+pub mod pace;
 pub(crate) mod preferences;
 pub mod recap;
 pub mod saving;
@@ -75,6 +76,7 @@ pub fn logic_plugins(app: &mut App) {
         recap::plugin,
         sound::plugin,
         online::plugin,
+        pace::plugin,
     ));
 }
 

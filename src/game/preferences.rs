@@ -14,6 +14,7 @@ use crate::game::app::launch::WindowSize;
 use crate::game::art::palette::Palette;
 use crate::game::awareness::handoff::HandOff;
 use crate::game::camera::ViewSettings;
+use crate::game::pace::Pace;
 use crate::game::sound::SoundSettings;
 use crate::game::state::Notice;
 use crate::game::ui::InterfaceZoom;
@@ -149,10 +150,12 @@ fn apply_settings(
     mut zoom: ResMut<InterfaceZoom>,
     mut form: ResMut<NewGameForm>,
     mut palette: ResMut<Palette>,
+    mut pace: ResMut<Pace>,
     mut notices: MessageWriter<Notice>,
 ) {
     let s = &prefs.settings;
     palette.set_if_neq(Palette(s.palette));
+    pace.set_if_neq(Pace(s.pace));
     view.follow_turn = s.camera_follows_turn;
     hand_off.enabled = s.hand_off_banner;
     sound.volume = s.volume;
@@ -219,10 +222,12 @@ fn gather_settings(
     zoom: Res<InterfaceZoom>,
     form: Res<NewGameForm>,
     palette: Res<Palette>,
+    pace: Res<Pace>,
     windows: Query<&Window, With<PrimaryWindow>>,
 ) {
     let mut now = Settings {
         palette: palette.0,
+        pace: pace.0,
         camera_follows_turn: view.follow_turn,
         hand_off_banner: hand_off.enabled,
         volume: sound.volume,

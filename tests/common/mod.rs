@@ -11,6 +11,7 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use qiguo::game::computer::ComputerSettings;
+use qiguo::game::pace::{Pace, PaceChoice};
 use qiguo::game::saving::{FileTasks, SaveStore};
 use qiguo::game::selection::{Marker, MarkerKind, PointClicked, Selection};
 use qiguo::game::state::{Match, MoveRequested, Mover, Review, TurnPhase};
@@ -34,6 +35,7 @@ pub struct TestApp {
     game: Game,
     players: Vec<PlayerInfo>,
     computers: ComputerSettings,
+    pace: PaceChoice,
     store: Option<SaveStore>,
 }
 
@@ -51,12 +53,12 @@ impl TestApp {
             players,
             computers: ComputerSettings {
                 enabled: true,
-                pause: Duration::from_millis(60),
                 movetime: None,
                 nodes: Some(TEST_NODES),
                 wait_for_search: true,
                 seed: 1,
             },
+            pace: PaceChoice::Brisk,
             store: None,
         }
     }
@@ -72,6 +74,12 @@ impl TestApp {
     /// Computer players never search: the test writes their requests itself.
     pub fn computers_idle(mut self) -> TestApp {
         self.computers.enabled = false;
+        self
+    }
+
+    /// Another pace (brisk unless asked).
+    pub fn pace(mut self, pace: PaceChoice) -> TestApp {
+        self.pace = pace;
         self
     }
 
@@ -96,6 +104,7 @@ impl TestApp {
         app.insert_resource(TimeUpdateStrategy::ManualDuration(FRAME));
         app.insert_resource(Match::from_game(self.game, self.players));
         app.insert_resource(self.computers);
+        app.insert_resource(Pace(self.pace));
         if let Some(store) = self.store {
             app.insert_resource(store);
         }

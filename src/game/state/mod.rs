@@ -315,6 +315,8 @@ pub struct MoveApplied {
     pub report: MoveReport,
     /// Number of moves played, this one included.
     pub ply: usize,
+    /// Who asked for it.
+    pub by: Mover,
 }
 
 /// A move request was refused; nothing changed.
@@ -798,6 +800,7 @@ fn apply_move_requests(
                 applied.write(MoveApplied {
                     report,
                     ply: the_match.game.len(),
+                    by: request.by,
                 });
                 next_phase.set(TurnPhase::Animating);
             }

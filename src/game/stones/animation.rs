@@ -84,6 +84,16 @@ impl Tween {
         self
     }
 
+    /// The same tween taking `share` of the time (0: it ends at once, where it would have).
+    pub(crate) fn scaled(mut self, share: f32) -> Tween {
+        let share = share.max(0.0);
+        self.delay *= share;
+        for leg in &mut self.legs {
+            leg.seconds *= share;
+        }
+        self
+    }
+
     /// Does not hold the turn (for decoration such as cues).
     pub(crate) fn non_blocking(mut self) -> Tween {
         self.blocking = false;

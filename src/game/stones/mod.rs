@@ -11,6 +11,7 @@ use qiguo_rules::{Kingdom, MoveReport, Piece, PieceKind, Point, Standing};
 
 use crate::game::AppSystems;
 use crate::game::layout::{LIFT, stone_rest, tray_slot};
+use crate::game::pace::Pace;
 use crate::game::state::{Match, MatchReset, MoveApplied, Review, ShownPositionChanged};
 use crate::game::stones::animation::{Leg, Tween};
 
@@ -415,6 +416,27 @@ pub(crate) struct MovePlan<Id> {
     pub(crate) army: Vec<(Id, Point, ArmyStone)>,
 }
 
+impl<Id> MovePlan<Id> {
+    /// The same plan shown in `share` of the time (see [`Pace`]): 0 puts every stone in its
+    /// place at once.
+    pub(crate) fn scaled(mut self, share: f32) -> MovePlan<Id> {
+        self.mover.2 = self.mover.2.scaled(share);
+        if let Some(victim) = &mut self.victim {
+            victim.2 = victim.2.clone().scaled(share);
+        }
+        for (_, _, what) in &mut self.army {
+            match what {
+                ArmyStone::Recolour { at, bounce, .. } => {
+                    *at *= share;
+                    *bounce = bounce.clone().scaled(share);
+                }
+                ArmyStone::Leave(tween) => *tween = tween.clone().scaled(share),
+            }
+        }
+        self
+    }
+}
+
 /// Plans how `report` is shown: the mover lifts, travels (a knight through its leg) and
 /// settles; a capture flies to the captor's tray (`next_slot` gives the slot) or, for a
 /// forfeited ally, vanishes; a beaten army is recoloured when the capturing stone lands, or
@@ -501,10 +523,11 @@ pub(crate) fn plan_move<Id: Copy>(
 fn show_applied_moves(
     mut commands: Commands,
     mut applied: MessageReader<MoveApplied>,
+    pace: Res<Pace>,
     mut index: ResMut<StoneIndex>,
     mut stones: Query<(&mut Stone, &mut StonePlace, &Transform)>,
 ) {
-    for MoveApplied { report, .. } in applied.read() {
+    for MoveApplied { report, by, .. } in applied.read() {
         if report.mv.from().is_none() {
             continue; // a pass moves nothing
         }
@@ -522,7 +545,7 @@ fn show_applied_moves(
                 },
             )
         };
-        let Some(plan) = plan else {
+        let Some(plan) = plan.map(|p| p.scaled(pace.glide_share(*by))) else {
             error!("no stone to show {}; the view will be rebuilt", report.mv);
             commands.write_message(MatchReset);
             return;

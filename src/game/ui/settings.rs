@@ -1,5 +1,5 @@
 //! The Settings window: everything kept between sessions that is not chosen elsewhere
-//! (language, camera, hand-off banner, sound, interface size, colours, fullscreen), and the
+//! (language, pace, camera, hand-off banner, sound, interface size, colours, fullscreen), and the
 //! memory of which panels are folded.
 
 use bevy::prelude::*;
@@ -10,6 +10,7 @@ use crate::game::app::window::toggled;
 use crate::game::art::palette::{Palette, PaletteChoice};
 use crate::game::awareness::handoff::HandOff;
 use crate::game::camera::ViewSettings;
+use crate::game::pace::{Pace, PaceChoice};
 use crate::game::preferences::Preferences;
 use crate::game::sound::SoundSettings;
 use crate::game::ui::InterfaceZoom;
@@ -64,6 +65,7 @@ pub(super) fn settings_window(
     mut sound: ResMut<SoundSettings>,
     mut zoom: ResMut<InterfaceZoom>,
     mut palette: ResMut<Palette>,
+    mut pace: ResMut<Pace>,
     mut windows: Query<&mut Window, With<PrimaryWindow>>,
     mut tr: ResMut<Tr>,
     time: Res<Time>,
@@ -97,6 +99,20 @@ pub(super) fn settings_window(
                             prefs.settings.language = Some(language);
                             prefs.changed_at.get_or_insert(time.elapsed_secs());
                         }
+                    });
+                    ui.end_row();
+                    ui.label(words.text("settings-pace"));
+                    ui.horizontal(|ui| {
+                        let mut choice = pace.0;
+                        for (option, id, hint) in [
+                            (PaceChoice::Calm, "pace-calm", "pace-calm-hint"),
+                            (PaceChoice::Brisk, "pace-brisk", "pace-brisk-hint"),
+                            (PaceChoice::Instant, "pace-instant", "pace-instant-hint"),
+                        ] {
+                            ui.radio_value(&mut choice, option, words.text(id))
+                                .on_hover_text(words.text(hint));
+                        }
+                        pace.set_if_neq(Pace(choice));
                     });
                     ui.end_row();
                     ui.label(words.text("settings-camera"));
