@@ -8,6 +8,7 @@ pub mod awareness;
 pub(crate) mod board;
 pub(crate) mod camera;
 pub mod computer;
+pub mod hint;
 pub(crate) mod input;
 pub mod layout;
 pub mod online;
@@ -77,12 +78,14 @@ pub fn logic_plugins(app: &mut App) {
         sound::plugin,
         online::plugin,
         pace::plugin,
+        hint::plugin,
     ));
 }
 
 /// Rendering, picking, the camera and the interface, on top of [`logic_plugins`].
 pub fn view_plugins(app: &mut App) {
     app.add_plugins(bevy_egui::EguiPlugin::default());
+    app.add_plugins(hint::view::plugin);
     app.add_plugins((
         board::plugin,
         stones::view::plugin,

@@ -186,10 +186,7 @@ fn answer_resume(
     if let Some((loaded, _)) = offer.offer.take()
         && resume
     {
-        games.write(NewGameRequested {
-            players: loaded.players(),
-            game: loaded.game,
-        });
+        games.write(loaded.into_request());
     }
 }
 
@@ -325,10 +322,7 @@ fn load_games(
             };
             info!("loaded {request:?}: {moves} moves");
             notices.write(Notice::done(text));
-            games.write(NewGameRequested {
-                players: loaded.players(),
-                game: loaded.game,
-            });
+            games.write(loaded.into_request());
         }
         Err(e) => {
             warn!("{e}");

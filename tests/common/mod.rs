@@ -11,6 +11,7 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 use bevy::time::TimeUpdateStrategy;
 use qiguo::game::computer::ComputerSettings;
+use qiguo::game::hint::Hint;
 use qiguo::game::pace::{Pace, PaceChoice};
 use qiguo::game::saving::{FileTasks, SaveStore};
 use qiguo::game::selection::{Marker, MarkerKind, PointClicked, Selection};
@@ -19,7 +20,7 @@ use qiguo::game::stones::{EmperorStone, Look, Stone, StoneIndex, StonePlace};
 use qiguo::game::{layout, logic_plugins};
 use qiguo::net::host::HostConfig;
 use qiguo::saves::SaveDir;
-use qiguo_ai::Level;
+use qiguo_ai::{Level, Limits};
 use qiguo_rules::{
     Game, Kingdom, Move, PlayerInfo, Point, Position, Rules, Seats, Standing, notation,
 };
@@ -105,6 +106,10 @@ impl TestApp {
         app.insert_resource(Match::from_game(self.game, self.players));
         app.insert_resource(self.computers);
         app.insert_resource(Pace(self.pace));
+        app.insert_resource(Hint::with_limits(Limits {
+            nodes: Some(TEST_NODES),
+            ..Limits::default()
+        }));
         if let Some(store) = self.store {
             app.insert_resource(store);
         }

@@ -73,6 +73,9 @@ pub struct Record {
     /// Whether the players ended the game early by agreement.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ended_early: bool,
+    /// Hints shown to each kingdom's player, in turn order (Qin first); empty when none was.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<u32>,
 }
 
 /// Why a record could not be read or replayed.
@@ -148,7 +151,18 @@ impl Record {
             start: start.to_fen(),
             moves: game.moves().map(|m| m.to_string()).collect(),
             ended_early: game.ended_early(),
+            hints: Vec::new(),
         }
+    }
+
+    /// The hints shown to each kingdom's player, by kingdom index (none where the record does
+    /// not say).
+    pub fn hints_by_kingdom(&self) -> [u32; 7] {
+        let mut out = [0; 7];
+        for (slot, n) in out.iter_mut().zip(&self.hints) {
+            *slot = *n;
+        }
+        out
     }
 
     /// The record as pretty-printed JSON.
@@ -281,6 +295,17 @@ mod tests {
             let e = Record::from_json(&text).unwrap_err().to_string();
             assert!(e.contains(expect), "{text:?}: {e}");
         }
+    }
+
+    #[test]
+    fn hints_are_kept_only_when_some_were_shown() {
+        let game = Game::start(Rules::default(), Seats::seven());
+        let mut record = Record::from_game(&game, PlayerInfo::defaults(7));
+        assert!(!record.to_json().contains("hints"), "none shown: not written");
+        assert_eq!(record.hints_by_kingdom(), [0; 7]);
+        record.hints = vec![2, 0, 1];
+        let back = Record::from_json(&record.to_json()).unwrap();
+        assert_eq!(back.hints_by_kingdom(), [2, 0, 1, 0, 0, 0, 0]);
     }
 
     #[test]

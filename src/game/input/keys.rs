@@ -87,6 +87,8 @@ pub(crate) const REDO_SHIFT: Key = Key::command_shift(KeyCode::KeyZ, "Z");
 pub(crate) const THREATS: Key = Key::plain(KeyCode::KeyT, "T");
 /// Replays the moves since the last turn of the person to move.
 pub(crate) const REPLAY: Key = Key::plain(KeyCode::KeyR, "R");
+/// A hint for the person to move.
+pub(crate) const HINT: Key = Key::plain(KeyCode::KeyH, "H");
 /// Mutes or unmutes the sound.
 pub(crate) const MUTE: Key = Key::plain(KeyCode::KeyM, "M");
 /// Opens or closes the Rules window.
@@ -183,6 +185,7 @@ mod tests {
             REDO_SHIFT,
             THREATS,
             REPLAY,
+            HINT,
             MUTE,
             RULES,
             FULLSCREEN,

@@ -36,6 +36,7 @@ pub(super) fn plugin(app: &mut App) {
                 escape_deselects.run_if(not(egui_wants_any_keyboard_input)),
                 threat_key.run_if(not(egui_wants_any_keyboard_input)),
                 replay_key.run_if(not(egui_wants_any_keyboard_input)),
+                hint_key.run_if(not(egui_wants_any_keyboard_input)),
                 mute_key.run_if(not(egui_wants_any_keyboard_input)),
             )
                 .in_set(AppSystems::RecordInput),
@@ -171,6 +172,16 @@ fn threat_key(keys: Res<ButtonInput<KeyCode>>, mut toggles: MessageWriter<Toggle
 fn replay_key(keys: Res<ButtonInput<KeyCode>>, mut replays: MessageWriter<ReplayRequested>) {
     if keys::REPLAY.just_pressed(&keys) {
         replays.write(ReplayRequested);
+    }
+}
+
+/// H asks for a hint for the person to move.
+fn hint_key(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut hints: MessageWriter<crate::game::hint::HintRequested>,
+) {
+    if keys::HINT.just_pressed(&keys) {
+        hints.write(crate::game::hint::HintRequested);
     }
 }
 

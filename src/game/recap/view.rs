@@ -27,14 +27,17 @@ pub(crate) fn plugin(app: &mut App) {
 #[derive(Component, Debug)]
 pub(crate) struct RecapArrow;
 
+/// The meshes and materials of arrows on the board (the recap's, and the hint's).
 #[derive(Resource)]
-struct ArrowAssets {
-    square: Handle<Mesh>,
-    head: Handle<Mesh>,
+pub(crate) struct ArrowAssets {
+    pub(crate) square: Handle<Mesh>,
+    pub(crate) head: Handle<Mesh>,
     ring: Handle<Mesh>,
-    shadow: Handle<StandardMaterial>,
+    pub(crate) shadow: Handle<StandardMaterial>,
     capture: Handle<StandardMaterial>,
     kingdoms: [Handle<StandardMaterial>; 7],
+    /// The hint's arrow: a bright jade, unlike any kingdom's colour.
+    pub(crate) hint: Handle<StandardMaterial>,
 }
 
 /// A kingdom's arrow colour: its stone's, nearly opaque.
@@ -75,6 +78,7 @@ fn make_assets(
         ring: meshes.add(flat(Annulus::new(0.5, 0.64))),
         shadow: tint([20, 12, 6, 150]),
         capture: tint([235, 30, 30, 235]),
+        hint: tint([40, 230, 170, 240]),
         kingdoms,
     };
     commands.insert_resource(assets);
@@ -85,11 +89,11 @@ const SHAFT: f32 = 0.13;
 const HEAD_LENGTH: f32 = 0.42;
 const HEAD_WIDTH: f32 = 0.44;
 /// How much wider the shadow is than the arrow, all round.
-const SHADOW: f32 = 0.05;
+pub(crate) const SHADOW: f32 = 0.05;
 
 /// Where an arrow's pieces go: the shaft's and head's transforms (before lifting), for a move
 /// from `from` to `to` ending at the edge of the stone on `to`.
-fn arrow_pieces(from: Vec3, to: Vec3, grow: f32) -> Option<(Transform, Transform)> {
+pub(crate) fn arrow_pieces(from: Vec3, to: Vec3, grow: f32) -> Option<(Transform, Transform)> {
     let delta = Vec3::new(to.x - from.x, 0.0, to.z - from.z);
     let length = delta.length() - STONE_RADIUS;
     if length <= HEAD_LENGTH {

@@ -23,6 +23,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<MoveRejected>()
         .add_message::<MoveShown>()
         .add_message::<NewGameRequested>()
+        .add_message::<HintUsed>()
         .add_message::<MatchReset>()
         .add_message::<SeatChangeRequested>()
         .add_message::<GameFromHost>()
@@ -44,6 +45,7 @@ pub(super) fn plugin(app: &mut App) {
                 undo_and_redo,
                 review,
                 apply_move_requests,
+                count_hints,
                 follow_seat_authority,
                 // Last: the next phase follows the match as the other requests left it.
                 hand_on_turn,
@@ -61,6 +63,8 @@ pub struct Match {
     players: Vec<PlayerInfo>,
     /// Which game this is in the session: it changes whenever the match is replaced.
     generation: u64,
+    /// Hints shown to each kingdom's player, by kingdom index.
+    hints: [u32; 7],
 }
 
 impl Match {
@@ -81,7 +85,13 @@ impl Match {
             game,
             players,
             generation: 0,
+            hints: [0; 7],
         }
+    }
+
+    /// How many hints the player of `kingdom` has been shown in this game.
+    pub fn hints_used(&self, kingdom: Kingdom) -> u32 {
+        self.hints[kingdom.index()]
     }
 
     /// The turn the match is at: which game, and how many moves it has. A move request is
@@ -95,7 +105,11 @@ impl Match {
 
     /// The match as a game record: rules, seats, players, start and moves.
     pub fn record(&self) -> Record {
-        Record::from_game(self.game(), self.players().to_vec())
+        let mut record = Record::from_game(self.game(), self.players().to_vec());
+        if self.hints.iter().any(|&n| n > 0) {
+            record.hints = self.hints.to_vec();
+        }
+        record
     }
 
     /// The game: start, moves and current position.
@@ -495,6 +509,17 @@ pub struct NewGameRequested {
     pub game: Game,
     /// The players, one per player number.
     pub players: Vec<PlayerInfo>,
+    /// Hints already shown to each kingdom's player (a loaded game), by kingdom index.
+    pub hints: [u32; 7],
+}
+
+/// A hint was shown to the player of `kingdom` at `turn`: counted in the match.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HintUsed {
+    /// The kingdom to move, whose player asked.
+    pub kingdom: Kingdom,
+    /// The turn it was for (a hint for a turn gone is not counted).
+    pub turn: Turn,
 }
 
 impl NewGameRequested {
@@ -503,6 +528,7 @@ impl NewGameRequested {
         NewGameRequested {
             game: Game::new(start),
             players,
+            hints: [0; 7],
         }
     }
 }
@@ -636,18 +662,19 @@ fn start_new_games(
 ) {
     let local = requests.read().last();
     let hosts = from_host.read().last();
-    let (game, players) = match (local, hosts) {
-        (_, Some(sent)) if seats.follows_host() => (&sent.game, &sent.players),
+    let (game, players, hints) = match (local, hosts) {
+        (_, Some(sent)) if seats.follows_host() => (&sent.game, &sent.players, [0; 7]),
         (Some(_), _) if seats.is_shared() => {
             notices.write(Notice::error(tr.text("online-leave-first")));
             return;
         }
-        (Some(request), _) => (&request.game, &request.players),
+        (Some(request), _) => (&request.game, &request.players, request.hints),
         _ => return,
     };
     let generation = the_match.generation + 1;
     *the_match = Match {
         generation,
+        hints,
         ..Match::from_game(game.clone(), players.clone())
     };
     *review = Review::default();
@@ -810,6 +837,16 @@ fn apply_move_requests(
                     reason: Refusal::Illegal(e),
                 });
             }
+        }
+    }
+}
+
+/// Counts the hints shown, each for the turn it was found at. The count is not a change of
+/// the game: it does not outdate the move requests of the next frame.
+fn count_hints(mut used: MessageReader<HintUsed>, mut the_match: ResMut<Match>) {
+    for hint in used.read() {
+        if hint.turn == the_match.turn() {
+            the_match.bypass_change_detection().hints[hint.kingdom.index()] += 1;
         }
     }
 }

@@ -11,6 +11,7 @@ use crate::game::awareness::handoff::{BANNER_SECONDS, HandOff};
 use crate::game::awareness::{Danger, Threats, ToggleThreats};
 use crate::game::camera::framing::FreeArea;
 use crate::game::camera::{ViewRequested, ViewSettings};
+use crate::game::hint::{Hint, HintRequested};
 use crate::game::online::ui::NetworkForm;
 use crate::game::online::{LeaveRequested, Online};
 use crate::game::preferences::Preferences;
@@ -96,6 +97,7 @@ pub(super) fn toolbar(
         Res<Online>,
         MessageWriter<LeaveRequested>,
     ),
+    (hint, mut hints): (Res<Hint>, MessageWriter<HintRequested>),
     tr: Res<Tr>,
 ) -> Result {
     let tr = *tr;
@@ -150,6 +152,20 @@ pub(super) fn toolbar(
                             .clicked()
                         {
                             rules.open = !rules.open;
+                        }
+                        if ui
+                            .add_enabled(
+                                !hint.is_searching(),
+                                egui::Button::new(tr.text("menu-hint")),
+                            )
+                            .on_hover_text(tr!(
+                                tr,
+                                "menu-hint-hint",
+                                key = crate::game::input::keys::HINT.label()
+                            ))
+                            .clicked()
+                        {
+                            hints.write(HintRequested);
                         }
                         if ui
                             .button(tr.text("menu-settings"))
@@ -241,6 +257,7 @@ pub(super) fn toolbar(
 
 pub(super) fn status_line(
     mut contexts: EguiContexts,
+    hint: Res<Hint>,
     the_match: Res<Match>,
     phase: Res<State<TurnPhase>>,
     toast: Res<Toast>,
@@ -270,6 +287,20 @@ pub(super) fn status_line(
                             Color32::from_rgb(150, 230, 160)
                         };
                         ui.label(RichText::new(&toast.text).color(colour));
+                    }
+                    if hint.is_searching() {
+                        ui.label(RichText::new(tr.text("hint-searching")).italics());
+                    } else if let Some(shown) = hint.shown() {
+                        ui.label(
+                            RichText::new(tr!(
+                                tr,
+                                "hint-shown",
+                                mv = shown.mv.to_string(),
+                                reason = shown.reason.text(tr)
+                            ))
+                            .strong()
+                            .color(Color32::from_rgb(90, 235, 180)),
+                        );
                     }
                     if let Some(report) = &danger.report {
                         ui.label(
