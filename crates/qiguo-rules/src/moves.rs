@@ -1,11 +1,12 @@
-//! The move type: from-point and to-point, or a pass.
+//! The move type: from-point and to-point, a pass, or a concession.
 
 use std::fmt;
 
 use crate::Point;
 
 /// A move: a piece goes from one point to another (capturing whatever capturable piece stands
-/// there), or the kingdom to move passes because it has no legal move.
+/// there), the kingdom to move passes because it has no legal move, or it concedes: it leaves
+/// the game as [`Standing::Conceded`](crate::Standing::Conceded) says.
 ///
 /// Moves are four bytes and compare by their points. Build one from points, or read one from
 /// text with [`Move::parse`](crate::notation).
@@ -17,10 +18,11 @@ use crate::Point;
 /// assert_eq!(mv.from(), Some("f3".parse::<Point>().unwrap()));
 /// assert!(Move::PASS.is_pass());
 /// assert_eq!(Move::PASS.to_string(), "--");
+/// assert_eq!(Move::CONCEDE.to_string(), "concede");
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash)]
 pub struct Move {
-    // Padded mailbox indices; both 0 (a sentinel cell) for a pass.
+    // Padded mailbox indices; both 0 (a sentinel cell) for a pass, 0 and 1 for a concession.
     pub(crate) from: u16,
     pub(crate) to: u16,
 }
@@ -28,6 +30,10 @@ pub struct Move {
 impl Move {
     /// The pass, written `--`: allowed only when the kingdom to move has no other legal move.
     pub const PASS: Move = Move { from: 0, to: 0 };
+
+    /// The concession, written `concede`: the kingdom to move leaves the game. Never listed
+    /// among the legal moves (the search does not play it), but legal whenever the game goes on.
+    pub const CONCEDE: Move = Move { from: 0, to: 1 };
 
     /// The move from `from` to `to`.
     pub const fn new(from: Point, to: Point) -> Move {
@@ -45,7 +51,8 @@ impl Move {
     }
 
     /// The move packed in 32 bits (for tables in search): the from- and to-points' indices,
-    /// `u32::MAX` for the pass. [`Move::from_bits`] unpacks it.
+    /// `u32::MAX` for the pass, `u32::MAX - 1` for the concession. [`Move::from_bits`] unpacks
+    /// it.
     ///
     /// ```
     /// use qiguo_rules::{notation, Move};
@@ -57,6 +64,7 @@ impl Move {
     pub fn bits(self) -> u32 {
         match (self.from(), self.to()) {
             (Some(f), Some(t)) => ((f.index() as u32) << 16) | t.index() as u32,
+            _ if self.is_concession() => u32::MAX - 1,
             _ => u32::MAX,
         }
     }
@@ -66,6 +74,9 @@ impl Move {
         if bits == u32::MAX {
             return Some(Move::PASS);
         }
+        if bits == u32::MAX - 1 {
+            return Some(Move::CONCEDE);
+        }
         let from = Point::from_index((bits >> 16) as usize)?;
         let to = Point::from_index((bits & 0xFFFF) as usize)?;
         Some(Move::new(from, to))
@@ -73,15 +84,25 @@ impl Move {
 
     /// Whether this is the pass.
     pub const fn is_pass(self) -> bool {
+        self.from == 0 && self.to == 0
+    }
+
+    /// Whether this is the concession.
+    pub const fn is_concession(self) -> bool {
+        self.from == 0 && self.to == 1
+    }
+
+    /// Whether no piece moves: a pass or a concession.
+    pub const fn moves_no_piece(self) -> bool {
         self.from == 0
     }
 
-    /// The point the piece leaves, or `None` for a pass.
+    /// The point the piece leaves, or `None` for a pass or a concession.
     pub const fn from(self) -> Option<Point> {
         Point::from_sq(self.from as usize)
     }
 
-    /// The point the piece lands on, or `None` for a pass.
+    /// The point the piece lands on, or `None` for a pass or a concession.
     pub const fn to(self) -> Option<Point> {
         Point::from_sq(self.to as usize)
     }
@@ -91,6 +112,7 @@ impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.from(), self.to()) {
             (Some(from), Some(to)) => write!(f, "{from}{to}"),
+            _ if self.is_concession() => f.write_str("concede"),
             _ => f.write_str("--"),
         }
     }

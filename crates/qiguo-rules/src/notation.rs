@@ -97,6 +97,9 @@ fn parse_with(text: &str, point: impl Fn(&str) -> Option<Point>) -> Result<Move,
     if text == "--" {
         return Ok(Move::PASS);
     }
+    if text == "concede" {
+        return Ok(Move::CONCEDE);
+    }
     if !text.is_ascii() {
         return Err(err("expected two points like `f3a8`, or `--` for a pass"));
     }

@@ -301,7 +301,10 @@ mod tests {
     fn hints_are_kept_only_when_some_were_shown() {
         let game = Game::start(Rules::default(), Seats::seven());
         let mut record = Record::from_game(&game, PlayerInfo::defaults(7));
-        assert!(!record.to_json().contains("hints"), "none shown: not written");
+        assert!(
+            !record.to_json().contains("hints"),
+            "none shown: not written"
+        );
         assert_eq!(record.hints_by_kingdom(), [0; 7]);
         record.hints = vec![2, 0, 1];
         let back = Record::from_json(&record.to_json()).unwrap();

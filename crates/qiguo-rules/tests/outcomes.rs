@@ -451,3 +451,133 @@ fn wrong_turn_and_empty_points_are_refused() {
     }
     assert_eq!(pos, before);
 }
+
+/// Chu concedes after the first moves of the victor diagram (Qin took one of its pieces, Han
+/// none yet): under `MostOfItsPieces` Qin is credited; the army goes by the preset's rule.
+fn concede_after(moves: &str, rules: Rules) -> (Position, qiguo_rules::MoveReport) {
+    let mut pos = position(VICTOR_DIAGRAM, 'w', rules);
+    play(&mut pos, moves);
+    assert_eq!(pos.to_move(), Chu);
+    let report = pos.play(Move::CONCEDE).unwrap();
+    (pos, report)
+}
+
+#[test]
+fn a_conceded_kingdom_falls_to_who_took_most_of_its_pieces() {
+    let army = |pos: &Position, k| pos.army(k).count();
+    // Removed (classic): Qin took a piece of Chu's, so Qin is credited; the army leaves.
+    let (pos, report) = concede_after(
+        "a5c5",
+        rules(11, VictorRule::MostOfItsPieces, BeatenArmy::Removed),
+    );
+    assert_eq!(pos.standing(Chu), Standing::Conceded { victor: Some(Qin) });
+    assert_eq!(pos.kingdoms_taken(Qin), 1);
+    assert_eq!(army(&pos, Chu), 0);
+    let fallen = report.fallen.unwrap();
+    assert_eq!(
+        (fallen.kingdom, fallen.army.len(), fallen.transferred_to),
+        (Chu, 5, None)
+    );
+    assert_eq!(report.mover, Chu);
+    assert_eq!((report.piece, report.captured), (None, None));
+    // The turn passes on; Chu is out of the turn order.
+    assert_eq!(pos.to_move(), Han);
+    assert!(!pos.alive().contains(Chu));
+
+    // Transferred (wikipedia): Qin receives Chu's five remaining pieces.
+    let (pos, report) = concede_after(
+        "a5c5",
+        rules(11, VictorRule::MostOfItsPieces, BeatenArmy::Transferred),
+    );
+    assert_eq!(report.fallen.unwrap().transferred_to, Some(Qin));
+    assert_eq!(army(&pos, Qin), 3 + 5);
+    assert_eq!(
+        pos.piece_at("r19".parse().unwrap()),
+        Some(Piece::new(Qin, PieceKind::General))
+    );
+}
+
+#[test]
+fn a_kingdom_conceded_before_anyone_took_a_piece_leaves_with_no_victor() {
+    for army_rule in [BeatenArmy::Removed, BeatenArmy::Transferred] {
+        let mut pos = position(
+            VICTOR_DIAGRAM,
+            'r',
+            rules(11, VictorRule::MostOfItsPieces, army_rule),
+        );
+        let report = pos.play(Move::CONCEDE).unwrap();
+        assert_eq!(pos.standing(Chu), Standing::Conceded { victor: None });
+        assert_eq!(pos.army(Chu).count(), 0, "{army_rule:?}: the army leaves");
+        assert_eq!(report.fallen.unwrap().transferred_to, None);
+        assert_eq!(
+            pos.army(Qin).count(),
+            3,
+            "{army_rule:?}: nobody receives it"
+        );
+        assert!((0..7).all(|k| pos.kingdoms_taken(Kingdom::ALL[k]) == 0));
+    }
+}
+
+#[test]
+fn under_elephantchess_the_most_captures_overall_gets_a_conceded_army_as_captures() {
+    // Han has taken a Qi piece, Qin none: Han is credited with Chu, whose 6 pieces count as
+    // Han's captures.
+    let mut pos = position(VICTOR_DIAGRAM, 'w', Rules::preset(Preset::Elephantchess));
+    play(&mut pos, "a19a18 k1k2 a15c15 s1s2 a18a17");
+    assert_eq!(pos.to_move(), Chu);
+    pos.play(Move::CONCEDE).unwrap();
+    assert_eq!(pos.standing(Chu), Standing::Conceded { victor: Some(Han) });
+    assert_eq!(pos.captures(Han), 1 + 6);
+    assert_eq!(pos.army(Han).count(), 3 + 6);
+}
+
+#[test]
+fn conceding_the_last_rival_gives_the_game_to_the_other_player() {
+    let mut pos = position(
+        "wQ a1, wR a5, rQ s19, rR s15",
+        'r',
+        Rules::preset(Preset::Classic),
+    );
+    let report = pos.play(Move::CONCEDE).unwrap();
+    let outcome = report.outcome.unwrap();
+    assert_eq!(
+        (outcome.winner, outcome.victory),
+        (Qin, Victory::LastKingdom)
+    );
+    assert!(pos.is_over());
+    assert_eq!(pos.play(Move::CONCEDE), Err(IllegalMove::GameOver));
+}
+
+#[test]
+fn a_concession_is_written_read_undone_and_replayed_like_a_move() {
+    let mut game = qiguo_rules::Game::new(position(
+        VICTOR_DIAGRAM,
+        'w',
+        rules(11, VictorRule::MostOfItsPieces, BeatenArmy::Transferred),
+    ));
+    let before = {
+        game.play(notation::parse_move("a5c5").unwrap()).unwrap();
+        game.position().clone()
+    };
+    game.play(notation::parse_move("concede").unwrap()).unwrap();
+    assert_eq!(game.last_report().unwrap().mv, Move::CONCEDE);
+    assert!(!game.position().alive().contains(Chu));
+    assert_eq!(Move::from_bits(Move::CONCEDE.bits()), Some(Move::CONCEDE));
+    assert_ne!(Move::CONCEDE.bits(), Move::PASS.bits());
+    assert!(!Move::CONCEDE.is_pass() && Move::CONCEDE.moves_no_piece());
+    // Never offered to the search.
+    assert!(!before.legal_moves().contains(&Move::CONCEDE));
+    // Undo gives everything back, hash included; redo plays it again.
+    assert!(game.undo());
+    assert_eq!(game.position(), &before);
+    assert_eq!(game.position().hash(), before.hash());
+    assert!(game.redo().is_some());
+    // The record writes it as `concede` and replays it.
+    let record = qiguo_rules::Record::from_game(&game, qiguo_rules::PlayerInfo::defaults(7));
+    assert_eq!(record.moves.last().map(String::as_str), Some("concede"));
+    let replayed = qiguo_rules::Record::from_json(&record.to_json())
+        .unwrap()
+        .replay()
+        .unwrap();
+    assert_eq!(replayed.position(), game.position());
+}

@@ -64,6 +64,9 @@ impl Position {
         if self.is_over() {
             return Err(IllegalMove::GameOver);
         }
+        if mv.is_concession() {
+            return Ok(());
+        }
         if mv.is_pass() {
             return if self.count_piece_moves() == 0 {
                 Ok(())
@@ -102,24 +105,25 @@ impl Position {
         let mover = self.st.to_move;
         let piece = mv.from().and_then(|p| self.piece_at(p));
         let captured = mv.to().and_then(|p| self.piece_at(p));
-        let army_before: Option<Vec<(Point, Piece)>> = captured.map(|c| {
-            self.army(c.kingdom)
-                .filter(|(p, _)| Some(*p) != mv.to())
-                .collect()
-        });
+        // The kingdom that may fall: the captured piece's, or the mover's when it concedes.
+        let falling = captured
+            .map(|c| c.kingdom)
+            .or(mv.is_concession().then_some(mover));
+        let army_before: Option<Vec<(Point, Piece)>> =
+            falling.map(|k| self.army(k).filter(|(p, _)| Some(*p) != mv.to()).collect());
         let undo = self.make(mv);
-        let fallen = captured.and_then(|c| {
-            let standing = self.standing(c.kingdom);
+        let fallen = falling.and_then(|k| {
+            let standing = self.standing(k);
+            let victor = match standing {
+                Standing::Beaten { victor, .. } => Some(victor),
+                Standing::Conceded { victor } => victor,
+                _ => None,
+            };
             (standing != Standing::InGame).then(|| Fallen {
-                kingdom: c.kingdom,
+                kingdom: k,
                 standing,
                 army: army_before.unwrap_or_default(),
-                transferred_to: match standing {
-                    Standing::Beaten { victor, .. } if self.rules.transfers_armies() => {
-                        Some(victor)
-                    }
-                    _ => None,
-                },
+                transferred_to: victor.filter(|_| self.rules.transfers_armies()),
             })
         });
         let report = MoveReport {
@@ -149,6 +153,11 @@ impl Position {
         };
         if mv.is_pass() {
             self.advance_turn(mover);
+            return undo;
+        }
+        if mv.is_concession() {
+            undo.snapshot = Some(Box::new(self.snapshot()));
+            self.concede();
             return undo;
         }
         let from = mv.from as usize;

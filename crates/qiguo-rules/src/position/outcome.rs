@@ -22,6 +22,15 @@ pub enum Standing {
         /// The ally that attacked it.
         by: Kingdom,
     },
+    /// Its player conceded it. It falls without a capture, as at the loss threshold: the
+    /// preset's victor rule names the kingdom credited with beating it (and, by preset,
+    /// receiving its army), if any kingdom has earned it — one that took its pieces
+    /// (`MostOfItsPieces`) or took any piece (`MostCapturesOverall`). Otherwise its army leaves
+    /// the board and nobody is credited.
+    Conceded {
+        /// The kingdom credited with beating it, if any.
+        victor: Option<Kingdom>,
+    },
 }
 
 /// How a game was won.
@@ -160,6 +169,40 @@ impl Position {
             }
         }
         (best, mask)
+    }
+
+    /// The victor of a kingdom that concedes: as [`Self::choose_victor`], but only a kingdom
+    /// that has earned it by the victor rule (none if nobody has).
+    pub(super) fn concession_victor(&self, conceding: usize) -> Option<usize> {
+        let eligible = self.st.alive & !(1 << conceding) & !self.allies[conceding];
+        let earned = bits(eligible).any(|k| match self.rules.victor {
+            VictorRule::MostOfItsPieces => self.st.captured_from[k][conceding] > 0,
+            VictorRule::MostCapturesOverall => self.st.captures[k] > 0,
+        });
+        earned.then(|| self.choose_victor(Kingdom::ALL[conceding], conceding))
+    }
+
+    /// The kingdom to move concedes (see [`Standing::Conceded`]); then the goals are checked
+    /// and the turn passes on.
+    pub(super) fn concede(&mut self) {
+        let mover = self.st.to_move;
+        let c = mover.index();
+        let victor = self.concession_victor(c);
+        match victor {
+            Some(victor) => self.beat(c, victor, false),
+            None => {
+                self.clear_army(c);
+                self.st.alive &= !(1 << c);
+            }
+        }
+        self.st.standing[c] = Standing::Conceded {
+            victor: victor.map(|v| Kingdom::ALL[v]),
+        };
+        self.check_victory(mover);
+        if self.st.outcome.is_none() {
+            self.advance_turn(mover);
+        }
+        self.hash = self.compute_hash();
     }
 
     pub(super) fn choose_victor(&self, mover: Kingdom, beaten: usize) -> usize {
