@@ -140,7 +140,7 @@ impl Match {
     }
 
     /// Whether any kingdom still in the game is played by a person.
-    pub(crate) fn has_person(&self) -> bool {
+    pub fn has_person(&self) -> bool {
         let pos = self.position();
         pos.alive()
             .iter()

@@ -424,16 +424,25 @@ impl<Id> MovePlan<Id> {
         if let Some(victim) = &mut self.victim {
             victim.2 = victim.2.clone().scaled(share);
         }
-        for (_, _, what) in &mut self.army {
-            match what {
-                ArmyStone::Recolour { at, bounce, .. } => {
-                    *at *= share;
-                    *bounce = bounce.clone().scaled(share);
-                }
-                ArmyStone::Leave(tween) => *tween = tween.clone().scaled(share),
-            }
-        }
+        self.army = std::mem::take(&mut self.army)
+            .into_iter()
+            .map(|(id, point, what)| (id, point, what.scaled(share)))
+            .collect();
         self
+    }
+}
+
+impl ArmyStone {
+    /// The same change shown in `share` of the time.
+    pub(crate) fn scaled(self, share: f32) -> ArmyStone {
+        match self {
+            ArmyStone::Recolour { piece, at, bounce } => ArmyStone::Recolour {
+                piece,
+                at: at * share,
+                bounce: bounce.scaled(share),
+            },
+            ArmyStone::Leave(tween) => ArmyStone::Leave(tween.scaled(share)),
+        }
     }
 }
 
@@ -484,6 +493,22 @@ pub(crate) fn plan_move<Id: Copy>(
         })
     });
 
+    Some(MovePlan {
+        mover: (mover, to, Tween::new(legs)),
+        victim,
+        army: plan_army(report, on_board, at, lands),
+    })
+}
+
+/// How the stones of the army that fell with `report` (if any) are shown, from `lands`
+/// seconds on (when the capturing stone lands; at once for a concession): recoloured for the
+/// victor, or leaving.
+pub(crate) fn plan_army<Id: Copy>(
+    report: &MoveReport,
+    on_board: impl Fn(Point) -> Option<Id>,
+    at: impl Fn(Id) -> Vec3,
+    lands: f32,
+) -> Vec<(Id, Point, ArmyStone)> {
     let mut army = Vec::new();
     if let Some(fallen) = &report.fallen {
         for (i, (point, was)) in fallen.army.iter().enumerate() {
@@ -511,11 +536,7 @@ pub(crate) fn plan_move<Id: Copy>(
             army.push((stone, *point, what));
         }
     }
-    Some(MovePlan {
-        mover: (mover, to, Tween::new(legs)),
-        victim,
-        army,
-    })
+    army
 }
 
 /// Turns each applied move into changes of the stone entities and the tweens that show them
@@ -528,6 +549,21 @@ fn show_applied_moves(
     mut stones: Query<(&mut Stone, &mut StonePlace, &Transform)>,
 ) {
     for MoveApplied { report, by, .. } in applied.read() {
+        if report.mv.is_concession() {
+            // No stone moves: the army leaves or changes colour at once.
+            let army = {
+                let on_board = &index.on_board;
+                let at = |e: Entity| stones.get(e).map_or(Vec3::ZERO, |(_, _, t)| t.translation);
+                plan_army(report, |p| on_board.get(&p).copied(), at, 0.0)
+            };
+            let share = pace.glide_share(*by);
+            let army = army
+                .into_iter()
+                .map(|(e, p, what)| (e, p, what.scaled(share)))
+                .collect();
+            show_army(&mut commands, &mut index, &mut stones, army);
+            continue;
+        }
         if report.mv.from().is_none() {
             continue; // a pass moves nothing
         }
@@ -566,26 +602,36 @@ fn show_applied_moves(
         }
         index.on_board.insert(to, mover);
         commands.entity(mover).insert(tween);
-        for (entity, point, what) in plan.army {
-            let Ok((mut stone, mut place, _)) = stones.get_mut(entity) else {
-                continue;
-            };
-            match what {
-                ArmyStone::Recolour { piece, at, bounce } => {
-                    stone.piece = piece;
-                    commands.entity(entity).insert((
-                        LookChange {
-                            after: at,
-                            to: piece,
-                        },
-                        bounce,
-                    ));
-                }
-                ArmyStone::Leave(tween) => {
-                    index.on_board.remove(&point);
-                    *place = StonePlace::Leaving;
-                    commands.entity(entity).insert(tween);
-                }
+        show_army(&mut commands, &mut index, &mut stones, plan.army);
+    }
+}
+
+/// Gives the stones of a fallen army their new colour or sends them away, as planned.
+fn show_army(
+    commands: &mut Commands,
+    index: &mut StoneIndex,
+    stones: &mut Query<(&mut Stone, &mut StonePlace, &Transform)>,
+    army: Vec<(Entity, Point, ArmyStone)>,
+) {
+    for (entity, point, what) in army {
+        let Ok((mut stone, mut place, _)) = stones.get_mut(entity) else {
+            continue;
+        };
+        match what {
+            ArmyStone::Recolour { piece, at, bounce } => {
+                stone.piece = piece;
+                commands.entity(entity).insert((
+                    LookChange {
+                        after: at,
+                        to: piece,
+                    },
+                    bounce,
+                ));
+            }
+            ArmyStone::Leave(tween) => {
+                index.on_board.remove(&point);
+                *place = StonePlace::Leaving;
+                commands.entity(entity).insert(tween);
             }
         }
     }

@@ -31,6 +31,11 @@ pub(crate) enum Fall {
         /// Who beat it.
         victor: Kingdom,
     },
+    /// It was conceded before any kingdom earned it: its army leaves, nobody is credited.
+    Left {
+        /// The kingdom.
+        kingdom: Kingdom,
+    },
 }
 
 /// What a move did, in the terms players read.
@@ -44,6 +49,8 @@ pub(crate) struct MoveDescription {
     pub(crate) captured: Option<Piece>,
     /// The kingdom that fell.
     pub(crate) fall: Option<Fall>,
+    /// Whether the move is the mover's concession.
+    pub(crate) conceded: bool,
 }
 
 impl MoveDescription {
@@ -55,7 +62,10 @@ impl MoveDescription {
                 kingdom: f.kingdom,
                 by,
             }),
-            Standing::Beaten { victor, .. } => Some(match f.transferred_to {
+            Standing::Beaten { victor, .. }
+            | Standing::Conceded {
+                victor: Some(victor),
+            } => Some(match f.transferred_to {
                 Some(to) => Fall::Transferred {
                     kingdom: f.kingdom,
                     to,
@@ -65,6 +75,7 @@ impl MoveDescription {
                     victor,
                 },
             }),
+            Standing::Conceded { victor: None } => Some(Fall::Left { kingdom: f.kingdom }),
             _ => None,
         });
         MoveDescription {
@@ -74,18 +85,23 @@ impl MoveDescription {
                 .map(|p| (p, point(report.mv.from()), point(report.mv.to()))),
             captured: report.captured,
             fall,
+            conceded: report.mv.is_concession(),
         }
     }
 
     /// The move as a sentence: "12. Qin 騎 a13–b15, takes Chu's general 將. Chu is beaten; …".
     pub(crate) fn sentence(&self, tr: Tr, ply: usize) -> String {
         let Some((piece, from, to)) = &self.piece else {
-            return tr!(
-                tr,
-                "move-passes",
-                ply = ply,
-                kingdom = tr.kingdom(self.mover)
-            );
+            let id = if self.conceded {
+                "move-concedes"
+            } else {
+                "move-passes"
+            };
+            let mut text = tr!(tr, id, ply = ply, kingdom = tr.kingdom(self.mover));
+            if let Some(fall) = self.fall_text(tr) {
+                text.push_str(&fall);
+            }
+            return text;
         };
         let mut text = tr!(
             tr,
@@ -105,7 +121,15 @@ impl MoveDescription {
                 characters = stone_characters(captured)
             ));
         }
-        let fall = match self.fall {
+        if let Some(fall) = self.fall_text(tr) {
+            text.push_str(&fall);
+        }
+        text
+    }
+
+    /// What became of the kingdom that fell, to follow the move in a sentence.
+    fn fall_text(&self, tr: Tr) -> Option<String> {
+        match self.fall {
             Some(Fall::Forfeited { kingdom, by }) => Some(tr!(
                 tr,
                 "move-forfeits",
@@ -124,12 +148,11 @@ impl MoveDescription {
                 kingdom = tr.kingdom(kingdom),
                 victor = tr.kingdom(victor)
             )),
+            Some(Fall::Left { kingdom }) => {
+                Some(tr!(tr, "move-army-leaves", kingdom = tr.kingdom(kingdom)))
+            }
             None => None,
-        };
-        if let Some(fall) = fall {
-            text.push_str(&fall);
         }
-        text
     }
 
     /// The piece and its points in a few characters ("騎 a13–b15"), `None` for a pass.
@@ -155,7 +178,7 @@ impl MoveDescription {
                 kingdom = kingdom.character().to_string(),
                 victor = to.character().to_string()
             ),
-            Fall::Removed { kingdom, .. } => {
+            Fall::Removed { kingdom, .. } | Fall::Left { kingdom } => {
                 tr!(
                     tr,
                     "fall-short-falls",
@@ -203,5 +226,18 @@ mod tests {
             assert!(sentence.contains(fall), "{sentence}");
             assert_eq!(d.short_fall(Tr::default()).as_deref(), Some(short));
         }
+    }
+
+    #[test]
+    fn a_concession_reads_as_one() {
+        let mut pos = Position::start(Rules::default());
+        let report = pos.play(qiguo_rules::Move::CONCEDE).unwrap();
+        let d = MoveDescription::of(&report);
+        assert_eq!(
+            d.sentence(Tr::default(), 1),
+            "1. Qin concedes. Its army leaves the board"
+        );
+        assert_eq!(d.short_move(), None);
+        assert_eq!(d.short_fall(Tr::default()).as_deref(), Some("秦 falls"));
     }
 }

@@ -3,6 +3,7 @@
 //! toolbar (new game, files, views), and the dialogs (new game, attacking an ally, game over,
 //! save, load, import and export, resuming the last game). Its Chinese text uses the shipped kaishu font.
 
+mod concede;
 pub(crate) mod describe;
 pub(crate) mod dialogs;
 mod files;
@@ -35,6 +36,7 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<network::NetworkForm>()
         .init_resource::<FilesForm>()
         .init_resource::<Toast>()
+        .init_resource::<concede::ConcedeForm>()
         .init_resource::<help::RulesWindow>()
         .init_resource::<InterfaceZoom>()
         .init_resource::<Palette>()
@@ -42,6 +44,7 @@ pub(crate) fn plugin(app: &mut App) {
             Update,
             (
                 status::collect_toasts,
+                concede::restore_pace,
                 help::rules_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
             )
                 .in_set(AppSystems::UpdateHud),
@@ -60,8 +63,13 @@ pub(crate) fn plugin(app: &mut App) {
                 status::hand_off_banner,
                 help::piece_card,
                 help::rules_window,
-                dialogs::ally_question,
-                dialogs::game_over,
+                (
+                    dialogs::ally_question,
+                    dialogs::game_over,
+                    concede::concede_dialog,
+                    concede::finish_offer,
+                )
+                    .chain(),
                 dialogs::new_game,
                 files::save_dialog,
                 files::load_dialog,

@@ -40,11 +40,15 @@ fn move_line(ui: &mut egui::Ui, tr: Tr, report: &MoveReport) {
     let colour = text_colour(ui.ctx(), report.mover);
     let description = MoveDescription::of(report);
     let Some(short) = description.short_move() else {
-        ui.label(
-            RichText::new(tr.text("move-list-passes"))
-                .italics()
-                .color(colour),
-        );
+        let id = if description.conceded {
+            "move-list-concedes"
+        } else {
+            "move-list-passes"
+        };
+        ui.label(RichText::new(tr.text(id)).italics().color(colour));
+        if let Some(note) = description.short_fall(tr) {
+            ui.label(RichText::new(note).small().color(colour));
+        }
         return;
     };
     ui.label(RichText::new(short).color(colour));

@@ -26,6 +26,10 @@ pub(super) fn standing_text(tr: Tr, pos: &Position, kingdom: Kingdom) -> String 
             tr!(tr, "standing-beaten", victor = tr.kingdom(victor))
         }
         Standing::Forfeited { by } => tr!(tr, "standing-forfeited", ally = tr.kingdom(by)),
+        Standing::Conceded { victor: Some(v) } => {
+            tr!(tr, "standing-conceded-to", victor = tr.kingdom(v))
+        }
+        Standing::Conceded { victor: None } => tr.text("standing-conceded"),
     }
 }
 

@@ -19,6 +19,7 @@ use crate::game::saving::SaveStore;
 use crate::game::selection::ClickRefused;
 use crate::game::sound::SoundSettings;
 use crate::game::state::{Match, MoveRejected, Notice, TurnPhase};
+use crate::game::ui::concede::ConcedeForm;
 use crate::game::ui::describe::MoveDescription;
 use crate::game::ui::help::RulesWindow;
 use crate::game::ui::{FilesForm, GAP, NewGameForm, badge, board_area, panel_rect};
@@ -97,7 +98,12 @@ pub(super) fn toolbar(
         Res<Online>,
         MessageWriter<LeaveRequested>,
     ),
-    (hint, mut hints): (Res<Hint>, MessageWriter<HintRequested>),
+    (hint, mut hints, mut concede, the_match): (
+        Res<Hint>,
+        MessageWriter<HintRequested>,
+        ResMut<ConcedeForm>,
+        Res<Match>,
+    ),
     tr: Res<Tr>,
 ) -> Result {
     let tr = *tr;
@@ -166,6 +172,13 @@ pub(super) fn toolbar(
                             .clicked()
                         {
                             hints.write(HintRequested);
+                        }
+                        if ui
+                            .button(tr.text("menu-concede"))
+                            .on_hover_text(tr.text("menu-concede-hint"))
+                            .clicked()
+                        {
+                            concede.open(&the_match);
                         }
                         if ui
                             .button(tr.text("menu-settings"))
