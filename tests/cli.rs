@@ -218,6 +218,44 @@ fn replay_continues_a_saved_record() {
 }
 
 #[test]
+fn report_tells_how_a_saved_game_went_in_text_and_json() {
+    use qiguo_rules::{Game, PlayerInfo, Record, Rules, Seats, notation};
+    let dir = qiguo_testkit::TempDir::new("cli-report");
+    let mut game = Game::start(Rules::default(), Seats::seven());
+    for mv in ["e10e5", "concede"] {
+        game.play(notation::parse_move(mv).unwrap()).unwrap();
+    }
+    let mut record = Record::from_game(&game, PlayerInfo::defaults(7));
+    record.hints = vec![3];
+    let path = dir.join("game.json");
+    std::fs::write(&path, record.to_json()).unwrap();
+    let out = qiguo(&["report", "--record", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("2 moves\n"), "{text}");
+    assert!(
+        text.contains("move    2: Chu falls; its army leaves"),
+        "{text}"
+    );
+    assert!(text.contains("conceded"), "{text}");
+
+    let out = qiguo(&["report", "--record", path.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["moves"], 2);
+    let kingdoms = json["kingdoms"].as_array().unwrap();
+    assert_eq!(kingdoms.len(), 7);
+    assert_eq!(kingdoms[0]["hints"], 3);
+    assert_eq!(kingdoms[1]["chances"].as_array().unwrap().len(), 3);
+    assert_eq!(kingdoms[1]["chances"][2], 0.0);
+
+    std::fs::write(dir.join("bad.json"), "{ not json").unwrap();
+    let out = qiguo(&["report", "--record", dir.join("bad.json").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("bad.json"), "{}", stderr(&out));
+}
+
+#[test]
 fn help_and_version_succeed() {
     let out = qiguo(&["--help"]);
     assert!(out.status.success());

@@ -230,6 +230,16 @@ pub enum Tool {
         #[arg(value_name = "MOVE")]
         moves: Vec<String>,
     },
+    /// Print how a saved game went: material and the evaluation's estimate of each kingdom's
+    /// chances move by move, falls, captures, turning points and hints.
+    Report {
+        /// The saved game record (JSON).
+        #[arg(long, value_name = "FILE")]
+        record: PathBuf,
+        /// Print the report as one line of JSON (with every move's values) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the move a computer player would play.
     Bestmove {
         /// The position.

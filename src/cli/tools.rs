@@ -1,5 +1,5 @@
-//! The scripting tools: `moves`, `perft`, `replay` and `bestmove` print plain text and never
-//! open a window; `icon` writes the game's icon as a PNG.
+//! The scripting tools: `moves`, `perft`, `replay`, `report` and `bestmove` print plain text
+//! (or JSON) and never open a window; `icon` writes the game's icon as a PNG.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -73,6 +73,17 @@ pub fn run(tool: &Tool) -> Result<String, ToolError> {
             let _ = writeln!(out, "{summary}");
             Ok(out)
         }
+        Tool::Report { record, json } => {
+            let report = crate::report::GameReport::of_record(&read_record(record)?)
+                .map_err(|e| ArgError::new(format!("--record {}", record.display()), e))?;
+            Ok(if *json {
+                let mut line = serde_json::to_string(&report).expect("reports serialize");
+                line.push('\n');
+                line
+            } else {
+                report.text()
+            })
+        }
         Tool::Bestmove {
             position,
             movetime,
@@ -108,13 +119,18 @@ pub fn run(tool: &Tool) -> Result<String, ToolError> {
     }
 }
 
-/// The current position of the game saved in the record at `path`.
-fn load_record(path: &Path) -> Result<Position, ArgError> {
+/// The record saved at `path`, read but not replayed.
+fn read_record(path: &Path) -> Result<Record, ArgError> {
     let option = || format!("--record {}", path.display());
     let text = std::fs::read_to_string(path).map_err(|e| ArgError::new(option(), e))?;
-    let game = Record::from_json(&text)
-        .and_then(|record| record.replay())
-        .map_err(|e| ArgError::new(option(), e))?;
+    Record::from_json(&text).map_err(|e| ArgError::new(option(), e))
+}
+
+/// The current position of the game saved in the record at `path`.
+fn load_record(path: &Path) -> Result<Position, ArgError> {
+    let game = read_record(path)?
+        .replay()
+        .map_err(|e| ArgError::new(format!("--record {}", path.display()), e))?;
     Ok(game.position().clone())
 }
 
