@@ -134,6 +134,7 @@ game-over-captures = { $count ->
     [one] { $count } capture
    *[other] { $count } captures
 }
+game-over-report = Game report
 game-over-look = Look at the board
 game-over-take-back = Take back the last move
 
@@ -302,6 +303,22 @@ moves-undo = Undo
 moves-undo-hint = Take back the last move ({ $key })
 moves-redo = Redo
 moves-redo-hint = Play it again ({ $key })
+moves-report = Report
+moves-report-hint = How the game went: each kingdom's chances and material move by move, falls, captures, turning points
+report-title = Game report
+report-making = Working out the report…
+report-chances = Chances (%)
+report-material = Material
+report-moves = moves
+report-fell = { $kingdom } falls
+report-kingdom = Kingdom
+report-took = Took
+report-lost = Lost
+report-hints = Hints
+report-standing = Standing
+report-turning-points = Turning points (click to see the position)
+report-turning-point = Move { $ply }: { $kingdom } { $swing }%
+report-turning-point-hint = { $mover } played { $mv }
 moves-replay = Replay
 moves-replaying = Replaying…
 moves-replay-hint = Play the marked moves again on the board ({ $key })

@@ -408,6 +408,7 @@ pub(super) fn game_over(
     mut form: ResMut<NewGameForm>,
     mut undo: MessageWriter<UndoRequested>,
     mut dismissed: Local<bool>,
+    mut report: ResMut<crate::game::ui::report::ReportWindow>,
     tr: Res<Tr>,
 ) -> Result {
     let tr = *tr;
@@ -416,7 +417,7 @@ pub(super) fn game_over(
         *dismissed = false;
         return Ok(());
     };
-    if *dismissed || form.open || review.ply.is_some() {
+    if *dismissed || form.open || review.ply.is_some() || report.open {
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
@@ -466,6 +467,9 @@ pub(super) fn game_over(
             ui.horizontal(|ui| {
                 if ui.button(tr.text("menu-new-game")).clicked() {
                     form.open = true;
+                }
+                if ui.button(tr.text("game-over-report")).clicked() {
+                    report.open = true;
                 }
                 if ui.button(tr.text("game-over-look")).clicked() {
                     *dismissed = true;

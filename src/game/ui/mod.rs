@@ -9,6 +9,7 @@ pub(crate) mod dialogs;
 mod files;
 mod help;
 mod moves;
+mod report;
 mod settings;
 mod standings;
 mod status;
@@ -37,6 +38,7 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<FilesForm>()
         .init_resource::<Toast>()
         .init_resource::<concede::ConcedeForm>()
+        .init_resource::<report::ReportWindow>()
         .init_resource::<help::RulesWindow>()
         .init_resource::<InterfaceZoom>()
         .init_resource::<Palette>()
@@ -45,6 +47,7 @@ pub(crate) fn plugin(app: &mut App) {
             (
                 status::collect_toasts,
                 concede::restore_pace,
+                report::make_reports,
                 help::rules_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
             )
                 .in_set(AppSystems::UpdateHud),
@@ -68,6 +71,7 @@ pub(crate) fn plugin(app: &mut App) {
                     dialogs::game_over,
                     concede::concede_dialog,
                     concede::finish_offer,
+                    report::report_window,
                 )
                     .chain(),
                 dialogs::new_game,

@@ -13,6 +13,7 @@ use crate::game::state::{Match, RedoRequested, Review, ReviewRequested, TurnPhas
 use crate::game::stones::view::stone_characters;
 use crate::game::ui::describe::MoveDescription;
 use crate::game::ui::kingdom_style;
+use crate::game::ui::report::ReportWindow;
 use crate::game::ui::{GAP, badge, c32, column_top, panel_rect};
 use crate::i18n::Tr;
 use crate::tr;
@@ -78,7 +79,7 @@ pub(super) fn move_list(
     mut undo: MessageWriter<UndoRequested>,
     mut redo: MessageWriter<RedoRequested>,
     mut last_shown: Local<Option<usize>>,
-    (recap, replay): (Res<Recap>, Res<Replay>),
+    (recap, replay, mut report): (Res<Recap>, Res<Replay>, ResMut<ReportWindow>),
     mut replays: MessageWriter<ReplayRequested>,
     tr: Res<Tr>,
 ) -> Result {
@@ -166,6 +167,14 @@ pub(super) fn move_list(
                     game.can_redo(),
                 ) {
                     redo.write(RedoRequested);
+                }
+                ui.separator();
+                if ui
+                    .button(tr.text("moves-report"))
+                    .on_hover_text(tr.text("moves-report-hint"))
+                    .clicked()
+                {
+                    report.open = !report.open;
                 }
             });
             if let Some(since) = &since {

@@ -1,0 +1,208 @@
+//! The Game report window: a chart of every kingdom's chances (or material) move by move with
+//! marks where kingdoms fell, captures and hints per kingdom, and the turning points, each a
+//! click away from its position in review. Opened from the Moves panel and the game-over
+//! dialog. The report is computed on a background thread and kept for the position it was
+//! made for, so it is made again only when the game has changed.
+
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
+use bevy_egui::EguiContexts;
+use bevy_egui::egui::{self, Color32, RichText};
+use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
+
+use crate::game::art::palette::Palette;
+use crate::game::state::{Match, ReviewRequested, Turn};
+use crate::game::ui::badge;
+use crate::i18n::Tr;
+use crate::report::GameReport;
+use crate::tr;
+
+/// Whether the report is open, and the report for the game as it stands (or being made).
+#[derive(Resource, Default)]
+pub(crate) struct ReportWindow {
+    /// Shown.
+    pub(crate) open: bool,
+    /// Show material rather than chances.
+    material: bool,
+    /// The report, and the turn (game and move count) it was made for.
+    made: Option<(Turn, GameReport)>,
+    /// The report being made, and its turn.
+    making: Option<(Turn, Task<GameReport>)>,
+}
+
+/// Keeps the report in step with the game while the window is open: made on a background
+/// thread for the turn now, taken in when ready.
+pub(super) fn make_reports(mut window: ResMut<ReportWindow>, the_match: Res<Match>) {
+    if !window.open {
+        return;
+    }
+    let turn = the_match.turn();
+    if let Some((for_turn, task)) = window.making.as_mut()
+        && let Some(report) = check_ready(task)
+    {
+        let made_for = *for_turn;
+        window.making = None;
+        window.made = Some((made_for, report));
+    }
+    let fresh = |t: Option<Turn>| t == Some(turn);
+    if fresh(window.made.as_ref().map(|(t, _)| *t))
+        || fresh(window.making.as_ref().map(|(t, _)| *t))
+    {
+        return;
+    }
+    let game = the_match.game().clone();
+    let hints = qiguo_rules::Kingdom::ALL.map(|k| the_match.hints_used(k));
+    let task = AsyncComputeTaskPool::get().spawn(async move { GameReport::of(&game, hints) });
+    window.making = Some((turn, task));
+}
+
+fn colour(palette: Palette, kingdom: qiguo_rules::Kingdom) -> Color32 {
+    let [r, g, b, _] = palette.style(kingdom).stone;
+    // The darkest stones (Yan's black) would vanish on the dark chart: lift them.
+    let lift = |c: u8| c.max(90);
+    Color32::from_rgb(lift(r), lift(g), lift(b))
+}
+
+pub(super) fn report_window(
+    mut contexts: EguiContexts,
+    mut window: ResMut<ReportWindow>,
+    the_match: Res<Match>,
+    palette: Res<Palette>,
+    mut steps: MessageWriter<ReviewRequested>,
+    tr: Res<Tr>,
+) -> Result {
+    if !window.open {
+        return Ok(());
+    }
+    let tr = *tr;
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    let stale = window
+        .made
+        .as_ref()
+        .is_some_and(|(t, _)| *t != the_match.turn());
+    let mut material = window.material;
+    // Opaque: the chart and the table are read, not glanced at over the board.
+    let frame = egui::Frame::window(&ctx.global_style()).fill(Color32::from_rgb(28, 24, 20));
+    egui::Window::new(tr.text("report-title"))
+        .id(egui::Id::new("Game report"))
+        .open(&mut open)
+        .frame(frame)
+        .default_width(680.0)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .collapsible(false)
+        .show(ctx, |ui| {
+            let Some((_, report)) = &window.made else {
+                ui.label(RichText::new(tr.text("report-making")).italics());
+                return;
+            };
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut material, false, tr.text("report-chances"));
+                ui.radio_value(&mut material, true, tr.text("report-material"));
+                if stale {
+                    ui.label(RichText::new(tr.text("report-making")).italics().weak());
+                }
+            });
+            let plot = Plot::new("report-chart")
+                .height(220.0)
+                // Top left: the chances start low, and the winner's line ends at the right.
+                .legend(Legend::default().position(egui_plot::Corner::LeftTop))
+                .allow_scroll(false)
+                .x_axis_label(tr.text("report-moves"))
+                .y_axis_label(tr.text(if material {
+                    "report-material"
+                } else {
+                    "report-chances"
+                }));
+            plot.show(ui, |plot_ui| {
+                for k in &report.kingdoms {
+                    let values = if material { &k.material } else { &k.chances };
+                    let scale = if material { 1.0 } else { 100.0 };
+                    let points: PlotPoints = values
+                        .iter()
+                        .enumerate()
+                        .map(|(ply, v)| [ply as f64, v * scale])
+                        .collect();
+                    plot_ui.line(
+                        Line::new(tr.kingdom(k.kingdom), points)
+                            .color(colour(*palette, k.kingdom))
+                            .width(2.0),
+                    );
+                }
+                for fall in &report.falls {
+                    plot_ui.vline(
+                        VLine::new(
+                            tr!(tr, "report-fell", kingdom = tr.kingdom(fall.kingdom)),
+                            fall.ply as f64,
+                        )
+                        .color(colour(*palette, fall.kingdom).gamma_multiply(0.7))
+                        .style(egui_plot::LineStyle::dashed_loose()),
+                    );
+                }
+            });
+            ui.separator();
+            egui::Grid::new("report-table")
+                .num_columns(5)
+                .striped(true)
+                .show(ui, |ui| {
+                    for id in [
+                        "report-kingdom",
+                        "report-took",
+                        "report-lost",
+                        "report-hints",
+                    ] {
+                        ui.label(RichText::new(tr.text(id)).small().weak());
+                    }
+                    ui.label(RichText::new(tr.text("report-standing")).small().weak());
+                    ui.end_row();
+                    for k in &report.kingdoms {
+                        ui.horizontal(|ui| {
+                            badge(ui, k.kingdom, 16.0, false);
+                            ui.label(tr.kingdom(k.kingdom));
+                        });
+                        ui.label(k.captures.to_string());
+                        ui.label(k.losses.to_string());
+                        ui.label(k.hints.to_string());
+                        ui.label(
+                            RichText::new(crate::game::ui::standings::standing_text(
+                                tr,
+                                the_match.position(),
+                                k.kingdom,
+                            ))
+                            .small(),
+                        );
+                        ui.end_row();
+                    }
+                });
+            if !report.turning_points.is_empty() {
+                ui.separator();
+                ui.label(RichText::new(tr.text("report-turning-points")).strong());
+                ui.horizontal_wrapped(|ui| {
+                    for t in &report.turning_points {
+                        let label = tr!(
+                            tr,
+                            "report-turning-point",
+                            ply = t.ply,
+                            kingdom = tr.kingdom(t.kingdom),
+                            swing = format!("{:+.0}", 100.0 * t.swing)
+                        );
+                        if ui
+                            .button(label)
+                            .on_hover_text(tr!(
+                                tr,
+                                "report-turning-point-hint",
+                                mover = tr.kingdom(t.mover),
+                                mv = t.mv.as_str()
+                            ))
+                            .clicked()
+                        {
+                            steps.write(ReviewRequested::Ply(t.ply));
+                        }
+                    }
+                });
+            }
+        });
+    window.material = material;
+    window.open = open;
+    Ok(())
+}
