@@ -103,7 +103,7 @@ pub(super) fn report_window(
                     ui.label(RichText::new(tr.text("report-making")).italics().weak());
                 }
             });
-            let plot = Plot::new("report-chart")
+            let plot = Plot::new("report_chart")
                 .height(220.0)
                 // Top left: the chances start low, and the winner's line ends at the right.
                 .legend(Legend::default().position(egui_plot::Corner::LeftTop))
@@ -141,7 +141,7 @@ pub(super) fn report_window(
                 }
             });
             ui.separator();
-            egui::Grid::new("report-table")
+            egui::Grid::new("report_table")
                 .num_columns(5)
                 .striped(true)
                 .show(ui, |ui| {
