@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource};
 use qiguo_ai::Level;
-use qiguo_rules::{Kingdom, PieceKind, Preset, Victory};
+use qiguo_rules::{Kingdom, PieceKind, Preset, Standing, Victory};
 
 pub use crate::settings::Language;
 
@@ -148,6 +148,32 @@ impl Tr {
     /// What a rules preset follows, in a sentence.
     pub fn preset_summary(self, preset: Preset) -> String {
         self.text(&format!("preset-{}", preset.name()))
+    }
+
+    /// How a kingdom stands, in a few words ("beaten by Qin", "conceded").
+    pub fn standing(self, standing: Standing) -> String {
+        match standing {
+            Standing::InGame => self.text("standing-in-game"),
+            Standing::Absent => self.text("standing-empty"),
+            Standing::Beaten {
+                victor,
+                general_captured: true,
+            } => crate::tr!(
+                self,
+                "standing-general-taken",
+                victor = self.kingdom(victor)
+            ),
+            Standing::Beaten { victor, .. } => {
+                crate::tr!(self, "standing-beaten", victor = self.kingdom(victor))
+            }
+            Standing::Forfeited { by } => {
+                crate::tr!(self, "standing-forfeited", ally = self.kingdom(by))
+            }
+            Standing::Conceded { victor: Some(v) } => {
+                crate::tr!(self, "standing-conceded-to", victor = self.kingdom(v))
+            }
+            Standing::Conceded { victor: None } => self.text("standing-conceded"),
+        }
     }
 
     /// How a game was won, as the end of a sentence whose subject is the winner.

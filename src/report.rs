@@ -10,6 +10,8 @@ use qiguo_ai::eval::{piece_value, player_scores};
 use qiguo_rules::{Game, Kingdom, Outcome, Position, Record, Standing};
 use serde::Serialize;
 
+use crate::i18n::Tr;
+
 /// How sharply the chances follow the evaluation: a player this many centipawns ahead of
 /// another is e times as likely to win. About a chancellor and a half.
 const CHANCE_SCALE: f64 = 800.0;
@@ -34,7 +36,7 @@ pub struct KingdomSeries {
     pub losses: u32,
     /// Hints its player was shown.
     pub hints: u32,
-    /// How it stands at the end, in words.
+    /// How it stands at the end, in words (English).
     pub standing: String,
 }
 
@@ -160,7 +162,7 @@ impl GameReport {
                 captures: end.captures(k),
                 losses: end.losses(k),
                 hints: hints[k.index()],
-                standing: standing_words(end.standing(k)),
+                standing: Tr::default().standing(end.standing(k)),
             })
             .collect();
         let mut taken = [[0; 7]; 7];
@@ -271,26 +273,11 @@ impl GameReport {
     }
 }
 
-fn standing_words(standing: Standing) -> String {
-    match standing {
-        Standing::InGame => "in the game".into(),
-        Standing::Absent => "empty".into(),
-        Standing::Beaten {
-            victor,
-            general_captured: true,
-        } => format!("General taken by {}", victor.title()),
-        Standing::Beaten { victor, .. } => format!("beaten by {}", victor.title()),
-        Standing::Forfeited { by } => format!("forfeited (attacked by ally {})", by.title()),
-        Standing::Conceded { victor: Some(v) } => format!("conceded (to {})", v.title()),
-        Standing::Conceded { victor: None } => "conceded".into(),
-    }
-}
-
 fn outcome_words(outcome: Outcome) -> String {
     format!(
         "{} wins ({})",
         outcome.winner.title(),
-        crate::i18n::Tr::default().victory(outcome.victory)
+        Tr::default().victory(outcome.victory)
     )
 }
 

@@ -4,6 +4,21 @@
 use qiguo_ai::{Engine, Level, LevelSearch, Limits};
 use qiguo_rules::{Game, Move, PieceKind, Position, Preset, Rules, Seating, Seats, notation};
 
+/// A random legal move, a capture two times in three when there is one.
+fn random_move(pos: &Position, rng: &mut qiguo_rules::random::SplitMix64) -> Move {
+    let moves = pos.legal_moves();
+    let caps: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|m| pos.is_capture(*m))
+        .collect();
+    if !caps.is_empty() && rng.below(3) > 0 {
+        caps[rng.below(caps.len())]
+    } else {
+        moves[rng.below(moves.len())]
+    }
+}
+
 /// Random games under every preset and some seatings, and the positions along them.
 fn positions() -> Vec<Position> {
     let mut out = Vec::new();
@@ -24,18 +39,7 @@ fn positions() -> Vec<Position> {
                 if ply % 13 == 3 {
                     out.push(pos.clone());
                 }
-                let moves = pos.legal_moves();
-                let caps: Vec<Move> = moves
-                    .iter()
-                    .copied()
-                    .filter(|m| pos.is_capture(*m))
-                    .collect();
-                let mv = if !caps.is_empty() && rng.below(3) > 0 {
-                    caps[rng.below(caps.len())]
-                } else {
-                    moves[rng.below(moves.len())]
-                };
-                game.play(mv).unwrap();
+                game.play(random_move(&pos, &mut rng)).unwrap();
             }
         }
     }
@@ -227,18 +231,7 @@ fn free_general_positions(per_preset: usize) -> Vec<Position> {
                     found += 1;
                     last = ply;
                 }
-                let moves = pos.legal_moves();
-                let caps: Vec<Move> = moves
-                    .iter()
-                    .copied()
-                    .filter(|m| pos.is_capture(*m))
-                    .collect();
-                let mv = if !caps.is_empty() && rng.below(3) > 0 {
-                    caps[rng.below(caps.len())]
-                } else {
-                    moves[rng.below(moves.len())]
-                };
-                game.play(mv).unwrap();
+                game.play(random_move(&pos, &mut rng)).unwrap();
             }
         }
     }

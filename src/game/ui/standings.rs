@@ -15,22 +15,7 @@ use crate::tr;
 
 /// How a kingdom stands, in a few words.
 pub(super) fn standing_text(tr: Tr, pos: &Position, kingdom: Kingdom) -> String {
-    match pos.standing(kingdom) {
-        Standing::InGame => tr.text("standing-in-game"),
-        Standing::Absent => tr.text("standing-empty"),
-        Standing::Beaten {
-            victor,
-            general_captured: true,
-        } => tr!(tr, "standing-general-taken", victor = tr.kingdom(victor)),
-        Standing::Beaten { victor, .. } => {
-            tr!(tr, "standing-beaten", victor = tr.kingdom(victor))
-        }
-        Standing::Forfeited { by } => tr!(tr, "standing-forfeited", ally = tr.kingdom(by)),
-        Standing::Conceded { victor: Some(v) } => {
-            tr!(tr, "standing-conceded-to", victor = tr.kingdom(v))
-        }
-        Standing::Conceded { victor: None } => tr.text("standing-conceded"),
-    }
+    tr.standing(pos.standing(kingdom))
 }
 
 /// The seven kingdoms in turn order: colour, emblem, character and name, the one to move
