@@ -791,7 +791,7 @@ impl Engine {
             }
             alpha = alpha.max(stand);
             let mut best = stand;
-            for mv in self.captures(pos, ply) {
+            for mv in self.captures(pos, ply, false) {
                 let undo = pos.make(mv);
                 let score = self.quiesce(pos, alpha, beta, ply + 1, qdepth + 1);
                 pos.unmake(undo);
@@ -816,16 +816,7 @@ impl Engine {
             'layer: loop {
                 // Only threats to the searching player: captures among the opponents are left
                 // to the main search, or quiescence would branch on six kingdoms' fights.
-                let threats: Vec<Move> = self
-                    .captures(pos, ply)
-                    .into_iter()
-                    .filter(|mv| {
-                        mv.to()
-                            .and_then(|p| pos.piece_at(p))
-                            .is_some_and(|victim| self.ours(pos, victim.kingdom))
-                    })
-                    .collect();
-                for mv in threats {
+                for mv in self.captures(pos, ply, true) {
                     let undo = pos.make(mv);
                     let mut passes = Vec::new();
                     while !pos.is_over()
@@ -861,14 +852,21 @@ impl Engine {
         }
     }
 
-    /// The side to move's captures of other players' pieces, best first, without those that
-    /// only lose the capturing piece: a piece worth more than its victim that can be taken
-    /// back where it lands.
-    fn captures(&mut self, pos: &mut Position, ply: usize) -> Vec<Move> {
+    /// The side to move's captures of other players' pieces (`threats`: of the searching
+    /// player's only), best first, without those that only lose the capturing piece: a piece
+    /// worth more than its victim that can be taken back where it lands.
+    fn captures(&mut self, pos: &mut Position, ply: usize, threats: bool) -> Vec<Move> {
         let mut moves = std::mem::take(&mut self.scratch);
         pos.capture_moves_into(&mut moves);
         let mut scored: Vec<(Move, i32)> = moves
             .iter()
+            .filter(|mv| {
+                !threats
+                    || mv
+                        .to()
+                        .and_then(|p| pos.piece_at(p))
+                        .is_some_and(|victim| self.ours(pos, victim.kingdom))
+            })
             .map(|&mv| (mv, self.order_score(pos, ply, mv, None)))
             .filter(|&(_, s)| s > 0)
             .collect();

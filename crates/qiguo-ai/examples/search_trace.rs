@@ -1,0 +1,77 @@
+//! A fingerprint of Hard's node-limited search, to show that a change meant only to make it
+//! faster leaves every result as it was: for a fixed set of positions (every 50 moves of a game
+//! between Easy players under each preset, and the benchmarks' crowded `classic` midgame), each
+//! searched afresh with `NODES` positions, prints the move, its score, the depth completed, the
+//! positions visited and the time. Run it before and after the change and compare all but the
+//! last column.
+//!
+//! `cargo run --release -p qiguo-ai --example search_trace -- [NODES]` (default 2,000,000).
+
+use std::time::Instant;
+
+use qiguo_ai::{Engine, Level, Limits};
+use qiguo_rules::random::SplitMix64;
+use qiguo_rules::{Position, Preset, Rules};
+
+/// The crowded midgame of the benchmarks (70 plies in, all seven kingdoms in).
+const MIDGAME: &str = "2dNdSdB1dRdSdNpG1pS1pQpR1pN1gN/3dNdS1dSdN4pSpC1pS3/4dA1dA5pApW4gN/4dH3pN9gS/11dG4gAgS1/12pNpH2gWgCgQ/wN11bN3gAgSgR/wWwN12oG3gS/wR1wA6wH8gN/wQdW15bN1/2wS10gN5/wS7gG9bS/wN3wB4rW6bAbSbB/2wN1wGdQ5oW4bWbC1/6rGoN1bG6bAbQbR/15oH1bNbS/4rArCrA5bH1oA3bN/3rNrS1rSrN3oNoSoC5/2rNrSrRrQrBrSrN2oSoRoQoBoSoN2 w";
+
+/// Positions every 50 moves of a 200-move game between Easy players under each preset.
+fn positions() -> Vec<Position> {
+    let mut easy = Engine::new(16);
+    let limits = Limits {
+        nodes: Some(5000),
+        ..Limits::default()
+    };
+    let mut out = Vec::new();
+    for (i, preset) in Preset::ALL.into_iter().enumerate() {
+        let mut pos = Position::start(Rules::preset(preset));
+        let mut rng = SplitMix64::new(77 + i as u64);
+        for ply in 1..=200 {
+            let Some(found) = easy.search(&pos, Level::Easy, &limits, rng.next_u64()) else {
+                break;
+            };
+            pos.make(found.best);
+            if ply % 50 == 0 {
+                out.push(pos.clone());
+            }
+        }
+    }
+    out.push(Position::from_fen(MIDGAME, Rules::preset(Preset::Classic)).expect("valid FEN"));
+    out
+}
+
+fn main() {
+    let nodes: u64 = match std::env::args().nth(1) {
+        None => 2_000_000,
+        Some(text) => match text.parse() {
+            Ok(n) => n,
+            Err(_) => {
+                eprintln!("NODES must be a whole number, not {text:?}");
+                std::process::exit(2);
+            }
+        },
+    };
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let all = Instant::now();
+    let mut engine = Engine::new(20);
+    for (i, pos) in positions().iter().enumerate() {
+        engine.clear();
+        let Some(r) = engine.search(pos, Level::Hard, &limits, 1) else {
+            println!("{i:2} game over");
+            continue;
+        };
+        println!(
+            "{i:2} {} {} d{} n{} {:.2}s",
+            r.best,
+            r.score,
+            r.depth,
+            r.nodes,
+            r.elapsed.as_secs_f64()
+        );
+    }
+    eprintln!("total {:.1} s", all.elapsed().as_secs_f64());
+}
