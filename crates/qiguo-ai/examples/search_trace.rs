@@ -5,7 +5,9 @@
 //! positions visited and the time. Run it before and after the change and compare all but the
 //! last column.
 //!
-//! `cargo run --release -p qiguo-ai --example search_trace -- [NODES]` (default 2,000,000).
+//! `cargo run --release -p qiguo-ai --example search_trace -- [NODES] [THREADS]` (defaults
+//! 2,000,000 and 1; 0 positions: Hard's time per move instead). With more threads the node budget is the first thread's, the positions
+//! shown are all threads', and the results vary from run to run.
 
 use std::time::Instant;
 
@@ -41,23 +43,28 @@ fn positions() -> Vec<Position> {
     out
 }
 
+/// Argument `n` as a whole number, or `default`; exits with a message if it is not one.
+fn number(n: usize, name: &str, default: u64) -> u64 {
+    match std::env::args().nth(n) {
+        None => default,
+        Some(text) => text.parse().unwrap_or_else(|_| {
+            eprintln!("{name} must be a whole number, not {text:?}");
+            std::process::exit(2);
+        }),
+    }
+}
+
 fn main() {
-    let nodes: u64 = match std::env::args().nth(1) {
-        None => 2_000_000,
-        Some(text) => match text.parse() {
-            Ok(n) => n,
-            Err(_) => {
-                eprintln!("NODES must be a whole number, not {text:?}");
-                std::process::exit(2);
-            }
-        },
-    };
+    let nodes = number(1, "NODES", 2_000_000);
+    let threads = number(2, "THREADS", 1) as usize;
+    // 0: Hard's own time per move instead.
     let limits = Limits {
-        nodes: Some(nodes),
+        nodes: (nodes > 0).then_some(nodes),
         ..Limits::default()
     };
     let all = Instant::now();
     let mut engine = Engine::new(20);
+    engine.set_threads(threads);
     for (i, pos) in positions().iter().enumerate() {
         engine.clear();
         let Some(r) = engine.search(pos, Level::Hard, &limits, 1) else {

@@ -29,4 +29,4 @@ mod tt;
 pub use background::BackgroundSearch;
 pub use level::LevelSearch;
 pub use qiguo_rules::{Level, ParseLevelError};
-pub use search::{Engine, Limits, SearchResult, WIN};
+pub use search::{Engine, Limits, SearchResult, WIN, available_threads};

@@ -53,6 +53,15 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Set from elsewhere to stop the search at once (it still returns a move).
     pub stop: Option<Arc<AtomicBool>>,
+    /// Threads to search on, from this search on ([`Engine::set_threads`]); `None` keeps the
+    /// engine's (one unless set).
+    pub threads: Option<usize>,
+}
+
+/// The threads a search should use to make the most of this machine: one per core, at most
+/// eight.
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
 }
 
 /// The outcome of a search.
@@ -72,7 +81,7 @@ pub struct SearchResult {
 
 /// A searcher, keeping its transposition table and history between moves.
 pub struct Engine {
-    tt: Table,
+    tt: Arc<Table>,
     killers: Vec<[u32; 2]>,
     history: Vec<u32>,
     buffers: Vec<Vec<(Move, i32)>>,
@@ -93,6 +102,24 @@ pub struct Engine {
     /// The moves chosen before from each root position (by hash): a position met again means
     /// the game goes round in circles, and a near-best move not tried from it makes progress.
     chosen: std::collections::HashMap<u64, Vec<Move>>,
+    /// Engines searching beside this one on threads of their own, sharing its table.
+    helpers: Vec<Engine>,
+    /// Positions the helpers visited in the last search.
+    helper_nodes: u64,
+}
+
+/// How one thread deepens its search.
+#[derive(Clone, Copy)]
+struct Iterations {
+    level: Level,
+    /// The first iteration (odd).
+    first_depth: u32,
+    max_depth: u32,
+    start: Instant,
+    movetime: Option<Duration>,
+    /// Whether to stop before an iteration that the budget left cannot go far into (a helper
+    /// searches until it is told to stop).
+    forecast: bool,
 }
 
 impl Default for Engine {
@@ -105,7 +132,7 @@ impl Engine {
     /// An engine with a transposition table of 2^`tt_bits` entries.
     pub fn new(tt_bits: u32) -> Engine {
         Engine {
-            tt: Table::new(tt_bits),
+            tt: Arc::new(Table::new(tt_bits)),
             killers: vec![[u32::MAX; 2]; MAX_PLY + 1],
             history: vec![0; 361 * 361],
             buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
@@ -121,7 +148,36 @@ impl Engine {
             root_player: 0,
             root_key: 0,
             chosen: std::collections::HashMap::new(),
+            helpers: Vec::new(),
+            helper_nodes: 0,
         }
+    }
+
+    /// An engine that searches beside this one, sharing its transposition table.
+    fn helper(&self) -> Engine {
+        Engine {
+            tt: self.tt.clone(),
+            ..Engine::new(0)
+        }
+    }
+
+    /// Searches on `threads` threads from now on (at least one; one by default). The levels
+    /// that look more than one move deep (Hard) then share each search between them; the others
+    /// stay on one thread, which already finds their move at once. With more than one thread a
+    /// node budget counts this thread's positions only (the others search as long as it does),
+    /// and the same search may end with another move from one run to the next.
+    pub fn set_threads(&mut self, threads: usize) {
+        let helpers = threads.max(1) - 1;
+        self.helpers.truncate(helpers);
+        while self.helpers.len() < helpers {
+            let helper = self.helper();
+            self.helpers.push(helper);
+        }
+    }
+
+    /// The threads a search runs on.
+    pub fn threads(&self) -> usize {
+        1 + self.helpers.len()
     }
 
     /// Forgets what earlier searches learned (for reproducible runs).
@@ -130,6 +186,10 @@ impl Engine {
         self.history.iter_mut().for_each(|h| *h = 0);
         self.killers.iter_mut().for_each(|k| *k = [u32::MAX; 2]);
         self.chosen.clear();
+        for helper in &mut self.helpers {
+            helper.history.iter_mut().for_each(|h| *h = 0);
+            helper.killers.iter_mut().for_each(|k| *k = [u32::MAX; 2]);
+        }
     }
 
     /// Chooses a move for the kingdom to move in `pos` at `level`, within `limits`
@@ -144,6 +204,9 @@ impl Engine {
         seed: u64,
     ) -> Option<SearchResult> {
         let start = Instant::now();
+        if let Some(threads) = limits.threads {
+            self.set_threads(threads);
+        }
         let mut rng = SplitMix64::new(seed);
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -169,18 +232,139 @@ impl Engine {
             (None, Some(_)) => None,
             (None, None) => Some(level.movetime()),
         };
-        self.deadline = movetime.map(|t| start + t);
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        self.stop = limits.stop.clone();
+        let deadline = movetime.map(|t| start + t);
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.begin(pos, deadline, node_limit, limits.stop.clone());
+        let max_depth = limits.depth.unwrap_or(level.max_depth()).max(1);
+        let plan = Iterations {
+            level,
+            first_depth: 1,
+            max_depth,
+            start,
+            movetime,
+            forecast: true,
+        };
+        let (scores, depth) = if self.helpers.is_empty() || max_depth == 1 {
+            self.iterate(pos, &moves, &plan)
+        } else {
+            self.iterate_with_helpers(pos, &moves, &plan, deadline)
+        };
+        let best = scores[0].1;
+        let near: Vec<&(Move, i32)> = scores
+            .iter()
+            .filter(|(_, s)| level.tolerance() > 0 && *s >= best - level.tolerance())
+            .collect();
+        let (mut mv, mut score) = if near.len() > 1 {
+            *near[rng.below(near.len())]
+        } else {
+            scores[0]
+        };
+        // Met this position before: a near-best move not played from it yet, if any.
+        let root = pos.hash();
+        if let Some(tried) = self.chosen.get(&root)
+            && tried.contains(&mv)
+            && let Some(&(other, s)) = scores
+                .iter()
+                .find(|(m, s)| *s >= best - REPEAT_MARGIN && !tried.contains(m))
+        {
+            (mv, score) = (other, s);
+        }
+        if self.chosen.len() > 100_000 {
+            self.chosen.clear();
+        }
+        self.chosen.entry(root).or_default().push(mv);
+        Some(done(mv, score, depth, self.nodes + self.helper_nodes))
+    }
+
+    /// Readies this engine's own counters and limits for a search of `pos`.
+    fn begin(
+        &mut self,
+        pos: &Position,
+        deadline: Option<Instant>,
+        node_limit: u64,
+        stop: Option<Arc<AtomicBool>>,
+    ) {
+        self.deadline = deadline;
+        self.node_limit = node_limit;
+        self.stop = stop;
         self.nodes = 0;
+        self.helper_nodes = 0;
         self.aborted = false;
         self.root_player = pos.player_of(pos.to_move());
         self.root_key = splitmix64(0xA11_0000 + self.root_player as u64);
-        let max_depth = limits.depth.unwrap_or(level.max_depth()).max(1);
+    }
 
+    /// [`Engine::iterate`] on this thread while the helpers search the same position on
+    /// theirs, sharing the transposition table (lazy SMP): what one thread stores, the others
+    /// find. Half of the helpers start one iteration deeper, so that deeper results are stored
+    /// ahead of this thread. The helpers stop when this thread is done (they have no budget of
+    /// their own); the deepest iteration completed by any thread gives the result.
+    fn iterate_with_helpers(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        plan: &Iterations,
+        deadline: Option<Instant>,
+    ) -> (Vec<(Move, i32)>, u32) {
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let done = Arc::new(AtomicBool::new(false));
+        let (ours, theirs) = std::thread::scope(|scope| {
+            let running: Vec<_> = helpers
+                .iter_mut()
+                .enumerate()
+                .map(|(i, helper)| {
+                    let done = done.clone();
+                    let plan = Iterations {
+                        first_depth: if i % 2 == 0 { 3 } else { 1 },
+                        forecast: false,
+                        ..*plan
+                    };
+                    scope.spawn(move || {
+                        helper.begin(pos, deadline, u64::MAX, Some(done));
+                        let found = helper.iterate(pos, moves, &plan);
+                        (found, helper.nodes)
+                    })
+                })
+                .collect();
+            let ours = self.iterate(pos, moves, plan);
+            done.store(true, Ordering::Relaxed);
+            let theirs: Vec<_> = running.into_iter().filter_map(|h| h.join().ok()).collect();
+            (ours, theirs)
+        });
+        self.helpers = helpers;
+        let mut best = ours;
+        // A helper that started deeper may have seen every move lose against the best replies
+        // of all six, where this thread would keep the move that looked best before.
+        let lost = |found: &(Vec<(Move, i32)>, u32)| found.0[0].1 <= -WIN + MAX_PLY as i32;
+        for (found, nodes) in theirs {
+            self.helper_nodes += nodes;
+            if found.1 > best.1 && (lost(&best) || !lost(&found)) {
+                best = found;
+            }
+        }
+        best
+    }
+
+    /// Iterative deepening over odd depths from `plan.first_depth`: the root moves with their
+    /// scores, best first, and the deepest iteration completed (its best replaced by a better
+    /// one from a partly searched deeper iteration).
+    fn iterate(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        plan: &Iterations,
+    ) -> (Vec<(Move, i32)>, u32) {
+        let Iterations {
+            level,
+            first_depth,
+            max_depth,
+            start,
+            movetime,
+            forecast,
+        } = *plan;
         let mut pos = pos.clone();
         // Root moves with their last scores, best first.
-        let mut scored: Vec<(Move, i32)> = self.ordered(&pos, 0, &moves, None);
+        let mut scored: Vec<(Move, i32)> = self.ordered(&pos, 0, moves, None);
         let mut completed: Option<(Vec<(Move, i32)>, u32)> = None;
         // Positions the last two iterations visited, to foresee the next one's cost.
         let mut costs: (Option<u64>, Option<u64>) = (None, None);
@@ -190,7 +374,7 @@ impl Engine {
         // opponent's reply and lets the searching player assume that every other threat it
         // made still stands (only one opponent answers in Best-Reply Search); in selfplay,
         // depth 2 lost clearly to depth 1.
-        for depth in (1..=max_depth).step_by(2) {
+        for depth in (first_depth..=max_depth.max(first_depth)).step_by(2) {
             let tolerance = level.tolerance();
             let result = self.root(&mut pos, depth as i32, &scored, tolerance);
             if self.aborted {
@@ -235,36 +419,11 @@ impl Engine {
                     spent.0 as f64,
                     self.node_limit.saturating_sub(self.nodes) as f64,
                 );
-            if out_of_time || out_of_nodes {
+            if forecast && (out_of_time || out_of_nodes) {
                 break;
             }
         }
-        let (scores, depth) = completed.unwrap_or_else(|| (scored.clone(), 0));
-        let best = scores[0].1;
-        let near: Vec<&(Move, i32)> = scores
-            .iter()
-            .filter(|(_, s)| level.tolerance() > 0 && *s >= best - level.tolerance())
-            .collect();
-        let (mut mv, mut score) = if near.len() > 1 {
-            *near[rng.below(near.len())]
-        } else {
-            scores[0]
-        };
-        // Met this position before: a near-best move not played from it yet, if any.
-        let root = pos.hash();
-        if let Some(tried) = self.chosen.get(&root)
-            && tried.contains(&mv)
-            && let Some(&(other, s)) = scores
-                .iter()
-                .find(|(m, s)| *s >= best - REPEAT_MARGIN && !tried.contains(m))
-        {
-            (mv, score) = (other, s);
-        }
-        if self.chosen.len() > 100_000 {
-            self.chosen.clear();
-        }
-        self.chosen.entry(root).or_default().push(mv);
-        Some(done(mv, score, depth, self.nodes))
+        completed.unwrap_or((scored, 0))
     }
 
     /// Searches every root move at `depth`; returns them sorted best first. With a tolerance,

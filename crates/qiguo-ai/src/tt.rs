@@ -1,5 +1,7 @@
 //! The transposition table: search results by position hash, replaced by depth.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use qiguo_rules::Move;
 
 /// What a stored score means.
@@ -35,10 +37,56 @@ impl Entry {
     }
 }
 
-/// A fixed-size table indexed by the low bits of the key.
+/// A fixed-size table indexed by the low bits of the key, shared by the threads of one search
+/// without locks: each slot holds the entry packed in one word and the key mixed with that
+/// word in another, so that a slot torn by two threads writing at once reads as empty rather
+/// than as a wrong entry.
 pub struct Table {
-    entries: Vec<Option<Entry>>,
+    slots: Vec<[AtomicU64; 2]>,
     mask: usize,
+}
+
+/// Set in every stored word, so that an empty slot (all zero) never matches.
+const OCCUPIED: u64 = 1 << 63;
+
+impl Entry {
+    /// The entry without its key in one word: score, move, depth, bound.
+    fn pack(&self) -> u64 {
+        let mv = match self.mv {
+            u32::MAX => 0xF_FFFF,
+            m if m == u32::MAX - 1 => 0xF_FFFE,
+            m => ((m >> 16) << 10) | (m & 0x3FF),
+        } as u64;
+        let bound = match self.bound {
+            Bound::Exact => 0,
+            Bound::Lower => 1,
+            Bound::Upper => 2,
+        };
+        OCCUPIED
+            | (self.score as u32 as u64)
+            | (mv << 32)
+            | ((self.depth as i8 as u8 as u64) << 52)
+            | (bound << 60)
+    }
+
+    fn unpack(key: u64, word: u64) -> Entry {
+        let mv = match (word >> 32) & 0xF_FFFF {
+            0xF_FFFF => u32::MAX,
+            0xF_FFFE => u32::MAX - 1,
+            m => (((m >> 10) as u32) << 16) | (m & 0x3FF) as u32,
+        };
+        Entry {
+            key,
+            score: word as u32 as i32,
+            mv,
+            depth: ((word >> 52) as u8 as i8) as i16,
+            bound: match (word >> 60) & 3 {
+                0 => Bound::Exact,
+                1 => Bound::Lower,
+                _ => Bound::Upper,
+            },
+        }
+    }
 }
 
 impl Table {
@@ -46,41 +94,51 @@ impl Table {
     pub fn new(bits: u32) -> Table {
         let size = 1usize << bits;
         Table {
-            entries: vec![None; size],
+            slots: (0..size)
+                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+                .collect(),
             mask: size - 1,
         }
     }
 
     /// The entry for `key`, if stored.
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        self.entries[key as usize & self.mask].filter(|e| e.key == key)
+        let [mixed, word] = &self.slots[key as usize & self.mask];
+        let word = word.load(Ordering::Relaxed);
+        let mixed = mixed.load(Ordering::Relaxed);
+        (word & OCCUPIED != 0 && mixed ^ word == key).then(|| Entry::unpack(key, word))
     }
 
     /// Stores a result, keeping a deeper one for the same key.
-    pub fn store(&mut self, entry: Entry) {
-        let slot = &mut self.entries[entry.key as usize & self.mask];
-        if let Some(old) = slot
-            && old.key == entry.key
+    pub fn store(&self, entry: Entry) {
+        if let Some(old) = self.probe(entry.key)
             && old.depth > entry.depth
         {
             return;
         }
-        *slot = Some(entry);
+        let [mixed, word] = &self.slots[entry.key as usize & self.mask];
+        let packed = entry.pack();
+        word.store(packed, Ordering::Relaxed);
+        mixed.store(entry.key ^ packed, Ordering::Relaxed);
     }
 
     /// Forgets everything.
-    pub fn clear(&mut self) {
-        self.entries.iter_mut().for_each(|e| *e = None);
+    pub fn clear(&self) {
+        for [mixed, word] in &self.slots {
+            mixed.store(0, Ordering::Relaxed);
+            word.store(0, Ordering::Relaxed);
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use qiguo_rules::Point;
 
     #[test]
     fn stores_and_prefers_depth() {
-        let mut t = Table::new(4);
+        let t = Table::new(4);
         let e = |key, depth, score| Entry {
             key,
             score,
@@ -96,5 +154,37 @@ mod tests {
         assert!(t.probe(5).is_none());
         assert_eq!(t.probe(21).unwrap().score, 30);
         assert_eq!(t.probe(21).unwrap().best_move(), Some(Move::PASS));
+    }
+
+    #[test]
+    fn entries_come_back_as_stored() {
+        let t = Table::new(6);
+        let far = Move::new(Point::new(18, 18).unwrap(), Point::new(0, 17).unwrap());
+        for (i, (score, mv, depth, bound)) in [
+            (-2_000_000, far.bits(), 64, Bound::Lower),
+            (999_998, Move::CONCEDE.bits(), 1, Bound::Upper),
+            (0, u32::MAX, -3, Bound::Exact),
+            (i32::MIN, Move::PASS.bits(), 127, Bound::Exact),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let key = 0xDEAD_BEEF_0000_0000 + i as u64;
+            t.store(Entry {
+                key,
+                score,
+                mv,
+                depth,
+                bound,
+            });
+            let e = t.probe(key).expect("stored");
+            assert_eq!((e.score, e.mv, e.depth, e.bound), (score, mv, depth, bound));
+        }
+        assert!(
+            t.probe(0).is_none(),
+            "an empty slot matches no key, not even 0"
+        );
+        t.clear();
+        assert!(t.probe(0xDEAD_BEEF_0000_0000).is_none());
     }
 }

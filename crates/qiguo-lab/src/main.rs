@@ -63,6 +63,12 @@ struct Args {
     /// Games played at once (default: one per core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
+    /// Search threads of the measured seat (the first level), to measure a search on more
+    /// than one core against the others on one (the games then vary from run to run; give
+    /// each game its cores with --threads).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    measured_threads: u32,
     /// Keep each finished game in FILE and take the games already there from it, so that a
     /// series stopped half-way goes on where it was (same settings, same build).
     #[arg(long, value_name = "FILE")]
@@ -147,6 +153,7 @@ fn main() -> ExitCode {
             || std::thread::available_parallelism().map_or(1, |n| n.get()),
             |n| n as usize,
         ),
+        measured_threads: args.measured_threads as usize,
         max_plies: args.max_plies as usize,
         opening: args.opening as usize,
         ledger: None,

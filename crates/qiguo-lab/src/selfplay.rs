@@ -76,6 +76,10 @@ pub struct Series {
     pub budget: Budget,
     /// Games played at once.
     pub threads: usize,
+    /// Threads each search of the measured seat runs on (see [`Engine::set_threads`]): above
+    /// one, its games are no longer the same from run to run, and each game wants that many
+    /// cores to itself.
+    pub measured_threads: usize,
     /// A game still going after this many moves is capped: no winner.
     pub max_plies: usize,
     /// The first this many moves of every game are played by Easy players, whatever the
@@ -155,6 +159,7 @@ impl Series {
         let levels = self.levels_of(index);
         let mut game = self.opening_of(index);
         let mut engines: Vec<Engine> = (0..7).map(|_| Engine::new(16)).collect();
+        engines[self.measured_of(index).index()].set_threads(self.measured_threads);
         while game.outcome().is_none() && game.len() < self.max_plies {
             let ply = game.len() as u64;
             let pos = game.position();
@@ -178,7 +183,7 @@ impl Series {
     /// The settings that make a series' games what they are (not how many, nor on how many
     /// threads), as one line of JSON: the first line of its ledger.
     pub fn identity(&self) -> String {
-        serde_json::json!({
+        let mut identity = serde_json::json!({
             "qiguo_selfplay": 1,
             "rules": self.rules.preset_name(),
             "levels": self.levels.iter().map(|l| l.name()).collect::<Vec<_>>(),
@@ -187,8 +192,11 @@ impl Series {
             "budget": self.budget.describe(),
             "max_plies": self.max_plies,
             "opening": self.opening,
-        })
-        .to_string()
+        });
+        if self.measured_threads > 1 {
+            identity["measured_threads"] = self.measured_threads.into();
+        }
+        identity.to_string()
     }
 
     /// Game `index` from the ledger, if it was played before.
@@ -598,11 +606,16 @@ pub fn report(series: &Series, results: &[GameResult], sprt: Option<SprtVerdict>
     let mut out = String::new();
     let level_names: Vec<&str> = series.levels.iter().map(|l| l.name()).collect();
     out.push_str(&format!(
-        "games: {} · rules {} · levels {}{} · seed {} · {} · opening {} moves by Easy · capped at {} moves\n",
+        "games: {} · rules {} · levels {}{}{} · seed {} · {} · opening {} moves by Easy · capped at {} moves\n",
         results.len(),
         series.rules.preset_name(),
         level_names.join(","),
         if series.rotate { " (rotating)" } else { "" },
+        if series.measured_threads > 1 {
+            format!(" · measured seat on {} threads", series.measured_threads)
+        } else {
+            String::new()
+        },
         series.seed,
         series.budget.describe(),
         series.opening,
@@ -699,6 +712,7 @@ mod tests {
             seed: 5,
             budget: Budget::Nodes(None),
             threads: 2,
+            measured_threads: 1,
             max_plies: 1500,
             opening: 0,
             ledger: None,
