@@ -93,6 +93,7 @@ pub fn run(tool: &Tool) -> Result<String, ToolError> {
             let pos = position.position()?;
             let limits = Limits {
                 movetime: movetime.map(Duration::from_millis),
+                threads: Some(qiguo_ai::available_threads()),
                 ..Limits::default()
             };
             let result = Engine::default()

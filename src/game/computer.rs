@@ -50,6 +50,10 @@ pub struct ComputerSettings {
     pub wait_for_search: bool,
     /// Seed for the levels' variety; each move adds the move number.
     pub seed: u64,
+    /// Threads a search runs on (Hard shares its search between them; the other levels use
+    /// one): by default one per core. Above one, the same search may find another move from
+    /// one run to the next.
+    pub threads: usize,
 }
 
 impl Default for ComputerSettings {
@@ -60,6 +64,7 @@ impl Default for ComputerSettings {
             nodes: None,
             wait_for_search: false,
             seed: 0x5EED,
+            threads: qiguo_ai::available_threads(),
         }
     }
 }
@@ -155,6 +160,7 @@ fn think_ahead(
     let limits = Limits {
         movetime: settings.movetime,
         nodes: settings.nodes,
+        threads: Some(settings.threads),
         ..Limits::default()
     };
     let seed = settings.seed.wrapping_add(the_match.game().len() as u64);

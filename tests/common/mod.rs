@@ -58,6 +58,7 @@ impl TestApp {
                 nodes: Some(TEST_NODES),
                 wait_for_search: true,
                 seed: 1,
+                threads: 1,
             },
             pace: PaceChoice::Brisk,
             store: None,

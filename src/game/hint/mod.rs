@@ -133,7 +133,10 @@ impl Default for Hint {
             engine: Arc::new(Mutex::new(Engine::new(17))),
             search: None,
             shown: None,
-            limits: Limits::default(),
+            limits: Limits {
+                threads: Some(qiguo_ai::available_threads()),
+                ..Limits::default()
+            },
         }
     }
 }
