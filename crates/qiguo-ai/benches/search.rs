@@ -1,11 +1,13 @@
 //! Search speed per level: nodes per second and the depth completed, at the start and in a
 //! crowded midgame of the `classic` preset — once with the level's time per move (as in the
 //! game window) and once with its node budget (as in `qiguo-selfplay --nodes`) — and the time
-//! depth 3 takes at the start. Run with `cargo bench -p qiguo-ai`.
+//! depth 3 takes at the start; then Hard on one thread and on every core (lazy SMP): positions
+//! per second of all threads within its time, and the time to complete depth 3. Run with
+//! `cargo bench -p qiguo-ai`.
 
 use std::time::Duration;
 
-use qiguo_ai::{Engine, Level, LevelSearch, Limits, SearchResult};
+use qiguo_ai::{Engine, Level, LevelSearch, Limits, SearchResult, available_threads};
 use qiguo_rules::{Position, Preset, Rules};
 
 /// The crowded midgame of the rules crate's benchmarks (70 plies in, all seven kingdoms in).
@@ -71,5 +73,41 @@ fn main() {
             r.nodes,
             r.elapsed.as_secs_f64()
         );
+    }
+    println!();
+    println!(
+        "{:<8} {:<7} {:<12} {:>10} {:>9} {:>10} {:>6}",
+        "position", "threads", "budget", "nodes", "seconds", "nodes/s", "depth"
+    );
+    let most = available_threads().max(2);
+    for (case, pos) in &cases {
+        for threads in [1, most] {
+            let timed = Limits {
+                movetime: Some(Level::Hard.movetime()),
+                threads: Some(threads),
+                ..Limits::default()
+            };
+            let budget = format!("{} ms", Level::Hard.movetime().as_millis());
+            row(
+                case,
+                &threads.to_string(),
+                &budget,
+                &search(pos, Level::Hard, timed),
+            );
+            for _ in 1..=3 {
+                let deep = Limits {
+                    depth: Some(3),
+                    movetime: Some(Duration::from_secs(60)),
+                    threads: Some(threads),
+                    ..Limits::default()
+                };
+                row(
+                    case,
+                    &threads.to_string(),
+                    "depth 3",
+                    &search(pos, Level::Hard, deep),
+                );
+            }
+        }
     }
 }
