@@ -184,6 +184,7 @@ impl Tr {
             Victory::Captures => "victory-captures",
             Victory::LastKingdom => "victory-last",
             Victory::EarlyEnd => "victory-early-end",
+            Victory::MostCaptures => "victory-most-captures",
         })
     }
 

@@ -59,12 +59,12 @@ fn saves_round_trip_finished_and_unfinished_games_under_every_preset() {
         }
     }
     let list = dir.list().unwrap();
-    assert_eq!(list.len(), 4 * 2 * 3);
+    assert_eq!(list.len(), Preset::ALL.len() * 2 * 3);
     let finished = list
         .iter()
         .filter(|e| e.summary.as_ref().unwrap().over)
         .count();
-    assert_eq!(finished, 8);
+    assert_eq!(finished, Preset::ALL.len() * 2);
     // Newest first; every entry has a date.
     assert!(list.windows(2).all(|w| w[0].modified >= w[1].modified));
     assert!(list.iter().all(|e| e.modified.is_some()));

@@ -40,7 +40,7 @@ pub struct Cli {
 /// Options of the game window.
 #[derive(Args, Debug, Default)]
 pub struct GameArgs {
-    /// Rules preset of the first game: classic, wikipedia, elephantchess or leventhal.
+    /// Rules preset of the first game: classic, wikipedia, elephantchess, leventhal or ludii.
     #[arg(long = "rules", value_name = "PRESET")]
     pub preset: Option<Preset>,
     /// Start the first game from this 7K FEN position.
@@ -281,7 +281,7 @@ pub struct ServerArgs {
     /// The address to listen on: loopback unless told otherwise (0.0.0.0 for every network).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
     pub bind: std::net::IpAddr,
-    /// Rules preset of a new game: classic, wikipedia, elephantchess or leventhal.
+    /// Rules preset of a new game: classic, wikipedia, elephantchess, leventhal or ludii.
     #[arg(long = "rules", value_name = "PRESET")]
     pub preset: Option<Preset>,
     /// Who holds which kingdom, as for the game window.
@@ -402,7 +402,7 @@ fn parse_levels(text: &str, count: usize) -> Result<Vec<Option<Level>>, ArgError
 /// The position a tool starts from.
 #[derive(Args, Debug)]
 pub struct PositionArgs {
-    /// Rules preset: classic, wikipedia, elephantchess or leventhal.
+    /// Rules preset: classic, wikipedia, elephantchess, leventhal or ludii.
     #[arg(long = "rules", value_name = "PRESET", default_value = "classic")]
     pub preset: Preset,
     /// Start from this 7K FEN instead of the preset's starting position.

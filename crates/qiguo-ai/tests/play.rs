@@ -188,7 +188,9 @@ fn own_general_exposed_after(pos: &Position, mv: Move) -> bool {
         .any(|(p, piece)| piece.kind == PieceKind::General && after.is_attacked(p, foes))
 }
 
-/// The enemy Generals the kingdom to move can take in `pos` with its own Generals safe after.
+/// The enemy Generals the kingdom to move can take in `pos` with its own Generals safe after,
+/// and without ending the game with another player the winner (under `ludii` a second General
+/// ends the game, and the most captures win it).
 fn free_generals(pos: &Position) -> Vec<Move> {
     pos.legal_moves()
         .into_iter()
@@ -200,6 +202,13 @@ fn free_generals(pos: &Position) -> Vec<Move> {
             })
         })
         .filter(|&mv| !own_general_exposed_after(pos, mv))
+        .filter(|&mv| {
+            let mut after = pos.clone();
+            after.make(mv);
+            after
+                .outcome()
+                .is_none_or(|o| o.player == pos.player_of(pos.to_move()))
+        })
         .collect()
 }
 

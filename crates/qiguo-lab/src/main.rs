@@ -18,7 +18,7 @@ struct Args {
     /// Number of games.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
-    /// Rules preset: classic, wikipedia, elephantchess or leventhal.
+    /// Rules preset: classic, wikipedia, elephantchess, leventhal or ludii.
     #[arg(long = "rules", value_name = "PRESET", default_value = "classic")]
     preset: Preset,
     /// One level for all kingdoms, or seven (Qin … Yan), comma-separated: random, easy,

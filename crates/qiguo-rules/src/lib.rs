@@ -65,8 +65,8 @@ pub use position::{
 };
 pub use record::{PlayerInfo, Record, RecordError};
 pub use rules::{
-    BeatenArmy, KingdomGoal, KnightMove, ParsePresetError, Preset, RangedMove, Rules, RulesError,
-    SetupStyle, VictorRule,
+    BeatenArmy, CannonScreen, GoalReached, KingdomGoal, KnightMove, ParsePresetError, Preset,
+    RangedMove, Rules, RulesError, SetupStyle, VictorRule,
 };
 pub use seats::{Seating, Seats, SeatsError};
 pub use setup::{Board, ELEPHANTCHESS_START_FEN, LEVENTHAL_START_FEN, Setup};

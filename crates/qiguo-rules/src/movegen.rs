@@ -3,7 +3,7 @@
 //! archer and crossbowman's up-to or exact ranges.
 
 use crate::point::{MAILBOX, dir};
-use crate::{Kingdom, KingdomSet, KnightMove, Move, Point, Position, RangedMove};
+use crate::{CannonScreen, Kingdom, KingdomSet, KnightMove, Move, Point, Position, RangedMove};
 
 /// An empty point.
 pub(crate) const EMPTY: u8 = 0;
@@ -174,7 +174,11 @@ impl Position {
                     if c == OFF {
                         continue;
                     }
-                    // `sq` is the screen: any piece or the Emperor.
+                    // `sq` is the screen: any piece or the Emperor, or (by the rules) only a
+                    // piece of the cannon's own kingdom.
+                    if self.rules.cannon_screen == CannonScreen::OwnKingdom && c >> 4 != code >> 4 {
+                        continue;
+                    }
                     loop {
                         sq = step(sq, d);
                         c = cells[sq];
@@ -370,7 +374,9 @@ impl Position {
                         if b == EMPTY {
                             continue;
                         }
-                        if is(b, &[CANNON]) {
+                        let screens =
+                            self.rules.cannon_screen == CannonScreen::Any || c >> 4 == b >> 4;
+                        if is(b, &[CANNON]) && screens {
                             return true;
                         }
                         break;

@@ -267,6 +267,33 @@ mod tests {
     }
 
     #[test]
+    fn records_from_before_the_ludii_options_still_read() {
+        // Written before `cannon_screen` and `goal_reached` existed: they read as any screen and
+        // the reacher wins, so the record still names its preset.
+        let json = sample().to_json();
+        assert!(json.contains("\"cannon_screen\": \"any\""));
+        assert!(json.contains("\"goal_reached\": \"reacher_wins\""));
+        let old = json
+            .lines()
+            .filter(|l| !l.contains("cannon_screen") && !l.contains("goal_reached"))
+            .collect::<Vec<_>>()
+            .join("\n")
+            .replace("\"setup\": \"leventhal\",", "\"setup\": \"leventhal\"");
+        let read = Record::from_json(&old).expect("an old record reads");
+        assert_eq!(*read.replay().unwrap().position().rules(), Rules::default());
+        // A `ludii` record keeps its options.
+        let game = Game::start(Rules::preset(Preset::Ludii), Seats::seven());
+        let json = Record::from_game(&game, PlayerInfo::defaults(7)).to_json();
+        assert!(json.contains("\"preset\": \"ludii\""));
+        assert!(json.contains("\"cannon_screen\": \"own_kingdom\""));
+        let read = Record::from_json(&json).unwrap();
+        assert_eq!(
+            *read.replay().unwrap().position().rules(),
+            Rules::preset(Preset::Ludii)
+        );
+    }
+
+    #[test]
     fn bad_records_are_refused_with_reasons() {
         let good = sample();
         let cases: Vec<(String, &str)> = vec![

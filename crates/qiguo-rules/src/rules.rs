@@ -1,4 +1,5 @@
-//! Rule options and the four named presets (`classic`, `wikipedia`, `elephantchess`, `leventhal`).
+//! Rule options and the five named presets (`classic`, `wikipedia`, `elephantchess`,
+//! `leventhal`, `ludii`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -57,6 +58,29 @@ pub enum KingdomGoal {
     TwoKingdoms,
 }
 
+/// Which pieces may screen a cannon's capture.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CannonScreen {
+    /// Any piece, or the Emperor.
+    #[default]
+    Any,
+    /// Only a piece of the cannon's own kingdom (its go-between included; not the Emperor).
+    OwnKingdom,
+}
+
+/// What reaching a goal (the kingdom goal or the capture goal) does.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GoalReached {
+    /// The player who reached it wins.
+    #[default]
+    ReacherWins,
+    /// The game ends, and the player with the most captures wins, whoever reached it (ties as
+    /// for victors: the mover's player if tied, else the tied player that moved most recently).
+    MostCapturesWin,
+}
+
 /// Which starting arrangement the armies use.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -95,6 +119,14 @@ pub struct Rules {
     pub capture_goal: u8,
     /// The starting arrangement.
     pub setup: SetupStyle,
+    /// Which pieces may screen a cannon's capture (absent from records written before the
+    /// option existed: any).
+    #[serde(default)]
+    pub cannon_screen: CannonScreen,
+    /// What reaching a goal does (absent from records written before the option existed: its
+    /// reacher wins).
+    #[serde(default)]
+    pub goal_reached: GoalReached,
 }
 
 impl Rules {
@@ -110,6 +142,8 @@ impl Rules {
                 kingdom_goal: KingdomGoal::TwoGenerals,
                 capture_goal: 30,
                 setup: SetupStyle::Leventhal,
+                cannon_screen: CannonScreen::Any,
+                goal_reached: GoalReached::ReacherWins,
             },
             Preset::Wikipedia => Rules {
                 ranged: RangedMove::UpTo,
@@ -120,6 +154,8 @@ impl Rules {
                 kingdom_goal: KingdomGoal::TwoKingdoms,
                 capture_goal: 31,
                 setup: SetupStyle::Leventhal,
+                cannon_screen: CannonScreen::Any,
+                goal_reached: GoalReached::ReacherWins,
             },
             Preset::Elephantchess => Rules {
                 ranged: RangedMove::UpTo,
@@ -130,6 +166,8 @@ impl Rules {
                 kingdom_goal: KingdomGoal::TwoKingdoms,
                 capture_goal: 30,
                 setup: SetupStyle::Elephantchess,
+                cannon_screen: CannonScreen::Any,
+                goal_reached: GoalReached::ReacherWins,
             },
             Preset::Leventhal => Rules {
                 ranged: RangedMove::Exactly,
@@ -140,6 +178,13 @@ impl Rules {
                 kingdom_goal: KingdomGoal::TwoGenerals,
                 capture_goal: 30,
                 setup: SetupStyle::Leventhal,
+                cannon_screen: CannonScreen::Any,
+                goal_reached: GoalReached::ReacherWins,
+            },
+            Preset::Ludii => Rules {
+                cannon_screen: CannonScreen::OwnKingdom,
+                goal_reached: GoalReached::MostCapturesWin,
+                ..Rules::preset(Preset::Leventhal)
             },
         }
     }
@@ -224,17 +269,22 @@ pub enum Preset {
     /// The rules of elephantchess.io: beaten at 10 losses, armies transferred and counted as
     /// captures, its own setup.
     Elephantchess,
-    /// Leventhal's reading (and Ludii's): exact archer, crossbow and knight ranges, beaten at 10.
+    /// Leventhal's reading: exact archer, crossbow and knight ranges, beaten at 10.
     Leventhal,
+    /// Ludii's description of the game (after Leventhal): as `leventhal`, but a cannon captures
+    /// only over a piece of its own kingdom, and reaching a goal ends the game, won by the most
+    /// captures.
+    Ludii,
 }
 
 impl Preset {
     /// All presets.
-    pub const ALL: [Preset; 4] = [
+    pub const ALL: [Preset; 5] = [
         Preset::Classic,
         Preset::Wikipedia,
         Preset::Elephantchess,
         Preset::Leventhal,
+        Preset::Ludii,
     ];
 
     /// The preset's name as written on the command line and in records.
@@ -244,6 +294,7 @@ impl Preset {
             Preset::Wikipedia => "wikipedia",
             Preset::Elephantchess => "elephantchess",
             Preset::Leventhal => "leventhal",
+            Preset::Ludii => "ludii",
         }
     }
 
@@ -261,6 +312,9 @@ impl Preset {
             }
             Preset::Leventhal => {
                 "Exact archer, crossbow and knight ranges; beaten at 10 losses, armies removed"
+            }
+            Preset::Ludii => {
+                "As leventhal, but a cannon captures only over its own pieces; a goal reached ends the game, the most captures win"
             }
         }
     }
@@ -280,7 +334,7 @@ impl fmt::Display for ParsePresetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown rules preset `{}`: expected classic, wikipedia, elephantchess or leventhal",
+            "unknown rules preset `{}`: expected classic, wikipedia, elephantchess, leventhal or ludii",
             self.0
         )
     }
@@ -318,6 +372,17 @@ mod tests {
         let lev = Rules::preset(Preset::Leventhal);
         assert_eq!(lev.ranged, RangedMove::Exactly);
         assert_eq!(lev.knight, KnightMove::ExactlyThree);
+        let ludii = Rules::preset(Preset::Ludii);
+        assert_eq!(ludii.cannon_screen, CannonScreen::OwnKingdom);
+        assert_eq!(ludii.goal_reached, GoalReached::MostCapturesWin);
+        assert_eq!(
+            Rules {
+                cannon_screen: CannonScreen::Any,
+                goal_reached: GoalReached::ReacherWins,
+                ..ludii
+            },
+            lev
+        );
         let custom = Rules {
             capture_goal: 25,
             ..classic

@@ -277,6 +277,29 @@ fn kingdom_goal_two_generals_or_two_kingdoms() {
     assert_eq!(r.matching_preset(), None);
 }
 
+/// Under `ludii` a goal reached ends the game, and the most captures win it: Qin takes its
+/// second General with two captures while Qi has taken three of Han's swordsmen.
+#[test]
+fn under_ludii_a_goal_ends_the_game_and_the_most_captures_win() {
+    let diagram = "wR a5, wS a19, rQ c5, rG k1, oQ e5, oG m1, oS s3, oS s5, oS s7, bQ s19, bR s1";
+    let moves = "a5c5 m1m2 s1s3 a19a18 m2m1 s3s5 a18a17 m1m2 s5s7 c5e5";
+    for (preset, winner, victory) in [
+        (Preset::Leventhal, Qin, Victory::Generals),
+        (Preset::Ludii, Qi, Victory::MostCaptures),
+    ] {
+        let mut pos = position(diagram, 'w', Rules::preset(preset));
+        play(&mut pos, moves);
+        assert_eq!((pos.captures(Qin), pos.captures(Qi)), (2, 3), "{preset}");
+        let outcome = pos.outcome().expect("two Generals taken");
+        assert_eq!(
+            (outcome.winner, outcome.victory),
+            (winner, victory),
+            "{preset}"
+        );
+        assert!(pos.legal_moves().is_empty());
+    }
+}
+
 #[test]
 fn capture_goal_thirty_or_more_than_thirty() {
     // Qin's Chancellor runs along rank 1 and up file s through 36 pieces of four kingdoms,

@@ -107,6 +107,36 @@ fn cannon_cannot_capture_friends_go_betweens_or_the_emperor() {
 }
 
 #[test]
+fn under_ludii_a_cannon_captures_over_its_own_kingdoms_pieces_only() {
+    let ludii = Rules::preset(Preset::Ludii);
+    let target: Point = "g5".parse().unwrap();
+    // Own swordsman, General and go-between screen; another kingdom's pieces do not.
+    for (screen, captures) in [
+        ("wS", true),
+        ("wQ", true),
+        ("wG", true),
+        ("rS", false),
+        ("oG", false),
+    ] {
+        let pos = position(&format!("wC a5, {screen} c5, bN g5"), 'w', ludii);
+        let d = dests(&pos, "a5");
+        assert_eq!(d.contains(&"g5".to_string()), captures, "{screen}");
+        assert_eq!(
+            pos.is_attacked(target, KingdomSet::ALL),
+            captures,
+            "{screen}"
+        );
+        // Its quiet moves are those of any other preset.
+        let lev = position(&format!("wC a5, {screen} c5, bN g5"), 'w', leventhal());
+        let quiet = |d: &[String]| d.iter().filter(|p| *p != "g5").cloned().collect::<Vec<_>>();
+        assert_eq!(quiet(&d), quiet(&dests(&lev, "a5")), "{screen}");
+    }
+    // The Emperor is no screen for a capture.
+    let pos = position("wC j3, rS j14", 'w', ludii);
+    assert!(!dests(&pos, "j3").contains(&"j14".to_string()));
+}
+
+#[test]
 fn go_between_moves_freely_never_captures_and_is_never_captured() {
     let pos = position("wG c3, rS c5, rQ e5", 'w', classic());
     let d = dests(&pos, "c3");

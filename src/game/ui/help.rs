@@ -7,8 +7,8 @@ use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_rules::{
-    BeatenArmy, Board, KingdomGoal, KnightMove, Piece, PieceKind, Point, Position, Preset,
-    RangedMove, Rules, Seats, Setup, VictorRule,
+    BeatenArmy, Board, CannonScreen, GoalReached, KingdomGoal, KnightMove, Piece, PieceKind, Point,
+    Position, Preset, RangedMove, Rules, Seats, Setup, VictorRule,
 };
 
 use crate::game::selection::Hover;
@@ -101,7 +101,10 @@ pub(crate) fn how_it_moves(tr: Tr, kind: PieceKind, rules: &Rules) -> String {
         PieceKind::General => tr.text("how-general"),
         PieceKind::Chancellor => tr.text("how-chancellor"),
         PieceKind::Diplomat => tr.text("how-diplomat"),
-        PieceKind::Cannon => tr.text("how-cannon"),
+        PieceKind::Cannon => tr.text(match rules.cannon_screen {
+            CannonScreen::Any => "how-cannon",
+            CannonScreen::OwnKingdom => "how-cannon-own-screen",
+        }),
         PieceKind::GoBetween => tr.text("how-go-between"),
         PieceKind::Archer => ranged(4),
         PieceKind::Crossbowman => ranged(5),
@@ -134,7 +137,10 @@ pub(crate) fn rules_sections(tr: Tr, rules: &Rules) -> Vec<(String, Vec<String>)
             tr.text("rules-this-game"),
             vec![
                 tr!(tr, "rules-played", rules = preset_title(tr, rules)),
-                tr.text("rules-turns"),
+                tr.text(match rules.cannon_screen {
+                    CannonScreen::Any => "rules-turns",
+                    CannonScreen::OwnKingdom => "rules-turns-own-screen",
+                }),
                 tr.text("rules-no-check"),
             ],
         ),
@@ -155,7 +161,13 @@ pub(crate) fn rules_sections(tr: Tr, rules: &Rules) -> Vec<(String, Vec<String>)
                 tr!(tr, "rules-win-goal", goal = goal),
                 tr!(tr, "rules-win-captures", goal = capture_goal(tr, rules)),
                 tr.text("rules-win-last"),
-            ],
+            ]
+            .into_iter()
+            .chain(
+                (rules.goal_reached == GoalReached::MostCapturesWin)
+                    .then(|| tr.text("rules-goal-ends-game")),
+            )
+            .collect(),
         ),
     ]
 }
@@ -177,7 +189,7 @@ fn preset_title(tr: Tr, rules: &Rules) -> String {
 }
 
 /// The rows of the preset comparison: an option, then its value under each preset.
-pub(crate) fn preset_table(tr: Tr) -> Vec<(String, [String; 4])> {
+pub(crate) fn preset_table(tr: Tr) -> Vec<(String, [String; Preset::ALL.len()])> {
     let of = |f: &dyn Fn(&Rules) -> String| Preset::ALL.map(|p| f(&Rules::preset(p)));
     vec![
         (
@@ -222,7 +234,21 @@ pub(crate) fn preset_table(tr: Tr) -> Vec<(String, [String; 4])> {
                 KingdomGoal::TwoKingdoms => tr.text("table-goal-kingdoms"),
             }),
         ),
+        (
+            tr.text("table-cannon-screen"),
+            of(&|r| match r.cannon_screen {
+                CannonScreen::Any => tr.text("table-cannon-any"),
+                CannonScreen::OwnKingdom => tr.text("table-cannon-own"),
+            }),
+        ),
         (tr.text("table-capture-goal"), of(&|r| capture_goal(tr, r))),
+        (
+            tr.text("table-goal-reached"),
+            of(&|r| match r.goal_reached {
+                GoalReached::ReacherWins => tr.text("table-reacher-wins"),
+                GoalReached::MostCapturesWin => tr.text("table-most-captures-win"),
+            }),
+        ),
     ]
 }
 
@@ -532,6 +558,26 @@ mod tests {
         // The table has one column per preset, from the presets themselves.
         let table = preset_table(Tr::default());
         let losses = table.iter().find(|(o, _)| o == "beaten at losses").unwrap();
-        assert_eq!(losses.1, ["11", "11", "10", "10"].map(String::from));
+        assert_eq!(losses.1, ["11", "11", "10", "10", "10"].map(String::from));
+        let screen = table
+            .iter()
+            .find(|(o, _)| o == "cannon captures over")
+            .unwrap();
+        assert_eq!(screen.1[3], "any piece");
+        assert_eq!(screen.1[4], "its own pieces");
+        let ludii = words(Preset::Ludii);
+        assert!(ludii.contains("reaching a goal ends the game"));
+        assert!(
+            ludii.contains("no cannon may jump him") && classic.contains("a cannon may jump him")
+        );
+        assert!(!classic.contains("reaching a goal ends the game"));
+        assert!(
+            how_it_moves(
+                Tr::default(),
+                PieceKind::Cannon,
+                &Rules::preset(Preset::Ludii)
+            )
+            .contains("its own kingdom")
+        );
     }
 }

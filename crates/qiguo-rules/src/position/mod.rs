@@ -8,8 +8,8 @@ use crate::movegen::{EMPEROR, EMPTY, GENERAL, OFF};
 use crate::point::MAILBOX;
 use crate::random::splitmix64;
 use crate::{
-    BeatenArmy, Kingdom, KingdomGoal, KingdomSet, Move, Piece, Point, Rules, Seats, Setup,
-    VictorRule, fen,
+    BeatenArmy, GoalReached, Kingdom, KingdomGoal, KingdomSet, Move, Piece, Point, Rules, Seats,
+    Setup, VictorRule, fen,
 };
 
 mod display;

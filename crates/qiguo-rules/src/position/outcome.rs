@@ -46,6 +46,9 @@ pub enum Victory {
     LastKingdom,
     /// The players ended the game early; the most captures won.
     EarlyEnd,
+    /// A goal was reached and ended the game, and the most captures won, whoever reached it
+    /// (`ludii`).
+    MostCaptures,
 }
 
 impl Victory {
@@ -57,16 +60,17 @@ impl Victory {
     /// let named = Victory::ALL.map(Victory::name);
     /// assert!(named.iter().enumerate().all(|(i, n)| !named[..i].contains(n)));
     /// ```
-    pub const ALL: [Victory; 5] = [
+    pub const ALL: [Victory; 6] = [
         Victory::Generals,
         Victory::Kingdoms,
         Victory::Captures,
         Victory::LastKingdom,
         Victory::EarlyEnd,
+        Victory::MostCaptures,
     ];
 
     /// The name used in JSON summaries: `generals`, `kingdoms`, `captures`, `last_kingdom`,
-    /// `early_end`.
+    /// `early_end`, `most_captures`.
     pub const fn name(self) -> &'static str {
         match self {
             Victory::Generals => "generals",
@@ -74,6 +78,7 @@ impl Victory {
             Victory::Captures => "captures",
             Victory::LastKingdom => "last_kingdom",
             Victory::EarlyEnd => "early_end",
+            Victory::MostCaptures => "most_captures",
         }
     }
 
@@ -85,6 +90,7 @@ impl Victory {
             Victory::Captures => "reached the capture goal",
             Victory::LastKingdom => "is the last left in the game",
             Victory::EarlyEnd => "had the most captures when the game was ended",
+            Victory::MostCaptures => "had the most captures when a goal was reached",
         }
     }
 }
@@ -255,8 +261,9 @@ impl Position {
         }
     }
 
-    /// After a decisive capture: the kingdom goal, then the capture goal, then the last player
-    /// left; ties go to the mover's player, else the player that moved most recently.
+    /// After a decisive capture: the kingdom goal, then the capture goal (which, by the rules,
+    /// its reacher wins, or which ends the game for the most captures to win), then the last
+    /// player left; ties go to the mover's player, else the player that moved most recently.
     pub(super) fn check_victory(&mut self, mover: Kingdom) {
         let goals: [(Victory, u32, &dyn Fn(usize) -> u32); 2] = [
             (
@@ -278,6 +285,12 @@ impl Position {
                 found = Some((victory, mask));
                 break;
             }
+        }
+        if found.is_some() && self.rules.goal_reached == GoalReached::MostCapturesWin {
+            // The goal ends the game; the most captures win it.
+            let (_, mask) =
+                self.best_players(|k| self.player_sum(k, |a| self.st.captures[a] as u32));
+            found = Some((Victory::MostCaptures, mask));
         }
         if found.is_none() && self.single_player_left() {
             found = Some((Victory::LastKingdom, self.st.alive));

@@ -3,7 +3,9 @@
 
 use std::collections::BTreeSet;
 
-use qiguo_rules::{Kingdom, KnightMove, Piece, PieceKind, Point, Position, RangedMove};
+use qiguo_rules::{
+    CannonScreen, Kingdom, KnightMove, Piece, PieceKind, Point, Position, RangedMove,
+};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Cell {
@@ -107,7 +109,12 @@ pub fn destinations(pos: &Position, f: i32, r: i32) -> Vec<(i32, i32)> {
                     out.push((f + a * i, r + b * i));
                     i += 1;
                 }
-                if cell(pos, f + a * i, r + b * i) == Cell::Off {
+                let screen = cell(pos, f + a * i, r + b * i);
+                if screen == Cell::Off {
+                    continue;
+                }
+                let own = matches!(screen, Cell::Piece(p) if p.kingdom == me);
+                if rules.cannon_screen == CannonScreen::OwnKingdom && !own {
                     continue;
                 }
                 i += 1; // past the screen
