@@ -4,6 +4,7 @@
 //! from the rules in force, so they never disagree with the game.
 
 use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_rules::{
@@ -11,7 +12,8 @@ use qiguo_rules::{
     Position, Preset, RangedMove, Rules, Seats, Setup, VictorRule,
 };
 
-use crate::game::selection::Hover;
+use crate::game::layout::point_position;
+use crate::game::selection::{Hover, Marker, Selection};
 use crate::game::state::{Match, Review, Turn};
 use crate::game::ui::kingdom_style;
 use crate::game::ui::{badge, c32};
@@ -271,9 +273,14 @@ pub(super) fn rules_key(keys: Res<ButtonInput<KeyCode>>, mut rules: ResMut<Rules
 }
 
 /// The card of the stone under the pointer, after it has rested there a moment.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn piece_card(
     mut contexts: EguiContexts,
     hover: Res<Hover>,
+    selection: Res<Selection>,
+    markers: Query<&Marker>,
+    camera: Query<(&Camera, &GlobalTransform), With<Camera3d>>,
+    windows: Query<&Window, With<PrimaryWindow>>,
     the_match: Res<Match>,
     review: Res<Review>,
     time: Res<Time>,
@@ -307,17 +314,33 @@ pub(super) fn piece_card(
     let Some(pointer) = ctx.pointer_latest_pos() else {
         return Ok(());
     };
-    // Below the pointer in the upper half of the window, above it in the lower half.
-    let lower = pointer.y > ctx.content_rect().center().y;
-    let (pivot, offset) = if lower {
-        (egui::Align2::LEFT_BOTTOM, egui::vec2(18.0, -18.0))
-    } else {
-        (egui::Align2::LEFT_TOP, egui::vec2(18.0, 18.0))
-    };
-    egui::Area::new(egui::Id::new("piece card"))
+    // The marks on the board (and the selected stone) where the screen shows them, in points.
+    let to_points = windows.single().map_or(1.0, |w| w.scale_factor()) / ctx.pixels_per_point();
+    let marks: Vec<egui::Pos2> = camera
+        .single()
+        .map(|(camera, transform)| {
+            markers
+                .iter()
+                .map(|m| m.point)
+                .chain(selection.selected)
+                .filter_map(|p| camera.world_to_viewport(transform, point_position(p)).ok())
+                .map(|v| egui::pos2(v.x * to_points, v.y * to_points))
+                .collect()
+        })
+        .unwrap_or_default();
+    let id = egui::Id::new("piece card");
+    // The card's size as last shown (a first guess before that).
+    let size = ctx
+        .memory(|m| m.area_rect(id))
+        .map_or(egui::vec2(316.0, 220.0), |r| r.size());
+    let panels: Vec<egui::Rect> = super::PANELS
+        .iter()
+        .filter_map(|name| super::panel_rect(ctx, name))
+        .collect();
+    let place = card_rect(pointer, size, ctx.content_rect(), &marks, &panels);
+    egui::Area::new(id)
         .order(egui::Order::Tooltip)
-        .pivot(pivot)
-        .fixed_pos(pointer + offset)
+        .fixed_pos(place.min)
         .constrain(true)
         .interactable(false)
         .show(ctx, |ui| {
@@ -327,6 +350,68 @@ pub(super) fn piece_card(
             });
         });
     Ok(())
+}
+
+/// Where a card of `size` goes for a pointer at `pointer`: beside it (below it in the upper
+/// half of `screen`, above it in the lower half, right of it before left) — the first such place,
+/// kept on the screen, that covers none of `marks` (the selected stone and the destinations
+/// shown, with a stone's margin). Where each of those covers some, the card moves to the left
+/// or right edge of the screen, at the height that covers fewest marks and then least of the
+/// `panels`.
+pub(crate) fn card_rect(
+    pointer: egui::Pos2,
+    size: egui::Vec2,
+    screen: egui::Rect,
+    marks: &[egui::Pos2],
+    panels: &[egui::Rect],
+) -> egui::Rect {
+    const GAP: f32 = 18.0;
+    const MARGIN: f32 = 16.0;
+    const STEP: f32 = 20.0;
+    let (below, above) = (pointer.y + GAP, pointer.y - GAP - size.y);
+    let (right, left) = (pointer.x + GAP, pointer.x - GAP - size.x);
+    let rows = if pointer.y > screen.center().y {
+        [above, below]
+    } else {
+        [below, above]
+    };
+    let on_screen = |min: egui::Pos2| {
+        let r = egui::Rect::from_min_size(min, size);
+        let dx = (screen.min.x - r.min.x).max(0.0) + (screen.max.x - r.max.x).min(0.0);
+        let dy = (screen.min.y - r.min.y).max(0.0) + (screen.max.y - r.max.y).min(0.0);
+        r.translate(egui::vec2(dx, dy))
+    };
+    let covered = |r: &egui::Rect| {
+        marks
+            .iter()
+            .filter(|m| r.expand(MARGIN).contains(**m))
+            .count()
+    };
+    let beside: Vec<egui::Rect> = rows
+        .into_iter()
+        .flat_map(|y| [right, left].map(|x| on_screen(egui::pos2(x, y))))
+        .collect();
+    if let Some(free) = beside.iter().find(|r| covered(r) == 0) {
+        return *free;
+    }
+    let overlap = |r: &egui::Rect| -> u32 {
+        panels
+            .iter()
+            .map(|p| p.intersect(*r))
+            .filter(|i| i.is_positive())
+            .map(|i| i.area() as u32)
+            .sum()
+    };
+    let heights = (0..)
+        .map(|i| screen.min.y + STEP * i as f32)
+        .take_while(|y| y + size.y <= screen.max.y);
+    let edges = heights
+        .flat_map(|y| [screen.min.x, screen.max.x - size.x].map(|x| on_screen(egui::pos2(x, y))));
+    beside
+        .into_iter()
+        .chain(edges)
+        .min_by_key(|r| (covered(r), overlap(r)))
+        .expect("places to choose from")
 }
 
 fn card_contents(ui: &mut egui::Ui, tr: Tr, card: &PieceCard) {
@@ -534,6 +619,44 @@ mod tests {
             assert_eq!(card.moves_now, pos.moves_from(point).len());
         }
         assert!(PieceCard::of(Tr::default(), &pos, Point::EMPEROR).is_none());
+    }
+
+    #[test]
+    fn a_card_never_covers_the_marks_when_some_place_does_not() {
+        let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1280.0, 720.0));
+        let size = egui::vec2(300.0, 200.0);
+        let pointer = egui::pos2(500.0, 200.0);
+        let covers =
+            |r: egui::Rect, marks: &[egui::Pos2]| marks.iter().any(|m| r.expand(16.0).contains(*m));
+        // Nothing marked: below and right of the pointer in the upper half, as always.
+        let free = card_rect(pointer, size, screen, &[], &[]);
+        assert_eq!(free.min, pointer + egui::vec2(18.0, 18.0));
+        // Destinations below and right of it (a stone's moves down a file and along a rank):
+        // the card goes where none is.
+        let marks: Vec<egui::Pos2> = (1..8)
+            .map(|i| egui::pos2(500.0, 200.0 + 30.0 * i as f32))
+            .chain((1..8).map(|i| egui::pos2(500.0 + 30.0 * i as f32, 200.0)))
+            .collect();
+        let placed = card_rect(pointer, size, screen, &marks, &[]);
+        assert!(!covers(placed, &marks), "{placed:?}");
+        assert!(screen.contains_rect(placed));
+        // Marks on every side of the pointer (a General in the open): a corner that covers
+        // none of them.
+        let around: Vec<egui::Pos2> = (0..16)
+            .flat_map(|i| {
+                let t = i as f32 / 16.0 * std::f32::consts::TAU;
+                (1..10).map(move |r| pointer + egui::vec2(t.cos(), t.sin()) * 40.0 * r as f32)
+            })
+            .filter(|m| screen.contains(*m))
+            .collect();
+        // A panel along the top is avoided as well, where a place covers no mark without it.
+        let strip = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1280.0, 70.0));
+        let placed = card_rect(pointer, size, screen, &around, &[strip]);
+        assert!(!covers(placed, &around), "{placed:?}");
+        assert!(!placed.intersects(strip), "{placed:?}");
+        // Near the right edge the card stays on the screen.
+        let edge = card_rect(egui::pos2(1270.0, 100.0), size, screen, &[], &[]);
+        assert!(screen.contains_rect(edge));
     }
 
     #[test]
