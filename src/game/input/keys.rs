@@ -89,6 +89,10 @@ pub(crate) const THREATS: Key = Key::plain(KeyCode::KeyT, "T");
 pub(crate) const REPLAY: Key = Key::plain(KeyCode::KeyR, "R");
 /// A hint for the person to move.
 pub(crate) const HINT: Key = Key::plain(KeyCode::KeyH, "H");
+/// Opens the move box, to type a move.
+pub(crate) const MOVE_BOX: Key = Key::plain(KeyCode::Slash, "/");
+/// The other key that opens the move box.
+pub(crate) const MOVE_BOX_ENTER: Key = Key::plain(KeyCode::Enter, "Enter");
 /// Mutes or unmutes the sound.
 pub(crate) const MUTE: Key = Key::plain(KeyCode::KeyM, "M");
 /// Opens or closes the Rules window.

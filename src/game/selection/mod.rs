@@ -4,6 +4,7 @@
 //! selection, the hovered stone and `Match`.
 
 pub(crate) mod markers;
+pub mod typed;
 
 use bevy::prelude::*;
 use qiguo_rules::{Move, Point, Position};
@@ -22,12 +23,14 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<DeselectRequested>()
         .add_message::<ClickRefused>()
         .add_message::<AllyAttackAnswered>()
+        .add_message::<typed::MoveTyped>()
         .add_systems(
             Update,
             (
                 read_preview_key,
                 handle_deselect,
                 handle_point_clicks,
+                typed::handle_typed_moves,
                 handle_ally_answers,
             )
                 .chain()

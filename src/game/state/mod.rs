@@ -383,6 +383,10 @@ pub enum Refusal {
     Emperor,
     /// An empty point was clicked with no stone selected.
     PickAStone(Kingdom),
+    /// The move box's text is not a move (as typed, lowercased).
+    Unreadable(String),
+    /// `concede` was typed: conceding goes through its own question.
+    ConcedeTyped,
 }
 
 crate::i18n::display_in_english!(Refusal);
@@ -421,6 +425,8 @@ impl Refusal {
             ),
             Refusal::Emperor => tr.text("refusal-emperor"),
             Refusal::PickAStone(k) => tr!(tr, "refusal-pick", kingdom = tr.kingdom(*k)),
+            Refusal::Unreadable(text) => tr!(tr, "refusal-unreadable", text = text.as_str()),
+            Refusal::ConcedeTyped => tr.text("refusal-concede-typed"),
         }
     }
 

@@ -8,6 +8,7 @@ pub(crate) mod describe;
 pub(crate) mod dialogs;
 mod files;
 mod help;
+mod movebox;
 mod moves;
 mod report;
 mod settings;
@@ -40,6 +41,7 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<concede::ConcedeForm>()
         .init_resource::<report::ReportWindow>()
         .init_resource::<help::RulesWindow>()
+        .init_resource::<movebox::MoveBox>()
         .init_resource::<InterfaceZoom>()
         .init_resource::<Palette>()
         .add_systems(
@@ -49,6 +51,7 @@ pub(crate) fn plugin(app: &mut App) {
                 concede::restore_pace,
                 report::make_reports,
                 help::rules_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
+                movebox::open_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
             )
                 .in_set(AppSystems::UpdateHud),
         )
@@ -66,6 +69,7 @@ pub(crate) fn plugin(app: &mut App) {
                 status::hand_off_banner,
                 help::piece_card,
                 help::rules_window,
+                movebox::move_box,
                 (
                     dialogs::ally_question,
                     dialogs::game_over,

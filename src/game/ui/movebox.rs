@@ -1,0 +1,156 @@
+//! The move box: a move typed as the move list writes it (`c10h15`), with the legal moves that
+//! fit what is typed offered below it. `/` or Enter opens it; Enter plays the move typed, or the
+//! chosen suggestion; Up and Down choose, Tab completes, Esc closes. The move goes through the same
+//! checks and request as a click (see `selection::typed`); it stands above the status line,
+//! where a refused move is answered.
+
+use bevy::prelude::*;
+use bevy_egui::EguiContexts;
+use bevy_egui::egui::{self, Color32, RichText};
+use qiguo_rules::{Move, notation};
+
+use crate::game::input::keys;
+use crate::game::selection::typed::{MoveTyped, suggestions};
+use crate::game::state::{Match, TurnPhase};
+use crate::i18n::Tr;
+use crate::tr;
+
+/// Suggestions listed at most (the rest are counted).
+const SHOWN: usize = 8;
+
+/// The move box's state.
+#[derive(Resource, Default, Debug)]
+pub(crate) struct MoveBox {
+    /// Shown or not.
+    pub(crate) open: bool,
+    /// What is typed.
+    text: String,
+    /// The suggestion Enter plays when the text is not a whole move.
+    chosen: usize,
+    /// The text field takes the keyboard next frame.
+    focus: bool,
+}
+
+/// `/` or Enter opens the box (when no other field has the keyboard).
+pub(super) fn open_key(input: Res<ButtonInput<KeyCode>>, mut movebox: ResMut<MoveBox>) {
+    if !movebox.open
+        && (keys::MOVE_BOX.just_pressed(&input) || keys::MOVE_BOX_ENTER.just_pressed(&input))
+    {
+        movebox.open = true;
+        movebox.focus = true;
+        movebox.text.clear();
+        movebox.chosen = 0;
+    }
+}
+
+pub(super) fn move_box(
+    mut contexts: EguiContexts,
+    mut movebox: ResMut<MoveBox>,
+    the_match: Res<Match>,
+    phase: Res<State<TurnPhase>>,
+    mut typed: MessageWriter<MoveTyped>,
+    tr: Res<Tr>,
+) -> Result {
+    if !movebox.open {
+        return Ok(());
+    }
+    let tr = *tr;
+    let ctx = contexts.ctx_mut()?;
+    // No move contains a slash: the key that opened the box may have typed one.
+    if movebox.text.contains('/') {
+        movebox.text = movebox.text.replace('/', "");
+    }
+    let fitting: Vec<Move> = if *phase.get() == TurnPhase::AwaitingInput {
+        suggestions(the_match.position(), &movebox.text)
+    } else {
+        Vec::new()
+    };
+    movebox.chosen = movebox.chosen.min(fitting.len().saturating_sub(1));
+    let mut submit: Option<String> = None;
+    let mut close = false;
+    egui::Window::new(tr.text("movebox-title"))
+        .id(egui::Id::new("move_box"))
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::LEFT_BOTTOM, egui::vec2(10.0, -84.0))
+        .show(ctx, |ui| {
+            // The arrows choose a suggestion before the text field sees them.
+            let (down, up, tab) = ui.input_mut(|i| {
+                (
+                    i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowDown),
+                    i.consume_key(egui::Modifiers::NONE, egui::Key::ArrowUp),
+                    i.consume_key(egui::Modifiers::NONE, egui::Key::Tab),
+                )
+            });
+            if down && movebox.chosen + 1 < fitting.len().min(SHOWN) {
+                movebox.chosen += 1;
+            }
+            if up {
+                movebox.chosen = movebox.chosen.saturating_sub(1);
+            }
+            if tab && let Some(mv) = fitting.get(movebox.chosen) {
+                movebox.text = mv.to_string();
+                movebox.focus = true;
+            }
+            let field = ui.add(
+                egui::TextEdit::singleline(&mut movebox.text)
+                    .hint_text(tr.text("movebox-hint"))
+                    .desired_width(220.0)
+                    .font(egui::TextStyle::Monospace),
+            );
+            if movebox.focus {
+                field.request_focus();
+                movebox.focus = false;
+            }
+            if field.changed() {
+                movebox.chosen = 0;
+            }
+            let (enter, escape) = ui.input(|i| {
+                (
+                    i.key_pressed(egui::Key::Enter),
+                    i.key_pressed(egui::Key::Escape),
+                )
+            });
+            if escape {
+                close = true;
+            } else if enter && field.lost_focus() {
+                // The whole move typed, else the chosen suggestion.
+                let text = movebox.text.trim().to_owned();
+                submit = match (
+                    notation::parse_move(&text.to_ascii_lowercase()),
+                    fitting.get(movebox.chosen),
+                ) {
+                    (Ok(_), _) => Some(text),
+                    (Err(_), Some(mv)) if !text.is_empty() => Some(mv.to_string()),
+                    _ => Some(text),
+                };
+                movebox.focus = true;
+            }
+            for (i, mv) in fitting.iter().take(SHOWN).enumerate() {
+                let label = RichText::new(mv.to_string()).monospace();
+                if ui.selectable_label(i == movebox.chosen, label).clicked() {
+                    submit = Some(mv.to_string());
+                    movebox.focus = true;
+                }
+            }
+            if fitting.len() > SHOWN {
+                ui.label(tr!(tr, "movebox-more", count = fitting.len() - SHOWN));
+            } else if fitting.is_empty() && !movebox.text.trim().is_empty() {
+                ui.label(RichText::new(tr.text("movebox-none")).color(Color32::from_gray(170)));
+            }
+            ui.label(
+                RichText::new(tr.text("movebox-help"))
+                    .small()
+                    .color(Color32::from_gray(160)),
+            );
+        });
+    if close {
+        movebox.open = false;
+    }
+    if let Some(text) = submit.filter(|t| !t.is_empty()) {
+        typed.write(MoveTyped(text));
+        movebox.text.clear();
+        movebox.chosen = 0;
+    }
+    Ok(())
+}
