@@ -101,7 +101,7 @@ status-reviewing = Looking back at the game · { $count ->
 status-reviewing-keys = { $back } and { $forward } step · { $first }: the start · { $live } or { $escape }: back to the game
 status-thinking = Move { $ply } · { $kingdom } ({ $level } computer) is thinking…
 status-to-move = Move { $ply } · { $kingdom } ({ $player }) to move
-status-mouse-keys = click a stone · { $preview }: preview any stone · right-drag: turn · wheel: zoom
+status-mouse-keys = click a stone · { $preview }: preview any stone · { $typing }: type a move · right-drag: turn · wheel: zoom
 
 ## New game
 

@@ -94,7 +94,7 @@ status-reviewing = Tillbakablick i partiet · { $count } drag spelade
 status-reviewing-keys = { $back } och { $forward } stegar · { $first }: början · { $live } eller { $escape }: tillbaka till partiet
 status-thinking = Drag { $ply } · { $kingdom } ({ $level } dator) tänker…
 status-to-move = Drag { $ply } · { $kingdom } ({ $player }) drar
-status-mouse-keys = klicka på en sten · { $preview }: förhandsvisa valfri sten · högerdra: vrid · hjulet: zooma
+status-mouse-keys = klicka på en sten · { $preview }: förhandsvisa valfri sten · { $typing }: skriv ett drag · högerdra: vrid · hjulet: zooma
 
 ## Nytt parti
 

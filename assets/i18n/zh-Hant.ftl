@@ -93,7 +93,7 @@ status-reviewing = 回顧棋局 · 已下 { $count } 步
 status-reviewing-keys = { $back } { $forward } 逐步 · { $first }：開局 · { $live } 或 { $escape }：回到棋局
 status-thinking = 第 { $ply } 步 · { $kingdom }（{ $level }級電腦）思考中…
 status-to-move = 第 { $ply } 步 · 輪到{ $kingdom }（{ $player }）
-status-mouse-keys = 點選棋子 · { $preview }：預覽任一棋子 · 右鍵拖曳：旋轉 · 滾輪：縮放
+status-mouse-keys = 點選棋子 · { $preview }：預覽任一棋子 · { $typing }：輸入著法 · 右鍵拖曳：旋轉 · 滾輪：縮放
 
 ## 新局
 

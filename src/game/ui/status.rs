@@ -399,7 +399,8 @@ pub(super) fn status_line(
                                 RichText::new(tr!(
                                     tr,
                                     "status-mouse-keys",
-                                    preview = crate::game::input::keys::PREVIEW_MODIFIER
+                                    preview = crate::game::input::keys::PREVIEW_MODIFIER,
+                                    typing = crate::game::input::keys::MOVE_BOX.label()
                                 ))
                                 .small()
                                 .color(Color32::from_gray(150)),
