@@ -12,9 +12,6 @@ use std::time::{Duration, Instant};
 use bevy::asset::RenderAssetUsages;
 use bevy::image::{CompressedImageFormats, Image, ImageSampler, ImageType};
 
-/// A crowded midgame of the `classic` preset (see the rules crate's benchmarks).
-const MIDGAME: &str = "2dNdSdB1dRdSdNpG1pS1pQpR1pN1gN/3dNdS1dSdN4pSpC1pS3/4dA1dA5pApW4gN/4dH3pN9gS/11dG4gAgS1/12pNpH2gWgCgQ/wN11bN3gAgSgR/wWwN12oG3gS/wR1wA6wH8gN/wQdW15bN1/2wS10gN5/wS7gG9bS/wN3wB4rW6bAbSbB/2wN1wGdQ5oW4bWbC1/6rGoN1bG6bAbQbR/15oH1bNbS/4rArCrA5bH1oA3bN/3rNrS1rSrN3oNoSoC5/2rNrSrRrQrBrSrN2oSoRoQoBoSoN2 w";
-
 struct Xvfb {
     child: Child,
     display: String,
@@ -258,7 +255,7 @@ fn the_game_draws_board_stones_and_interface() {
         &xvfb,
         dir.path(),
         "midgame.png",
-        &["--fen", MIDGAME, "--view", "han"],
+        &["--fen", qiguo_testkit::CROWDED_MIDGAME, "--view", "han"],
     );
     check("midgame", &midgame);
     assert_ne!(start, midgame);

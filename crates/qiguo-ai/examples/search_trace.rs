@@ -14,9 +14,7 @@ use std::time::Instant;
 use qiguo_ai::{Engine, Level, Limits};
 use qiguo_rules::random::SplitMix64;
 use qiguo_rules::{Position, Preset, Rules};
-
-/// The crowded midgame of the benchmarks (70 plies in, all seven kingdoms in).
-const MIDGAME: &str = "2dNdSdB1dRdSdNpG1pS1pQpR1pN1gN/3dNdS1dSdN4pSpC1pS3/4dA1dA5pApW4gN/4dH3pN9gS/11dG4gAgS1/12pNpH2gWgCgQ/wN11bN3gAgSgR/wWwN12oG3gS/wR1wA6wH8gN/wQdW15bN1/2wS10gN5/wS7gG9bS/wN3wB4rW6bAbSbB/2wN1wGdQ5oW4bWbC1/6rGoN1bG6bAbQbR/15oH1bNbS/4rArCrA5bH1oA3bN/3rNrS1rSrN3oNoSoC5/2rNrSrRrQrBrSrN2oSoRoQoBoSoN2 w";
+use qiguo_testkit::CROWDED_MIDGAME;
 
 /// Positions every 50 moves of a 200-move game between Easy players under each preset.
 fn positions() -> Vec<Position> {
@@ -39,7 +37,9 @@ fn positions() -> Vec<Position> {
             }
         }
     }
-    out.push(Position::from_fen(MIDGAME, Rules::preset(Preset::Classic)).expect("valid FEN"));
+    out.push(
+        Position::from_fen(CROWDED_MIDGAME, Rules::preset(Preset::Classic)).expect("valid FEN"),
+    );
     out
 }
 

@@ -315,10 +315,21 @@ fn a_position_met_again_gets_another_near_best_move() {
 /// now rather than play a quiet move first (it used to play a15a13).
 #[test]
 fn hard_takes_a_general_now_rather_than_later() {
+    takes_a_free_general(1);
+}
+
+/// The same on two threads (lazy SMP): the helper's deeper iterations do not talk it out of it.
+#[test]
+fn hard_on_two_threads_takes_the_free_general() {
+    takes_a_free_general(2);
+}
+
+fn takes_a_free_general(threads: usize) {
     let fen = "dG2dSdBdQdR1dNpNpNpSpB1pRpSpNgN1/3dNdSdC1dS5pQgN4/4dA6pSpA1pA1gB1gS/2bG4dA4pW4gA1/dHwN1gG7dN1pG3gS1/11bN5gCgQ/wR10oH2gN1gAgSgR/1wS16gS/1wSwA6gN3oG5/wQwC4pC9gW2/wSwS4dW2dN4bA4/1wN1wA9oW2bNbS1/10rG6bS1/2pHwH3rA1oQ1oN2bNgH1bCbQ/3rQ5oC4oN1bAbSbR/2rNrA2rNwW5oA4bS/3rSrB9oA2rC1/4wG1rS5oS1oSoB3/2rNrSrR2rS1oN1oSoR3oS2 d";
     let pos = Position::from_fen(fen, Rules::preset(Preset::Classic)).unwrap();
     let limits = Limits {
         nodes: Some(Level::Hard.nodes()),
+        threads: Some(threads),
         ..Limits::default()
     };
     let result = Engine::new(18)
@@ -327,7 +338,7 @@ fn hard_takes_a_general_now_rather_than_later() {
     let taken = result.best.to().and_then(|to| pos.piece_at(to));
     assert!(
         taken.is_some_and(|v| v.kind == PieceKind::General),
-        "played {} (score {}, depth {})",
+        "played {} (score {}, depth {}) on {threads} threads",
         result.best,
         result.score,
         result.depth

@@ -4,10 +4,9 @@
 use std::hint::black_box;
 
 use qiguo_rules::{Move, Position, Preset, Rules};
-
-/// A crowded midgame: 70 plies into a `classic` game from a seeded random walk that prefers
-/// captures; all seven kingdoms in, 16 pieces captured, 136 legal moves for Qin, 10 captures.
-const MIDGAME_FEN: &str = "2dNdSdB1dRdSdNpG1pS1pQpR1pN1gN/3dNdS1dSdN4pSpC1pS3/4dA1dA5pApW4gN/4dH3pN9gS/11dG4gAgS1/12pNpH2gWgCgQ/wN11bN3gAgSgR/wWwN12oG3gS/wR1wA6wH8gN/wQdW15bN1/2wS10gN5/wS7gG9bS/wN3wB4rW6bAbSbB/2wN1wGdQ5oW4bWbC1/6rGoN1bG6bAbQbR/15oH1bNbS/4rArCrA5bH1oA3bN/3rNrS1rSrN3oNoSoC5/2rNrSrRrQrBrSrN2oSoRoQoBoSoN2 w";
+// A crowded midgame: 70 plies into a `classic` game from a seeded random walk that prefers
+// captures; all seven kingdoms in, 16 pieces captured, 136 legal moves for Qin, 10 captures.
+use qiguo_testkit::CROWDED_MIDGAME;
 
 fn main() {
     divan::main();
@@ -60,5 +59,5 @@ fn perft4_classic_start(bencher: divan::Bencher) {
 }
 
 fn midgame() -> Position {
-    Position::from_fen(MIDGAME_FEN, classic()).expect("valid midgame FEN")
+    Position::from_fen(CROWDED_MIDGAME, classic()).expect("valid midgame FEN")
 }

@@ -374,9 +374,9 @@ impl Position {
                         if b == EMPTY {
                             continue;
                         }
-                        let screens =
-                            self.rules.cannon_screen == CannonScreen::Any || c >> 4 == b >> 4;
-                        if is(b, &[CANNON]) && screens {
+                        if is(b, &[CANNON])
+                            && (self.rules.cannon_screen == CannonScreen::Any || c >> 4 == b >> 4)
+                        {
                             return true;
                         }
                         break;

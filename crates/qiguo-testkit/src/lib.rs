@@ -6,6 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
+/// A crowded `classic` midgame in 7K FEN, 70 plies into a game with all seven kingdoms in and 16
+/// pieces captured, Qin to move: the benchmarks', perft goldens' and search tests' busy position.
+pub const CROWDED_MIDGAME: &str = "2dNdSdB1dRdSdNpG1pS1pQpR1pN1gN/3dNdS1dSdN4pSpC1pS3/4dA1dA5pApW4gN/4dH3pN9gS/11dG4gAgS1/12pNpH2gWgCgQ/wN11bN3gAgSgR/wWwN12oG3gS/wR1wA6wH8gN/wQdW15bN1/2wS10gN5/wS7gG9bS/wN3wB4rW6bAbSbB/2wN1wGdQ5oW4bWbC1/6rGoN1bG6bAbQbR/15oH1bNbS/4rArCrA5bH1oA3bN/3rNrS1rSrN3oNoSoC5/2rNrSrRrQrBrSrN2oSoRoQoBoSoN2 w";
+
 /// A directory of its own for one test, empty when made and removed (with everything in it)
 /// when dropped. Named after the test, the process and a counter, so that tests running at
 /// once, in one process or several, never share one.

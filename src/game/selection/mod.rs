@@ -6,6 +6,7 @@
 pub(crate) mod markers;
 pub mod typed;
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use qiguo_rules::{Move, Point, Position};
 
@@ -125,6 +126,69 @@ fn handle_deselect(
     }
 }
 
+/// What a person's click or typed move may do now: the turn as the rules system will check it.
+#[derive(SystemParam)]
+pub(super) struct PersonTurn<'w> {
+    the_match: Res<'w, Match>,
+    phase: Res<'w, State<TurnPhase>>,
+    dialog: Res<'w, State<Dialog>>,
+    review: Res<'w, Review>,
+    seats: Res<'w, SeatAuthority>,
+}
+
+impl PersonTurn<'_> {
+    /// Why a person cannot act now, if they cannot: not their turn, a dialog or the ally
+    /// question open, a review shown, a move still shown.
+    fn refusal(&self, selection: &Selection) -> Option<Refusal> {
+        turn_refusal(
+            &self.the_match,
+            *self.phase.get(),
+            &self.review,
+            *self.dialog.get(),
+            Mover::Person,
+            &self.seats,
+        )
+        .or_else(|| {
+            selection
+                .pending_ally_attack
+                .map(|_| Refusal::AllyQuestionOpen)
+        })
+    }
+}
+
+/// A legal move played, or first asked about when it attacks an ally.
+fn play_or_ask(pos: &Position, mv: Move) -> ClickOutcome {
+    match pos.forfeits_ally(mv) {
+        Some(_) => ClickOutcome::AskAlly(mv),
+        None => ClickOutcome::Play(mv),
+    }
+}
+
+/// Carries out what a click (on `point`) or a typed move means.
+fn carry_out(
+    outcome: ClickOutcome,
+    point: Option<Point>,
+    the_match: &Match,
+    selection: &mut Selection,
+    requests: &mut MessageWriter<MoveRequested>,
+    refused: &mut MessageWriter<ClickRefused>,
+) {
+    match outcome {
+        ClickOutcome::Select(p) => selection.selected = Some(p),
+        ClickOutcome::Deselect => selection.selected = None,
+        ClickOutcome::Play(mv) => {
+            selection.selected = None;
+            requests.write(MoveRequested::by_person(the_match, mv));
+        }
+        ClickOutcome::AskAlly(mv) => {
+            selection.pending_ally_attack = Some(MoveRequested::by_person(the_match, mv));
+        }
+        ClickOutcome::Refuse(reason) => {
+            refused.write(ClickRefused { point, reason });
+        }
+    }
+}
+
 /// What a click on `point` means, given the position and the current selection.
 #[derive(Debug, PartialEq, Eq)]
 enum ClickOutcome {
@@ -144,10 +208,7 @@ fn interpret_click(pos: &Position, selected: Option<Point>, point: Point) -> Cli
         }
         let mv = Move::new(from, point);
         if pos.is_legal(mv) {
-            return match pos.forfeits_ally(mv) {
-                Some(_) => ClickOutcome::AskAlly(mv),
-                None => ClickOutcome::Play(mv),
-            };
+            return play_or_ask(pos, mv);
         }
     }
     match piece {
@@ -171,51 +232,25 @@ fn interpret_click(pos: &Position, selected: Option<Point>, point: Point) -> Cli
 
 fn handle_point_clicks(
     mut clicks: MessageReader<PointClicked>,
-    the_match: Res<Match>,
-    phase: Res<State<TurnPhase>>,
-    dialog: Res<State<Dialog>>,
-    review: Res<Review>,
+    turn: PersonTurn,
     mut selection: ResMut<Selection>,
     mut requests: MessageWriter<MoveRequested>,
     mut refused: MessageWriter<ClickRefused>,
-    seats: Res<SeatAuthority>,
 ) {
     for &PointClicked(point) in clicks.read() {
-        debug!("point {point} clicked in {:?}", phase.get());
-        let refusal = turn_refusal(
-            &the_match,
-            *phase.get(),
-            &review,
-            *dialog.get(),
-            Mover::Person,
-            &seats,
-        )
-        .or_else(|| {
-            selection
-                .pending_ally_attack
-                .map(|_| Refusal::AllyQuestionOpen)
-        });
-        let outcome = match refusal {
+        debug!("point {point} clicked in {:?}", turn.phase.get());
+        let outcome = match turn.refusal(&selection) {
             Some(reason) => ClickOutcome::Refuse(reason),
-            None => interpret_click(the_match.position(), selection.selected, point),
+            None => interpret_click(turn.the_match.position(), selection.selected, point),
         };
-        match outcome {
-            ClickOutcome::Select(p) => selection.selected = Some(p),
-            ClickOutcome::Deselect => selection.selected = None,
-            ClickOutcome::Play(mv) => {
-                selection.selected = None;
-                requests.write(MoveRequested::by_person(&the_match, mv));
-            }
-            ClickOutcome::AskAlly(mv) => {
-                selection.pending_ally_attack = Some(MoveRequested::by_person(&the_match, mv));
-            }
-            ClickOutcome::Refuse(reason) => {
-                refused.write(ClickRefused {
-                    point: Some(point),
-                    reason,
-                });
-            }
-        }
+        carry_out(
+            outcome,
+            Some(point),
+            &turn.the_match,
+            &mut selection,
+            &mut requests,
+            &mut refused,
+        );
     }
 }
 

@@ -5,10 +5,10 @@
 use bevy::prelude::*;
 use qiguo_rules::{Move, Position, notation};
 
-use crate::game::selection::{ClickRefused, Selection};
-use crate::game::state::{
-    Dialog, Match, MoveRequested, Mover, Refusal, Review, SeatAuthority, TurnPhase, turn_refusal,
+use crate::game::selection::{
+    ClickOutcome, ClickRefused, PersonTurn, Selection, carry_out, play_or_ask,
 };
+use crate::game::state::{MoveRequested, Refusal};
 
 /// A person typed a move in the move box.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
@@ -39,50 +39,29 @@ fn read(text: &str) -> Result<Move, Refusal> {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn handle_typed_moves(
     mut typed: MessageReader<MoveTyped>,
-    the_match: Res<Match>,
-    phase: Res<State<TurnPhase>>,
-    dialog: Res<State<Dialog>>,
-    review: Res<Review>,
-    seats: Res<SeatAuthority>,
+    turn: PersonTurn,
     mut selection: ResMut<Selection>,
     mut requests: MessageWriter<MoveRequested>,
     mut refused: MessageWriter<ClickRefused>,
 ) {
     for MoveTyped(text) in typed.read() {
-        let refusal = turn_refusal(
-            &the_match,
-            *phase.get(),
-            &review,
-            *dialog.get(),
-            Mover::Person,
-            &seats,
-        )
-        .or_else(|| {
-            selection
-                .pending_ally_attack
-                .map(|_| Refusal::AllyQuestionOpen)
-        });
-        let mv = match refusal.map_or_else(|| read(text), Err) {
-            Ok(mv) => mv,
-            Err(reason) => {
-                refused.write(ClickRefused {
-                    point: None,
-                    reason,
-                });
-                continue;
-            }
+        let pos = turn.the_match.position();
+        let outcome = match turn.refusal(&selection).map_or_else(|| read(text), Err) {
+            Err(reason) => ClickOutcome::Refuse(reason),
+            Ok(mv) if pos.is_legal(mv) => play_or_ask(pos, mv),
+            // An illegal move goes on to the rules system, which refuses it in words.
+            Ok(mv) => ClickOutcome::Play(mv),
         };
-        let request = MoveRequested::by_person(&the_match, mv);
-        selection.selected = None;
-        // An illegal move goes on to the rules system, which refuses it in words.
-        if the_match.position().is_legal(mv) && the_match.position().forfeits_ally(mv).is_some() {
-            selection.pending_ally_attack = Some(request);
-        } else {
-            requests.write(request);
-        }
+        carry_out(
+            outcome,
+            None,
+            &turn.the_match,
+            &mut selection,
+            &mut requests,
+            &mut refused,
+        );
     }
 }
 

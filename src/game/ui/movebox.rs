@@ -11,9 +11,12 @@ use qiguo_rules::{Move, notation};
 
 use crate::game::input::keys;
 use crate::game::selection::typed::{MoveTyped, suggestions};
-use crate::game::state::{Match, TurnPhase};
+use crate::game::state::{Match, Turn, TurnPhase};
 use crate::i18n::Tr;
 use crate::tr;
+
+/// What the suggestions were made for: the turn, its phase and the text typed.
+type FittingKey = (Turn, TurnPhase, String);
 
 /// Suggestions listed at most (the rest are counted).
 const SHOWN: usize = 8;
@@ -50,6 +53,7 @@ pub(super) fn move_box(
     phase: Res<State<TurnPhase>>,
     mut typed: MessageWriter<MoveTyped>,
     tr: Res<Tr>,
+    mut fitting: Local<Option<(FittingKey, Vec<Move>)>>,
 ) -> Result {
     if !movebox.open {
         return Ok(());
@@ -60,11 +64,17 @@ pub(super) fn move_box(
     if movebox.text.contains('/') {
         movebox.text = movebox.text.replace('/', "");
     }
-    let fitting: Vec<Move> = if *phase.get() == TurnPhase::AwaitingInput {
-        suggestions(the_match.position(), &movebox.text)
-    } else {
-        Vec::new()
-    };
+    // The suggestions change with the turn and the text only: made once for each.
+    let key = (the_match.turn(), *phase.get(), movebox.text.clone());
+    if fitting.as_ref().is_none_or(|(k, _)| *k != key) {
+        let found = if *phase.get() == TurnPhase::AwaitingInput {
+            suggestions(the_match.position(), &movebox.text)
+        } else {
+            Vec::new()
+        };
+        *fitting = Some((key, found));
+    }
+    let fitting: &[Move] = fitting.as_ref().map_or(&[], |(_, found)| found);
     movebox.chosen = movebox.chosen.min(fitting.len().saturating_sub(1));
     let mut submit: Option<String> = None;
     let mut close = false;
