@@ -1,6 +1,7 @@
-//! Build-time switches. `QIGUO_SKIP_WINDOW_TESTS` set while building marks the tests that need
+//! Build-time work. `QIGUO_SKIP_WINDOW_TESTS` set while building marks the tests that need
 //! an X server and a Vulkan driver ignored, so a run without them reports them as such rather
-//! than passing them silently.
+//! than passing them silently. The lesson files in `assets/lessons/` are listed for the game
+//! to build in (`src/lessons.rs`), so a new lesson is a new file and no code.
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(skip_window_tests)");
@@ -8,4 +9,31 @@ fn main() {
     if std::env::var_os("QIGUO_SKIP_WINDOW_TESTS").is_some() {
         println!("cargo::rustc-cfg=skip_window_tests");
     }
+    list_lessons();
+}
+
+/// Writes `$OUT_DIR/lesson_files.rs`: `&[(name, include_str!(path)), …]`, in name order.
+fn list_lessons() {
+    let dir = std::path::Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap())
+        .join("assets")
+        .join("lessons");
+    println!("cargo::rerun-if-changed={}", dir.display());
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("assets/lessons/ exists")
+        .map(|entry| entry.expect("assets/lessons/ is readable").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "ron"))
+        .collect();
+    files.sort();
+    let mut out = String::from("&[\n");
+    for path in files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        println!("cargo::rerun-if-changed={}", path.display());
+        out.push_str(&format!(
+            "    ({name:?}, include_str!({:?})),\n",
+            path.display().to_string()
+        ));
+    }
+    out.push(']');
+    let target = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("lesson_files.rs");
+    std::fs::write(target, out).expect("OUT_DIR is writable");
 }

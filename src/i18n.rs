@@ -368,7 +368,8 @@ mod tests {
         "round-trip",
     ];
 
-    /// Ids the code puts together from a name: `kingdom-qin`, `piece-general`, ….
+    /// Ids the code puts together from a name (`kingdom-qin`, `piece-general`, …) and the ids
+    /// the lesson files name.
     fn composed_ids() -> Vec<String> {
         let mut ids = Vec::new();
         for k in Kingdom::ALL {
@@ -386,6 +387,10 @@ mod tests {
         }
         for seating in crate::game::ui::dialogs::SeatingKind::ALL {
             ids.push(format!("seating-{}", seating.key()));
+        }
+        // The lessons name their texts in their files.
+        for lesson in crate::lessons::all() {
+            ids.extend(lesson.message_ids().into_iter().map(str::to_owned));
         }
         ids
     }

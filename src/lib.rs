@@ -7,6 +7,7 @@ pub mod cli;
 pub mod game;
 pub mod game_text;
 pub mod i18n;
+pub mod lessons;
 pub mod net;
 pub mod report;
 pub mod saves;

@@ -225,6 +225,17 @@ pub struct Settings {
     pub new_game: NewGameChoices,
     /// The window's size, place and mode.
     pub window: WindowPlacement,
+    /// The lessons finished, by id.
+    pub lessons_done: Vec<String>,
+    /// A choice was made on the welcome card (a file without this field comes from a game
+    /// played before the card existed: that player has been welcomed).
+    #[serde(default = "already_welcomed")]
+    pub welcomed: bool,
+}
+
+/// What a settings file that does not say whether its player was welcomed means: yes.
+fn already_welcomed() -> bool {
+    true
 }
 
 impl Default for Settings {
@@ -242,6 +253,8 @@ impl Default for Settings {
             panels: Panels::default(),
             new_game: NewGameChoices::default(),
             window: WindowPlacement::default(),
+            lessons_done: Vec::new(),
+            welcomed: false,
         }
     }
 }
@@ -275,6 +288,9 @@ impl Settings {
                 .collect();
         }
         ng.players.truncate(7);
+        self.lessons_done.sort();
+        self.lessons_done.dedup();
+        self.lessons_done.truncate(100);
         self
     }
 }
@@ -473,6 +489,8 @@ mod tests {
                 position: Some([-1200, 40]),
                 fullscreen: true,
             },
+            lessons_done: vec!["cannon".into(), "knight".into()],
+            welcomed: true,
             ..Settings::default()
         }
     }
@@ -487,6 +505,7 @@ mod tests {
             "no file yet: defaults"
         );
         assert!(loaded.message().is_none(), "a first run is not a problem");
+        assert!(!loaded.settings.welcomed, "a first run is welcomed");
         dir.save(&changed()).unwrap();
         let loaded = dir.load();
         assert!(loaded.problem.is_none());
@@ -545,6 +564,11 @@ mod tests {
     fn missing_fields_take_defaults_and_values_are_brought_into_range() {
         let s = parse(b"{\"version\": 1, \"muted\": true}").unwrap();
         assert!(s.muted);
+        assert!(
+            s.welcomed,
+            "a file from before the welcome card: no welcome"
+        );
+        assert!(s.lessons_done.is_empty());
         assert_eq!(s.volume, Settings::default().volume);
         let s = parse(
             br#"{"volume": 7.5, "ui_scale": 0.01, "window": {"width": 10, "height": 99999},

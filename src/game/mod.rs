@@ -11,6 +11,7 @@ pub mod computer;
 pub mod hint;
 pub(crate) mod input;
 pub mod layout;
+pub mod lessons;
 pub mod online;
 pub mod pace;
 pub(crate) mod preferences;
@@ -79,13 +80,14 @@ pub fn logic_plugins(app: &mut App) {
         online::plugin,
         pace::plugin,
         hint::plugin,
+        lessons::plugin,
     ));
 }
 
 /// Rendering, picking, the camera and the interface, on top of [`logic_plugins`].
 pub fn view_plugins(app: &mut App) {
     app.add_plugins(bevy_egui::EguiPlugin::default());
-    app.add_plugins(hint::view::plugin);
+    app.add_plugins((hint::view::plugin, lessons::view::plugin));
     app.add_plugins((
         board::plugin,
         stones::view::plugin,

@@ -14,11 +14,13 @@ use crate::game::app::launch::WindowSize;
 use crate::game::art::palette::Palette;
 use crate::game::awareness::handoff::HandOff;
 use crate::game::camera::ViewSettings;
+use crate::game::lessons::LessonsDone;
 use crate::game::pace::Pace;
 use crate::game::sound::SoundSettings;
 use crate::game::state::Notice;
 use crate::game::ui::InterfaceZoom;
 use crate::game::ui::dialogs::{NewGameForm, SeatingKind};
+use crate::game::ui::welcome::Welcome;
 use crate::i18n::{Language, Tr, system_language};
 use crate::settings::{ConfigDir, NewGameChoices, Settings};
 use crate::tr;
@@ -51,6 +53,8 @@ pub(crate) struct Preferences {
     /// The interface's language at start: asked for on the command line, else the one kept,
     /// else the system's (English if it is none of the game's).
     pub(crate) language: Language,
+    /// Whether the welcome card is due: a first launch (no settings yet), opened plainly.
+    pub(crate) welcome_due: bool,
 }
 
 impl Default for Preferences {
@@ -83,6 +87,7 @@ impl Preferences {
         let message = loaded.message_in(Tr::new(language));
         Preferences {
             dir: Some(dir),
+            welcome_due: !loaded.settings.welcomed,
             settings: loaded.settings.clone(),
             written: loaded.settings,
             message,
@@ -104,6 +109,7 @@ impl Preferences {
             failed: false,
             open: false,
             language: language.unwrap_or(Language::English),
+            welcome_due: false,
         }
     }
 
@@ -152,8 +158,11 @@ fn apply_settings(
     mut palette: ResMut<Palette>,
     mut pace: ResMut<Pace>,
     mut notices: MessageWriter<Notice>,
+    (mut lessons_done, mut welcome): (ResMut<LessonsDone>, ResMut<Welcome>),
 ) {
     let s = &prefs.settings;
+    lessons_done.0 = s.lessons_done.iter().cloned().collect();
+    welcome.open = prefs.welcome_due;
     palette.set_if_neq(Palette(s.palette));
     pace.set_if_neq(Pace(s.pace));
     view.follow_turn = s.camera_follows_turn;
@@ -224,6 +233,7 @@ fn gather_settings(
     palette: Res<Palette>,
     pace: Res<Pace>,
     windows: Query<&Window, With<PrimaryWindow>>,
+    (lessons_done, welcome): (Res<LessonsDone>, Res<Welcome>),
 ) {
     let mut now = Settings {
         palette: palette.0,
@@ -234,6 +244,8 @@ fn gather_settings(
         muted: sound.muted,
         ui_scale: zoom.chosen,
         new_game: new_game_choices(&form),
+        lessons_done: lessons_done.0.iter().cloned().collect(),
+        welcomed: prefs.settings.welcomed || welcome.chosen,
         ..prefs.settings.clone()
     };
     if let Ok(window) = windows.single() {

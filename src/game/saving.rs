@@ -335,8 +335,11 @@ fn load_games(
 /// Writes the autosave whenever the match changes (after the first frame, so that opening
 /// the game never overwrites the previous game before the players choose), once it has a
 /// move, and not while the offer to resume the previous game is open.
+/// Never a lesson's board: leaving the lessons brings back the game kept aside, which is
+/// written again then.
 fn autosave(
     the_match: Res<Match>,
+    lesson: Res<crate::game::lessons::LessonRun>,
     offer: Res<ResumeOffer>,
     store: Res<SaveStore>,
     mut tasks: ResMut<FileTasks>,
@@ -349,7 +352,7 @@ fn autosave(
         *seen_first = true;
         return;
     }
-    if offer.offer.is_some() || the_match.game().is_empty() {
+    if offer.offer.is_some() || the_match.game().is_empty() || lesson.is_active() {
         return;
     }
     let Some(dir) = store.dir.clone() else { return };

@@ -39,11 +39,13 @@ pub fn run(launch: Launch) -> ExitCode {
         eprintln!("qiguo: the game stopped after an internal error: {what}{at}");
     }));
     // Screenshots and benchmarks neither depend on the player's settings nor change them.
-    let preferences = if launch.screenshot.is_none() && launch.bench_frames.is_none() {
+    let mut preferences = if launch.screenshot.is_none() && launch.bench_frames.is_none() {
         Preferences::load(launch.language)
     } else {
         Preferences::session_only(launch.language)
     };
+    // A game asked for on the command line is what the player chose: no welcome card.
+    preferences.welcome_due &= launch.plain;
     let mut app = App::new();
     // A failed command (say, on an entity despawned the same frame) is logged, not fatal.
     app.set_error_handler(bevy::ecs::error::warn);

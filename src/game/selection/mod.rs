@@ -12,6 +12,7 @@ use qiguo_rules::{Move, Point, Position};
 
 use crate::game::AppSystems;
 use crate::game::layout::point_position;
+use crate::game::lessons::LessonRun;
 use crate::game::state::{
     Dialog, Match, MatchReset, MoveApplied, MoveRequested, Mover, Refusal, Review, SeatAuthority,
     ShownPositionChanged, TurnPhase, turn_refusal,
@@ -134,6 +135,7 @@ pub(super) struct PersonTurn<'w> {
     dialog: Res<'w, State<Dialog>>,
     review: Res<'w, Review>,
     seats: Res<'w, SeatAuthority>,
+    lesson: Res<'w, LessonRun>,
 }
 
 impl PersonTurn<'_> {
@@ -164,15 +166,24 @@ fn play_or_ask(pos: &Position, mv: Move) -> ClickOutcome {
     }
 }
 
-/// Carries out what a click (on `point`) or a typed move means.
+/// Carries out what a click (on `point`) or a typed move means. In a lesson, a move the step
+/// does not ask for is refused first.
 fn carry_out(
     outcome: ClickOutcome,
     point: Option<Point>,
-    the_match: &Match,
+    turn: &PersonTurn,
     selection: &mut Selection,
     requests: &mut MessageWriter<MoveRequested>,
     refused: &mut MessageWriter<ClickRefused>,
 ) {
+    let the_match = &*turn.the_match;
+    let outcome = match outcome {
+        ClickOutcome::Play(mv) | ClickOutcome::AskAlly(mv) => turn
+            .lesson
+            .refusal(the_match.position(), mv)
+            .map_or(outcome, ClickOutcome::Refuse),
+        other => other,
+    };
     match outcome {
         ClickOutcome::Select(p) => selection.selected = Some(p),
         ClickOutcome::Deselect => selection.selected = None,
@@ -199,7 +210,14 @@ enum ClickOutcome {
     Refuse(Refusal),
 }
 
-fn interpret_click(pos: &Position, selected: Option<Point>, point: Point) -> ClickOutcome {
+/// With `explain` (in a lesson), a selected stone's click on a point it cannot reach is
+/// answered with the rules' reason instead of dropping the selection.
+fn interpret_click(
+    pos: &Position,
+    selected: Option<Point>,
+    point: Point,
+    explain: bool,
+) -> ClickOutcome {
     let to_move = pos.to_move();
     let piece = pos.piece_at(point);
     if let Some(from) = selected {
@@ -207,8 +225,12 @@ fn interpret_click(pos: &Position, selected: Option<Point>, point: Point) -> Cli
             return ClickOutcome::Deselect;
         }
         let mv = Move::new(from, point);
-        if pos.is_legal(mv) {
-            return play_or_ask(pos, mv);
+        match pos.check(mv) {
+            Ok(()) => return play_or_ask(pos, mv),
+            Err(e) if explain && piece.is_none_or(|p| p.kingdom != to_move) => {
+                return ClickOutcome::Refuse(Refusal::Illegal(e));
+            }
+            Err(_) => {}
         }
     }
     match piece {
@@ -241,12 +263,17 @@ fn handle_point_clicks(
         debug!("point {point} clicked in {:?}", turn.phase.get());
         let outcome = match turn.refusal(&selection) {
             Some(reason) => ClickOutcome::Refuse(reason),
-            None => interpret_click(turn.the_match.position(), selection.selected, point),
+            None => interpret_click(
+                turn.the_match.position(),
+                selection.selected,
+                point,
+                turn.lesson.is_active(),
+            ),
         };
         carry_out(
             outcome,
             Some(point),
-            &turn.the_match,
+            &turn,
             &mut selection,
             &mut requests,
             &mut refused,
@@ -339,30 +366,64 @@ mod tests {
     fn clicks_mean_what_players_expect() {
         let pos = Position::start(Rules::default());
         use ClickOutcome::*;
-        assert_eq!(interpret_click(&pos, None, p("e10")), Select(p("e10")));
-        assert_eq!(interpret_click(&pos, Some(p("e10")), p("e10")), Deselect);
         assert_eq!(
-            interpret_click(&pos, Some(p("e10")), p("e5")),
+            interpret_click(&pos, None, p("e10"), false),
+            Select(p("e10"))
+        );
+        assert_eq!(
+            interpret_click(&pos, Some(p("e10")), p("e10"), false),
+            Deselect
+        );
+        assert_eq!(
+            interpret_click(&pos, Some(p("e10")), p("e5"), false),
             Play(Move::new(p("e10"), p("e5")))
         );
         // Another own stone switches the selection.
         assert_eq!(
-            interpret_click(&pos, Some(p("e10")), p("d10")),
+            interpret_click(&pos, Some(p("e10")), p("d10"), false),
             Select(p("d10"))
         );
         // Elsewhere deselects.
-        assert_eq!(interpret_click(&pos, Some(p("e10")), p("k3")), Deselect);
+        assert_eq!(
+            interpret_click(&pos, Some(p("e10")), p("k3"), false),
+            Deselect
+        );
         // Without a selection: refusals with a reason.
         assert!(
-            matches!(interpret_click(&pos, None, p("f1")), Refuse(r) if r.to_string().contains("Chu's general"))
+            matches!(interpret_click(&pos, None, p("f1"), false), Refuse(r) if r.to_string().contains("Chu's general"))
         );
         assert!(
-            matches!(interpret_click(&pos, None, Point::EMPEROR), Refuse(r) if r.to_string().contains("Emperor"))
+            matches!(interpret_click(&pos, None, Point::EMPEROR, false), Refuse(r) if r.to_string().contains("Emperor"))
         );
-        assert!(matches!(interpret_click(&pos, None, p("k3")), Refuse(_)));
+        assert!(matches!(
+            interpret_click(&pos, None, p("k3"), false),
+            Refuse(_)
+        ));
         // A stone that cannot move is not selected.
         assert!(
-            matches!(interpret_click(&pos, None, p("a10")), Refuse(r) if r.to_string().contains("nowhere"))
+            matches!(interpret_click(&pos, None, p("a10"), false), Refuse(r) if r.to_string().contains("nowhere"))
+        );
+    }
+
+    #[test]
+    fn in_a_lesson_a_point_out_of_reach_is_explained() {
+        let pos = Position::start(Rules::default());
+        // Qin's go-between cannot go to k3: in a game the click drops the selection, in a
+        // lesson it is answered with the rules' reason and the stone stays selected.
+        assert_eq!(
+            interpret_click(&pos, Some(p("e10")), p("k3"), false),
+            ClickOutcome::Deselect
+        );
+        assert!(matches!(
+            interpret_click(&pos, Some(p("e10")), p("k3"), true),
+            ClickOutcome::Refuse(Refusal::Illegal(
+                qiguo_rules::IllegalMove::Unreachable { .. }
+            ))
+        ));
+        // Another own stone is still selected instead.
+        assert_eq!(
+            interpret_click(&pos, Some(p("e10")), p("d10"), true),
+            ClickOutcome::Select(p("d10"))
         );
     }
 
@@ -383,7 +444,7 @@ mod tests {
         .unwrap();
         let pos = Position::new(&setup, Rules::default(), seats).unwrap();
         assert_eq!(
-            interpret_click(&pos, Some(p("a1")), p("c1")),
+            interpret_click(&pos, Some(p("a1")), p("c1"), false),
             ClickOutcome::AskAlly(Move::new(p("a1"), p("c1")))
         );
     }

@@ -57,7 +57,7 @@ pub(super) fn handle_typed_moves(
         carry_out(
             outcome,
             None,
-            &turn.the_match,
+            &turn,
             &mut selection,
             &mut requests,
             &mut refused,

@@ -387,6 +387,10 @@ pub enum Refusal {
     Unreadable(String),
     /// `concede` was typed: conceding goes through its own question.
     ConcedeTyped,
+    /// In a lesson: a legal move, but not what the step asks for.
+    OffLesson(Move),
+    /// In a lesson: the step is done; the lesson goes on, or is over.
+    LessonDone,
 }
 
 crate::i18n::display_in_english!(Refusal);
@@ -427,6 +431,8 @@ impl Refusal {
             Refusal::PickAStone(k) => tr!(tr, "refusal-pick", kingdom = tr.kingdom(*k)),
             Refusal::Unreadable(text) => tr!(tr, "refusal-unreadable", text = text.as_str()),
             Refusal::ConcedeTyped => tr.text("refusal-concede-typed"),
+            Refusal::OffLesson(mv) => tr!(tr, "refusal-off-lesson", mv = mv.to_string()),
+            Refusal::LessonDone => tr.text("refusal-lesson-done"),
         }
     }
 

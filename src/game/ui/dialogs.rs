@@ -409,10 +409,15 @@ pub(super) fn game_over(
     mut undo: MessageWriter<UndoRequested>,
     mut dismissed: Local<bool>,
     mut report: ResMut<crate::game::ui::report::ReportWindow>,
+    lesson: Res<crate::game::lessons::LessonRun>,
     tr: Res<Tr>,
 ) -> Result {
     let tr = *tr;
     let pos = the_match.position();
+    // A lesson's card says how its game ended.
+    if lesson.is_active() {
+        return Ok(());
+    }
     let Some(outcome) = pos.outcome() else {
         *dismissed = false;
         return Ok(());

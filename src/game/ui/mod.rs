@@ -14,6 +14,7 @@ mod report;
 mod settings;
 mod standings;
 mod status;
+pub(crate) mod welcome;
 
 use bevy::prelude::*;
 use bevy_egui::egui::epaint::text::{FontInsert, FontPriority, InsertFontFamily};
@@ -26,6 +27,7 @@ use crate::game::AppSystems;
 use crate::game::art::palette::{EmblemShape, KingdomStyle, Palette};
 use crate::game::art::textures::{KAI_FONT, Rgba};
 use crate::game::camera::framing::{FreeArea, PanelRects};
+use crate::game::lessons::ui::{self as lessons, LessonsWindow};
 use crate::game::online::ui as network;
 use crate::i18n::Tr;
 
@@ -42,6 +44,8 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<report::ReportWindow>()
         .init_resource::<help::RulesWindow>()
         .init_resource::<movebox::MoveBox>()
+        .init_resource::<welcome::Welcome>()
+        .init_resource::<LessonsWindow>()
         .init_resource::<InterfaceZoom>()
         .init_resource::<Palette>()
         .add_systems(
@@ -67,9 +71,13 @@ pub(crate) fn plugin(app: &mut App) {
                 moves::move_list,
                 status::status_line,
                 status::hand_off_banner,
-                help::piece_card,
-                help::rules_window,
-                movebox::move_box,
+                (
+                    help::piece_card,
+                    help::rules_window,
+                    movebox::move_box,
+                    lessons::lesson_card,
+                )
+                    .chain(),
                 (
                     dialogs::ally_question,
                     dialogs::game_over,
@@ -83,6 +91,7 @@ pub(crate) fn plugin(app: &mut App) {
                 files::load_dialog,
                 files::share_dialog,
                 files::resume_dialog,
+                (welcome::welcome_card, lessons::lessons_window).chain(),
                 (
                     network::host_dialog,
                     network::join_dialog,
@@ -139,21 +148,40 @@ fn set_up_style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
 }
 
 /// The lasting panels, by their ids: the turn strip, the toolbar, the Kingdoms and Moves
-/// windows and the status line. The board is framed in the space they leave.
-const PANELS: [&str; 5] = ["turn strip", "toolbar", "Kingdoms", "Moves", "status"];
+/// windows, the status line and a lesson's card. The board is framed in the space they leave.
+const PANELS: [&str; 6] = [
+    "turn strip",
+    "toolbar",
+    "Kingdoms",
+    "Moves",
+    "status",
+    "lesson card",
+];
 
 /// Where a panel was drawn last frame, in points (the panels are stacked from these).
+/// A panel no longer drawn (a lesson's card once the lesson is left) has none.
 fn panel_rect(ctx: &egui::Context, id: &str) -> Option<egui::Rect> {
-    ctx.memory(|memory| memory.area_rect(egui::Id::new(id)))
+    let id = egui::Id::new(id);
+    ctx.memory(|memory| {
+        let areas = memory.areas();
+        let shown = [
+            egui::Order::Middle,
+            egui::Order::Foreground,
+            egui::Order::Background,
+        ]
+        .into_iter()
+        .any(|order| areas.is_visible(&egui::LayerId::new(order, id)));
+        shown.then(|| memory.area_rect(id)).flatten()
+    })
 }
 
 /// The layout: the turn strip along the top, over the board; down the right side the Kingdoms
 /// panel, the Moves panel and at the bottom the toolbar; the status line at the bottom left.
 /// The board is framed in what is left.
-const GAP: f32 = 8.0;
+pub(crate) const GAP: f32 = 8.0;
 
 /// Where the right-hand column starts: below the turn strip.
-fn column_top(ctx: &egui::Context) -> f32 {
+pub(crate) fn column_top(ctx: &egui::Context) -> f32 {
     panel_rect(ctx, "turn strip").map_or(72.0, |r| r.max.y + GAP)
 }
 
@@ -170,14 +198,12 @@ fn board_area(ctx: &egui::Context, free: &FreeArea) -> egui::Rect {
 fn report_panels(mut contexts: EguiContexts, mut panels: ResMut<PanelRects>) -> Result {
     let ctx = contexts.ctx_mut()?;
     let scale = ctx.pixels_per_point();
-    let rects: Vec<Rect> = ctx.memory(|memory| {
-        PANELS
-            .iter()
-            .filter_map(|id| memory.area_rect(egui::Id::new(*id)))
-            .map(|r| Rect::new(r.min.x, r.min.y, r.max.x, r.max.y))
-            .map(|r| Rect::from_corners(r.min * scale, r.max * scale))
-            .collect()
-    });
+    let rects: Vec<Rect> = PANELS
+        .iter()
+        .filter_map(|id| panel_rect(ctx, id))
+        .map(|r| Rect::from_corners(Vec2::new(r.min.x, r.min.y), Vec2::new(r.max.x, r.max.y)))
+        .map(|r| Rect::from_corners(r.min * scale, r.max * scale))
+        .collect();
     if panels.0 != rects {
         panels.0 = rects;
     }

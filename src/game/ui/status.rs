@@ -12,6 +12,7 @@ use crate::game::awareness::{Danger, Threats, ToggleThreats};
 use crate::game::camera::framing::FreeArea;
 use crate::game::camera::{ViewRequested, ViewSettings};
 use crate::game::hint::{Hint, HintRequested};
+use crate::game::lessons::ui::LessonsWindow;
 use crate::game::online::ui::NetworkForm;
 use crate::game::online::{LeaveRequested, Online};
 use crate::game::preferences::Preferences;
@@ -22,6 +23,7 @@ use crate::game::state::{Match, MoveRejected, Notice, TurnPhase};
 use crate::game::ui::concede::ConcedeForm;
 use crate::game::ui::describe::MoveDescription;
 use crate::game::ui::help::RulesWindow;
+use crate::game::ui::welcome::Welcome;
 use crate::game::ui::{FilesForm, GAP, NewGameForm, badge, board_area, panel_rect};
 use crate::i18n::Tr;
 use crate::tr;
@@ -104,6 +106,7 @@ pub(super) fn toolbar(
         ResMut<ConcedeForm>,
         Res<Match>,
     ),
+    (mut lessons_window, mut welcome): (ResMut<LessonsWindow>, ResMut<Welcome>),
     tr: Res<Tr>,
 ) -> Result {
     let tr = *tr;
@@ -115,6 +118,13 @@ pub(super) fn toolbar(
                 .inner_margin(6.0)
                 .show(ui, |ui| {
                     ui.horizontal(|ui| {
+                        if ui
+                            .button(tr.text("menu-learn"))
+                            .on_hover_text(tr.text("menu-learn-hint"))
+                            .clicked()
+                        {
+                            lessons_window.open = !lessons_window.open;
+                        }
                         if ui.button(tr.text("menu-new-game")).clicked() {
                             form.open = true;
                         }
@@ -255,6 +265,13 @@ pub(super) fn toolbar(
                                 .text(tr.text("sound-volume")),
                         );
                         ui.separator();
+                        if ui
+                            .button(tr.text("menu-welcome"))
+                            .on_hover_text(tr.text("menu-welcome-hint"))
+                            .clicked()
+                        {
+                            welcome.open = true;
+                        }
                         crate::game::online::ui::toolbar_buttons(
                             ui,
                             tr,

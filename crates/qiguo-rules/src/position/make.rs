@@ -60,7 +60,18 @@ impl Position {
         self.check(mv).is_ok()
     }
 
-    pub(crate) fn check(&self, mv: Move) -> Result<(), IllegalMove> {
+    /// Whether `mv` is legal for the kingdom to move, or why not: the same answer
+    /// [`Position::play`] gives, without playing it.
+    ///
+    /// ```
+    /// use qiguo_rules::{IllegalMove, Position, Rules};
+    /// let pos = Position::start(Rules::default());
+    /// assert!(pos.check(qiguo_rules::notation::parse_move("e10e5").unwrap()).is_ok());
+    /// // Nothing stands on k3.
+    /// let empty = qiguo_rules::notation::parse_move("k3k4").unwrap();
+    /// assert!(matches!(pos.check(empty), Err(IllegalMove::NoPiece(_))));
+    /// ```
+    pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
         if self.is_over() {
             return Err(IllegalMove::GameOver);
         }

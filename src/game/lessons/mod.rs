@@ -1,0 +1,403 @@
+//! Lessons on the board: the lesson runner. A lesson's steps are games the rules system is
+//! asked to start (`NewGameRequested`, as a loaded game is); the board then takes only the
+//! step's goal moves from the learner, answers any other with the game's own refusal and the
+//! lesson's word on it, and once a goal move has been shown starts the next step. Leaving a
+//! lesson brings back the game that was on the board. Finished lessons are remembered (the
+//! settings keep them). The lessons themselves are data: [`crate::lessons`].
+
+pub(crate) mod ui;
+pub(crate) mod view;
+
+use std::collections::BTreeSet;
+
+use bevy::prelude::*;
+use qiguo_rules::{Game, Move, PlayerInfo, Point, Position};
+
+use crate::game::AppSystems;
+use crate::game::selection::ClickRefused;
+use crate::game::state::{
+    Match, MoveApplied, MoveRejected, MoveShown, Mover, NewGameRequested, Notice, Refusal,
+    SeatAuthority,
+};
+use crate::i18n::Tr;
+use crate::lessons::{self, Lesson};
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<LessonRun>()
+        .init_resource::<LessonsDone>()
+        .add_message::<LessonCommand>()
+        .add_systems(
+            Update,
+            (follow_commands, go_on_once_shown)
+                .chain()
+                .in_set(AppSystems::RecordInput),
+        )
+        .add_systems(
+            Update,
+            (judge_moves, hear_refusals, place_marks)
+                .chain()
+                .in_set(AppSystems::SyncView),
+        );
+}
+
+/// What the learner (or the lesson card) asks of the lessons.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LessonCommand {
+    /// Start lesson `n` (in [`lessons::all`]'s order), keeping the game on the board aside.
+    Open(usize),
+    /// Start the current step again.
+    Retry,
+    /// Go on to the next step (or the next lesson) without doing this one.
+    Skip,
+    /// Start the next lesson.
+    Next,
+    /// Leave the lessons: the game kept aside comes back.
+    Leave,
+}
+
+/// Where a step stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepState {
+    /// The learner is to make one of the goal moves.
+    Waiting,
+    /// A goal move was played and is being shown; the next step follows.
+    Done,
+    /// The lesson's last step is done.
+    Finished,
+}
+
+/// A wrong move and the answer it got.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The game's own refusal.
+    pub reason: Refusal,
+    /// The lesson's word on this move, a message id, if it has one.
+    pub why: Option<String>,
+}
+
+/// The game on the board before the lessons, brought back on leaving them.
+#[derive(Clone, Debug)]
+struct KeptGame {
+    game: Game,
+    players: Vec<PlayerInfo>,
+    hints: [u32; 7],
+}
+
+/// The lesson under way, if any.
+#[derive(Resource, Default, Debug)]
+pub struct LessonRun {
+    active: Option<Active>,
+}
+
+#[derive(Debug)]
+struct Active {
+    lesson: usize,
+    step: usize,
+    state: StepState,
+    /// The message id said about the step just done.
+    praise: Option<String>,
+    answer: Option<Answer>,
+    kept: KeptGame,
+}
+
+impl LessonRun {
+    /// Whether a lesson is on the board.
+    pub fn is_active(&self) -> bool {
+        self.active.is_some()
+    }
+
+    /// The lesson on the board, its number and the step's.
+    pub fn current(&self) -> Option<(usize, &'static Lesson, usize)> {
+        let active = self.active.as_ref()?;
+        Some((
+            active.lesson,
+            lessons::all().get(active.lesson)?,
+            active.step,
+        ))
+    }
+
+    /// Where the step stands.
+    pub fn state(&self) -> Option<StepState> {
+        self.active.as_ref().map(|a| a.state)
+    }
+
+    /// The answer to the last wrong move in this step.
+    pub fn answer(&self) -> Option<&Answer> {
+        self.active.as_ref()?.answer.as_ref()
+    }
+
+    /// What was said about the step just done.
+    pub fn praise(&self) -> Option<&str> {
+        self.active.as_ref()?.praise.as_deref()
+    }
+
+    /// Why the learner may not play `mv` in `pos` now, if the lesson forbids it: a legal move
+    /// that is not the step's goal, or any move once the step is done. Illegal moves are the
+    /// rules system's to refuse.
+    pub fn refusal(&self, pos: &Position, mv: Move) -> Option<Refusal> {
+        let active = self.active.as_ref()?;
+        let step = &lessons::all().get(active.lesson)?.steps[active.step];
+        match active.state {
+            StepState::Waiting if step.goal.contains(&mv) || !pos.is_legal(mv) => None,
+            StepState::Waiting => Some(Refusal::OffLesson(mv)),
+            StepState::Done | StepState::Finished => Some(Refusal::LessonDone),
+        }
+    }
+}
+
+/// The lessons the player has finished, by id (kept in the settings).
+#[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
+pub struct LessonsDone(pub BTreeSet<String>);
+
+/// A marked point of the lesson's step on the board.
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LessonMark {
+    /// The point.
+    pub point: Point,
+    /// Whether a stone to move stands there (rather than a point to reach).
+    pub origin: bool,
+}
+
+/// Asks the rules system for step `step` of `lesson`, from the board `last` left.
+fn request_step(
+    lesson: &Lesson,
+    step: usize,
+    last: Option<&Game>,
+    games: &mut MessageWriter<NewGameRequested>,
+) -> bool {
+    match lesson.step_game(step, last) {
+        Ok(game) => {
+            games.write(NewGameRequested {
+                game,
+                players: lesson.players(),
+                hints: [0; 7],
+            });
+            true
+        }
+        Err(why) => {
+            // Every lesson is checked when it is read: this is not expected.
+            error!("lesson {} step {}: {why}", lesson.id, step + 1);
+            false
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn follow_commands(
+    mut commands: MessageReader<LessonCommand>,
+    mut run: ResMut<LessonRun>,
+    mut done: ResMut<LessonsDone>,
+    the_match: Res<Match>,
+    seats: Res<SeatAuthority>,
+    mut games: MessageWriter<NewGameRequested>,
+    mut notices: MessageWriter<Notice>,
+    tr: Res<Tr>,
+) {
+    let all = lessons::all();
+    for &command in commands.read() {
+        let (lesson, step) = match (command, run.active.as_mut()) {
+            (LessonCommand::Open(n), _) => (n, 0),
+            (LessonCommand::Leave, Some(_)) => {
+                bring_back(&mut run, &mut games);
+                continue;
+            }
+            (LessonCommand::Retry, Some(a)) => (a.lesson, a.step),
+            (LessonCommand::Skip, Some(a)) if a.step + 1 < all[a.lesson].steps.len() => {
+                (a.lesson, a.step + 1)
+            }
+            (LessonCommand::Skip | LessonCommand::Next, Some(a)) => {
+                if command == LessonCommand::Next && a.state == StepState::Finished {
+                    done.0.insert(all[a.lesson].id.clone());
+                }
+                (a.lesson + 1, 0)
+            }
+            (_, None) => continue,
+        };
+        let Some(chosen) = all.get(lesson) else {
+            // Past the last lesson: back to the game.
+            bring_back(&mut run, &mut games);
+            continue;
+        };
+        if seats.is_shared() || seats.follows_host() {
+            notices.write(Notice::error(tr.text("online-leave-first")));
+            continue;
+        }
+        match chosen.start_of(step) {
+            Ok(game) => {
+                games.write(NewGameRequested {
+                    game,
+                    players: chosen.players(),
+                    hints: [0; 7],
+                });
+            }
+            Err(why) => {
+                // Every lesson is checked when it is read: this is not expected.
+                error!("lesson {} step {}: {why}", chosen.id, step + 1);
+                continue;
+            }
+        }
+        let kept = match run.active.take() {
+            Some(active) => active.kept,
+            None => KeptGame {
+                game: the_match.game().clone(),
+                players: the_match.players().to_vec(),
+                hints: std::array::from_fn(|i| the_match.hints_used(qiguo_rules::Kingdom::ALL[i])),
+            },
+        };
+        run.active = Some(Active {
+            lesson,
+            step,
+            state: StepState::Waiting,
+            praise: None,
+            answer: None,
+            kept,
+        });
+    }
+}
+
+/// Ends the lesson under way, asking for the game kept aside to come back.
+fn bring_back(run: &mut LessonRun, games: &mut MessageWriter<NewGameRequested>) {
+    if let Some(active) = run.active.take() {
+        games.write(NewGameRequested {
+            game: active.kept.game,
+            players: active.kept.players,
+            hints: active.kept.hints,
+        });
+    }
+}
+
+/// A goal move played by the learner ends the step.
+fn judge_moves(mut applied: MessageReader<MoveApplied>, mut run: ResMut<LessonRun>) {
+    for move_applied in applied.read() {
+        let Some(active) = run.active.as_mut() else {
+            continue;
+        };
+        let Some(lesson) = lessons::all().get(active.lesson) else {
+            continue;
+        };
+        let step = &lesson.steps[active.step];
+        if move_applied.by == Mover::Person
+            && active.state == StepState::Waiting
+            && step.goal.contains(&move_applied.report.mv)
+        {
+            active.state = StepState::Done;
+            active.praise = Some(step.done.clone());
+            active.answer = None;
+        }
+    }
+}
+
+/// Once a goal move has been shown, the next step starts (on the board it left, when the step
+/// has no pieces of its own); after the last, the lesson is finished and remembered.
+fn go_on_once_shown(
+    mut shown: MessageReader<MoveShown>,
+    mut run: ResMut<LessonRun>,
+    mut done: ResMut<LessonsDone>,
+    the_match: Res<Match>,
+    mut games: MessageWriter<NewGameRequested>,
+) {
+    if shown.read().count() == 0 {
+        return;
+    }
+    let Some(active) = run.active.as_mut() else {
+        return;
+    };
+    if active.state != StepState::Done {
+        return;
+    }
+    let Some(lesson) = lessons::all().get(active.lesson) else {
+        return;
+    };
+    let next = active.step + 1;
+    if next < lesson.steps.len() {
+        if request_step(lesson, next, Some(the_match.game()), &mut games) {
+            active.step = next;
+            active.state = StepState::Waiting;
+        }
+        return;
+    }
+    active.state = StepState::Finished;
+    done.0.insert(lesson.id.clone());
+    // The board stays as the last move left it, the learner's side still facing them: the
+    // turn comes back to Qin unless the game is over.
+    if !the_match.position().is_over()
+        && let Ok(game) = lessons::settled(the_match.game())
+    {
+        games.write(NewGameRequested {
+            game,
+            players: the_match.players().to_vec(),
+            hints: [0; 7],
+        });
+    }
+}
+
+/// A refused move or click in a lesson is answered: the game's reason, and the lesson's word
+/// on that move if it has one.
+fn hear_refusals(
+    mut clicks: MessageReader<ClickRefused>,
+    mut moves: MessageReader<MoveRejected>,
+    mut run: ResMut<LessonRun>,
+) {
+    let reasons: Vec<Refusal> = clicks
+        .read()
+        .map(|c| c.reason.clone())
+        .chain(moves.read().map(|m| m.reason.clone()))
+        .filter(Refusal::is_shown)
+        .collect();
+    let Some(active) = run.active.as_mut() else {
+        return;
+    };
+    let Some(lesson) = lessons::all().get(active.lesson) else {
+        return;
+    };
+    let step = &lesson.steps[active.step];
+    for reason in reasons {
+        let mv = match &reason {
+            Refusal::OffLesson(mv) => Some(*mv),
+            Refusal::Illegal(qiguo_rules::IllegalMove::Unreachable { mv, .. }) => Some(*mv),
+            _ => None,
+        };
+        active.answer = Some(Answer {
+            why: mv.and_then(|mv| step.why(mv)).map(str::to_owned),
+            reason,
+        });
+    }
+}
+
+/// The step's marks on the board: the stones to move and the points to reach, while the step
+/// waits for its move.
+fn place_marks(mut commands: Commands, run: Res<LessonRun>, marks: Query<(Entity, &LessonMark)>) {
+    if !run.is_changed() {
+        return;
+    }
+    let wanted: Vec<LessonMark> = match (run.current(), run.state()) {
+        (Some((_, lesson, step)), Some(StepState::Waiting)) => {
+            let (from, to) = lesson.steps[step].marks();
+            from.into_iter()
+                .map(|point| LessonMark {
+                    point,
+                    origin: true,
+                })
+                .chain(to.into_iter().map(|point| LessonMark {
+                    point,
+                    origin: false,
+                }))
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    let present: Vec<LessonMark> = marks.iter().map(|(_, m)| *m).collect();
+    if present == wanted {
+        return;
+    }
+    for (entity, _) in &marks {
+        commands.entity(entity).despawn();
+    }
+    for mark in wanted {
+        commands.spawn((
+            mark,
+            Transform::from_translation(crate::game::layout::point_position(mark.point)),
+            Name::new(format!("lesson mark {}", mark.point)),
+        ));
+    }
+}

@@ -1,0 +1,177 @@
+//! The welcome card of the first evening: learn the pieces, play against the computer, play
+//! together at this screen, or online. It opens on the first launch (after the offer to resume
+//! a game, if there is one), stays away once a choice is made, and comes back from the
+//! toolbar.
+
+use bevy::prelude::*;
+use bevy_egui::EguiContexts;
+use bevy_egui::egui::{self, Color32, RichText};
+use qiguo_ai::Level;
+use qiguo_rules::Kingdom;
+
+use crate::game::lessons::LessonCommand;
+use crate::game::lessons::ui::LessonsWindow;
+use crate::game::online::ui::NetworkForm;
+use crate::game::state::{Dialog, NewGameRequested};
+use crate::game::ui::dialogs::{NewGameForm, SeatingKind};
+use crate::i18n::Tr;
+use crate::tr;
+
+/// The welcome card's state.
+#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Welcome {
+    /// Whether the card is shown.
+    pub(crate) open: bool,
+    /// Whether a choice was made on it (kept in the settings: the card does not open again).
+    pub(crate) chosen: bool,
+    /// The computers' level for *Play against the computer*.
+    pub(crate) level: Level,
+}
+
+impl Default for Welcome {
+    fn default() -> Welcome {
+        Welcome {
+            open: false,
+            chosen: false,
+            level: Level::Easy,
+        }
+    }
+}
+
+/// What the player chose on the card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Choice {
+    Learn,
+    AgainstComputers,
+    Together,
+    Host,
+    Join,
+}
+
+/// The width of the card's choice buttons, in points.
+const CHOICE_WIDTH: f32 = 330.0;
+
+/// One of the card's choices: a large button with a line under it saying what it does.
+fn choice(ui: &mut egui::Ui, title: String, line: String) -> bool {
+    let clicked = ui
+        .add_sized(
+            [CHOICE_WIDTH, 34.0],
+            egui::Button::new(RichText::new(title).size(17.0).strong()),
+        )
+        .clicked();
+    ui.label(RichText::new(line).small().color(Color32::from_gray(185)));
+    ui.add_space(8.0);
+    clicked
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn welcome_card(
+    mut contexts: EguiContexts,
+    mut welcome: ResMut<Welcome>,
+    dialog: Res<State<Dialog>>,
+    mut form: ResMut<NewGameForm>,
+    mut network: ResMut<NetworkForm>,
+    mut lessons_window: ResMut<LessonsWindow>,
+    mut lessons: MessageWriter<LessonCommand>,
+    mut games: MessageWriter<NewGameRequested>,
+    tr: Res<Tr>,
+) -> Result {
+    // The offer to resume the last game comes first.
+    if !welcome.open || *dialog.get() != Dialog::None {
+        return Ok(());
+    }
+    let tr = *tr;
+    let ctx = contexts.ctx_mut()?;
+    let mut open = true;
+    let mut chosen = None;
+    crate::game::ui::centred_dialog("Welcome", tr.text("welcome-title"))
+        .open(&mut open)
+        .show(ctx, |ui| {
+            ui.set_max_width(CHOICE_WIDTH + 20.0);
+            ui.label(tr.text("welcome-intro"));
+            ui.add_space(10.0);
+            if choice(ui, tr.text("welcome-learn"), tr.text("welcome-learn-line")) {
+                chosen = Some(Choice::Learn);
+            }
+            if choice(
+                ui,
+                tr.text("welcome-computers"),
+                tr!(
+                    tr,
+                    "welcome-computers-line",
+                    kingdom = tr.kingdom(Kingdom::Qin)
+                ),
+            ) {
+                chosen = Some(Choice::AgainstComputers);
+            }
+            ui.horizontal(|ui| {
+                ui.label(RichText::new(tr.text("welcome-level")).small());
+                for level in [Level::Easy, Level::Medium, Level::Hard] {
+                    ui.selectable_value(&mut welcome.level, level, tr.level(level));
+                }
+            });
+            ui.add_space(10.0);
+            if choice(
+                ui,
+                tr.text("welcome-together"),
+                tr.text("welcome-together-line"),
+            ) {
+                chosen = Some(Choice::Together);
+            }
+            ui.label(RichText::new(tr.text("welcome-online")).size(17.0).strong());
+            ui.horizontal(|ui| {
+                if ui.button(tr.text("menu-host")).clicked() {
+                    chosen = Some(Choice::Host);
+                }
+                if ui.button(tr.text("menu-join")).clicked() {
+                    chosen = Some(Choice::Join);
+                }
+            });
+            ui.label(
+                RichText::new(tr.text("welcome-online-line"))
+                    .small()
+                    .color(Color32::from_gray(185)),
+            );
+            ui.add_space(6.0);
+            ui.separator();
+            ui.label(
+                RichText::new(tr.text("welcome-later"))
+                    .small()
+                    .color(Color32::from_gray(160)),
+            );
+        });
+    if let Some(choice) = chosen {
+        match choice {
+            Choice::Learn => {
+                lessons.write(LessonCommand::Open(0));
+                lessons_window.open = false;
+            }
+            Choice::AgainstComputers => {
+                form.seating = SeatingKind::Seven;
+                form.controllers = (0..7).map(|i| (i > 0).then_some(welcome.level)).collect();
+                match form.start(tr) {
+                    Ok((start, players)) => {
+                        games.write(NewGameRequested::new(start, players));
+                    }
+                    Err(e) => error!("seven players always make a game: {e}"),
+                }
+            }
+            Choice::Together => form.open = true,
+            Choice::Host => {
+                network.host_open = true;
+                network.error = None;
+            }
+            Choice::Join => {
+                network.join_open = true;
+                network.error = None;
+            }
+        }
+        welcome.open = false;
+        welcome.chosen = true;
+    } else if !open {
+        // Closed without a choice: that is a choice too, not to be asked again.
+        welcome.open = false;
+        welcome.chosen = true;
+    }
+    Ok(())
+}
