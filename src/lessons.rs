@@ -184,19 +184,13 @@ impl Lesson {
         };
         let mut steps = Vec::new();
         for (n, step) in parsed.steps.iter().enumerate() {
-            let setup =
-                match &step.pieces {
-                    None if n == 0 => return Err(error("the first step needs its pieces".into())),
-                    None => None,
-                    Some(pieces) => {
-                        Some(setup_of(pieces).map_err(|why| error(why)).map_err(|e| {
-                            LessonError {
-                                why: format!("step {}: {}", n + 1, e.why),
-                                ..e
-                            }
-                        })?)
-                    }
-                };
+            let setup = match &step.pieces {
+                None if n == 0 => return Err(error("the first step needs its pieces".into())),
+                None => None,
+                Some(pieces) => {
+                    Some(setup_of(pieces).map_err(|why| error(format!("step {}: {why}", n + 1)))?)
+                }
+            };
             steps.push(Step {
                 setup,
                 rules: rules_of(&step.rules, lesson_rules)?,

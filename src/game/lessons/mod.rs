@@ -331,8 +331,8 @@ fn go_on_once_shown(
     }
 }
 
-/// A refused move or click in a lesson is answered: the game's reason, and the lesson's word
-/// on that move if it has one.
+/// A refused move or click in a step under way is answered: the game's reason, and the
+/// lesson's word on that move if it has one.
 fn hear_refusals(
     mut clicks: MessageReader<ClickRefused>,
     mut moves: MessageReader<MoveRejected>,
@@ -344,7 +344,12 @@ fn hear_refusals(
         .chain(moves.read().map(|m| m.reason.clone()))
         .filter(Refusal::is_shown)
         .collect();
-    let Some(active) = run.active.as_mut() else {
+    // Once the step is done the card says what comes next; the status line says why not.
+    let Some(active) = run
+        .active
+        .as_mut()
+        .filter(|a| a.state == StepState::Waiting)
+    else {
         return;
     };
     let Some(lesson) = lessons::all().get(active.lesson) else {
