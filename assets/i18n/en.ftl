@@ -532,6 +532,7 @@ lesson-retry = Retry
 lesson-retry-hint = Start this step again
 lesson-skip = Skip
 lesson-skip-hint = Go on without doing this step
+lesson-you = You
 lesson-list = Lessons
 lesson-leave = Leave
 lesson-leave-hint = Back to the game that was on the board

@@ -512,6 +512,7 @@ lesson-retry = Försök igen
 lesson-retry-hint = Börja om det här steget
 lesson-skip = Hoppa över
 lesson-skip-hint = Gå vidare utan att göra det här steget
+lesson-you = Du
 lesson-list = Lektioner
 lesson-leave = Lämna
 lesson-leave-hint = Tillbaka till partiet som stod på brädet

@@ -507,6 +507,7 @@ lesson-retry = 重來
 lesson-retry-hint = 重新開始這一步
 lesson-skip = 跳過
 lesson-skip-hint = 不做這一步，繼續往下
+lesson-you = 你
 lesson-list = 課目
 lesson-leave = 離開
 lesson-leave-hint = 回到原先棋盤上的對局

@@ -158,18 +158,37 @@ pub struct LessonMark {
     pub origin: bool,
 }
 
+/// The players of a lesson's games, named in the interface's language: the learner "You", the
+/// others after their first kingdom.
+fn players(lesson: &Lesson, tr: Tr) -> Vec<PlayerInfo> {
+    let seats = lesson.seats;
+    let mut players = lesson.players();
+    for (n, player) in players.iter_mut().enumerate() {
+        let kingdoms = seats.kingdoms_of(n as u8);
+        player.name = if kingdoms.contains(lessons::LEARNER) {
+            tr.text("lesson-you")
+        } else if let Some(first) = kingdoms.iter().next() {
+            tr.kingdom(first)
+        } else {
+            continue;
+        };
+    }
+    players
+}
+
 /// Asks the rules system for step `step` of `lesson`, from the board `last` left.
 fn request_step(
     lesson: &Lesson,
     step: usize,
     last: Option<&Game>,
     games: &mut MessageWriter<NewGameRequested>,
+    tr: Tr,
 ) -> bool {
     match lesson.step_game(step, last) {
         Ok(game) => {
             games.write(NewGameRequested {
                 game,
-                players: lesson.players(),
+                players: players(lesson, tr),
                 hints: [0; 7],
             });
             true
@@ -226,7 +245,7 @@ fn follow_commands(
             Ok(game) => {
                 games.write(NewGameRequested {
                     game,
-                    players: chosen.players(),
+                    players: players(chosen, *tr),
                     hints: [0; 7],
                 });
             }
@@ -295,6 +314,7 @@ fn go_on_once_shown(
     mut done: ResMut<LessonsDone>,
     the_match: Res<Match>,
     mut games: MessageWriter<NewGameRequested>,
+    tr: Res<Tr>,
 ) {
     if shown.read().count() == 0 {
         return;
@@ -310,7 +330,7 @@ fn go_on_once_shown(
     };
     let next = active.step + 1;
     if next < lesson.steps.len() {
-        if request_step(lesson, next, Some(the_match.game()), &mut games) {
+        if request_step(lesson, next, Some(the_match.game()), &mut games, *tr) {
             active.step = next;
             active.state = StepState::Waiting;
         }

@@ -35,7 +35,7 @@ fn make_assets(
         ring: meshes.add(flat(Annulus::new(0.6, 0.72))),
         star: meshes.add(flat(RegularPolygon::new(0.2, 5))),
         goal: glow(&mut materials, [255, 200, 40, 235]),
-        origin: glow(&mut materials, [255, 236, 170, 150]),
+        origin: glow(&mut materials, [255, 240, 190, 225]),
     });
 }
 

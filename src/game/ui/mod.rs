@@ -129,6 +129,9 @@ fn set_up_style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
             },
         ],
     });
+    // A click read across two frames lasts a frame's time: on a software renderer a frame can
+    // take most of a second, and egui's 0.8 s would turn such clicks into long presses.
+    ctx.options_mut(|options| options.input_options.max_click_duration = 2.5);
     ctx.all_styles_mut(|style| {
         style.visuals = egui::Visuals::dark();
         style.visuals.window_fill = Color32::from_rgba_unmultiplied(24, 20, 17, 228);
