@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use common::*;
 use qiguo::game::lessons::{LessonCommand, LessonMark, LessonRun, LessonsDone, StepState};
 use qiguo::game::selection::{AllyAttackAnswered, DeselectRequested};
-use qiguo::game::state::{Match, Refusal, TurnPhase};
+use qiguo::game::state::{Match, NewGameRequested, Refusal, TurnPhase, UndoRequested};
 use qiguo::lessons;
 use qiguo_rules::{Game, Position, Rules};
 
@@ -268,4 +268,45 @@ fn retry_skip_and_leave_bring_back_what_they_should() {
     send(&mut app, LessonCommand::Retry);
     send(&mut app, LessonCommand::Next);
     assert_eq!(fen_and_len(&app), game_before);
+}
+
+#[test]
+fn a_move_taken_back_starts_the_step_again_and_another_game_ends_the_lesson() {
+    let kept = game_in_progress();
+    let mut app = TestApp::from_game(kept.clone()).build();
+    let find = |id: &str| lessons::all().iter().position(|l| l.id == id).unwrap();
+    // The winning lesson starts after three moves; undo takes back the prelude's last move,
+    // and the lesson answers by setting its step out again.
+    send(&mut app, LessonCommand::Open(find("winning")));
+    let start = fen_and_len(&app);
+    assert_eq!(start.1, 3);
+    send(&mut app, UndoRequested);
+    settle(&mut app);
+    assert_eq!(fen_and_len(&app), start, "the step set out again");
+    assert_eq!(run(&app).state(), Some(StepState::Waiting));
+    assert!(run(&app).is_active());
+    // The learner's move, taken back once shown: the step is there again to be played.
+    play(&mut app, "c12", "h12");
+    assert_eq!(run(&app).state(), Some(StepState::Finished));
+    send(&mut app, UndoRequested);
+    settle(&mut app);
+    assert_eq!(fen_and_len(&app), start);
+    assert_eq!(run(&app).state(), Some(StepState::Waiting));
+    assert_eq!(run(&app).praise(), None);
+    // A new game started from the dialog ends the lesson; that game stays.
+    let fresh = Position::start(Rules::default());
+    send(
+        &mut app,
+        NewGameRequested::new(fresh.clone(), qiguo_rules::PlayerInfo::defaults(7)),
+    );
+    settle(&mut app);
+    assert!(!run(&app).is_active());
+    assert_eq!(fen_and_len(&app), (fresh.to_fen(), 0));
+    assert!(marks(&mut app).is_empty());
+    // And every move is the game's again.
+    let mv = quiet_move(&app);
+    click(&mut app, &mv.from().unwrap().to_string());
+    click(&mut app, &mv.to().unwrap().to_string());
+    settle(&mut app);
+    assert_eq!(moves(&app), 1);
 }

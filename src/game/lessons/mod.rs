@@ -16,8 +16,8 @@ use qiguo_rules::{Game, Move, PlayerInfo, Point, Position};
 use crate::game::AppSystems;
 use crate::game::selection::ClickRefused;
 use crate::game::state::{
-    Match, MoveApplied, MoveRejected, MoveShown, Mover, NewGameRequested, Notice, Refusal,
-    SeatAuthority,
+    Match, MatchReset, MoveApplied, MoveRejected, MoveShown, Mover, NewGameRequested, Notice,
+    Refusal, SeatAuthority,
 };
 use crate::i18n::Tr;
 use crate::lessons::{self, Lesson};
@@ -34,7 +34,7 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_systems(
             Update,
-            (judge_moves, hear_refusals, place_marks)
+            (follow_the_board, judge_moves, hear_refusals, place_marks)
                 .chain()
                 .in_set(AppSystems::SyncView),
         );
@@ -98,6 +98,8 @@ struct Active {
     praise: Option<String>,
     answer: Option<Answer>,
     kept: KeptGame,
+    /// A game was asked of the rules system for this lesson and has not replaced the match yet.
+    asked: bool,
 }
 
 impl LessonRun {
@@ -270,6 +272,7 @@ fn follow_commands(
             praise: None,
             answer: None,
             kept,
+            asked: true,
         });
     }
 }
@@ -333,6 +336,7 @@ fn go_on_once_shown(
         if request_step(lesson, next, Some(the_match.game()), &mut games, *tr) {
             active.step = next;
             active.state = StepState::Waiting;
+            active.asked = true;
         }
         return;
     }
@@ -348,6 +352,51 @@ fn go_on_once_shown(
             players: the_match.players().to_vec(),
             hints: [0; 7],
         });
+        active.asked = true;
+    }
+}
+
+/// The board changed under the lesson. A game it did not ask for (a new, loaded or resumed
+/// game, or one joined) ends the lesson, that game staying; a move taken back or played again
+/// starts the step again, as *Retry* does.
+#[allow(clippy::too_many_arguments)]
+fn follow_the_board(
+    mut resets: MessageReader<MatchReset>,
+    mut applied: MessageReader<MoveApplied>,
+    the_match: Res<Match>,
+    mut run: ResMut<LessonRun>,
+    mut games: MessageWriter<NewGameRequested>,
+    tr: Res<Tr>,
+) {
+    let reset = resets.read().count() > 0;
+    let moved = applied.read().count() > 0;
+    let Some(active) = run.active.as_mut() else {
+        return;
+    };
+    if reset {
+        if !std::mem::take(&mut active.asked) {
+            info!("another game took the board: the lesson ends");
+            run.active = None;
+        }
+        return;
+    }
+    if !the_match.is_changed() || moved || active.asked {
+        return;
+    }
+    // Undo or redo.
+    let Some(lesson) = lessons::all().get(active.lesson) else {
+        return;
+    };
+    if let Ok(game) = lesson.start_of(active.step) {
+        games.write(NewGameRequested {
+            game,
+            players: players(lesson, *tr),
+            hints: [0; 7],
+        });
+        active.state = StepState::Waiting;
+        active.praise = None;
+        active.answer = None;
+        active.asked = true;
     }
 }
 
