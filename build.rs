@@ -12,25 +12,27 @@ fn main() {
     list_lessons();
 }
 
-/// Writes `$OUT_DIR/lesson_files.rs`: `&[(name, include_str!(path)), …]`, in name order.
+/// Writes `$OUT_DIR/lesson_files.rs`: `&[(name, include_str!(…/assets/lessons/name)), …]`, in
+/// name order. Paths are relative to the package (for `rerun-if-changed`) or made from
+/// `CARGO_MANIFEST_DIR` where the game is compiled, so that two checkouts sharing one target
+/// directory never read each other's lessons.
 fn list_lessons() {
     let dir = std::path::Path::new(&std::env::var("CARGO_MANIFEST_DIR").unwrap())
         .join("assets")
         .join("lessons");
-    println!("cargo::rerun-if-changed={}", dir.display());
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
+    println!("cargo::rerun-if-changed=assets/lessons");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("assets/lessons/ exists")
         .map(|entry| entry.expect("assets/lessons/ is readable").path())
         .filter(|path| path.extension().is_some_and(|e| e == "ron"))
+        .map(|path| path.file_name().unwrap().to_string_lossy().into_owned())
         .collect();
-    files.sort();
+    names.sort();
     let mut out = String::from("&[\n");
-    for path in files {
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        println!("cargo::rerun-if-changed={}", path.display());
+    for name in names {
+        println!("cargo::rerun-if-changed=assets/lessons/{name}");
         out.push_str(&format!(
-            "    ({name:?}, include_str!({:?})),\n",
-            path.display().to_string()
+            "    ({name:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/assets/lessons/{name}\"))),\n"
         ));
     }
     out.push(']');
