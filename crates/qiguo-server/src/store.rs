@@ -1,0 +1,508 @@
+//! Where online games live: players (a random id, a hashed key, a name), games (their start as
+//! a game record, their pace and invitation code), seats (open, invited or a computer, and who
+//! took them) and moves, in SQLite (a file, written ahead in WAL mode, every commit on disk) or
+//! PostgreSQL — the same queries through sqlx's `Any` driver, the same migrations.
+//!
+//! Every write is one transaction, committed before the call returns: a move the server
+//! acknowledges after [`Store::append_move`] survives the server being killed the next moment.
+//! The store keeps what it is given; the rules are checked by its caller, and again by
+//! [`Store::load_game`], which replays every stored game through the rules engine.
+
+use std::borrow::Cow;
+use std::path::Path;
+use std::str::FromStr;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use qiguo_rules::{Game, Level, Move, Record};
+use serde::{Deserialize, Serialize};
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::{AnyPool, Executor, Row};
+
+use crate::secret::{self, NoRandomness};
+
+/// The schema, in order; each applied once, recorded in the database.
+const MIGRATIONS: &[(i64, &str, &str)] = &[(
+    1,
+    "players games moves",
+    include_str!("../migrations/0001_players_games_moves.sql"),
+)];
+
+/// A player's id (128 random bits in hex).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct PlayerId(pub String);
+
+/// A game's id (128 random bits in hex).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct GameId(pub String);
+
+/// A player just made: their id, and the key only they hold (the store keeps its hash).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewPlayer {
+    /// The id.
+    pub id: PlayerId,
+    /// The secret key.
+    pub key: String,
+}
+
+/// Who plays a seat of a new game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatPlan {
+    /// Whoever comes with the game's invitation code.
+    Open,
+    /// The game's creator.
+    Creator,
+    /// A computer of this level, played by the server.
+    Computer(Level),
+}
+
+/// What happens when a correspondence move is overdue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WhenOverdue {
+    /// A stand-in computer plays the move.
+    StandIn,
+    /// The kingdom passes its turn.
+    Pass,
+}
+
+/// How fast a game goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pace {
+    /// Everyone at once: a seat waits this many seconds for its player, then a stand-in plays.
+    Live {
+        /// The wait, in seconds.
+        wait_seconds: u32,
+    },
+    /// A move every so many days.
+    Correspondence {
+        /// Days per move, 1 to 14.
+        days: u8,
+        /// What an overdue move becomes.
+        overdue: WhenOverdue,
+    },
+}
+
+/// A game to create: its start (rules, seats, players' names, start position, no moves), who
+/// plays each seat (by player number) and its pace.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameSpec {
+    /// The start, as a game record without moves.
+    pub start: Record,
+    /// Who plays each player number.
+    pub seats: Vec<SeatPlan>,
+    /// Its pace.
+    pub pace: Pace,
+}
+
+/// A game just created: its id and invitation code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CreatedGame {
+    /// The id.
+    pub id: GameId,
+    /// The invitation code, to be sent to the other players.
+    pub code: String,
+}
+
+/// A seat of a stored game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredSeat {
+    /// Who was to play it.
+    pub plan: SeatPlan,
+    /// The player who holds it, once taken.
+    pub holder: Option<PlayerId>,
+}
+
+/// A game as stored: its record (moves included), replayed and checked, its seats and pace.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    /// The id.
+    pub id: GameId,
+    /// The invitation code.
+    pub code: String,
+    /// Who created it.
+    pub creator: PlayerId,
+    /// The record: start and every move stored.
+    pub record: Record,
+    /// The game, replayed from the record.
+    pub game: Game,
+    /// Its seats, by player number.
+    pub seats: Vec<StoredSeat>,
+    /// Its pace.
+    pub pace: Pace,
+    /// When the last move was made (or the game created), in milliseconds since 1970.
+    pub moved_ms: i64,
+}
+
+/// Why the store did not do what was asked. Nothing was changed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database could not be reached or refused the work.
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    /// The schema could not be brought up to date.
+    #[error("database schema: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// No secret could be made.
+    #[error(transparent)]
+    NoRandomness(#[from] NoRandomness),
+    /// No such player, or not their key.
+    #[error("unknown player or wrong key")]
+    WrongKey,
+    /// No such game (or no game with that code).
+    #[error("no such game")]
+    NoGame,
+    /// The seat does not exist, is not open, or is taken.
+    #[error("seat {0} cannot be taken")]
+    SeatNotFree(u8),
+    /// The move was not made for the game's current ply (another was stored first).
+    #[error("the game has {has} moves, not {expected}")]
+    OutOfTurn {
+        /// How many moves the game has.
+        has: u32,
+        /// How many the caller expected.
+        expected: u32,
+    },
+    /// The game is over.
+    #[error("the game is over")]
+    Finished,
+    /// A stored game does not replay (a damaged database).
+    #[error("game {0} cannot be replayed: {1}")]
+    Damaged(String, String),
+    /// A new game's spec does not fit its record (seats for every player number).
+    #[error("{0}")]
+    BadSpec(String),
+}
+
+/// The database.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: AnyPool,
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+fn to_json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("the store's own types serialize")
+}
+
+fn damaged(game: &str, why: impl std::fmt::Display) -> StoreError {
+    StoreError::Damaged(game.to_owned(), why.to_string())
+}
+
+impl Store {
+    /// Opens the database at `url` (`sqlite://PATH`, created if missing, or
+    /// `postgres://USER@HOST/DB`) and brings its schema up to date.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let options = AnyConnectOptions::from_str(url)?;
+        let sqlite = url.starts_with("sqlite:");
+        let pool = AnyPoolOptions::new()
+            // One SQLite file takes one writer at a time: one connection keeps writes in
+            // order without "database is locked"; PostgreSQL gets a few.
+            .max_connections(if sqlite { 1 } else { 8 })
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if sqlite {
+                        // Written ahead, every commit synced: an acknowledged move is on disk.
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute("PRAGMA synchronous = FULL").await?;
+                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                        conn.execute("PRAGMA busy_timeout = 5000").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_with(options)
+            .await?;
+        let store = Store { pool };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// Opens (or creates) the SQLite database in the file `path`.
+    pub async fn open_file(path: &Path) -> Result<Store, StoreError> {
+        Store::open(&format!("sqlite://{}?mode=rwc", path.display())).await
+    }
+
+    async fn migrate(&self) -> Result<(), StoreError> {
+        let migrations = MIGRATIONS
+            .iter()
+            .map(|&(version, description, sql)| {
+                Migration::new(
+                    version,
+                    Cow::Borrowed(description),
+                    MigrationType::Simple,
+                    Cow::Borrowed(sql),
+                    false,
+                )
+            })
+            .collect();
+        let migrator = Migrator {
+            migrations: Cow::Owned(migrations),
+            ..Migrator::DEFAULT
+        };
+        migrator.run(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Closes the database, waiting for work under way.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// A new player called `name`: their id and key.
+    pub async fn add_player(&self, name: &str) -> Result<NewPlayer, StoreError> {
+        let id = secret::new_id()?;
+        let key = secret::new_key()?;
+        sqlx::query("INSERT INTO players (id, key_hash, name, created_ms) VALUES ($1, $2, $3, $4)")
+            .bind(&id)
+            .bind(secret::key_hash(&key))
+            .bind(name)
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await?;
+        Ok(NewPlayer {
+            id: PlayerId(id),
+            key,
+        })
+    }
+
+    /// The name of the player with this id and key; [`StoreError::WrongKey`] otherwise.
+    pub async fn sign_in(&self, id: &PlayerId, key: &str) -> Result<String, StoreError> {
+        let row = sqlx::query("SELECT key_hash, name FROM players WHERE id = $1")
+            .bind(&id.0)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or(StoreError::WrongKey)?;
+        let stored: String = row.try_get("key_hash")?;
+        // Both are hashes of the same length: comparing them tells nothing about the key.
+        if stored != secret::key_hash(key) {
+            return Err(StoreError::WrongKey);
+        }
+        Ok(row.try_get("name")?)
+    }
+
+    /// Creates a game by `creator` (who takes the seats planned for the creator).
+    pub async fn create_game(
+        &self,
+        creator: &PlayerId,
+        spec: &GameSpec,
+    ) -> Result<CreatedGame, StoreError> {
+        if spec.seats.len() != spec.start.players.len() || spec.seats.is_empty() {
+            return Err(StoreError::BadSpec(format!(
+                "{} seat plans for {} players",
+                spec.seats.len(),
+                spec.start.players.len()
+            )));
+        }
+        if !spec.start.moves.is_empty() {
+            return Err(StoreError::BadSpec("a new game has no moves".into()));
+        }
+        spec.start
+            .replay()
+            .map_err(|e| StoreError::BadSpec(e.to_string()))?;
+        let id = secret::new_id()?;
+        let code = secret::new_code()?;
+        let now = now_ms();
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO games (id, code, creator, record, pace, created_ms, moved_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(&id)
+        .bind(&code)
+        .bind(&creator.0)
+        .bind(spec.start.to_json())
+        .bind(to_json(&spec.pace))
+        .bind(now)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        for (seat, plan) in spec.seats.iter().enumerate() {
+            let holder = (*plan == SeatPlan::Creator).then_some(creator.0.as_str());
+            sqlx::query("INSERT INTO seats (game_id, seat, plan, holder) VALUES ($1, $2, $3, $4)")
+                .bind(&id)
+                .bind(seat as i64)
+                .bind(to_json(plan))
+                .bind(holder)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(CreatedGame {
+            id: GameId(id),
+            code,
+        })
+    }
+
+    /// The game whose invitation code is `code` (as typed: see [`secret::normalize_code`]).
+    pub async fn game_by_code(&self, code: &str) -> Result<GameId, StoreError> {
+        let code = secret::normalize_code(code).ok_or(StoreError::NoGame)?;
+        let row = sqlx::query("SELECT id FROM games WHERE code = $1")
+            .bind(code)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or(StoreError::NoGame)?;
+        Ok(GameId(row.try_get("id")?))
+    }
+
+    /// Gives open seat `seat` of `game` to `player`, once: a seat taken answers only to them.
+    pub async fn take_seat(
+        &self,
+        game: &GameId,
+        seat: u8,
+        player: &PlayerId,
+    ) -> Result<(), StoreError> {
+        let taken = sqlx::query(
+            "UPDATE seats SET holder = $1 WHERE game_id = $2 AND seat = $3 \
+             AND holder IS NULL AND plan = $4",
+        )
+        .bind(&player.0)
+        .bind(&game.0)
+        .bind(i64::from(seat))
+        .bind(to_json(&SeatPlan::Open))
+        .execute(&self.pool)
+        .await?;
+        if taken.rows_affected() == 1 {
+            Ok(())
+        } else {
+            Err(StoreError::SeatNotFree(seat))
+        }
+    }
+
+    /// Stores move number `ply` (from 0) of `game`, made for `seat` (by its player, or by a
+    /// stand-in computer), and returns once it is committed. Refused unless the game has
+    /// exactly `ply` moves: two writers can never both store a move for one turn.
+    pub async fn append_move(
+        &self,
+        game: &GameId,
+        ply: u32,
+        mv: Move,
+        seat: u8,
+        stand_in: bool,
+    ) -> Result<(), StoreError> {
+        let now = now_ms();
+        let mut tx = self.pool.begin().await?;
+        let row = sqlx::query(
+            "SELECT finished_ms, (SELECT COUNT(*) FROM moves WHERE game_id = $1) AS moves \
+             FROM games WHERE id = $1",
+        )
+        .bind(&game.0)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(StoreError::NoGame)?;
+        if row.try_get::<Option<i64>, _>("finished_ms")?.is_some() {
+            return Err(StoreError::Finished);
+        }
+        let has = row.try_get::<i64, _>("moves")?;
+        if has != i64::from(ply) {
+            return Err(StoreError::OutOfTurn {
+                has: u32::try_from(has).unwrap_or(u32::MAX),
+                expected: ply,
+            });
+        }
+        // The primary key (game, ply) refuses a second move for the same turn even if two
+        // servers on one PostgreSQL got this far at once.
+        sqlx::query(
+            "INSERT INTO moves (game_id, ply, mv, seat, stand_in, played_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&game.0)
+        .bind(i64::from(ply))
+        .bind(mv.to_string())
+        .bind(i64::from(seat))
+        .bind(i64::from(stand_in))
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE games SET moved_ms = $1 WHERE id = $2")
+            .bind(now)
+            .bind(&game.0)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Marks `game` finished: it takes no more moves.
+    pub async fn finish(&self, game: &GameId) -> Result<(), StoreError> {
+        let done = sqlx::query("UPDATE games SET finished_ms = $1 WHERE id = $2")
+            .bind(now_ms())
+            .bind(&game.0)
+            .execute(&self.pool)
+            .await?;
+        if done.rows_affected() == 1 {
+            Ok(())
+        } else {
+            Err(StoreError::NoGame)
+        }
+    }
+
+    /// A stored game with its moves, replayed through the rules engine.
+    pub async fn load_game(&self, id: &GameId) -> Result<StoredGame, StoreError> {
+        let row =
+            sqlx::query("SELECT code, creator, record, pace, moved_ms FROM games WHERE id = $1")
+                .bind(&id.0)
+                .fetch_optional(&self.pool)
+                .await?
+                .ok_or(StoreError::NoGame)?;
+        let mut record = Record::from_json(&row.try_get::<String, _>("record")?)
+            .map_err(|e| damaged(&id.0, e))?;
+        let pace: Pace = serde_json::from_str(&row.try_get::<String, _>("pace")?)
+            .map_err(|e| damaged(&id.0, e))?;
+        let moves = sqlx::query("SELECT ply, mv FROM moves WHERE game_id = $1 ORDER BY ply")
+            .bind(&id.0)
+            .fetch_all(&self.pool)
+            .await?;
+        record.moves = Vec::with_capacity(moves.len());
+        for (n, mv) in moves.iter().enumerate() {
+            if mv.try_get::<i64, _>("ply")? != n as i64 {
+                return Err(damaged(&id.0, format!("move {n} is missing")));
+            }
+            record.moves.push(mv.try_get("mv")?);
+        }
+        let game = record.replay().map_err(|e| damaged(&id.0, e))?;
+        let seat_rows =
+            sqlx::query("SELECT plan, holder FROM seats WHERE game_id = $1 ORDER BY seat")
+                .bind(&id.0)
+                .fetch_all(&self.pool)
+                .await?;
+        let mut seats = Vec::with_capacity(seat_rows.len());
+        for seat in &seat_rows {
+            seats.push(StoredSeat {
+                plan: serde_json::from_str(&seat.try_get::<String, _>("plan")?)
+                    .map_err(|e| damaged(&id.0, e))?,
+                holder: seat.try_get::<Option<String>, _>("holder")?.map(PlayerId),
+            });
+        }
+        Ok(StoredGame {
+            id: id.clone(),
+            code: row.try_get("code")?,
+            creator: PlayerId(row.try_get("creator")?),
+            record,
+            game,
+            seats,
+            pace,
+            moved_ms: row.try_get("moved_ms")?,
+        })
+    }
+
+    /// The games in which `player` holds a seat, most recently moved first.
+    pub async fn games_of(&self, player: &PlayerId) -> Result<Vec<GameId>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT DISTINCT g.id, g.moved_ms FROM games g JOIN seats s ON s.game_id = g.id \
+             WHERE s.holder = $1 ORDER BY g.moved_ms DESC, g.id",
+        )
+        .bind(&player.0)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok(GameId(r.try_get("id")?))).collect()
+    }
+}
