@@ -178,15 +178,16 @@ fn players(lesson: &Lesson, tr: Tr) -> Vec<PlayerInfo> {
     players
 }
 
-/// Asks the rules system for step `step` of `lesson`, from the board `last` left.
+/// Asks the rules system for `game`, step `step` of `lesson` (or says why it cannot be made).
+/// Returns whether it was asked for.
 fn request_step(
     lesson: &Lesson,
     step: usize,
-    last: Option<&Game>,
+    game: Result<Game, String>,
     games: &mut MessageWriter<NewGameRequested>,
     tr: Tr,
 ) -> bool {
-    match lesson.step_game(step, last) {
+    match game {
         Ok(game) => {
             games.write(NewGameRequested {
                 game,
@@ -243,19 +244,8 @@ fn follow_commands(
             notices.write(Notice::error(tr.text("online-leave-first")));
             continue;
         }
-        match chosen.start_of(step) {
-            Ok(game) => {
-                games.write(NewGameRequested {
-                    game,
-                    players: players(chosen, *tr),
-                    hints: [0; 7],
-                });
-            }
-            Err(why) => {
-                // Every lesson is checked when it is read: this is not expected.
-                error!("lesson {} step {}: {why}", chosen.id, step + 1);
-                continue;
-            }
+        if !request_step(chosen, step, chosen.start_of(step), &mut games, *tr) {
+            continue;
         }
         let kept = match run.active.take() {
             Some(active) => active.kept,
@@ -333,7 +323,8 @@ fn go_on_once_shown(
     };
     let next = active.step + 1;
     if next < lesson.steps.len() {
-        if request_step(lesson, next, Some(the_match.game()), &mut games, *tr) {
+        let game = lesson.step_game(next, Some(the_match.game()));
+        if request_step(lesson, next, game, &mut games, *tr) {
             active.step = next;
             active.state = StepState::Waiting;
             active.asked = true;
@@ -387,12 +378,8 @@ fn follow_the_board(
     let Some(lesson) = lessons::all().get(active.lesson) else {
         return;
     };
-    if let Ok(game) = lesson.start_of(active.step) {
-        games.write(NewGameRequested {
-            game,
-            players: players(lesson, *tr),
-            hints: [0; 7],
-        });
+    let step = active.step;
+    if request_step(lesson, step, lesson.start_of(step), &mut games, *tr) {
         active.state = StepState::Waiting;
         active.praise = None;
         active.answer = None;
