@@ -167,7 +167,7 @@ fn every_lesson_is_played_through_with_its_moves_and_its_wrong_moves_answered() 
 #[test]
 fn special_lesson_outcomes_follow_the_rules() {
     let mut app = TestApp::new(Position::start(Rules::default())).build();
-    let find = |id: &str| lessons::all().iter().position(|l| l.id == id).unwrap();
+    let find = |id: &str| lessons::index_of(id).unwrap();
     // A kingdom's fall: classic removes the army, wikipedia hands it to the victor.
     send(&mut app, LessonCommand::Open(find("fall")));
     // (The move is checked as it lands: once shown, the next step takes the board.)
@@ -274,7 +274,7 @@ fn retry_skip_and_leave_bring_back_what_they_should() {
 fn a_move_taken_back_starts_the_step_again_and_another_game_ends_the_lesson() {
     let kept = game_in_progress();
     let mut app = TestApp::from_game(kept.clone()).build();
-    let find = |id: &str| lessons::all().iter().position(|l| l.id == id).unwrap();
+    let find = |id: &str| lessons::index_of(id).unwrap();
     // The winning lesson starts after three moves; undo takes back the prelude's last move,
     // and the lesson answers by setting its step out again.
     send(&mut app, LessonCommand::Open(find("winning")));

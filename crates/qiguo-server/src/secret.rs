@@ -52,11 +52,16 @@ pub fn new_code() -> Result<String, NoRandomness> {
         .iter()
         .map(|b| CODE_LETTERS[usize::from(b & 31)] as char)
         .collect();
-    Ok(letters
+    Ok(grouped(&letters))
+}
+
+/// Code letters in dash-separated groups: `7KQM-2XWD-…`.
+fn grouped(letters: &[char]) -> String {
+    letters
         .chunks(CODE_GROUP_LEN)
         .map(|group| group.iter().collect::<String>())
         .collect::<Vec<_>>()
-        .join("-"))
+        .join("-")
 }
 
 /// A code as typed, in the form it is stored: capitals, O read as 0 and I or L as 1, dashes
@@ -73,13 +78,7 @@ pub fn normalize_code(typed: &str) -> Option<String> {
         .collect();
     let ok = letters.len() == CODE_GROUPS * CODE_GROUP_LEN
         && letters.iter().all(|c| CODE_LETTERS.contains(&(*c as u8)));
-    ok.then(|| {
-        letters
-            .chunks(CODE_GROUP_LEN)
-            .map(|group| group.iter().collect::<String>())
-            .collect::<Vec<_>>()
-            .join("-")
-    })
+    ok.then(|| grouped(&letters))
 }
 
 #[cfg(test)]

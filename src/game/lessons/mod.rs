@@ -208,7 +208,6 @@ fn request_step(
 fn follow_commands(
     mut commands: MessageReader<LessonCommand>,
     mut run: ResMut<LessonRun>,
-    mut done: ResMut<LessonsDone>,
     the_match: Res<Match>,
     seats: Res<SeatAuthority>,
     mut games: MessageWriter<NewGameRequested>,
@@ -227,12 +226,8 @@ fn follow_commands(
             (LessonCommand::Skip, Some(a)) if a.step + 1 < all[a.lesson].steps.len() => {
                 (a.lesson, a.step + 1)
             }
-            (LessonCommand::Skip | LessonCommand::Next, Some(a)) => {
-                if command == LessonCommand::Next && a.state == StepState::Finished {
-                    done.0.insert(all[a.lesson].id.clone());
-                }
-                (a.lesson + 1, 0)
-            }
+            // (A finished lesson was remembered as it finished.)
+            (LessonCommand::Skip | LessonCommand::Next, Some(a)) => (a.lesson + 1, 0),
             (_, None) => continue,
         };
         let Some(chosen) = all.get(lesson) else {
@@ -361,6 +356,10 @@ fn follow_the_board(
 ) {
     let reset = resets.read().count() > 0;
     let moved = applied.read().count() > 0;
+    // (Checked before `as_mut`, which would mark the run changed every frame.)
+    if !run.is_active() || !(reset || the_match.is_changed()) {
+        return;
+    }
     let Some(active) = run.active.as_mut() else {
         return;
     };
@@ -401,6 +400,9 @@ fn hear_refusals(
         .filter(Refusal::is_shown)
         .collect();
     // Once the step is done the card says what comes next; the status line says why not.
+    if reasons.is_empty() || run.state() != Some(StepState::Waiting) {
+        return;
+    }
     let Some(active) = run
         .active
         .as_mut()
