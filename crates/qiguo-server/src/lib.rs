@@ -1,11 +1,16 @@
 //! The server of Qiguo's online games, without Bevy: where games live ([`store`]: players,
-//! games, seats, moves and invitations in SQLite or PostgreSQL) and the secrets that guard them
-//! ([`secret`]: players' keys, invitation codes).
+//! games, seats, moves and invitations in SQLite or PostgreSQL), the secrets that guard them
+//! ([`secret`]), what clients and the server say ([`protocol`]), the games a running server
+//! holds and plays ([`hub`]), the server on the network ([`server`]) and a client ([`client`]).
 //!
 //! Every move is written in a transaction before it is acknowledged, so a server killed at any
 //! moment comes back with every move it ever acknowledged.
 
+pub mod client;
+pub mod hub;
+pub mod protocol;
 pub mod secret;
+pub mod server;
 pub mod store;
 
 pub use store::{

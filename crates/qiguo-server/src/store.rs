@@ -11,6 +11,7 @@
 use std::borrow::Cow;
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use qiguo_rules::{Game, Level, Move, Record};
@@ -22,11 +23,26 @@ use sqlx::{AnyPool, Executor, Row};
 use crate::secret::{self, NoRandomness};
 
 /// The schema, in order; each applied once, recorded in the database.
-const MIGRATIONS: &[(i64, &str, &str)] = &[(
-    1,
-    "players games moves",
-    include_str!("../migrations/0001_players_games_moves.sql"),
-)];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "players games moves",
+        include_str!("../migrations/0001_players_games_moves.sql"),
+    ),
+    (
+        2,
+        "seen and take backs",
+        include_str!("../migrations/0002_seen_and_take_backs.sql"),
+    ),
+];
+
+/// The PostgreSQL channel on which a server says that a game changed (the payload is the
+/// server's id, a space, and the game's id), so that the other servers on the database follow.
+pub const CHANGES_CHANNEL: &str = "qiguo_changes";
+
+/// What the store takes as the time: milliseconds since 1970. The system's clock, unless a test
+/// sets its own ([`Store::set_clock`]).
+pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
 
 /// A player's id (128 random bits in hex).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -113,6 +129,10 @@ pub struct StoredSeat {
     pub plan: SeatPlan,
     /// The player who holds it, once taken.
     pub holder: Option<PlayerId>,
+    /// The holder's name.
+    pub name: Option<String>,
+    /// When the holder last had the game open, in milliseconds since 1970.
+    pub seen_ms: Option<i64>,
 }
 
 /// A game as stored: its record (moves included), replayed and checked, its seats and pace.
@@ -134,6 +154,10 @@ pub struct StoredGame {
     pub pace: Pace,
     /// When the last move was made (or the game created), in milliseconds since 1970.
     pub moved_ms: i64,
+    /// Whether the game is over (it takes no more moves).
+    pub finished: bool,
+    /// Which moves (by number) a stand-in computer made.
+    pub stand_ins: Vec<u32>,
 }
 
 /// Why the store did not do what was asked. Nothing was changed.
@@ -177,12 +201,27 @@ pub enum StoreError {
 }
 
 /// The database.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Store {
     pool: AnyPool,
+    postgres: bool,
+    url: String,
+    clock: Clock,
+    /// This process's id in [`CHANGES_CHANNEL`]'s payloads.
+    server_id: String,
 }
 
-fn now_ms() -> i64 {
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store")
+            .field("postgres", &self.postgres)
+            .field("server_id", &self.server_id)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The system's time in milliseconds since 1970.
+pub fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
@@ -221,7 +260,13 @@ impl Store {
             })
             .connect_with(options)
             .await?;
-        let store = Store { pool };
+        let store = Store {
+            pool,
+            postgres: !sqlite,
+            url: url.to_owned(),
+            clock: Arc::new(now_ms),
+            server_id: secret::new_id()?,
+        };
         store.migrate().await?;
         Ok(store)
     }
@@ -252,6 +297,47 @@ impl Store {
         Ok(())
     }
 
+    /// Whether the database is PostgreSQL (several servers may share it).
+    pub fn is_postgres(&self) -> bool {
+        self.postgres
+    }
+
+    /// The URL the store was opened with.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// This server's id in the change notices ([`CHANGES_CHANNEL`]).
+    pub fn server_id(&self) -> &str {
+        &self.server_id
+    }
+
+    /// Uses `clock` for the time from now on (tests move it forward by days).
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.clock = clock;
+    }
+
+    /// The time by the store's clock, in milliseconds since 1970.
+    pub fn now(&self) -> i64 {
+        (self.clock)()
+    }
+
+    /// Tells the other servers on a PostgreSQL database that `game` changed, when `tx` commits.
+    async fn notify_change(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        game: &GameId,
+    ) -> Result<(), StoreError> {
+        if self.postgres {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(CHANGES_CHANNEL)
+                .bind(format!("{} {}", self.server_id, game.0))
+                .execute(&mut **tx)
+                .await?;
+        }
+        Ok(())
+    }
+
     /// Closes the database, waiting for work under way.
     pub async fn close(&self) {
         self.pool.close().await;
@@ -265,7 +351,7 @@ impl Store {
             .bind(&id)
             .bind(secret::key_hash(&key))
             .bind(name)
-            .bind(now_ms())
+            .bind(self.now())
             .execute(&self.pool)
             .await?;
         Ok(NewPlayer {
@@ -310,7 +396,7 @@ impl Store {
             .map_err(|e| StoreError::BadSpec(e.to_string()))?;
         let id = secret::new_id()?;
         let code = secret::new_code()?;
-        let now = now_ms();
+        let now = self.now();
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO games (id, code, creator, record, pace, created_ms, moved_ms) \
@@ -360,21 +446,99 @@ impl Store {
         seat: u8,
         player: &PlayerId,
     ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
         let taken = sqlx::query(
-            "UPDATE seats SET holder = $1 WHERE game_id = $2 AND seat = $3 \
-             AND holder IS NULL AND plan = $4",
+            "UPDATE seats SET holder = $1, seen_ms = $2 WHERE game_id = $3 AND seat = $4 \
+             AND holder IS NULL AND plan = $5",
         )
         .bind(&player.0)
+        .bind(self.now())
         .bind(&game.0)
         .bind(i64::from(seat))
         .bind(to_json(&SeatPlan::Open))
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
-        if taken.rows_affected() == 1 {
-            Ok(())
-        } else {
-            Err(StoreError::SeatNotFree(seat))
+        if taken.rows_affected() != 1 {
+            return Err(StoreError::SeatNotFree(seat));
         }
+        self.notify_change(&mut tx, game).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Notes that `player` has `game` open now (on every seat they hold in it).
+    pub async fn seen(&self, game: &GameId, player: &PlayerId) -> Result<(), StoreError> {
+        sqlx::query("UPDATE seats SET seen_ms = $1 WHERE game_id = $2 AND holder = $3")
+            .bind(self.now())
+            .bind(&game.0)
+            .bind(&player.0)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The name of the player `id`.
+    pub async fn player_name(&self, id: &PlayerId) -> Result<String, StoreError> {
+        let row = sqlx::query("SELECT name FROM players WHERE id = $1")
+            .bind(&id.0)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or(StoreError::WrongKey)?;
+        Ok(row.try_get("name")?)
+    }
+
+    /// Every game not yet finished.
+    pub async fn unfinished_games(&self) -> Result<Vec<GameId>, StoreError> {
+        let rows = sqlx::query("SELECT id FROM games WHERE finished_ms IS NULL ORDER BY id")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|r| Ok(GameId(r.try_get("id")?))).collect()
+    }
+
+    /// Takes back the moves of `game` from number `ply` (from 0) on, if it has exactly `has`
+    /// moves (so that a take-back agreed for one moment never removes a move made since).
+    pub async fn take_back(&self, game: &GameId, ply: u32, has: u32) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let count = self.move_count(&mut tx, game).await?;
+        if count != has {
+            return Err(StoreError::OutOfTurn {
+                has: count,
+                expected: has,
+            });
+        }
+        sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
+            .bind(&game.0)
+            .bind(i64::from(ply))
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("UPDATE games SET moved_ms = $1 WHERE id = $2")
+            .bind(self.now())
+            .bind(&game.0)
+            .execute(&mut *tx)
+            .await?;
+        self.notify_change(&mut tx, game).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// How many moves `game` has, within `tx`; refused if it is over.
+    async fn move_count(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        game: &GameId,
+    ) -> Result<u32, StoreError> {
+        let row = sqlx::query(
+            "SELECT finished_ms, (SELECT COUNT(*) FROM moves WHERE game_id = $1) AS moves \
+             FROM games WHERE id = $1",
+        )
+        .bind(&game.0)
+        .fetch_optional(&mut **tx)
+        .await?
+        .ok_or(StoreError::NoGame)?;
+        if row.try_get::<Option<i64>, _>("finished_ms")?.is_some() {
+            return Err(StoreError::Finished);
+        }
+        Ok(u32::try_from(row.try_get::<i64, _>("moves")?).unwrap_or(u32::MAX))
     }
 
     /// Stores move number `ply` (from 0) of `game`, made for `seat` (by its player, or by a
@@ -388,25 +552,11 @@ impl Store {
         seat: u8,
         stand_in: bool,
     ) -> Result<(), StoreError> {
-        let now = now_ms();
+        let now = self.now();
         let mut tx = self.pool.begin().await?;
-        let row = sqlx::query(
-            "SELECT finished_ms, (SELECT COUNT(*) FROM moves WHERE game_id = $1) AS moves \
-             FROM games WHERE id = $1",
-        )
-        .bind(&game.0)
-        .fetch_optional(&mut *tx)
-        .await?
-        .ok_or(StoreError::NoGame)?;
-        if row.try_get::<Option<i64>, _>("finished_ms")?.is_some() {
-            return Err(StoreError::Finished);
-        }
-        let has = row.try_get::<i64, _>("moves")?;
-        if has != i64::from(ply) {
-            return Err(StoreError::OutOfTurn {
-                has: u32::try_from(has).unwrap_or(u32::MAX),
-                expected: ply,
-            });
+        let has = self.move_count(&mut tx, game).await?;
+        if has != ply {
+            return Err(StoreError::OutOfTurn { has, expected: ply });
         }
         // The primary key (game, ply) refuses a second move for the same turn even if two
         // servers on one PostgreSQL got this far at once.
@@ -427,6 +577,7 @@ impl Store {
             .bind(&game.0)
             .execute(&mut *tx)
             .await?;
+        self.notify_change(&mut tx, game).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -434,7 +585,7 @@ impl Store {
     /// Marks `game` finished: it takes no more moves.
     pub async fn finish(&self, game: &GameId) -> Result<(), StoreError> {
         let done = sqlx::query("UPDATE games SET finished_ms = $1 WHERE id = $2")
-            .bind(now_ms())
+            .bind(self.now())
             .bind(&game.0)
             .execute(&self.pool)
             .await?;
@@ -447,39 +598,49 @@ impl Store {
 
     /// A stored game with its moves, replayed through the rules engine.
     pub async fn load_game(&self, id: &GameId) -> Result<StoredGame, StoreError> {
-        let row =
-            sqlx::query("SELECT code, creator, record, pace, moved_ms FROM games WHERE id = $1")
-                .bind(&id.0)
-                .fetch_optional(&self.pool)
-                .await?
-                .ok_or(StoreError::NoGame)?;
+        let row = sqlx::query(
+            "SELECT code, creator, record, pace, moved_ms, finished_ms FROM games WHERE id = $1",
+        )
+        .bind(&id.0)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or(StoreError::NoGame)?;
         let mut record = Record::from_json(&row.try_get::<String, _>("record")?)
             .map_err(|e| damaged(&id.0, e))?;
         let pace: Pace = serde_json::from_str(&row.try_get::<String, _>("pace")?)
             .map_err(|e| damaged(&id.0, e))?;
-        let moves = sqlx::query("SELECT ply, mv FROM moves WHERE game_id = $1 ORDER BY ply")
-            .bind(&id.0)
-            .fetch_all(&self.pool)
-            .await?;
+        let moves =
+            sqlx::query("SELECT ply, mv, stand_in FROM moves WHERE game_id = $1 ORDER BY ply")
+                .bind(&id.0)
+                .fetch_all(&self.pool)
+                .await?;
         record.moves = Vec::with_capacity(moves.len());
+        let mut stand_ins = Vec::new();
         for (n, mv) in moves.iter().enumerate() {
             if mv.try_get::<i64, _>("ply")? != n as i64 {
                 return Err(damaged(&id.0, format!("move {n} is missing")));
             }
             record.moves.push(mv.try_get("mv")?);
+            if mv.try_get::<i64, _>("stand_in")? != 0 {
+                stand_ins.push(n as u32);
+            }
         }
         let game = record.replay().map_err(|e| damaged(&id.0, e))?;
-        let seat_rows =
-            sqlx::query("SELECT plan, holder FROM seats WHERE game_id = $1 ORDER BY seat")
-                .bind(&id.0)
-                .fetch_all(&self.pool)
-                .await?;
+        let seat_rows = sqlx::query(
+            "SELECT s.plan, s.holder, s.seen_ms, p.name FROM seats s \
+                 LEFT JOIN players p ON p.id = s.holder WHERE s.game_id = $1 ORDER BY s.seat",
+        )
+        .bind(&id.0)
+        .fetch_all(&self.pool)
+        .await?;
         let mut seats = Vec::with_capacity(seat_rows.len());
         for seat in &seat_rows {
             seats.push(StoredSeat {
                 plan: serde_json::from_str(&seat.try_get::<String, _>("plan")?)
                     .map_err(|e| damaged(&id.0, e))?,
                 holder: seat.try_get::<Option<String>, _>("holder")?.map(PlayerId),
+                name: seat.try_get("name")?,
+                seen_ms: seat.try_get("seen_ms")?,
             });
         }
         Ok(StoredGame {
@@ -491,6 +652,8 @@ impl Store {
             seats,
             pace,
             moved_ms: row.try_get("moved_ms")?,
+            finished: row.try_get::<Option<i64>, _>("finished_ms")?.is_some(),
+            stand_ins,
         })
     }
 

@@ -1,0 +1,388 @@
+//! What a client and the server say to each other over a WebSocket: JSON text frames, one
+//! message each, typed here and versioned by [`PROTOCOL_VERSION`]. `docs/protocol.md` describes
+//! the same for people.
+//!
+//! A client sends [`ClientFrame`]s, each a request numbered by the client; the server answers
+//! every request exactly once, in order, with a [`ServerFrame::Reply`] or a
+//! [`ServerFrame::Refused`] carrying that number, and between them sends
+//! [`ServerFrame::Event`]s about the games the client follows. The first request must be
+//! [`Ask::Hello`]: a client of another version is refused with a message saying both versions,
+//! and the connection closed.
+
+use qiguo_rules::{Kingdom, Record};
+use serde::{Deserialize, Serialize};
+
+use crate::store::{GameId, Pace, PlayerId, SeatPlan};
+
+/// The version of these messages. A client speaking another is refused at [`Ask::Hello`].
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The port a server listens on unless told otherwise (the year of the 1206 text, plus 6000).
+pub const DEFAULT_PORT: u16 = 7206;
+
+/// The largest frame the server reads from a client, in bytes; a larger one closes the
+/// connection.
+pub const MAX_FRAME_BYTES: usize = 64 * 1024;
+
+/// The longest player name the server keeps, in characters.
+pub const MAX_NAME_CHARS: usize = 40;
+
+/// The longest move text the server reads, in bytes (the longest move is 8).
+pub const MAX_MOVE_BYTES: usize = 16;
+
+/// A request from a client.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClientFrame {
+    /// The client's number for it, echoed in the answer.
+    pub req: u64,
+    /// What is asked.
+    pub ask: Ask,
+}
+
+/// Who a client is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "as", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Identity {
+    /// A player known to the server, by id and secret key.
+    Player {
+        /// The id.
+        id: PlayerId,
+        /// The key.
+        key: String,
+    },
+    /// A new player of this name: the server makes an id and key and answers with both.
+    New {
+        /// The name.
+        name: String,
+    },
+}
+
+/// A new game: its start, who plays each seat, and its pace.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// The start: rules, seats, players' names, start position; no moves.
+    pub start: Record,
+    /// Who plays each player number of the record.
+    pub seats: Vec<SeatPlan>,
+    /// The pace.
+    pub pace: Pace,
+}
+
+/// What a client asks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Ask {
+    /// The first request: the client's protocol version and who it is.
+    Hello {
+        /// [`PROTOCOL_VERSION`] of the client.
+        version: u32,
+        /// Who it is.
+        identity: Identity,
+    },
+    /// Create a game (answered with [`Answer::Created`]); the creator takes its
+    /// [`SeatPlan::Creator`] seats.
+    Create {
+        /// The game.
+        game: NewGame,
+    },
+    /// Take the open seat of `kingdom` in the game with invitation code `code`, and follow the
+    /// game (answered with [`Answer::Game`]). Asked again for a seat already held, it opens it.
+    Join {
+        /// The invitation code, as typed.
+        code: String,
+        /// A kingdom of the seat (its player number's).
+        kingdom: Kingdom,
+    },
+    /// Follow a game in which the client holds a seat (answered with [`Answer::Game`]).
+    Open {
+        /// The game.
+        game: GameId,
+    },
+    /// Follow a game read-only (answered with [`Answer::Game`]).
+    Watch {
+        /// Its invitation code.
+        code: String,
+    },
+    /// Stop following a game (answered with [`Answer::Done`]).
+    Close {
+        /// The game.
+        game: GameId,
+    },
+    /// The client's games (answered with [`Answer::Games`]).
+    Games {},
+    /// A move for a kingdom the client holds (answered with [`Answer::Moved`] once it is
+    /// stored; every follower, the client included, also gets [`Event::Moved`]).
+    Move {
+        /// The game.
+        game: GameId,
+        /// How many moves the game has before this one (a move for another moment is refused).
+        ply: u32,
+        /// The move, in move text (`f3a8`, `--`, `concede`).
+        mv: String,
+    },
+    /// Ask the other people in the game to take back the moves from number `ply` (from 0) on
+    /// (answered with [`Answer::Done`]; the followers get [`Event::TakeBackAsked`]).
+    TakeBack {
+        /// The game.
+        game: GameId,
+        /// The first move to take back: one of the asker's own moves.
+        ply: u32,
+    },
+    /// Agree to, or refuse, the take-back asked in `game` (answered with [`Answer::Done`]).
+    AnswerTakeBack {
+        /// The game.
+        game: GameId,
+        /// Whether this player agrees.
+        agree: bool,
+    },
+}
+
+/// A seat of a game as the clients see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatView {
+    /// Who was to play it.
+    pub plan: SeatPlan,
+    /// The name of the player who holds it, once taken.
+    pub name: Option<String>,
+    /// Whether the asking client holds it.
+    pub yours: bool,
+    /// Whether its player has the game open now (for a computer's seat, always).
+    pub present: bool,
+}
+
+/// A game as the clients see it: its record so far and its seats.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameView {
+    /// The id.
+    pub id: GameId,
+    /// The invitation code (to pass on to friends, or to watchers).
+    pub code: String,
+    /// The record: the start and every move so far.
+    pub record: Record,
+    /// Which moves (by number) a stand-in computer made for an absent player.
+    pub stand_ins: Vec<u32>,
+    /// Its seats, by player number.
+    pub seats: Vec<SeatView>,
+    /// Its pace.
+    pub pace: Pace,
+    /// When the turn began (the last move, or the game's creation), ms since 1970.
+    pub since_ms: i64,
+    /// When a stand-in plays (or the kingdom passes) if the player to move does not, ms since
+    /// 1970; `None` when a computer or nobody is to move.
+    pub deadline_ms: Option<i64>,
+    /// Whether the game is over.
+    pub finished: bool,
+    /// The take-back being asked, if any.
+    pub take_back: Option<TakeBackView>,
+}
+
+/// A take-back being asked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TakeBackView {
+    /// The player number that asked.
+    pub by: u8,
+    /// The first move to be taken back.
+    pub ply: u32,
+    /// The player numbers that have agreed so far.
+    pub agreed: Vec<u8>,
+}
+
+/// One of a client's games, for its list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameSummary {
+    /// The id.
+    pub id: GameId,
+    /// The players' names (or the plan, for seats not taken), by player number.
+    pub players: Vec<String>,
+    /// The player numbers the client holds.
+    pub yours: Vec<u8>,
+    /// The kingdom to move, `None` once the game is over.
+    pub to_move: Option<Kingdom>,
+    /// Whether one of the client's kingdoms is to move.
+    pub your_turn: bool,
+    /// How many moves have been made.
+    pub moves: u32,
+    /// When the turn began, ms since 1970.
+    pub since_ms: i64,
+    /// When the turn is overdue, ms since 1970 (see [`GameView::deadline_ms`]).
+    pub deadline_ms: Option<i64>,
+    /// Whether the game is over.
+    pub finished: bool,
+}
+
+/// The server's answer to a request.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Answer {
+    /// Signed in.
+    Welcome {
+        /// The server's [`PROTOCOL_VERSION`].
+        version: u32,
+        /// The player's id.
+        player: PlayerId,
+        /// The player's name.
+        name: String,
+        /// For a new player, the secret key to keep (it is never sent again).
+        key: Option<String>,
+    },
+    /// A game was created.
+    Created {
+        /// Its id.
+        game: GameId,
+        /// Its invitation code.
+        code: String,
+    },
+    /// A game now followed, as it stands.
+    Game(Box<GameView>),
+    /// The client's games: those waiting for its move first, then the others by the time of
+    /// their last move, the newest first.
+    Games {
+        /// The games.
+        games: Vec<GameSummary>,
+    },
+    /// A move was stored: it is move number `ply`.
+    Moved {
+        /// Its number (from 0).
+        ply: u32,
+    },
+    /// Done.
+    Done,
+}
+
+/// Something that happened in a game the client follows, or to the client.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Event {
+    /// A move was made.
+    Moved {
+        /// The game.
+        game: GameId,
+        /// Its number (from 0).
+        ply: u32,
+        /// The move, in move text.
+        mv: String,
+        /// Whether a stand-in computer made it for an absent player.
+        stand_in: bool,
+        /// When the next turn began, ms since 1970.
+        since_ms: i64,
+        /// When the next turn is overdue (see [`GameView::deadline_ms`]).
+        deadline_ms: Option<i64>,
+    },
+    /// A seat was taken.
+    Seated {
+        /// The game.
+        game: GameId,
+        /// The player number.
+        seat: u8,
+        /// The player's name.
+        name: String,
+    },
+    /// Someone asks to take back moves.
+    TakeBackAsked {
+        /// The game.
+        game: GameId,
+        /// The take-back.
+        take_back: TakeBackView,
+    },
+    /// The take-back was refused (or overtaken by a move) and nothing changed.
+    TakeBackRefused {
+        /// The game.
+        game: GameId,
+    },
+    /// Every other person agreed: the moves from `ply` on are gone.
+    TakenBack {
+        /// The game.
+        game: GameId,
+        /// How many moves the game has now.
+        ply: u32,
+        /// When the turn began, ms since 1970.
+        since_ms: i64,
+        /// When it is overdue.
+        deadline_ms: Option<i64>,
+    },
+    /// The game changed in a way the client should read afresh (it fell behind the events):
+    /// open it again.
+    Stale {
+        /// The game.
+        game: GameId,
+    },
+    /// Another of the client's games waits for the client's move.
+    YourTurn {
+        /// The game.
+        game: GameId,
+        /// The kingdom to move.
+        kingdom: Kingdom,
+    },
+}
+
+/// What the server sends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ServerFrame {
+    /// The answer to request `req`.
+    Reply {
+        /// The request's number.
+        req: u64,
+        /// The answer.
+        answer: Answer,
+    },
+    /// Request `req` was refused, and nothing changed.
+    Refused {
+        /// The request's number (0 for a frame that could not be read).
+        req: u64,
+        /// Why, in English.
+        why: String,
+        /// Whether the server closes the connection after this.
+        closing: bool,
+    },
+    /// Something happened.
+    Event {
+        /// What.
+        event: Event,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_read_back_as_written() {
+        let frame = ClientFrame {
+            req: 7,
+            ask: Ask::Move {
+                game: GameId("g".into()),
+                ply: 3,
+                mv: "f3a8".into(),
+            },
+        };
+        let text = serde_json::to_string(&frame).unwrap();
+        assert_eq!(
+            text,
+            r#"{"req":7,"ask":{"type":"move","game":"g","ply":3,"mv":"f3a8"}}"#
+        );
+        assert_eq!(serde_json::from_str::<ClientFrame>(&text).unwrap(), frame);
+        let hello =
+            r#"{"req":1,"ask":{"type":"hello","version":1,"identity":{"as":"new","name":"Ana"}}}"#;
+        assert!(matches!(
+            serde_json::from_str::<ClientFrame>(hello).unwrap().ask,
+            Ask::Hello {
+                version: 1,
+                identity: Identity::New { .. }
+            }
+        ));
+    }
+
+    #[test]
+    fn unknown_fields_are_refused() {
+        let text = r#"{"req":1,"ask":{"type":"games","extra":true}}"#;
+        assert!(serde_json::from_str::<ClientFrame>(text).is_err());
+        assert!(serde_json::from_str::<ClientFrame>(r#"{"req":1}"#).is_err());
+    }
+}

@@ -1,0 +1,532 @@
+//! The server on the network: WebSocket connections (through TLS when given a certificate),
+//! each a signed-in player's session speaking [`crate::protocol`] to the [`Hub`].
+//!
+//! Plain connections are served only on a loopback address, or on another address when the
+//! operator says `insecure_lan`: anywhere else the traffic would be readable, and keys with it.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Extension, State};
+use axum::response::Response;
+use axum::routing::get;
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::service::TowerToHyperService;
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, broadcast, mpsc};
+use tokio::task::JoinHandle;
+
+use crate::hub::{Hub, Log, Refusal};
+use crate::protocol::{
+    Answer, Ask, ClientFrame, DEFAULT_PORT, Event, MAX_FRAME_BYTES, PROTOCOL_VERSION, ServerFrame,
+};
+use crate::store::{GameId, PlayerId, Store, StoreError};
+
+/// How long a client has to say hello (and a TLS client to finish its handshake).
+pub const HELLO_WITHIN: Duration = Duration::from_secs(10);
+
+/// How long the server waits for a client to take a frame before it gives up on it.
+pub const SEND_WITHIN: Duration = Duration::from_secs(30);
+
+/// How many frames in a row that cannot be read close a connection.
+pub const BAD_FRAMES_ALLOWED: u32 = 8;
+
+/// How a server is started.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// The address to listen on.
+    pub bind: IpAddr,
+    /// The port (0: any free port).
+    pub port: u16,
+    /// The database's URL (`sqlite://…` or `postgres://…`).
+    pub db: String,
+    /// The certificate chain and private key (PEM files) to serve TLS with.
+    pub tls: Option<(PathBuf, PathBuf)>,
+    /// Serve plain WebSockets on an address other than loopback.
+    pub insecure_lan: bool,
+    /// Connections served at once; more are turned away.
+    pub max_connections: usize,
+}
+
+impl ServerConfig {
+    /// Loopback, the default port, this database, no TLS.
+    pub fn new(db: impl Into<String>) -> ServerConfig {
+        ServerConfig {
+            bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            port: DEFAULT_PORT,
+            db: db.into(),
+            tls: None,
+            insecure_lan: false,
+            max_connections: 1024,
+        }
+    }
+}
+
+/// Why the server did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// Plain WebSockets asked for on an address others can reach.
+    #[error(
+        "{0} is not a loopback address: serve it with --tls-cert and --tls-key, or say --insecure-lan to serve it unencrypted"
+    )]
+    Insecure(IpAddr),
+    /// The certificate or key could not be read.
+    #[error("TLS: {0}")]
+    Tls(String),
+    /// The address could not be bound.
+    #[error("cannot listen on {0}: {1}")]
+    Bind(SocketAddr, std::io::Error),
+    /// The database could not be opened.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// A running server.
+pub struct Running {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    /// Whether it speaks TLS (`wss://`).
+    pub tls: bool,
+    /// Its games.
+    pub hub: Arc<Hub>,
+    accept: JoinHandle<()>,
+}
+
+impl Running {
+    /// The URL clients connect to.
+    pub fn url(&self) -> String {
+        format!("{}://{}", if self.tls { "wss" } else { "ws" }, self.addr)
+    }
+
+    /// Stops taking connections (those open end when the runtime does).
+    pub fn stop(&self) {
+        self.accept.abort();
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.accept.abort();
+    }
+}
+
+fn tls_acceptor(cert: &PathBuf, key: &PathBuf) -> Result<tokio_rustls::TlsAcceptor, ServeError> {
+    let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(cert)
+        .and_then(|certs| certs.collect())
+        .map_err(|e| ServeError::Tls(format!("{}: {e}", cert.display())))?;
+    if certs.is_empty() {
+        return Err(ServeError::Tls(format!(
+            "{}: no certificate",
+            cert.display()
+        )));
+    }
+    let key = PrivateKeyDer::from_pem_file(key)
+        .map_err(|e| ServeError::Tls(format!("{}: {e}", key.display())))?;
+    let config = rustls::ServerConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .map_err(|e| ServeError::Tls(e.to_string()))?
+    .with_no_client_auth()
+    .with_single_cert(certs, key)
+    .map_err(|e| ServeError::Tls(e.to_string()))?;
+    Ok(tokio_rustls::TlsAcceptor::from(Arc::new(config)))
+}
+
+/// Opens the database, loads its games and starts serving. Must be called within a Tokio
+/// runtime; the server runs on it until [`Running::stop`] or the runtime ends.
+pub async fn serve(config: &ServerConfig, log: Log) -> Result<Running, ServeError> {
+    if config.tls.is_none() && !config.bind.is_loopback() && !config.insecure_lan {
+        return Err(ServeError::Insecure(config.bind));
+    }
+    let tls = match &config.tls {
+        Some((cert, key)) => Some(tls_acceptor(cert, key)?),
+        None => None,
+    };
+    let store = Store::open(&config.db).await?;
+    serve_store(config, store, tls, log).await
+}
+
+/// [`serve`] on a store already open (tests set its clock).
+pub async fn serve_store(
+    config: &ServerConfig,
+    store: Store,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+    log: Log,
+) -> Result<Running, ServeError> {
+    let want = SocketAddr::new(config.bind, config.port);
+    let listener = TcpListener::bind(want)
+        .await
+        .map_err(|e| ServeError::Bind(want, e))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| ServeError::Bind(want, e))?;
+    let hub = Hub::start(store, log).await?;
+    let secure = tls.is_some();
+    hub.say(&format!(
+        "listening on {}://{addr} (protocol {PROTOCOL_VERSION})",
+        if secure { "wss" } else { "ws" }
+    ));
+    let router = Router::new()
+        .route("/", get(upgrade))
+        .with_state(hub.clone());
+    let slots = Arc::new(Semaphore::new(config.max_connections));
+    let accept = tokio::spawn(accept_loop(listener, router, tls, slots, hub.clone()));
+    Ok(Running {
+        addr,
+        tls: secure,
+        hub,
+        accept,
+    })
+}
+
+/// The peer of a connection, for the log.
+#[derive(Clone, Copy, Debug)]
+struct Peer(SocketAddr);
+
+async fn accept_loop(
+    listener: TcpListener,
+    router: Router,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+    slots: Arc<Semaphore>,
+    hub: Arc<Hub>,
+) {
+    loop {
+        let (tcp, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                hub.say(&format!("accept failed: {e}"));
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let Ok(slot) = slots.clone().try_acquire_owned() else {
+            hub.say(&format!("{peer}: turned away, too many connections"));
+            continue;
+        };
+        let _ = tcp.set_nodelay(true);
+        let service = router.clone().layer(Extension(Peer(peer)));
+        let tls = tls.clone();
+        let hub = hub.clone();
+        tokio::spawn(async move {
+            let builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
+            let service = TowerToHyperService::new(service);
+            let served = match tls {
+                Some(tls) => match tokio::time::timeout(HELLO_WITHIN, tls.accept(tcp)).await {
+                    Ok(Ok(stream)) => {
+                        builder
+                            .serve_connection_with_upgrades(TokioIo::new(stream), service)
+                            .await
+                    }
+                    Ok(Err(e)) => {
+                        hub.say(&format!("{peer}: TLS handshake failed: {e}"));
+                        Ok(())
+                    }
+                    Err(_) => {
+                        hub.say(&format!("{peer}: TLS handshake too slow"));
+                        Ok(())
+                    }
+                },
+                None => {
+                    builder
+                        .serve_connection_with_upgrades(TokioIo::new(tcp), service)
+                        .await
+                }
+            };
+            if let Err(e) = served {
+                hub.say(&format!("{peer}: connection ended: {e}"));
+            }
+            drop(slot);
+        });
+    }
+}
+
+async fn upgrade(
+    State(hub): State<Arc<Hub>>,
+    Extension(Peer(peer)): Extension<Peer>,
+    ws: WebSocketUpgrade,
+) -> Response {
+    ws.max_message_size(MAX_FRAME_BYTES)
+        .max_frame_size(MAX_FRAME_BYTES)
+        .on_upgrade(move |socket| async move {
+            Session::run(hub, peer, socket).await;
+        })
+}
+
+/// One client's connection.
+struct Session {
+    hub: Arc<Hub>,
+    peer: SocketAddr,
+    socket: WebSocket,
+    player: Option<(PlayerId, String)>,
+    outbox: mpsc::Sender<ServerFrame>,
+    /// The games followed, each with the task passing on its events and whether the player
+    /// counts as present in it.
+    following: HashMap<GameId, (JoinHandle<()>, bool)>,
+    personal: Option<JoinHandle<()>>,
+    bad_frames: u32,
+}
+
+/// What to do with the connection after a frame.
+enum Next {
+    Go,
+    Close,
+}
+
+impl Session {
+    async fn run(hub: Arc<Hub>, peer: SocketAddr, socket: WebSocket) {
+        let (outbox, mut out) = mpsc::channel(256);
+        let mut session = Session {
+            hub,
+            peer,
+            socket,
+            player: None,
+            outbox,
+            following: HashMap::new(),
+            personal: None,
+            bad_frames: 0,
+        };
+        let hello_by = tokio::time::Instant::now() + HELLO_WITHIN;
+        loop {
+            let next = tokio::select! {
+                frame = session.socket.recv() => match frame {
+                    Some(Ok(Message::Text(text))) => session.read(text.as_str()).await,
+                    Some(Ok(Message::Binary(_))) => {
+                        session.refuse_frame("frames are JSON text").await
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => Next::Go,
+                    Some(Ok(Message::Close(_))) | None => Next::Close,
+                    Some(Err(e)) => {
+                        session.log(&format!("connection lost: {e}"));
+                        Next::Close
+                    }
+                },
+                Some(frame) = out.recv() => session.send(frame).await,
+                () = tokio::time::sleep_until(hello_by), if session.player.is_none() => {
+                    session.log("said no hello in time");
+                    Next::Close
+                }
+            };
+            if let Next::Close = next {
+                break;
+            }
+        }
+        session.end();
+    }
+
+    fn who(&self) -> String {
+        match &self.player {
+            Some((id, _)) => format!("{} {}", self.peer, id.0),
+            None => self.peer.to_string(),
+        }
+    }
+
+    fn log(&self, line: &str) {
+        self.hub.say(&format!("{}: {line}", self.who()));
+    }
+
+    async fn send(&mut self, frame: ServerFrame) -> Next {
+        let text = match serde_json::to_string(&frame) {
+            Ok(text) => text,
+            Err(e) => {
+                self.log(&format!("frame not written: {e}"));
+                return Next::Go;
+            }
+        };
+        match tokio::time::timeout(SEND_WITHIN, self.socket.send(Message::Text(text.into()))).await
+        {
+            Ok(Ok(())) => Next::Go,
+            Ok(Err(_)) => Next::Close,
+            Err(_) => {
+                self.log("does not read what it is sent; closed");
+                Next::Close
+            }
+        }
+    }
+
+    async fn refuse(&mut self, req: u64, why: String, closing: bool) -> Next {
+        self.log(&format!("refused: {why}"));
+        let sent = self.send(ServerFrame::Refused { req, why, closing }).await;
+        if closing { Next::Close } else { sent }
+    }
+
+    async fn refuse_frame(&mut self, why: &str) -> Next {
+        self.bad_frames += 1;
+        let closing = self.bad_frames > BAD_FRAMES_ALLOWED || self.player.is_none();
+        self.refuse(0, why.to_owned(), closing).await
+    }
+
+    async fn read(&mut self, text: &str) -> Next {
+        let frame: ClientFrame = match serde_json::from_str(text) {
+            Ok(frame) => frame,
+            Err(e) => {
+                // A client of another version says hello differently: tell it so.
+                if let Some(version) = hello_version(text)
+                    && version != u64::from(PROTOCOL_VERSION)
+                {
+                    return self.refuse(0, version_mismatch(version), true).await;
+                }
+                return self.refuse_frame(&format!("not a request: {e}")).await;
+            }
+        };
+        self.bad_frames = 0;
+        let req = frame.req;
+        let answer = match (&self.player, frame.ask) {
+            (None, Ask::Hello { version, identity }) => {
+                if version != PROTOCOL_VERSION {
+                    return self
+                        .refuse(req, version_mismatch(u64::from(version)), true)
+                        .await;
+                }
+                match self.hub.sign_in(&identity).await {
+                    Ok((id, name, key)) => {
+                        self.log(&format!("signed in as {} ({name})", id.0));
+                        self.player = Some((id.clone(), name.clone()));
+                        self.listen_personal(&id);
+                        Ok(Answer::Welcome {
+                            version: PROTOCOL_VERSION,
+                            player: id,
+                            name,
+                            key,
+                        })
+                    }
+                    Err(e) => return self.refuse(req, e.0, true).await,
+                }
+            }
+            (None, _) => {
+                return self.refuse(req, "say hello first".into(), true).await;
+            }
+            (Some(_), Ask::Hello { .. }) => Err(Refusal("already signed in".into())),
+            (Some((player, _)), ask) => {
+                let player = player.clone();
+                self.answer(&player, ask).await
+            }
+        };
+        match answer {
+            Ok(answer) => self.send(ServerFrame::Reply { req, answer }).await,
+            Err(e) => self.refuse(req, e.0, false).await,
+        }
+    }
+
+    async fn answer(&mut self, player: &PlayerId, ask: Ask) -> Result<Answer, Refusal> {
+        let hub = self.hub.clone();
+        match ask {
+            Ask::Hello { .. } => Err(Refusal("already signed in".into())),
+            Ask::Create { game } => hub.create(player, game).await,
+            Ask::Join { code, kingdom } => {
+                let (view, events) = hub.join(player, &code, kingdom).await?;
+                self.follow(&view.id, events, true);
+                Ok(Answer::Game(Box::new(view)))
+            }
+            Ask::Open { game } => {
+                let (view, events) = hub.open(player, &game).await?;
+                self.follow(&view.id, events, true);
+                Ok(Answer::Game(Box::new(view)))
+            }
+            Ask::Watch { code } => {
+                let (view, events) = hub.watch(&code).await?;
+                self.follow(&view.id, events, false);
+                Ok(Answer::Game(Box::new(view)))
+            }
+            Ask::Close { game } => {
+                self.unfollow(&game);
+                Ok(Answer::Done)
+            }
+            Ask::Games {} => Ok(Answer::Games {
+                games: hub.games(player).await?,
+            }),
+            Ask::Move { game, ply, mv } => {
+                let ply = hub.play(player, &game, ply, &mv).await?;
+                Ok(Answer::Moved { ply })
+            }
+            Ask::TakeBack { game, ply } => hub.ask_take_back(player, &game, ply).await,
+            Ask::AnswerTakeBack { game, agree } => hub.answer_take_back(player, &game, agree).await,
+        }
+    }
+
+    /// Passes a game's events to the client from now on; `present` when the hub counts the
+    /// player as having it open (joined or opened, not watched).
+    fn follow(&mut self, game: &GameId, events: broadcast::Receiver<Event>, present: bool) {
+        self.unfollow(game);
+        let task = tokio::spawn(forward(game.clone(), events, self.outbox.clone()));
+        self.following.insert(game.clone(), (task, present));
+    }
+
+    fn unfollow(&mut self, game: &GameId) {
+        if let Some((task, present)) = self.following.remove(game) {
+            task.abort();
+            if present && let Some((player, _)) = &self.player {
+                self.hub.follow(game, player, false);
+            }
+        }
+    }
+
+    fn listen_personal(&mut self, player: &PlayerId) {
+        let mut events = self.hub.personal(player);
+        let outbox = self.outbox.clone();
+        self.personal = Some(tokio::spawn(async move {
+            loop {
+                match events.recv().await {
+                    Ok(event) => {
+                        if outbox.send(ServerFrame::Event { event }).await.is_err() {
+                            return;
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(broadcast::error::RecvError::Closed) => return,
+                }
+            }
+        }));
+    }
+
+    fn end(mut self) {
+        let games: Vec<GameId> = self.following.keys().cloned().collect();
+        for game in games {
+            self.unfollow(&game);
+        }
+        if let Some(task) = self.personal.take() {
+            task.abort();
+        }
+        self.log("left");
+    }
+}
+
+/// Passes a game's events to a session's outbox; a follower that fell behind is told to read
+/// the game afresh.
+async fn forward(
+    game: GameId,
+    mut events: broadcast::Receiver<Event>,
+    outbox: mpsc::Sender<ServerFrame>,
+) {
+    loop {
+        let event = match events.recv().await {
+            Ok(event) => event,
+            Err(broadcast::error::RecvError::Lagged(_)) => Event::Stale { game: game.clone() },
+            Err(broadcast::error::RecvError::Closed) => return,
+        };
+        if outbox.send(ServerFrame::Event { event }).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// The version in a hello that does not read as this version's hello.
+fn hello_version(text: &str) -> Option<u64> {
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    let ask = value.get("ask")?;
+    (ask.get("type")?.as_str()? == "hello").then_some(())?;
+    ask.get("version")?.as_u64()
+}
+
+fn version_mismatch(theirs: u64) -> String {
+    format!(
+        "this server speaks protocol version {PROTOCOL_VERSION} and the client {theirs}: use the same version of Qiguo"
+    )
+}

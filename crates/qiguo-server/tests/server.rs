@@ -1,0 +1,497 @@
+//! The server on loopback: games played through it by people and its computers, invitations
+//! and seats that answer only to their players, hostile input refused with nothing changed,
+//! correspondence games across restarts and overdue moves, take-backs by consent.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use qiguo_rules::{Kingdom, Level};
+use qiguo_server::client::{Client, ClientError, Trust};
+use qiguo_server::protocol::{Answer, Ask, Event, Identity, MAX_FRAME_BYTES};
+use qiguo_server::{GameId, Pace, PlayerId, WhenOverdue};
+use qiguo_testkit::TempDir;
+
+const LIVE: Pace = Pace::Live { wait_seconds: 600 };
+
+fn refused(result: Result<Answer, ClientError>) -> String {
+    match result {
+        Err(ClientError::Refused(why)) => why,
+        other => panic!("not refused: {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_people_and_five_computers_play_through_the_server() {
+    let dir = TempDir::new("server-play");
+    let lines = Lines::default();
+    let server = start(&sqlite(&dir), None, &lines).await;
+    let url = server.url();
+    let (mut ann, ann_me) = newcomer(&url, "Ann").await;
+    let (bo, _) = newcomer(&url, "趙雲").await;
+    let (id, code) = create(&mut ann, new_game(seats(1, Level::Random), LIVE)).await;
+    let opened = ann.ask(Ask::Open { game: id.clone() }).await.unwrap();
+    let mut ann = Table::new(ann, opened);
+    let mut bo_client = bo;
+    // The code as a friend might type it.
+    let typed = code.to_lowercase().replace('-', " ");
+    let joined = bo_client
+        .ask(Ask::Join {
+            code: typed,
+            kingdom: Kingdom::Chu,
+        })
+        .await
+        .unwrap();
+    let mut bo = Table::new(bo_client, joined);
+    assert_eq!(ann.mine, vec![0]);
+    assert_eq!(bo.mine, vec![1]);
+    assert_eq!(bo.view.seats[0].name.as_deref(), Some("Ann"));
+    // Three rounds: each plays their kingdom's move; the computers answer on the server.
+    for round in 0..3 {
+        ann.wait_turn().await;
+        ann.play(|moves| moves[round % moves.len()]).await;
+        bo.wait_turn().await;
+        bo.play(|moves| moves[(round * 7) % moves.len()]).await;
+    }
+    ann.wait_turn().await;
+    assert_eq!(ann.game.len(), 21);
+    // Both saw the same game, and so does the database read back by a new connection.
+    while bo.game.len() < 21 {
+        bo.next().await.unwrap();
+    }
+    assert_eq!(ann.game.position().to_fen(), bo.game.position().to_fen());
+    let mut again = returning(&url, &ann_me).await;
+    let Answer::Game(view) = again.ask(Ask::Open { game: id.clone() }).await.unwrap() else {
+        panic!()
+    };
+    assert_eq!(view.record.moves.len(), 21);
+    assert_eq!(
+        view.record.replay().unwrap().position().to_fen(),
+        ann.game.position().to_fen()
+    );
+    // Ann's games: this one, her move.
+    let Answer::Games { games } = again.ask(Ask::Games {}).await.unwrap() else {
+        panic!()
+    };
+    assert_eq!(games.len(), 1);
+    assert!(games[0].your_turn);
+    assert_eq!(games[0].players[1], "趙雲");
+    assert!(lines.contains("move 21"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_requests_are_refused_and_change_nothing() {
+    let dir = TempDir::new("server-hostile");
+    let lines = Lines::default();
+    let server = start(&sqlite(&dir), None, &lines).await;
+    let url = server.url();
+    let (mut ann, ann_me) = newcomer(&url, "Ann").await;
+    let (mut bo, _) = newcomer(&url, "Bo").await;
+    let (mut cy, _) = newcomer(&url, "Cy").await;
+    let (id, code) = create(&mut ann, new_game(seats(1, Level::Random), LIVE)).await;
+    let opened = ann.ask(Ask::Open { game: id.clone() }).await.unwrap();
+    let mut ann = Table::new(ann, opened);
+    bo.ask(Ask::Join {
+        code: code.clone(),
+        kingdom: Kingdom::Chu,
+    })
+    .await
+    .unwrap();
+
+    // A wrong key, a made-up player: refused, and the connection closed.
+    let wrong = Client::connect(
+        &url,
+        Identity::Player {
+            id: ann_me.player.clone(),
+            key: "0".repeat(64),
+        },
+        &Trust::default(),
+    )
+    .await;
+    assert!(matches!(wrong, Err(ClientError::Refused(why)) if why.contains("wrong key")));
+    let nobody = Client::connect(
+        &url,
+        Identity::Player {
+            id: PlayerId("f".repeat(32)),
+            key: "1".repeat(64),
+        },
+        &Trust::default(),
+    )
+    .await;
+    assert!(matches!(nobody, Err(ClientError::Refused(_))));
+
+    // Another player's seat and game: Bo cannot move for Qin, Cy cannot open or move.
+    let mv = ann.game.position().legal_moves()[0].to_string();
+    let bo_moves = bo
+        .ask(Ask::Move {
+            game: id.clone(),
+            ply: 0,
+            mv: mv.clone(),
+        })
+        .await;
+    assert!(refused(bo_moves).contains("turn"));
+    assert!(refused(cy.ask(Ask::Open { game: id.clone() }).await).contains("no such game"));
+    let cy_moves = cy
+        .ask(Ask::Move {
+            game: id.clone(),
+            ply: 0,
+            mv: mv.clone(),
+        })
+        .await;
+    assert!(refused(cy_moves).contains("no such game"));
+    // Taken seats, the creator's, a computer's: not open.
+    for kingdom in [Kingdom::Qin, Kingdom::Chu, Kingdom::Han] {
+        let join = cy
+            .ask(Ask::Join {
+                code: code.clone(),
+                kingdom,
+            })
+            .await;
+        assert!(refused(join).contains("not open"), "{kingdom}");
+    }
+    // A guessed code finds nothing; nor does one that is not a code at all.
+    for guess in [
+        "ABCD-EFGH-JKMN-PQRS",
+        "",
+        "'; DROP TABLE games; --",
+        &"9".repeat(5000),
+    ] {
+        let join = cy
+            .ask(Ask::Join {
+                code: guess.to_owned(),
+                kingdom: Kingdom::Chu,
+            })
+            .await;
+        assert!(refused(join).contains("no game"), "{guess:.20}");
+        assert!(
+            refused(
+                cy.ask(Ask::Watch {
+                    code: guess.to_owned()
+                })
+                .await
+            )
+            .contains("no game")
+        );
+    }
+    // Ann: out of turn (a stale ply), illegal moves, text that is no move.
+    for (ply, text) in [
+        (1, mv.as_str()),
+        (0, "a1a2"),
+        (0, "e10e3"),
+        (0, "xyzzy"),
+        (0, "--"),
+    ] {
+        let asked = ann
+            .client
+            .ask(Ask::Move {
+                game: id.clone(),
+                ply,
+                mv: text.to_owned(),
+            })
+            .await;
+        refused(asked);
+    }
+    // Garbage, unknown fields and binary frames: refused, the connection goes on.
+    ann.client.send_text("{not json".into()).await.unwrap();
+    let garbage = ann.client.read().await.unwrap();
+    assert!(matches!(
+        garbage,
+        qiguo_server::protocol::ServerFrame::Refused { closing: false, .. }
+    ));
+    ann.client
+        .send_text(r#"{"req":9,"ask":{"type":"games","all":true}}"#.into())
+        .await
+        .unwrap();
+    assert!(matches!(
+        ann.client.read().await.unwrap(),
+        qiguo_server::protocol::ServerFrame::Refused { closing: false, .. }
+    ));
+    // Nothing changed: the game has no move, and Ann still plays.
+    let Answer::Games { games } = ann.client.ask(Ask::Games {}).await.unwrap() else {
+        panic!()
+    };
+    assert_eq!(games[0].moves, 0);
+    ann.play(|moves| moves[0]).await;
+
+    // An oversized frame closes that connection only.
+    let (mut eve, _) = newcomer(&url, "Eve").await;
+    let _ = eve.send_text("x".repeat(MAX_FRAME_BYTES + 1)).await;
+    assert!(eve.ask(Ask::Games {}).await.is_err());
+    // A client that asks before saying hello, or says it in another version, is turned away.
+    let mut raw = Client::connect_unsigned(&url, &Trust::default())
+        .await
+        .unwrap();
+    raw.send_text(r#"{"req":1,"ask":{"type":"games"}}"#.to_owned())
+        .await
+        .unwrap();
+    match raw.read().await.unwrap() {
+        qiguo_server::protocol::ServerFrame::Refused { why, closing, .. } => {
+            assert!(why.contains("hello"), "{why}");
+            assert!(closing);
+        }
+        other => panic!("{other:?}"),
+    }
+    let old = r#"{"req":1,"ask":{"type":"hello","version":0,"player":"x"}}"#;
+    let mut raw = Client::connect_unsigned(&url, &Trust::default())
+        .await
+        .unwrap();
+    raw.send_text(old.to_owned()).await.unwrap();
+    match raw.read().await.unwrap() {
+        qiguo_server::protocol::ServerFrame::Refused { why, closing, .. } => {
+            assert!(why.contains("version"), "{why}");
+            assert!(closing);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Many connections at once: all served, the game undisturbed.
+    let mut many = Vec::new();
+    for n in 0..40 {
+        many.push(tokio::spawn({
+            let url = url.clone();
+            async move {
+                let (mut c, _) = newcomer(&url, &format!("Crowd {n}")).await;
+                c.ask(Ask::Games {}).await.unwrap();
+                c
+            }
+        }));
+    }
+    for c in many {
+        c.await.unwrap();
+    }
+    // Chu's move now: Bo's, and nobody else's.
+    let Answer::Games { games } = ann.client.ask(Ask::Games {}).await.unwrap() else {
+        panic!()
+    };
+    assert_eq!((games[0].moves, games[0].to_move), (1, Some(Kingdom::Chu)));
+    bo.close().await;
+    assert!(lines.contains("wrong key"));
+    assert!(lines.contains("not open"));
+    assert!(lines.contains("not a request"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watcher_sees_moves_and_cannot_make_them() {
+    let dir = TempDir::new("server-watch");
+    let lines = Lines::default();
+    let server = start(&sqlite(&dir), None, &lines).await;
+    let url = server.url();
+    let (mut ann, _) = newcomer(&url, "Ann").await;
+    let (id, code) = create(&mut ann, new_game(seats(0, Level::Random), LIVE)).await;
+    let opened = ann.ask(Ask::Open { game: id.clone() }).await.unwrap();
+    let mut ann = Table::new(ann, opened);
+    let (mut watcher, _) = newcomer(&url, "Wu").await;
+    let watched = watcher.ask(Ask::Watch { code }).await.unwrap();
+    let mut watch = Table::new(watcher, watched);
+    assert!(watch.mine.is_empty());
+    ann.play(|m| m[0]).await;
+    ann.wait_turn().await;
+    while watch.game.len() < 7 {
+        watch.next().await.unwrap();
+    }
+    let mv = watch.game.position().legal_moves()[0].to_string();
+    let asked = watch
+        .client
+        .ask(Ask::Move {
+            game: id.clone(),
+            ply: 7,
+            mv,
+        })
+        .await;
+    assert!(refused(asked).contains("no such game"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_take_back_needs_every_other_person() {
+    let dir = TempDir::new("server-take-back");
+    let lines = Lines::default();
+    let server = start(&sqlite(&dir), None, &lines).await;
+    let url = server.url();
+    let (mut ann, _) = newcomer(&url, "Ann").await;
+    let (mut bo, _) = newcomer(&url, "Bo").await;
+    let (id, code) = create(&mut ann, new_game(seats(1, Level::Random), LIVE)).await;
+    let opened = ann.ask(Ask::Open { game: id.clone() }).await.unwrap();
+    let mut ann = Table::new(ann, opened);
+    let joined = bo
+        .ask(Ask::Join {
+            code,
+            kingdom: Kingdom::Chu,
+        })
+        .await
+        .unwrap();
+    let mut bo = Table::new(bo, joined);
+    ann.play(|m| m[0]).await;
+    bo.wait_turn().await;
+    bo.play(|m| m[0]).await;
+    ann.wait_turn().await;
+    // Bo may not take back Ann's move; Ann asks for her own, Bo refuses, nothing changes.
+    let asked = bo
+        .client
+        .ask(Ask::TakeBack {
+            game: id.clone(),
+            ply: 0,
+        })
+        .await;
+    assert!(refused(asked).contains("your own"));
+    ann.client
+        .ask(Ask::TakeBack {
+            game: id.clone(),
+            ply: 0,
+        })
+        .await
+        .unwrap();
+    loop {
+        if let Event::TakeBackAsked { take_back, .. } = bo.next().await.unwrap() {
+            assert_eq!((take_back.by, take_back.ply), (0, 0));
+            break;
+        }
+    }
+    bo.client
+        .ask(Ask::AnswerTakeBack {
+            game: id.clone(),
+            agree: false,
+        })
+        .await
+        .unwrap();
+    assert_eq!(ann.game.len(), 7);
+    // Asked again and agreed: the game goes back to its start, and Ann moves again.
+    ann.client
+        .ask(Ask::TakeBack {
+            game: id.clone(),
+            ply: 0,
+        })
+        .await
+        .unwrap();
+    bo.client
+        .ask(Ask::AnswerTakeBack {
+            game: id.clone(),
+            agree: true,
+        })
+        .await
+        .unwrap();
+    while !ann.game.is_empty() {
+        ann.next().await.unwrap();
+    }
+    assert!(ann.my_turn());
+    assert!(lines.contains("taken back"));
+    let Answer::Game(view) = ann.client.ask(Ask::Open { game: id }).await.unwrap() else {
+        panic!()
+    };
+    assert!(view.record.moves.is_empty());
+}
+
+#[test]
+fn a_correspondence_game_survives_restarts_and_overdue_moves() {
+    let dir = TempDir::new("server-correspondence");
+    let db = sqlite(&dir);
+    let day = 24 * 60 * 60 * 1000;
+    let (clock, now) = hand_clock(1_800_000_000_000);
+    let pace = Pace::Correspondence {
+        days: 2,
+        overdue: WhenOverdue::StandIn,
+    };
+    // Each step is a server's life: started, one player connects, moves, leaves; stopped.
+    let life =
+        |step: &dyn Fn(String) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>| {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            let lines = Lines::default();
+            rt.block_on(async {
+                let server = start(&db, Some(clock.clone()), &lines).await;
+                step(server.url()).await;
+            });
+            rt.shutdown_timeout(Duration::from_secs(5));
+        };
+    let me = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let game = std::sync::Arc::new(std::sync::Mutex::new(None::<(GameId, String)>));
+    // Ann creates the game (Qin; Chu open; the rest computers) and moves.
+    life(&|url| {
+        let me = me.clone();
+        let game = game.clone();
+        Box::pin(async move {
+            let (mut ann, ann_me) = newcomer(&url, "Ann").await;
+            let created = create(&mut ann, new_game(seats(1, Level::Random), pace)).await;
+            let opened = ann
+                .ask(Ask::Open {
+                    game: created.0.clone(),
+                })
+                .await
+                .unwrap();
+            let mut table = Table::new(ann, opened);
+            table.play(|m| m[0]).await;
+            *me.lock().unwrap() = Some(ann_me);
+            *game.lock().unwrap() = Some(created);
+        })
+    });
+    let (id, code) = game.lock().unwrap().clone().unwrap();
+    let bo_me = std::sync::Arc::new(std::sync::Mutex::new(None));
+    // A day later Bo joins and plays Chu's move; a computer answers for Qi.
+    *now.lock().unwrap() += day;
+    life(&|url| {
+        let code = code.clone();
+        let bo_me = bo_me.clone();
+        Box::pin(async move {
+            let (mut bo, me) = newcomer(&url, "Bo").await;
+            let joined = bo
+                .ask(Ask::Join {
+                    code,
+                    kingdom: Kingdom::Chu,
+                })
+                .await
+                .unwrap();
+            let mut table = Table::new(bo, joined);
+            assert_eq!(table.game.len(), 1);
+            table.play(|m| m[1]).await;
+            *bo_me.lock().unwrap() = Some(me);
+        })
+    });
+    // Ann comes back: the computers have moved up to her turn; she moves.
+    life(&|url| {
+        let me = me.lock().unwrap().clone().unwrap();
+        let id = id.clone();
+        Box::pin(async move {
+            let mut ann = returning(&url, &me).await;
+            let opened = ann.ask(Ask::Open { game: id.clone() }).await.unwrap();
+            let mut table = Table::new(ann, opened);
+            table.wait_turn().await;
+            assert_eq!(table.game.len(), 7);
+            // Her list says so, with the day her move is due.
+            let Answer::Games { games } = table.client.ask(Ask::Games {}).await.unwrap() else {
+                panic!()
+            };
+            assert!(games[0].your_turn);
+            assert_eq!(
+                games[0].deadline_ms,
+                Some(games[0].since_ms + 2 * 24 * 60 * 60 * 1000)
+            );
+            table.play(|m| m[2]).await;
+        })
+    });
+    // Bo stays away for three days: the server's stand-in plays his move, then the computers.
+    *now.lock().unwrap() += 3 * day;
+    life(&|url| {
+        let me = me.lock().unwrap().clone().unwrap();
+        let id = id.clone();
+        Box::pin(async move {
+            let mut ann = returning(&url, &me).await;
+            let opened = ann.ask(Ask::Open { game: id.clone() }).await.unwrap();
+            let mut table = Table::new(ann, opened);
+            table.wait_turn().await;
+            assert_eq!(table.game.len(), 14);
+        })
+    });
+    // Everything is in the database: 14 moves, move 9 (Chu's) by the stand-in.
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let store = qiguo_server::Store::open(&db).await.unwrap();
+        let stored = store.load_game(&id).await.unwrap();
+        assert_eq!(stored.game.len(), 14);
+        assert_eq!(stored.stand_ins, vec![8]);
+    });
+}
