@@ -20,8 +20,11 @@ pub struct Game {
     start: Position,
     current: Position,
     played: Vec<(MoveReport, Undo)>,
-    undone: Vec<Move>,
+    /// Moves taken back, each with whether it was an overdue pass.
+    undone: Vec<(Move, bool)>,
     ended_early: bool,
+    /// The numbers of the moves that were overdue passes, in order.
+    overdue: Vec<usize>,
 }
 
 impl Game {
@@ -33,6 +36,7 @@ impl Game {
             played: Vec::new(),
             undone: Vec::new(),
             ended_early: false,
+            overdue: Vec::new(),
         }
     }
 
@@ -93,6 +97,34 @@ impl Game {
         Ok(self.push(mv))
     }
 
+    /// Passes the turn of the kingdom to move because its move is overdue (an online game by
+    /// correspondence whose creator chose that overdue turns pass): the pass is made even though
+    /// the kingdom has legal moves, and the game remembers it as such
+    /// ([`Game::overdue_passes`]; records keep it, see [`Record`](crate::Record)). Refused only
+    /// when the game is over.
+    ///
+    /// ```
+    /// use qiguo_rules::{Game, Move, Rules};
+    /// let mut game = Game::start(Rules::default(), Default::default());
+    /// assert!(game.play(Move::PASS).is_err());
+    /// game.pass_overdue().unwrap();
+    /// assert_eq!(game.overdue_passes(), &[0]);
+    /// assert_ne!(game.position().to_move(), game.start_position().to_move());
+    /// ```
+    pub fn pass_overdue(&mut self) -> Result<&MoveReport, IllegalMove> {
+        if self.current.is_over() {
+            return Err(IllegalMove::GameOver);
+        }
+        self.undone.clear();
+        self.overdue.push(self.played.len());
+        Ok(self.push(Move::PASS))
+    }
+
+    /// The numbers (from 0) of the moves that were overdue passes ([`Game::pass_overdue`]).
+    pub fn overdue_passes(&self) -> &[usize] {
+        &self.overdue
+    }
+
     fn push(&mut self, mv: Move) -> &MoveReport {
         let entry = self.current.play_unchecked_with_report(mv);
         self.played.push(entry);
@@ -109,7 +141,11 @@ impl Game {
         match self.played.pop() {
             Some((report, undo)) => {
                 self.current.unmake(undo);
-                self.undone.push(report.mv);
+                let forced = self.overdue.last() == Some(&self.played.len());
+                if forced {
+                    self.overdue.pop();
+                }
+                self.undone.push((report.mv, forced));
                 true
             }
             None => false,
@@ -118,7 +154,10 @@ impl Game {
 
     /// Plays again the last move taken back, if any.
     pub fn redo(&mut self) -> Option<&MoveReport> {
-        let mv = self.undone.pop()?;
+        let (mv, forced) = self.undone.pop()?;
+        if forced {
+            self.overdue.push(self.played.len());
+        }
         Some(self.push(mv))
     }
 

@@ -76,6 +76,10 @@ pub struct Record {
     /// Hints shown to each kingdom's player, in turn order (Qin first); empty when none was.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hints: Vec<u32>,
+    /// The numbers (from 0) of the moves that were passes because the move was overdue (online
+    /// games by correspondence; see [`Game::pass_overdue`]), each written `--` in `moves`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overdue: Vec<u32>,
 }
 
 /// Why a record could not be read or replayed.
@@ -152,6 +156,7 @@ impl Record {
             moves: game.moves().map(|m| m.to_string()).collect(),
             ended_early: game.ended_early(),
             hints: Vec::new(),
+            overdue: game.overdue_passes().iter().map(|&n| n as u32).collect(),
         }
     }
 
@@ -232,10 +237,30 @@ impl Record {
         let start = Position::new(&setup, rules, self.seats)
             .map_err(|e| RecordError::Start(e.to_string()))?;
         let mut game = Game::new(start);
+        if let Some(&index) = self
+            .overdue
+            .iter()
+            .find(|&&n| n as usize >= self.moves.len())
+        {
+            return Err(RecordError::Move {
+                index: index as usize,
+                text: String::new(),
+                why: "listed as an overdue pass, but the record has no such move".into(),
+            });
+        }
+        let mut index = 0;
         notation::play_list(
             self.moves.iter().map(String::as_str),
             notation::parse_move,
-            |mv| game.play(mv).map(|_| ()),
+            |mv| {
+                let overdue = self.overdue.contains(&index);
+                index += 1;
+                match (overdue, mv.is_pass()) {
+                    (true, true) => game.pass_overdue().map(|_| ()).map_err(|e| e.to_string()),
+                    (true, false) => Err("an overdue pass is written --".to_owned()),
+                    (false, _) => game.play(mv).map(|_| ()).map_err(|e| e.to_string()),
+                }
+            },
         )
         .map_err(|e| RecordError::Move {
             index: e.index,
@@ -256,6 +281,47 @@ mod tests {
     fn sample() -> Record {
         let game = Game::start(Rules::default(), Seats::seven());
         Record::from_game(&game, PlayerInfo::defaults(7))
+    }
+
+    #[test]
+    fn overdue_passes_are_kept_and_replayed() {
+        let mut game = Game::start(Rules::default(), Seats::seven());
+        game.play(game.position().legal_moves()[0]).unwrap();
+        game.pass_overdue().unwrap();
+        game.play(game.position().legal_moves()[3]).unwrap();
+        let record = Record::from_game(&game, PlayerInfo::defaults(7));
+        assert_eq!(record.overdue, vec![1]);
+        assert_eq!(record.moves[1], "--");
+        let read = Record::from_json(&record.to_json()).unwrap();
+        let again = read.replay().unwrap();
+        assert_eq!(again.position().to_fen(), game.position().to_fen());
+        assert_eq!(again.overdue_passes(), &[1]);
+        // Without the list, the pass is illegal (the kingdom had moves); a listed move that is
+        // not a pass, or a number past the moves, is refused.
+        let mut plain = read.clone();
+        plain.overdue.clear();
+        assert!(matches!(
+            plain.replay(),
+            Err(RecordError::Move { index: 1, .. })
+        ));
+        let mut wrong = read.clone();
+        wrong.overdue = vec![2];
+        assert!(matches!(
+            wrong.replay(),
+            Err(RecordError::Move { index: 1, .. })
+        ));
+        let mut past = read;
+        past.overdue = vec![9];
+        assert!(matches!(
+            past.replay(),
+            Err(RecordError::Move { index: 9, .. })
+        ));
+        // Undone and redone, the pass stays an overdue pass.
+        game.undo();
+        game.undo();
+        assert!(game.overdue_passes().is_empty());
+        game.redo();
+        assert_eq!(game.overdue_passes(), &[1]);
     }
 
     #[test]

@@ -21,7 +21,8 @@ use crate::protocol::{
     SeatView, TakeBackView,
 };
 use crate::store::{
-    CHANGES_CHANNEL, GameId, GameSpec, Pace, PlayerId, SeatPlan, Store, StoreError, StoredGame,
+    CHANGES_CHANNEL, GameId, GameSpec, MadeBy, Pace, PlayerId, SeatPlan, Store, StoreError,
+    StoredGame, WhenOverdue,
 };
 
 /// Where the server's log lines go (one line per event).
@@ -85,6 +86,8 @@ enum Mover<'a> {
     Computer,
     /// The server's stand-in for an absent player.
     StandIn,
+    /// Nobody: the move is overdue and the kingdom passes.
+    Overdue,
 }
 
 /// The server's games and the clients following them.
@@ -514,9 +517,20 @@ impl Hub {
                 "the game has {has} moves, not {ply}: it moved on"
             )));
         }
-        pos.check(mv).map_err(|e| Refusal::new(e.to_string()))?;
-        let stand_in = mover == Mover::StandIn;
-        match self.store.append_move(&id, ply, mv, seat, stand_in).await {
+        let by = match mover {
+            Mover::Player(_) | Mover::Computer => MadeBy::Seat,
+            Mover::StandIn => MadeBy::StandIn,
+            Mover::Overdue => MadeBy::OverduePass,
+        };
+        if by == MadeBy::OverduePass {
+            // Passing is allowed whatever the kingdom could do: only a finished game refuses.
+            if !mv.is_pass() {
+                return Err(Refusal::new("an overdue turn passes"));
+            }
+        } else {
+            pos.check(mv).map_err(|e| Refusal::new(e.to_string()))?;
+        }
+        match self.store.append_move(&id, ply, mv, seat, by).await {
             Ok(()) => {}
             Err(e @ StoreError::OutOfTurn { .. }) | Err(e @ StoreError::Finished) => {
                 // Another server on the database got there first: read the game again.
@@ -527,9 +541,17 @@ impl Hub {
             Err(e) => return Err(e.into()),
         }
         let s = &mut g.stored;
-        s.game.play(mv).expect("checked above");
+        match by {
+            MadeBy::OverduePass => {
+                s.game.pass_overdue().expect("the game is not over");
+                s.record.overdue.push(ply);
+            }
+            _ => {
+                s.game.play(mv).expect("checked above");
+            }
+        }
         s.record.moves.push(mv.to_string());
-        if stand_in {
+        if by == MadeBy::StandIn {
             s.stand_ins.push(ply);
         }
         s.moved_ms = self.store.now();
@@ -546,7 +568,7 @@ impl Hub {
             game: id.clone(),
             ply,
             mv: mv.to_string(),
-            stand_in,
+            by,
             since_ms: g.stored.moved_ms,
             deadline_ms,
         });
@@ -558,6 +580,7 @@ impl Hub {
                 Mover::Player(p) => p.0.as_str(),
                 Mover::Computer => "computer",
                 Mover::StandIn => "stand-in",
+                Mover::Overdue => "overdue, passed",
             }
         ));
         if over {
@@ -611,6 +634,19 @@ impl Hub {
                     _ => return,
                 },
             };
+            if mover == Mover::StandIn
+                && let Pace::Correspondence {
+                    overdue: WhenOverdue::Pass,
+                    ..
+                } = s.pace
+            {
+                let ply = s.game.len() as u32;
+                drop(g);
+                if let Err(e) = self.make(live, Mover::Overdue, ply, Move::PASS).await {
+                    self.say(&format!("an overdue pass not made: {e}"));
+                }
+                return;
+            }
             let seed = s.id.0.bytes().fold(s.game.len() as u64, |h, b| {
                 h.wrapping_mul(31).wrapping_add(u64::from(b))
             });
@@ -758,6 +794,7 @@ impl Hub {
         }
         g.stored.record.moves.truncate(ply as usize);
         g.stored.stand_ins.retain(|&n| n < ply);
+        g.stored.record.overdue.retain(|&n| n < ply);
         g.stored.moved_ms = self.store.now();
         let deadline_ms = self.deadline(g);
         let _ = g.events.send(Event::TakenBack {
@@ -836,6 +873,17 @@ impl Hub {
     /// Reads a game again from the database (changed by another server) and tells its
     /// followers what changed.
     pub async fn refresh(self: &Arc<Self>, id: &GameId) {
+        let live = lock(&self.games).get(id).cloned();
+        let Some(live) = live else {
+            // Not held here yet: loaded as it is now.
+            if self.live(id).await.is_ok() {
+                self.wake(id);
+            }
+            return;
+        };
+        // Read while holding the game, so that reads and this server's own moves apply in the
+        // order they happened.
+        let mut g = live.lock().await;
         let stored = match self.store.load_game(id).await {
             Ok(stored) => stored,
             Err(e) => {
@@ -843,12 +891,6 @@ impl Hub {
                 return;
             }
         };
-        let Some(live) = lock(&self.games).get(id).cloned() else {
-            self.insert(stored);
-            self.wake(id);
-            return;
-        };
-        let mut g = live.lock().await;
         let old = std::mem::replace(&mut g.stored, stored);
         let new = &g.stored;
         for (seat, (a, b)) in old.seats.iter().zip(&new.seats).enumerate() {
@@ -863,10 +905,19 @@ impl Hub {
             }
         }
         let (before, after) = (old.record.moves.len(), new.record.moves.len());
-        if after < before
-            || old.record.moves[..after.min(before)] != new.record.moves[..after.min(before)]
-        {
+        let common = after.min(before);
+        if old.record.moves[..common] != new.record.moves[..common] {
             let _ = g.events.send(Event::Stale { game: id.clone() });
+        } else if after < before {
+            // Taken back through another server.
+            g.take_back = None;
+            let deadline_ms = self.deadline(&g);
+            let _ = g.events.send(Event::TakenBack {
+                game: id.clone(),
+                ply: after as u32,
+                since_ms: g.stored.moved_ms,
+                deadline_ms,
+            });
         } else {
             let deadline_ms = self.deadline(&g);
             for ply in before..after {
@@ -874,7 +925,13 @@ impl Hub {
                     game: id.clone(),
                     ply: ply as u32,
                     mv: g.stored.record.moves[ply].clone(),
-                    stand_in: g.stored.stand_ins.contains(&(ply as u32)),
+                    by: if g.stored.stand_ins.contains(&(ply as u32)) {
+                        MadeBy::StandIn
+                    } else if g.stored.record.overdue.contains(&(ply as u32)) {
+                        MadeBy::OverduePass
+                    } else {
+                        MadeBy::Seat
+                    },
                     since_ms: g.stored.moved_ms,
                     deadline_ms,
                 });

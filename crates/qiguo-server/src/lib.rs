@@ -14,6 +14,6 @@ pub mod server;
 pub mod store;
 
 pub use store::{
-    CreatedGame, GameId, GameSpec, NewPlayer, Pace, PlayerId, SeatPlan, Store, StoreError,
+    CreatedGame, GameId, GameSpec, MadeBy, NewPlayer, Pace, PlayerId, SeatPlan, Store, StoreError,
     StoredGame, WhenOverdue,
 };

@@ -12,7 +12,7 @@
 use qiguo_rules::{Kingdom, Record};
 use serde::{Deserialize, Serialize};
 
-use crate::store::{GameId, Pace, PlayerId, SeatPlan};
+use crate::store::{GameId, MadeBy, Pace, PlayerId, SeatPlan};
 
 /// The version of these messages. A client speaking another is refused at [`Ask::Hello`].
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -163,7 +163,8 @@ pub struct GameView {
     pub code: String,
     /// The record: the start and every move so far.
     pub record: Record,
-    /// Which moves (by number) a stand-in computer made for an absent player.
+    /// Which moves (by number) a stand-in computer made for an absent player (the overdue
+    /// passes are in the record's `overdue`).
     pub stand_ins: Vec<u32>,
     /// Its seats, by player number.
     pub seats: Vec<SeatView>,
@@ -267,8 +268,8 @@ pub enum Event {
         ply: u32,
         /// The move, in move text.
         mv: String,
-        /// Whether a stand-in computer made it for an absent player.
-        stand_in: bool,
+        /// Who made it (an overdue pass is replayed with [`qiguo_rules::Game::pass_overdue`]).
+        by: MadeBy,
         /// When the next turn began, ms since 1970.
         since_ms: i64,
         /// When the next turn is overdue (see [`GameView::deadline_ms`]).

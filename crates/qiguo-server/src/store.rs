@@ -83,6 +83,29 @@ pub enum WhenOverdue {
     Pass,
 }
 
+/// Who made a stored move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MadeBy {
+    /// The seat's own player: its person, or the computer of a computer's seat.
+    Seat,
+    /// A stand-in computer, for a person who was away.
+    StandIn,
+    /// Nobody: the move was overdue and the kingdom passed ([`Game::pass_overdue`]).
+    OverduePass,
+}
+
+impl MadeBy {
+    /// As stored in the `stand_in` column.
+    fn code(self) -> i64 {
+        match self {
+            MadeBy::Seat => 0,
+            MadeBy::StandIn => 1,
+            MadeBy::OverduePass => 2,
+        }
+    }
+}
+
 /// How fast a game goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -541,8 +564,8 @@ impl Store {
         Ok(u32::try_from(row.try_get::<i64, _>("moves")?).unwrap_or(u32::MAX))
     }
 
-    /// Stores move number `ply` (from 0) of `game`, made for `seat` (by its player, or by a
-    /// stand-in computer), and returns once it is committed. Refused unless the game has
+    /// Stores move number `ply` (from 0) of `game`, made for `seat` (by its player, by a
+    /// stand-in computer, or an overdue pass), and returns once it is committed. Refused unless the game has
     /// exactly `ply` moves: two writers can never both store a move for one turn.
     pub async fn append_move(
         &self,
@@ -550,7 +573,7 @@ impl Store {
         ply: u32,
         mv: Move,
         seat: u8,
-        stand_in: bool,
+        by: MadeBy,
     ) -> Result<(), StoreError> {
         let now = self.now();
         let mut tx = self.pool.begin().await?;
@@ -568,7 +591,7 @@ impl Store {
         .bind(i64::from(ply))
         .bind(mv.to_string())
         .bind(i64::from(seat))
-        .bind(i64::from(stand_in))
+        .bind(by.code())
         .bind(now)
         .execute(&mut *tx)
         .await?;
@@ -616,15 +639,19 @@ impl Store {
                 .await?;
         record.moves = Vec::with_capacity(moves.len());
         let mut stand_ins = Vec::new();
+        let mut overdue = Vec::new();
         for (n, mv) in moves.iter().enumerate() {
             if mv.try_get::<i64, _>("ply")? != n as i64 {
                 return Err(damaged(&id.0, format!("move {n} is missing")));
             }
             record.moves.push(mv.try_get("mv")?);
-            if mv.try_get::<i64, _>("stand_in")? != 0 {
-                stand_ins.push(n as u32);
+            match mv.try_get::<i64, _>("stand_in")? {
+                0 => {}
+                1 => stand_ins.push(n as u32),
+                _ => overdue.push(n as u32),
             }
         }
+        record.overdue = overdue;
         let game = record.replay().map_err(|e| damaged(&id.0, e))?;
         let seat_rows = sqlx::query(
             "SELECT s.plan, s.holder, s.seen_ms, p.name FROM seats s \

@@ -495,3 +495,40 @@ fn a_correspondence_game_survives_restarts_and_overdue_moves() {
         assert_eq!(stored.stand_ins, vec![8]);
     });
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_overdue_turn_passes_when_the_creator_chose_so() {
+    let dir = TempDir::new("server-overdue-pass");
+    let lines = Lines::default();
+    let day = 24 * 60 * 60 * 1000;
+    let (clock, now) = hand_clock(1_800_000_000_000);
+    let server = start(&sqlite(&dir), Some(clock), &lines).await;
+    let url = server.url();
+    let (mut ann, me) = newcomer(&url, "Ann").await;
+    let pace = Pace::Correspondence {
+        days: 1,
+        overdue: WhenOverdue::Pass,
+    };
+    let (id, _) = create(&mut ann, new_game(seats(0, Level::Random), pace)).await;
+    ann.close().await;
+    // Ann does not move for a day and a half: Qin passes, and the computers play on.
+    *now.lock().unwrap() += day + day / 2;
+    let mut ann = returning(&url, &me).await;
+    let opened = ann.ask(Ask::Open { game: id.clone() }).await.unwrap();
+    let mut table = Table::new(ann, opened);
+    while table.game.len() < 7 {
+        tokio::time::timeout(Duration::from_secs(30), table.next())
+            .await
+            .unwrap()
+            .unwrap();
+    }
+    assert!(table.my_turn());
+    assert_eq!(table.game.overdue_passes(), &[0]);
+    let Answer::Game(view) = table.client.ask(Ask::Open { game: id }).await.unwrap() else {
+        panic!()
+    };
+    assert_eq!(view.record.overdue, vec![0]);
+    assert_eq!(view.record.moves[0], "--");
+    assert!(view.stand_ins.is_empty());
+    assert!(lines.contains("overdue, passed"));
+}

@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
 use qiguo_rules::{Game, Level, PlayerInfo, Position, Record, Rules};
-use qiguo_server::{GameSpec, Pace, SeatPlan, Store, StoreError, WhenOverdue};
+use qiguo_server::{GameSpec, MadeBy, Pace, SeatPlan, Store, StoreError, WhenOverdue};
 use qiguo_testkit::TempDir;
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -98,11 +98,13 @@ fn players_games_seats_and_moves_are_kept(url: &str) {
         for ply in 0..12u32 {
             let mv = game.position().legal_moves()[0];
             store
-                .append_move(&created.id, ply, mv, (ply % 7) as u8, false)
+                .append_move(&created.id, ply, mv, (ply % 7) as u8, MadeBy::Seat)
                 .await
                 .unwrap();
             game.play(mv).unwrap();
-            let again = store.append_move(&created.id, ply, mv, 0, false).await;
+            let again = store
+                .append_move(&created.id, ply, mv, 0, MadeBy::Seat)
+                .await;
             assert!(matches!(again, Err(StoreError::OutOfTurn { has, expected })
                 if has == ply + 1 && expected == ply));
         }
@@ -125,7 +127,9 @@ fn players_games_seats_and_moves_are_kept(url: &str) {
         store.finish(&created.id).await.unwrap();
         let mv = game.position().legal_moves()[0];
         assert!(matches!(
-            store.append_move(&created.id, 12, mv, 5, false).await,
+            store
+                .append_move(&created.id, 12, mv, 5, MadeBy::Seat)
+                .await,
             Err(StoreError::Finished)
         ));
     });
@@ -174,7 +178,7 @@ fn store_child_writes_moves_until_killed() {
             }
             let mv = moves[ply as usize % moves.len()];
             store
-                .append_move(&created.id, ply, mv, 0, false)
+                .append_move(&created.id, ply, mv, 0, MadeBy::Seat)
                 .await
                 .unwrap();
             game.play(mv).unwrap();

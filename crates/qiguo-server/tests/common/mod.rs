@@ -12,7 +12,7 @@ use qiguo_server::hub::Log;
 use qiguo_server::protocol::{Answer, Ask, Event, GameView, Identity, NewGame};
 use qiguo_server::server::{Running, ServerConfig, serve_store};
 use qiguo_server::store::Clock;
-use qiguo_server::{GameId, Pace, SeatPlan, Store};
+use qiguo_server::{GameId, MadeBy, Pace, SeatPlan, Store};
 
 /// A server's log lines.
 #[derive(Clone, Default)]
@@ -158,10 +158,16 @@ impl Table {
     pub async fn next(&mut self) -> Result<Event, ClientError> {
         let event = self.client.next_event().await?;
         match &event {
-            Event::Moved { game, ply, mv, .. } if *game == self.id => {
+            Event::Moved {
+                game, ply, mv, by, ..
+            } if *game == self.id => {
                 assert_eq!(*ply as usize, self.game.len(), "moves arrive in order");
                 let mv: Move = qiguo_rules::notation::parse_move(mv).unwrap();
-                self.game.play(mv).unwrap();
+                if *by == MadeBy::OverduePass {
+                    self.game.pass_overdue().unwrap();
+                } else {
+                    self.game.play(mv).unwrap();
+                }
             }
             Event::TakenBack { game, ply, .. } if *game == self.id => {
                 while self.game.len() > *ply as usize {

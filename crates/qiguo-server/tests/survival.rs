@@ -1,0 +1,280 @@
+//! Nothing lost, no one in: a server killed with SIGKILL in the middle of a stream of moves
+//! comes back with every move it acknowledged and plays on; fifty games at once; TLS; plain
+//! connections only on loopback; two servers on one PostgreSQL serving the same game.
+//!
+//! The PostgreSQL tests need `QIGUO_POSTGRES_URL` when they are built (and run); without it
+//! they are ignored.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::net::{IpAddr, Ipv4Addr};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use common::*;
+use qiguo_rules::{Kingdom, Level};
+use qiguo_server::client::{Client, ClientError, Trust};
+use qiguo_server::protocol::{Answer, Ask, Identity};
+use qiguo_server::server::{ServeError, ServerConfig, serve};
+use qiguo_server::{Pace, Store};
+use qiguo_testkit::TempDir;
+
+const LIVE: Pace = Pace::Live { wait_seconds: 600 };
+
+/// The child of the kill tests: a server on the database in `QIGUO_SERVER_CHILD`, printing its
+/// URL, serving until killed.
+#[test]
+fn server_child_serves_until_killed() {
+    let Ok(db) = std::env::var("QIGUO_SERVER_CHILD") else {
+        return; // Only as the child of the kill tests.
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let lines = Lines::default();
+        let server = start(&db, None, &lines).await;
+        println!("url {}", server.url());
+        std::future::pending::<()>().await;
+    });
+}
+
+fn server_child(db: &str) -> (Child, String) {
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "server_child_serves_until_killed", "--nocapture"])
+        .env("QIGUO_SERVER_CHILD", db)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let url = loop {
+        let line = lines.next().expect("the server starts").unwrap();
+        if let Some(url) = line.strip_prefix("url ") {
+            break url.to_owned();
+        }
+    };
+    // Keep reading its log so that it never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+    (child, url)
+}
+
+#[test]
+fn every_acknowledged_move_survives_a_kill_in_sqlite() {
+    let dir = TempDir::new("server-kill");
+    every_acknowledged_move_survives_a_kill(&sqlite(&dir));
+}
+
+#[test]
+#[cfg_attr(
+    not(postgres_tests),
+    ignore = "needs PostgreSQL: build and run with QIGUO_POSTGRES_URL set"
+)]
+fn every_acknowledged_move_survives_a_kill_in_postgres() {
+    every_acknowledged_move_survives_a_kill(&postgres());
+}
+
+fn every_acknowledged_move_survives_a_kill(db: &str) {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let (mut child, url) = server_child(db);
+    // Ann plays Qin against six computers as fast as the server goes; every move she hears of
+    // was acknowledged (stored) before it was told.
+    let (me, id, seen) = rt.block_on(async {
+        let (mut ann, me) = newcomer(&url, "Ann").await;
+        let (id, _) = create(&mut ann, new_game(seats(0, Level::Random), LIVE)).await;
+        let opened = ann.ask(Ask::Open { game: id.clone() }).await.unwrap();
+        let mut table = Table::new(ann, opened);
+        while table.game.len() < 40 {
+            table.wait_turn().await;
+            table.play(|m| m[m.len() / 2]).await;
+        }
+        // Killed while the computers answer.
+        child.kill().unwrap();
+        child.wait().unwrap();
+        // Whatever else arrived before the connection broke was acknowledged too.
+        while table.next().await.is_ok() {}
+        (me, id, table.game.moves().collect::<Vec<_>>())
+    });
+    let (mut child, url) = server_child(db);
+    rt.block_on(async {
+        let mut ann = returning(&url, &me).await;
+        let opened = ann.ask(Ask::Open { game: id.clone() }).await.unwrap();
+        let mut table = Table::new(ann, opened);
+        eprintln!(
+            "killed after {} moves told; {} stored",
+            seen.len(),
+            table.game.len()
+        );
+        assert!(table.game.len() >= seen.len());
+        assert_eq!(
+            &table.game.moves().collect::<Vec<_>>()[..seen.len()],
+            &seen[..]
+        );
+        // And the game goes on: the computers finish the round, Ann moves.
+        table.wait_turn().await;
+        table.play(|m| m[0]).await;
+    });
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fifty_games_at_once() {
+    let dir = TempDir::new("server-fifty");
+    let lines = Lines::default();
+    let server = start(&sqlite(&dir), None, &lines).await;
+    let url = server.url();
+    // Five players, ten games each against computers, all played at once for three rounds.
+    let mut players = Vec::new();
+    for p in 0..5 {
+        let url = url.clone();
+        players.push(tokio::spawn(async move {
+            let (mut client, me) = newcomer(&url, &format!("Player {p}")).await;
+            let mut ids = Vec::new();
+            for _ in 0..10 {
+                ids.push(
+                    create(&mut client, new_game(seats(0, Level::Random), LIVE))
+                        .await
+                        .0,
+                );
+            }
+            let mut tables = Vec::new();
+            for id in &ids {
+                let mut client = returning(&url, &me).await;
+                let opened = client.ask(Ask::Open { game: id.clone() }).await.unwrap();
+                tables.push(Table::new(client, opened));
+            }
+            let games = tables.into_iter().map(|mut table| {
+                tokio::spawn(async move {
+                    for round in 0..3 {
+                        table.wait_turn().await;
+                        table.play(|m| m[round % m.len()]).await;
+                    }
+                    table.wait_turn().await;
+                    table.game.len()
+                })
+            });
+            let mut lens = Vec::new();
+            for game in games.collect::<Vec<_>>() {
+                lens.push(game.await.unwrap());
+            }
+            let Answer::Games { games } = client.ask(Ask::Games {}).await.unwrap() else {
+                panic!()
+            };
+            assert_eq!(games.len(), 10);
+            assert!(games.iter().all(|g| g.your_turn && g.moves == 21));
+            lens
+        }));
+    }
+    for player in players {
+        assert_eq!(player.await.unwrap(), vec![21; 10]);
+    }
+    assert_eq!(lines.count("created by"), 50);
+}
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tls_is_served_and_plain_only_on_loopback() {
+    let dir = TempDir::new("server-tls");
+    let lines = Lines::default();
+    let mut config = ServerConfig::new(sqlite(&dir));
+    config.port = 0;
+    config.tls = Some((data("localhost.pem"), data("localhost.key")));
+    let server = serve(&config, lines.log()).await.unwrap();
+    assert!(server.url().starts_with("wss://127.0.0.1:"));
+    let url = format!("wss://localhost:{}", server.addr.port());
+    let trust = Trust {
+        extra_ca: Some(data("ca.pem")),
+    };
+    let (mut ann, me) = Client::connect(&url, Identity::New { name: "Ann".into() }, &trust)
+        .await
+        .unwrap();
+    assert_eq!(me.name, "Ann");
+    ann.ask(Ask::Games {}).await.unwrap();
+    // Without the authority the certificate is not trusted; plain WebSocket gets nowhere.
+    let untrusted =
+        Client::connect(&url, Identity::New { name: "Bo".into() }, &Trust::default()).await;
+    assert!(matches!(untrusted, Err(ClientError::Connection(_))));
+    let plain = format!("ws://127.0.0.1:{}", server.addr.port());
+    let plain = Client::connect(&plain, Identity::New { name: "Cy".into() }, &trust).await;
+    assert!(plain.is_err());
+    assert!(lines.contains("TLS handshake failed"));
+    // Plain on an address others can reach: refused before anything is opened.
+    let mut open = ServerConfig::new(sqlite(&dir));
+    open.bind = IpAddr::V4(Ipv4Addr::UNSPECIFIED);
+    open.port = 0;
+    assert!(matches!(
+        serve(&open, lines.log()).await,
+        Err(ServeError::Insecure(_))
+    ));
+    // A bad certificate file is a clear error.
+    let mut bad = ServerConfig::new(sqlite(&dir));
+    bad.port = 0;
+    bad.tls = Some((data("missing.pem"), data("localhost.key")));
+    assert!(matches!(
+        serve(&bad, lines.log()).await,
+        Err(ServeError::Tls(_))
+    ));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(postgres_tests),
+    ignore = "needs PostgreSQL: build and run with QIGUO_POSTGRES_URL set"
+)]
+async fn two_servers_on_one_postgres_serve_the_same_game() {
+    let db = postgres();
+    let (lines_a, lines_b) = (Lines::default(), Lines::default());
+    let a = start(&db, None, &lines_a).await;
+    let b = start(&db, None, &lines_b).await;
+    // Ann on server A creates the game; Bo joins it through server B.
+    let (mut ann, _) = newcomer(&a.url(), "Ann").await;
+    let (mut bo, _) = newcomer(&b.url(), "Bo").await;
+    let (id, code) = create(&mut ann, new_game(seats(1, Level::Random), LIVE)).await;
+    let opened = ann.ask(Ask::Open { game: id.clone() }).await.unwrap();
+    let mut ann = Table::new(ann, opened);
+    let joined = bo
+        .ask(Ask::Join {
+            code,
+            kingdom: Kingdom::Chu,
+        })
+        .await
+        .unwrap();
+    let mut bo = Table::new(bo, joined);
+    for round in 0..3 {
+        ann.wait_turn().await;
+        ann.play(|m| m[round % m.len()]).await;
+        bo.wait_turn().await;
+        bo.play(|m| m[(round + 3) % m.len()]).await;
+    }
+    ann.wait_turn().await;
+    while bo.game.len() < ann.game.len() {
+        tokio::time::timeout(Duration::from_secs(30), bo.next())
+            .await
+            .unwrap()
+            .unwrap();
+    }
+    assert_eq!(ann.game.len(), 21);
+    assert_eq!(ann.game.position().to_fen(), bo.game.position().to_fen());
+    // One game in the database, as both saw it: no turn was stored twice.
+    let store = Store::open(&db).await.unwrap();
+    let stored = store.load_game(&id).await.unwrap();
+    assert_eq!(stored.game.len(), 21);
+    assert_eq!(
+        stored.game.position().to_fen(),
+        ann.game.position().to_fen()
+    );
+    assert!(lines_b.contains("listening"));
+}
