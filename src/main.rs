@@ -23,11 +23,8 @@ fn main() -> ExitCode {
         }
     };
     match cli.tool {
-        Some(cli::Tool::Server(args)) => match args.config() {
-            Ok(config) => qiguo::net::run_host(config),
-            Err(e) => fail(&e.to_string(), 2),
-        },
-        Some(cli::Tool::Client(args)) => qiguo::net::run_guest(&args),
+        Some(cli::Tool::Server(args)) => cli::online::run_server(&args),
+        Some(cli::Tool::Online(args)) => cli::online::run_online(&args),
         Some(tool) => match cli::run(&tool) {
             Ok(out) => {
                 // A closed pipe (`qiguo moves | head -1`) is not an error worth reporting.

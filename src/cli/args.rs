@@ -6,9 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 use qiguo_ai::Level;
-use qiguo_rules::{
-    Game, Kingdom, PlayerInfo, Position, Preset, Rules, Seating, Seats, Setup, fen, notation,
-};
+use qiguo_rules::{Game, Kingdom, Position, Preset, Rules, Seating, Seats, Setup, fen, notation};
 
 use crate::game::app::launch::{Launch, View, WindowSize};
 use crate::i18n::Language;
@@ -255,11 +253,12 @@ pub enum Tool {
         #[arg(long, value_name = "S", default_value_t = 0)]
         seed: u64,
     },
-    /// Host a game for players on other machines, without a window; prints one line per
-    /// event and exits when the game ends.
-    Server(ServerArgs),
-    /// Join a hosted game without a window and play a seat as a computer.
-    Client(ClientArgs),
+    /// Serve online games (live and by correspondence) to players on other machines, without a
+    /// window; prints one line per event.
+    Server(super::online::ServerArgs),
+    /// Play online games without a window: create, join, list, move, show, or play a seat as a
+    /// computer. Each command prints one JSON line.
+    Online(super::online::OnlineArgs),
     /// Write the game's icon as a PNG (for desktop menus; see the README's Install section).
     Icon {
         /// Width and height in pixels.
@@ -272,108 +271,12 @@ pub enum Tool {
     },
 }
 
-/// Options of `qiguo server`.
-#[derive(Args, Debug)]
-pub struct ServerArgs {
-    /// The UDP port to listen on.
-    #[arg(long, value_name = "P", default_value_t = crate::net::protocol::DEFAULT_PORT)]
-    pub port: u16,
-    /// The address to listen on: loopback unless told otherwise (0.0.0.0 for every network).
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
-    pub bind: std::net::IpAddr,
-    /// Rules preset of a new game: classic, wikipedia, elephantchess, leventhal or ludii.
-    #[arg(long = "rules", value_name = "PRESET")]
-    pub preset: Option<Preset>,
-    /// Who holds which kingdom, as for the game window.
-    #[arg(long, value_name = "SEATING")]
-    pub seating: Option<SeatingArg>,
-    /// Who plays each player's seat: person (a machine joins it) or a computer level the host
-    /// plays; one for all, or one per player, comma-separated. Default: all persons.
-    #[arg(long, value_name = "L1,…")]
-    pub levels: Option<String>,
-    /// The game record, written after every move; if it exists, the game in it continues.
-    #[arg(long, value_name = "FILE")]
-    pub record: Option<PathBuf>,
-    /// A computer of this level plays the seat of a player who has gone, until they come
-    /// back (by default the seat waits for them).
-    #[arg(long, value_name = "L")]
-    pub stand_in: Option<Level>,
-    /// Seconds a player may be gone before the stand-in plays for them.
-    #[arg(long, value_name = "S", default_value_t = 30, requires = "stand_in")]
-    pub stand_in_after: u64,
-}
-
-impl ServerArgs {
-    /// The host's configuration: a new game, or the one in the record file.
-    pub fn config(&self) -> Result<crate::net::host::HostConfig, ArgError> {
-        let bind = std::net::SocketAddr::new(self.bind, self.port);
-        if let Some(path) = self.record.as_ref().filter(|p| p.exists()) {
-            let loaded = crate::saves::load_file(path)
-                .map_err(|e| ArgError::new(format!("--record {}", path.display()), e))?;
-            return Ok(crate::net::host::HostConfig {
-                bind,
-                players: loaded.record.players.clone(),
-                game: loaded.game,
-                record: Some(path.clone()),
-                tokens: crate::net::host::read_tokens(path),
-                stand_in: self.stand_in(),
-            });
-        }
-        let rules = Rules::preset(self.preset.unwrap_or_default());
-        let seats = seats_of(self.seating.as_ref())?;
-        let players = players_of(self.levels.as_deref(), seats.player_count())?;
-        Ok(crate::net::host::HostConfig {
-            bind,
-            game: Game::start(rules, seats),
-            players,
-            record: self.record.clone(),
-            tokens: Vec::new(),
-            stand_in: self.stand_in(),
-        })
-    }
-
-    fn stand_in(&self) -> Option<(Level, std::time::Duration)> {
-        self.stand_in
-            .map(|l| (l, std::time::Duration::from_secs(self.stand_in_after)))
-    }
-}
-
 /// The seats `--seating` asks for (seven players without it).
 fn seats_of(seating: Option<&SeatingArg>) -> Result<Seats, ArgError> {
     match seating {
         Some(SeatingArg(seating)) => seating.seats().map_err(|e| ArgError::new("--seating", e)),
         None => Ok(Seats::seven()),
     }
-}
-
-/// `count` players named "Player 1", …, each a person or the computer level `--levels` gives.
-fn players_of(levels: Option<&str>, count: usize) -> Result<Vec<PlayerInfo>, ArgError> {
-    let controllers = match levels {
-        None => vec![None; count],
-        Some(text) => parse_levels(text, count)?,
-    };
-    Ok(PlayerInfo::defaults(count)
-        .into_iter()
-        .zip(controllers)
-        .map(|(p, c)| PlayerInfo { computer: c, ..p })
-        .collect())
-}
-
-/// Options of `qiguo client`.
-#[derive(Args, Debug)]
-pub struct ClientArgs {
-    /// The host, such as 192.168.1.20:7206.
-    #[arg(long, value_name = "ADDR:PORT")]
-    pub connect: std::net::SocketAddr,
-    /// The kingdom to take: qin, chu, han, qi, wei, zhao or yan.
-    #[arg(long, value_name = "KINGDOM")]
-    pub seat: Kingdom,
-    /// The level the seat plays at: random, easy, medium or hard.
-    #[arg(long, value_name = "L", default_value = "medium")]
-    pub level: Level,
-    /// The player's name.
-    #[arg(long, value_name = "NAME", default_value = "Computer")]
-    pub name: String,
 }
 
 /// The players' controllers in `--levels`: one for all `count` players, or one per player in
@@ -461,80 +364,6 @@ mod tests {
 
     fn args(line: &str) -> Vec<OsString> {
         line.split_whitespace().map(OsString::from).collect()
-    }
-
-    #[test]
-    fn server_and_client_options_are_checked() {
-        let server = |line: &str| match parse(args(line)).map(|c| c.tool) {
-            Ok(Some(Tool::Server(a))) => a.config().map_err(|e| e.to_string()),
-            Ok(other) => panic!("{line}: {other:?}"),
-            Err(e) => Err(error_line(&e)),
-        };
-        let config =
-            server("qiguo server --levels person,hard,easy,random,person,person,person").unwrap();
-        assert_eq!(
-            config.bind,
-            "127.0.0.1:7206".parse().unwrap(),
-            "loopback by default"
-        );
-        assert_eq!(config.players[1].computer, Some(Level::Hard));
-        assert_eq!(config.players[0].computer, None);
-        let config =
-            server("qiguo server --bind 0.0.0.0 --port 9000 --rules wikipedia --seating two")
-                .unwrap();
-        assert_eq!(config.bind, "0.0.0.0:9000".parse().unwrap());
-        assert_eq!(config.players.len(), 2);
-        assert!(
-            server("qiguo server --levels person,grandmaster")
-                .unwrap_err()
-                .contains("--levels")
-        );
-        assert!(server("qiguo server --port 70000").is_err());
-        let config = server("qiguo server --stand-in easy --stand-in-after 5").unwrap();
-        assert_eq!(
-            config.stand_in,
-            Some((Level::Easy, std::time::Duration::from_secs(5)))
-        );
-        assert_eq!(
-            server("qiguo server").unwrap().stand_in,
-            None,
-            "seats wait by default"
-        );
-        assert!(
-            server("qiguo server --stand-in-after 5").is_err(),
-            "needs --stand-in"
-        );
-        assert!(server("qiguo server --bind nowhere").is_err());
-        // A record that cannot be read is refused with its reason, never replaced.
-        let dir = qiguo_testkit::TempDir::new("server_args");
-        let bad = dir.join("bad.json");
-        std::fs::write(&bad, "not a game").unwrap();
-        let err = server(&format!("qiguo server --record {}", bad.display())).unwrap_err();
-        assert!(err.contains("--record"), "{err}");
-        assert_eq!(std::fs::read_to_string(&bad).unwrap(), "not a game");
-
-        let client = |line: &str| {
-            parse(args(line))
-                .map(|c| c.tool)
-                .map_err(|e| error_line(&e))
-        };
-        match client("qiguo client --connect 127.0.0.1:7206 --seat wei --level easy --name Bo") {
-            Ok(Some(Tool::Client(a))) => {
-                assert_eq!(a.seat, Kingdom::Wei);
-                assert_eq!(a.level, Level::Easy);
-                assert_eq!(a.name, "Bo");
-            }
-            other => panic!("{other:?}"),
-        }
-        assert!(
-            client("qiguo client --connect 127.0.0.1 --seat wei").is_err(),
-            "no port"
-        );
-        assert!(client("qiguo client --connect 127.0.0.1:7206 --seat rome").is_err());
-        assert!(
-            client("qiguo client --connect 127.0.0.1:7206").is_err(),
-            "no seat"
-        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! reads and checks the arguments, [`tools`] runs the tools.
 
 pub mod args;
+pub mod online;
 pub mod tools;
 
 pub use args::{ArgError, Cli, GameArgs, PositionArgs, SeatingArg, Tool, error_line, parse};

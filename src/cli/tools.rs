@@ -102,7 +102,7 @@ pub fn run(tool: &Tool) -> Result<String, ToolError> {
             Ok(format!("{}\n", result.best))
         }
         // They run until their game ends and print as it goes: `main` runs them itself.
-        Tool::Server(_) | Tool::Client(_) => Err(ToolError::Arg(ArgError::new(
+        Tool::Server(_) | Tool::Online(_) => Err(ToolError::Arg(ArgError::new(
             "server",
             "the server and client run from the command line, not as tools",
         ))),

@@ -2,28 +2,21 @@
 //! bevy_replicon over renet (UDP with netcode). See [`protocol`] for what they say,
 //! [`host`] for the host and [`guest`] for a player's machine without a window.
 
-pub mod guest;
-pub mod host;
 pub mod protocol;
 pub mod seating;
 
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
-use bevy::app::ScheduleRunnerPlugin;
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
 use bevy_replicon::prelude::*;
+use bevy_replicon_renet::RenetChannelsExt;
 use bevy_replicon_renet::netcode::{
     ClientAuthentication, NetcodeClientTransport, NetcodeServerTransport, ServerAuthentication,
     ServerConfig,
 };
 use bevy_replicon_renet::renet::ConnectionConfig;
-use bevy_replicon_renet::{RenetChannelsExt, RepliconRenetPlugins};
 use bevy_replicon_renet::{RenetClient, RenetServer};
-use qiguo_ai::{BackgroundSearch, Engine, Level, LevelSearch, Limits};
-use qiguo_rules::{Move, Position};
 
 use protocol::{
     Join, NETCODE_PROTOCOL_ID, Play, Played, Refused, Resync, Table, TakeBack, Welcome,
@@ -57,22 +50,6 @@ pub(crate) fn join_due(pace: &mut Option<Timer>, delta: Duration) -> bool {
         }
         Some(timer) => timer.tick(delta).just_finished(),
     }
-}
-
-/// Frames per second of a headless host or guest: messages are read and sent once a frame.
-const FRAME: Duration = Duration::from_millis(1000 / 60);
-
-/// A Bevy app without a window or renderer, ready for replicon and renet: time, states and a
-/// loop at 60 frames a second.
-fn headless_app() -> App {
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins.set(ScheduleRunnerPlugin::run_loop(FRAME)),
-        StatesPlugin,
-        RepliconPlugins,
-        RepliconRenetPlugins,
-    ));
-    app
 }
 
 /// renet's connection settings for the channels replicon registered (the same on both sides).
@@ -160,53 +137,6 @@ pub(crate) fn read_token(file: Option<&std::path::Path>) -> Option<String> {
     Some(text.trim().to_owned()).filter(|t| !t.is_empty())
 }
 
-/// A computer's search on a thread of its own, so that the machine keeps serving its
-/// connection meanwhile; by node budget, so the same move on any machine.
-struct Search {
-    engine: Arc<Mutex<Engine>>,
-    /// The search under way, and the move number it is for.
-    running: Option<(u32, BackgroundSearch)>,
-}
-
-impl Search {
-    fn new() -> Search {
-        Search {
-            engine: Arc::new(Mutex::new(Engine::new(16))),
-            running: None,
-        }
-    }
-
-    /// Whether a search is under way (or finished and not yet taken).
-    fn busy(&self) -> bool {
-        self.running.is_some()
-    }
-
-    /// Starts searching `pos`, move number `ply`, at `level`.
-    fn start(&mut self, pos: &Position, level: Level, ply: u32, salt: u64) {
-        let limits = Limits {
-            nodes: Some(level.nodes()),
-            ..Limits::default()
-        };
-        let search = BackgroundSearch::start(
-            self.engine.clone(),
-            pos.clone(),
-            level,
-            limits,
-            u64::from(ply) ^ salt,
-        );
-        self.running = Some((ply, search));
-    }
-
-    /// The move found and the move number it was for, once the search has finished.
-    fn take_ready(&mut self) -> Option<(u32, Option<Move>)> {
-        let (ply, search) = self.running.as_mut()?;
-        let found = search.poll()?;
-        let ply = *ply;
-        self.running = None;
-        Some((ply, found.map(|r| r.best)))
-    }
-}
-
 /// The game's messages, registered the same way on host and guests, and the protocol
 /// version: replicon checks that both sides agree before a machine is let in.
 pub(crate) fn messages_plugin(app: &mut App, version: u32) {
@@ -226,51 +156,4 @@ pub(crate) fn messages_plugin(app: &mut App, version: u32) {
         .make_message_independent::<Table>()
         .add_server_message::<Resync>(Channel::Ordered)
         .make_message_independent::<Resync>();
-}
-
-/// `qiguo server`: hosts the game until it ends (exit code 0), printing one line per event.
-pub fn run_host(config: host::HostConfig) -> std::process::ExitCode {
-    match host::host_app(config) {
-        Ok((mut app, _)) => exit_code(app.run()),
-        Err(e) => {
-            eprintln!("qiguo: {e}");
-            std::process::ExitCode::from(1)
-        }
-    }
-}
-
-/// `qiguo client`: joins (or rejoins, with the seat token kept in the data directory) and
-/// plays its seat until the game ends.
-pub fn run_guest(args: &crate::cli::args::ClientArgs) -> std::process::ExitCode {
-    // One token per host and seat, so that several clients on one machine keep theirs apart.
-    let token_file = crate::saves::SaveDir::locate().ok().map(|dir| {
-        let name =
-            format!("{}-{}", args.connect, args.seat.name()).replace([':', '.', '[', ']'], "_");
-        dir.root().join("seats").join(format!("{name}.token"))
-    });
-    if let Some(dir) = token_file.as_ref().and_then(|f| f.parent()) {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    let config = guest::GuestConfig {
-        version: protocol::PROTOCOL_VERSION,
-        host: args.connect,
-        seats: vec![args.seat],
-        level: args.level,
-        name: args.name.clone(),
-        token_file,
-    };
-    match guest::guest_app(config) {
-        Ok(mut app) => exit_code(app.run()),
-        Err(e) => {
-            eprintln!("qiguo: {e}");
-            std::process::ExitCode::from(1)
-        }
-    }
-}
-
-fn exit_code(exit: AppExit) -> std::process::ExitCode {
-    match exit {
-        AppExit::Success => std::process::ExitCode::SUCCESS,
-        AppExit::Error(code) => std::process::ExitCode::from(code.get()),
-    }
 }

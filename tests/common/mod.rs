@@ -18,12 +18,9 @@ use qiguo::game::selection::{Marker, MarkerKind, PointClicked, Selection};
 use qiguo::game::state::{Match, MoveRequested, Mover, Review, TurnPhase};
 use qiguo::game::stones::{EmperorStone, Look, Stone, StoneIndex, StonePlace};
 use qiguo::game::{layout, logic_plugins};
-use qiguo::net::host::HostConfig;
 use qiguo::saves::SaveDir;
 use qiguo_ai::{Level, Limits};
-use qiguo_rules::{
-    Game, Kingdom, Move, PlayerInfo, Point, Position, Rules, Seats, Standing, notation,
-};
+use qiguo_rules::{Game, Kingdom, Move, PlayerInfo, Point, Position, Standing, notation};
 
 /// Simulated seconds per frame.
 pub const FRAME: Duration = Duration::from_millis(20);
@@ -394,24 +391,5 @@ pub fn run_apps_until(apps: &mut [&mut App], limit: Duration, done: impl Fn(&[&m
             app.update();
         }
         std::thread::sleep(Duration::from_millis(1));
-    }
-}
-
-/// Seven players: the first `remote` are people on other machines, the rest computers of the
-/// host (random movers, so that games are quick).
-pub fn host_config(remote: usize) -> HostConfig {
-    let players = (0..7)
-        .map(|i| PlayerInfo {
-            name: format!("Player {}", i + 1),
-            computer: (i >= remote).then_some(Level::Random),
-        })
-        .collect();
-    HostConfig {
-        bind: "127.0.0.1:0".parse().unwrap(),
-        game: Game::start(Rules::default(), Seats::seven()),
-        players,
-        record: None,
-        tokens: Vec::new(),
-        stand_in: None,
     }
 }

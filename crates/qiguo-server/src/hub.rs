@@ -492,21 +492,14 @@ impl Hub {
         let id = g.stored.id.clone();
         let pos = g.stored.game.position();
         let seat = player_of(pos);
-        if let Mover::Player(player) = mover {
-            if !g
+        if let Mover::Player(player) = mover
+            && !g
                 .stored
                 .seats
                 .iter()
                 .any(|s| s.holder.as_ref() == Some(player))
-            {
-                return Err(Refusal::new("no such game of yours"));
-            }
-            if g.stored.seats[usize::from(seat)].holder.as_ref() != Some(player) {
-                return Err(Refusal::new(format!(
-                    "it is {}'s turn, not one of your kingdoms'",
-                    pos.to_move()
-                )));
-            }
+        {
+            return Err(Refusal::new("no such game of yours"));
         }
         if g.stored.finished || pos.is_over() {
             return Err(Refusal::new("the game is over"));
@@ -515,6 +508,14 @@ impl Hub {
         if ply != has {
             return Err(Refusal::new(format!(
                 "the game has {has} moves, not {ply}: it moved on"
+            )));
+        }
+        if let Mover::Player(player) = mover
+            && g.stored.seats[usize::from(seat)].holder.as_ref() != Some(player)
+        {
+            return Err(Refusal::new(format!(
+                "it is {}'s turn, not one of your kingdoms'",
+                pos.to_move()
             )));
         }
         let by = match mover {

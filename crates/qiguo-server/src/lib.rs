@@ -8,6 +8,7 @@
 
 pub mod client;
 pub mod hub;
+pub mod keys;
 pub mod protocol;
 pub mod secret;
 pub mod server;

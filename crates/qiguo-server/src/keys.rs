@@ -1,0 +1,137 @@
+//! The player's keys, one per server, kept in a file of the data directory (`online-keys.json`):
+//! a server knows a player by the id and secret key it gave them on their first visit, so the
+//! file is what makes a player the same player next time. Written whole to a new file and
+//! renamed over the old one, readable by its owner only.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::protocol::Identity;
+use crate::store::PlayerId;
+
+/// The file's name in the data directory.
+pub const KEYS_FILE: &str = "online-keys.json";
+
+/// Who the player is on one server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Key {
+    /// Their id there.
+    pub player: PlayerId,
+    /// Their secret key there.
+    pub key: String,
+    /// The name they gave.
+    pub name: String,
+}
+
+/// The keys, by server address.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeyRing {
+    /// The keys, by server URL as given (`ws://…`, `wss://…`).
+    pub servers: BTreeMap<String, Key>,
+}
+
+/// Why the keys could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum KeysError {
+    /// The file could not be read or written.
+    #[error("{0}: {1}")]
+    Io(PathBuf, std::io::Error),
+    /// The file is not a key ring (it is left as it is).
+    #[error("{0} is damaged ({1}); move it away to sign in as a new player")]
+    Damaged(PathBuf, serde_json::Error),
+}
+
+impl KeyRing {
+    /// The keys in `dir` (none if there is no file yet).
+    pub fn load(dir: &Path) -> Result<KeyRing, KeysError> {
+        let path = dir.join(KEYS_FILE);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text).map_err(|e| KeysError::Damaged(path, e)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(KeyRing::default()),
+            Err(e) => Err(KeysError::Io(path, e)),
+        }
+    }
+
+    /// Writes the keys to `dir`, replacing the file at once.
+    pub fn save(&self, dir: &Path) -> Result<(), KeysError> {
+        let path = dir.join(KEYS_FILE);
+        let io = |e| KeysError::Io(path.clone(), e);
+        std::fs::create_dir_all(dir).map_err(io)?;
+        let text = serde_json::to_string_pretty(self).expect("keys serialize");
+        let tmp = dir.join(format!("{KEYS_FILE}.new"));
+        {
+            use std::io::Write;
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true).create(true).truncate(true);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::OpenOptionsExt;
+                options.mode(0o600);
+            }
+            let mut file = options.open(&tmp).map_err(io)?;
+            file.write_all(text.as_bytes()).map_err(io)?;
+            file.sync_all().map_err(io)?;
+        }
+        std::fs::rename(&tmp, &path).map_err(io)
+    }
+
+    /// How to sign in to `server`: with the key kept for it, or as a new player called `name`.
+    pub fn identity(&self, server: &str, name: &str) -> Identity {
+        match self.servers.get(server) {
+            Some(key) => Identity::Player {
+                id: key.player.clone(),
+                key: key.key.clone(),
+            },
+            None => Identity::New {
+                name: name.to_owned(),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_kept_per_server() {
+        let dir = std::env::temp_dir().join(format!("qiguo-keys-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut ring = KeyRing::load(&dir).unwrap();
+        assert!(matches!(ring.identity("ws://a", "Ann"), Identity::New { name } if name == "Ann"));
+        ring.servers.insert(
+            "ws://a".into(),
+            Key {
+                player: PlayerId("p".into()),
+                key: "k".into(),
+                name: "Ann".into(),
+            },
+        );
+        ring.save(&dir).unwrap();
+        let again = KeyRing::load(&dir).unwrap();
+        assert_eq!(again, ring);
+        assert!(
+            matches!(again.identity("ws://a", "x"), Identity::Player { key, .. } if key == "k")
+        );
+        assert!(matches!(
+            again.identity("ws://b", "x"),
+            Identity::New { .. }
+        ));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(dir.join(KEYS_FILE))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        std::fs::write(dir.join(KEYS_FILE), "{").unwrap();
+        assert!(matches!(KeyRing::load(&dir), Err(KeysError::Damaged(..))));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

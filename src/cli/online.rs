@@ -1,0 +1,587 @@
+//! `qiguo server` (the online games' server, one line per event) and `qiguo online` (a client
+//! without a window for scripts and tests: every command prints one JSON line; `play` one per
+//! move it makes). The player's key for each server is kept in the data directory.
+
+use std::io::Write;
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+use qiguo_ai::{Engine, Level, LevelSearch, Limits};
+use qiguo_rules::{Game, Kingdom, Move, PlayerInfo, Preset, Record, Rules, notation};
+use qiguo_server::client::{Client, ClientError, Trust};
+use qiguo_server::keys::{Key, KeyRing};
+use qiguo_server::protocol::{Answer, Ask, DEFAULT_PORT, Event, GameView, NewGame};
+use qiguo_server::server::{ServerConfig, serve};
+use qiguo_server::{GameId, MadeBy, Pace, SeatPlan, WhenOverdue};
+use serde_json::json;
+
+use super::args::{ArgError, SeatingArg};
+use crate::saves::SaveDir;
+
+/// The server's database file in the data directory, unless `--db` says otherwise.
+pub const SERVER_DB: &str = "server.sqlite";
+
+/// How long `play` waits before connecting again to a server that went away.
+pub const RECONNECT_AFTER: Duration = Duration::from_secs(2);
+
+/// Options of `qiguo server`.
+#[derive(Args, Debug)]
+pub struct ServerArgs {
+    /// The address to listen on: loopback unless told otherwise (0.0.0.0 for every network,
+    /// which needs TLS or --insecure-lan).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+    /// The TCP port to listen on.
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_PORT)]
+    pub port: u16,
+    /// The database: `sqlite://FILE` or `postgres://USER@HOST/DB` (by default server.sqlite in
+    /// the data directory).
+    #[arg(long, value_name = "URL")]
+    pub db: Option<String>,
+    /// The certificate chain (PEM) to serve TLS (wss://) with.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The certificate's private key (PEM).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// Serve unencrypted on an address other than loopback (a home network you trust).
+    #[arg(long)]
+    pub insecure_lan: bool,
+}
+
+impl ServerArgs {
+    /// The server's configuration.
+    pub fn config(&self) -> Result<ServerConfig, ArgError> {
+        let db = match &self.db {
+            Some(url) if url.starts_with("sqlite:") || url.starts_with("postgres") => url.clone(),
+            Some(url) => {
+                return Err(ArgError::new(
+                    format!("--db {url}"),
+                    "a database is sqlite://FILE or postgres://USER@HOST/DB",
+                ));
+            }
+            None => {
+                let dir = SaveDir::locate().map_err(|e| ArgError::new("--db", e))?;
+                std::fs::create_dir_all(dir.root())
+                    .map_err(|e| ArgError::new("--db", format!("{}: {e}", dir.root().display())))?;
+                format!("sqlite://{}?mode=rwc", dir.root().join(SERVER_DB).display())
+            }
+        };
+        let mut config = ServerConfig::new(db);
+        config.bind = self.bind;
+        config.port = self.port;
+        config.tls = self.tls_cert.clone().zip(self.tls_key.clone());
+        config.insecure_lan = self.insecure_lan;
+        Ok(config)
+    }
+}
+
+/// Options of `qiguo online`.
+#[derive(Args, Debug)]
+pub struct OnlineArgs {
+    /// The server: ws://HOST:PORT, or wss://HOST:PORT for one with TLS.
+    #[arg(
+        long,
+        value_name = "URL",
+        default_value = "ws://127.0.0.1:7206",
+        global = true
+    )]
+    pub server: String,
+    /// Also trust this authority's certificate (PEM) for wss:// (a server's own certificate).
+    #[arg(long, value_name = "FILE", global = true)]
+    pub ca: Option<PathBuf>,
+    /// Your name, when this server meets you for the first time.
+    #[arg(long, value_name = "N", default_value = "Player", global = true)]
+    pub name: String,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: OnlineCommand,
+}
+
+/// The commands of `qiguo online`.
+#[derive(Subcommand, Debug)]
+pub enum OnlineCommand {
+    /// Create a game; prints its id and invitation code.
+    Create {
+        /// Rules preset: classic, wikipedia, elephantchess, leventhal or ludii.
+        #[arg(long = "rules", value_name = "PRESET", default_value = "classic")]
+        preset: Preset,
+        /// Who holds the kingdoms, as for the game window (seven players by default).
+        #[arg(long, value_name = "SEATING")]
+        seating: Option<SeatingArg>,
+        /// Who plays each player's seat, in seat order: me, open (anyone with the code), or a
+        /// computer level (random, easy, medium, hard).
+        #[arg(long, value_name = "S1,…")]
+        seats: String,
+        /// live, or Nd for a move every N days (1 to 14).
+        #[arg(long, value_name = "PACE", default_value = "live")]
+        pace: String,
+        /// In a live game, seconds a seat waits for its absent player before a stand-in plays.
+        #[arg(long, value_name = "S", default_value_t = 60)]
+        wait: u32,
+        /// In a game by correspondence, what an overdue move becomes: stand-in or pass.
+        #[arg(long, value_name = "WHAT", default_value = "stand-in")]
+        overdue: String,
+    },
+    /// Take an open seat with a game's invitation code.
+    Join {
+        /// The invitation code.
+        code: String,
+        /// A kingdom of the seat to take.
+        #[arg(long, value_name = "KINGDOM")]
+        seat: Kingdom,
+    },
+    /// List your games, those waiting for your move first.
+    Games,
+    /// Make a move in one of your games.
+    Move {
+        /// The game's id.
+        game: String,
+        /// The move, such as f3a8.
+        #[arg(value_name = "MOVE")]
+        mv: String,
+    },
+    /// Print one of your games, its record included.
+    Show {
+        /// The game's id.
+        game: String,
+    },
+    /// Play one of your seats as a computer until the game ends, connecting again whenever
+    /// the server goes away; prints each move made.
+    Play {
+        /// The game's id.
+        game: String,
+        /// A kingdom of your seat.
+        #[arg(long, value_name = "KINGDOM")]
+        seat: Kingdom,
+        /// Its strength: random, easy, medium or hard.
+        #[arg(long, value_name = "L", default_value = "medium")]
+        level: Level,
+    },
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start: {e}"))
+}
+
+fn fail(message: &str, code: u8) -> ExitCode {
+    let _ = writeln!(std::io::stderr(), "qiguo: {message}");
+    ExitCode::from(code)
+}
+
+fn print_line(value: &serde_json::Value) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{value}");
+    let _ = out.flush();
+}
+
+/// `qiguo server`: serves until stopped, one line per event on standard output.
+pub fn run_server(args: &ServerArgs) -> ExitCode {
+    let config = match args.config() {
+        Ok(config) => config,
+        Err(e) => return fail(&e.to_string(), 2),
+    };
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(e) => return fail(&e, 1),
+    };
+    let log: qiguo_server::hub::Log = Arc::new(|line: &str| {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(
+            out,
+            "{} {line}",
+            jiff::Timestamp::now()
+                .round(jiff::Unit::Second)
+                .unwrap_or_default()
+        );
+    });
+    rt.block_on(async {
+        match serve(&config, log).await {
+            // Every acknowledged write is committed: stopping it by a signal loses nothing.
+            Ok(_running) => std::future::pending().await,
+            Err(e) => fail(&e.to_string(), 1),
+        }
+    })
+}
+
+/// `qiguo online …`.
+pub fn run_online(args: &OnlineArgs) -> ExitCode {
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(e) => return fail(&e, 1),
+    };
+    match rt.block_on(online(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Arg(e)) => fail(&e.to_string(), 2),
+        Err(Failure::Other(e)) => fail(&e, 1),
+    }
+}
+
+enum Failure {
+    Arg(ArgError),
+    Other(String),
+}
+
+impl From<ClientError> for Failure {
+    fn from(e: ClientError) -> Failure {
+        Failure::Other(e.to_string())
+    }
+}
+
+impl From<ArgError> for Failure {
+    fn from(e: ArgError) -> Failure {
+        Failure::Arg(e)
+    }
+}
+
+/// Connects to the server as the player whose key is kept for it (or as a new player, whose
+/// key is then kept).
+pub async fn connect(server: &str, name: &str, ca: Option<PathBuf>) -> Result<Client, String> {
+    let dir = SaveDir::locate().map_err(|e| e.to_string())?;
+    let mut ring = KeyRing::load(dir.root()).map_err(|e| e.to_string())?;
+    let identity = ring.identity(server, name);
+    let trust = Trust { extra_ca: ca };
+    let (client, welcome) = Client::connect(server, identity, &trust)
+        .await
+        .map_err(|e| e.to_string())?;
+    if let Some(key) = welcome.key {
+        ring.servers.insert(
+            server.to_owned(),
+            Key {
+                player: welcome.player,
+                key,
+                name: welcome.name,
+            },
+        );
+        ring.save(dir.root()).map_err(|e| e.to_string())?;
+    }
+    Ok(client)
+}
+
+async fn online(args: &OnlineArgs) -> Result<(), Failure> {
+    // Arguments are checked before anything is sent.
+    let create = match &args.command {
+        OnlineCommand::Create {
+            preset,
+            seating,
+            seats,
+            pace,
+            wait,
+            overdue,
+        } => Some(new_game(
+            *preset,
+            seating.as_ref(),
+            seats,
+            pace,
+            *wait,
+            overdue,
+            &args.name,
+        )?),
+        _ => None,
+    };
+    if let OnlineCommand::Play { game, seat, level } = &args.command {
+        return play(args, &GameId(game.clone()), *seat, *level).await;
+    }
+    let mut client = connect(&args.server, &args.name, args.ca.clone())
+        .await
+        .map_err(Failure::Other)?;
+    let line = match &args.command {
+        OnlineCommand::Create { .. } => {
+            let game = create.expect("checked above");
+            match client.ask(Ask::Create { game }).await? {
+                Answer::Created { game, code } => json!({ "game": game, "code": code }),
+                other => unexpected(other)?,
+            }
+        }
+        OnlineCommand::Join { code, seat } => {
+            let view = game_view(
+                client
+                    .ask(Ask::Join {
+                        code: code.clone(),
+                        kingdom: *seat,
+                    })
+                    .await?,
+            )?;
+            let number = view.seats.iter().position(|s| s.yours);
+            json!({ "game": view.id, "seat": number, "kingdom": seat, "moves": view.record.moves.len() })
+        }
+        OnlineCommand::Games => match client.ask(Ask::Games {}).await? {
+            Answer::Games { games } => json!({ "games": games }),
+            other => unexpected(other)?,
+        },
+        OnlineCommand::Move { game, mv } => {
+            let id = GameId(game.clone());
+            let view = game_view(client.ask(Ask::Open { game: id.clone() }).await?)?;
+            let ply = view.record.moves.len() as u32;
+            match client
+                .ask(Ask::Move {
+                    game: id.clone(),
+                    ply,
+                    mv: mv.clone(),
+                })
+                .await?
+            {
+                Answer::Moved { ply } => json!({ "game": id, "ply": ply, "move": mv }),
+                other => unexpected(other)?,
+            }
+        }
+        OnlineCommand::Show { game } => {
+            let view = game_view(
+                client
+                    .ask(Ask::Open {
+                        game: GameId(game.clone()),
+                    })
+                    .await?,
+            )?;
+            serde_json::to_value(&view).map_err(|e| Failure::Other(e.to_string()))?
+        }
+        OnlineCommand::Play { .. } => unreachable!("played above"),
+    };
+    print_line(&line);
+    client.close().await;
+    Ok(())
+}
+
+fn unexpected<T>(answer: Answer) -> Result<T, Failure> {
+    Err(Failure::Other(format!("the server answered {answer:?}")))
+}
+
+fn game_view(answer: Answer) -> Result<GameView, Failure> {
+    match answer {
+        Answer::Game(view) => Ok(*view),
+        other => unexpected(other),
+    }
+}
+
+/// The game `create` asks for.
+fn new_game(
+    preset: Preset,
+    seating: Option<&SeatingArg>,
+    seats: &str,
+    pace: &str,
+    wait: u32,
+    overdue: &str,
+    name: &str,
+) -> Result<NewGame, ArgError> {
+    let rules = Rules::preset(preset);
+    let table = match seating {
+        Some(SeatingArg(seating)) => seating.seats().map_err(|e| ArgError::new("--seating", e))?,
+        None => qiguo_rules::Seats::seven(),
+    };
+    let count = table.player_count();
+    let plans = seats
+        .split(',')
+        .map(|s| match s.trim() {
+            "me" => Ok(SeatPlan::Creator),
+            "open" => Ok(SeatPlan::Open),
+            other => other
+                .parse::<Level>()
+                .map(SeatPlan::Computer)
+                .map_err(|e| ArgError::new("--seats", format!("{e} (or me, or open)"))),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if plans.len() != count {
+        return Err(ArgError::new(
+            "--seats",
+            format!(
+                "give one seat per player ({count}), in seat order, not {}",
+                plans.len()
+            ),
+        ));
+    }
+    let overdue = match overdue {
+        "stand-in" => WhenOverdue::StandIn,
+        "pass" => WhenOverdue::Pass,
+        other => {
+            return Err(ArgError::new(
+                format!("--overdue {other}"),
+                "an overdue move is stand-in or pass",
+            ));
+        }
+    };
+    let pace = match pace {
+        "live" => Pace::Live { wait_seconds: wait },
+        days => {
+            let n = days
+                .strip_suffix('d')
+                .and_then(|n| n.parse::<u8>().ok())
+                .filter(|n| (1..=14).contains(n))
+                .ok_or_else(|| {
+                    ArgError::new(
+                        format!("--pace {days}"),
+                        "a pace is live, or 1d to 14d (days per move)",
+                    )
+                })?;
+            Pace::Correspondence { days: n, overdue }
+        }
+    };
+    let players = plans
+        .iter()
+        .enumerate()
+        .map(|(i, plan)| match plan {
+            SeatPlan::Creator => PlayerInfo {
+                name: name.to_owned(),
+                computer: None,
+            },
+            SeatPlan::Open => PlayerInfo {
+                name: format!("Player {}", i + 1),
+                computer: None,
+            },
+            SeatPlan::Computer(level) => PlayerInfo {
+                name: format!("Computer {}", i + 1),
+                computer: Some(*level),
+            },
+        })
+        .collect();
+    let start = Record::from_game(&Game::start(rules, table), players);
+    Ok(NewGame {
+        start,
+        seats: plans,
+        pace,
+    })
+}
+
+/// `play`: the seat of `kingdom` in `id`, played by a computer of `level` until the game ends.
+async fn play(
+    args: &OnlineArgs,
+    id: &GameId,
+    kingdom: Kingdom,
+    level: Level,
+) -> Result<(), Failure> {
+    let mut engine = Some(Engine::new(18));
+    loop {
+        match play_connected(args, id, kingdom, level, &mut engine).await {
+            Ok(()) => return Ok(()),
+            // Refusals are final (not your seat, no such game); a lost server is waited for.
+            Err(ClientError::Refused(why)) => return Err(Failure::Other(why)),
+            Err(e) => {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "qiguo: {e}; connecting again in {} s",
+                    RECONNECT_AFTER.as_secs()
+                );
+                tokio::time::sleep(RECONNECT_AFTER).await;
+            }
+        }
+    }
+}
+
+async fn play_connected(
+    args: &OnlineArgs,
+    id: &GameId,
+    kingdom: Kingdom,
+    level: Level,
+    engine: &mut Option<Engine>,
+) -> Result<(), ClientError> {
+    let mut client = connect(&args.server, &args.name, args.ca.clone())
+        .await
+        .map_err(ClientError::Connection)?;
+    let Answer::Game(view) = client.ask(Ask::Open { game: id.clone() }).await? else {
+        return Err(ClientError::Protocol("not a game".into()));
+    };
+    let seat = view
+        .record
+        .seats
+        .player(kingdom)
+        .filter(|&s| view.seats.get(usize::from(s)).is_some_and(|s| s.yours))
+        .ok_or_else(|| ClientError::Refused(format!("the seat of {kingdom} is not yours")))?;
+    let mut game = view
+        .record
+        .replay()
+        .map_err(|e| ClientError::Protocol(e.to_string()))?;
+    loop {
+        let pos = game.position();
+        if pos.is_over() {
+            print_line(&json!({ "game": id, "over": true, "moves": game.len() }));
+            return Ok(());
+        }
+        if pos.player_of(pos.to_move()) == seat {
+            let ply = game.len() as u32;
+            let pos = pos.clone();
+            let mut searcher = engine.take().unwrap_or_else(|| Engine::new(18));
+            let (searcher, best) = tokio::task::spawn_blocking(move || {
+                let limits = Limits {
+                    movetime: Some(level.movetime()),
+                    ..Limits::default()
+                };
+                let best = searcher
+                    .search(&pos, level, &limits, u64::from(ply))
+                    .map(|r| r.best);
+                (searcher, best)
+            })
+            .await
+            .map_err(|e| ClientError::Protocol(e.to_string()))?;
+            *engine = Some(searcher);
+            let Some(mv) = best else {
+                continue;
+            };
+            let asked = client
+                .ask(Ask::Move {
+                    game: id.clone(),
+                    ply,
+                    mv: mv.to_string(),
+                })
+                .await;
+            match asked {
+                Ok(_) => print_line(&json!({ "game": id, "ply": ply, "move": mv.to_string() })),
+                // The game moved on meanwhile (a take-back, another server): read it afresh.
+                Err(ClientError::Refused(why)) => {
+                    return Err(ClientError::Protocol(format!("move refused: {why}")));
+                }
+                Err(e) => return Err(e),
+            }
+            // The move comes back as an event, like everyone's.
+            while game.len() <= ply as usize {
+                apply(&mut client, id, &mut game).await?;
+            }
+            continue;
+        }
+        // Everything that happened, in order, until it is this seat's turn again.
+        apply(&mut client, id, &mut game).await?;
+    }
+}
+
+/// Applies the next event of game `id` to `game`.
+async fn apply(client: &mut Client, id: &GameId, game: &mut Game) -> Result<(), ClientError> {
+    match client.next_event().await? {
+        Event::Moved {
+            game: g,
+            ply,
+            mv,
+            by,
+            ..
+        } if g == *id && ply as usize == game.len() => {
+            let mv: Move =
+                notation::parse_move(&mv).map_err(|e| ClientError::Protocol(e.to_string()))?;
+            let played = if by == MadeBy::OverduePass {
+                game.pass_overdue().map(|_| ())
+            } else {
+                game.play(mv).map(|_| ())
+            };
+            played.map_err(|e| ClientError::Protocol(e.to_string()))?;
+        }
+        Event::TakenBack { game: g, ply, .. } if g == *id => {
+            while game.len() > ply as usize {
+                game.undo();
+            }
+        }
+        Event::Stale { game: g } if g == *id => {
+            let Answer::Game(view) = client.ask(Ask::Open { game: id.clone() }).await? else {
+                return Err(ClientError::Protocol("not a game".into()));
+            };
+            *game = view
+                .record
+                .replay()
+                .map_err(|e| ClientError::Protocol(e.to_string()))?;
+        }
+        _ => {}
+    }
+    Ok(())
+}

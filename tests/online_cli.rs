@@ -1,0 +1,217 @@
+//! `qiguo server` and `qiguo online` as real processes on loopback: a game created, joined,
+//! moved in, listed and shown by JSON lines; a seat played by `online play` across a server
+//! killed with SIGKILL and started again; bad options refused with one line.
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use qiguo_testkit::TempDir;
+use serde_json::Value;
+
+fn qiguo(data: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_qiguo"));
+    command.env("QIGUO_DATA_DIR", data);
+    command
+}
+
+/// A free loopback port (bound, then let go).
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// `qiguo server` on `port`, its database in `data`; returns once it listens.
+fn server(data: &Path, port: u16) -> Child {
+    let mut child = qiguo(data)
+        .args(["server", "--port", &port.to_string()])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    for line in lines.by_ref() {
+        if line.unwrap().contains("listening on ws://127.0.0.1:") {
+            break;
+        }
+    }
+    std::thread::spawn(move || for _ in lines {});
+    child
+}
+
+/// `qiguo online --server … ARGS` as the player whose data directory is `data`: its JSON line.
+fn online(data: &Path, port: u16, args: &[&str]) -> Value {
+    let out = online_output(data, port, args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+fn online_output(data: &Path, port: u16, args: &[&str]) -> Output {
+    let url = format!("ws://127.0.0.1:{port}");
+    qiguo(data)
+        .args(["online", "--server", &url])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_game_is_played_from_the_command_line_across_a_killed_server() {
+    let dir = TempDir::new("online-cli");
+    let (server_dir, ann, bo) = (dir.join("server"), dir.join("ann"), dir.join("bo"));
+    let port = free_port();
+    let mut srv = server(&server_dir, port);
+    // Ann creates a game by correspondence: her seat, an open one, five computers.
+    let created = online(
+        &ann,
+        port,
+        &[
+            "--name",
+            "Ann",
+            "create",
+            "--seats",
+            "me,open,random,random,random,random,random",
+            "--pace",
+            "3d",
+        ],
+    );
+    let game = created["game"].as_str().unwrap().to_owned();
+    let code = created["code"].as_str().unwrap().to_owned();
+    assert_eq!(code.len(), 19, "{code}");
+    // Her key is kept: she is the same player next time.
+    assert!(ann.join("online-keys.json").exists());
+    let moved = online(&ann, port, &["move", &game, "e10e5"]);
+    assert_eq!(moved["ply"], 0);
+    let joined = online(&bo, port, &["--name", "Bo", "join", &code, "--seat", "chu"]);
+    assert_eq!(
+        (joined["seat"].as_u64(), joined["moves"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let games = online(&bo, port, &["games"]);
+    assert_eq!(games["games"][0]["your_turn"], true);
+    // A move that is not legal, or not yours, is refused with one line.
+    let out = online_output(&bo, port, &["move", &game, "a1a2"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("qiguo: "));
+    let out = online_output(&ann, port, &["move", &game, "e5e6"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("turn"));
+
+    // Bo's seat played by a computer; the server is killed and started again meanwhile.
+    let url = format!("ws://127.0.0.1:{port}");
+    let mut player = qiguo(&bo)
+        .args([
+            "online", "--server", &url, "play", &game, "--seat", "chu", "--level", "random",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut moves = BufReader::new(player.stdout.take().unwrap()).lines();
+    let first: Value = serde_json::from_str(&moves.next().unwrap().unwrap()).unwrap();
+    assert_eq!(first["ply"], 1);
+    // Ann plays her next move when the computers are done.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let ann_moved = |ply: u64| loop {
+        let shown = online(&ann, port, &["show", &game]);
+        if shown["record"]["moves"].as_array().unwrap().len() as u64 == ply {
+            let record: qiguo_rules::Record =
+                serde_json::from_value(shown["record"].clone()).unwrap();
+            let mv = record.replay().unwrap().position().legal_moves()[0].to_string();
+            online(&ann, port, &["move", &game, &mv]);
+            return;
+        }
+        assert!(Instant::now() < deadline, "the computers did not move");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    ann_moved(7);
+    srv.kill().unwrap();
+    srv.wait().unwrap();
+    srv = server(&server_dir, port);
+    // The player connects again and plays Chu's next move.
+    let second: Value = serde_json::from_str(&moves.next().unwrap().unwrap()).unwrap();
+    assert_eq!(second["ply"], 8);
+    ann_moved(14);
+    let third: Value = serde_json::from_str(&moves.next().unwrap().unwrap()).unwrap();
+    assert_eq!(third["ply"], 15);
+    player.kill().unwrap();
+    player.wait().unwrap();
+    srv.kill().unwrap();
+    srv.wait().unwrap();
+}
+
+#[test]
+fn bad_server_and_online_options_are_refused_with_one_line() {
+    let dir = TempDir::new("online-cli-bad");
+    let refused = |args: &[&str], expect: &str| {
+        let out = qiguo(dir.path()).args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(!out.status.success(), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("qiguo: ") && err.contains(expect),
+            "{args:?}: {err}"
+        );
+    };
+    refused(
+        &["server", "--bind", "0.0.0.0", "--port", "0"],
+        "--insecure-lan",
+    );
+    refused(&["server", "--db", "mysql://x"], "--db");
+    refused(&["server", "--tls-cert", "x.pem"], "--tls-key");
+    refused(
+        &[
+            "server",
+            "--port",
+            "0",
+            "--tls-cert",
+            "none.pem",
+            "--tls-key",
+            "none.key",
+        ],
+        "TLS",
+    );
+    refused(&["online", "create", "--seats", "me,open"], "--seats");
+    refused(
+        &[
+            "online",
+            "create",
+            "--seats",
+            "me,open,easy,easy,easy,easy,genius",
+        ],
+        "--seats",
+    );
+    let seven = "me,open,easy,easy,easy,easy,easy";
+    refused(
+        &["online", "create", "--seats", seven, "--pace", "30d"],
+        "--pace",
+    );
+    refused(
+        &["online", "create", "--seats", seven, "--overdue", "never"],
+        "--overdue",
+    );
+    refused(
+        &["online", "--server", "http://x", "games"],
+        "not a server address",
+    );
+    refused(
+        &[
+            "online",
+            "--server",
+            &format!("ws://127.0.0.1:{}", free_port()),
+            "games",
+        ],
+        "cannot be reached",
+    );
+    refused(&["online", "join", "CODE", "--seat", "rome"], "rome");
+}
