@@ -206,6 +206,11 @@ impl Client {
         }
     }
 
+    /// An event kept while an answer was awaited, if there is one (without waiting).
+    pub fn take_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
     /// The next frame the server sends, within [`ANSWER_WITHIN`].
     pub async fn read(&mut self) -> Result<ServerFrame, ClientError> {
         tokio::time::timeout(ANSWER_WITHIN, self.read_frame())

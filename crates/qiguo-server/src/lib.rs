@@ -1,7 +1,8 @@
 //! The server of Qiguo's online games, without Bevy: where games live ([`store`]: players,
 //! games, seats, moves and invitations in SQLite or PostgreSQL), the secrets that guard them
 //! ([`secret`]), what clients and the server say ([`protocol`]), the games a running server
-//! holds and plays ([`hub`]), the server on the network ([`server`]) and a client ([`client`]).
+//! holds and plays ([`hub`]), the server on the network ([`server`]), a client ([`client`]), the
+//! player's keys ([`keys`]) and a client on a thread of its own for the window ([`link`]).
 //!
 //! Every move is written in a transaction before it is acknowledged, so a server killed at any
 //! moment comes back with every move it ever acknowledged.
@@ -9,6 +10,7 @@
 pub mod client;
 pub mod hub;
 pub mod keys;
+pub mod link;
 pub mod protocol;
 pub mod secret;
 pub mod server;

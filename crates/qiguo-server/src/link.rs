@@ -1,0 +1,245 @@
+//! A client on a thread of its own, for a program that cannot wait (the game window, which
+//! draws a frame at a time): requests go in tagged, and whatever the server says comes out as
+//! [`News`] to be polled. The thread connects (starting a server of its own first, when asked:
+//! the window's server for a LAN evening), signs in with the key kept for that server, and
+//! connects again after a lost connection.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use crate::client::{Client, ClientError, Trust};
+use crate::hub::Log;
+use crate::keys::{Key, KeyRing};
+use crate::protocol::{Answer, Ask, Event};
+use crate::server::{ServerConfig, serve};
+use crate::store::PlayerId;
+
+/// How long the thread waits before connecting again.
+pub const RECONNECT_AFTER: Duration = Duration::from_secs(2);
+
+/// Where the link goes.
+#[derive(Clone, Debug)]
+pub enum Target {
+    /// A server elsewhere: its URL, and an extra authority to trust for `wss://`.
+    Remote {
+        /// `ws://HOST:PORT` or `wss://HOST:PORT`.
+        url: String,
+        /// An extra authority's certificate (PEM).
+        ca: Option<PathBuf>,
+    },
+    /// A server of the link's own, on this thread's runtime.
+    Own(ServerConfig),
+}
+
+/// What the link reports.
+#[derive(Clone, Debug, PartialEq)]
+pub enum News {
+    /// The link's own server listens here.
+    Serving {
+        /// Its URL on this machine.
+        url: String,
+    },
+    /// The own server could not start (the link stops).
+    NotServing(String),
+    /// Signed in (again, after a lost connection: open the game again).
+    Connected {
+        /// The player's id.
+        player: PlayerId,
+        /// Their name.
+        name: String,
+    },
+    /// The answer to the request tagged `tag`, or why it failed.
+    Answer {
+        /// The tag [`Link::ask`] gave.
+        tag: u64,
+        /// The answer, or the refusal (or lost connection) in words.
+        result: Result<Answer, String>,
+    },
+    /// Something happened in a followed game, or to the player.
+    Event(Event),
+    /// The connection is lost (or could not be made); the link tries again.
+    Lost(String),
+    /// The server will not have this client (a wrong key, another version): the link stops.
+    Refused(String),
+}
+
+/// The link: send requests, poll news.
+pub struct Link {
+    asks: tokio::sync::mpsc::UnboundedSender<(u64, Ask)>,
+    news: Mutex<mpsc::Receiver<News>>,
+    next_tag: u64,
+}
+
+impl std::fmt::Debug for Link {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Link").finish_non_exhaustive()
+    }
+}
+
+impl Link {
+    /// Starts the thread: to `target`, as the player whose key for it is kept in `keys_dir`
+    /// (or as a new player called `name`, whose key is then kept there). `log` receives the own
+    /// server's lines.
+    pub fn start(target: Target, name: String, keys_dir: PathBuf, log: Log) -> Link {
+        let (asks, asked) = tokio::sync::mpsc::unbounded_channel();
+        let (tell, news) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("online link".into())
+            .spawn(move || {
+                let rt = match tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(2)
+                    .enable_all()
+                    .build()
+                {
+                    Ok(rt) => rt,
+                    Err(e) => {
+                        let _ = tell.send(News::NotServing(e.to_string()));
+                        return;
+                    }
+                };
+                rt.block_on(run(target, name, keys_dir, log, asked, tell));
+            })
+            .expect("a thread can be started");
+        Link {
+            asks,
+            news: Mutex::new(news),
+            next_tag: 1,
+        }
+    }
+
+    /// Sends a request; its answer comes as [`News::Answer`] with the tag returned.
+    pub fn ask(&mut self, ask: Ask) -> u64 {
+        let tag = self.next_tag;
+        self.next_tag += 1;
+        let _ = self.asks.send((tag, ask));
+        tag
+    }
+
+    /// Everything the link has to report since the last poll.
+    pub fn poll(&self) -> Vec<News> {
+        let news = self.news.lock().unwrap_or_else(|e| e.into_inner());
+        news.try_iter().collect()
+    }
+}
+
+async fn run(
+    target: Target,
+    name: String,
+    keys_dir: PathBuf,
+    log: Log,
+    mut asked: tokio::sync::mpsc::UnboundedReceiver<(u64, Ask)>,
+    tell: mpsc::Sender<News>,
+) {
+    let (url, trust, _server) = match target {
+        Target::Remote { url, ca } => (url, Trust { extra_ca: ca }, None),
+        Target::Own(config) => match serve(&config, log).await {
+            Ok(running) => {
+                let url = format!("ws://127.0.0.1:{}", running.addr.port());
+                let _ = tell.send(News::Serving { url: url.clone() });
+                (url, Trust::default(), Some(running))
+            }
+            Err(e) => {
+                let _ = tell.send(News::NotServing(e.to_string()));
+                return;
+            }
+        },
+    };
+    loop {
+        match connect(&url, &name, &trust, &keys_dir).await {
+            Ok((mut client, player, name)) => {
+                if tell.send(News::Connected { player, name }).is_err() {
+                    return;
+                }
+                let lost = serve_link(&mut client, &mut asked, &tell).await;
+                match lost {
+                    None => return, // The window closed the link.
+                    Some(why) => {
+                        if tell.send(News::Lost(why)).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+            Err(ClientError::Refused(why)) => {
+                let _ = tell.send(News::Refused(why));
+                return;
+            }
+            Err(e) => {
+                if tell.send(News::Lost(e.to_string())).is_err() {
+                    return;
+                }
+            }
+        }
+        // Requests made while away fail at once rather than wait.
+        tokio::time::sleep(RECONNECT_AFTER).await;
+        while let Ok((tag, _)) = asked.try_recv() {
+            let result = Err("the server cannot be reached".to_owned());
+            if tell.send(News::Answer { tag, result }).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+async fn connect(
+    url: &str,
+    name: &str,
+    trust: &Trust,
+    keys_dir: &std::path::Path,
+) -> Result<(Client, PlayerId, String), ClientError> {
+    let mut ring = KeyRing::load(keys_dir).map_err(|e| ClientError::Refused(e.to_string()))?;
+    let identity = ring.identity(url, name);
+    let (client, welcome) = Client::connect(url, identity, trust).await?;
+    if let Some(key) = welcome.key {
+        ring.servers.insert(
+            url.to_owned(),
+            Key {
+                player: welcome.player.clone(),
+                key,
+                name: welcome.name.clone(),
+            },
+        );
+        ring.save(keys_dir)
+            .map_err(|e| ClientError::Refused(e.to_string()))?;
+    }
+    Ok((client, welcome.player, welcome.name))
+}
+
+/// Passes requests and news until the connection is lost (`Some(why)`) or the link's owner
+/// has gone (`None`).
+async fn serve_link(
+    client: &mut Client,
+    asked: &mut tokio::sync::mpsc::UnboundedReceiver<(u64, Ask)>,
+    tell: &mpsc::Sender<News>,
+) -> Option<String> {
+    loop {
+        tokio::select! {
+            request = asked.recv() => {
+                let (tag, ask) = request?;
+                let result = client.ask(ask).await;
+                let lost = match &result {
+                    Err(ClientError::Connection(why)) | Err(ClientError::Protocol(why)) => {
+                        Some(why.clone())
+                    }
+                    Err(ClientError::Timeout) => Some("the server did not answer in time".into()),
+                    _ => None,
+                };
+                let result = result.map_err(|e| e.to_string());
+                tell.send(News::Answer { tag, result }).ok()?;
+                // Events that arrived while the answer was awaited.
+                while let Some(event) = client.take_event() {
+                    tell.send(News::Event(event)).ok()?;
+                }
+                if let Some(why) = lost {
+                    return Some(why);
+                }
+            }
+            event = client.next_event() => match event {
+                Ok(event) => tell.send(News::Event(event)).ok()?,
+                Err(e) => return Some(e.to_string()),
+            },
+        }
+    }
+}

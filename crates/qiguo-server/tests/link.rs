@@ -1,0 +1,108 @@
+//! The link (a client on a thread of its own, as the window uses it): its own server started,
+//! a game created, opened and moved in, a second player joining through another link, and the
+//! player's key kept for the next time.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::*;
+use qiguo_rules::{Kingdom, Level};
+use qiguo_server::Pace;
+use qiguo_server::hub::Log;
+use qiguo_server::link::{Link, News, Target};
+use qiguo_server::protocol::{Answer, Ask, Event};
+use qiguo_server::server::ServerConfig;
+use qiguo_testkit::TempDir;
+
+/// Takes from `link`'s news (those already polled in `kept` first) the first that `pick`
+/// finds, keeping the others.
+fn wait_for<T>(link: &Link, kept: &mut Vec<News>, mut pick: impl FnMut(&News) -> Option<T>) -> T {
+    let start = Instant::now();
+    loop {
+        kept.extend(link.poll());
+        if let Some(i) = kept.iter().position(|n| pick(n).is_some()) {
+            return pick(&kept.remove(i)).unwrap();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "waited for news: {kept:?}"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn answer(link: &Link, kept: &mut Vec<News>, tag: u64) -> Answer {
+    wait_for(link, kept, |n| match n {
+        News::Answer { tag: t, result } if *t == tag => Some(result.clone().unwrap()),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_window_link_serves_plays_and_is_joined() {
+    let dir = TempDir::new("link");
+    // Shown if the test fails.
+    let quiet: Log = std::sync::Arc::new(|line: &str| println!("server: {line}"));
+    let mut config = ServerConfig::new(sqlite(&dir));
+    config.port = 0;
+    let mut ann = Link::start(
+        Target::Own(config),
+        "Ann".into(),
+        dir.join("ann"),
+        quiet.clone(),
+    );
+    let mut seen = Vec::new();
+    let url = wait_for(&ann, &mut seen, |n| match n {
+        News::Serving { url } => Some(url.clone()),
+        _ => None,
+    });
+    wait_for(&ann, &mut seen, |n| {
+        matches!(n, News::Connected { .. }).then_some(())
+    });
+    let tag = ann.ask(Ask::Create {
+        game: new_game(seats(1, Level::Random), Pace::Live { wait_seconds: 600 }),
+    });
+    let Answer::Created { game, code } = answer(&ann, &mut seen, tag) else {
+        panic!()
+    };
+    let tag = ann.ask(Ask::Open { game: game.clone() });
+    assert!(matches!(answer(&ann, &mut seen, tag), Answer::Game(_)));
+    let tag = ann.ask(Ask::Move {
+        game: game.clone(),
+        ply: 0,
+        mv: "e10e5".into(),
+    });
+    assert_eq!(answer(&ann, &mut seen, tag), Answer::Moved { ply: 0 });
+    wait_for(&ann, &mut seen, |n| {
+        matches!(n, News::Event(Event::Moved { ply: 0, .. })).then_some(())
+    });
+    // Bo joins through a link of his own to Ann's server; Ann hears of it.
+    let mut bo = Link::start(
+        Target::Remote {
+            url: url.clone(),
+            ca: None,
+        },
+        "Bo".into(),
+        dir.join("bo"),
+        quiet,
+    );
+    let mut bo_seen = Vec::new();
+    wait_for(&bo, &mut bo_seen, |n| {
+        matches!(n, News::Connected { .. }).then_some(())
+    });
+    let tag = bo.ask(Ask::Join {
+        code,
+        kingdom: Kingdom::Chu,
+    });
+    let Answer::Game(view) = answer(&bo, &mut bo_seen, tag) else {
+        panic!()
+    };
+    assert_eq!(view.record.moves, vec!["e10e5".to_owned()]);
+    wait_for(&ann, &mut seen, |n| {
+        matches!(n, News::Event(Event::Seated { seat: 1, .. })).then_some(())
+    });
+    // Bo's key is kept for Ann's server.
+    let keys = qiguo_server::keys::KeyRing::load(&dir.join("bo")).unwrap();
+    assert_eq!(keys.servers[&url].name, "Bo");
+}
