@@ -356,8 +356,9 @@ mod tests {
         found
     }
 
-    /// Literals shaped like ids that are not messages: egui ids, keys and test data.
-    const NOT_MESSAGES: [&str; 8] = [
+    /// Literals shaped like ids that are not messages: egui ids, keys, command-line values and
+    /// test data.
+    const NOT_MESSAGES: [&str; 9] = [
         "go-between",
         "two-players",
         "qiguo-kai",
@@ -366,6 +367,7 @@ mod tests {
         "no-such-message",
         "kebab-case",
         "round-trip",
+        "stand-in",
     ];
 
     /// Ids the code puts together from a name (`kingdom-qin`, `piece-general`, …) and the ids
