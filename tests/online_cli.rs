@@ -26,8 +26,18 @@ fn free_port() -> u16 {
         .port()
 }
 
+/// A child process killed (SIGKILL) when dropped, so that a failing test leaves none behind.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// `qiguo server` on `port`, its database in `data`; returns once it listens.
-fn server(data: &Path, port: u16) -> Child {
+fn server(data: &Path, port: u16) -> Killed {
     let mut child = qiguo(data)
         .args(["server", "--port", &port.to_string()])
         .stdout(Stdio::piped())
@@ -40,7 +50,7 @@ fn server(data: &Path, port: u16) -> Child {
         }
     }
     std::thread::spawn(move || for _ in lines {});
-    child
+    Killed(child)
 }
 
 /// `qiguo online --server … ARGS` as the player whose data directory is `data`: its JSON line.
@@ -70,7 +80,7 @@ fn a_game_is_played_from_the_command_line_across_a_killed_server() {
     let dir = TempDir::new("online-cli");
     let (server_dir, ann, bo) = (dir.join("server"), dir.join("ann"), dir.join("bo"));
     let port = free_port();
-    let mut srv = server(&server_dir, port);
+    let srv = server(&server_dir, port);
     // Ann creates a game by correspondence: her seat, an open one, five computers.
     let created = online(
         &ann,
@@ -108,45 +118,57 @@ fn a_game_is_played_from_the_command_line_across_a_killed_server() {
 
     // Bo's seat played by a computer; the server is killed and started again meanwhile.
     let url = format!("ws://127.0.0.1:{port}");
-    let mut player = qiguo(&bo)
-        .args([
-            "online", "--server", &url, "play", &game, "--seat", "chu", "--level", "random",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut moves = BufReader::new(player.stdout.take().unwrap()).lines();
-    let first: Value = serde_json::from_str(&moves.next().unwrap().unwrap()).unwrap();
-    assert_eq!(first["ply"], 1);
-    // Ann plays her next move when the computers are done.
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let ann_moved = |ply: u64| loop {
-        let shown = online(&ann, port, &["show", &game]);
-        if shown["record"]["moves"].as_array().unwrap().len() as u64 == ply {
+    let player = Killed(
+        qiguo(&bo)
+            .args([
+                "online", "--server", &url, "play", &game, "--seat", "chu", "--level", "random",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    // The game as the server has it, once it has `ply` moves (within a minute).
+    let moves_once = |ply: usize| {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let shown = online(&ann, port, &["show", &game]);
             let record: qiguo_rules::Record =
                 serde_json::from_value(shown["record"].clone()).unwrap();
-            let mv = record.replay().unwrap().position().legal_moves()[0].to_string();
-            online(&ann, port, &["move", &game, &mv]);
-            return;
+            if record.moves.len() >= ply {
+                return record;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the game stopped at {} moves",
+                record.moves.len()
+            );
+            std::thread::sleep(Duration::from_millis(200));
         }
-        assert!(Instant::now() < deadline, "the computers did not move");
-        std::thread::sleep(Duration::from_millis(200));
     };
-    ann_moved(7);
-    srv.kill().unwrap();
-    srv.wait().unwrap();
-    srv = server(&server_dir, port);
-    // The player connects again and plays Chu's next move.
-    let second: Value = serde_json::from_str(&moves.next().unwrap().unwrap()).unwrap();
-    assert_eq!(second["ply"], 8);
-    ann_moved(14);
-    let third: Value = serde_json::from_str(&moves.next().unwrap().unwrap()).unwrap();
-    assert_eq!(third["ply"], 15);
-    player.kill().unwrap();
-    player.wait().unwrap();
-    srv.kill().unwrap();
-    srv.wait().unwrap();
+    // Ann plays her move whenever Bo's computer and the five others have played theirs.
+    let ann_moves = |ply: usize| {
+        let record = moves_once(ply);
+        assert_eq!(record.moves.len(), ply, "Qin's move waits for Ann");
+        let mv = record.replay().unwrap().position().legal_moves()[0].to_string();
+        online(&ann, port, &["move", &game, &mv]);
+    };
+    ann_moves(7);
+    let before = moves_once(8);
+    drop(srv);
+    let srv = server(&server_dir, port);
+    // Chu's move is made (before the kill, or by the player connecting again), the computers
+    // play on after the restart, and Chu's next move comes from the player too.
+    ann_moves(14);
+    let record = moves_once(16);
+    assert_eq!(
+        record.moves[..8],
+        before.moves[..8],
+        "every acknowledged move is kept"
+    );
+    record.replay().unwrap();
+    drop(player);
+    drop(srv);
 }
 
 #[test]
