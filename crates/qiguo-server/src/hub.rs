@@ -161,6 +161,14 @@ impl Hub {
         lock(&self.games).entry(id).or_insert(live).clone()
     }
 
+    /// A game asked for by id: one the asker holds a seat in, as the caller checks; any other
+    /// id gets the same answer, so that ids cannot be probed.
+    async fn game_of_yours(&self, id: &GameId) -> Result<Shared, Refusal> {
+        self.live(id)
+            .await
+            .map_err(|_| Refusal::new("no such game of yours"))
+    }
+
     async fn live(&self, id: &GameId) -> Result<Shared, Refusal> {
         if let Some(live) = lock(&self.games).get(id) {
             return Ok(live.clone());
@@ -312,17 +320,9 @@ impl Hub {
         player: &PlayerId,
         id: &GameId,
     ) -> Result<(GameView, broadcast::Receiver<Event>), Refusal> {
-        let live = self
-            .live(id)
-            .await
-            .map_err(|_| Refusal::new("no such game of yours"))?;
+        let live = self.game_of_yours(id).await?;
         let g = live.lock().await;
-        if !g
-            .stored
-            .seats
-            .iter()
-            .any(|s| s.holder.as_ref() == Some(player))
-        {
+        if seats_of(&g.stored, player).is_empty() {
             return Err(Refusal::new("no such game of yours"));
         }
         self.follow(id, player, true);
@@ -365,9 +365,7 @@ impl Hub {
     fn summary(&self, g: &Live, player: &PlayerId) -> GameSummary {
         let s = &g.stored;
         let pos = s.game.position();
-        let yours: Vec<u8> = (0..s.seats.len() as u8)
-            .filter(|&i| s.seats[usize::from(i)].holder.as_ref() == Some(player))
-            .collect();
+        let yours = seats_of(s, player);
         let over = pos.is_over() || s.finished;
         GameSummary {
             id: s.id.clone(),
@@ -473,10 +471,7 @@ impl Hub {
             return Err(Refusal::new("that is not a move"));
         }
         let mv = notation::parse_move(text).map_err(|e| Refusal::new(e.to_string()))?;
-        let live = self
-            .live(id)
-            .await
-            .map_err(|_| Refusal::new("no such game of yours"))?;
+        let live = self.game_of_yours(id).await?;
         self.make(&live, Mover::Player(player), ply, mv).await
     }
 
@@ -619,22 +614,31 @@ impl Hub {
         });
     }
 
+    /// Who is to make the game's move now, and at what level: its computer, or a stand-in
+    /// whose deadline has passed; `None` when nothing is due (or a search already runs).
+    fn due(&self, g: &Live) -> Option<(Level, Mover<'static>)> {
+        let s = &g.stored;
+        let pos = s.game.position();
+        if g.thinking || s.finished || pos.is_over() {
+            return None;
+        }
+        match s.seats[usize::from(player_of(pos))].plan {
+            SeatPlan::Computer(level) => Some((level, Mover::Computer)),
+            _ => self
+                .deadline(g)
+                .filter(|&due| due <= self.store.now())
+                .map(|_| (STAND_IN_LEVEL, Mover::StandIn)),
+        }
+    }
+
     async fn think(self: &Arc<Self>, live: &Shared) {
         let (pos, ply, level, mover, seed) = {
             let mut g = live.lock().await;
+            let Some((level, mover)) = self.due(&g) else {
+                return;
+            };
             let s = &g.stored;
             let pos = s.game.position();
-            if g.thinking || s.finished || pos.is_over() {
-                return;
-            }
-            let seat = usize::from(player_of(pos));
-            let (level, mover) = match s.seats[seat].plan {
-                SeatPlan::Computer(level) => (level, Mover::Computer),
-                _ => match self.deadline(&g) {
-                    Some(due) if due <= self.store.now() => (STAND_IN_LEVEL, Mover::StandIn),
-                    _ => return,
-                },
-            };
             if mover == Mover::StandIn
                 && let Pace::Correspondence {
                     overdue: WhenOverdue::Pass,
@@ -689,12 +693,11 @@ impl Hub {
         id: &GameId,
         ply: u32,
     ) -> Result<Answer, Refusal> {
-        let live = self
-            .live(id)
-            .await
-            .map_err(|_| Refusal::new("no such game of yours"))?;
+        let live = self.game_of_yours(id).await?;
         let mut g = live.lock().await;
-        let by = seat_of(&g.stored, player).ok_or_else(|| Refusal::new("no such game of yours"))?;
+        let by = *seats_of(&g.stored, player)
+            .first()
+            .ok_or_else(|| Refusal::new("no such game of yours"))?;
         if g.stored.finished {
             return Err(Refusal::new("the game is over"));
         }
@@ -739,17 +742,9 @@ impl Hub {
         id: &GameId,
         agree: bool,
     ) -> Result<Answer, Refusal> {
-        let live = self
-            .live(id)
-            .await
-            .map_err(|_| Refusal::new("no such game of yours"))?;
+        let live = self.game_of_yours(id).await?;
         let mut g = live.lock().await;
-        let mut seats: Vec<u8> = Vec::new();
-        for (i, s) in g.stored.seats.iter().enumerate() {
-            if s.holder.as_ref() == Some(player) {
-                seats.push(i as u8);
-            }
-        }
+        let seats = seats_of(&g.stored, player);
         if seats.is_empty() {
             return Err(Refusal::new("no such game of yours"));
         }
@@ -820,9 +815,15 @@ impl Hub {
             let Some(hub) = hub.upgrade() else {
                 return;
             };
-            let ids: Vec<GameId> = lock(&hub.games).keys().cloned().collect();
-            for id in ids {
-                hub.wake(&id);
+            // Only games with a move due wake (a game busy elsewhere is looked at next time).
+            let games: Vec<(GameId, Shared)> = lock(&hub.games)
+                .iter()
+                .map(|(id, live)| (id.clone(), live.clone()))
+                .collect();
+            for (id, live) in games {
+                if live.try_lock().is_ok_and(|g| hub.due(&g).is_some()) {
+                    hub.wake(&id);
+                }
             }
             if seen_at.elapsed() >= SEEN_EVERY {
                 seen_at = tokio::time::Instant::now();
@@ -946,11 +947,11 @@ impl Hub {
     }
 }
 
-fn seat_of(s: &StoredGame, player: &PlayerId) -> Option<u8> {
-    s.seats
-        .iter()
-        .position(|seat| seat.holder.as_ref() == Some(player))
-        .map(|i| i as u8)
+/// The player numbers `player` holds in `s`.
+fn seats_of(s: &StoredGame, player: &PlayerId) -> Vec<u8> {
+    (0..s.seats.len() as u8)
+        .filter(|&i| s.seats[usize::from(i)].holder.as_ref() == Some(player))
+        .collect()
 }
 
 fn seat_label(seat: &crate::store::StoredSeat) -> String {

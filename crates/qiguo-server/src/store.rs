@@ -534,8 +534,19 @@ impl Store {
             .bind(i64::from(ply))
             .execute(&mut *tx)
             .await?;
+        self.commit_change(tx, game, self.now()).await
+    }
+
+    /// Commits a change of `game`'s moves: the turn began at `now`, and the other servers are
+    /// told.
+    async fn commit_change(
+        &self,
+        mut tx: sqlx::Transaction<'_, sqlx::Any>,
+        game: &GameId,
+        now: i64,
+    ) -> Result<(), StoreError> {
         sqlx::query("UPDATE games SET moved_ms = $1 WHERE id = $2")
-            .bind(self.now())
+            .bind(now)
             .bind(&game.0)
             .execute(&mut *tx)
             .await?;
@@ -595,14 +606,7 @@ impl Store {
         .bind(now)
         .execute(&mut *tx)
         .await?;
-        sqlx::query("UPDATE games SET moved_ms = $1 WHERE id = $2")
-            .bind(now)
-            .bind(&game.0)
-            .execute(&mut *tx)
-            .await?;
-        self.notify_change(&mut tx, game).await?;
-        tx.commit().await?;
-        Ok(())
+        self.commit_change(tx, game, now).await
     }
 
     /// Marks `game` finished: it takes no more moves.
