@@ -8,7 +8,6 @@ pub mod game;
 pub mod game_text;
 pub mod i18n;
 pub mod lessons;
-pub mod net;
 pub mod report;
 pub mod saves;
 pub mod settings;

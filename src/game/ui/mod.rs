@@ -37,7 +37,7 @@ pub(crate) use status::Toast;
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<NewGameForm>()
-        .init_resource::<network::NetworkForm>()
+        .init_resource::<network::OnlineForm>()
         .init_resource::<FilesForm>()
         .init_resource::<Toast>()
         .init_resource::<concede::ConcedeForm>()
@@ -92,12 +92,7 @@ pub(crate) fn plugin(app: &mut App) {
                 files::share_dialog,
                 files::resume_dialog,
                 (welcome::welcome_card, lessons::lessons_window).chain(),
-                (
-                    network::host_dialog,
-                    network::join_dialog,
-                    network::take_back_question,
-                )
-                    .chain(),
+                (network::online_window, network::take_back_question).chain(),
                 (
                     report_panels,
                     settings::sync_panels,

@@ -198,7 +198,7 @@ pub(super) fn kingdom_table(
                             Some(player)
                                 if !out
                                     && crate::game::online::ui::seat_cell(
-                                        ui, tr, &online, &the_match, player, &mut seats,
+                                        ui, tr, &online, player,
                                     ) => {}
                             Some(player) if !out => {
                                 let current = the_match.computer(kingdom);

@@ -13,8 +13,7 @@ use crate::game::camera::framing::FreeArea;
 use crate::game::camera::{ViewRequested, ViewSettings};
 use crate::game::hint::{Hint, HintRequested};
 use crate::game::lessons::ui::LessonsWindow;
-use crate::game::online::ui::NetworkForm;
-use crate::game::online::{LeaveRequested, Online};
+use crate::game::online::ui::OnlineForm;
 use crate::game::preferences::Preferences;
 use crate::game::saving::SaveStore;
 use crate::game::selection::ClickRefused;
@@ -95,11 +94,7 @@ pub(super) fn toolbar(
     mut rules: ResMut<RulesWindow>,
     mut sound: ResMut<SoundSettings>,
     mut preferences: ResMut<Preferences>,
-    (mut network, online, mut leaves): (
-        ResMut<NetworkForm>,
-        Res<Online>,
-        MessageWriter<LeaveRequested>,
-    ),
+    mut network: ResMut<OnlineForm>,
     (hint, mut hints, mut concede, the_match): (
         Res<Hint>,
         MessageWriter<HintRequested>,
@@ -272,13 +267,7 @@ pub(super) fn toolbar(
                         {
                             welcome.open = true;
                         }
-                        crate::game::online::ui::toolbar_buttons(
-                            ui,
-                            tr,
-                            &mut network,
-                            &online,
-                            &mut leaves,
-                        );
+                        crate::game::online::ui::toolbar_button(ui, tr, &mut network);
                     });
                 });
         });

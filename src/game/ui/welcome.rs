@@ -11,7 +11,7 @@ use qiguo_rules::Kingdom;
 
 use crate::game::lessons::LessonCommand;
 use crate::game::lessons::ui::LessonsWindow;
-use crate::game::online::ui::NetworkForm;
+use crate::game::online::ui::OnlineForm;
 use crate::game::state::{Dialog, NewGameRequested};
 use crate::game::ui::dialogs::{NewGameForm, SeatingKind};
 use crate::i18n::Tr;
@@ -44,8 +44,7 @@ enum Choice {
     Learn,
     AgainstComputers,
     Together,
-    Host,
-    Join,
+    Online,
 }
 
 /// The width of the card's choice buttons, in points.
@@ -70,7 +69,7 @@ pub(super) fn welcome_card(
     mut welcome: ResMut<Welcome>,
     dialog: Res<State<Dialog>>,
     mut form: ResMut<NewGameForm>,
-    mut network: ResMut<NetworkForm>,
+    mut network: ResMut<OnlineForm>,
     mut lessons_window: ResMut<LessonsWindow>,
     mut lessons: MessageWriter<LessonCommand>,
     mut games: MessageWriter<NewGameRequested>,
@@ -119,14 +118,9 @@ pub(super) fn welcome_card(
                 chosen = Some(Choice::Together);
             }
             ui.label(RichText::new(tr.text("welcome-online")).size(17.0).strong());
-            ui.horizontal(|ui| {
-                if ui.button(tr.text("menu-host")).clicked() {
-                    chosen = Some(Choice::Host);
-                }
-                if ui.button(tr.text("menu-join")).clicked() {
-                    chosen = Some(Choice::Join);
-                }
-            });
+            if ui.button(tr.text("menu-online")).clicked() {
+                chosen = Some(Choice::Online);
+            }
             ui.label(
                 RichText::new(tr.text("welcome-online-line"))
                     .small()
@@ -157,14 +151,7 @@ pub(super) fn welcome_card(
                 }
             }
             Choice::Together => form.open = true,
-            Choice::Host => {
-                network.host_open = true;
-                network.error = None;
-            }
-            Choice::Join => {
-                network.join_open = true;
-                network.error = None;
-            }
+            Choice::Online => network.open = true,
         }
         welcome.open = false;
         welcome.chosen = true;
