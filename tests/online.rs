@@ -1,6 +1,8 @@
-//! The game window across machines, on loopback (127.0.0.1 only): the window's logic plugins
-//! (no GPU), one hosting a game and another joining it. Each app is stepped by hand, bounded
-//! in wall time.
+//! The game window online, on loopback (127.0.0.1 only): the window's logic plugins (no GPU).
+//! Ann's window starts its own server and creates a game with an open seat; Bo's window
+//! connects to it, joins with the code and plays; moves go through the server and reach both
+//! boards alike; a take-back asked by one is made when the other agrees. Each app is stepped by
+//! hand, bounded in wall time.
 
 mod common;
 
@@ -8,30 +10,21 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use common::*;
-use qiguo::game::online::{
-    HostRequested, JoinRequested, LeaveRequested, Link, Online, SeatHand, SeatsChosen,
-    TakeBackAnswered,
-};
-use qiguo::game::state::{
-    Match, MoveRequested, SeatAuthority, SeatChangeRequested, TurnPhase, UndoRequested,
-};
+use qiguo::game::online::{Online, OnlineCommand, OnlineRequested, Status};
+use qiguo::game::state::{Match, MoveRequested, SeatAuthority, TurnPhase, UndoRequested};
 use qiguo_ai::Level;
-use qiguo_rules::{Game, Kingdom, Position, Rules};
+use qiguo_rules::{Kingdom, PlayerInfo, Position, Record, Rules};
+use qiguo_server::protocol::NewGame;
+use qiguo_server::{Pace, SeatPlan};
 
 const LIMIT: Duration = Duration::from_secs(60);
 
-/// A window's logic with Qin and Chu played by people and the rest by Easy computers.
-fn window(seed: u64) -> App {
-    let levels: Vec<Option<Level>> = (0..7).map(|i| (i >= 2).then_some(Level::Easy)).collect();
+/// A window's logic saving in a data directory of its own (where its key is kept).
+fn window(test: &str, seed: u64) -> App {
     TestApp::new(Position::start(Rules::default()))
-        .levels(&levels)
         .seed(seed)
+        .saving(&data_dir(test), false)
         .build()
-}
-
-/// Who decides each seat, as the rules system sees it.
-fn seats(app: &App) -> &SeatAuthority {
-    app.world().resource::<SeatAuthority>()
 }
 
 fn online(app: &App) -> &Online {
@@ -42,187 +35,123 @@ fn the_match(app: &App) -> &Match {
     app.world().resource::<Match>()
 }
 
-fn hosting_addr(app: &App) -> std::net::SocketAddr {
-    match online(app) {
-        Online::Hosting(h) => h.addr,
-        other => panic!("not hosting: {other:?}"),
-    }
+fn seats(app: &App) -> &SeatAuthority {
+    app.world().resource::<SeatAuthority>()
 }
 
-fn link(app: &App) -> Option<Link> {
-    match online(app) {
-        Online::Joined(j) => Some(j.link.clone()),
-        _ => None,
-    }
-}
-
-/// The person at this window plays a quiet move if it is their turn and the board takes one.
+/// The person at this window plays a quiet move if one of their kingdoms is to move.
 fn play_if_mine(app: &mut App) {
-    let Some(m) = app.world().get_resource::<Match>() else {
-        return; // a host or client without a window
-    };
+    let m = the_match(app);
     let pos = m.position();
-    if pos.is_over() || phase(app) != TurnPhase::AwaitingInput {
+    if pos.is_over() || phase(app) != TurnPhase::AwaitingInput || online(app).table.is_none() {
         return;
     }
     if !seats(app).plays_here(pos.player_of(pos.to_move())) || m.computer_to_move() {
         return;
     }
     let mv = quiet_move(app);
-    let request = MoveRequested::by_person(app.world().resource::<Match>(), mv);
+    let request = MoveRequested::by_person(the_match(app), mv);
     app.world_mut().write_message(request);
 }
 
-fn same_game(a: &App, b: &Game) {
-    let m = the_match(a).game();
-    assert_eq!(m.moves().collect::<Vec<_>>(), b.moves().collect::<Vec<_>>());
-    assert_eq!(m.position().to_fen(), b.position().to_fen());
-}
-
-/// The host's person moves whenever it is their turn, within `run`.
-fn run_playing(apps: &mut [&mut App], done: impl Fn(&[&mut App]) -> bool) {
+fn run(apps: &mut [&mut App], playing: bool, done: impl Fn(&[&mut App]) -> bool) {
     let start = std::time::Instant::now();
     while !done(apps) {
         assert!(start.elapsed() < LIMIT, "not done within {LIMIT:?}");
         for app in apps.iter_mut() {
-            play_if_mine(app);
+            if playing {
+                play_if_mine(app);
+            }
             app.update();
         }
-        std::thread::sleep(Duration::from_millis(1));
+        std::thread::sleep(Duration::from_millis(2));
     }
 }
 
 #[test]
-fn two_windows_play_take_back_with_consent_and_a_gone_seat_is_handed_to_a_computer_and_back() {
-    let mut host = window(3);
+fn two_windows_play_through_a_window_s_own_server() {
+    let mut ann = window("online-ann", 1);
+    let mut bo = window("online-bo", 2);
     send(
-        &mut host,
-        HostRequested {
-            bind: "127.0.0.1:0".parse().unwrap(),
-            here: vec![true, false, false, false, false, false, false],
+        &mut ann,
+        OnlineRequested::OwnServer {
+            lan: false,
+            port: 0,
+            name: "Ann".into(),
         },
     );
-    let addr = hosting_addr(&host);
-    let dir = tempdir("online-two");
-    let token = dir.join("seat.token");
-    let join = |app: &mut App| {
-        send(
-            app,
-            JoinRequested {
-                host: addr,
-                name: "Bo".into(),
-                token_file: Some(token.clone()),
-            },
-        );
-    };
-    let mut guest = window(4);
-    join(&mut guest);
-    run_apps_until(&mut [&mut host, &mut guest], LIMIT, |apps| {
-        link(apps[1]) == Some(Link::Choosing)
-    });
-    assert_eq!(
-        match online(&guest) {
-            Online::Joined(j) => j.table.open_kingdoms(),
-            _ => vec![],
+    run(&mut [&mut ann], false, |a| online(a[0]).status == Status::Connected);
+    let url = online(&ann).served.clone().expect("the own server's address");
+    // A game with the board's rules: Ann on Qin, Chu open, five Random computers.
+    let mut plans = vec![SeatPlan::Creator, SeatPlan::Open];
+    plans.extend([SeatPlan::Computer(Level::Random); 5]);
+    let mut players = PlayerInfo::defaults(7);
+    players[0].name = "Ann".into();
+    let start = Record::from_game(the_match(&ann).game(), players);
+    send(
+        &mut ann,
+        OnlineCommand::Create(NewGame {
+            start,
+            seats: plans,
+            pace: Pace::Live { wait_seconds: 600 },
+        }),
+    );
+    run(&mut [&mut ann], false, |a| online(a[0]).table.is_some());
+    let code = online(&ann).table.as_ref().unwrap().code.clone();
+    assert!(online(&ann).table.as_ref().unwrap().holds(0));
+    // Bo connects to Ann's server and joins with the code, as typed by hand.
+    send(
+        &mut bo,
+        OnlineRequested::Remote {
+            url,
+            name: "Bo".into(),
         },
-        vec![Kingdom::Chu],
-        "only the open person seat is offered"
     );
-    guest
-        .world_mut()
-        .write_message(SeatsChosen(vec![Kingdom::Chu]));
-    run_playing(&mut [&mut host, &mut guest], |apps| {
-        the_match(apps[0]).game().len() >= 9
-            && the_match(apps[1]).game().len() == the_match(apps[0]).game().len()
-    });
-    same_game(&guest, the_match(&host).game());
-
-    // Chu asks to take back while Qin, at the host's screen, is to move; the host's player is
-    // asked and agrees: both go back alike, to Chu's move.
-    run_playing(&mut [&mut host, &mut guest], |apps| {
-        let m = the_match(apps[0]);
-        m.position().to_move() == Kingdom::Qin
-            && phase(apps[0]) == TurnPhase::AwaitingInput
-            && m.game().len() > 7
-    });
-    run_apps_until(&mut [&mut host, &mut guest], LIMIT, |apps| {
-        the_match(apps[1]).game().len() == the_match(apps[0]).game().len()
-            && phase(apps[1]) == TurnPhase::AwaitingInput
-    });
-    let before = the_match(&host).game().len();
-    guest.world_mut().write_message(UndoRequested);
-    let mut asked = false;
-    for _ in 0..600 {
-        host.update();
-        guest.update();
-        if let Online::Hosting(h) = online(&host)
-            && let Some(ask) = &h.take_back
-        {
-            assert_eq!(ask.name, "Bo");
-            asked = true;
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    assert!(asked, "the host was asked");
-    send(&mut host, TakeBackAnswered { allowed: true });
-    let after = the_match(&host).game().len();
-    assert!(after < before, "moves were taken back: {before} -> {after}");
-    assert_eq!(
-        the_match(&host).position().to_move(),
-        Kingdom::Chu,
-        "back to Chu's move"
+    run(&mut [&mut ann, &mut bo], false, |a| online(a[1]).status == Status::Connected);
+    send(
+        &mut bo,
+        OnlineCommand::Join {
+            code: code.to_lowercase(),
+            kingdom: Kingdom::Chu,
+        },
     );
-    run_apps_until(&mut [&mut host, &mut guest], LIMIT, |apps| {
-        the_match(apps[1])
+    run(&mut [&mut ann, &mut bo], false, |a| online(a[1]).table.is_some());
+    assert!(seats(&bo).plays_here(1) && !seats(&bo).plays_here(0));
+    // They play two rounds; both boards agree, move for move.
+    run(&mut [&mut ann, &mut bo], true, |a| {
+        the_match(a[0]).game().len() >= 14
+            && the_match(a[1]).game().len() == the_match(a[0]).game().len()
+            && phase(a[0]) == TurnPhase::AwaitingInput
+            && phase(a[1]) == TurnPhase::AwaitingInput
+    });
+    assert!(
+        the_match(&ann)
             .game()
             .moves()
-            .eq(the_match(apps[0]).game().moves())
-    });
-    assert_eq!(the_match(&guest).game().len(), after);
-
-    // Chu's machine goes; the host sees the seat gone and hands it to a computer.
-    send(&mut guest, LeaveRequested);
-    drop(guest);
-    run_apps_until(&mut [&mut host], LIMIT, |apps| {
-        let m = the_match(apps[0]);
-        online(apps[0]).hand(m, 1) == Some(SeatHand::Remote { connected: false })
-    });
-    send(
-        &mut host,
-        SeatChangeRequested {
-            player: 1,
-            computer: Some(Level::Easy),
-        },
+            .eq(the_match(&bo).game().moves())
     );
-    assert_eq!(
-        online(&host).hand(the_match(&host), 1),
-        Some(SeatHand::StandIn {
-            level: Level::Easy,
-            connected: false
-        })
+    assert_eq!(the_match(&bo).players()[0].name, "Ann");
+    assert_eq!(the_match(&ann).players()[1].name, "Bo");
+    // Ann asks to take back her last move; Bo agrees; both boards go back to it.
+    let before = the_match(&ann).game().len();
+    send(&mut ann, UndoRequested);
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        online(a[1]).table.as_ref().is_some_and(|t| t.take_back.is_some())
+    });
+    send(&mut bo, OnlineCommand::AnswerTakeBack(true));
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        the_match(a[0]).game().len() < before && the_match(a[1]).game().len() < before
+    });
+    assert_eq!(the_match(&ann).position().to_move(), Kingdom::Qin);
+    assert!(
+        the_match(&ann)
+            .game()
+            .moves()
+            .eq(the_match(&bo).game().moves())
     );
-    let len = the_match(&host).game().len();
-    run_playing(&mut [&mut host], |apps| {
-        the_match(apps[0]).game().len() >= len + 8
+    // Ann's list has the game, her move.
+    send(&mut ann, OnlineCommand::RefreshGames);
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        online(a[0]).games.first().is_some_and(|g| g.your_turn)
     });
-
-    // Chu's player comes back with the kept token: the seat is theirs again.
-    let mut back = window(5);
-    join(&mut back);
-    run_playing(&mut [&mut host, &mut back], |apps| {
-        link(apps[1]) == Some(Link::Playing)
-            && online(apps[0]).hand(the_match(apps[0]), 1)
-                == Some(SeatHand::Remote { connected: true })
-    });
-    assert_eq!(the_match(&host).computer(Kingdom::Chu), None);
-    run_playing(&mut [&mut host, &mut back], |apps| {
-        the_match(apps[1]).game().len() == the_match(apps[0]).game().len()
-            && phase(apps[1]) != TurnPhase::Animating
-    });
-    same_game(&back, the_match(&host).game());
-}
-
-fn tempdir(name: &str) -> std::path::PathBuf {
-    qiguo_testkit::TempDir::new(name).keep()
 }

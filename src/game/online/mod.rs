@@ -61,6 +61,8 @@ pub struct Online {
     /// The server's address as players reach it (for the window's own server, this machine's
     /// address on its network).
     pub address: Option<String>,
+    /// The window's own server's address on this machine, once it listens.
+    pub served: Option<String>,
     /// The player's name on the server.
     pub name: Option<String>,
     /// The player's games, those waiting for their move first.
@@ -237,11 +239,17 @@ pub(crate) fn joinable_address(bind: SocketAddr) -> SocketAddr {
 fn connect_or_leave(
     mut requests: MessageReader<OnlineRequested>,
     mut online: ResMut<Online>,
+    store: Option<Res<crate::game::saving::SaveStore>>,
     mut notices: MessageWriter<Notice>,
     tr: Res<Tr>,
 ) {
     for request in requests.read() {
-        let keys = match crate::saves::SaveDir::locate() {
+        // The data directory the game saves in (each test window has its own).
+        let dir = match store.as_ref().and_then(|s| s.dir.clone()) {
+            Some(dir) => Ok(dir),
+            None => crate::saves::SaveDir::locate(),
+        };
+        let keys = match dir {
             Ok(dir) => dir.root().to_path_buf(),
             Err(e) => {
                 notices.write(Notice::error(tr!(tr, "online-failed", why = e.to_string())));
@@ -317,7 +325,10 @@ fn read_news(
     let online = &mut *online;
     for item in news {
         match item {
-            News::Serving { url } => info!("the window's server listens on {url}"),
+            News::Serving { url } => {
+                info!("the window's server listens on {url}");
+                online.served = Some(url);
+            }
             News::NotServing(why) => {
                 online.status = Status::Refused(why.clone());
                 notices.write(Notice::error(tr!(tr, "online-failed", why = why)));
