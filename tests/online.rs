@@ -11,6 +11,7 @@ use std::time::Duration;
 use bevy::prelude::*;
 use common::*;
 use qiguo::game::online::{Online, OnlineCommand, OnlineRequested, Status};
+use qiguo::game::recap::Recap;
 use qiguo::game::state::{Match, MoveRequested, SeatAuthority, TurnPhase, UndoRequested};
 use qiguo_ai::Level;
 use qiguo_rules::{Kingdom, PlayerInfo, Position, Record, Rules};
@@ -80,8 +81,13 @@ fn two_windows_play_through_a_window_s_own_server() {
             name: "Ann".into(),
         },
     );
-    run(&mut [&mut ann], false, |a| online(a[0]).status == Status::Connected);
-    let url = online(&ann).served.clone().expect("the own server's address");
+    run(&mut [&mut ann], false, |a| {
+        online(a[0]).status == Status::Connected
+    });
+    let url = online(&ann)
+        .served
+        .clone()
+        .expect("the own server's address");
     // A game with the board's rules: Ann on Qin, Chu open, five Random computers.
     let mut plans = vec![SeatPlan::Creator, SeatPlan::Open];
     plans.extend([SeatPlan::Computer(Level::Random); 5]);
@@ -107,7 +113,9 @@ fn two_windows_play_through_a_window_s_own_server() {
             name: "Bo".into(),
         },
     );
-    run(&mut [&mut ann, &mut bo], false, |a| online(a[1]).status == Status::Connected);
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        online(a[1]).status == Status::Connected
+    });
     send(
         &mut bo,
         OnlineCommand::Join {
@@ -115,7 +123,9 @@ fn two_windows_play_through_a_window_s_own_server() {
             kingdom: Kingdom::Chu,
         },
     );
-    run(&mut [&mut ann, &mut bo], false, |a| online(a[1]).table.is_some());
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        online(a[1]).table.is_some()
+    });
     assert!(seats(&bo).plays_here(1) && !seats(&bo).plays_here(0));
     // They play two rounds; both boards agree, move for move.
     run(&mut [&mut ann, &mut bo], true, |a| {
@@ -136,7 +146,10 @@ fn two_windows_play_through_a_window_s_own_server() {
     let before = the_match(&ann).game().len();
     send(&mut ann, UndoRequested);
     run(&mut [&mut ann, &mut bo], false, |a| {
-        online(a[1]).table.as_ref().is_some_and(|t| t.take_back.is_some())
+        online(a[1])
+            .table
+            .as_ref()
+            .is_some_and(|t| t.take_back.is_some())
     });
     send(&mut bo, OnlineCommand::AnswerTakeBack(true));
     run(&mut [&mut ann, &mut bo], false, |a| {
@@ -154,4 +167,42 @@ fn two_windows_play_through_a_window_s_own_server() {
     run(&mut [&mut ann, &mut bo], false, |a| {
         online(a[0]).games.first().is_some_and(|g| g.your_turn)
     });
+    // Bo takes the game off his board; Ann moves, the computers after her, until it is Chu's
+    // turn again: Bo's list is told so without asking.
+    let id = online(&bo).table.as_ref().unwrap().id.clone();
+    send(&mut bo, OnlineCommand::LeaveGame);
+    run(&mut [&mut bo], false, |a| online(a[0]).table.is_none());
+    assert!(!seats(&bo).is_shared(), "the board's game is Bo's own now");
+    let bo_moved = the_match(&ann).game().len();
+    run(&mut [&mut ann, &mut bo], true, |a| {
+        online(a[1])
+            .games
+            .iter()
+            .any(|g| g.id == id && g.your_turn && g.moves as usize > bo_moved)
+    });
+    // He opens it again from his list: the game as the server has it, the moves since his
+    // last one marked on the board.
+    send(&mut bo, OnlineCommand::Open(id));
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        online(a[1]).table.is_some() && the_match(a[1]).game().len() == the_match(a[0]).game().len()
+    });
+    assert!(
+        the_match(&ann)
+            .game()
+            .moves()
+            .eq(the_match(&bo).game().moves())
+    );
+    let recap = bo.world().resource::<Recap>().clone();
+    let game = the_match(&bo).game();
+    assert_eq!(recap.current(the_match(&bo)), Some(recap.moves.clone()));
+    assert_eq!(recap.moves.end, game.len());
+    let last_own = game
+        .reports()
+        .enumerate()
+        .filter(|(_, r)| r.mover == Kingdom::Chu)
+        .map(|(n, _)| n)
+        .last()
+        .expect("Bo moved before");
+    assert_eq!(recap.moves.start, last_own + 1, "since Bo's last move");
+    assert!(recap.moves.len() >= 2, "Ann and the computers moved since");
 }

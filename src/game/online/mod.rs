@@ -11,6 +11,7 @@
 //! take-back made or a game that fell behind sends for the whole game again. Connection state
 //! lives in the [`Online`] resource, which only this module changes; the game stays in `Match`.
 
+mod notify;
 pub(crate) mod ui;
 
 use std::collections::{HashMap, VecDeque};
@@ -26,8 +27,10 @@ use qiguo_server::protocol::{
 use qiguo_server::{GameId, MadeBy, SeatPlan};
 
 use crate::game::AppSystems;
+use crate::game::online::notify::{Notification, Notifier};
+use crate::game::recap::Recap;
 use crate::game::state::{
-    Dialog, GameFromHost, Match, MoveRequested, Mover, Notice, PlayersFromHost, Review,
+    Dialog, GameFromHost, Match, MatchReset, MoveRequested, Mover, Notice, PlayersFromHost, Review,
     SeatAuthority, SeatHolder, Turn, TurnPhase, UndoRequested, turn_refusal,
 };
 use crate::i18n::Tr;
@@ -35,6 +38,7 @@ use crate::tr;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Online>()
+        .init_resource::<Notifier>()
         .add_message::<OnlineRequested>()
         .add_message::<OnlineCommand>()
         .add_systems(
@@ -49,7 +53,8 @@ pub(super) fn plugin(app: &mut App) {
             )
                 .chain()
                 .in_set(AppSystems::RecordInput),
-        );
+        )
+        .add_systems(Update, recap_on_open.in_set(AppSystems::SyncView));
 }
 
 /// Where the window's online games are, and the game on the board.
@@ -129,7 +134,9 @@ impl OnlineTable {
 enum Asked {
     Games,
     /// A game to put on the board (opened, joined, watched, created, or read again).
-    Board { watching: bool },
+    Board {
+        watching: bool,
+    },
     Created,
     Move,
     TakeBack,
@@ -313,6 +320,7 @@ fn read_news(
     mut games: MessageWriter<GameFromHost>,
     mut players: MessageWriter<PlayersFromHost>,
     mut notices: MessageWriter<Notice>,
+    mut notifier: ResMut<Notifier>,
     tr: Res<Tr>,
 ) {
     let Some(link) = &online.link else {
@@ -378,7 +386,15 @@ fn read_news(
                     }
                 }
             }
-            News::Event(event) => on_event(online, event, &the_match, &mut players, &mut notices, &tr),
+            News::Event(event) => on_event(
+                online,
+                event,
+                &the_match,
+                &mut players,
+                &mut notices,
+                &mut notifier,
+                &tr,
+            ),
         }
     }
 }
@@ -409,7 +425,11 @@ fn put_on_board(
             });
         }
         Err(e) => {
-            notices.write(Notice::error(tr!(tr, "online-server-says", why = e.to_string())));
+            notices.write(Notice::error(tr!(
+                tr,
+                "online-server-says",
+                why = e.to_string()
+            )));
         }
     }
 }
@@ -448,6 +468,7 @@ fn on_event(
     the_match: &Match,
     players: &mut MessageWriter<PlayersFromHost>,
     notices: &mut MessageWriter<Notice>,
+    notifier: &mut Notifier,
     tr: &Tr,
 ) {
     let on_board = |game: &GameId| online.table.as_ref().is_some_and(|t| t.id == *game);
@@ -500,9 +521,24 @@ fn on_event(
             }
             reopen(online);
         }
-        Event::YourTurn { game, .. } => {
+        Event::YourTurn { game, kingdom } => {
             if !on_board(&game) {
                 notices.write(Notice::done(tr.text("online-your-turn-elsewhere")));
+                let players = online
+                    .games
+                    .iter()
+                    .find(|g| g.id == game)
+                    .map(|g| g.players.join(", "))
+                    .unwrap_or_default();
+                notifier.show(Notification {
+                    summary: tr.text("online-notify-title"),
+                    body: tr!(
+                        tr,
+                        "online-notify-body",
+                        kingdom = tr.kingdom(kingdom),
+                        players = players
+                    ),
+                });
             }
             online.ask(Ask::Games {}, Asked::Games);
         }
@@ -515,12 +551,19 @@ fn send_commands(mut commands: MessageReader<OnlineCommand>, mut online: ResMut<
     for command in commands.read() {
         match command.clone() {
             OnlineCommand::RefreshGames => online.ask(Ask::Games {}, Asked::Games),
-            OnlineCommand::Open(game) => online.ask(Ask::Open { game }, Asked::Board { watching: false }),
+            OnlineCommand::Open(game) => {
+                online.ask(Ask::Open { game }, Asked::Board { watching: false })
+            }
             OnlineCommand::Create(game) => online.ask(Ask::Create { game }, Asked::Created),
             OnlineCommand::Join { code, kingdom } => {
-                online.ask(Ask::Join { code, kingdom }, Asked::Board { watching: false });
+                online.ask(
+                    Ask::Join { code, kingdom },
+                    Asked::Board { watching: false },
+                );
             }
-            OnlineCommand::Watch(code) => online.ask(Ask::Watch { code }, Asked::Board { watching: true }),
+            OnlineCommand::Watch(code) => {
+                online.ask(Ask::Watch { code }, Asked::Board { watching: true })
+            }
             OnlineCommand::LeaveGame => {
                 if let Some(table) = online.table.take() {
                     online.inbox.clear();
@@ -576,9 +619,7 @@ fn forward_person_requests(
         let last_own = game
             .reports()
             .enumerate()
-            .filter(|(n, r)| {
-                table.holds(game.position_at(*n).player_of(r.mover))
-            })
+            .filter(|(n, r)| table.holds(game.position_at(*n).player_of(r.mover)))
             .map(|(n, _)| n)
             .last();
         match last_own {
@@ -652,5 +693,33 @@ fn publish_seat_authority(
 ) {
     if online.is_changed() || the_match.is_changed() {
         authority.set_if_neq(online.authority(the_match.players().len()));
+    }
+}
+
+/// An online game put on the board (opened, joined, or read again) shows what happened since
+/// this window's player last moved: the recap's arrows and marks, until the next move. (When
+/// the game waits for them, their turn's own recap says the same.)
+fn recap_on_open(
+    mut resets: MessageReader<MatchReset>,
+    online: Res<Online>,
+    the_match: Res<Match>,
+    mut recap: ResMut<Recap>,
+) {
+    if resets.read().count() == 0 {
+        return;
+    }
+    let Some(table) = online.table.as_ref().filter(|t| !t.watching) else {
+        return;
+    };
+    let game = the_match.game();
+    let since = (0..table.seats.len() as u8)
+        .filter(|&p| table.holds(p))
+        .map(|p| Recap::since_last_turn(game, p).start)
+        .max();
+    if let Some(start) = since {
+        recap.set_if_neq(Recap {
+            turn: Some(the_match.turn()),
+            moves: start..game.len(),
+        });
     }
 }

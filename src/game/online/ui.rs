@@ -119,7 +119,7 @@ pub(crate) fn online_window(
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
-    centred_dialog(tr.text("online-title"), ctx)
+    centred_dialog("online", tr.text("online-title"))
         .open(&mut open)
         .default_width(560.0)
         .show(ctx, |ui| {
@@ -258,7 +258,9 @@ fn server_line(ui: &mut egui::Ui, tr: Tr, online: &Online) {
         ),
         Status::Offline => return,
     };
-    ui.label(RichText::new(tr!(tr, "online-server", address = address) + " · " + &state).color(colour));
+    ui.label(
+        RichText::new(tr!(tr, "online-server", address = address) + " · " + &state).color(colour),
+    );
 }
 
 fn my_games(
@@ -400,7 +402,11 @@ fn new_game_form(
     });
     ui.horizontal(|ui| {
         ui.radio_value(&mut form.correspondence, false, tr.text("online-live"));
-        ui.radio_value(&mut form.correspondence, true, tr.text("online-correspondence"));
+        ui.radio_value(
+            &mut form.correspondence,
+            true,
+            tr.text("online-correspondence"),
+        );
         if form.correspondence {
             ui.add(egui::Slider::new(&mut form.days, 1..=14).suffix(tr.text("online-days")));
             ui.checkbox(&mut form.pass, tr.text("online-overdue-pass"));
@@ -522,10 +528,16 @@ pub(crate) fn seat_cell(ui: &mut egui::Ui, tr: Tr, online: &Online, player: u8) 
             tr!(tr, "computer-level", level = tr.level(l)),
             Color32::from_gray(210),
         ),
-        _ if seat.yours => (tr!(tr, "seat-yours", name = name), Color32::from_rgb(150, 210, 255)),
+        _ if seat.yours => (
+            tr!(tr, "seat-yours", name = name),
+            Color32::from_rgb(150, 210, 255),
+        ),
         _ if seat.name.is_none() => (tr.text("seat-open"), Color32::from_gray(170)),
         _ if seat.present => (tr!(tr, "seat-remote", name = name), Color32::from_gray(210)),
-        _ => (tr!(tr, "seat-gone", name = name), Color32::from_rgb(255, 170, 110)),
+        _ => (
+            tr!(tr, "seat-gone", name = name),
+            Color32::from_rgb(255, 170, 110),
+        ),
     };
     ui.label(RichText::new(text).small().color(colour));
     true
@@ -545,7 +557,9 @@ pub(crate) fn take_back_question(
     let Some(take_back) = &table.take_back else {
         return Ok(());
     };
-    let mine: Vec<u8> = (0..table.seats.len() as u8).filter(|&p| table.holds(p)).collect();
+    let mine: Vec<u8> = (0..table.seats.len() as u8)
+        .filter(|&p| table.holds(p))
+        .collect();
     if table.watching || mine.is_empty() || mine.iter().all(|p| take_back.agreed.contains(p)) {
         return Ok(());
     }
@@ -556,7 +570,7 @@ pub(crate) fn take_back_question(
         .get(usize::from(take_back.by))
         .map(|p| p.name.clone())
         .unwrap_or_default();
-    centred_dialog(tr.text("take-back-title"), ctx).show(ctx, |ui| {
+    centred_dialog("online take back", tr.text("take-back-title")).show(ctx, |ui| {
         ui.label(tr!(
             tr,
             "online-take-back-question",
