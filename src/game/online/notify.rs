@@ -39,7 +39,7 @@ impl Notifier {
         if self.sender.is_none() {
             let (sender, receiver) = sync_channel::<Notification>(WAITING);
             let started = std::thread::Builder::new()
-                .name("qiguo-notifications".into())
+                .name("desktop notifications".into())
                 .spawn(move || {
                     for n in receiver {
                         let shown = notify_rust::Notification::new()
