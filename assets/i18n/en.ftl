@@ -498,7 +498,7 @@ welcome-computers-line = You play { $kingdom }; six computer players take the ot
 welcome-level = Computers:
 welcome-together = Play together at this screen
 welcome-together-line = Choose the rules, the seats and who plays; the board turns to each player in turn.
-welcome-online = Online
+welcome-online = Play online
 welcome-online-line = Play with friends on other machines, live or a move a day.
 welcome-later = This card comes back with Welcome in the toolbar; the lessons are under Learn.
 

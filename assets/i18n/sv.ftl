@@ -478,7 +478,7 @@ welcome-computers-line = Du spelar { $kingdom }; sex datorspelare tar de andra r
 welcome-level = Datorer:
 welcome-together = Spela tillsammans vid den här skärmen
 welcome-together-line = Välj regler, platser och vem som spelar; brädet vänds mot varje spelare i tur och ordning.
-welcome-online = Online
+welcome-online = Spela på nätet
 welcome-online-line = Spela med vänner på andra datorer, direkt eller ett drag om dagen.
 welcome-later = Kortet kommer tillbaka med Välkommen i verktygsraden; lektionerna finns under Lär dig.
 

@@ -473,7 +473,7 @@ welcome-computers-line = 你執{ $kingdom }；其餘六國由電腦執掌。
 welcome-level = 電腦：
 welcome-together = 在這個螢幕上同屏對弈
 welcome-together-line = 選規則、座位和由誰來下；輪到誰，棋盤就轉向誰。
-welcome-online = 連線
+welcome-online = 連線對弈
 welcome-online-line = 與其他電腦上的朋友對弈，即時或一天一步。
 welcome-later = 點工具列的「歡迎」可再開此卡；課程在「學棋」裡。
 

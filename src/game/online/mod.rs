@@ -76,8 +76,9 @@ pub struct Online {
     pub table: Option<OnlineTable>,
     /// What each request was for, by tag.
     asked: HashMap<u64, Asked>,
-    /// Moves the server told of, not yet handed to the rules system: (moves before it, move).
-    inbox: VecDeque<(u32, Move)>,
+    /// Moves the server told of, not yet handed to the rules system: (moves before it, move,
+    /// who made it).
+    inbox: VecDeque<(u32, Move, MadeBy)>,
 }
 
 impl std::fmt::Debug for Online {
@@ -487,7 +488,7 @@ fn on_event(
             }
             match (by, notation::parse_move(&mv)) {
                 (MadeBy::OverduePass, _) | (_, Err(_)) => reopen(online),
-                (_, Ok(mv)) => online.inbox.push_back((ply, mv)),
+                (by, Ok(mv)) => online.inbox.push_back((ply, mv, by)),
             }
         }
         Event::Seated { game, seat, name } if on_board(&game) => {
@@ -648,7 +649,7 @@ fn feed_moves(
     mut requests: MessageWriter<MoveRequested>,
 ) {
     let turn = the_match.turn();
-    let Some(&(ply, mv)) = online.inbox.front() else {
+    let Some(&(ply, mv, by)) = online.inbox.front() else {
         return;
     };
     let ply = ply as usize;
@@ -674,6 +675,19 @@ fn feed_moves(
     .is_none();
     if ready {
         online.inbox.pop_front();
+        // A seat's own move: its player has the game open now, whatever they had before.
+        let mover = the_match
+            .position()
+            .player_of(the_match.position().to_move());
+        if by == MadeBy::Seat
+            && let Some(seat) = online
+                .table
+                .as_mut()
+                .and_then(|t| t.seats.get_mut(usize::from(mover)))
+            && !seat.present
+        {
+            seat.present = true;
+        }
         requests.write(MoveRequested {
             mv,
             made_for: Turn {

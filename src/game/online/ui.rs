@@ -121,7 +121,8 @@ pub(crate) fn online_window(
     let mut open = true;
     centred_dialog("online", tr.text("online-title"))
         .open(&mut open)
-        .default_width(560.0)
+        .default_width(600.0)
+        .max_width(640.0)
         .show(ctx, |ui| {
             match &online.status {
                 Status::Offline | Status::Refused(_) => {
@@ -319,7 +320,13 @@ fn game_row(
     online: &Online,
     commands: &mut MessageWriter<OnlineCommand>,
 ) {
-    ui.label(game.players.join(", "));
+    let players = game.players.join(", ");
+    ui.scope(|ui| {
+        ui.set_max_width(250.0);
+        ui.add(egui::Label::new(players.as_str()).truncate())
+    })
+    .inner
+    .on_hover_text(players);
     let to_move = match game.to_move {
         None => tr.text("online-over"),
         Some(k) if game.your_turn => tr!(tr, "online-your-move", kingdom = tr.kingdom(k)),
@@ -376,30 +383,37 @@ fn new_game_form(
             })
             .collect();
     }
-    ui.horizontal_wrapped(|ui| {
-        for (player, choice) in form.seats.iter_mut().enumerate() {
-            let kingdoms: Vec<String> = seats
-                .kingdoms_of(player as u8)
-                .iter()
-                .map(|k| tr.kingdom(k).to_string())
-                .collect();
-            ui.label(kingdoms.join("+"));
-            egui::ComboBox::from_id_salt(("online new seat", player))
-                .selected_text(level_label(tr, *choice))
-                .width(110.0)
-                .show_ui(ui, |ui| {
-                    for option in [
-                        SeatChoice::Me,
-                        SeatChoice::Open,
-                        SeatChoice::Computer(Level::Easy),
-                        SeatChoice::Computer(Level::Medium),
-                        SeatChoice::Computer(Level::Hard),
-                    ] {
-                        ui.selectable_value(choice, option, level_label(tr, option));
-                    }
-                });
-        }
-    });
+    // Two seats a row: the kingdoms of the seat, and who plays it.
+    egui::Grid::new("online new seats")
+        .num_columns(4)
+        .spacing([8.0, 4.0])
+        .show(ui, |ui| {
+            for (player, choice) in form.seats.iter_mut().enumerate() {
+                let kingdoms: Vec<String> = seats
+                    .kingdoms_of(player as u8)
+                    .iter()
+                    .map(|k| tr.kingdom(k).to_string())
+                    .collect();
+                ui.label(kingdoms.join("+"));
+                egui::ComboBox::from_id_salt(("online new seat", player))
+                    .selected_text(level_label(tr, *choice))
+                    .width(150.0)
+                    .show_ui(ui, |ui| {
+                        for option in [
+                            SeatChoice::Me,
+                            SeatChoice::Open,
+                            SeatChoice::Computer(Level::Easy),
+                            SeatChoice::Computer(Level::Medium),
+                            SeatChoice::Computer(Level::Hard),
+                        ] {
+                            ui.selectable_value(choice, option, level_label(tr, option));
+                        }
+                    });
+                if player % 2 == 1 {
+                    ui.end_row();
+                }
+            }
+        });
     ui.horizontal(|ui| {
         ui.radio_value(&mut form.correspondence, false, tr.text("online-live"));
         ui.radio_value(

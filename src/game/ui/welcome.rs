@@ -117,15 +117,13 @@ pub(super) fn welcome_card(
             ) {
                 chosen = Some(Choice::Together);
             }
-            ui.label(RichText::new(tr.text("welcome-online")).size(17.0).strong());
-            if ui.button(tr.text("menu-online")).clicked() {
+            if choice(
+                ui,
+                tr.text("welcome-online"),
+                tr.text("welcome-online-line"),
+            ) {
                 chosen = Some(Choice::Online);
             }
-            ui.label(
-                RichText::new(tr.text("welcome-online-line"))
-                    .small()
-                    .color(Color32::from_gray(185)),
-            );
             ui.add_space(6.0);
             ui.separator();
             ui.label(
