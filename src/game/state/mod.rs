@@ -28,7 +28,6 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<SeatChangeRequested>()
         .add_message::<GameFromHost>()
         .add_message::<PlayersFromHost>()
-        .add_message::<PlayerRenamed>()
         .add_message::<UndoRequested>()
         .add_message::<RedoRequested>()
         .add_message::<ReviewRequested>()
@@ -491,13 +490,7 @@ pub(crate) fn turn_refusal(
             (Mover::Person, Some(_)) => Refusal::ComputerPlays(k),
             (Mover::Person, None) if !seats.plays_here(player) => Refusal::RemotePlays(k),
             (Mover::Computer(level), held) if held != Some(level) => Refusal::Outdated,
-            // On a host, a seat handed to a computer takes no moves from its player.
-            (Mover::Remote, held)
-                if !seats.takes_remote_moves(player)
-                    || (seats.game() == GameAuthority::Host && held.is_some()) =>
-            {
-                Refusal::Outdated
-            }
+            (Mover::Remote, _) if !seats.takes_remote_moves(player) => Refusal::Outdated,
             _ => return None,
         }
     };
@@ -568,15 +561,6 @@ pub(crate) struct GameFromHost {
 #[derive(Message, Clone, Debug, PartialEq)]
 pub(crate) struct PlayersFromHost(pub Vec<PlayerInfo>);
 
-/// On a host: a player who joined from another machine gives their name to the seat.
-#[derive(Message, Clone, Debug, PartialEq)]
-pub(crate) struct PlayerRenamed {
-    /// The player number.
-    pub player: u8,
-    /// The name.
-    pub name: String,
-}
-
 /// The match was replaced as a whole: views rebuild from it rather than animate.
 #[derive(Message, Clone, Copy, Debug, Default)]
 pub struct MatchReset;
@@ -605,7 +589,6 @@ fn phase_from_match(the_match: Res<Match>, mut next_phase: ResMut<NextState<Turn
 fn change_seats(
     mut requests: MessageReader<SeatChangeRequested>,
     mut from_host: MessageReader<PlayersFromHost>,
-    mut renames: MessageReader<PlayerRenamed>,
     mut the_match: ResMut<Match>,
     phase: Res<State<TurnPhase>>,
     mut next_phase: ResMut<NextState<TurnPhase>>,
@@ -614,17 +597,6 @@ fn change_seats(
     tr: Res<Tr>,
 ) {
     let mut changed = false;
-    for rename in renames.read() {
-        let seat = usize::from(rename.player);
-        if seats.game() == GameAuthority::Host
-            && the_match
-                .players
-                .get(seat)
-                .is_some_and(|p| p.name != rename.name)
-        {
-            the_match.players[seat].name = rename.name.clone();
-        }
-    }
     if let Some(PlayersFromHost(players)) = from_host.read().last()
         && seats.follows_host()
         && players.len() == the_match.players.len()

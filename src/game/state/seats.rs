@@ -1,6 +1,6 @@
-//! Who decides each seat's moves: this machine, or another one. The online code writes
-//! [`SeatAuthority`] whenever it hosts, joins or leaves, or a seat changes hands; the rules
-//! system and the systems around the turn read it and know nothing of networking.
+//! Who decides each seat's moves: this machine, or a server. The online code writes
+//! [`SeatAuthority`] whenever an online game is put on the board or left, or its seats change;
+//! the rules system and the systems around the turn read it and know nothing of networking.
 
 use bevy::prelude::*;
 
@@ -10,10 +10,8 @@ pub enum GameAuthority {
     /// On this machine, a game at this screen only.
     #[default]
     Local,
-    /// On this machine, which shares the game with others holding some of its seats.
-    Host,
-    /// On a host this machine follows: every move, seat change, take-back and new game is the
-    /// host's, and this machine's people ask the host for their moves.
+    /// On a server this machine follows: every move, seat change, take-back and new game is
+    /// the server's, and this machine's people ask the server for their moves.
     Guest,
 }
 
@@ -31,8 +29,8 @@ pub enum SeatHolder {
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct SeatAuthority {
     game: GameAuthority,
-    /// By player number; a player not listed is held here on this machine's own game or a
-    /// host's, and elsewhere on a game this machine follows.
+    /// By player number; a player not listed is held here on this machine's own game, and
+    /// elsewhere on a game this machine follows.
     seats: Vec<SeatHolder>,
 }
 
@@ -42,15 +40,7 @@ impl SeatAuthority {
         SeatAuthority::default()
     }
 
-    /// This machine hosts; `seats` says, by player number, which seats another machine holds.
-    pub fn host(seats: Vec<SeatHolder>) -> SeatAuthority {
-        SeatAuthority {
-            game: GameAuthority::Host,
-            seats,
-        }
-    }
-
-    /// This machine follows a host; `seats` says, by player number, which seats it holds.
+    /// This machine follows a server; `seats` says, by player number, which seats it holds.
     pub fn guest(seats: Vec<SeatHolder>) -> SeatAuthority {
         SeatAuthority {
             game: GameAuthority::Guest,
@@ -70,7 +60,7 @@ impl SeatAuthority {
             .copied()
             .unwrap_or(match self.game {
                 GameAuthority::Guest => SeatHolder::Remote,
-                GameAuthority::Local | GameAuthority::Host => SeatHolder::Here,
+                GameAuthority::Local => SeatHolder::Here,
             })
     }
 
@@ -80,18 +70,13 @@ impl SeatAuthority {
         self.holder(player) == SeatHolder::Here
     }
 
-    /// Whether moves for `player` arrive from another machine: on a host, from the machine
-    /// holding the seat; on a guest, every move (the host plays them all, this machine's
-    /// people's included).
-    pub fn takes_remote_moves(&self, player: u8) -> bool {
-        match self.game {
-            GameAuthority::Local => false,
-            GameAuthority::Host => self.holder(player) == SeatHolder::Remote,
-            GameAuthority::Guest => true,
-        }
+    /// Whether moves for `player` arrive from elsewhere: on a game this machine follows, every
+    /// move does (the server makes them all, this machine's people's included).
+    pub fn takes_remote_moves(&self, _player: u8) -> bool {
+        self.game == GameAuthority::Guest
     }
 
-    /// Whether this machine follows a host (its people's moves are requests to the host).
+    /// Whether this machine follows a server (its people's moves are requests to it).
     pub fn follows_host(&self) -> bool {
         self.game == GameAuthority::Guest
     }
@@ -111,16 +96,6 @@ mod tests {
         let seats = SeatAuthority::local();
         assert!((0..7).all(|p| seats.plays_here(p) && !seats.takes_remote_moves(p)));
         assert!(!seats.is_shared() && !seats.follows_host());
-    }
-
-    #[test]
-    fn a_host_takes_remote_moves_only_for_seats_held_elsewhere() {
-        let seats = SeatAuthority::host(vec![SeatHolder::Here, SeatHolder::Remote]);
-        assert!(seats.plays_here(0) && !seats.takes_remote_moves(0));
-        assert!(!seats.plays_here(1) && seats.takes_remote_moves(1));
-        // Seats beyond the list are the host's.
-        assert!(seats.plays_here(5) && !seats.takes_remote_moves(5));
-        assert!(seats.is_shared() && !seats.follows_host());
     }
 
     #[test]
