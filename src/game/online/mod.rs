@@ -347,13 +347,7 @@ fn read_news(
                 online.name = Some(name);
                 online.ask(Ask::Games {}, Asked::Games);
                 // Back after a lost connection: the game on the board is read again.
-                if let Some(table) = &online.table {
-                    let ask = Ask::Open {
-                        game: table.id.clone(),
-                    };
-                    let watching = table.watching;
-                    online.ask(ask, Asked::Board { watching });
-                }
+                reopen(online);
             }
             News::Lost(why) => online.status = Status::Lost(why),
             News::Refused(why) => {
@@ -375,7 +369,6 @@ fn read_news(
                     (Asked::TakeBack, Ok(_)) => {
                         notices.write(Notice::done(tr.text("online-take-back-asked")));
                     }
-                    (Asked::Move, Ok(_)) => {}
                     (_, Ok(_)) => {}
                     (Asked::Move, Err(why)) => {
                         // The move did not count: the game is read again, so the board agrees.
@@ -572,16 +565,14 @@ fn send_commands(mut commands: MessageReader<OnlineCommand>, mut online: ResMut<
                 }
             }
             OnlineCommand::AnswerTakeBack(agree) => {
-                let Some(table) = &online.table else {
+                let Some(table) = &mut online.table else {
                     continue;
                 };
+                table.take_back = None;
                 let ask = Ask::AnswerTakeBack {
                     game: table.id.clone(),
                     agree,
                 };
-                if let Some(table) = &mut online.table {
-                    table.take_back = None;
-                }
                 online.ask(ask, Asked::Other);
             }
         }
@@ -599,6 +590,9 @@ fn forward_person_requests(
     mut notices: MessageWriter<Notice>,
     tr: Res<Tr>,
 ) {
+    if requests.is_empty() && undos.is_empty() {
+        return;
+    }
     let Some(table) = online.table.clone() else {
         requests.clear();
         undos.clear();
