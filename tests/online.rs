@@ -172,7 +172,10 @@ fn two_windows_play_through_a_window_s_own_server() {
     let id = online(&bo).table.as_ref().unwrap().id.clone();
     send(&mut bo, OnlineCommand::LeaveGame);
     run(&mut [&mut bo], false, |a| online(a[0]).table.is_none());
-    assert!(!seats(&bo).is_shared(), "the board's game is Bo's own now");
+    assert!(
+        !seats(&bo).follows_server(),
+        "the board's game is Bo's own now"
+    );
     let bo_moved = the_match(&ann).game().len();
     run(&mut [&mut ann, &mut bo], true, |a| {
         online(a[1])

@@ -114,7 +114,7 @@ fn wanted_search(
     seats: &SeatAuthority,
 ) -> Option<(Turn, Level)> {
     // In a joined game the host plays the computers.
-    if !settings.enabled || seats.follows_host() || the_match.position().is_over() {
+    if !settings.enabled || seats.follows_server() || the_match.position().is_over() {
         return None;
     }
     if !matches!(

@@ -235,7 +235,7 @@ fn follow_commands(
             bring_back(&mut run, &mut games);
             continue;
         };
-        if seats.is_shared() || seats.follows_host() {
+        if seats.follows_server() {
             notices.write(Notice::error(tr.text("online-leave-first")));
             continue;
         }

@@ -41,7 +41,7 @@ pub(crate) fn lessons_window(
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
-    let online = seats.is_shared() || seats.follows_host();
+    let online = seats.follows_server();
     centred_dialog("Lessons", tr.text("lessons-title"))
         .open(&mut open)
         .show(ctx, |ui| {

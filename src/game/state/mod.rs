@@ -9,7 +9,7 @@ use qiguo_rules::{
 
 mod seats;
 
-pub use seats::{GameAuthority, SeatAuthority, SeatHolder};
+pub use seats::{SeatAuthority, SeatHolder};
 
 use crate::game::AppSystems;
 use crate::i18n::Tr;
@@ -490,7 +490,7 @@ pub(crate) fn turn_refusal(
             (Mover::Person, Some(_)) => Refusal::ComputerPlays(k),
             (Mover::Person, None) if !seats.plays_here(player) => Refusal::RemotePlays(k),
             (Mover::Computer(level), held) if held != Some(level) => Refusal::Outdated,
-            (Mover::Remote, _) if !seats.takes_remote_moves(player) => Refusal::Outdated,
+            (Mover::Remote, _) if !seats.follows_server() => Refusal::Outdated,
             _ => return None,
         }
     };
@@ -598,7 +598,7 @@ fn change_seats(
 ) {
     let mut changed = false;
     if let Some(PlayersFromHost(players)) = from_host.read().last()
-        && seats.follows_host()
+        && seats.follows_server()
         && players.len() == the_match.players.len()
         && *players != the_match.players
     {
@@ -606,7 +606,7 @@ fn change_seats(
         changed = true;
     }
     for request in requests.read() {
-        if seats.follows_host() {
+        if seats.follows_server() {
             notices.write(Notice::error(tr.text("online-host-decides")));
             continue;
         }
@@ -647,8 +647,8 @@ fn start_new_games(
     let local = requests.read().last();
     let hosts = from_host.read().last();
     let (game, players, hints) = match (local, hosts) {
-        (_, Some(sent)) if seats.follows_host() => (&sent.game, &sent.players, [0; 7]),
-        (Some(_), _) if seats.is_shared() => {
+        (_, Some(sent)) if seats.follows_server() => (&sent.game, &sent.players, [0; 7]),
+        (Some(_), _) if seats.follows_server() => {
             notices.write(Notice::error(tr.text("online-leave-first")));
             return;
         }
@@ -685,7 +685,7 @@ fn undo_and_redo(
     if undos + redos == 0 {
         return;
     }
-    if seats.follows_host() {
+    if seats.follows_server() {
         // A take-back is asked of the host by the online code; only the host plays moves again.
         if redos > 0 {
             notices.write(Notice::error(tr.text("online-host-decides")));
@@ -783,7 +783,7 @@ fn apply_move_requests(
     for request in requests.read() {
         let refusal = if taken || request.made_for != the_match.turn() {
             Some(Refusal::Outdated)
-        } else if seats.follows_host() && request.by == Mover::Person {
+        } else if seats.follows_server() && request.by == Mover::Person {
             Some(Refusal::SentToHost)
         } else {
             turn_refusal(
@@ -845,7 +845,7 @@ fn follow_seat_authority(
     mut next_phase: ResMut<NextState<TurnPhase>>,
     mut followed_host: Local<bool>,
 ) {
-    let follows = seats.follows_host();
+    let follows = seats.follows_server();
     if std::mem::replace(&mut *followed_host, follows)
         && !follows
         && matches!(
