@@ -336,7 +336,7 @@ mod tests {
     /// joined by dashes), with the file each is in.
     fn id_like_literals() -> BTreeSet<(String, String)> {
         let mut files = Vec::new();
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let root = qiguo_testkit::package_dir(env!("CARGO_MANIFEST_DIR")).join("src");
         collect_rust_files(root, &mut files);
         let mut found = BTreeSet::new();
         for file in files {

@@ -180,7 +180,7 @@ async fn fifty_games_at_once() {
 }
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    qiguo_testkit::package_dir(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
         .join(name)
 }

@@ -55,6 +55,16 @@ impl Drop for TempDir {
     }
 }
 
+/// The directory of the package whose test is running: `CARGO_MANIFEST_DIR` as `cargo test`
+/// sets it when it runs the test, else `compiled` (the same variable as the test was compiled
+/// with, `env!("CARGO_MANIFEST_DIR")`). The running value comes first because two checkouts
+/// sharing one target directory may share one test binary, compiled in the other checkout.
+pub fn package_dir(compiled: &str) -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(compiled))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -392,7 +392,7 @@ mod tests {
         let font = FontRef::try_from_slice(KAI_FONT).expect("the shipped font parses");
         let cjk = |c: char| matches!(c, '\u{3000}'..='\u{9FFF}' | '\u{FF00}'..='\u{FFEF}');
         // The game's sources, and the rules' (kingdom and piece names).
-        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let root = qiguo_testkit::package_dir(env!("CARGO_MANIFEST_DIR"));
         let mut dirs = vec![root.join("src"), root.join("crates/qiguo-rules/src")];
         let mut seen = 0;
         while let Some(dir) = dirs.pop() {
