@@ -20,12 +20,21 @@ use qiguo_server::{Pace, SeatPlan};
 
 const LIMIT: Duration = Duration::from_secs(60);
 
+/// A window's data directory, kept as long as the window (removed when the app is dropped).
+#[derive(Resource)]
+struct KeptDataDir {
+    _dir: DataDir,
+}
+
 /// A window's logic saving in a data directory of its own (where its key is kept).
 fn window(test: &str, seed: u64) -> App {
-    TestApp::new(Position::start(Rules::default()))
+    let dir = data_dir(test);
+    let mut app = TestApp::new(Position::start(Rules::default()))
         .seed(seed)
-        .saving(&data_dir(test), false)
-        .build()
+        .saving(&dir, false)
+        .build();
+    app.insert_resource(KeptDataDir { _dir: dir });
+    app
 }
 
 fn online(app: &App) -> &Online {

@@ -6,9 +6,11 @@ use qiguo::saves::{FileAction, SaveDir, SaveError, Staged, load_file};
 use qiguo_rules::random::SplitMix64;
 use qiguo_rules::{Game, PlayerInfo, Preset, Record, Rules, Seating, Seats};
 
-/// A fresh, empty data directory for one test.
-fn data_dir(test: &str) -> SaveDir {
-    SaveDir::at(qiguo_testkit::TempDir::new(&format!("saves-{test}")).keep())
+/// A fresh, empty data directory for one test, and the directory itself, removed (with
+/// everything in it) when dropped at the end of the test.
+fn data_dir(test: &str) -> (SaveDir, qiguo_testkit::TempDir) {
+    let dir = qiguo_testkit::TempDir::new(&format!("saves-{test}"));
+    (SaveDir::at(dir.path().to_owned()), dir)
 }
 
 /// A game of random legal moves: `plies` long, or to its end.
@@ -33,7 +35,7 @@ fn record_of(game: &Game) -> Record {
 
 #[test]
 fn saves_round_trip_finished_and_unfinished_games_under_every_preset() {
-    let dir = data_dir("round-trip");
+    let (dir, _kept) = data_dir("round-trip");
     for (i, preset) in Preset::ALL.into_iter().enumerate() {
         for (j, seating) in [Seating::Seven, Seating::TwoPlayers]
             .into_iter()
@@ -72,7 +74,7 @@ fn saves_round_trip_finished_and_unfinished_games_under_every_preset() {
 
 #[test]
 fn saves_are_listed_replaced_and_deleted() {
-    let dir = data_dir("list");
+    let (dir, _kept) = data_dir("list");
     assert!(dir.list().unwrap().is_empty(), "no folder yet is no saves");
     let game = random_game(Rules::default(), Seats::seven(), 7, 30);
     dir.save("Evening", &record_of(&game)).unwrap();
@@ -111,7 +113,7 @@ fn saves_are_listed_replaced_and_deleted() {
 
 #[test]
 fn bad_save_files_are_refused_with_a_reason() {
-    let dir = data_dir("bad");
+    let (dir, _kept) = data_dir("bad");
     let game = random_game(Rules::preset(Preset::Wikipedia), Seats::seven(), 3, 25);
     let good = record_of(&game).to_json();
     let future = good.replace("\"version\": 1", "\"version\": 9");
@@ -160,7 +162,7 @@ fn bad_save_files_are_refused_with_a_reason() {
 
 #[test]
 fn a_crash_between_write_and_rename_keeps_the_previous_autosave() {
-    let dir = data_dir("crash");
+    let (dir, _kept) = data_dir("crash");
     let before = random_game(Rules::default(), Seats::seven(), 11, 20);
     dir.autosave(&record_of(&before)).unwrap();
     let after = random_game(Rules::default(), Seats::seven(), 11, 21);

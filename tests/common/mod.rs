@@ -369,9 +369,28 @@ pub fn finish_file_work(app: &mut App) {
     panic!("file work never finished");
 }
 
+/// A fresh data directory for one test, removed with everything in it when dropped; used as
+/// the [`SaveDir`] it derefs to.
+pub struct DataDir {
+    saves: SaveDir,
+    _dir: qiguo_testkit::TempDir,
+}
+
+impl std::ops::Deref for DataDir {
+    type Target = SaveDir;
+
+    fn deref(&self) -> &SaveDir {
+        &self.saves
+    }
+}
+
 /// A fresh data directory for one test.
-pub fn data_dir(test: &str) -> SaveDir {
-    SaveDir::at(qiguo_testkit::TempDir::new(&format!("headless-{test}")).keep())
+pub fn data_dir(test: &str) -> DataDir {
+    let dir = qiguo_testkit::TempDir::new(&format!("headless-{test}"));
+    DataDir {
+        saves: SaveDir::at(dir.path().to_owned()),
+        _dir: dir,
+    }
 }
 
 /// An app finished and cleaned up, as `App::run` would, for stepping by hand.
