@@ -1,7 +1,7 @@
 //! The game window online, on loopback (127.0.0.1 only): the window's logic plugins (no GPU).
 //! Ann's window starts its own server and creates a game with an open seat; Bo's window
-//! connects to it, joins with the code and plays; moves go through the server and reach both
-//! boards alike; a take-back asked by one is made when the other agrees. Each app is stepped by
+//! connects to it, joins with the code (Ann's panel shows him there) and plays; moves go
+//! through the server and reach both boards alike; a take-back asked by one is made when the other agrees. Each app is stepped by
 //! hand, bounded in wall time.
 
 mod common;
@@ -136,6 +136,9 @@ fn two_windows_play_through_a_window_s_own_server() {
         online(a[1]).table.is_some()
     });
     assert!(seats(&bo).plays_here(1) && !seats(&bo).plays_here(0));
+    // Ann's panel shows Bo there before he has moved.
+    let bo_present = |a: &App| online(a).table.as_ref().is_some_and(|t| t.seats[1].present);
+    run(&mut [&mut ann, &mut bo], false, |a| bo_present(a[0]));
     // They play two rounds; both boards agree, move for move.
     run(&mut [&mut ann, &mut bo], true, |a| {
         the_match(a[0]).game().len() >= 14
@@ -180,7 +183,9 @@ fn two_windows_play_through_a_window_s_own_server() {
     // turn again: Bo's list is told so without asking.
     let id = online(&bo).table.as_ref().unwrap().id.clone();
     send(&mut bo, OnlineCommand::LeaveGame);
-    run(&mut [&mut bo], false, |a| online(a[0]).table.is_none());
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        online(a[1]).table.is_none() && !bo_present(a[0])
+    });
     assert!(
         !seats(&bo).follows_server(),
         "the board's game is Bo's own now"

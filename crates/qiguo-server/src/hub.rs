@@ -213,18 +213,47 @@ impl Hub {
         }
     }
 
-    /// Notes that one more (`true`) or one fewer connection of `player` follows `game`.
-    pub fn follow(&self, game: &GameId, player: &PlayerId, on: bool) {
-        let mut present = lock(&self.present);
-        let key = (game.clone(), player.clone());
-        let count = present.entry(key.clone()).or_insert(0);
-        if on {
-            *count += 1;
-        } else {
-            *count = count.saturating_sub(1);
-            if *count == 0 {
-                present.remove(&key);
+    /// Notes that one more (`true`) or one fewer connection of `player` follows `game`. When
+    /// that makes the player come (their first connection) or go (their last), the game's
+    /// followers are told, once the game is free (a caller may hold it).
+    pub fn follow(self: &Arc<Self>, game: &GameId, player: &PlayerId, on: bool) {
+        let changed = {
+            let mut present = lock(&self.present);
+            let key = (game.clone(), player.clone());
+            let count = present.entry(key.clone()).or_insert(0);
+            if on {
+                *count += 1;
+                *count == 1
+            } else {
+                let was = *count;
+                *count = count.saturating_sub(1);
+                if *count == 0 {
+                    present.remove(&key);
+                }
+                was == 1
             }
+        };
+        if changed {
+            let (hub, game, player) = (self.clone(), game.clone(), player.clone());
+            tokio::spawn(async move { hub.tell_presence(&game, &player).await });
+        }
+    }
+
+    /// Tells the followers of `game` whether `player` has it open here now, for each of their
+    /// seats (as it is when told: a quick close and open tells twice the same).
+    async fn tell_presence(&self, game: &GameId, player: &PlayerId) {
+        let live = lock(&self.games).get(game).cloned();
+        let Some(live) = live else {
+            return;
+        };
+        let g = live.lock().await;
+        let present = self.here(game, player);
+        for seat in seats_of(&g.stored, player) {
+            let _ = g.events.send(Event::Presence {
+                game: game.clone(),
+                seat,
+                present,
+            });
         }
     }
 

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::store::{GameId, MadeBy, Pace, PlayerId, SeatPlan};
 
 /// The version of these messages. A client speaking another is refused at [`Ask::Hello`].
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The port a server listens on unless told otherwise (the year of the 1206 text, plus 6000).
 pub const DEFAULT_PORT: u16 = 7206;
@@ -283,6 +283,16 @@ pub enum Event {
         seat: u8,
         /// The player's name.
         name: String,
+    },
+    /// A seat's player came (opened the game on this server, where nobody had it open for
+    /// them) or went (closed it, or lost the connection, where it was open last).
+    Presence {
+        /// The game.
+        game: GameId,
+        /// The player number.
+        seat: u8,
+        /// Whether its player has the game open now.
+        present: bool,
     },
     /// Someone asks to take back moves.
     TakeBackAsked {

@@ -1,6 +1,6 @@
 //! The link (a client on a thread of its own, as the window uses it): its own server started,
-//! a game created, opened and moved in, a second player joining through another link, and the
-//! player's key kept for the next time.
+//! a game created, opened and moved in, a second player joining through another link (the
+//! first told when he comes and goes), and the player's key kept for the next time.
 
 mod common;
 
@@ -102,6 +102,17 @@ fn a_window_link_serves_plays_and_is_joined() {
     wait_for(&ann, &mut seen, |n| {
         matches!(n, News::Event(Event::Seated { seat: 1, .. })).then_some(())
     });
+    // Ann hears that Bo has the game open, and that he closed it.
+    let presence = |n: &News| match n {
+        News::Event(Event::Presence {
+            seat: 1, present, ..
+        }) => Some(*present),
+        _ => None,
+    };
+    assert!(wait_for(&ann, &mut seen, presence));
+    let tag = bo.ask(Ask::Close { game: game.clone() });
+    assert_eq!(answer(&bo, &mut bo_seen, tag), Answer::Done);
+    assert!(!wait_for(&ann, &mut seen, presence));
     // Bo's key is kept for Ann's server.
     let keys = qiguo_server::keys::KeyRing::load(&dir.join("bo")).unwrap();
     assert_eq!(keys.servers[&url].name, "Bo");

@@ -497,6 +497,19 @@ fn on_event(
             }
             notices.write(Notice::done(tr!(tr, "online-seated", name = name)));
         }
+        Event::Presence {
+            game,
+            seat,
+            present,
+        } if on_board(&game) => {
+            if let Some(s) = online
+                .table
+                .as_mut()
+                .and_then(|t| t.seats.get_mut(usize::from(seat)))
+            {
+                s.present = present;
+            }
+        }
         Event::TakeBackAsked { game, take_back } if on_board(&game) => {
             if let Some(table) = &mut online.table {
                 table.take_back = Some(take_back);
