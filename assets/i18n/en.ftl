@@ -452,7 +452,7 @@ online-left = Disconnected; the board keeps the game as it stands.
 online-failed = Could not connect: { $why }
 online-refused = The server refused: { $why }
 online-take-back-asked = Asked the other players to take the moves back.
-online-host-decides = In an online game the server decides that.
+online-server-decides = In an online game the server decides that.
 online-leave-first = An online game is on the board: leave it first (Online… → Leave this game).
 seat-yours = { $name } (you)
 seat-remote = { $name } (connected)
@@ -462,7 +462,7 @@ take-back-title = Take back?
 take-back-allow = Take it back
 take-back-refuse = Refuse
 refusal-remote = { $kingdom } is played on another machine
-refusal-sent-to-host = The move was sent to the host.
+refusal-sent-to-server = The move was sent to the server.
 
 ## Lessons
 menu-learn = Learn

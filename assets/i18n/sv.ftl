@@ -432,7 +432,7 @@ online-left = Frånkopplad; brädet behåller partiet som det står.
 online-failed = Kunde inte ansluta: { $why }
 online-refused = Servern sa nej: { $why }
 online-take-back-asked = Bad de andra spelarna om att ta tillbaka dragen.
-online-host-decides = I ett parti på nätet bestämmer servern det.
+online-server-decides = I ett parti på nätet bestämmer servern det.
 online-leave-first = Ett parti på nätet är på brädet: lämna det först (Online… → Lämna partiet).
 seat-yours = { $name } (du)
 seat-remote = { $name } (uppkopplad)
@@ -442,7 +442,7 @@ take-back-title = Ta tillbaka?
 take-back-allow = Ta tillbaka
 take-back-refuse = Neka
 refusal-remote = { $kingdom } spelas på en annan dator
-refusal-sent-to-host = Draget skickades till värden.
+refusal-sent-to-server = Draget skickades till servern.
 
 ## Lektioner
 menu-learn = Lär dig

@@ -427,7 +427,7 @@ online-left = 已中斷連線；棋盤保留目前的局面。
 online-failed = 無法連線：{ $why }
 online-refused = 伺服器拒絕：{ $why }
 online-take-back-asked = 已請其他棋手同意悔棋。
-online-host-decides = 在連線對局裡，這由伺服器決定。
+online-server-decides = 在連線對局裡，這由伺服器決定。
 online-leave-first = 棋盤上是連線對局：請先離開（連線… → 離開此局）。
 seat-yours = { $name }（你）
 seat-remote = { $name }（已連線）
@@ -437,7 +437,7 @@ take-back-title = 悔棋？
 take-back-allow = 同意
 take-back-refuse = 拒絕
 refusal-remote = { $kingdom }在另一台電腦上下
-refusal-sent-to-host = 這步棋已送到主機。
+refusal-sent-to-server = 這步棋已送到伺服器。
 
 ## 教學
 menu-learn = 學棋

@@ -4,7 +4,7 @@
 //! into the game: *My games*, the game on the board, its moves as they come.
 //!
 //! The server is the authority. A game opened from *My games* (or joined, or watched) is handed
-//! to the rules system whole ([`GameFromHost`]); the person's moves on their own kingdoms go to
+//! to the rules system whole ([`GameFromServer`]); the person's moves on their own kingdoms go to
 //! the server instead of being played here, and every move the server tells of (theirs among
 //! them) is handed to the rules system as a [`Mover::Remote`] request once the move before has
 //! been shown. A take-back (*Take back*) is asked of the other people; an overdue pass, a
@@ -30,8 +30,8 @@ use crate::game::AppSystems;
 use crate::game::online::notify::{Notification, Notifier};
 use crate::game::recap::Recap;
 use crate::game::state::{
-    Dialog, GameFromHost, Match, MatchReset, MoveRequested, Mover, Notice, PlayersFromHost, Review,
-    SeatAuthority, SeatHolder, Turn, TurnPhase, UndoRequested, turn_refusal,
+    Dialog, GameFromServer, Match, MatchReset, MoveRequested, Mover, Notice, PlayersFromServer,
+    Review, SeatAuthority, SeatHolder, Turn, TurnPhase, UndoRequested, turn_refusal,
 };
 use crate::i18n::Tr;
 use crate::tr;
@@ -217,6 +217,11 @@ impl Online {
         }
     }
 
+    /// The seat of `player` in the game on the board, if there is one.
+    fn seat_mut(&mut self, player: u8) -> Option<&mut SeatView> {
+        self.table.as_mut()?.seats.get_mut(usize::from(player))
+    }
+
     fn ask(&mut self, ask: Ask, asked: Asked) {
         if let Some(link) = &mut self.link {
             let tag = link.ask(ask);
@@ -318,8 +323,8 @@ fn connect_or_leave(
 fn read_news(
     mut online: ResMut<Online>,
     the_match: Res<Match>,
-    mut games: MessageWriter<GameFromHost>,
-    mut players: MessageWriter<PlayersFromHost>,
+    mut games: MessageWriter<GameFromServer>,
+    mut players: MessageWriter<PlayersFromServer>,
     mut notices: MessageWriter<Notice>,
     mut notifier: ResMut<Notifier>,
     tr: Res<Tr>,
@@ -398,13 +403,13 @@ fn put_on_board(
     online: &mut Online,
     view: &GameView,
     watching: bool,
-    games: &mut MessageWriter<GameFromHost>,
+    games: &mut MessageWriter<GameFromServer>,
     notices: &mut MessageWriter<Notice>,
     tr: &Tr,
 ) {
     match view.record.replay() {
         Ok(game) => {
-            games.write(GameFromHost {
+            games.write(GameFromServer {
                 game,
                 players: players_of(view),
             });
@@ -460,7 +465,7 @@ fn on_event(
     online: &mut Online,
     event: Event,
     the_match: &Match,
-    players: &mut MessageWriter<PlayersFromHost>,
+    players: &mut MessageWriter<PlayersFromServer>,
     notices: &mut MessageWriter<Notice>,
     notifier: &mut Notifier,
     tr: &Tr,
@@ -485,14 +490,12 @@ fn on_event(
             }
         }
         Event::Seated { game, seat, name } if on_board(&game) => {
-            if let Some(table) = &mut online.table
-                && let Some(s) = table.seats.get_mut(usize::from(seat))
-            {
+            if let Some(s) = online.seat_mut(seat) {
                 s.name = Some(name.clone());
                 let mut named = the_match.players().to_vec();
                 if let Some(p) = named.get_mut(usize::from(seat)) {
                     p.name = name.clone();
-                    players.write(PlayersFromHost(named));
+                    players.write(PlayersFromServer(named));
                 }
             }
             notices.write(Notice::done(tr!(tr, "online-seated", name = name)));
@@ -502,11 +505,7 @@ fn on_event(
             seat,
             present,
         } if on_board(&game) => {
-            if let Some(s) = online
-                .table
-                .as_mut()
-                .and_then(|t| t.seats.get_mut(usize::from(seat)))
-            {
+            if let Some(s) = online.seat_mut(seat) {
                 s.present = present;
             }
         }
@@ -687,11 +686,7 @@ fn feed_moves(
             .position()
             .player_of(the_match.position().to_move());
         if by == MadeBy::Seat
-            && let Some(seat) = online
-                .table
-                .as_mut()
-                .and_then(|t| t.seats.get_mut(usize::from(mover)))
-            && !seat.present
+            && let Some(seat) = online.seat_mut(mover)
         {
             seat.present = true;
         }

@@ -26,8 +26,8 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<HintUsed>()
         .add_message::<MatchReset>()
         .add_message::<SeatChangeRequested>()
-        .add_message::<GameFromHost>()
-        .add_message::<PlayersFromHost>()
+        .add_message::<GameFromServer>()
+        .add_message::<PlayersFromServer>()
         .add_message::<UndoRequested>()
         .add_message::<RedoRequested>()
         .add_message::<ReviewRequested>()
@@ -289,8 +289,8 @@ pub enum Mover {
     Person,
     /// A computer player of this level.
     Computer(Level),
-    /// Another machine: on a host, a player who joined (checked for their seat before the
-    /// request is made); on a joined window, the host (which has played the move already).
+    /// The server of the online game on the board, which has played the move already (this
+    /// window's people's moves among them).
     Remote,
 }
 
@@ -375,9 +375,9 @@ pub enum Refusal {
     },
     /// The kingdom to move is played on another machine.
     RemotePlays(Kingdom),
-    /// In a game joined from another machine the host plays the moves: the request went
-    /// there. Not shown (the host's answer is).
-    SentToHost,
+    /// In an online game the server plays the moves: the request went there. Not shown (the
+    /// server's answer is).
+    SentToServer,
     /// The Emperor's point was clicked.
     Emperor,
     /// An empty point was clicked with no stone selected.
@@ -410,7 +410,7 @@ impl Refusal {
             Refusal::AllyQuestionOpen => tr.text("refusal-ally-question"),
             Refusal::Outdated => tr.text("refusal-outdated"),
             Refusal::RemotePlays(k) => tr!(tr, "refusal-remote", kingdom = tr.kingdom(*k)),
-            Refusal::SentToHost => tr.text("refusal-sent-to-host"),
+            Refusal::SentToServer => tr.text("refusal-sent-to-server"),
             Refusal::Illegal(e) => illegal_text(tr, e),
             Refusal::NowhereToGo(kind) => {
                 tr!(tr, "refusal-nowhere", piece = tr.piece_in_text(*kind))
@@ -437,7 +437,7 @@ impl Refusal {
 
     /// Whether players should be told (an outdated request is nobody's mistake).
     pub fn is_shown(&self) -> bool {
-        !matches!(self, Refusal::Outdated | Refusal::SentToHost)
+        !matches!(self, Refusal::Outdated | Refusal::SentToServer)
     }
 }
 
@@ -547,19 +547,19 @@ pub struct SeatChangeRequested {
     pub computer: Option<Level>,
 }
 
-/// From the host of a game this window joined: the whole game (on joining, or again after
-/// moves were taken back), replacing the match.
+/// From the server of the online game on the board: the whole game (on opening it, or again
+/// after moves were taken back), replacing the match.
 #[derive(Message, Clone, Debug)]
-pub(crate) struct GameFromHost {
+pub(crate) struct GameFromServer {
     /// The game.
     pub game: Game,
-    /// The players, as the host has them.
+    /// The players, as the server has them.
     pub players: Vec<PlayerInfo>,
 }
 
-/// From the host of a game this window joined: the players' names and computers now.
+/// From the server of the online game on the board: the players' names and computers now.
 #[derive(Message, Clone, Debug, PartialEq)]
-pub(crate) struct PlayersFromHost(pub Vec<PlayerInfo>);
+pub(crate) struct PlayersFromServer(pub Vec<PlayerInfo>);
 
 /// The match was replaced as a whole: views rebuild from it rather than animate.
 #[derive(Message, Clone, Copy, Debug, Default)]
@@ -588,7 +588,7 @@ fn phase_from_match(the_match: Res<Match>, mut next_phase: ResMut<NextState<Turn
 #[allow(clippy::too_many_arguments)]
 fn change_seats(
     mut requests: MessageReader<SeatChangeRequested>,
-    mut from_host: MessageReader<PlayersFromHost>,
+    mut from_server: MessageReader<PlayersFromServer>,
     mut the_match: ResMut<Match>,
     phase: Res<State<TurnPhase>>,
     mut next_phase: ResMut<NextState<TurnPhase>>,
@@ -597,7 +597,7 @@ fn change_seats(
     tr: Res<Tr>,
 ) {
     let mut changed = false;
-    if let Some(PlayersFromHost(players)) = from_host.read().last()
+    if let Some(PlayersFromServer(players)) = from_server.read().last()
         && seats.follows_server()
         && players.len() == the_match.players.len()
         && *players != the_match.players
@@ -607,7 +607,7 @@ fn change_seats(
     }
     for request in requests.read() {
         if seats.follows_server() {
-            notices.write(Notice::error(tr.text("online-host-decides")));
+            notices.write(Notice::error(tr.text("online-server-decides")));
             continue;
         }
         let computer = request.computer;
@@ -635,7 +635,7 @@ fn change_seats(
 #[allow(clippy::too_many_arguments)]
 fn start_new_games(
     mut requests: MessageReader<NewGameRequested>,
-    mut from_host: MessageReader<GameFromHost>,
+    mut from_server: MessageReader<GameFromServer>,
     mut the_match: ResMut<Match>,
     mut review: ResMut<Review>,
     mut reset: MessageWriter<MatchReset>,
@@ -645,8 +645,8 @@ fn start_new_games(
     tr: Res<Tr>,
 ) {
     let local = requests.read().last();
-    let hosts = from_host.read().last();
-    let (game, players, hints) = match (local, hosts) {
+    let served = from_server.read().last();
+    let (game, players, hints) = match (local, served) {
         (_, Some(sent)) if seats.follows_server() => (&sent.game, &sent.players, [0; 7]),
         (Some(_), _) if seats.follows_server() => {
             notices.write(Notice::error(tr.text("online-leave-first")));
@@ -686,9 +686,10 @@ fn undo_and_redo(
         return;
     }
     if seats.follows_server() {
-        // A take-back is asked of the host by the online code; only the host plays moves again.
+        // A take-back is asked of the server by the online code; only the server plays moves
+        // again.
         if redos > 0 {
-            notices.write(Notice::error(tr.text("online-host-decides")));
+            notices.write(Notice::error(tr.text("online-server-decides")));
         }
         return;
     }
@@ -784,7 +785,7 @@ fn apply_move_requests(
         let refusal = if taken || request.made_for != the_match.turn() {
             Some(Refusal::Outdated)
         } else if seats.follows_server() && request.by == Mover::Person {
-            Some(Refusal::SentToHost)
+            Some(Refusal::SentToServer)
         } else {
             turn_refusal(
                 &the_match,
@@ -835,18 +836,18 @@ fn count_hints(mut used: MessageReader<HintUsed>, mut the_match: ResMut<Match>) 
     }
 }
 
-/// When this machine stops following a host, the turn is taken up again here: a computer to
-/// move starts thinking (the host played the computers until now), or a person may move. The
+/// When this machine stops following a server, the turn is taken up again here: a computer to
+/// move starts thinking (the server played the computers until now), or a person may move. The
 /// match itself is unchanged: the same game, the same stones.
 fn follow_seat_authority(
     seats: Res<SeatAuthority>,
     the_match: Res<Match>,
     phase: Res<State<TurnPhase>>,
     mut next_phase: ResMut<NextState<TurnPhase>>,
-    mut followed_host: Local<bool>,
+    mut followed_server: Local<bool>,
 ) {
     let follows = seats.follows_server();
-    if std::mem::replace(&mut *followed_host, follows)
+    if std::mem::replace(&mut *followed_server, follows)
         && !follows
         && matches!(
             phase.get(),

@@ -75,7 +75,10 @@ mod tests {
     fn a_guest_plays_only_its_own_seats_and_follows_the_server() {
         let seats = SeatAuthority::guest(vec![SeatHolder::Remote, SeatHolder::Here]);
         assert!(!seats.plays_here(0) && seats.plays_here(1));
-        assert!(!seats.plays_here(6), "seats beyond the list are the host's");
+        assert!(
+            !seats.plays_here(6),
+            "seats beyond the list are held elsewhere"
+        );
         assert!(seats.follows_server());
     }
 }
