@@ -15,70 +15,14 @@ use qiguo_rules::{Game, Kingdom, Move, PlayerInfo, Preset, Record, Rules, notati
 use qiguo_server::client::{Client, ClientError, Trust};
 use qiguo_server::keys::{Key, KeyRing};
 use qiguo_server::protocol::{Answer, Ask, DEFAULT_PORT, Event, GameView, NewGame};
-use qiguo_server::server::{ServerConfig, serve};
 use qiguo_server::{GameId, MadeBy, Pace, SeatPlan, WhenOverdue};
 use serde_json::json;
 
 use super::args::{ArgError, SeatingArg};
 use crate::saves::SaveDir;
 
-/// The server's database file in the data directory, unless `--db` says otherwise.
-pub const SERVER_DB: &str = "server.sqlite";
-
 /// How long `play` waits before connecting again to a server that went away.
 pub const RECONNECT_AFTER: Duration = Duration::from_secs(2);
-
-/// Options of `qiguo server`.
-#[derive(Args, Debug)]
-pub struct ServerArgs {
-    /// The address to listen on: loopback unless told otherwise (0.0.0.0 for every network,
-    /// which needs TLS or --insecure-lan).
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
-    pub bind: IpAddr,
-    /// The TCP port to listen on.
-    #[arg(long, value_name = "P", default_value_t = DEFAULT_PORT)]
-    pub port: u16,
-    /// The database: `sqlite://FILE` or `postgres://USER@HOST/DB` (by default server.sqlite in
-    /// the data directory).
-    #[arg(long, value_name = "URL")]
-    pub db: Option<String>,
-    /// The certificate chain (PEM) to serve TLS (wss://) with.
-    #[arg(long, value_name = "FILE", requires = "tls_key")]
-    pub tls_cert: Option<PathBuf>,
-    /// The certificate's private key (PEM).
-    #[arg(long, value_name = "FILE", requires = "tls_cert")]
-    pub tls_key: Option<PathBuf>,
-    /// Serve unencrypted on an address other than loopback (a home network you trust).
-    #[arg(long)]
-    pub insecure_lan: bool,
-}
-
-impl ServerArgs {
-    /// The server's configuration.
-    pub fn config(&self) -> Result<ServerConfig, ArgError> {
-        let db = match &self.db {
-            Some(url) if url.starts_with("sqlite:") || url.starts_with("postgres") => url.clone(),
-            Some(url) => {
-                return Err(ArgError::new(
-                    format!("--db {url}"),
-                    "a database is sqlite://FILE or postgres://USER@HOST/DB",
-                ));
-            }
-            None => {
-                let dir = SaveDir::locate().map_err(|e| ArgError::new("--db", e))?;
-                std::fs::create_dir_all(dir.root())
-                    .map_err(|e| ArgError::new("--db", format!("{}: {e}", dir.root().display())))?;
-                format!("sqlite://{}?mode=rwc", dir.root().join(SERVER_DB).display())
-            }
-        };
-        let mut config = ServerConfig::new(db);
-        config.bind = self.bind;
-        config.port = self.port;
-        config.tls = self.tls_cert.clone().zip(self.tls_key.clone());
-        config.insecure_lan = self.insecure_lan;
-        Ok(config)
-    }
-}
 
 /// Options of `qiguo online`.
 #[derive(Args, Debug)]
@@ -180,35 +124,6 @@ fn print_line(value: &serde_json::Value) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{value}");
     let _ = out.flush();
-}
-
-/// `qiguo server`: serves until stopped, one line per event on standard output.
-pub fn run_server(args: &ServerArgs) -> ExitCode {
-    let config = match args.config() {
-        Ok(config) => config,
-        Err(e) => return fail(&e.to_string(), 2),
-    };
-    let rt = match runtime() {
-        Ok(rt) => rt,
-        Err(e) => return fail(&e, 1),
-    };
-    let log: qiguo_server::hub::Log = Arc::new(|line: &str| {
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(
-            out,
-            "{} {line}",
-            jiff::Timestamp::now()
-                .round(jiff::Unit::Second)
-                .unwrap_or_default()
-        );
-    });
-    rt.block_on(async {
-        match serve(&config, log).await {
-            // Every acknowledged write is committed: stopping it by a signal loses nothing.
-            Ok(_running) => std::future::pending().await,
-            Err(e) => fail(&e.to_string(), 1),
-        }
-    })
 }
 
 /// `qiguo online …`.

@@ -7,7 +7,6 @@
 //! (defaults 20 players, 10 rounds, 2000 idle games).
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use qiguo_rules::{Game, Level, PlayerInfo, Position, Record, Rules};
@@ -117,7 +116,8 @@ fn main() {
     rt.block_on(async {
         let mut config = ServerConfig::new(db.clone());
         config.port = 0;
-        let quiet: qiguo_server::hub::Log = Arc::new(|_: &str| {});
+        // No subscriber is installed: the server says nothing.
+        let quiet = qiguo_server::log::Log::tracing();
         let server = serve(&config, quiet.clone()).await.unwrap();
         let url = server.url();
         let start = Instant::now();

@@ -25,6 +25,7 @@ use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::{Connector, MaybeTlsStream, WebSocketStream};
 
@@ -54,6 +55,10 @@ pub enum ClientError {
     /// The server could not be reached, or the connection broke.
     #[error("the server cannot be reached: {0}")]
     Connection(String),
+    /// The server closed the connection because it shuts down (WebSocket code 1001): it may
+    /// be back soon, or another server on the same database may serve the game.
+    #[error("the server is shutting down: {0}")]
+    GoingAway(String),
     /// The server took too long.
     #[error("the server did not answer in time")]
     Timeout,
@@ -224,6 +229,9 @@ impl Client {
                 Some(Ok(Message::Text(text))) => {
                     return serde_json::from_str(text.as_str())
                         .map_err(|e| ClientError::Protocol(e.to_string()));
+                }
+                Some(Ok(Message::Close(Some(close)))) if close.code == CloseCode::Away => {
+                    return Err(ClientError::GoingAway(close.reason.to_string()));
                 }
                 Some(Ok(Message::Close(_))) | None => {
                     return Err(ClientError::Connection("closed by the server".into()));

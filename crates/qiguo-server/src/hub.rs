@@ -14,8 +14,9 @@ use std::time::Duration;
 
 use qiguo_ai::{Engine, Level, LevelSearch, Limits};
 use qiguo_rules::{Kingdom, Move, Position, notation};
-use tokio::sync::{Semaphore, broadcast};
+use tokio::sync::{Semaphore, broadcast, watch};
 
+use crate::log::Log;
 use crate::protocol::{
     Answer, Event, GameSummary, GameView, Identity, MAX_MOVE_BYTES, MAX_NAME_CHARS, NewGame,
     SeatView, TakeBackView,
@@ -24,9 +25,6 @@ use crate::store::{
     CHANGES_CHANNEL, GameId, GameSpec, MadeBy, Pace, PlayerId, SeatPlan, Store, StoreError,
     StoredGame, WhenOverdue,
 };
-
-/// Where the server's log lines go (one line per event).
-pub type Log = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// How long after a player was last seen with a game open they count as absent (servers note
 /// the players they serve every [`SEEN_EVERY`]).
@@ -100,6 +98,11 @@ pub struct Hub {
     present: Mutex<HashMap<(GameId, PlayerId), usize>>,
     /// Searches running at once (one per core).
     searches: Semaphore,
+    /// Whether the server is shutting down; every change to the database holds it for reading
+    /// while it commits, so closing it waits for those under way and lets no new one begin.
+    gate: tokio::sync::RwLock<bool>,
+    /// Told when the server shuts down: sessions then close their connections.
+    closing: watch::Sender<bool>,
     log: Log,
 }
 
@@ -121,6 +124,8 @@ impl Hub {
             players: Mutex::new(HashMap::new()),
             present: Mutex::new(HashMap::new()),
             searches: Semaphore::new(qiguo_ai::available_threads()),
+            gate: tokio::sync::RwLock::new(false),
+            closing: watch::Sender::new(false),
             log,
         });
         let unfinished = hub.store.unfinished_games().await?;
@@ -129,10 +134,10 @@ impl Hub {
                 Ok(stored) => {
                     hub.insert(stored);
                 }
-                Err(e) => hub.say(&format!("game {} not loaded: {e}", id.0)),
+                Err(e) => hub.log.error(&format!("game {} not loaded: {e}", id.0)),
             }
         }
-        hub.say(&format!("{} unfinished games loaded", unfinished.len()));
+        hub.log.info(&format!("{} unfinished games loaded", unfinished.len()));
         tokio::spawn(Hub::clock(Arc::downgrade(&hub)));
         if hub.store.is_postgres() {
             tokio::spawn(Hub::listen(Arc::downgrade(&hub)));
@@ -140,14 +145,34 @@ impl Hub {
         Ok(hub)
     }
 
-    /// The store.
-    pub fn store(&self) -> &Store {
-        &self.store
+    /// Leave to change the database, held while the change commits; `None` once the server
+    /// shuts down.
+    pub async fn hold(&self) -> Option<tokio::sync::RwLockReadGuard<'_, bool>> {
+        let open = self.gate.read().await;
+        (!*open).then_some(open)
     }
 
-    /// Writes a line to the log.
-    pub fn say(&self, line: &str) {
-        (self.log)(line);
+    /// Shuts the hub: waits for the changes being committed, lets no new one begin, tells the
+    /// sessions to close their connections, and closes the database.
+    pub async fn close(&self) {
+        *self.gate.write().await = true;
+        self.closing.send_replace(true);
+        self.log.info("no more changes taken; connections told to close");
+    }
+
+    /// Closes the database once nothing uses it any more.
+    pub async fn close_store(&self) {
+        self.store.close().await;
+    }
+
+    /// Changes to `true` when the server shuts down.
+    pub fn closing(&self) -> watch::Receiver<bool> {
+        self.closing.subscribe()
+    }
+
+    /// The server's log.
+    pub fn log(&self) -> &Log {
+        &self.log
     }
 
     fn insert(&self, stored: StoredGame) -> Shared {
@@ -193,7 +218,7 @@ impl Hub {
             Identity::New { name } => {
                 let name = clean_name(name)?;
                 let new = self.store.add_player(&name).await?;
-                self.say(&format!("new player {} ({name})", new.id.0));
+                self.log.info(&format!("new player {} ({name})", new.id.0));
                 Ok((new.id, name, Some(new.key)))
             }
         }
@@ -284,7 +309,7 @@ impl Hub {
         let created = self.store.create_game(player, &spec).await?;
         let stored = self.store.load_game(&created.id).await?;
         self.insert(stored);
-        self.say(&format!("game {} created by {}", created.id.0, player.0));
+        self.log.info(&format!("game {} created by {}", created.id.0, player.0));
         self.wake(&created.id);
         Ok(Answer::Created {
             game: created.id,
@@ -330,7 +355,7 @@ impl Hub {
                 seat,
                 name: name.clone(),
             });
-            self.say(&format!(
+            self.log.info(&format!(
                 "game {}: seat {seat} taken by {} ({name})",
                 id.0, player.0
             ));
@@ -597,7 +622,7 @@ impl Hub {
             since_ms: g.stored.moved_ms,
             deadline_ms,
         });
-        self.say(&format!(
+        self.log.info(&format!(
             "game {}: move {} {mv} ({})",
             id.0,
             ply + 1,
@@ -609,7 +634,7 @@ impl Hub {
             }
         ));
         if over {
-            self.say(&format!("game {}: over", id.0));
+            self.log.info(&format!("game {}: over", id.0));
         } else {
             self.tell_next(&g);
         }
@@ -676,8 +701,11 @@ impl Hub {
             {
                 let ply = s.game.len() as u32;
                 drop(g);
+                let Some(_open) = self.hold().await else {
+                    return;
+                };
                 if let Err(e) = self.make(live, Mover::Overdue, ply, Move::PASS).await {
-                    self.say(&format!("an overdue pass not made: {e}"));
+                    self.log.error(&format!("an overdue pass not made: {e}"));
                 }
                 return;
             }
@@ -703,13 +731,16 @@ impl Hub {
         live.lock().await.thinking = false;
         match result {
             Ok(Some(mv)) => {
+                let Some(_open) = self.hold().await else {
+                    return;
+                };
                 if let Err(e) = self.make(live, mover, ply, mv).await {
                     let id = live.lock().await.stored.id.clone();
-                    self.say(&format!("game {}: computer's move not made: {e}", id.0));
+                    self.log.error(&format!("game {}: computer's move not made: {e}", id.0));
                 }
             }
             Ok(None) => {}
-            Err(e) => self.say(&format!("a search failed: {e}")),
+            Err(e) => self.log.error(&format!("a search failed: {e}")),
         }
     }
 
@@ -754,7 +785,7 @@ impl Hub {
             game: id.clone(),
             take_back,
         });
-        self.say(&format!(
+        self.log.info(&format!(
             "game {}: take-back to move {} asked by {}",
             id.0,
             ply + 1,
@@ -783,7 +814,7 @@ impl Hub {
         if !agree {
             g.take_back = None;
             let _ = g.events.send(Event::TakeBackRefused { game: id.clone() });
-            self.say(&format!("game {}: take-back refused by {}", id.0, player.0));
+            self.log.info(&format!("game {}: take-back refused by {}", id.0, player.0));
             return Ok(Answer::Done);
         }
         for seat in seats {
@@ -828,7 +859,7 @@ impl Hub {
             since_ms: g.stored.moved_ms,
             deadline_ms,
         });
-        self.say(&format!("game {}: moves from {} taken back", id.0, ply + 1));
+        self.log.info(&format!("game {}: moves from {} taken back", id.0, ply + 1));
         Ok(())
     }
 
@@ -859,7 +890,7 @@ impl Hub {
                 let present: Vec<(GameId, PlayerId)> = lock(&hub.present).keys().cloned().collect();
                 for (game, player) in present {
                     if let Err(e) = hub.store.seen(&game, &player).await {
-                        hub.say(&format!("presence not noted: {e}"));
+                        hub.log.warn(&format!("presence not noted: {e}"));
                     }
                 }
             }
@@ -876,7 +907,7 @@ impl Hub {
                 Ok(mut listener) => {
                     if let Err(e) = listener.listen(CHANGES_CHANNEL).await {
                         if let Some(h) = hub.upgrade() {
-                            h.say(&format!("cannot listen for other servers: {e}"));
+                            h.log.warn(&format!("cannot listen for other servers: {e}"));
                         }
                     } else {
                         while let Ok(notice) = listener.recv().await {
@@ -893,7 +924,7 @@ impl Hub {
                 }
                 Err(e) => {
                     if let Some(h) = hub.upgrade() {
-                        h.say(&format!("cannot listen for other servers: {e}"));
+                        h.log.warn(&format!("cannot listen for other servers: {e}"));
                     }
                 }
             }
@@ -918,7 +949,7 @@ impl Hub {
         let stored = match self.store.load_game(id).await {
             Ok(stored) => stored,
             Err(e) => {
-                self.say(&format!("game {} not read again: {e}", id.0));
+                self.log.error(&format!("game {} not read again: {e}", id.0));
                 return;
             }
         };

@@ -2,15 +2,19 @@
 //! games, seats, moves and invitations in SQLite or PostgreSQL), the secrets that guard them
 //! ([`secret`]), what clients and the server say ([`protocol`]), the games a running server
 //! holds and plays ([`hub`]), the server on the network ([`server`]), a client ([`client`]), the
-//! player's keys ([`keys`]) and a client on a thread of its own for the window ([`link`]).
+//! player's keys ([`keys`]), a client on a thread of its own for the window ([`link`]), the
+//! server's log ([`log`]) and its command line ([`cli`], the `qiguo-server` binary's and
+//! `qiguo server`'s).
 //!
 //! Every move is written in a transaction before it is acknowledged, so a server killed at any
 //! moment comes back with every move it ever acknowledged.
 
+pub mod cli;
 pub mod client;
 pub mod hub;
 pub mod keys;
 pub mod link;
+pub mod log;
 pub mod protocol;
 pub mod secret;
 pub mod server;

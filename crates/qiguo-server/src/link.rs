@@ -10,7 +10,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::client::{Client, ClientError, Trust};
-use crate::hub::Log;
+use crate::log::Log;
 use crate::keys::{Key, KeyRing};
 use crate::protocol::{Answer, Ask, Event};
 use crate::server::{ServerConfig, serve};
@@ -224,6 +224,7 @@ async fn serve_link(
                         Some(why.clone())
                     }
                     Err(ClientError::Timeout) => Some("the server did not answer in time".into()),
+                    Err(e @ ClientError::GoingAway(_)) => Some(e.to_string()),
                     _ => None,
                 };
                 let result = result.map_err(|e| e.to_string());

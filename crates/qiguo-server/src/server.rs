@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Extension, State};
 use axum::response::Response;
 use axum::routing::get;
@@ -20,10 +20,11 @@ use hyper_util::service::TowerToHyperService;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tokio::net::TcpListener;
-use tokio::sync::{Semaphore, broadcast, mpsc};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, broadcast, mpsc};
 use tokio::task::JoinHandle;
 
-use crate::hub::{Hub, Log, Refusal};
+use crate::hub::{Hub, Refusal};
+use crate::log::Log;
 use crate::protocol::{
     Answer, Ask, ClientFrame, DEFAULT_PORT, Event, MAX_FRAME_BYTES, PROTOCOL_VERSION, ServerFrame,
 };
@@ -97,6 +98,8 @@ pub struct Running {
     /// Its games.
     pub hub: Arc<Hub>,
     accept: JoinHandle<()>,
+    slots: Arc<Semaphore>,
+    max_connections: usize,
 }
 
 impl Running {
@@ -108,6 +111,27 @@ impl Running {
     /// Stops taking connections (those open end when the runtime does).
     pub fn stop(&self) {
         self.accept.abort();
+    }
+
+    /// Shuts the server down gracefully: stops taking connections, lets the moves being
+    /// committed finish and begins no other, closes every connection with a going-away frame,
+    /// waits for them to end (at most `within`) and closes the database.
+    pub async fn shutdown(&self, within: Duration) {
+        self.accept.abort();
+        self.hub.close().await;
+        let all = u32::try_from(self.max_connections).unwrap_or(u32::MAX);
+        match tokio::time::timeout(within, self.slots.acquire_many(all)).await {
+            Ok(_) => self.hub.log().info("every connection closed"),
+            Err(_) => {
+                let open = self.max_connections - self.slots.available_permits();
+                self.hub.log().warn(&format!(
+                    "{open} connections still open after {} s; closed with the process",
+                    within.as_secs()
+                ));
+            }
+        }
+        self.hub.close_store().await;
+        self.hub.log().info("stopped");
     }
 }
 
@@ -170,7 +194,7 @@ pub async fn serve_store(
         .map_err(|e| ServeError::Bind(want, e))?;
     let hub = Hub::start(store, log).await?;
     let secure = tls.is_some();
-    hub.say(&format!(
+    hub.log().info(&format!(
         "listening on {}://{addr} (protocol {PROTOCOL_VERSION})",
         if secure { "wss" } else { "ws" }
     ));
@@ -178,18 +202,30 @@ pub async fn serve_store(
         .route("/", get(upgrade))
         .with_state(hub.clone());
     let slots = Arc::new(Semaphore::new(config.max_connections));
-    let accept = tokio::spawn(accept_loop(listener, router, tls, slots, hub.clone()));
+    let accept = tokio::spawn(accept_loop(
+        listener,
+        router,
+        tls,
+        slots.clone(),
+        hub.clone(),
+    ));
     Ok(Running {
         addr,
         tls: secure,
         hub,
         accept,
+        slots,
+        max_connections: config.max_connections,
     })
 }
 
-/// The peer of a connection, for the log.
-#[derive(Clone, Copy, Debug)]
-struct Peer(SocketAddr);
+/// A connection: its peer, for the log, and its slot among the connections served at once,
+/// held by the connection and then by its session, so that a session counts until it ends.
+#[derive(Clone, Debug)]
+struct Conn {
+    peer: SocketAddr,
+    slot: Arc<OwnedSemaphorePermit>,
+}
 
 async fn accept_loop(
     listener: TcpListener,
@@ -202,17 +238,20 @@ async fn accept_loop(
         let (tcp, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
             Err(e) => {
-                hub.say(&format!("accept failed: {e}"));
+                hub.log().warn(&format!("accept failed: {e}"));
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             }
         };
         let Ok(slot) = slots.clone().try_acquire_owned() else {
-            hub.say(&format!("{peer}: turned away, too many connections"));
+            hub.log().info(&format!("{peer}: turned away, too many connections"));
             continue;
         };
         let _ = tcp.set_nodelay(true);
-        let service = router.clone().layer(Extension(Peer(peer)));
+        let service = router.clone().layer(Extension(Conn {
+            peer,
+            slot: Arc::new(slot),
+        }));
         let tls = tls.clone();
         let hub = hub.clone();
         tokio::spawn(async move {
@@ -226,11 +265,11 @@ async fn accept_loop(
                             .await
                     }
                     Ok(Err(e)) => {
-                        hub.say(&format!("{peer}: TLS handshake failed: {e}"));
+                        hub.log().info(&format!("{peer}: TLS handshake failed: {e}"));
                         Ok(())
                     }
                     Err(_) => {
-                        hub.say(&format!("{peer}: TLS handshake too slow"));
+                        hub.log().info(&format!("{peer}: TLS handshake too slow"));
                         Ok(())
                     }
                 },
@@ -241,22 +280,22 @@ async fn accept_loop(
                 }
             };
             if let Err(e) = served {
-                hub.say(&format!("{peer}: connection ended: {e}"));
+                hub.log().info(&format!("{peer}: connection ended: {e}"));
             }
-            drop(slot);
         });
     }
 }
 
 async fn upgrade(
     State(hub): State<Arc<Hub>>,
-    Extension(Peer(peer)): Extension<Peer>,
+    Extension(Conn { peer, slot }): Extension<Conn>,
     ws: WebSocketUpgrade,
 ) -> Response {
     ws.max_message_size(MAX_FRAME_BYTES)
         .max_frame_size(MAX_FRAME_BYTES)
         .on_upgrade(move |socket| async move {
             Session::run(hub, peer, socket).await;
+            drop(slot);
         })
 }
 
@@ -294,7 +333,12 @@ impl Session {
             bad_frames: 0,
         };
         let hello_by = tokio::time::Instant::now() + HELLO_WITHIN;
+        let mut closing = session.hub.closing();
         loop {
+            if *closing.borrow_and_update() {
+                session.going_away().await;
+                break;
+            }
             let next = tokio::select! {
                 frame = session.socket.recv() => match frame {
                     Some(Ok(Message::Text(text))) => session.read(text.as_str()).await,
@@ -313,6 +357,7 @@ impl Session {
                     session.log("said no hello in time");
                     Next::Close
                 }
+                _ = closing.changed() => Next::Go,
             };
             if let Next::Close = next {
                 break;
@@ -329,7 +374,18 @@ impl Session {
     }
 
     fn log(&self, line: &str) {
-        self.hub.say(&format!("{}: {line}", self.who()));
+        self.hub.log().info(&format!("{}: {line}", self.who()));
+    }
+
+    /// Closes the connection because the server shuts down (WebSocket code 1001, going away);
+    /// the client may connect again to another server or later.
+    async fn going_away(&mut self) {
+        let close = Message::Close(Some(CloseFrame {
+            code: close_code::AWAY,
+            reason: "the server is shutting down".into(),
+        }));
+        let _ = tokio::time::timeout(Duration::from_secs(2), self.socket.send(close)).await;
+        self.log("closed: the server is shutting down");
     }
 
     async fn send(&mut self, frame: ServerFrame) -> Next {
@@ -406,6 +462,13 @@ impl Session {
             (Some(_), Ask::Hello { .. }) => Err(Refusal("already signed in".into())),
             (Some((player, _)), ask) => {
                 let player = player.clone();
+                let hub = self.hub.clone();
+                // Held while the answer commits; a shutdown waits for it.
+                let Some(_open) = hub.hold().await else {
+                    return self
+                        .refuse(req, "the server is shutting down".into(), true)
+                        .await;
+                };
                 self.answer(&player, ask).await
             }
         };

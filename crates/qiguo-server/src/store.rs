@@ -192,6 +192,9 @@ pub enum StoreError {
     /// The schema could not be brought up to date.
     #[error("database schema: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The SQLite file's folder could not be made.
+    #[error("cannot make the database's folder {0}: {1}")]
+    Folder(String, String),
     /// No secret could be made.
     #[error(transparent)]
     NoRandomness(#[from] NoRandomness),
@@ -258,13 +261,31 @@ fn damaged(game: &str, why: impl std::fmt::Display) -> StoreError {
     StoreError::Damaged(game.to_owned(), why.to_string())
 }
 
+/// A SQLite URL that creates its file (and the file's folder) when missing: `mode=rwc` unless
+/// the URL gives a mode of its own (`mode=ro` to only read, say).
+fn sqlite_created(url: &str) -> Result<String, StoreError> {
+    let rest = url.trim_start_matches("sqlite:").trim_start_matches("//");
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    if path.is_empty() || path.starts_with(':') || query.split('&').any(|q| q.starts_with("mode=")) {
+        return Ok(url.to_owned());
+    }
+    if let Some(folder) = Path::new(path).parent().filter(|f| !f.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)
+            .map_err(|e| StoreError::Folder(folder.display().to_string(), e.to_string()))?;
+    }
+    let joiner = if query.is_empty() { '?' } else { '&' };
+    Ok(format!("{url}{joiner}mode=rwc"))
+}
+
 impl Store {
     /// Opens the database at `url` (`sqlite://PATH`, created if missing, or
     /// `postgres://USER@HOST/DB`) and brings its schema up to date.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
-        let options = AnyConnectOptions::from_str(url)?;
         let sqlite = url.starts_with("sqlite:");
+        let url = if sqlite { sqlite_created(url)? } else { url.to_owned() };
+        let url = url.as_str();
+        let options = AnyConnectOptions::from_str(url)?;
         let pool = AnyPoolOptions::new()
             // One SQLite file takes one writer at a time: one connection keeps writes in
             // order without "database is locked"; PostgreSQL gets a few.
@@ -292,11 +313,6 @@ impl Store {
         };
         store.migrate().await?;
         Ok(store)
-    }
-
-    /// Opens (or creates) the SQLite database in the file `path`.
-    pub async fn open_file(path: &Path) -> Result<Store, StoreError> {
-        Store::open(&format!("sqlite://{}?mode=rwc", path.display())).await
     }
 
     async fn migrate(&self) -> Result<(), StoreError> {

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use common::*;
 use qiguo_rules::{Kingdom, Level};
 use qiguo_server::Pace;
-use qiguo_server::hub::Log;
+use qiguo_server::log::Log;
 use qiguo_server::link::{Link, News, Target};
 use qiguo_server::protocol::{Answer, Ask, Event};
 use qiguo_server::server::ServerConfig;
@@ -43,7 +43,7 @@ fn answer(link: &Link, kept: &mut Vec<News>, tag: u64) -> Answer {
 fn a_window_link_serves_plays_and_is_joined() {
     let dir = TempDir::new("link");
     // Shown if the test fails.
-    let quiet: Log = std::sync::Arc::new(|line: &str| println!("server: {line}"));
+    let quiet = Log::tapped(|level, line| println!("server: {level} {line}"));
     let mut config = ServerConfig::new(sqlite(&dir));
     config.port = 0;
     let mut ann = Link::start(

@@ -11,7 +11,8 @@ use std::io::{BufRead, BufReader};
 use std::net::{IpAddr, Ipv4Addr};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use common::*;
 use qiguo_rules::{Kingdom, Level};
@@ -23,42 +24,35 @@ use qiguo_testkit::TempDir;
 
 const LIVE: Pace = Pace::Live { wait_seconds: 600 };
 
-/// The child of the kill tests: a server on the database in `QIGUO_SERVER_CHILD`, printing its
-/// URL, serving until killed.
-#[test]
-fn server_child_serves_until_killed() {
-    let Ok(db) = std::env::var("QIGUO_SERVER_CHILD") else {
-        return; // Only as the child of the kill tests.
-    };
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    rt.block_on(async {
-        let lines = Lines::default();
-        let server = start(&db, None, &lines).await;
-        println!("url {}", server.url());
-        std::future::pending::<()>().await;
-    });
-}
-
-fn server_child(db: &str) -> (Child, String) {
-    let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "server_child_serves_until_killed", "--nocapture"])
-        .env("QIGUO_SERVER_CHILD", db)
+/// The server binary on the database `db`, any free port on loopback, with `args` besides.
+fn server_process(db: &str, args: &[&str]) -> (Child, String, Arc<Mutex<Vec<String>>>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qiguo-server"))
+        .args(["--port", "0", "--db", db, "--log", "qiguo_server=info"])
+        .args(args)
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let url = loop {
         let line = lines.next().expect("the server starts").unwrap();
-        if let Some(url) = line.strip_prefix("url ") {
-            break url.to_owned();
+        if let Some((_, rest)) = line.split_once("listening on ") {
+            break rest.split(' ').next().unwrap().to_owned();
         }
     };
-    // Keep reading its log so that it never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
+    // Keep reading its log so that it never blocks on a full pipe; kept for the test to read.
+    let kept = Arc::new(Mutex::new(Vec::new()));
+    let keep = kept.clone();
+    std::thread::spawn(move || {
+        for line in lines.map_while(Result::ok) {
+            println!("server: {line}");
+            keep.lock().unwrap().push(line);
+        }
+    });
+    (child, url, kept)
+}
+
+fn server_child(db: &str) -> (Child, String) {
+    let (child, url, _) = server_process(db, &[]);
     (child, url)
 }
 
@@ -277,4 +271,131 @@ async fn two_servers_on_one_postgres_serve_the_same_game() {
         ann.game.position().to_fen()
     );
     assert!(lines_b.contains("listening"));
+}
+
+/// Sends `signal` (TERM, INT) to the child, by the system's `kill`.
+fn signal(child: &Child, signal: &str) {
+    let sent = Command::new("kill")
+        .args([format!("-{signal}"), child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill -{signal} failed");
+}
+
+/// Waits for the child to exit, at most `within`.
+fn exits_within(child: &mut Child, within: Duration) -> std::process::ExitStatus {
+    let until = Instant::now() + within;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if Instant::now() > until {
+            child.kill().unwrap();
+            panic!("the server did not exit within {within:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// SIGTERM while a player plays against computers: the server stops taking connections, the
+/// connections are closed as going away, it exits 0, and every move a player was told of is in
+/// the database. SIGINT (Ctrl-C) likewise. The database's file and folder are made by the
+/// server from a plain `sqlite://FILE`.
+#[test]
+fn sigterm_and_ctrl_c_shut_the_server_down_gracefully() {
+    let dir = TempDir::new("server-shutdown");
+    let file = dir.path().join("new folder").join("games.sqlite");
+    let db = format!("sqlite://{}", file.display());
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let (mut child, url, log) = server_process(&db, &[]);
+    assert!(file.exists(), "the server made its database file");
+    let (me, id, seen) = rt.block_on(async {
+        let (mut ann, me) = newcomer(&url, "Ann").await;
+        let (mut bo, _) = newcomer(&url, "Bo").await;
+        let (id, _) = create(&mut ann, new_game(seats(0, Level::Random), LIVE)).await;
+        let opened = ann.ask(Ask::Open { game: id.clone() }).await.unwrap();
+        let mut table = Table::new(ann, opened);
+        while table.game.len() < 22 {
+            table.wait_turn().await;
+            table.play(|m| m[m.len() / 3]).await;
+        }
+        // Stopped while the computers answer Ann's last move.
+        signal(&child, "TERM");
+        let ended = loop {
+            match table.next().await {
+                Ok(_) => {}
+                Err(e) => break e,
+            }
+        };
+        assert!(
+            matches!(ended, ClientError::GoingAway(_)),
+            "Ann's connection ended with {ended:?}"
+        );
+        // Bo, signed in and idle, is told the same.
+        let idle = tokio::time::timeout(Duration::from_secs(10), bo.next_event())
+            .await
+            .unwrap();
+        assert!(matches!(idle, Err(ClientError::GoingAway(_))), "{idle:?}");
+        (me, id, table.game.moves().collect::<Vec<_>>())
+    });
+    let status = exits_within(&mut child, Duration::from_secs(20));
+    assert!(status.success(), "exit status {status:?}");
+    {
+        let log = log.lock().unwrap();
+        let at = |said: &str| log.iter().rposition(|l| l.contains(said));
+        for said in ["SIGTERM: shutting down", "every connection closed", "stopped"] {
+            assert!(at(said).is_some(), "the log says {said:?}");
+        }
+        // Both sessions were closed before the server said so and stopped.
+        assert_eq!(log.iter().filter(|l| l.contains("closed: the server is shutting down")).count(), 2);
+        assert!(at("closed: the server is shutting down") < at("every connection closed"));
+        assert!(at("every connection closed") < at("stopped"));
+    }
+    // Nothing new is accepted after the listener closed.
+    assert!(
+        rt.block_on(Client::connect(
+            &url,
+            Identity::New { name: "Cy".into() },
+            &Trust::default()
+        ))
+        .is_err()
+    );
+    // Every move Ann was told of is in the database.
+    let stored = rt.block_on(async {
+        let store = Store::open(&db).await.unwrap();
+        store.load_game(&id).await.unwrap()
+    });
+    assert!(stored.game.len() >= seen.len());
+    assert_eq!(
+        &stored.game.moves().collect::<Vec<_>>()[..seen.len()],
+        &seen[..]
+    );
+    // Ctrl-C on a server that is serving the same game again.
+    let (mut child, url, log) = server_process(&db, &["--log-format", "json"]);
+    rt.block_on(async {
+        let mut ann = returning(&url, &me).await;
+        let opened = ann.ask(Ask::Open { game: id.clone() }).await.unwrap();
+        let mut table = Table::new(ann, opened);
+        signal(&child, "INT");
+        let ended = loop {
+            if let Err(e) = table.next().await {
+                break e;
+            }
+        };
+        assert!(matches!(ended, ClientError::GoingAway(_)), "{ended:?}");
+    });
+    let status = exits_within(&mut child, Duration::from_secs(20));
+    assert!(status.success(), "exit status {status:?}");
+    let log = log.lock().unwrap();
+    // JSON lines, one object each, with the level and the message.
+    let said: Vec<serde_json::Value> = log
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    assert!(said.iter().any(|v| v["level"] == "INFO"
+        && v["message"].as_str().unwrap_or("").contains("SIGINT: shutting down")));
 }

@@ -269,7 +269,8 @@ fn connect_or_leave(
                 continue;
             }
         };
-        let log: qiguo_server::hub::Log = Arc::new(|line: &str| info!("server: {line}"));
+        // The own server's lines reach Bevy's log through `tracing`.
+        let log = qiguo_server::log::Log::tracing();
         let (target, name) = match request {
             OnlineRequested::Leave => {
                 if online.link.is_some() {
@@ -284,10 +285,9 @@ fn connect_or_leave(
                 } else {
                     IpAddr::V4(Ipv4Addr::LOCALHOST)
                 };
-                let mut config = qiguo_server::server::ServerConfig::new(format!(
-                    "sqlite://{}?mode=rwc",
-                    keys.join(crate::cli::online::SERVER_DB).display()
-                ));
+                let mut config = qiguo_server::server::ServerConfig::new(
+                    qiguo_server::cli::sqlite_url(&keys.join(qiguo_server::cli::SERVER_DB)),
+                );
                 config.bind = bind;
                 config.port = *port;
                 // A LAN evening at home: plain WebSocket, said so in the window.

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use qiguo_rules::{Game, Level, Move, PlayerInfo, Position, Record, Rules};
 use qiguo_server::client::{Client, ClientError, Trust, Welcome};
-use qiguo_server::hub::Log;
+use qiguo_server::log::Log;
 use qiguo_server::protocol::{Answer, Ask, Event, GameView, Identity, NewGame};
 use qiguo_server::server::{Running, ServerConfig, serve_store};
 use qiguo_server::store::Clock;
@@ -21,9 +21,9 @@ pub struct Lines(pub Arc<Mutex<Vec<String>>>);
 impl Lines {
     pub fn log(&self) -> Log {
         let lines = self.0.clone();
-        Arc::new(move |line: &str| {
+        Log::tapped(move |level, line| {
             // Shown when a test fails.
-            println!("server: {line}");
+            println!("server: {level} {line}");
             lines.lock().unwrap().push(line.to_owned())
         })
     }

@@ -1,0 +1,187 @@
+//! The server's command line, shared by the standalone `qiguo-server` binary and the game's
+//! `qiguo server`: its options, the log it writes (text or JSON lines through `tracing`), and
+//! a run that serves until SIGTERM or Ctrl-C and then shuts down gracefully.
+
+use std::io::Write;
+use std::net::IpAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+
+use crate::log::Log;
+use crate::protocol::DEFAULT_PORT;
+use crate::server::{ServerConfig, serve};
+
+/// The server's database file in the data directory, unless `--db` says otherwise.
+pub const SERVER_DB: &str = "server.sqlite";
+
+/// The environment variable naming the data directory (the game's saves use the same).
+pub const DATA_DIR_VAR: &str = "QIGUO_DATA_DIR";
+
+/// How long a graceful shutdown waits for connections to close before the process ends anyway.
+pub const SHUTDOWN_WITHIN: Duration = Duration::from_secs(10);
+
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// One line of text per event: time, level, message.
+    #[default]
+    Text,
+    /// One JSON object per line (time, level, target, message), for a log collector.
+    Json,
+}
+
+/// Options of the server.
+#[derive(Args, Debug, Clone)]
+pub struct ServerArgs {
+    /// The address to listen on: loopback unless told otherwise (0.0.0.0 for every network,
+    /// which needs TLS or --insecure-lan).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+    /// The TCP port to listen on.
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_PORT)]
+    pub port: u16,
+    /// The database: `sqlite://FILE` (created, with its folder, if missing) or
+    /// `postgres://USER@HOST/DB`. By default server.sqlite in the data directory
+    /// (QIGUO_DATA_DIR, or the platform's data directory for qiguo).
+    #[arg(long, value_name = "URL")]
+    pub db: Option<String>,
+    /// The certificate chain (PEM) to serve TLS (wss://) with.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The certificate's private key (PEM).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// Serve unencrypted on an address other than loopback (a home network you trust).
+    #[arg(long)]
+    pub insecure_lan: bool,
+    /// Connections served at once; more are turned away.
+    #[arg(long, value_name = "N", default_value_t = 1024,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_connections: u32,
+    /// Which lines to log: error, warn, info, debug or trace, or a `tracing` filter such as
+    /// `qiguo_server=debug,sqlx=warn`.
+    #[arg(long, value_name = "FILTER", default_value = "info", env = "QIGUO_LOG")]
+    pub log: String,
+    /// How to write the log: text or json (one object per line).
+    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    pub log_format: LogFormat,
+}
+
+/// The data directory: `QIGUO_DATA_DIR` if set, else the platform's data directory for qiguo.
+pub fn data_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os(DATA_DIR_VAR).filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir));
+    }
+    directories::ProjectDirs::from("", "", "qiguo").map(|dirs| dirs.data_dir().to_owned())
+}
+
+/// The URL of the SQLite database `file`, created if missing.
+pub fn sqlite_url(file: &Path) -> String {
+    format!("sqlite://{}?mode=rwc", file.display())
+}
+
+impl ServerArgs {
+    /// The server's configuration, or why the options cannot make one.
+    pub fn config(&self) -> Result<ServerConfig, String> {
+        let db = match &self.db {
+            Some(url) if url.starts_with("sqlite:") || url.starts_with("postgres") => url.clone(),
+            Some(url) => {
+                return Err(format!(
+                    "--db {url}: a database is sqlite://FILE or postgres://USER@HOST/DB"
+                ));
+            }
+            None => {
+                let dir = data_dir().ok_or_else(|| {
+                    format!("--db: no home directory to keep the database in; set {DATA_DIR_VAR}")
+                })?;
+                sqlite_url(&dir.join(SERVER_DB))
+            }
+        };
+        let mut config = ServerConfig::new(db);
+        config.bind = self.bind;
+        config.port = self.port;
+        config.tls = self.tls_cert.clone().zip(self.tls_key.clone());
+        config.insecure_lan = self.insecure_lan;
+        config.max_connections = self.max_connections as usize;
+        Ok(config)
+    }
+
+    /// Installs the process's log subscriber as the options say.
+    fn install_log(&self) -> Result<(), String> {
+        let filter = tracing_subscriber::EnvFilter::try_new(&self.log)
+            .map_err(|e| format!("--log {}: {e}", self.log))?;
+        let builder = tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stdout);
+        let installed = match self.log_format {
+            LogFormat::Text => builder.with_ansi(false).try_init(),
+            LogFormat::Json => builder.json().flatten_event(true).try_init(),
+        };
+        installed.map_err(|e| format!("cannot start the log: {e}"))
+    }
+}
+
+fn fail(message: &str, code: u8) -> ExitCode {
+    let _ = writeln!(std::io::stderr(), "qiguo-server: {message}");
+    ExitCode::from(code)
+}
+
+/// Serves as `args` say until SIGTERM or Ctrl-C, then shuts down gracefully: no new
+/// connections, the moves being committed finish, every connection is closed with a
+/// going-away frame, the database is closed. Exit code 0 after a shutdown, 1 when the server
+/// cannot start, 2 for options that make no server.
+pub fn run(args: &ServerArgs) -> ExitCode {
+    let config = match args.config() {
+        Ok(config) => config,
+        Err(e) => return fail(&e, 2),
+    };
+    if let Err(e) = args.install_log() {
+        return fail(&e, 2);
+    }
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => return fail(&format!("cannot start: {e}"), 1),
+    };
+    rt.block_on(async {
+        let running = match serve(&config, Log::tracing()).await {
+            Ok(running) => running,
+            Err(e) => {
+                tracing::error!(target: "qiguo_server", "{e}");
+                return fail(&e.to_string(), 1);
+            }
+        };
+        let signal = stopped().await;
+        running.hub.log().info(&format!("{signal}: shutting down"));
+        running.shutdown(SHUTDOWN_WITHIN).await;
+        ExitCode::SUCCESS
+    })
+}
+
+/// Waits for SIGTERM or Ctrl-C (SIGINT) and says which came.
+async fn stopped() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => tokio::select! {
+                _ = term.recv() => "SIGTERM",
+                _ = tokio::signal::ctrl_c() => "SIGINT",
+            },
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+                "SIGINT"
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+        "Ctrl-C"
+    }
+}
