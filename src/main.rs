@@ -23,7 +23,7 @@ fn main() -> ExitCode {
         }
     };
     match cli.tool {
-        Some(cli::Tool::Server(args)) => qiguo_server::cli::run(&args),
+        Some(cli::Tool::Server(args)) => qiguo_server::cli::run(&args, "qiguo"),
         Some(cli::Tool::Online(args)) => cli::online::run_online(&args),
         Some(tool) => match cli::run(&tool) {
             Ok(out) => {

@@ -1,20 +1,20 @@
-//! `qiguo server` (the online games' server, one line per event) and `qiguo online` (a client
-//! without a window for scripts and tests: every command prints one JSON line; `play` one per
-//! move it makes). The player's key for each server is kept in the data directory.
+//! `qiguo online`, a client without a window for scripts and tests: every command prints one
+//! JSON line; `play` one per move it makes. The player's key for each server is kept in the data
+//! directory. (`qiguo server` is the server crate's command line, `qiguo_server::cli`.)
 
 use std::io::Write;
-use std::net::IpAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use qiguo_ai::{Engine, Level, LevelSearch, Limits};
-use qiguo_rules::{Game, Kingdom, Move, PlayerInfo, Preset, Record, Rules, notation};
+use qiguo_rules::{Game, Kingdom, Move, Preset, Rules, notation};
 use qiguo_server::client::{Client, ClientError, Trust};
-use qiguo_server::keys::{Key, KeyRing};
-use qiguo_server::protocol::{Answer, Ask, DEFAULT_PORT, Event, GameView, NewGame};
+use qiguo_server::keys::{SignInError, sign_in};
+use qiguo_server::protocol::{
+    Answer, Ask, DEFAULT_PORT, Event, GameView, MAX_DAYS, MIN_DAYS, NewGame, Refusal,
+};
 use qiguo_server::{GameId, MadeBy, Pace, SeatPlan, WhenOverdue};
 use serde_json::json;
 
@@ -146,7 +146,21 @@ enum Failure {
 
 impl From<ClientError> for Failure {
     fn from(e: ClientError) -> Failure {
-        Failure::Other(e.to_string())
+        Failure::Other(client_failure(&e))
+    }
+}
+
+/// A client's failure in one line: a refusal as its code and the server's English words.
+fn client_failure(e: &ClientError) -> String {
+    match e {
+        ClientError::Refused { refusal, why } => {
+            let code = serde_json::to_value(refusal)
+                .ok()
+                .and_then(|v| v["code"].as_str().map(str::to_owned))
+                .unwrap_or_default();
+            format!("refused ({code}): {why}")
+        }
+        other => other.to_string(),
     }
 }
 
@@ -160,24 +174,12 @@ impl From<ArgError> for Failure {
 /// key is then kept).
 pub async fn connect(server: &str, name: &str, ca: Option<PathBuf>) -> Result<Client, String> {
     let dir = SaveDir::locate().map_err(|e| e.to_string())?;
-    let mut ring = KeyRing::load(dir.root()).map_err(|e| e.to_string())?;
-    let identity = ring.identity(server, name);
     let trust = Trust { extra_ca: ca };
-    let (client, welcome) = Client::connect(server, identity, &trust)
-        .await
-        .map_err(|e| e.to_string())?;
-    if let Some(key) = welcome.key {
-        ring.servers.insert(
-            server.to_owned(),
-            Key {
-                player: welcome.player,
-                key,
-                name: welcome.name,
-            },
-        );
-        ring.save(dir.root()).map_err(|e| e.to_string())?;
+    match sign_in(server, name, &trust, dir.root()).await {
+        Ok((client, _)) => Ok(client),
+        Err(SignInError::Client(e)) => Err(client_failure(&e)),
+        Err(e) => Err(e.to_string()),
     }
-    Ok(client)
 }
 
 async fn online(args: &OnlineArgs) -> Result<(), Failure> {
@@ -285,6 +287,7 @@ fn new_game(
     overdue: &str,
     name: &str,
 ) -> Result<NewGame, ArgError> {
+    let pace_text = pace;
     let rules = Rules::preset(preset);
     let table = match seating {
         Some(SeatingArg(seating)) => seating.seats().map_err(|e| ArgError::new("--seating", e))?,
@@ -327,39 +330,33 @@ fn new_game(
             let n = days
                 .strip_suffix('d')
                 .and_then(|n| n.parse::<u8>().ok())
-                .filter(|n| (1..=14).contains(n))
                 .ok_or_else(|| {
                     ArgError::new(
                         format!("--pace {days}"),
-                        "a pace is live, or 1d to 14d (days per move)",
+                        format!("a pace is live, or {MIN_DAYS}d to {MAX_DAYS}d (days per move)"),
                     )
                 })?;
             Pace::Correspondence { days: n, overdue }
         }
     };
-    let players = plans
-        .iter()
-        .enumerate()
-        .map(|(i, plan)| match plan {
-            SeatPlan::Creator => PlayerInfo {
-                name: name.to_owned(),
-                computer: None,
-            },
-            SeatPlan::Open => PlayerInfo {
-                name: format!("Player {}", i + 1),
-                computer: None,
-            },
-            SeatPlan::Computer(level) => PlayerInfo {
-                name: format!("Computer {}", i + 1),
-                computer: Some(*level),
-            },
-        })
-        .collect();
-    let start = Record::from_game(&Game::start(rules, table), players);
-    Ok(NewGame {
-        start,
-        seats: plans,
+    NewGame::build(
+        &Game::start(rules, table),
+        plans,
         pace,
+        |i, plan| match plan {
+            SeatPlan::Creator => name.to_owned(),
+            SeatPlan::Open => format!("Player {}", i + 1),
+            SeatPlan::Computer(_) => format!("Computer {}", i + 1),
+        },
+    )
+    .map_err(|refusal| {
+        let option = match refusal {
+            Refusal::Days { .. } => format!("--pace {pace_text}"),
+            Refusal::SeatPlans { .. } => "--seats".to_owned(),
+            Refusal::NameEmpty | Refusal::NameTooLong { .. } => "--name".to_owned(),
+            _ => "create".to_owned(),
+        };
+        ArgError::new(option, refusal.to_string())
     })
 }
 
@@ -375,7 +372,7 @@ async fn play(
         match play_connected(args, id, kingdom, level, &mut engine).await {
             Ok(()) => return Ok(()),
             // Refusals are final (not your seat, no such game); a lost server is waited for.
-            Err(ClientError::Refused(why)) => return Err(Failure::Other(why)),
+            Err(e @ ClientError::Refused { .. }) => return Err(Failure::Other(client_failure(&e))),
             Err(e) => {
                 let _ = writeln!(
                     std::io::stderr(),
@@ -406,7 +403,13 @@ async fn play_connected(
         .seats
         .player(kingdom)
         .filter(|&s| view.seats.get(usize::from(s)).is_some_and(|s| s.yours))
-        .ok_or_else(|| ClientError::Refused(format!("the seat of {kingdom} is not yours")))?;
+        .ok_or_else(|| {
+            let refusal = Refusal::SeatNotOpen { kingdom };
+            ClientError::Refused {
+                why: format!("the seat of {kingdom} is not yours"),
+                refusal,
+            }
+        })?;
     let mut game = view
         .record
         .replay()
@@ -447,7 +450,7 @@ async fn play_connected(
             match asked {
                 Ok(_) => print_line(&json!({ "game": id, "ply": ply, "move": mv.to_string() })),
                 // The game moved on meanwhile (a take-back, another server): read it afresh.
-                Err(ClientError::Refused(why)) => {
+                Err(ClientError::Refused { why, .. }) => {
                     return Err(ClientError::Protocol(format!("move refused: {why}")));
                 }
                 Err(e) => return Err(e),

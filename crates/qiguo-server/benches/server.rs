@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use qiguo_rules::{Game, Level, PlayerInfo, Position, Record, Rules};
-use qiguo_server::client::{Client, Trust};
+use qiguo_server::client::Trust;
 use qiguo_server::protocol::{Answer, Ask, Event, Identity, NewGame};
 use qiguo_server::server::{ServerConfig, serve};
 use qiguo_server::{MadeBy, Pace, SeatPlan};
@@ -38,7 +38,7 @@ fn rss() -> u64 {
 }
 
 async fn player(url: String, n: usize, rounds: usize) -> Vec<Duration> {
-    let (mut client, _) = Client::connect(
+    let (mut client, _) = qiguo_server::client::connect(
         &url,
         Identity::New {
             name: format!("Bench {n}"),
@@ -150,7 +150,7 @@ fn main() {
         // Idle games: made through the store, then loaded by a fresh server.
         let store = qiguo_server::Store::open(&db).await.unwrap();
         let owner = store.add_player("Owner").await.unwrap();
-        let spec = qiguo_server::GameSpec {
+        let spec = qiguo_server::protocol::NewGame {
             start: new_game().start,
             seats: new_game().seats.iter().map(|_| SeatPlan::Open).collect(),
             pace: Pace::Correspondence {

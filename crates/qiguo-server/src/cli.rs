@@ -124,37 +124,35 @@ impl ServerArgs {
     }
 }
 
-fn fail(message: &str, code: u8) -> ExitCode {
-    let _ = writeln!(std::io::stderr(), "qiguo-server: {message}");
+fn fail(program: &str, message: &str, code: u8) -> ExitCode {
+    let _ = writeln!(std::io::stderr(), "{program}: {message}");
     ExitCode::from(code)
 }
 
 /// Serves as `args` say until SIGTERM or Ctrl-C, then shuts down gracefully: no new
 /// connections, the moves being committed finish, every connection is closed with a
 /// going-away frame, the database is closed. Exit code 0 after a shutdown, 1 when the server
-/// cannot start, 2 for options that make no server.
-pub fn run(args: &ServerArgs) -> ExitCode {
+/// cannot start, 2 for options that make no server; these failures are one line on standard
+/// error, after `program`'s name.
+pub fn run(args: &ServerArgs, program: &str) -> ExitCode {
     let config = match args.config() {
         Ok(config) => config,
-        Err(e) => return fail(&e, 2),
+        Err(e) => return fail(program, &e, 2),
     };
     if let Err(e) = args.install_log() {
-        return fail(&e, 2);
+        return fail(program, &e, 2);
     }
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
     {
         Ok(rt) => rt,
-        Err(e) => return fail(&format!("cannot start: {e}"), 1),
+        Err(e) => return fail(program, &format!("cannot start: {e}"), 1),
     };
     rt.block_on(async {
         let running = match serve(&config, Log::tracing()).await {
             Ok(running) => running,
-            Err(e) => {
-                tracing::error!(target: "qiguo_server", "{e}");
-                return fail(&e.to_string(), 1);
-            }
+            Err(e) => return fail(program, &e.to_string(), 1),
         };
         let signal = stopped().await;
         running.hub.log().info(&format!("{signal}: shutting down"));

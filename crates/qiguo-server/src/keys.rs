@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::client::{Client, ClientError, Trust, Welcome, connect};
 use crate::protocol::Identity;
 use crate::store::PlayerId;
 
@@ -91,6 +92,42 @@ impl KeyRing {
             },
         }
     }
+}
+
+/// Why a player could not be signed in with the key kept for the server.
+#[derive(Debug, thiserror::Error)]
+pub enum SignInError {
+    /// The server could not be reached, or refused.
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    /// The key ring could not be read, or the new key not kept.
+    #[error(transparent)]
+    Keys(#[from] KeysError),
+}
+
+/// Connects to the server at `url` as the player whose key for it is kept in `dir` (or as a
+/// new player called `name`, whose key is then kept there).
+pub async fn sign_in(
+    url: &str,
+    name: &str,
+    trust: &Trust,
+    dir: &Path,
+) -> Result<(Client, Welcome), SignInError> {
+    let mut ring = KeyRing::load(dir)?;
+    let identity = ring.identity(url, name);
+    let (client, welcome) = connect(url, identity, trust).await?;
+    if let Some(key) = &welcome.key {
+        ring.servers.insert(
+            url.to_owned(),
+            Key {
+                player: welcome.player.clone(),
+                key: key.clone(),
+                name: welcome.name.clone(),
+            },
+        );
+        ring.save(dir)?;
+    }
+    Ok((client, welcome))
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The server of Qiguo's online games, without Bevy: where games live ([`store`]: players,
 //! games, seats, moves and invitations in SQLite or PostgreSQL), the secrets that guard them
-//! ([`secret`]), what clients and the server say ([`protocol`]), the games a running server
-//! holds and plays ([`hub`]), the server on the network ([`server`]), a client ([`client`]), the
+//! ([`secret`]), what clients and the server say ([`protocol`], the `qiguo-protocol` crate), the games a running server
+//! holds and plays ([`hub`], around each game's pure core, [`live`]), the server on the network ([`server`]), a client ([`client`]), the
 //! player's keys ([`keys`]), a client on a thread of its own for the window ([`link`]), the
 //! server's log ([`log`]) and its command line ([`cli`], the `qiguo-server` binary's and
 //! `qiguo server`'s).
@@ -14,13 +14,14 @@ pub mod client;
 pub mod hub;
 pub mod keys;
 pub mod link;
+pub mod live;
 pub mod log;
-pub mod protocol;
+pub use qiguo_protocol as protocol;
 pub mod secret;
 pub mod server;
 pub mod store;
 
 pub use store::{
-    CreatedGame, GameId, GameSpec, MadeBy, NewPlayer, Pace, PlayerId, SeatPlan, Store, StoreError,
+    CreatedGame, GameId, MadeBy, NewPlayer, Pace, PlayerId, SeatPlan, Store, StoreError,
     StoredGame, WhenOverdue,
 };

@@ -10,8 +10,8 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::client::{Client, ClientError, Trust};
+use crate::keys::{SignInError, sign_in};
 use crate::log::Log;
-use crate::keys::{Key, KeyRing};
 use crate::protocol::{Answer, Ask, Event};
 use crate::server::{ServerConfig, serve};
 use crate::store::PlayerId;
@@ -54,15 +54,18 @@ pub enum News {
     Answer {
         /// The tag [`Link::ask`] gave.
         tag: u64,
-        /// The answer, or the refusal (or lost connection) in words.
-        result: Result<Answer, String>,
+        /// The answer, or why not: refused (a code to word), or the connection lost.
+        result: Result<Answer, ClientError>,
     },
     /// Something happened in a followed game, or to the player.
     Event(Event),
     /// The connection is lost (or could not be made); the link tries again.
     Lost(String),
-    /// The server will not have this client (a wrong key, another version): the link stops.
-    Refused(String),
+    /// The server will not have this client (a wrong key, another version), or it is no
+    /// server's address: the link stops.
+    Refused(ClientError),
+    /// The player's keys could not be read or kept: the link stops.
+    NoKeys(String),
 }
 
 /// The link: send requests, poll news.
@@ -147,8 +150,9 @@ async fn run(
         },
     };
     loop {
-        match connect(&url, &name, &trust, &keys_dir).await {
-            Ok((mut client, player, name)) => {
+        match sign_in(&url, &name, &trust, &keys_dir).await {
+            Ok((mut client, welcome)) => {
+                let (player, name) = (welcome.player, welcome.name);
                 if tell.send(News::Connected { player, name }).is_err() {
                     return;
                 }
@@ -162,8 +166,14 @@ async fn run(
                     }
                 }
             }
-            Err(ClientError::Refused(why)) => {
-                let _ = tell.send(News::Refused(why));
+            Err(SignInError::Client(e @ ClientError::Refused { .. }))
+            | Err(SignInError::Client(e @ ClientError::Address(_)))
+            | Err(SignInError::Client(e @ ClientError::Tls(_))) => {
+                let _ = tell.send(News::Refused(e));
+                return;
+            }
+            Err(SignInError::Keys(e)) => {
+                let _ = tell.send(News::NoKeys(e.to_string()));
                 return;
             }
             Err(e) => {
@@ -175,36 +185,12 @@ async fn run(
         // Requests made while away fail at once rather than wait.
         tokio::time::sleep(RECONNECT_AFTER).await;
         while let Ok((tag, _)) = asked.try_recv() {
-            let result = Err("the server cannot be reached".to_owned());
+            let result = Err(ClientError::Connection("not connected".to_owned()));
             if tell.send(News::Answer { tag, result }).is_err() {
                 return;
             }
         }
     }
-}
-
-async fn connect(
-    url: &str,
-    name: &str,
-    trust: &Trust,
-    keys_dir: &std::path::Path,
-) -> Result<(Client, PlayerId, String), ClientError> {
-    let mut ring = KeyRing::load(keys_dir).map_err(|e| ClientError::Refused(e.to_string()))?;
-    let identity = ring.identity(url, name);
-    let (client, welcome) = Client::connect(url, identity, trust).await?;
-    if let Some(key) = welcome.key {
-        ring.servers.insert(
-            url.to_owned(),
-            Key {
-                player: welcome.player.clone(),
-                key,
-                name: welcome.name.clone(),
-            },
-        );
-        ring.save(keys_dir)
-            .map_err(|e| ClientError::Refused(e.to_string()))?;
-    }
-    Ok((client, welcome.player, welcome.name))
 }
 
 /// Passes requests and news until the connection is lost (`Some(why)`) or the link's owner
@@ -220,14 +206,9 @@ async fn serve_link(
                 let (tag, ask) = request?;
                 let result = client.ask(ask).await;
                 let lost = match &result {
-                    Err(ClientError::Connection(why)) | Err(ClientError::Protocol(why)) => {
-                        Some(why.clone())
-                    }
-                    Err(ClientError::Timeout) => Some("the server did not answer in time".into()),
-                    Err(e @ ClientError::GoingAway(_)) => Some(e.to_string()),
+                    Err(e) if e.is_lost() => Some(e.to_string()),
                     _ => None,
                 };
-                let result = result.map_err(|e| e.to_string());
                 tell.send(News::Answer { tag, result }).ok()?;
                 // Events that arrived while the answer was awaited.
                 while let Some(event) = client.take_event() {

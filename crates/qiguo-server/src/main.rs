@@ -16,5 +16,5 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
-    run(&Cli::parse().server)
+    run(&Cli::parse().server, "qiguo-server")
 }

@@ -23,11 +23,12 @@ use tokio::net::TcpListener;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, broadcast, mpsc};
 use tokio::task::JoinHandle;
 
-use crate::hub::{Hub, Refusal};
+use crate::hub::Hub;
 use crate::log::Log;
 use crate::protocol::{
     Answer, Ask, ClientFrame, DEFAULT_PORT, Event, MAX_FRAME_BYTES, PROTOCOL_VERSION, ServerFrame,
 };
+use crate::protocol::{Refusal, refused_in_old_shape};
 use crate::store::{GameId, PlayerId, Store, StoreError};
 
 /// How long a client has to say hello (and a TLS client to finish its handshake).
@@ -244,7 +245,8 @@ async fn accept_loop(
             }
         };
         let Ok(slot) = slots.clone().try_acquire_owned() else {
-            hub.log().info(&format!("{peer}: turned away, too many connections"));
+            hub.log()
+                .info(&format!("{peer}: turned away, too many connections"));
             continue;
         };
         let _ = tcp.set_nodelay(true);
@@ -265,7 +267,8 @@ async fn accept_loop(
                             .await
                     }
                     Ok(Err(e)) => {
-                        hub.log().info(&format!("{peer}: TLS handshake failed: {e}"));
+                        hub.log()
+                            .info(&format!("{peer}: TLS handshake failed: {e}"));
                         Ok(())
                     }
                     Err(_) => {
@@ -343,7 +346,7 @@ impl Session {
                 frame = session.socket.recv() => match frame {
                     Some(Ok(Message::Text(text))) => session.read(text.as_str()).await,
                     Some(Ok(Message::Binary(_))) => {
-                        session.refuse_frame("frames are JSON text").await
+                        session.refuse_frame("frames are JSON text".into()).await
                     }
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => Next::Go,
                     Some(Ok(Message::Close(_))) | None => Next::Close,
@@ -407,16 +410,33 @@ impl Session {
         }
     }
 
-    async fn refuse(&mut self, req: u64, why: String, closing: bool) -> Next {
-        self.log(&format!("refused: {why}"));
-        let sent = self.send(ServerFrame::Refused { req, why, closing }).await;
+    async fn refuse(&mut self, req: u64, refusal: Refusal, closing: bool) -> Next {
+        self.log(&format!("refused: {refusal}"));
+        let sent = self.send(ServerFrame::refused(req, refusal, closing)).await;
         if closing { Next::Close } else { sent }
     }
 
-    async fn refuse_frame(&mut self, why: &str) -> Next {
+    async fn refuse_frame(&mut self, why: String) -> Next {
         self.bad_frames += 1;
         let closing = self.bad_frames > BAD_FRAMES_ALLOWED || self.player.is_none();
-        self.refuse(0, why.to_owned(), closing).await
+        self.refuse(0, Refusal::BadFrame { why }, closing).await
+    }
+
+    /// Refuses a client of another protocol version and closes: in the shape of a refusal its
+    /// version reads (versions before 3 know no refusal codes).
+    async fn refuse_version(&mut self, req: u64, client: u64) -> Next {
+        let refusal = Refusal::Version {
+            server: PROTOCOL_VERSION,
+            client,
+        };
+        if client >= 3 {
+            return self.refuse(req, refusal, true).await;
+        }
+        self.log(&format!("refused: {refusal}"));
+        let text = refused_in_old_shape(req, &refusal.to_string(), true);
+        let _ =
+            tokio::time::timeout(SEND_WITHIN, self.socket.send(Message::Text(text.into()))).await;
+        Next::Close
     }
 
     async fn read(&mut self, text: &str) -> Next {
@@ -427,9 +447,9 @@ impl Session {
                 if let Some(version) = hello_version(text)
                     && version != u64::from(PROTOCOL_VERSION)
                 {
-                    return self.refuse(0, version_mismatch(version), true).await;
+                    return self.refuse_version(0, version).await;
                 }
-                return self.refuse_frame(&format!("not a request: {e}")).await;
+                return self.refuse_frame(e.to_string()).await;
             }
         };
         self.bad_frames = 0;
@@ -437,9 +457,7 @@ impl Session {
         let answer = match (&self.player, frame.ask) {
             (None, Ask::Hello { version, identity }) => {
                 if version != PROTOCOL_VERSION {
-                    return self
-                        .refuse(req, version_mismatch(u64::from(version)), true)
-                        .await;
+                    return self.refuse_version(req, u64::from(version)).await;
                 }
                 match self.hub.sign_in(&identity).await {
                     Ok((id, name, key)) => {
@@ -453,35 +471,33 @@ impl Session {
                             key,
                         })
                     }
-                    Err(e) => return self.refuse(req, e.0, true).await,
+                    Err(e) => return self.refuse(req, e, true).await,
                 }
             }
             (None, _) => {
-                return self.refuse(req, "say hello first".into(), true).await;
+                return self.refuse(req, Refusal::HelloFirst, true).await;
             }
-            (Some(_), Ask::Hello { .. }) => Err(Refusal("already signed in".into())),
+            (Some(_), Ask::Hello { .. }) => Err(Refusal::AlreadySignedIn),
             (Some((player, _)), ask) => {
                 let player = player.clone();
                 let hub = self.hub.clone();
                 // Held while the answer commits; a shutdown waits for it.
                 let Some(_open) = hub.hold().await else {
-                    return self
-                        .refuse(req, "the server is shutting down".into(), true)
-                        .await;
+                    return self.refuse(req, Refusal::ShuttingDown, true).await;
                 };
                 self.answer(&player, ask).await
             }
         };
         match answer {
             Ok(answer) => self.send(ServerFrame::Reply { req, answer }).await,
-            Err(e) => self.refuse(req, e.0, false).await,
+            Err(e) => self.refuse(req, e, false).await,
         }
     }
 
     async fn answer(&mut self, player: &PlayerId, ask: Ask) -> Result<Answer, Refusal> {
         let hub = self.hub.clone();
         match ask {
-            Ask::Hello { .. } => Err(Refusal("already signed in".into())),
+            Ask::Hello { .. } => Err(Refusal::AlreadySignedIn),
             Ask::Create { game } => hub.create(player, game).await,
             Ask::Join { code, kingdom } => {
                 let (view, events) = hub.join(player, &code, kingdom).await?;
@@ -586,10 +602,4 @@ fn hello_version(text: &str) -> Option<u64> {
     let ask = value.get("ask")?;
     (ask.get("type")?.as_str()? == "hello").then_some(())?;
     ask.get("version")?.as_u64()
-}
-
-fn version_mismatch(theirs: u64) -> String {
-    format!(
-        "this server speaks protocol version {PROTOCOL_VERSION} and the client {theirs}: use the same version of Qiguo"
-    )
 }

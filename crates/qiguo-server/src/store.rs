@@ -14,8 +14,10 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use qiguo_rules::{Game, Level, Move, Record};
-use serde::{Deserialize, Serialize};
+pub use qiguo_protocol::{GameId, MadeBy, Pace, PlayerId, SeatPlan, WhenOverdue};
+use qiguo_protocol::{NewGame, Refusal};
+use qiguo_rules::{Game, Move, Record};
+use serde::Serialize;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyPool, Executor, Row};
@@ -44,14 +46,6 @@ pub const CHANGES_CHANNEL: &str = "qiguo_changes";
 /// sets its own ([`Store::set_clock`]).
 pub type Clock = Arc<dyn Fn() -> i64 + Send + Sync>;
 
-/// A player's id (128 random bits in hex).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct PlayerId(pub String);
-
-/// A game's id (128 random bits in hex).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct GameId(pub String);
-
 /// A player just made: their id, and the key only they hold (the store keeps its hash).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewPlayer {
@@ -59,81 +53,6 @@ pub struct NewPlayer {
     pub id: PlayerId,
     /// The secret key.
     pub key: String,
-}
-
-/// Who plays a seat of a new game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SeatPlan {
-    /// Whoever comes with the game's invitation code.
-    Open,
-    /// The game's creator.
-    Creator,
-    /// A computer of this level, played by the server.
-    Computer(Level),
-}
-
-/// What happens when a correspondence move is overdue.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WhenOverdue {
-    /// A stand-in computer plays the move.
-    StandIn,
-    /// The kingdom passes its turn.
-    Pass,
-}
-
-/// Who made a stored move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MadeBy {
-    /// The seat's own player: its person, or the computer of a computer's seat.
-    Seat,
-    /// A stand-in computer, for a person who was away.
-    StandIn,
-    /// Nobody: the move was overdue and the kingdom passed ([`Game::pass_overdue`]).
-    OverduePass,
-}
-
-impl MadeBy {
-    /// As stored in the `stand_in` column.
-    fn code(self) -> i64 {
-        match self {
-            MadeBy::Seat => 0,
-            MadeBy::StandIn => 1,
-            MadeBy::OverduePass => 2,
-        }
-    }
-}
-
-/// How fast a game goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Pace {
-    /// Everyone at once: a seat waits this many seconds for its player, then a stand-in plays.
-    Live {
-        /// The wait, in seconds.
-        wait_seconds: u32,
-    },
-    /// A move every so many days.
-    Correspondence {
-        /// Days per move, 1 to 14.
-        days: u8,
-        /// What an overdue move becomes.
-        overdue: WhenOverdue,
-    },
-}
-
-/// A game to create: its start (rules, seats, players' names, start position, no moves), who
-/// plays each seat (by player number) and its pace.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GameSpec {
-    /// The start, as a game record without moves.
-    pub start: Record,
-    /// Who plays each player number.
-    pub seats: Vec<SeatPlan>,
-    /// Its pace.
-    pub pace: Pace,
 }
 
 /// A game just created: its id and invitation code.
@@ -223,7 +142,7 @@ pub enum StoreError {
     Damaged(String, String),
     /// A new game's spec does not fit its record (seats for every player number).
     #[error("{0}")]
-    BadSpec(String),
+    BadSpec(Refusal),
 }
 
 /// The database.
@@ -253,6 +172,15 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
+/// How a move's maker is kept in the database (the `stand_in` column).
+fn made_by_code(by: MadeBy) -> i64 {
+    match by {
+        MadeBy::Seat => 0,
+        MadeBy::StandIn => 1,
+        MadeBy::OverduePass => 2,
+    }
+}
+
 fn to_json<T: Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("the store's own types serialize")
 }
@@ -266,10 +194,14 @@ fn damaged(game: &str, why: impl std::fmt::Display) -> StoreError {
 fn sqlite_created(url: &str) -> Result<String, StoreError> {
     let rest = url.trim_start_matches("sqlite:").trim_start_matches("//");
     let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
-    if path.is_empty() || path.starts_with(':') || query.split('&').any(|q| q.starts_with("mode=")) {
+    if path.is_empty() || path.starts_with(':') || query.split('&').any(|q| q.starts_with("mode="))
+    {
         return Ok(url.to_owned());
     }
-    if let Some(folder) = Path::new(path).parent().filter(|f| !f.as_os_str().is_empty()) {
+    if let Some(folder) = Path::new(path)
+        .parent()
+        .filter(|f| !f.as_os_str().is_empty())
+    {
         std::fs::create_dir_all(folder)
             .map_err(|e| StoreError::Folder(folder.display().to_string(), e.to_string()))?;
     }
@@ -283,7 +215,11 @@ impl Store {
     pub async fn open(url: &str) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let sqlite = url.starts_with("sqlite:");
-        let url = if sqlite { sqlite_created(url)? } else { url.to_owned() };
+        let url = if sqlite {
+            sqlite_created(url)?
+        } else {
+            url.to_owned()
+        };
         let url = url.as_str();
         let options = AnyConnectOptions::from_str(url)?;
         let pool = AnyPoolOptions::new()
@@ -418,21 +354,9 @@ impl Store {
     pub async fn create_game(
         &self,
         creator: &PlayerId,
-        spec: &GameSpec,
+        spec: &NewGame,
     ) -> Result<CreatedGame, StoreError> {
-        if spec.seats.len() != spec.start.players.len() || spec.seats.is_empty() {
-            return Err(StoreError::BadSpec(format!(
-                "{} seat plans for {} players",
-                spec.seats.len(),
-                spec.start.players.len()
-            )));
-        }
-        if !spec.start.moves.is_empty() {
-            return Err(StoreError::BadSpec("a new game has no moves".into()));
-        }
-        spec.start
-            .replay()
-            .map_err(|e| StoreError::BadSpec(e.to_string()))?;
+        spec.check().map_err(StoreError::BadSpec)?;
         let id = secret::new_id()?;
         let code = secret::new_code()?;
         let now = self.now();
@@ -618,7 +542,7 @@ impl Store {
         .bind(i64::from(ply))
         .bind(mv.to_string())
         .bind(i64::from(seat))
-        .bind(by.code())
+        .bind(made_by_code(by))
         .bind(now)
         .execute(&mut *tx)
         .await?;

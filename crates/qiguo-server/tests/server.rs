@@ -8,16 +8,21 @@ use std::time::Duration;
 
 use common::*;
 use qiguo_rules::{Kingdom, Level};
-use qiguo_server::client::{Client, ClientError, Trust};
+use qiguo_server::client::{ClientError, Trust};
+use qiguo_server::protocol::Refusal;
 use qiguo_server::protocol::{Answer, Ask, Event, Identity, MAX_FRAME_BYTES};
 use qiguo_server::{GameId, Pace, PlayerId, WhenOverdue};
 use qiguo_testkit::TempDir;
 
 const LIVE: Pace = Pace::Live { wait_seconds: 600 };
 
-fn refused(result: Result<Answer, ClientError>) -> String {
+fn refused(result: Result<Answer, ClientError>) -> Refusal {
     match result {
-        Err(ClientError::Refused(why)) => why,
+        Err(ClientError::Refused { refusal, why }) => {
+            // The English words go with the code.
+            assert_eq!(why, refusal.to_string());
+            refusal
+        }
         other => panic!("not refused: {other:?}"),
     }
 }
@@ -100,7 +105,7 @@ async fn hostile_requests_are_refused_and_change_nothing() {
     .unwrap();
 
     // A wrong key, a made-up player: refused, and the connection closed.
-    let wrong = Client::connect(
+    let wrong = qiguo_server::client::connect(
         &url,
         Identity::Player {
             id: ann_me.player.clone(),
@@ -109,8 +114,14 @@ async fn hostile_requests_are_refused_and_change_nothing() {
         &Trust::default(),
     )
     .await;
-    assert!(matches!(wrong, Err(ClientError::Refused(why)) if why.contains("wrong key")));
-    let nobody = Client::connect(
+    assert!(matches!(
+        wrong,
+        Err(ClientError::Refused {
+            refusal: Refusal::WrongKey,
+            ..
+        })
+    ));
+    let nobody = qiguo_server::client::connect(
         &url,
         Identity::Player {
             id: PlayerId("f".repeat(32)),
@@ -119,7 +130,13 @@ async fn hostile_requests_are_refused_and_change_nothing() {
         &Trust::default(),
     )
     .await;
-    assert!(matches!(nobody, Err(ClientError::Refused(_))));
+    assert!(matches!(
+        nobody,
+        Err(ClientError::Refused {
+            refusal: Refusal::WrongKey,
+            ..
+        })
+    ));
 
     // Another player's seat and game: Bo cannot move for Qin, Cy cannot open or move.
     let mv = ann.game.position().legal_moves()[0].to_string();
@@ -130,8 +147,16 @@ async fn hostile_requests_are_refused_and_change_nothing() {
             mv: mv.clone(),
         })
         .await;
-    assert!(refused(bo_moves).contains("turn"));
-    assert!(refused(cy.ask(Ask::Open { game: id.clone() }).await).contains("no such game"));
+    assert_eq!(
+        refused(bo_moves),
+        Refusal::NotYourTurn {
+            kingdom: Kingdom::Qin
+        }
+    );
+    assert_eq!(
+        refused(cy.ask(Ask::Open { game: id.clone() }).await),
+        Refusal::NoGame
+    );
     let cy_moves = cy
         .ask(Ask::Move {
             game: id.clone(),
@@ -139,7 +164,7 @@ async fn hostile_requests_are_refused_and_change_nothing() {
             mv: mv.clone(),
         })
         .await;
-    assert!(refused(cy_moves).contains("no such game"));
+    assert_eq!(refused(cy_moves), Refusal::NoGame);
     // Taken seats, the creator's, a computer's: not open.
     for kingdom in [Kingdom::Qin, Kingdom::Chu, Kingdom::Han] {
         let join = cy
@@ -148,7 +173,7 @@ async fn hostile_requests_are_refused_and_change_nothing() {
                 kingdom,
             })
             .await;
-        assert!(refused(join).contains("not open"), "{kingdom}");
+        assert_eq!(refused(join), Refusal::SeatNotOpen { kingdom });
     }
     // A guessed code finds nothing; nor does one that is not a code at all.
     for guess in [
@@ -163,24 +188,24 @@ async fn hostile_requests_are_refused_and_change_nothing() {
                 kingdom: Kingdom::Chu,
             })
             .await;
-        assert!(refused(join).contains("no game"), "{guess:.20}");
-        assert!(
+        assert_eq!(refused(join), Refusal::NoCode, "{guess:.20}");
+        assert_eq!(
             refused(
                 cy.ask(Ask::Watch {
                     code: guess.to_owned()
                 })
                 .await
-            )
-            .contains("no game")
+            ),
+            Refusal::NoCode
         );
     }
     // Ann: out of turn (a stale ply), illegal moves, text that is no move.
-    for (ply, text) in [
-        (1, mv.as_str()),
-        (0, "a1a2"),
-        (0, "e10e3"),
-        (0, "xyzzy"),
-        (0, "--"),
+    for (ply, text, code) in [
+        (1, mv.as_str(), "moved_on"),
+        (0, "a1a2", "illegal_move"),
+        (0, "e10e3", "illegal_move"),
+        (0, "xyzzy", "not_a_move"),
+        (0, "--", "illegal_move"),
     ] {
         let asked = ann
             .client
@@ -190,7 +215,8 @@ async fn hostile_requests_are_refused_and_change_nothing() {
                 mv: text.to_owned(),
             })
             .await;
-        refused(asked);
+        let refusal = serde_json::to_value(refused(asked)).unwrap();
+        assert_eq!(refusal["code"], code, "{text}");
     }
     // Garbage, unknown fields and binary frames: refused, the connection goes on.
     ann.client.send_text("{not json".into()).await.unwrap();
@@ -219,7 +245,7 @@ async fn hostile_requests_are_refused_and_change_nothing() {
     let _ = eve.send_text("x".repeat(MAX_FRAME_BYTES + 1)).await;
     assert!(eve.ask(Ask::Games {}).await.is_err());
     // A client that asks before saying hello, or says it in another version, is turned away.
-    let mut raw = Client::connect_unsigned(&url, &Trust::default())
+    let mut raw = qiguo_server::client::connect_unsigned(&url, &Trust::default())
         .await
         .unwrap();
     raw.send_text(r#"{"req":1,"ask":{"type":"games"}}"#.to_owned())
@@ -232,16 +258,42 @@ async fn hostile_requests_are_refused_and_change_nothing() {
         }
         other => panic!("{other:?}"),
     }
-    let old = r#"{"req":1,"ask":{"type":"hello","version":0,"player":"x"}}"#;
-    let mut raw = Client::connect_unsigned(&url, &Trust::default())
+    // A client of an older version is told why in the shape it reads (no code); one of a
+    // later version gets the code.
+    for (old, version) in [
+        (
+            r#"{"req":1,"ask":{"type":"hello","version":0,"player":"x"}}"#,
+            0,
+        ),
+        (
+            r#"{"req":1,"ask":{"type":"hello","version":2,"identity":{"as":"new","name":"Old"}}}"#,
+            2,
+        ),
+    ] {
+        let mut raw = qiguo_server::client::connect_unsigned(&url, &Trust::default())
+            .await
+            .unwrap();
+        raw.send_text(old.to_owned()).await.unwrap();
+        let said: serde_json::Value =
+            serde_json::from_str(&raw.read_text().await.unwrap()).unwrap();
+        assert_eq!(said["type"], "refused");
+        assert_eq!(said["closing"], true);
+        assert!(said.get("refusal").is_none(), "{said}");
+        let why = said["why"].as_str().unwrap();
+        assert!(why.contains(&format!("client {version}")), "{why}");
+    }
+    let later =
+        r#"{"req":1,"ask":{"type":"hello","version":9,"identity":{"as":"new","name":"Later"}}}"#;
+    let mut raw = qiguo_server::client::connect_unsigned(&url, &Trust::default())
         .await
         .unwrap();
-    raw.send_text(old.to_owned()).await.unwrap();
+    raw.send_text(later.to_owned()).await.unwrap();
     match raw.read().await.unwrap() {
-        qiguo_server::protocol::ServerFrame::Refused { why, closing, .. } => {
-            assert!(why.contains("version"), "{why}");
-            assert!(closing);
-        }
+        qiguo_server::protocol::ServerFrame::Refused {
+            refusal: Refusal::Version { server, client: 9 },
+            closing: true,
+            ..
+        } => assert_eq!(server, qiguo_server::protocol::PROTOCOL_VERSION),
         other => panic!("{other:?}"),
     }
     // Many connections at once: all served, the game undisturbed.
@@ -266,7 +318,7 @@ async fn hostile_requests_are_refused_and_change_nothing() {
     assert_eq!((games[0].moves, games[0].to_move), (1, Some(Kingdom::Chu)));
     bo.close().await;
     assert!(lines.contains("wrong key"));
-    assert!(lines.contains("not open"));
+    assert!(lines.contains("is not open"));
     assert!(lines.contains("not a request"));
 }
 
@@ -298,7 +350,7 @@ async fn a_watcher_sees_moves_and_cannot_make_them() {
             mv,
         })
         .await;
-    assert!(refused(asked).contains("no such game"));
+    assert_eq!(refused(asked), Refusal::NoGame);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -332,7 +384,7 @@ async fn a_take_back_needs_every_other_person() {
             ply: 0,
         })
         .await;
-    assert!(refused(asked).contains("your own"));
+    assert_eq!(refused(asked), Refusal::TakeBackOwnOnly);
     ann.client
         .ask(Ask::TakeBack {
             game: id.clone(),

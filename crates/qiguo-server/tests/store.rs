@@ -9,7 +9,8 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
 use qiguo_rules::{Game, Level, PlayerInfo, Position, Record, Rules};
-use qiguo_server::{GameSpec, MadeBy, Pace, SeatPlan, Store, StoreError, WhenOverdue};
+use qiguo_server::protocol::NewGame;
+use qiguo_server::{MadeBy, Pace, SeatPlan, Store, StoreError, WhenOverdue};
 use qiguo_testkit::TempDir;
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -20,12 +21,12 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 /// A seven-player classic game: the creator on Qin, an open seat, five computers.
-fn spec() -> GameSpec {
+fn spec() -> NewGame {
     let game = Game::new(Position::start(Rules::default()));
     let start = Record::from_game(&game, PlayerInfo::defaults(7));
     let mut seats = vec![SeatPlan::Creator, SeatPlan::Open];
     seats.extend([SeatPlan::Computer(Level::Easy); 5]);
-    GameSpec {
+    NewGame {
         start,
         seats,
         pace: Pace::Correspondence {

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use common::*;
 use qiguo_rules::{Kingdom, Level};
-use qiguo_server::client::{Client, ClientError, Trust};
+use qiguo_server::client::{ClientError, Trust};
 use qiguo_server::protocol::{Answer, Ask, Identity};
 use qiguo_server::server::{ServeError, ServerConfig, serve};
 use qiguo_server::{Pace, Store};
@@ -192,17 +192,20 @@ async fn tls_is_served_and_plain_only_on_loopback() {
     let trust = Trust {
         extra_ca: Some(data("ca.pem")),
     };
-    let (mut ann, me) = Client::connect(&url, Identity::New { name: "Ann".into() }, &trust)
-        .await
-        .unwrap();
+    let (mut ann, me) =
+        qiguo_server::client::connect(&url, Identity::New { name: "Ann".into() }, &trust)
+            .await
+            .unwrap();
     assert_eq!(me.name, "Ann");
     ann.ask(Ask::Games {}).await.unwrap();
     // Without the authority the certificate is not trusted; plain WebSocket gets nowhere.
     let untrusted =
-        Client::connect(&url, Identity::New { name: "Bo".into() }, &Trust::default()).await;
+        qiguo_server::client::connect(&url, Identity::New { name: "Bo".into() }, &Trust::default())
+            .await;
     assert!(matches!(untrusted, Err(ClientError::Connection(_))));
     let plain = format!("ws://127.0.0.1:{}", server.addr.port());
-    let plain = Client::connect(&plain, Identity::New { name: "Cy".into() }, &trust).await;
+    let plain =
+        qiguo_server::client::connect(&plain, Identity::New { name: "Cy".into() }, &trust).await;
     assert!(plain.is_err());
     assert!(lines.contains("TLS handshake failed"));
     // Plain on an address others can reach: refused before anything is opened.
@@ -347,17 +350,26 @@ fn sigterm_and_ctrl_c_shut_the_server_down_gracefully() {
     {
         let log = log.lock().unwrap();
         let at = |said: &str| log.iter().rposition(|l| l.contains(said));
-        for said in ["SIGTERM: shutting down", "every connection closed", "stopped"] {
+        for said in [
+            "SIGTERM: shutting down",
+            "every connection closed",
+            "stopped",
+        ] {
             assert!(at(said).is_some(), "the log says {said:?}");
         }
         // Both sessions were closed before the server said so and stopped.
-        assert_eq!(log.iter().filter(|l| l.contains("closed: the server is shutting down")).count(), 2);
+        assert_eq!(
+            log.iter()
+                .filter(|l| l.contains("closed: the server is shutting down"))
+                .count(),
+            2
+        );
         assert!(at("closed: the server is shutting down") < at("every connection closed"));
         assert!(at("every connection closed") < at("stopped"));
     }
     // Nothing new is accepted after the listener closed.
     assert!(
-        rt.block_on(Client::connect(
+        rt.block_on(qiguo_server::client::connect(
             &url,
             Identity::New { name: "Cy".into() },
             &Trust::default()
@@ -396,6 +408,11 @@ fn sigterm_and_ctrl_c_shut_the_server_down_gracefully() {
         .iter()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
         .collect();
-    assert!(said.iter().any(|v| v["level"] == "INFO"
-        && v["message"].as_str().unwrap_or("").contains("SIGINT: shutting down")));
+    assert!(said.iter().any(|v| {
+        v["level"] == "INFO"
+            && v["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("SIGINT: shutting down")
+    }));
 }

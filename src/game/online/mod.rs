@@ -13,10 +13,10 @@
 
 mod notify;
 pub(crate) mod ui;
+mod words;
 
 use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
-use std::sync::Arc;
 
 use bevy::prelude::*;
 use qiguo_rules::{Kingdom, Move, PlayerInfo, notation};
@@ -355,9 +355,14 @@ fn read_news(
                 reopen(online);
             }
             News::Lost(why) => online.status = Status::Lost(why),
-            News::Refused(why) => {
+            News::Refused(failure) => {
+                let why = words::failure_words(*tr, &failure);
                 online.status = Status::Refused(why.clone());
                 notices.write(Notice::error(tr!(tr, "online-refused", why = why)));
+            }
+            News::NoKeys(why) => {
+                online.status = Status::Refused(why.clone());
+                notices.write(Notice::error(tr!(tr, "online-failed", why = why)));
             }
             News::Answer { tag, result } => {
                 let asked = online.asked.remove(&tag).unwrap_or(Asked::Other);
@@ -375,12 +380,14 @@ fn read_news(
                         notices.write(Notice::done(tr.text("online-take-back-asked")));
                     }
                     (_, Ok(_)) => {}
-                    (Asked::Move, Err(why)) => {
+                    (Asked::Move, Err(failure)) => {
                         // The move did not count: the game is read again, so the board agrees.
+                        let why = words::failure_words(*tr, &failure);
                         notices.write(Notice::error(tr!(tr, "online-server-says", why = why)));
                         reopen(online);
                     }
-                    (_, Err(why)) => {
+                    (_, Err(failure)) => {
+                        let why = words::failure_words(*tr, &failure);
                         notices.write(Notice::error(tr!(tr, "online-server-says", why = why)));
                     }
                 }

@@ -7,10 +7,13 @@ use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_ai::Level;
-use qiguo_rules::{Kingdom, PlayerInfo, Record};
-use qiguo_server::protocol::{DEFAULT_PORT, GameSummary, MAX_NAME_CHARS, NewGame};
+use qiguo_rules::Kingdom;
+use qiguo_server::protocol::{
+    DEFAULT_PORT, GameSummary, MAX_DAYS, MAX_NAME_CHARS, MIN_DAYS, NewGame,
+};
 use qiguo_server::{Pace, SeatPlan, WhenOverdue};
 
+use crate::game::online::words::refusal_words;
 use crate::game::online::{Online, OnlineCommand, OnlineRequested, Status};
 use crate::game::state::Match;
 use crate::game::ui::centred_dialog;
@@ -67,7 +70,7 @@ impl Default for OnlineForm {
             name: ["USER", "USERNAME"]
                 .iter()
                 .find_map(|v| std::env::var(v).ok())
-                .and_then(|n| qiguo_server::hub::clean_name(&n).ok())
+                .and_then(|n| qiguo_server::protocol::clean_name(&n).ok())
                 .unwrap_or_default(),
             seats: Vec::new(),
             correspondence: false,
@@ -422,33 +425,17 @@ fn new_game_form(
             tr.text("online-correspondence"),
         );
         if form.correspondence {
-            ui.add(egui::Slider::new(&mut form.days, 1..=14).suffix(tr.text("online-days")));
+            ui.add(
+                egui::Slider::new(&mut form.days, MIN_DAYS..=MAX_DAYS)
+                    .suffix(tr.text("online-days")),
+            );
             ui.checkbox(&mut form.pass, tr.text("online-overdue-pass"));
         }
     });
     if ui.button(tr.text("online-create")).clicked() {
         let game = the_match.game();
         let fresh = qiguo_rules::Game::new(game.start_position().clone());
-        let players: Vec<PlayerInfo> = form
-            .seats
-            .iter()
-            .enumerate()
-            .map(|(p, choice)| match choice {
-                SeatChoice::Me => PlayerInfo {
-                    name: form.name.trim().to_owned(),
-                    computer: None,
-                },
-                SeatChoice::Open => PlayerInfo {
-                    name: tr!(tr, "player-default-name", number = (p + 1).to_string()),
-                    computer: None,
-                },
-                SeatChoice::Computer(level) => PlayerInfo {
-                    name: tr!(tr, "computer-level", level = tr.level(*level)),
-                    computer: Some(*level),
-                },
-            })
-            .collect();
-        let plans = form
+        let plans: Vec<SeatPlan> = form
             .seats
             .iter()
             .map(|c| match c {
@@ -469,11 +456,18 @@ fn new_game_form(
         } else {
             Pace::Live { wait_seconds: 60 }
         };
-        commands.write(OnlineCommand::Create(NewGame {
-            start: Record::from_game(&fresh, players),
-            seats: plans,
-            pace,
-        }));
+        let built = NewGame::build(&fresh, plans, pace, |p, plan| match plan {
+            SeatPlan::Creator => form.name.trim().to_owned(),
+            SeatPlan::Open => tr!(tr, "player-default-name", number = (p + 1).to_string()),
+            SeatPlan::Computer(level) => tr!(tr, "computer-level", level = tr.level(level)),
+        });
+        match built {
+            Ok(game) => {
+                form.error = None;
+                commands.write(OnlineCommand::Create(game));
+            }
+            Err(refusal) => form.error = Some(refusal_words(tr, &refusal, &refusal.to_string())),
+        }
     }
 }
 

@@ -81,7 +81,7 @@ pub fn hand_clock(start: i64) -> (Clock, Arc<Mutex<i64>>) {
 
 /// A new player's client.
 pub async fn newcomer(url: &str, name: &str) -> (Client, Welcome) {
-    Client::connect(url, Identity::New { name: name.into() }, &Trust::default())
+    qiguo_server::client::connect(url, Identity::New { name: name.into() }, &Trust::default())
         .await
         .unwrap()
 }
@@ -92,7 +92,7 @@ pub async fn returning(url: &str, me: &Welcome) -> Client {
         id: me.player.clone(),
         key: me.key.clone().expect("a new player's key"),
     };
-    Client::connect(url, identity, &Trust::default())
+    qiguo_server::client::connect(url, identity, &Trust::default())
         .await
         .unwrap()
         .0

@@ -12,10 +12,14 @@
 use qiguo_rules::{Kingdom, Record};
 use serde::{Deserialize, Serialize};
 
-use crate::store::{GameId, MadeBy, Pace, PlayerId, SeatPlan};
+use crate::model::{GameId, MadeBy, NewGame, Pace, PlayerId, SeatPlan};
+use crate::refusal::Refusal;
 
 /// The version of these messages. A client speaking another is refused at [`Ask::Hello`].
-pub const PROTOCOL_VERSION: u32 = 2;
+///
+/// 3: refusals are codes with parameters ([`Refusal`]) beside the English `why`; events of
+/// unknown types are ignored. 2: presence events. 1: the first.
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The port a server listens on unless told otherwise (the year of the 1206 text, plus 6000).
 pub const DEFAULT_PORT: u16 = 7206;
@@ -23,9 +27,6 @@ pub const DEFAULT_PORT: u16 = 7206;
 /// The largest frame the server reads from a client, in bytes; a larger one closes the
 /// connection.
 pub const MAX_FRAME_BYTES: usize = 64 * 1024;
-
-/// The longest player name the server keeps, in characters.
-pub const MAX_NAME_CHARS: usize = 40;
 
 /// The longest move text the server reads, in bytes (the longest move is 8).
 pub const MAX_MOVE_BYTES: usize = 16;
@@ -56,18 +57,6 @@ pub enum Identity {
         /// The name.
         name: String,
     },
-}
-
-/// A new game: its start, who plays each seat, and its pace.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewGame {
-    /// The start: rules, seats, players' names, start position; no moves.
-    pub start: Record,
-    /// Who plays each player number of the record.
-    pub seats: Vec<SeatPlan>,
-    /// The pace.
-    pub pace: Pace,
 }
 
 /// What a client asks.
@@ -330,6 +319,9 @@ pub enum Event {
         /// The kingdom to move.
         kingdom: Kingdom,
     },
+    /// An event of a later version that this client does not know: ignored. Never sent.
+    #[serde(other)]
+    Unknown,
 }
 
 /// What the server sends.
@@ -347,6 +339,8 @@ pub enum ServerFrame {
     Refused {
         /// The request's number (0 for a frame that could not be read).
         req: u64,
+        /// Why, as a code with its parameters, for the client to word.
+        refusal: Refusal,
         /// Why, in English.
         why: String,
         /// Whether the server closes the connection after this.
@@ -357,6 +351,24 @@ pub enum ServerFrame {
         /// What.
         event: Event,
     },
+}
+
+impl ServerFrame {
+    /// The refusal of request `req`, with its English words.
+    pub fn refused(req: u64, refusal: Refusal, closing: bool) -> ServerFrame {
+        ServerFrame::Refused {
+            req,
+            why: refusal.to_string(),
+            refusal,
+            closing,
+        }
+    }
+}
+
+/// A refusal in the shape protocol versions 1 and 2 read (no code, the English words only),
+/// for telling a client of those versions why it cannot be served.
+pub fn refused_in_old_shape(req: u64, why: &str, closing: bool) -> String {
+    serde_json::json!({ "type": "refused", "req": req, "why": why, "closing": closing }).to_string()
 }
 
 #[cfg(test)]
@@ -388,6 +400,29 @@ mod tests {
                 identity: Identity::New { .. }
             }
         ));
+    }
+
+    #[test]
+    fn events_of_later_versions_are_ignored_and_refusals_carry_codes() {
+        let later = r#"{"type":"event","event":{"type":"table_talk","game":"g","text":"hi"}}"#;
+        assert_eq!(
+            serde_json::from_str::<ServerFrame>(later).unwrap(),
+            ServerFrame::Event {
+                event: Event::Unknown
+            }
+        );
+        let refused = ServerFrame::refused(4, Refusal::GameOver, false);
+        let text = serde_json::to_string(&refused).unwrap();
+        assert_eq!(
+            text,
+            r#"{"type":"refused","req":4,"refusal":{"code":"game_over"},"why":"the game is over","closing":false}"#
+        );
+        assert_eq!(serde_json::from_str::<ServerFrame>(&text).unwrap(), refused);
+        // What a version 2 client reads: its own shape of a refusal.
+        let old: serde_json::Value =
+            serde_json::from_str(&refused_in_old_shape(1, "versions differ", true)).unwrap();
+        assert_eq!(old["why"], "versions differ");
+        assert!(old.get("refusal").is_none());
     }
 
     #[test]

@@ -1,0 +1,19 @@
+//! What Qiguo's online clients and servers agree on, and nothing else: the things of an online
+//! game ([`model`]: ids, paces, seat plans, a new game and its one check), the frames they send
+//! ([`frames`], versioned by [`PROTOCOL_VERSION`]), why a request is refused ([`Refusal`], a
+//! code each client words in its player's language), and a client's bookkeeping over any
+//! transport ([`client`]). No I/O, no server, no database: it builds for the browser
+//! (`wasm32-unknown-unknown`) as for the desktop. `docs/protocol.md` describes the same for
+//! people.
+
+pub mod client;
+pub mod frames;
+pub mod model;
+pub mod refusal;
+
+pub use frames::*;
+pub use model::{
+    GameId, MAX_DAYS, MAX_NAME_CHARS, MIN_DAYS, MadeBy, NewGame, Pace, PlayerId, SeatPlan,
+    WhenOverdue, clean_name,
+};
+pub use refusal::Refusal;

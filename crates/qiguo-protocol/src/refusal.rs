@@ -1,0 +1,193 @@
+//! Why the server refused a request: a code with its parameters, which each client words in
+//! its player's language. On the wire a refusal is an object tagged by `code`, such as
+//! `{"code": "not_your_turn", "kingdom": "han"}`; the frame carries the English words beside
+//! it (`why`), for logs, scripts and a client that does not know the code.
+
+use qiguo_rules::Kingdom;
+use serde::{Deserialize, Serialize};
+
+/// A request refused, and nothing changed. Its `Display` is the English wording.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum Refusal {
+    /// The first request must be a hello.
+    #[error("say hello first")]
+    HelloFirst,
+    /// A second hello on one connection.
+    #[error("already signed in")]
+    AlreadySignedIn,
+    /// The client speaks another version of the protocol.
+    #[error(
+        "this server speaks protocol version {server} and the client {client}: use the same version of Qiguo"
+    )]
+    Version {
+        /// The server's version.
+        server: u32,
+        /// The client's.
+        client: u64,
+    },
+    /// A frame that is not a request of this protocol.
+    #[error("not a request: {why}")]
+    BadFrame {
+        /// What was wrong with it, in English.
+        why: String,
+    },
+    /// No player with that id, or not their key.
+    #[error("unknown player or wrong key")]
+    WrongKey,
+    /// A player's name is empty (after trimming).
+    #[error("a player needs a name")]
+    NameEmpty,
+    /// A player's name is too long.
+    #[error("a name has at most {max} characters")]
+    NameTooLong {
+        /// The most characters a name may have.
+        max: u32,
+    },
+    /// A correspondence pace out of bounds.
+    #[error("a correspondence game has {min} to {max} days per move, not {days}")]
+    Days {
+        /// The days asked for.
+        days: u8,
+        /// The fewest allowed.
+        min: u8,
+        /// The most allowed.
+        max: u8,
+    },
+    /// Not one seat plan per player.
+    #[error("{plans} seat plans for {players} players")]
+    SeatPlans {
+        /// Plans given.
+        plans: u32,
+        /// Players in the game.
+        players: u32,
+    },
+    /// A new game's start that cannot be played.
+    #[error("not a game's start: {why}")]
+    BadStart {
+        /// Why, in English.
+        why: String,
+    },
+    /// No such game among the player's (or no such game at all).
+    #[error("no such game of yours")]
+    NoGame,
+    /// No game has this invitation code.
+    #[error("no game has this invitation code")]
+    NoCode,
+    /// The kingdom has no player in the game.
+    #[error("{kingdom} has no player in this game")]
+    NoSuchSeat {
+        /// The kingdom asked for.
+        kingdom: Kingdom,
+    },
+    /// The seat is not open to whoever has the code.
+    #[error("the seat of {kingdom} is not open")]
+    SeatNotOpen {
+        /// The kingdom of the seat.
+        kingdom: Kingdom,
+    },
+    /// The seat was taken by someone else meanwhile.
+    #[error("seat {seat} cannot be taken")]
+    SeatTaken {
+        /// The player number.
+        seat: u8,
+    },
+    /// The game is over and its invitation with it.
+    #[error("the game is over: its invitation has expired")]
+    InvitationExpired,
+    /// The game is over.
+    #[error("the game is over")]
+    GameOver,
+    /// Text that is not a move.
+    #[error("that is not a move: {why}")]
+    NotAMove {
+        /// Why, in English.
+        why: String,
+    },
+    /// A move the rules do not allow now.
+    #[error("{mv} cannot be played: {why}")]
+    IllegalMove {
+        /// The move.
+        mv: String,
+        /// Why, in English.
+        why: String,
+    },
+    /// The game moved on: the move was meant for another ply.
+    #[error("the game has {has} moves, not {ply}: it moved on")]
+    MovedOn {
+        /// Moves the game has.
+        has: u32,
+        /// The ply the move was meant for.
+        ply: u32,
+    },
+    /// Another kingdom is to move.
+    #[error("it is {kingdom}'s turn, not one of your kingdoms'")]
+    NotYourTurn {
+        /// The kingdom to move.
+        kingdom: Kingdom,
+    },
+    /// Only one of the asker's own moves can be taken back.
+    #[error("only one of your own moves can be taken back")]
+    TakeBackOwnOnly,
+    /// A take-back is already being asked.
+    #[error("a take-back is already being asked")]
+    TakeBackPending,
+    /// No take-back is being asked.
+    #[error("no take-back is being asked")]
+    NoTakeBack,
+    /// The server could not do it now (its database failed); nothing changed.
+    #[error("the server could not do it; try again")]
+    TryAgain,
+    /// The server is shutting down; connect again later.
+    #[error("the server is shutting down")]
+    ShuttingDown,
+    /// A refusal of a later version that this client does not know: the frame's English
+    /// words say why.
+    #[serde(other)]
+    #[error("refused")]
+    Unknown,
+}
+
+impl Refusal {
+    /// Whether the request may succeed if simply made again (the game moved on, the server
+    /// failed for a moment or is restarting).
+    pub fn is_passing(&self) -> bool {
+        matches!(
+            self,
+            Refusal::MovedOn { .. } | Refusal::TryAgain | Refusal::ShuttingDown
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_are_codes_with_their_parameters() {
+        let turn = Refusal::NotYourTurn {
+            kingdom: Kingdom::Han,
+        };
+        let text = serde_json::to_string(&turn).unwrap();
+        assert_eq!(text, r#"{"code":"not_your_turn","kingdom":"han"}"#);
+        assert_eq!(serde_json::from_str::<Refusal>(&text).unwrap(), turn);
+        assert_eq!(
+            turn.to_string(),
+            "it is Han's turn, not one of your kingdoms'"
+        );
+        let moved = r#"{"code":"moved_on","has":9,"ply":8}"#;
+        assert_eq!(
+            serde_json::from_str::<Refusal>(moved).unwrap(),
+            Refusal::MovedOn { has: 9, ply: 8 }
+        );
+    }
+
+    #[test]
+    fn a_later_code_reads_as_unknown() {
+        let later = r#"{"code":"on_holiday","until":"2027-01-02"}"#;
+        assert_eq!(
+            serde_json::from_str::<Refusal>(later).unwrap(),
+            Refusal::Unknown
+        );
+    }
+}

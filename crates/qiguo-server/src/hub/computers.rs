@@ -1,0 +1,123 @@
+//! The computers of computers' seats and the stand-ins for absent players: a search on a
+//! blocking thread when a game's turn is due (at most one per core at once), and the clock
+//! that looks every second for games with a move due.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use qiguo_ai::{Engine, LevelSearch, Limits};
+use qiguo_rules::Move;
+
+use super::presence::SEEN_EVERY;
+use super::{Hub, Shared, lock};
+use crate::live::{Due, Mover};
+use crate::store::GameId;
+
+impl Hub {
+    /// Starts a computer or stand-in on the game's turn if one is due and none is thinking.
+    pub(super) fn wake(self: &Arc<Self>, id: &GameId) {
+        let hub = self.clone();
+        let id = id.clone();
+        tokio::spawn(async move {
+            if let Ok(live) = hub.live(&id).await {
+                hub.think(&live).await;
+            }
+        });
+    }
+
+    /// What is due in the game now, unless a search already runs on it.
+    fn due(&self, live: &super::Live) -> Option<Due> {
+        if live.thinking {
+            return None;
+        }
+        live.game.due(self.store.now(), &self.presence(&live.game))
+    }
+
+    async fn think(self: &Arc<Self>, live: &Shared) {
+        let (pos, ply, level, mover, seed) = {
+            let mut g = live.lock().await;
+            let (level, mover) = match self.due(&g) {
+                None => return,
+                Some(Due::Pass) => {
+                    let ply = g.game.game().len() as u32;
+                    drop(g);
+                    let Some(_open) = self.hold().await else {
+                        return;
+                    };
+                    if let Err(e) = self.make(live, Mover::Overdue, ply, Move::PASS).await {
+                        self.log.error(&format!("an overdue pass not made: {e}"));
+                    }
+                    return;
+                }
+                Some(Due::Search(level, mover)) => (level, mover),
+            };
+            let game = g.game.game();
+            let seed = g.game.id.0.bytes().fold(game.len() as u64, |h, b| {
+                h.wrapping_mul(31).wrapping_add(u64::from(b))
+            });
+            let job = (
+                game.position().clone(),
+                game.len() as u32,
+                level,
+                mover,
+                seed,
+            );
+            g.thinking = true;
+            job
+        };
+        let permit = self.searches.acquire().await;
+        let result = tokio::task::spawn_blocking(move || {
+            let mut engine = Engine::new(16);
+            let limits = Limits {
+                nodes: Some(level.nodes()),
+                threads: Some(1),
+                ..Limits::default()
+            };
+            engine.search(&pos, level, &limits, seed).map(|r| r.best)
+        })
+        .await;
+        drop(permit);
+        live.lock().await.thinking = false;
+        match result {
+            Ok(Some(mv)) => {
+                let Some(_open) = self.hold().await else {
+                    return;
+                };
+                if let Err(e) = self.make(live, mover, ply, mv).await {
+                    let id = live.lock().await.game.id.clone();
+                    self.log
+                        .error(&format!("game {}: computer's move not made: {e}", id.0));
+                }
+            }
+            Ok(None) => {}
+            Err(e) => self.log.error(&format!("a search failed: {e}")),
+        }
+    }
+
+    /// Every second: computers and stand-ins that are due; every [`SEEN_EVERY`]: notes the
+    /// players present here.
+    pub(super) async fn clock(hub: std::sync::Weak<Hub>) {
+        let mut tick = tokio::time::interval(Duration::from_secs(1));
+        let mut seen_at = tokio::time::Instant::now();
+        loop {
+            tick.tick().await;
+            let Some(hub) = hub.upgrade() else {
+                return;
+            };
+            // Only games with a move due wake (a game busy elsewhere is looked at next time).
+            let games: Vec<(GameId, Shared)> = lock(&hub.games)
+                .iter()
+                .map(|(id, live)| (id.clone(), live.clone()))
+                .collect();
+            for (id, live) in games {
+                if live.try_lock().is_ok_and(|g| hub.due(&g).is_some()) {
+                    hub.wake(&id);
+                }
+            }
+            if seen_at.elapsed() >= SEEN_EVERY {
+                seen_at = tokio::time::Instant::now();
+                hub.note_seen().await;
+            }
+        }
+    }
+}

@@ -1,0 +1,462 @@
+//! The games a server holds while it runs, around each game's pure core ([`LiveGame`]): this
+//! module registers the games and coordinates a request — check it on the game, store it, apply
+//! it, tell the followers; its rooms hold the rest: who is present ([`presence`]), the computers
+//! and stand-ins that move for seats and the clock that wakes them ([`computers`]), and the
+//! changes other servers on the same PostgreSQL make ([`replication`]).
+//!
+//! Every change goes to the database first ([`Store`]) and is told once committed. A move is
+//! checked against the rules engine before it is stored; the stored count of moves decides
+//! between two servers wanting the same turn (the second is refused, and reads the game again).
+
+mod computers;
+mod presence;
+mod replication;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use qiguo_protocol::{Refusal, clean_name};
+use qiguo_rules::{Kingdom, notation};
+use tokio::sync::{Semaphore, broadcast, watch};
+
+pub use self::presence::{PRESENT_FOR, SEEN_EVERY};
+use crate::live::{LiveGame, Mover};
+use crate::log::Log;
+use crate::protocol::{Answer, Event, GameSummary, GameView, Identity, MAX_MOVE_BYTES, NewGame};
+use crate::store::{GameId, PlayerId, SeatPlan, Store, StoreError, StoredGame};
+
+/// How many events a follower may fall behind before it is told to read the game afresh.
+const EVENTS_KEPT: usize = 256;
+
+impl From<StoreError> for Refusal {
+    fn from(e: StoreError) -> Refusal {
+        match e {
+            StoreError::WrongKey => Refusal::WrongKey,
+            StoreError::NoGame => Refusal::NoGame,
+            StoreError::SeatNotFree(seat) => Refusal::SeatTaken { seat },
+            StoreError::OutOfTurn { has, expected } => Refusal::MovedOn { has, ply: expected },
+            StoreError::Finished => Refusal::GameOver,
+            StoreError::BadSpec(refusal) => refusal,
+            failed @ (StoreError::Database(_)
+            | StoreError::Migrate(_)
+            | StoreError::Folder(..)
+            | StoreError::NoRandomness(_)
+            | StoreError::Damaged(..)) => {
+                // The client is told to try again; the operator reads what failed.
+                tracing::error!(target: "qiguo_server", "{failed}");
+                Refusal::TryAgain
+            }
+        }
+    }
+}
+
+/// A game held in memory: its core, its followers' channel, and whether a search runs on it.
+struct Live {
+    game: LiveGame,
+    events: broadcast::Sender<Event>,
+    /// A computer or stand-in is thinking about the current turn.
+    thinking: bool,
+}
+
+impl Live {
+    /// Tells the followers; nobody following is no failure.
+    fn tell(&self, event: Event) {
+        let _ = self.events.send(event);
+    }
+}
+
+type Shared = Arc<tokio::sync::Mutex<Live>>;
+
+/// The server's games and the clients following them.
+pub struct Hub {
+    store: Store,
+    games: Mutex<HashMap<GameId, Shared>>,
+    /// Each signed-in player's own events, for all their connections.
+    players: Mutex<HashMap<PlayerId, broadcast::Sender<Event>>>,
+    /// How many connections of each player follow each game on this server.
+    present: Mutex<HashMap<(GameId, PlayerId), usize>>,
+    /// Searches running at once (one per core).
+    searches: Semaphore,
+    /// Whether the server is shutting down; every change to the database holds it for reading
+    /// while it commits, so closing it waits for those under way and lets no new one begin.
+    gate: tokio::sync::RwLock<bool>,
+    /// Told when the server shuts down: sessions then close their connections.
+    closing: watch::Sender<bool>,
+    log: Log,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Hub {
+    /// A hub on `store`: loads every unfinished game, starts the clock (and, on PostgreSQL, the
+    /// listener for other servers' changes). Must be called within a Tokio runtime.
+    pub async fn start(store: Store, log: Log) -> Result<Arc<Hub>, StoreError> {
+        let hub = Arc::new(Hub {
+            store,
+            games: Mutex::new(HashMap::new()),
+            players: Mutex::new(HashMap::new()),
+            present: Mutex::new(HashMap::new()),
+            searches: Semaphore::new(qiguo_ai::available_threads()),
+            gate: tokio::sync::RwLock::new(false),
+            closing: watch::Sender::new(false),
+            log,
+        });
+        let unfinished = hub.store.unfinished_games().await?;
+        for id in &unfinished {
+            match hub.store.load_game(id).await {
+                Ok(stored) => {
+                    hub.insert(stored);
+                }
+                Err(e) => hub.log.error(&format!("game {} not loaded: {e}", id.0)),
+            }
+        }
+        hub.log
+            .info(&format!("{} unfinished games loaded", unfinished.len()));
+        tokio::spawn(Hub::clock(Arc::downgrade(&hub)));
+        if hub.store.is_postgres() {
+            tokio::spawn(Hub::listen(Arc::downgrade(&hub)));
+        }
+        Ok(hub)
+    }
+
+    /// Leave to change the database, held while the change commits; `None` once the server
+    /// shuts down.
+    pub async fn hold(&self) -> Option<tokio::sync::RwLockReadGuard<'_, bool>> {
+        let open = self.gate.read().await;
+        (!*open).then_some(open)
+    }
+
+    /// Shuts the hub: waits for the changes being committed, lets no new one begin, and tells
+    /// the sessions to close their connections.
+    pub async fn close(&self) {
+        *self.gate.write().await = true;
+        self.closing.send_replace(true);
+        self.log
+            .info("no more changes taken; connections told to close");
+    }
+
+    /// Closes the database once nothing uses it any more.
+    pub async fn close_store(&self) {
+        self.store.close().await;
+    }
+
+    /// Changes to `true` when the server shuts down.
+    pub fn closing(&self) -> watch::Receiver<bool> {
+        self.closing.subscribe()
+    }
+
+    /// The server's log.
+    pub fn log(&self) -> &Log {
+        &self.log
+    }
+
+    fn insert(&self, stored: StoredGame) -> Shared {
+        let id = stored.id.clone();
+        let live = Arc::new(tokio::sync::Mutex::new(Live {
+            game: LiveGame::from(stored),
+            events: broadcast::channel(EVENTS_KEPT).0,
+            thinking: false,
+        }));
+        lock(&self.games).entry(id).or_insert(live).clone()
+    }
+
+    /// A game asked for by id: one the asker holds a seat in, as the caller checks; any other
+    /// id gets the same answer, so that ids cannot be probed.
+    async fn game_of_yours(&self, id: &GameId) -> Result<Shared, Refusal> {
+        self.live(id).await.map_err(|_| Refusal::NoGame)
+    }
+
+    async fn live(&self, id: &GameId) -> Result<Shared, Refusal> {
+        if let Some(live) = lock(&self.games).get(id) {
+            return Ok(live.clone());
+        }
+        let stored = self.store.load_game(id).await?;
+        Ok(self.insert(stored))
+    }
+
+    // ----- Players -----
+
+    /// Signs a client in (or makes a new player): their id, name and, when new, key.
+    pub async fn sign_in(
+        &self,
+        identity: &Identity,
+    ) -> Result<(PlayerId, String, Option<String>), Refusal> {
+        match identity {
+            Identity::Player { id, key } => {
+                let name = self.store.sign_in(id, key).await?;
+                Ok((id.clone(), name, None))
+            }
+            Identity::New { name } => {
+                let name = clean_name(name)?;
+                let new = self.store.add_player(&name).await?;
+                self.log.info(&format!("new player {} ({name})", new.id.0));
+                Ok((new.id, name, Some(new.key)))
+            }
+        }
+    }
+
+    /// The events for `player` themself (another game waiting for them).
+    pub fn personal(&self, player: &PlayerId) -> broadcast::Receiver<Event> {
+        lock(&self.players)
+            .entry(player.clone())
+            .or_insert_with(|| broadcast::channel(EVENTS_KEPT).0)
+            .subscribe()
+    }
+
+    /// Tells the player to move, on all their connections, that the game waits for them.
+    fn tell_next(&self, g: &Live) {
+        if let Some((holder, event)) = g.game.your_turn()
+            && let Some(tx) = lock(&self.players).get(&holder)
+        {
+            let _ = tx.send(event);
+        }
+    }
+
+    // ----- Games -----
+
+    /// Creates a game by `player`.
+    pub async fn create(
+        self: &Arc<Self>,
+        player: &PlayerId,
+        new: NewGame,
+    ) -> Result<Answer, Refusal> {
+        new.check()?;
+        let created = self.store.create_game(player, &new).await?;
+        let stored = self.store.load_game(&created.id).await?;
+        self.insert(stored);
+        self.log
+            .info(&format!("game {} created by {}", created.id.0, player.0));
+        self.wake(&created.id);
+        Ok(Answer::Created {
+            game: created.id,
+            code: created.code,
+        })
+    }
+
+    /// Takes the seat of `kingdom` in the game of `code` for `player` (or opens it, if theirs).
+    pub async fn join(
+        self: &Arc<Self>,
+        player: &PlayerId,
+        code: &str,
+        kingdom: Kingdom,
+    ) -> Result<(GameView, broadcast::Receiver<Event>), Refusal> {
+        let id = self.by_code(code).await?;
+        let live = self.live(&id).await?;
+        let mut g = live.lock().await;
+        let seat = g
+            .game
+            .record()
+            .seats
+            .player(kingdom)
+            .ok_or(Refusal::NoSuchSeat { kingdom })?;
+        let held = g.game.seats()[usize::from(seat)].clone();
+        if held.holder.as_ref() != Some(player) {
+            if g.game.is_over() {
+                return Err(Refusal::InvitationExpired);
+            }
+            if held.holder.is_some() || held.plan != SeatPlan::Open {
+                return Err(Refusal::SeatNotOpen { kingdom });
+            }
+            self.store.take_seat(&id, seat, player).await?;
+            let name = self.store.player_name(player).await?;
+            let seated = g.game.seat(seat, player, &name);
+            g.tell(seated);
+            self.log.info(&format!(
+                "game {}: seat {seat} taken by {} ({name})",
+                id.0, player.0
+            ));
+        }
+        self.follow(&id, player, true);
+        let view = g.game.view(Some(player), &self.presence(&g.game));
+        let rx = g.events.subscribe();
+        drop(g);
+        self.wake(&id);
+        Ok((view, rx))
+    }
+
+    /// Opens a game in which `player` holds a seat.
+    pub async fn open(
+        self: &Arc<Self>,
+        player: &PlayerId,
+        id: &GameId,
+    ) -> Result<(GameView, broadcast::Receiver<Event>), Refusal> {
+        let live = self.game_of_yours(id).await?;
+        let g = live.lock().await;
+        if g.game.seats_of(player).is_empty() {
+            return Err(Refusal::NoGame);
+        }
+        self.follow(id, player, true);
+        let view = g.game.view(Some(player), &self.presence(&g.game));
+        Ok((view, g.events.subscribe()))
+    }
+
+    /// Follows the game of `code` read-only.
+    pub async fn watch(
+        &self,
+        code: &str,
+    ) -> Result<(GameView, broadcast::Receiver<Event>), Refusal> {
+        let id = self.by_code(code).await?;
+        let live = self.live(&id).await?;
+        let g = live.lock().await;
+        let view = g.game.view(None, &self.presence(&g.game));
+        Ok((view, g.events.subscribe()))
+    }
+
+    async fn by_code(&self, code: &str) -> Result<GameId, Refusal> {
+        match self.store.game_by_code(code).await {
+            Ok(id) => Ok(id),
+            Err(StoreError::NoGame) => Err(Refusal::NoCode),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// `player`'s games: those waiting for their move first, then by their last move.
+    pub async fn games(&self, player: &PlayerId) -> Result<Vec<GameSummary>, Refusal> {
+        let ids = self.store.games_of(player).await?;
+        let mut games = Vec::with_capacity(ids.len());
+        for id in ids {
+            let live = self.live(&id).await?;
+            let g = live.lock().await;
+            games.push(g.game.summary(player, &self.presence(&g.game)));
+        }
+        games.sort_by_key(|g| (!g.your_turn, g.finished, -g.since_ms));
+        Ok(games)
+    }
+
+    // ----- Moves -----
+
+    /// A move by `player`, as typed: refused unless it is legal, for `ply`, and theirs.
+    pub async fn play(
+        self: &Arc<Self>,
+        player: &PlayerId,
+        id: &GameId,
+        ply: u32,
+        text: &str,
+    ) -> Result<u32, Refusal> {
+        if text.len() > MAX_MOVE_BYTES {
+            return Err(Refusal::NotAMove {
+                why: format!("longer than {MAX_MOVE_BYTES} bytes"),
+            });
+        }
+        let mv =
+            notation::parse_move(text).map_err(|e| Refusal::NotAMove { why: e.to_string() })?;
+        let live = self.game_of_yours(id).await?;
+        self.make(&live, Mover::Player(player), ply, mv).await
+    }
+
+    /// Makes `mv` as move `ply` of the game, for `mover`: checked, stored, applied, told.
+    async fn make(
+        self: &Arc<Self>,
+        live: &Shared,
+        mover: Mover<'_>,
+        ply: u32,
+        mv: qiguo_rules::Move,
+    ) -> Result<u32, Refusal> {
+        let mut g = live.lock().await;
+        let id = g.game.id.clone();
+        let checked = g.game.check(mover, ply, mv)?;
+        match self
+            .store
+            .append_move(&id, ply, mv, checked.seat, checked.by)
+            .await
+        {
+            Ok(()) => {}
+            Err(e @ StoreError::OutOfTurn { .. }) | Err(e @ StoreError::Finished) => {
+                // Another server on the database got there first: read the game again.
+                drop(g);
+                self.refresh(&id).await;
+                return Err(e.into());
+            }
+            Err(e) => return Err(e.into()),
+        }
+        let now = self.store.now();
+        let presence = self.presence(&g.game);
+        let events = g.game.apply(checked, now, &presence);
+        let over = g.game.is_over();
+        if over {
+            self.store.finish(&id).await?;
+        }
+        for event in events {
+            g.tell(event);
+        }
+        self.log.info(&format!(
+            "game {}: move {} {mv} ({})",
+            id.0,
+            ply + 1,
+            match mover {
+                Mover::Player(p) => p.0.as_str(),
+                Mover::Computer => "computer",
+                Mover::StandIn => "stand-in",
+                Mover::Overdue => "overdue, passed",
+            }
+        ));
+        if over {
+            self.log.info(&format!("game {}: over", id.0));
+        } else {
+            self.tell_next(&g);
+        }
+        drop(g);
+        self.wake(&id);
+        Ok(ply)
+    }
+
+    // ----- Take-backs -----
+
+    /// `player` asks to take back the moves from `ply` on: the other people must agree.
+    pub async fn ask_take_back(
+        self: &Arc<Self>,
+        player: &PlayerId,
+        id: &GameId,
+        ply: u32,
+    ) -> Result<Answer, Refusal> {
+        let live = self.game_of_yours(id).await?;
+        let mut g = live.lock().await;
+        let asked = g.game.ask_take_back(player, ply)?;
+        g.tell(asked);
+        self.log.info(&format!(
+            "game {}: take-back to move {} asked by {}",
+            id.0,
+            ply + 1,
+            player.0
+        ));
+        self.settle_take_back(&mut g).await?;
+        Ok(Answer::Done)
+    }
+
+    /// `player` agrees to, or refuses, the take-back asked in `id`.
+    pub async fn answer_take_back(
+        self: &Arc<Self>,
+        player: &PlayerId,
+        id: &GameId,
+        agree: bool,
+    ) -> Result<Answer, Refusal> {
+        let live = self.game_of_yours(id).await?;
+        let mut g = live.lock().await;
+        if let Some(refused) = g.game.answer_take_back(player, agree)? {
+            g.tell(refused);
+            self.log
+                .info(&format!("game {}: take-back refused by {}", id.0, player.0));
+            return Ok(Answer::Done);
+        }
+        self.settle_take_back(&mut g).await?;
+        Ok(Answer::Done)
+    }
+
+    /// Takes the moves back once every person in the game agreed.
+    async fn settle_take_back(&self, g: &mut Live) -> Result<(), Refusal> {
+        let Some((ply, has)) = g.game.take_back_agreed() else {
+            return Ok(());
+        };
+        let id = g.game.id.clone();
+        self.store.take_back(&id, ply, has).await?;
+        let now = self.store.now();
+        let presence = self.presence(&g.game);
+        let taken = g.game.take_back_to(ply, now, &presence);
+        g.tell(taken);
+        self.log
+            .info(&format!("game {}: moves from {} taken back", id.0, ply + 1));
+        Ok(())
+    }
+}

@@ -1,0 +1,810 @@
+//! One online game as a running server holds it, with no database, no clock and no network:
+//! the game itself (the rules engine's [`Game`], the one copy of its moves and overdue passes),
+//! its seats and pace, who made which move, the take-back being asked. It checks moves, applies
+//! them once stored, says when the turn is due and what is to be told; the hub stores and tells.
+//!
+//! The time is given to it (`now_ms`), and so is who is present ([`Presence`]): the same game
+//! answers the same way in a test as on a server.
+
+use qiguo_protocol::{
+    Event, GameId, GameSummary, GameView, MadeBy, Pace, PlayerId, Refusal, SeatPlan, SeatView,
+    TakeBackView, WhenOverdue,
+};
+use qiguo_rules::{Game, Level, Move, PlayerInfo, Position, Record};
+
+use crate::store::{StoredGame, StoredSeat};
+
+/// Milliseconds in a day.
+pub const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+
+/// The level a stand-in plays at.
+pub const STAND_IN_LEVEL: Level = Level::Medium;
+
+/// Whether the player of each seat counts as present (has the game open, here or on another
+/// server lately), by player number; seats beyond it are absent. Computers' seats are present
+/// whatever it says.
+pub type Presence<'a> = &'a [bool];
+
+/// Who makes a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mover<'a> {
+    /// A player, through a client.
+    Player(&'a PlayerId),
+    /// The server's computer for a computer's seat.
+    Computer,
+    /// The server's stand-in for an absent player.
+    StandIn,
+    /// Nobody: the move is overdue and the kingdom passes.
+    Overdue,
+}
+
+impl Mover<'_> {
+    /// How the move is kept.
+    pub fn made_by(self) -> MadeBy {
+        match self {
+            Mover::Player(_) | Mover::Computer => MadeBy::Seat,
+            Mover::StandIn => MadeBy::StandIn,
+            Mover::Overdue => MadeBy::OverduePass,
+        }
+    }
+}
+
+/// What is due on a game's turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Due {
+    /// A search at this level, for a computer's seat or a stand-in.
+    Search(Level, Mover<'static>),
+    /// The overdue kingdom passes (a correspondence game whose overdue turns pass).
+    Pass,
+}
+
+/// A move checked against the game, ready to be stored and then applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// Its number.
+    pub ply: u32,
+    /// The move.
+    pub mv: Move,
+    /// The player number that makes it.
+    pub seat: u8,
+    /// How it is kept.
+    pub by: MadeBy,
+}
+
+/// What applying a move did: the event to tell, and whether the game ended with it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Applied {
+    /// The move told to the game's followers.
+    pub event: Event,
+    /// The game is over now.
+    pub over: bool,
+}
+
+/// One game held by a server.
+#[derive(Clone, Debug)]
+pub struct LiveGame {
+    /// The id.
+    pub id: GameId,
+    /// The invitation code.
+    pub code: String,
+    /// Who created it.
+    pub creator: PlayerId,
+    game: Game,
+    players: Vec<PlayerInfo>,
+    seats: Vec<StoredSeat>,
+    pace: Pace,
+    moved_ms: i64,
+    finished: bool,
+    stand_ins: Vec<u32>,
+    take_back: Option<TakeBackView>,
+}
+
+impl From<StoredGame> for LiveGame {
+    fn from(stored: StoredGame) -> LiveGame {
+        LiveGame {
+            id: stored.id,
+            code: stored.code,
+            creator: stored.creator,
+            game: stored.game,
+            players: stored.record.players,
+            seats: stored.seats,
+            pace: stored.pace,
+            moved_ms: stored.moved_ms,
+            finished: stored.finished,
+            stand_ins: stored.stand_ins,
+            take_back: None,
+        }
+    }
+}
+
+impl LiveGame {
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Its record: start, players and every move (overdue passes marked).
+    pub fn record(&self) -> Record {
+        Record::from_game(&self.game, self.players.clone())
+    }
+
+    /// Its pace.
+    pub fn pace(&self) -> Pace {
+        self.pace
+    }
+
+    /// Its seats, by player number.
+    pub fn seats(&self) -> &[StoredSeat] {
+        &self.seats
+    }
+
+    /// When the turn began (the last move, or the creation), ms since 1970.
+    pub fn moved_ms(&self) -> i64 {
+        self.moved_ms
+    }
+
+    /// Whether the game takes no more moves.
+    pub fn is_over(&self) -> bool {
+        self.finished || self.game.position().is_over()
+    }
+
+    /// The take-back being asked.
+    pub fn take_back(&self) -> Option<&TakeBackView> {
+        self.take_back.as_ref()
+    }
+
+    fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    /// The player number to move.
+    pub fn seat_to_move(&self) -> u8 {
+        let pos = self.position();
+        pos.player_of(pos.to_move())
+    }
+
+    /// The holder of the seat to move, if a person holds it.
+    pub fn holder_to_move(&self) -> Option<&PlayerId> {
+        self.seats
+            .get(usize::from(self.seat_to_move()))?
+            .holder
+            .as_ref()
+    }
+
+    /// The player numbers `player` holds.
+    pub fn seats_of(&self, player: &PlayerId) -> Vec<u8> {
+        (0..self.seats.len() as u8)
+            .filter(|&i| self.seats[usize::from(i)].holder.as_ref() == Some(player))
+            .collect()
+    }
+
+    /// Whether the player of `seat` counts as present.
+    fn present(&self, seat: u8, present: Presence) -> bool {
+        match self.seats.get(usize::from(seat)) {
+            Some(StoredSeat {
+                plan: SeatPlan::Computer(_),
+                ..
+            }) => true,
+            Some(StoredSeat {
+                holder: Some(_), ..
+            }) => present.get(usize::from(seat)).copied().unwrap_or(false),
+            _ => false,
+        }
+    }
+
+    /// When a stand-in plays (or the kingdom passes) if the player to move does not, ms since
+    /// 1970: `None` when a computer is to move, the player is present in a live game, or the
+    /// game is over. A player stood in for on their last turn too is stood in for at once.
+    pub fn deadline(&self, present: Presence) -> Option<i64> {
+        if self.is_over() {
+            return None;
+        }
+        let seat = self.seat_to_move();
+        if let SeatPlan::Computer(_) = self.seats.get(usize::from(seat))?.plan {
+            return None;
+        }
+        match self.pace {
+            Pace::Correspondence { days, .. } => Some(self.moved_ms + i64::from(days) * DAY_MS),
+            Pace::Live { wait_seconds } => {
+                if self.present(seat, present) {
+                    return None;
+                }
+                let pos = self.position();
+                let stood_in_last = self
+                    .game
+                    .reports()
+                    .enumerate()
+                    .filter(|(_, r)| pos.player_of(r.mover) == seat)
+                    .last()
+                    .is_some_and(|(n, _)| self.stand_ins.contains(&(n as u32)));
+                Some(if stood_in_last {
+                    self.moved_ms
+                } else {
+                    self.moved_ms + i64::from(wait_seconds) * 1000
+                })
+            }
+        }
+    }
+
+    /// What is due on the turn at `now_ms`: the computer of a computer's seat, or (its
+    /// deadline passed) a stand-in or an overdue pass; `None` when nothing is.
+    pub fn due(&self, now_ms: i64, present: Presence) -> Option<Due> {
+        if self.is_over() {
+            return None;
+        }
+        match self.seats.get(usize::from(self.seat_to_move()))?.plan {
+            SeatPlan::Computer(level) => Some(Due::Search(level, Mover::Computer)),
+            _ => {
+                let due = self.deadline(present)?;
+                if due > now_ms {
+                    return None;
+                }
+                match self.pace {
+                    Pace::Correspondence {
+                        overdue: WhenOverdue::Pass,
+                        ..
+                    } => Some(Due::Pass),
+                    _ => Some(Due::Search(STAND_IN_LEVEL, Mover::StandIn)),
+                }
+            }
+        }
+    }
+
+    /// Checks `mv` as move `ply`, made by `mover`; nothing changes.
+    pub fn check(&self, mover: Mover, ply: u32, mv: Move) -> Result<Checked, Refusal> {
+        if let Mover::Player(player) = mover
+            && self.seats_of(player).is_empty()
+        {
+            return Err(Refusal::NoGame);
+        }
+        if self.is_over() {
+            return Err(Refusal::GameOver);
+        }
+        let has = self.game.len() as u32;
+        if ply != has {
+            return Err(Refusal::MovedOn { has, ply });
+        }
+        let seat = self.seat_to_move();
+        let pos = self.position();
+        if let Mover::Player(player) = mover
+            && self.seats[usize::from(seat)].holder.as_ref() != Some(player)
+        {
+            return Err(Refusal::NotYourTurn {
+                kingdom: pos.to_move(),
+            });
+        }
+        let by = mover.made_by();
+        if by == MadeBy::OverduePass {
+            // Passing is allowed whatever the kingdom could do: only a finished game refuses.
+            if !mv.is_pass() {
+                return Err(Refusal::IllegalMove {
+                    mv: mv.to_string(),
+                    why: "an overdue turn passes".into(),
+                });
+            }
+        } else {
+            pos.check(mv).map_err(|e| Refusal::IllegalMove {
+                mv: mv.to_string(),
+                why: e.to_string(),
+            })?;
+        }
+        Ok(Checked { ply, mv, seat, by })
+    }
+
+    /// Applies a move checked by [`LiveGame::check`] (and stored) at `now_ms`. A take-back
+    /// being asked is dropped (its event is returned first).
+    pub fn apply(&mut self, checked: Checked, now_ms: i64, present: Presence) -> Vec<Event> {
+        let Checked { ply, mv, by, .. } = checked;
+        debug_assert_eq!(
+            ply as usize,
+            self.game.len(),
+            "a move checked for this turn"
+        );
+        let played = match by {
+            MadeBy::OverduePass => self.game.pass_overdue().map(|_| ()),
+            _ => self.game.play(mv).map(|_| ()),
+        };
+        debug_assert!(played.is_ok(), "a checked move plays");
+        if by == MadeBy::StandIn {
+            self.stand_ins.push(ply);
+        }
+        self.moved_ms = now_ms;
+        let mut events = Vec::new();
+        if self.take_back.take().is_some() {
+            events.push(Event::TakeBackRefused {
+                game: self.id.clone(),
+            });
+        }
+        if self.position().is_over() {
+            self.finished = true;
+        }
+        events.push(Event::Moved {
+            game: self.id.clone(),
+            ply,
+            mv: mv.to_string(),
+            by,
+            since_ms: self.moved_ms,
+            deadline_ms: self.deadline(present),
+        });
+        events
+    }
+
+    /// Seats `player`, called `name`, in `seat` (taken in the database): the event to tell.
+    pub fn seat(&mut self, seat: u8, player: &PlayerId, name: &str) -> Event {
+        if let Some(s) = self.seats.get_mut(usize::from(seat)) {
+            s.holder = Some(player.clone());
+            s.name = Some(name.to_owned());
+        }
+        Event::Seated {
+            game: self.id.clone(),
+            seat,
+            name: name.to_owned(),
+        }
+    }
+
+    /// `player` asks to take back the moves from `ply` on: the take-back asked (the asker
+    /// agrees).
+    pub fn ask_take_back(&mut self, player: &PlayerId, ply: u32) -> Result<Event, Refusal> {
+        let by = *self.seats_of(player).first().ok_or(Refusal::NoGame)?;
+        if self.finished {
+            return Err(Refusal::GameOver);
+        }
+        let has = self.game.len() as u32;
+        let mover_of = |n: u32| {
+            let r = self.game.reports().nth(n as usize)?;
+            Some(self.game.position_at(n as usize).player_of(r.mover))
+        };
+        if ply >= has
+            || mover_of(ply)
+                .is_none_or(|m| self.seats[usize::from(m)].holder.as_ref() != Some(player))
+        {
+            return Err(Refusal::TakeBackOwnOnly);
+        }
+        if self.take_back.is_some() {
+            return Err(Refusal::TakeBackPending);
+        }
+        let take_back = TakeBackView {
+            by,
+            ply,
+            agreed: vec![by],
+        };
+        self.take_back = Some(take_back.clone());
+        Ok(Event::TakeBackAsked {
+            game: self.id.clone(),
+            take_back,
+        })
+    }
+
+    /// `player` agrees to the take-back asked, or refuses it (`Some` event: refused, dropped).
+    pub fn answer_take_back(
+        &mut self,
+        player: &PlayerId,
+        agree: bool,
+    ) -> Result<Option<Event>, Refusal> {
+        let seats = self.seats_of(player);
+        if seats.is_empty() {
+            return Err(Refusal::NoGame);
+        }
+        let Some(take_back) = self.take_back.as_mut() else {
+            return Err(Refusal::NoTakeBack);
+        };
+        if !agree {
+            self.take_back = None;
+            return Ok(Some(Event::TakeBackRefused {
+                game: self.id.clone(),
+            }));
+        }
+        for seat in seats {
+            if !take_back.agreed.contains(&seat) {
+                take_back.agreed.push(seat);
+            }
+        }
+        Ok(None)
+    }
+
+    /// The take-back every person agreed to, to be stored: the first move taken back and the
+    /// moves the game has; `None` while someone has not agreed (or none is asked).
+    pub fn take_back_agreed(&self) -> Option<(u32, u32)> {
+        let take_back = self.take_back.as_ref()?;
+        let waiting = self
+            .seats
+            .iter()
+            .enumerate()
+            .any(|(i, s)| s.holder.is_some() && !take_back.agreed.contains(&(i as u8)));
+        (!waiting).then_some((take_back.ply, self.game.len() as u32))
+    }
+
+    /// Takes back the moves from `ply` on (stored) at `now_ms`: the event to tell.
+    pub fn take_back_to(&mut self, ply: u32, now_ms: i64, present: Presence) -> Event {
+        self.take_back = None;
+        while self.game.len() > ply as usize {
+            self.game.undo();
+        }
+        self.stand_ins.retain(|&n| n < ply);
+        self.moved_ms = now_ms;
+        Event::TakenBack {
+            game: self.id.clone(),
+            ply,
+            since_ms: self.moved_ms,
+            deadline_ms: self.deadline(present),
+        }
+    }
+
+    /// Ends the game's take-back as overtaken (another server changed the game).
+    fn drop_take_back(&mut self) {
+        self.take_back = None;
+    }
+
+    /// Takes the game as the database has it now (changed by another server): the events
+    /// that tell its followers what changed.
+    pub fn replace(&mut self, stored: StoredGame, present: Presence) -> Vec<Event> {
+        let old = std::mem::replace(self, LiveGame::from(stored));
+        self.take_back = old.take_back.clone();
+        let id = self.id.clone();
+        let mut events = Vec::new();
+        for (seat, (a, b)) in old.seats.iter().zip(&self.seats).enumerate() {
+            if a.holder != b.holder
+                && let Some(name) = &b.name
+            {
+                events.push(Event::Seated {
+                    game: id.clone(),
+                    seat: seat as u8,
+                    name: name.clone(),
+                });
+            }
+        }
+        let (was, is): (Vec<Move>, Vec<Move>) =
+            (old.game.moves().collect(), self.game.moves().collect());
+        let common = was.len().min(is.len());
+        if was[..common] != is[..common] {
+            events.push(Event::Stale { game: id });
+        } else if is.len() < was.len() {
+            // Taken back through another server.
+            self.drop_take_back();
+            events.push(Event::TakenBack {
+                game: id,
+                ply: is.len() as u32,
+                since_ms: self.moved_ms,
+                deadline_ms: self.deadline(present),
+            });
+        } else {
+            let deadline_ms = self.deadline(present);
+            let overdue = self.game.overdue_passes();
+            for (ply, mv) in is.iter().enumerate().skip(was.len()) {
+                events.push(Event::Moved {
+                    game: id.clone(),
+                    ply: ply as u32,
+                    mv: mv.to_string(),
+                    by: if self.stand_ins.contains(&(ply as u32)) {
+                        MadeBy::StandIn
+                    } else if overdue.contains(&ply) {
+                        MadeBy::OverduePass
+                    } else {
+                        MadeBy::Seat
+                    },
+                    since_ms: self.moved_ms,
+                    deadline_ms,
+                });
+            }
+        }
+        events
+    }
+
+    /// The event telling the player to move that the game waits for them, with that player.
+    pub fn your_turn(&self) -> Option<(PlayerId, Event)> {
+        if self.is_over() {
+            return None;
+        }
+        let holder = self.holder_to_move()?.clone();
+        Some((
+            holder,
+            Event::YourTurn {
+                game: self.id.clone(),
+                kingdom: self.position().to_move(),
+            },
+        ))
+    }
+
+    /// The game as `player` sees it (`None`: a watcher).
+    pub fn view(&self, player: Option<&PlayerId>, present: Presence) -> GameView {
+        GameView {
+            id: self.id.clone(),
+            code: self.code.clone(),
+            record: self.record(),
+            stand_ins: self.stand_ins.clone(),
+            seats: self
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, seat)| SeatView {
+                    plan: seat.plan,
+                    name: seat.name.clone(),
+                    yours: player.is_some() && seat.holder.as_ref() == player,
+                    present: self.present(i as u8, present),
+                })
+                .collect(),
+            pace: self.pace,
+            since_ms: self.moved_ms,
+            deadline_ms: self.deadline(present),
+            finished: self.is_over(),
+            take_back: self.take_back.clone(),
+        }
+    }
+
+    /// The game in `player`'s list of games.
+    pub fn summary(&self, player: &PlayerId, present: Presence) -> GameSummary {
+        let yours = self.seats_of(player);
+        let over = self.is_over();
+        GameSummary {
+            id: self.id.clone(),
+            players: self.seats.iter().map(seat_label).collect(),
+            to_move: (!over).then(|| self.position().to_move()),
+            your_turn: !over && yours.contains(&self.seat_to_move()),
+            moves: self.game.len() as u32,
+            since_ms: self.moved_ms,
+            deadline_ms: self.deadline(present),
+            finished: over,
+            yours,
+        }
+    }
+}
+
+fn seat_label(seat: &StoredSeat) -> String {
+    match (&seat.name, seat.plan) {
+        (Some(name), _) => name.clone(),
+        (None, SeatPlan::Computer(level)) => format!("computer ({level})"),
+        (None, _) => "open".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use qiguo_protocol::NewGame;
+    use qiguo_rules::{Kingdom, Preset, Rules, Seats};
+
+    use super::*;
+
+    const ANN: &str = "ann";
+    const BO: &str = "bo";
+
+    fn player(id: &str) -> PlayerId {
+        PlayerId(id.to_owned())
+    }
+
+    /// A game of seven as the store would give it: Ann holds Qin (seat 0), Bo Chu (seat 1),
+    /// the rest are `others`; created at 1,000 ms.
+    fn game(pace: Pace, others: SeatPlan) -> LiveGame {
+        let start = Game::start(Rules::preset(Preset::Classic), Seats::seven());
+        let mut plans = vec![others; 7];
+        plans[0] = SeatPlan::Creator;
+        plans[1] = SeatPlan::Open;
+        let new = NewGame::build(&start, plans.clone(), pace, |i, _| format!("P{i}")).unwrap();
+        let seats = plans
+            .iter()
+            .enumerate()
+            .map(|(i, &plan)| StoredSeat {
+                plan,
+                holder: match i {
+                    0 => Some(player(ANN)),
+                    1 => Some(player(BO)),
+                    _ => None,
+                },
+                name: None,
+                seen_ms: None,
+            })
+            .collect();
+        LiveGame::from(StoredGame {
+            id: GameId("g".into()),
+            code: "CODE".into(),
+            creator: player(ANN),
+            game: new.start.replay().unwrap(),
+            record: new.start,
+            seats,
+            pace,
+            moved_ms: 1_000,
+            finished: false,
+            stand_ins: Vec::new(),
+        })
+    }
+
+    const LIVE: Pace = Pace::Live { wait_seconds: 60 };
+    const ALL_HERE: &[bool] = &[true; 7];
+    const NOBODY: &[bool] = &[false; 7];
+
+    fn first_move(g: &LiveGame) -> Move {
+        g.game().position().legal_moves()[0]
+    }
+
+    #[test]
+    fn moves_are_checked_for_the_turn_the_seat_and_the_rules() {
+        let mut g = game(LIVE, SeatPlan::Computer(Level::Random));
+        let (ann, bo, cy) = (player(ANN), player(BO), player("cy"));
+        let mv = first_move(&g);
+        assert_eq!(g.check(Mover::Player(&cy), 0, mv), Err(Refusal::NoGame));
+        assert_eq!(
+            g.check(Mover::Player(&bo), 0, mv),
+            Err(Refusal::NotYourTurn {
+                kingdom: Kingdom::Qin
+            })
+        );
+        assert_eq!(
+            g.check(Mover::Player(&ann), 1, mv),
+            Err(Refusal::MovedOn { has: 0, ply: 1 })
+        );
+        assert!(matches!(
+            g.check(Mover::Player(&ann), 0, Move::PASS),
+            Err(Refusal::IllegalMove { .. })
+        ));
+        assert!(matches!(
+            g.check(Mover::Overdue, 0, mv),
+            Err(Refusal::IllegalMove { .. })
+        ));
+        let checked = g.check(Mover::Player(&ann), 0, mv).unwrap();
+        assert_eq!((checked.seat, checked.by), (0, MadeBy::Seat));
+        // Nothing changed until it is applied; then Chu (Bo, absent) is to move.
+        assert_eq!(g.game().len(), 0);
+        let events = g.apply(checked, 5_000, NOBODY);
+        assert_eq!(
+            events,
+            vec![Event::Moved {
+                game: g.id.clone(),
+                ply: 0,
+                mv: mv.to_string(),
+                by: MadeBy::Seat,
+                since_ms: 5_000,
+                deadline_ms: Some(65_000),
+            }]
+        );
+        assert_eq!(g.record().moves, vec![mv.to_string()]);
+        assert_eq!(g.your_turn().map(|(p, _)| p), Some(bo.clone()));
+        assert_eq!(g.seat_to_move(), 1);
+    }
+
+    #[test]
+    fn what_is_due_follows_the_seat_the_clock_and_who_is_present() {
+        let mut g = game(LIVE, SeatPlan::Computer(Level::Easy));
+        // Ann to move, present: nothing due, no deadline; absent: a stand-in after the wait.
+        assert_eq!(g.deadline(ALL_HERE), None);
+        assert_eq!(g.due(1_000_000, ALL_HERE), None);
+        assert_eq!(g.deadline(NOBODY), Some(61_000));
+        assert_eq!(g.due(60_999, NOBODY), None);
+        assert_eq!(
+            g.due(61_000, NOBODY),
+            Some(Due::Search(STAND_IN_LEVEL, Mover::StandIn))
+        );
+        // A stand-in moves for Ann; Bo's move; then a computer's turn is due at once.
+        let mv = first_move(&g);
+        let checked = g.check(Mover::StandIn, 0, mv).unwrap();
+        g.apply(checked, 61_000, NOBODY);
+        let mv = first_move(&g);
+        let checked = g.check(Mover::Player(&player(BO)), 1, mv).unwrap();
+        g.apply(checked, 62_000, NOBODY);
+        assert_eq!(g.deadline(NOBODY), None);
+        assert_eq!(
+            g.due(62_000, NOBODY),
+            Some(Due::Search(Level::Easy, Mover::Computer))
+        );
+        assert_eq!(g.view(None, NOBODY).stand_ins, vec![0]);
+        // Round to Ann again (the computers move): stood in for last time, she is at once.
+        while g.seat_to_move() != 0 {
+            let mv = first_move(&g);
+            let ply = g.game().len() as u32;
+            let checked = g.check(Mover::Computer, ply, mv).unwrap();
+            g.apply(checked, 70_000, NOBODY);
+        }
+        assert_eq!(g.deadline(NOBODY), Some(70_000));
+    }
+
+    #[test]
+    fn an_overdue_correspondence_turn_passes_when_the_game_says_so() {
+        let pace = Pace::Correspondence {
+            days: 2,
+            overdue: WhenOverdue::Pass,
+        };
+        let mut g = game(pace, SeatPlan::Open);
+        assert_eq!(g.deadline(ALL_HERE), Some(1_000 + 2 * DAY_MS));
+        assert_eq!(g.due(2 * DAY_MS, ALL_HERE), None);
+        assert_eq!(g.due(1_000 + 2 * DAY_MS, ALL_HERE), Some(Due::Pass));
+        let checked = g.check(Mover::Overdue, 0, Move::PASS).unwrap();
+        assert_eq!(checked.by, MadeBy::OverduePass);
+        g.apply(checked, 3 * DAY_MS, ALL_HERE);
+        assert_eq!(g.record().overdue, vec![0]);
+        assert_eq!(g.seat_to_move(), 1);
+    }
+
+    #[test]
+    fn a_take_back_needs_every_person_and_undoes_the_moves() {
+        let mut g = game(LIVE, SeatPlan::Computer(Level::Random));
+        let (ann, bo) = (player(ANN), player(BO));
+        for (ply, who) in [(0, Mover::Player(&ann)), (1, Mover::Player(&bo))] {
+            let mv = first_move(&g);
+            let checked = g.check(who, ply, mv).unwrap();
+            g.apply(checked, 2_000, ALL_HERE);
+        }
+        assert_eq!(g.ask_take_back(&bo, 0), Err(Refusal::TakeBackOwnOnly));
+        assert_eq!(g.ask_take_back(&ann, 2), Err(Refusal::TakeBackOwnOnly));
+        assert!(matches!(
+            g.ask_take_back(&ann, 0),
+            Ok(Event::TakeBackAsked { .. })
+        ));
+        assert_eq!(g.ask_take_back(&bo, 1), Err(Refusal::TakeBackPending));
+        assert_eq!(g.take_back_agreed(), None, "Bo has not agreed");
+        assert_eq!(g.answer_take_back(&bo, true), Ok(None));
+        assert_eq!(g.take_back_agreed(), Some((0, 2)));
+        let taken = g.take_back_to(0, 9_000, ALL_HERE);
+        assert!(matches!(
+            taken,
+            Event::TakenBack {
+                ply: 0,
+                since_ms: 9_000,
+                ..
+            }
+        ));
+        assert_eq!(g.game().len(), 0);
+        assert!(g.record().moves.is_empty());
+        assert_eq!(g.take_back(), None);
+        // Refused: dropped, and told.
+        let mv = first_move(&g);
+        let checked = g.check(Mover::Player(&ann), 0, mv).unwrap();
+        g.apply(checked, 10_000, ALL_HERE);
+        g.ask_take_back(&ann, 0).unwrap();
+        assert!(matches!(
+            g.answer_take_back(&bo, false),
+            Ok(Some(Event::TakeBackRefused { .. }))
+        ));
+        assert_eq!(g.answer_take_back(&bo, true), Err(Refusal::NoTakeBack));
+    }
+
+    #[test]
+    fn a_game_read_again_tells_what_changed() {
+        let mut g = game(LIVE, SeatPlan::Computer(Level::Random));
+        let mut elsewhere = g.clone();
+        for ply in 0..3 {
+            // Moves another server stored: a person's, a stand-in's, a computer's.
+            let mv = first_move(&elsewhere);
+            let checked = Checked {
+                ply,
+                mv,
+                seat: elsewhere.seat_to_move(),
+                by: if ply == 1 {
+                    MadeBy::StandIn
+                } else {
+                    MadeBy::Seat
+                },
+            };
+            elsewhere.apply(checked, 3_000, NOBODY);
+        }
+        let stored = StoredGame {
+            id: elsewhere.id.clone(),
+            code: elsewhere.code.clone(),
+            creator: elsewhere.creator.clone(),
+            record: elsewhere.record(),
+            game: elsewhere.game().clone(),
+            seats: elsewhere.seats().to_vec(),
+            pace: elsewhere.pace(),
+            moved_ms: elsewhere.moved_ms(),
+            finished: false,
+            stand_ins: vec![1],
+        };
+        let events = g.replace(stored.clone(), NOBODY);
+        let told: Vec<(u32, MadeBy)> = events
+            .iter()
+            .map(|e| match e {
+                Event::Moved { ply, by, .. } => (*ply, *by),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            told,
+            vec![(0, MadeBy::Seat), (1, MadeBy::StandIn), (2, MadeBy::Seat)]
+        );
+        assert_eq!(g.game().len(), 3);
+        // Another history than the one held: read afresh.
+        let mut other = game(LIVE, SeatPlan::Computer(Level::Random));
+        let mv = other.game().position().legal_moves()[1];
+        let checked = other.check(Mover::Player(&player(ANN)), 0, mv).unwrap();
+        other.apply(checked, 3_000, NOBODY);
+        let events = other.replace(stored, NOBODY);
+        assert!(matches!(events[..], [Event::Stale { .. }]));
+    }
+}

@@ -1,0 +1,93 @@
+//! What the server says, in the player's language: its refusals are codes with parameters
+//! (the protocol's `Refusal`), each worded here from the interface's messages; a code this
+//! version does not know shows the server's own English words.
+
+use qiguo_server::client::ClientError;
+use qiguo_server::protocol::Refusal;
+
+use crate::i18n::Tr;
+use crate::tr;
+
+/// A refusal in words; `why` is the server's English, for a code unknown here.
+pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
+    match refusal {
+        Refusal::HelloFirst => tr.text("refusal-hello-first"),
+        Refusal::AlreadySignedIn => tr.text("refusal-already-signed-in"),
+        Refusal::Version { server, client } => {
+            tr!(tr, "refusal-version", server = *server, client = *client)
+        }
+        Refusal::BadFrame { why } => tr!(tr, "refusal-bad-frame", why = why.clone()),
+        Refusal::WrongKey => tr.text("refusal-wrong-key"),
+        Refusal::NameEmpty => tr.text("refusal-name-empty"),
+        Refusal::NameTooLong { max } => tr!(tr, "refusal-name-too-long", max = *max),
+        Refusal::Days { days, min, max } => {
+            tr!(tr, "refusal-days", days = *days, min = *min, max = *max)
+        }
+        Refusal::SeatPlans { plans, players } => {
+            tr!(tr, "refusal-seat-plans", plans = *plans, players = *players)
+        }
+        Refusal::BadStart { why } => tr!(tr, "refusal-bad-start", why = why.clone()),
+        Refusal::NoGame => tr.text("refusal-no-game"),
+        Refusal::NoCode => tr.text("refusal-no-code"),
+        Refusal::NoSuchSeat { kingdom } => {
+            tr!(tr, "refusal-no-such-seat", kingdom = tr.kingdom(*kingdom))
+        }
+        Refusal::SeatNotOpen { kingdom } => {
+            tr!(tr, "refusal-seat-not-open", kingdom = tr.kingdom(*kingdom))
+        }
+        Refusal::SeatTaken { .. } => tr.text("refusal-seat-taken"),
+        Refusal::InvitationExpired => tr.text("refusal-invitation-expired"),
+        Refusal::GameOver => tr.text("refusal-game-over"),
+        Refusal::NotAMove { why } => tr!(tr, "refusal-not-a-move", why = why.clone()),
+        Refusal::IllegalMove { mv, .. } => tr!(tr, "refusal-illegal-move", mv = mv.clone()),
+        Refusal::MovedOn { has, .. } => tr!(tr, "refusal-moved-on", has = *has),
+        Refusal::NotYourTurn { kingdom } => {
+            tr!(tr, "refusal-not-your-turn", kingdom = tr.kingdom(*kingdom))
+        }
+        Refusal::TakeBackOwnOnly => tr.text("refusal-take-back-own-only"),
+        Refusal::TakeBackPending => tr.text("refusal-take-back-pending"),
+        Refusal::NoTakeBack => tr.text("refusal-no-take-back"),
+        Refusal::TryAgain => tr.text("refusal-try-again"),
+        Refusal::ShuttingDown => tr.text("refusal-shutting-down"),
+        Refusal::Unknown => why.to_owned(),
+    }
+}
+
+/// Why a request failed, in words: a refusal worded from its code, a lost connection as the
+/// client says it.
+pub(crate) fn failure_words(tr: Tr, failure: &ClientError) -> String {
+    match failure {
+        ClientError::Refused { refusal, why } => refusal_words(tr, refusal, why),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use qiguo_rules::Kingdom;
+
+    use super::*;
+    use crate::i18n::Language;
+
+    #[test]
+    fn refusals_are_worded_in_each_language() {
+        let turn = Refusal::NotYourTurn {
+            kingdom: Kingdom::Han,
+        };
+        let en = refusal_words(Tr::new(Language::English), &turn, "");
+        assert_eq!(en, "It is Han's turn, not one of your kingdoms'.");
+        let sv = refusal_words(Tr::new(Language::Swedish), &turn, "");
+        assert!(sv.contains("Han") && sv.starts_with("Det är"), "{sv}");
+        let zh = refusal_words(Tr::new(Language::Chinese), &turn, "");
+        assert!(zh.contains('韓') && zh.contains("輪到"), "{zh}");
+        let days = Refusal::Days {
+            days: 20,
+            min: 1,
+            max: 14,
+        };
+        assert!(refusal_words(Tr::new(Language::Swedish), &days, "").contains("14"));
+        // A later server's code: its own English words.
+        let later = refusal_words(Tr::new(Language::Chinese), &Refusal::Unknown, "on holiday");
+        assert_eq!(later, "on holiday");
+    }
+}
