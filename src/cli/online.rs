@@ -12,9 +12,7 @@ use qiguo_ai::{Engine, Level, LevelSearch, Limits};
 use qiguo_rules::{Game, Kingdom, Move, Preset, Rules, notation};
 use qiguo_server::client::{Client, ClientError, Trust};
 use qiguo_server::keys::{SignInError, sign_in};
-use qiguo_server::protocol::{
-    Answer, Ask, DEFAULT_PORT, Event, GameView, MAX_DAYS, MIN_DAYS, NewGame, Refusal,
-};
+use qiguo_server::protocol::{Answer, Ask, Event, GameView, MAX_DAYS, MIN_DAYS, NewGame, Refusal};
 use qiguo_server::{GameId, MadeBy, Pace, SeatPlan, WhenOverdue};
 use serde_json::json;
 

@@ -88,16 +88,16 @@ fn read_fen(bytes: &[u8]) {
 
 fn read_record(bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
-    if let Ok(record) = Record::from_json(&text) {
-        if let Ok(game) = record.replay() {
-            // A record that replays is written back and reads as the same game.
-            let again = Record::from_json(&record.to_json())
-                .unwrap()
-                .replay()
-                .unwrap();
-            assert_eq!(again.position().to_fen(), game.position().to_fen());
-            assert_eq!(again.len(), game.len());
-        }
+    if let Ok(record) = Record::from_json(&text)
+        && let Ok(game) = record.replay()
+    {
+        // A record that replays is written back and reads as the same game.
+        let again = Record::from_json(&record.to_json())
+            .unwrap()
+            .replay()
+            .unwrap();
+        assert_eq!(again.position().to_fen(), game.position().to_fen());
+        assert_eq!(again.len(), game.len());
     }
 }
 

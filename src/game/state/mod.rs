@@ -67,17 +67,6 @@ pub struct Match {
 }
 
 impl Match {
-    /// A match from `start`, with default player names.
-    pub fn new(start: Position) -> Match {
-        let players = PlayerInfo::defaults(start.seats().player_count());
-        Match::with_players(start, players)
-    }
-
-    /// A match from `start` with these players (one per player number in the seats).
-    pub(crate) fn with_players(start: Position, players: Vec<PlayerInfo>) -> Match {
-        Match::from_game(Game::new(start), players)
-    }
-
     /// A match continuing `game`, with these players.
     pub fn from_game(game: Game, players: Vec<PlayerInfo>) -> Match {
         Match {

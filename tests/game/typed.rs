@@ -1,10 +1,8 @@
 //! Moves typed in the move box: a whole game played without the mouse, and typed text that is
 //! not a move, or not legal, or not this person's turn, refused in words with nothing changed.
 
-mod common;
-
+use crate::common::*;
 use bevy::prelude::*;
-use common::*;
 use qiguo::game::selection::ClickRefused;
 use qiguo::game::selection::typed::{MoveTyped, suggestions};
 use qiguo::game::state::{Match, MoveRejected, Refusal, TurnPhase};

@@ -4,12 +4,10 @@
 //! through the server and reach both boards alike; a take-back asked by one is made when the other agrees. Each app is stepped by
 //! hand, bounded in wall time.
 
-mod common;
-
 use std::time::Duration;
 
+use crate::common::*;
 use bevy::prelude::*;
-use common::*;
 use qiguo::game::online::{Online, OnlineCommand, OnlineRequested, Status};
 use qiguo::game::recap::Recap;
 use qiguo::game::state::{Match, MoveRequested, SeatAuthority, TurnPhase, UndoRequested};

@@ -8,15 +8,13 @@
 //! `QIGUO_CHAOS_SEEDS` and `QIGUO_CHAOS_STEPS` change the amount (24 seeds × 4,000 steps by
 //! default).
 
-mod common;
-
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use crate::common::*;
 use bevy::log::tracing::{self, Level as LogLevel, Subscriber};
 use bevy::log::tracing_subscriber::{self, Layer, layer::Context, prelude::*};
 use bevy::prelude::*;
-use common::*;
 use qiguo::game::pace::PaceChoice;
 use qiguo::game::saving::{LoadRequested, SaveRequested};
 use qiguo::game::selection::{AllyAttackAnswered, DeselectRequested, PointClicked, Selection};

@@ -2,10 +2,8 @@
 //! its wrong moves (each answered with the game's refusal and the lesson's word, nothing
 //! changed); retry, skip and leave; the game kept aside brought back and never autosaved over.
 
-mod common;
-
+use crate::common::*;
 use bevy::prelude::*;
-use common::*;
 use qiguo::game::lessons::{LessonCommand, LessonMark, LessonRun, LessonsDone, StepState};
 use qiguo::game::selection::{AllyAttackAnswered, DeselectRequested};
 use qiguo::game::state::{Match, NewGameRequested, Refusal, TurnPhase, UndoRequested};

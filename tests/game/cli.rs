@@ -78,7 +78,7 @@ fn replay_prints_the_fen_and_a_json_summary() {
 #[test]
 fn replay_of_a_whole_elephantchess_game_names_the_winner() {
     let games: serde_json::Value = serde_json::from_str(include_str!(
-        "../crates/qiguo-rules/tests/data/elephantchess-games.json"
+        "../../crates/qiguo-rules/tests/data/elephantchess-games.json"
     ))
     .unwrap();
     let game = &games["entries"][0];

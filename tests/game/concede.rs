@@ -2,10 +2,8 @@
 //! on the board, the game goes on without it, and it is taken back, replayed and reviewed like
 //! a move.
 
-mod common;
-
+use crate::common::*;
 use bevy::prelude::*;
-use common::*;
 use qiguo::game::state::{Match, MoveRequested, ReviewRequested, TurnPhase, UndoRequested};
 use qiguo_ai::Level;
 use qiguo_rules::{Kingdom, Move, Position, Preset, Rules, Standing};

@@ -2,10 +2,8 @@
 //! per kingdom (and kept in the record), cancelled by a new turn, refused when no person here
 //! may move.
 
-mod common;
-
+use crate::common::*;
 use bevy::prelude::*;
-use common::*;
 use qiguo::game::hint::{Hint, HintReason, HintRequested};
 use qiguo::game::state::{Match, Notice, UndoRequested};
 use qiguo_ai::Level;

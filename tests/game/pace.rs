@@ -2,10 +2,8 @@
 //! the quicker paces show a round of computers in less time, and at every pace a search whose
 //! turn is gone never plays.
 
-mod common;
-
+use crate::common::*;
 use bevy::prelude::*;
-use common::*;
 use qiguo::game::computer::Thinking;
 use qiguo::game::pace::PaceChoice;
 use qiguo::game::state::{

@@ -1,10 +1,8 @@
 //! The game's logic plugins without a window or GPU: clicks go in as messages, time is stepped
 //! by hand, and after every step `Match` and the entities must agree.
 
-mod common;
-
+use crate::common::*;
 use bevy::prelude::*;
-use common::*;
 use qiguo::game::layout;
 use qiguo::game::selection::{ClickRefused, MarkerKind, Selection};
 use qiguo::game::state::{Match, MoveApplied, MoveRejected, Review, TurnPhase};

@@ -1,0 +1,17 @@
+//! The game's tests, in one binary so that Bevy is linked once: a module per concern, sharing
+//! the headless test app in [`common`].
+
+mod common;
+
+mod chaos;
+mod cli;
+mod concede;
+mod headless;
+mod hint;
+mod lessons;
+mod online;
+mod online_cli;
+mod pace;
+mod saves;
+mod screenshot;
+mod typed;
