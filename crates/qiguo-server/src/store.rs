@@ -189,14 +189,13 @@ fn damaged(game: &str, why: impl std::fmt::Display) -> StoreError {
     StoreError::Damaged(game.to_owned(), why.to_string())
 }
 
-/// A SQLite URL that creates its file (and the file's folder) when missing: `mode=rwc` unless
-/// the URL gives a mode of its own (`mode=ro` to only read, say).
+/// A SQLite URL that creates its file when missing (`mode=rwc`, unless the URL gives a mode
+/// of its own, such as `mode=ro` to only read), the file's folder made first.
 fn sqlite_created(url: &str) -> Result<String, StoreError> {
     let rest = url.trim_start_matches("sqlite:").trim_start_matches("//");
     let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
-    if path.is_empty() || path.starts_with(':') || query.split('&').any(|q| q.starts_with("mode="))
-    {
-        return Ok(url.to_owned());
+    if path.is_empty() || path.starts_with(':') {
+        return Ok(url.to_owned()); // In memory.
     }
     if let Some(folder) = Path::new(path)
         .parent()
@@ -204,6 +203,9 @@ fn sqlite_created(url: &str) -> Result<String, StoreError> {
     {
         std::fs::create_dir_all(folder)
             .map_err(|e| StoreError::Folder(folder.display().to_string(), e.to_string()))?;
+    }
+    if query.split('&').any(|q| q.starts_with("mode=")) {
+        return Ok(url.to_owned());
     }
     let joiner = if query.is_empty() { '?' } else { '&' };
     Ok(format!("{url}{joiner}mode=rwc"))
@@ -638,5 +640,30 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(|r| Ok(GameId(r.try_get("id")?))).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sqlite_file_and_its_folder_are_made_when_missing() {
+        let dir = std::env::temp_dir().join(format!("qiguo-store-url-{}", std::process::id()));
+        let file = dir.join("a").join("games.db");
+        let url = format!("sqlite://{}", file.display());
+        assert_eq!(sqlite_created(&url).unwrap(), format!("{url}?mode=rwc"));
+        assert!(dir.join("a").is_dir());
+        // A mode given is kept (the folder is still made); other options are kept too.
+        let read_only = format!("sqlite://{}?mode=ro", dir.join("b/x.db").display());
+        assert_eq!(sqlite_created(&read_only).unwrap(), read_only);
+        assert!(dir.join("b").is_dir());
+        let cached = format!("sqlite://{}?cache=shared", file.display());
+        assert_eq!(
+            sqlite_created(&cached).unwrap(),
+            format!("{cached}&mode=rwc")
+        );
+        assert_eq!(sqlite_created("sqlite::memory:").unwrap(), "sqlite::memory:");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

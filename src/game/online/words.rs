@@ -11,44 +11,44 @@ use crate::tr;
 /// A refusal in words; `why` is the server's English, for a code unknown here.
 pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
     match refusal {
-        Refusal::HelloFirst => tr.text("refusal-hello-first"),
-        Refusal::AlreadySignedIn => tr.text("refusal-already-signed-in"),
+        Refusal::HelloFirst => tr.text("server-refusal-hello-first"),
+        Refusal::AlreadySignedIn => tr.text("server-refusal-already-signed-in"),
         Refusal::Version { server, client } => {
-            tr!(tr, "refusal-version", server = *server, client = *client)
+            tr!(tr, "server-refusal-version", server = *server, client = *client)
         }
-        Refusal::BadFrame { why } => tr!(tr, "refusal-bad-frame", why = why.clone()),
-        Refusal::WrongKey => tr.text("refusal-wrong-key"),
-        Refusal::NameEmpty => tr.text("refusal-name-empty"),
-        Refusal::NameTooLong { max } => tr!(tr, "refusal-name-too-long", max = *max),
+        Refusal::BadFrame { why } => tr!(tr, "server-refusal-bad-frame", why = why.clone()),
+        Refusal::WrongKey => tr.text("server-refusal-wrong-key"),
+        Refusal::NameEmpty => tr.text("server-refusal-name-empty"),
+        Refusal::NameTooLong { max } => tr!(tr, "server-refusal-name-too-long", max = *max),
         Refusal::Days { days, min, max } => {
-            tr!(tr, "refusal-days", days = *days, min = *min, max = *max)
+            tr!(tr, "server-refusal-days", days = *days, min = *min, max = *max)
         }
         Refusal::SeatPlans { plans, players } => {
-            tr!(tr, "refusal-seat-plans", plans = *plans, players = *players)
+            tr!(tr, "server-refusal-seat-plans", plans = *plans, players = *players)
         }
-        Refusal::BadStart { why } => tr!(tr, "refusal-bad-start", why = why.clone()),
-        Refusal::NoGame => tr.text("refusal-no-game"),
-        Refusal::NoCode => tr.text("refusal-no-code"),
+        Refusal::BadStart { why } => tr!(tr, "server-refusal-bad-start", why = why.clone()),
+        Refusal::NoGame => tr.text("server-refusal-no-game"),
+        Refusal::NoCode => tr.text("server-refusal-no-code"),
         Refusal::NoSuchSeat { kingdom } => {
-            tr!(tr, "refusal-no-such-seat", kingdom = tr.kingdom(*kingdom))
+            tr!(tr, "server-refusal-no-such-seat", kingdom = tr.kingdom(*kingdom))
         }
         Refusal::SeatNotOpen { kingdom } => {
-            tr!(tr, "refusal-seat-not-open", kingdom = tr.kingdom(*kingdom))
+            tr!(tr, "server-refusal-seat-not-open", kingdom = tr.kingdom(*kingdom))
         }
-        Refusal::SeatTaken { .. } => tr.text("refusal-seat-taken"),
-        Refusal::InvitationExpired => tr.text("refusal-invitation-expired"),
-        Refusal::GameOver => tr.text("refusal-game-over"),
-        Refusal::NotAMove { why } => tr!(tr, "refusal-not-a-move", why = why.clone()),
-        Refusal::IllegalMove { mv, .. } => tr!(tr, "refusal-illegal-move", mv = mv.clone()),
-        Refusal::MovedOn { has, .. } => tr!(tr, "refusal-moved-on", has = *has),
+        Refusal::SeatTaken { .. } => tr.text("server-refusal-seat-taken"),
+        Refusal::InvitationExpired => tr.text("server-refusal-invitation-expired"),
+        Refusal::GameOver => tr.text("server-refusal-game-over"),
+        Refusal::NotAMove { why } => tr!(tr, "server-refusal-not-a-move", why = why.clone()),
+        Refusal::IllegalMove { mv, .. } => tr!(tr, "server-refusal-illegal-move", mv = mv.clone()),
+        Refusal::MovedOn { has, .. } => tr!(tr, "server-refusal-moved-on", has = *has),
         Refusal::NotYourTurn { kingdom } => {
-            tr!(tr, "refusal-not-your-turn", kingdom = tr.kingdom(*kingdom))
+            tr!(tr, "server-refusal-not-your-turn", kingdom = tr.kingdom(*kingdom))
         }
-        Refusal::TakeBackOwnOnly => tr.text("refusal-take-back-own-only"),
-        Refusal::TakeBackPending => tr.text("refusal-take-back-pending"),
-        Refusal::NoTakeBack => tr.text("refusal-no-take-back"),
-        Refusal::TryAgain => tr.text("refusal-try-again"),
-        Refusal::ShuttingDown => tr.text("refusal-shutting-down"),
+        Refusal::TakeBackOwnOnly => tr.text("server-refusal-take-back-own-only"),
+        Refusal::TakeBackPending => tr.text("server-refusal-take-back-pending"),
+        Refusal::NoTakeBack => tr.text("server-refusal-no-take-back"),
+        Refusal::TryAgain => tr.text("server-refusal-try-again"),
+        Refusal::ShuttingDown => tr.text("server-refusal-shutting-down"),
         Refusal::Unknown => why.to_owned(),
     }
 }
