@@ -7,12 +7,23 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 
+use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
 use crate::game::state::Mover;
 pub use crate::settings::PaceChoice;
 
 /// The pace in use.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pace(pub PaceChoice);
+
+impl KeptSetting for Pace {
+    fn apply(&mut self, prefs: &Preferences) {
+        self.0 = prefs.settings.pace;
+    }
+
+    fn gather(&self, settings: &mut crate::settings::Settings) {
+        settings.pace = self.0;
+    }
+}
 
 impl Pace {
     /// The least time between the end of one move's glide and a computer's next move.
@@ -36,7 +47,7 @@ impl Pace {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Pace>();
+    app.init_resource::<Pace>().keep_setting::<Pace>();
 }
 
 #[cfg(test)]

@@ -1,28 +1,16 @@
-//! The player's settings kept between sessions: read before the window opens, applied to the
-//! game's resources at start, gathered back from them as the player changes them and written
-//! once the changes settle (and when the game closes). The window's place and F11 live with
-//! the app ([`crate::game::app::window`]); the panels' memory and the Settings window with the
-//! interface ([`crate::game::ui`]).
+//! The player's settings kept between sessions: read before the window opens, written once
+//! the changes settle (and when the game closes). Each feature keeps its own part: its
+//! resource is a [`KeptSetting`], applied from the settings at start and gathered back into
+//! them as it changes ([`KeepSetting::keep_setting`] in the feature's plugin). This module
+//! knows none of them; the window's place and the panels' memory gather themselves the same way
+//! ([`crate::game::app::window`], [`crate::game::ui`]).
 
 use bevy::prelude::*;
-use bevy::window::{MonitorSelection, PrimaryWindow, WindowMode};
-use qiguo_ai::Level;
-use qiguo_rules::Preset;
 
 use crate::game::AppSystems;
-use crate::game::app::launch::WindowSize;
-use crate::game::art::palette::Palette;
-use crate::game::awareness::handoff::HandOff;
-use crate::game::camera::ViewSettings;
-use crate::game::lessons::LessonsDone;
-use crate::game::pace::Pace;
-use crate::game::sound::SoundSettings;
 use crate::game::state::Notice;
-use crate::game::ui::InterfaceZoom;
-use crate::game::ui::dialogs::{NewGameForm, SeatingKind};
-use crate::game::ui::welcome::Welcome;
 use crate::i18n::{Language, Tr, system_language};
-use crate::settings::{ConfigDir, NewGameChoices, Settings};
+use crate::settings::{ConfigDir, Settings};
 use crate::tr;
 
 /// Seconds after the last change before the settings are written.
@@ -118,143 +106,84 @@ impl Preferences {
         self.dir.as_ref().map(ConfigDir::file)
     }
 
-    /// The game window as the player left it, or at `size` if the command line asks for one.
-    pub(crate) fn primary_window(&self, size: Option<WindowSize>) -> Window {
-        let w = &self.settings.window;
-        let (width, height) = size.map_or((w.width, w.height), |s| (s.width, s.height));
-        Window {
-            title: "Qiguo — 七國象棋".into(),
-            resolution: (width, height).into(),
-            mode: if w.fullscreen && size.is_none() {
-                WindowMode::BorderlessFullscreen(MonitorSelection::Current)
-            } else {
-                WindowMode::Windowed
-            },
-            ..default()
+    /// Takes `gathered` as the settings now (brought into range); a change starts the clock
+    /// before writing, at `now` seconds of app time.
+    pub(crate) fn gathered(&mut self, gathered: Settings, now: f32) {
+        let gathered = gathered.sanitized();
+        if gathered != self.settings {
+            self.settings = gathered;
+            self.changed_at.get_or_insert(now);
         }
     }
 }
 
-pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<Preferences>()
-        .add_systems(PostStartup, apply_settings)
+/// A feature's resource kept in the settings: put back from them at start, gathered into them
+/// whenever it changes.
+pub(crate) trait KeptSetting: Resource<Mutability = bevy::ecs::component::Mutable> {
+    /// Takes the kept values (`prefs.settings`, and what the start decided) at start.
+    fn apply(&mut self, prefs: &Preferences);
+    /// Writes its values into `settings`.
+    fn gather(&self, settings: &mut Settings);
+}
+
+/// Where the kept settings are applied and gathered, so that writing comes after them.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum SettingsSystems {
+    /// The features' resources gathered into the settings (each frame they changed).
+    Gather,
+}
+
+/// Registers a feature's [`KeptSetting`]; without [`Preferences`] (the headless tests) its
+/// systems do nothing.
+pub(crate) trait KeepSetting {
+    /// Keeps `T` in the settings.
+    fn keep_setting<T: KeptSetting>(&mut self) -> &mut Self;
+}
+
+impl KeepSetting for App {
+    fn keep_setting<T: KeptSetting>(&mut self) -> &mut Self {
+        self.add_systems(
+            PostStartup,
+            apply_kept::<T>.run_if(resource_exists::<Preferences>.and_then(resource_exists::<T>)),
+        )
         .add_systems(
             Update,
-            (gather_settings, write_settings)
-                .chain()
-                .after(AppSystems::UpdateHud),
+            gather_kept::<T>
+                .run_if(resource_exists::<Preferences>.and_then(resource_exists::<T>))
+                .in_set(SettingsSystems::Gather),
         )
+    }
+}
+
+fn apply_kept<T: KeptSetting>(prefs: Res<Preferences>, mut kept: ResMut<T>) {
+    kept.apply(&prefs);
+}
+
+fn gather_kept<T: KeptSetting>(time: Res<Time>, kept: Res<T>, mut prefs: ResMut<Preferences>) {
+    if !kept.is_changed() {
+        return;
+    }
+    let mut now = prefs.settings.clone();
+    kept.gather(&mut now);
+    prefs.gathered(now, time.elapsed_secs());
+}
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Preferences>()
+        .configure_sets(Update, SettingsSystems::Gather.after(AppSystems::UpdateHud))
+        .add_systems(PostStartup, tell_settings)
+        .add_systems(Update, write_settings.after(SettingsSystems::Gather))
         .add_systems(Last, write_on_exit);
 }
 
-/// The remembered settings given to the game's resources, once at start.
-fn apply_settings(
-    mut prefs: ResMut<Preferences>,
-    mut view: ResMut<ViewSettings>,
-    mut hand_off: ResMut<HandOff>,
-    mut sound: ResMut<SoundSettings>,
-    mut zoom: ResMut<InterfaceZoom>,
-    mut form: ResMut<NewGameForm>,
-    mut palette: ResMut<Palette>,
-    mut pace: ResMut<Pace>,
-    mut notices: MessageWriter<Notice>,
-    (mut lessons_done, mut welcome): (ResMut<LessonsDone>, ResMut<Welcome>),
-) {
-    let s = &prefs.settings;
-    lessons_done.0 = s.lessons_done.iter().cloned().collect();
-    welcome.open = prefs.welcome_due;
-    palette.set_if_neq(Palette(s.palette));
-    pace.set_if_neq(Pace(s.pace));
-    view.follow_turn = s.camera_follows_turn;
-    hand_off.enabled = s.hand_off_banner;
-    sound.volume = s.volume;
-    sound.muted = s.muted;
-    zoom.chosen = s.ui_scale;
-    apply_new_game(&s.new_game, &mut form);
+/// Where the settings live, and what went wrong reading them, once at start.
+fn tell_settings(mut prefs: ResMut<Preferences>, mut notices: MessageWriter<Notice>) {
     if let Some(file) = prefs.file() {
         info!("settings live in {}", file.display());
     }
     if let Some(message) = prefs.message.take() {
         warn!("{message}");
         notices.write(Notice::error(message));
-    }
-}
-
-/// The last new game's choices put back into the dialog; unknown or missing values keep the
-/// dialog's own.
-fn apply_new_game(choices: &NewGameChoices, form: &mut NewGameForm) {
-    if let Ok(preset) = choices.rules.parse::<Preset>() {
-        form.preset = preset;
-    }
-    if let Some(kind) = SeatingKind::ALL
-        .into_iter()
-        .find(|k| k.key() == choices.seating)
-    {
-        form.seating = kind;
-    }
-    for (slot, name) in form.names.iter_mut().zip(&choices.names) {
-        if !name.trim().is_empty() {
-            slot.clone_from(name);
-        }
-    }
-    for (slot, player) in form.controllers.iter_mut().zip(&choices.players) {
-        if player == "person" {
-            *slot = None;
-        } else if let Ok(level) = player.parse::<Level>() {
-            *slot = Some(level);
-        }
-    }
-}
-
-/// The dialog's choices as they are kept.
-fn new_game_choices(form: &NewGameForm) -> NewGameChoices {
-    NewGameChoices {
-        rules: form.preset.name().to_owned(),
-        seating: form.seating.key().to_owned(),
-        names: form.names.clone(),
-        players: form
-            .controllers
-            .iter()
-            .map(|c| c.map_or("person", Level::name).to_owned())
-            .collect(),
-    }
-}
-
-/// The settings as the game's resources and the window have them now; a change starts the
-/// clock before writing.
-fn gather_settings(
-    time: Res<Time>,
-    mut prefs: ResMut<Preferences>,
-    view: Res<ViewSettings>,
-    hand_off: Res<HandOff>,
-    sound: Res<SoundSettings>,
-    zoom: Res<InterfaceZoom>,
-    form: Res<NewGameForm>,
-    palette: Res<Palette>,
-    pace: Res<Pace>,
-    windows: Query<&Window, With<PrimaryWindow>>,
-    (lessons_done, welcome): (Res<LessonsDone>, Res<Welcome>),
-) {
-    let mut now = Settings {
-        palette: palette.0,
-        pace: pace.0,
-        camera_follows_turn: view.follow_turn,
-        hand_off_banner: hand_off.enabled,
-        volume: sound.volume,
-        muted: sound.muted,
-        ui_scale: zoom.chosen,
-        new_game: new_game_choices(&form),
-        lessons_done: lessons_done.0.iter().cloned().collect(),
-        welcomed: prefs.settings.welcomed || welcome.chosen,
-        ..prefs.settings.clone()
-    };
-    if let Ok(window) = windows.single() {
-        now.window = crate::game::app::window::placement(window, &prefs.settings.window);
-    }
-    let now = now.sanitized();
-    if now != prefs.settings {
-        prefs.settings = now;
-        prefs.changed_at.get_or_insert(time.elapsed_secs());
     }
 }
 
@@ -309,47 +238,5 @@ fn write(prefs: &mut Preferences, tr: Tr, notices: Option<&mut MessageWriter<Not
                 }
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn new_game_choices_round_trip_through_the_dialog() {
-        let mut form = NewGameForm {
-            preset: Preset::Wikipedia,
-            seating: SeatingKind::Five,
-            ..NewGameForm::default()
-        };
-        form.names[2] = "趙雲".into();
-        form.controllers[1] = Some(Level::Hard);
-        let kept = new_game_choices(&form);
-        let mut back = NewGameForm::default();
-        apply_new_game(&kept, &mut back);
-        assert_eq!(back.preset, Preset::Wikipedia);
-        assert_eq!(back.seating, SeatingKind::Five);
-        assert_eq!(back.names, form.names);
-        assert_eq!(back.controllers, form.controllers);
-    }
-
-    #[test]
-    fn unknown_choices_keep_the_dialogs_own() {
-        let choices = NewGameChoices {
-            rules: "chess".into(),
-            seating: "nine".into(),
-            names: vec!["".into(), "Bo".into()],
-            players: vec!["grandmaster".into(), "easy".into()],
-        };
-        let mut form = NewGameForm::default();
-        apply_new_game(&choices, &mut form);
-        let fresh = NewGameForm::default();
-        assert_eq!(form.preset, fresh.preset);
-        assert_eq!(form.seating, fresh.seating);
-        assert_eq!(form.names[0], fresh.names[0]);
-        assert_eq!(form.names[1], "Bo");
-        assert_eq!(form.controllers[0], None);
-        assert_eq!(form.controllers[1], Some(Level::Easy));
     }
 }

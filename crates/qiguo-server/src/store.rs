@@ -663,7 +663,10 @@ mod tests {
             sqlite_created(&cached).unwrap(),
             format!("{cached}&mode=rwc")
         );
-        assert_eq!(sqlite_created("sqlite::memory:").unwrap(), "sqlite::memory:");
+        assert_eq!(
+            sqlite_created("sqlite::memory:").unwrap(),
+            "sqlite::memory:"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -57,7 +57,7 @@ pub fn run(launch: Launch) -> ExitCode {
     app.add_plugins(
         plugins
             .set(WindowPlugin {
-                primary_window: Some(preferences.primary_window(launch.window)),
+                primary_window: Some(window::primary_window(&preferences, launch.window)),
                 ..default()
             })
             .set(bevy::render::RenderPlugin {

@@ -5,8 +5,9 @@ use bevy::prelude::*;
 use bevy::window::{Monitor, MonitorSelection, PrimaryWindow, WindowMode, WindowPosition};
 
 use crate::game::AppSystems;
+use crate::game::app::launch::WindowSize;
 use crate::game::input::keys;
-use crate::game::preferences::Preferences;
+use crate::game::preferences::{Preferences, SettingsSystems};
 use crate::settings::WindowPlacement;
 
 pub(crate) fn plugin(app: &mut App) {
@@ -15,10 +16,40 @@ pub(crate) fn plugin(app: &mut App) {
         (
             fullscreen_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
             place_window,
+            gather_placement.in_set(SettingsSystems::Gather),
         )
             .chain()
             .after(AppSystems::UpdateHud),
     );
+}
+
+/// The game window as the player left it, or at `size` if the command line asks for one.
+pub(crate) fn primary_window(prefs: &Preferences, size: Option<WindowSize>) -> Window {
+    let w = &prefs.settings.window;
+    let (width, height) = size.map_or((w.width, w.height), |s| (s.width, s.height));
+    Window {
+        title: "Qiguo — 七國象棋".into(),
+        resolution: (width, height).into(),
+        mode: if w.fullscreen && size.is_none() {
+            WindowMode::BorderlessFullscreen(MonitorSelection::Current)
+        } else {
+            WindowMode::Windowed
+        },
+        ..default()
+    }
+}
+
+/// The window's size, place and mode gathered into the settings as they change.
+fn gather_placement(
+    time: Res<Time>,
+    mut prefs: ResMut<Preferences>,
+    windows: Query<&Window, (With<PrimaryWindow>, Changed<Window>)>,
+) {
+    if let Ok(window) = windows.single() {
+        let mut now = prefs.settings.clone();
+        now.window = placement(window, &prefs.settings.window);
+        prefs.gathered(now, time.elapsed_secs());
+    }
 }
 
 /// F11 switches between a window and the whole screen.

@@ -5,12 +5,23 @@ use bevy::prelude::*;
 use qiguo_rules::Kingdom;
 
 use crate::game::art::textures::Rgba;
+use crate::game::preferences::{KeptSetting, Preferences};
 pub(crate) use crate::settings::PaletteChoice;
 
 /// The kingdoms' colours in use (a setting), for everything drawn in them: stones, the board's
 /// home edges, the arrows of the last moves and the interface.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Palette(pub(crate) PaletteChoice);
+
+impl KeptSetting for Palette {
+    fn apply(&mut self, prefs: &Preferences) {
+        self.0 = prefs.settings.palette;
+    }
+
+    fn gather(&self, settings: &mut crate::settings::Settings) {
+        settings.palette = self.0;
+    }
+}
 
 impl Palette {
     /// How `kingdom` looks in this palette.

@@ -8,19 +8,32 @@ use qiguo_rules::Kingdom;
 
 use crate::game::AppSystems;
 use crate::game::awareness::{PersonTurnStarted, assess_turn};
+use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
 use crate::game::state::{Match, Turn};
 use crate::i18n::Tr;
 use crate::tr;
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<HandOff>().add_systems(
-        Update,
-        notice_turns.after(assess_turn).in_set(AppSystems::SyncView),
-    );
+    app.init_resource::<HandOff>()
+        .keep_setting::<HandOff>()
+        .add_systems(
+            Update,
+            notice_turns.after(assess_turn).in_set(AppSystems::SyncView),
+        );
 }
 
 /// Seconds the banner stays.
 pub(crate) const BANNER_SECONDS: f32 = 2.2;
+
+impl KeptSetting for HandOff {
+    fn apply(&mut self, prefs: &Preferences) {
+        self.enabled = prefs.settings.hand_off_banner;
+    }
+
+    fn gather(&self, settings: &mut crate::settings::Settings) {
+        settings.hand_off_banner = self.enabled;
+    }
+}
 
 /// The hand-off banner's state.
 #[derive(Resource, Debug, Clone, PartialEq)]

@@ -16,12 +16,14 @@ use crate::game::AppSystems;
 use crate::game::app::launch::View;
 use crate::game::input::keys;
 use crate::game::layout::{SIDE_PITCH, TOP_PITCH, kingdom_yaw, nearest_yaw};
+use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
 use crate::game::state::{Match, MatchReset, SeatAuthority, TurnPhase};
 use framing::{FOCUS, FreeArea, RADIUS_RANGE, fit_radius};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(PanOrbitCameraPlugin)
         .init_resource::<ViewSettings>()
+        .keep_setting::<ViewSettings>()
         .init_resource::<ViewYaw>()
         .add_message::<ViewRequested>()
         .add_systems(Startup, spawn_camera)
@@ -48,6 +50,16 @@ pub(super) fn plugin(app: &mut App) {
                 .chain()
                 .in_set(AppSystems::SyncView),
         );
+}
+
+impl KeptSetting for ViewSettings {
+    fn apply(&mut self, prefs: &Preferences) {
+        self.follow_turn = prefs.settings.camera_follows_turn;
+    }
+
+    fn gather(&self, settings: &mut crate::settings::Settings) {
+        settings.camera_follows_turn = self.follow_turn;
+    }
 }
 
 /// Player settings for the camera.

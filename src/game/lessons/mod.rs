@@ -14,6 +14,7 @@ use bevy::prelude::*;
 use qiguo_rules::{Game, Move, PlayerInfo, Point, Position};
 
 use crate::game::AppSystems;
+use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
 use crate::game::selection::ClickRefused;
 use crate::game::state::{
     Match, MatchReset, MoveApplied, MoveRejected, MoveShown, Mover, NewGameRequested, Notice,
@@ -25,6 +26,7 @@ use crate::lessons::{self, Lesson};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<LessonRun>()
         .init_resource::<LessonsDone>()
+        .keep_setting::<LessonsDone>()
         .add_message::<LessonCommand>()
         .add_systems(
             Update,
@@ -150,6 +152,16 @@ impl LessonRun {
 /// The lessons the player has finished, by id (kept in the settings).
 #[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
 pub struct LessonsDone(pub BTreeSet<String>);
+
+impl KeptSetting for LessonsDone {
+    fn apply(&mut self, prefs: &Preferences) {
+        self.0 = prefs.settings.lessons_done.iter().cloned().collect();
+    }
+
+    fn gather(&self, settings: &mut crate::settings::Settings) {
+        settings.lessons_done = self.0.iter().cloned().collect();
+    }
+}
 
 /// A marked point of the lesson's step on the board.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]

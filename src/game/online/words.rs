@@ -14,26 +14,50 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
         Refusal::HelloFirst => tr.text("server-refusal-hello-first"),
         Refusal::AlreadySignedIn => tr.text("server-refusal-already-signed-in"),
         Refusal::Version { server, client } => {
-            tr!(tr, "server-refusal-version", server = *server, client = *client)
+            tr!(
+                tr,
+                "server-refusal-version",
+                server = *server,
+                client = *client
+            )
         }
         Refusal::BadFrame { why } => tr!(tr, "server-refusal-bad-frame", why = why.clone()),
         Refusal::WrongKey => tr.text("server-refusal-wrong-key"),
         Refusal::NameEmpty => tr.text("server-refusal-name-empty"),
         Refusal::NameTooLong { max } => tr!(tr, "server-refusal-name-too-long", max = *max),
         Refusal::Days { days, min, max } => {
-            tr!(tr, "server-refusal-days", days = *days, min = *min, max = *max)
+            tr!(
+                tr,
+                "server-refusal-days",
+                days = *days,
+                min = *min,
+                max = *max
+            )
         }
         Refusal::SeatPlans { plans, players } => {
-            tr!(tr, "server-refusal-seat-plans", plans = *plans, players = *players)
+            tr!(
+                tr,
+                "server-refusal-seat-plans",
+                plans = *plans,
+                players = *players
+            )
         }
         Refusal::BadStart { why } => tr!(tr, "server-refusal-bad-start", why = why.clone()),
         Refusal::NoGame => tr.text("server-refusal-no-game"),
         Refusal::NoCode => tr.text("server-refusal-no-code"),
         Refusal::NoSuchSeat { kingdom } => {
-            tr!(tr, "server-refusal-no-such-seat", kingdom = tr.kingdom(*kingdom))
+            tr!(
+                tr,
+                "server-refusal-no-such-seat",
+                kingdom = tr.kingdom(*kingdom)
+            )
         }
         Refusal::SeatNotOpen { kingdom } => {
-            tr!(tr, "server-refusal-seat-not-open", kingdom = tr.kingdom(*kingdom))
+            tr!(
+                tr,
+                "server-refusal-seat-not-open",
+                kingdom = tr.kingdom(*kingdom)
+            )
         }
         Refusal::SeatTaken { .. } => tr.text("server-refusal-seat-taken"),
         Refusal::InvitationExpired => tr.text("server-refusal-invitation-expired"),
@@ -42,7 +66,11 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
         Refusal::IllegalMove { mv, .. } => tr!(tr, "server-refusal-illegal-move", mv = mv.clone()),
         Refusal::MovedOn { has, .. } => tr!(tr, "server-refusal-moved-on", has = *has),
         Refusal::NotYourTurn { kingdom } => {
-            tr!(tr, "server-refusal-not-your-turn", kingdom = tr.kingdom(*kingdom))
+            tr!(
+                tr,
+                "server-refusal-not-your-turn",
+                kingdom = tr.kingdom(*kingdom)
+            )
         }
         Refusal::TakeBackOwnOnly => tr.text("server-refusal-take-back-own-only"),
         Refusal::TakeBackPending => tr.text("server-refusal-take-back-pending"),

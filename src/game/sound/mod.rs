@@ -9,10 +9,12 @@ use bevy::prelude::*;
 
 use crate::game::AppSystems;
 use crate::game::awareness::{PersonTurnStarted, assess_turn};
+use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
 use crate::game::state::{Match, MoveShown};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<SoundSettings>()
+        .keep_setting::<SoundSettings>()
         .add_message::<SoundCue>()
         .add_message::<ToggleMute>()
         .add_systems(
@@ -40,7 +42,19 @@ pub enum SoundCue {
     YourTurn,
 }
 
-/// How loud the game is (kept for the session).
+impl KeptSetting for SoundSettings {
+    fn apply(&mut self, prefs: &Preferences) {
+        self.volume = prefs.settings.volume;
+        self.muted = prefs.settings.muted;
+    }
+
+    fn gather(&self, settings: &mut crate::settings::Settings) {
+        settings.volume = self.volume;
+        settings.muted = self.muted;
+    }
+}
+
+/// How loud the game is (kept between sessions).
 #[derive(Resource, Debug, Clone, PartialEq)]
 pub struct SoundSettings {
     /// Volume from 0 to 1.

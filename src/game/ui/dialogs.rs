@@ -7,10 +7,12 @@ use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_ai::Level;
 use qiguo_rules::{Kingdom, PlayerInfo, Position, Preset, Rules, Seating, SeatsError, Standing};
 
+use crate::game::preferences::{KeptSetting, Preferences};
 use crate::game::selection::{AllyAttackAnswered, Selection};
 use crate::game::state::{Match, NewGameRequested, Review, UndoRequested};
 use crate::game::ui::{badge, controller_choice};
 use crate::i18n::Tr;
+use crate::settings::NewGameChoices;
 use crate::tr;
 
 /// The seatings offered in the new-game dialog.
@@ -59,6 +61,56 @@ impl SeatingKind {
 
     fn label(self, tr: Tr) -> String {
         tr.text(&format!("seating-{}", self.key()))
+    }
+}
+
+impl KeptSetting for NewGameForm {
+    fn apply(&mut self, prefs: &Preferences) {
+        apply_new_game(&prefs.settings.new_game, self);
+    }
+
+    fn gather(&self, settings: &mut crate::settings::Settings) {
+        settings.new_game = new_game_choices(self);
+    }
+}
+
+/// The last new game's choices put back into the dialog; unknown or missing values keep the
+/// dialog's own.
+fn apply_new_game(choices: &NewGameChoices, form: &mut NewGameForm) {
+    if let Ok(preset) = choices.rules.parse::<Preset>() {
+        form.preset = preset;
+    }
+    if let Some(kind) = SeatingKind::ALL
+        .into_iter()
+        .find(|k| k.key() == choices.seating)
+    {
+        form.seating = kind;
+    }
+    for (slot, name) in form.names.iter_mut().zip(&choices.names) {
+        if !name.trim().is_empty() {
+            slot.clone_from(name);
+        }
+    }
+    for (slot, player) in form.controllers.iter_mut().zip(&choices.players) {
+        if player == "person" {
+            *slot = None;
+        } else if let Ok(level) = player.parse::<Level>() {
+            *slot = Some(level);
+        }
+    }
+}
+
+/// The dialog's choices as they are kept.
+fn new_game_choices(form: &NewGameForm) -> NewGameChoices {
+    NewGameChoices {
+        rules: form.preset.name().to_owned(),
+        seating: form.seating.key().to_owned(),
+        names: form.names.clone(),
+        players: form
+            .controllers
+            .iter()
+            .map(|c| c.map_or("person", Level::name).to_owned())
+            .collect(),
     }
 }
 
@@ -548,5 +600,42 @@ mod tests {
         let (_, players) = form.start(Tr::default()).unwrap();
         assert_eq!(players[1].name, "Player 2");
         assert_eq!(players[2].name, "Zhuge Liang");
+    }
+
+    #[test]
+    fn new_game_choices_round_trip_through_the_dialog() {
+        let mut form = NewGameForm {
+            preset: Preset::Wikipedia,
+            seating: SeatingKind::Five,
+            ..NewGameForm::default()
+        };
+        form.names[2] = "趙雲".into();
+        form.controllers[1] = Some(Level::Hard);
+        let kept = new_game_choices(&form);
+        let mut back = NewGameForm::default();
+        apply_new_game(&kept, &mut back);
+        assert_eq!(back.preset, Preset::Wikipedia);
+        assert_eq!(back.seating, SeatingKind::Five);
+        assert_eq!(back.names, form.names);
+        assert_eq!(back.controllers, form.controllers);
+    }
+
+    #[test]
+    fn unknown_choices_keep_the_dialogs_own() {
+        let choices = NewGameChoices {
+            rules: "chess".into(),
+            seating: "nine".into(),
+            names: vec!["".into(), "Bo".into()],
+            players: vec!["grandmaster".into(), "easy".into()],
+        };
+        let mut form = NewGameForm::default();
+        apply_new_game(&choices, &mut form);
+        let fresh = NewGameForm::default();
+        assert_eq!(form.preset, fresh.preset);
+        assert_eq!(form.seating, fresh.seating);
+        assert_eq!(form.names[0], fresh.names[0]);
+        assert_eq!(form.names[1], "Bo");
+        assert_eq!(form.controllers[0], None);
+        assert_eq!(form.controllers[1], Some(Level::Easy));
     }
 }

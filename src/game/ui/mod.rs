@@ -29,6 +29,7 @@ use crate::game::art::textures::{KAI_FONT, Rgba};
 use crate::game::camera::framing::{FreeArea, PanelRects};
 use crate::game::lessons::ui::{self as lessons, LessonsWindow};
 use crate::game::online::ui as network;
+use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
 use crate::i18n::Tr;
 
 pub(crate) use dialogs::NewGameForm;
@@ -48,6 +49,10 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<LessonsWindow>()
         .init_resource::<InterfaceZoom>()
         .init_resource::<Palette>()
+        .keep_setting::<NewGameForm>()
+        .keep_setting::<welcome::Welcome>()
+        .keep_setting::<InterfaceZoom>()
+        .keep_setting::<Palette>()
         .add_systems(
             Update,
             (
@@ -223,6 +228,16 @@ fn zoomed(zoom: f32, key: KeyCode) -> Option<f32> {
         _ => return None,
     };
     Some(z.clamp(ZOOM_RANGE.0, ZOOM_RANGE.1))
+}
+
+impl KeptSetting for InterfaceZoom {
+    fn apply(&mut self, prefs: &Preferences) {
+        self.chosen = prefs.settings.ui_scale;
+    }
+
+    fn gather(&self, settings: &mut crate::settings::Settings) {
+        settings.ui_scale = self.chosen;
+    }
 }
 
 /// The interface's size as the player chose it (Ctrl+plus, Ctrl+minus, Ctrl+0), on top of the

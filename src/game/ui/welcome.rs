@@ -12,10 +12,21 @@ use qiguo_rules::Kingdom;
 use crate::game::lessons::LessonCommand;
 use crate::game::lessons::ui::LessonsWindow;
 use crate::game::online::ui::OnlineForm;
+use crate::game::preferences::{KeptSetting, Preferences};
 use crate::game::state::{Dialog, NewGameRequested};
 use crate::game::ui::dialogs::{NewGameForm, SeatingKind};
 use crate::i18n::Tr;
 use crate::tr;
+
+impl KeptSetting for Welcome {
+    fn apply(&mut self, prefs: &Preferences) {
+        self.open = prefs.welcome_due;
+    }
+
+    fn gather(&self, settings: &mut crate::settings::Settings) {
+        settings.welcomed |= self.chosen;
+    }
+}
 
 /// The welcome card's state.
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
