@@ -240,3 +240,68 @@ fn write(prefs: &mut Preferences, tr: Tr, notices: Option<&mut MessageWriter<Not
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use bevy::time::TimeUpdateStrategy;
+
+    use super::*;
+    use crate::game::lessons::LessonsDone;
+    use crate::game::pace::Pace;
+    use crate::settings::PaceChoice;
+
+    /// An app with the preferences and two features' kept settings, nothing written to disk.
+    fn app(settings: Settings) -> App {
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins)
+            .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+                100,
+            )))
+            .add_message::<Notice>()
+            .init_resource::<Tr>()
+            .configure_sets(Update, AppSystems::UpdateHud)
+            .add_plugins(plugin)
+            .insert_resource(Preferences {
+                settings,
+                ..Preferences::session_only(None)
+            })
+            .init_resource::<Pace>()
+            .init_resource::<LessonsDone>()
+            .keep_setting::<Pace>()
+            .keep_setting::<LessonsDone>();
+        app
+    }
+
+    #[test]
+    fn features_take_their_kept_settings_and_give_back_their_changes() {
+        let kept = Settings {
+            pace: PaceChoice::Calm,
+            lessons_done: vec!["knight".into()],
+            ..Settings::default()
+        };
+        let mut app = app(kept.clone());
+        app.update();
+        assert_eq!(app.world().resource::<Pace>().0, PaceChoice::Calm);
+        assert!(app.world().resource::<LessonsDone>().0.contains("knight"));
+        // Nothing changed: nothing to write.
+        app.update();
+        assert_eq!(app.world().resource::<Preferences>().changed_at, None);
+        assert_eq!(app.world().resource::<Preferences>().settings, kept);
+        // A change is gathered into the settings and written once it has settled.
+        app.world_mut().resource_mut::<Pace>().0 = PaceChoice::Instant;
+        app.update();
+        let prefs = app.world().resource::<Preferences>();
+        assert_eq!(prefs.settings.pace, PaceChoice::Instant);
+        assert!(prefs.changed_at.is_some());
+        assert_ne!(prefs.written, prefs.settings);
+        for _ in 0..15 {
+            app.update();
+        }
+        let prefs = app.world().resource::<Preferences>();
+        assert_eq!(prefs.changed_at, None);
+        assert_eq!(prefs.written, prefs.settings);
+        assert_eq!(prefs.written.lessons_done, vec!["knight".to_owned()]);
+    }
+}
