@@ -7,14 +7,85 @@
 //! one missing from English shows its id (the tests make sure neither happens). The command-line
 //! tools stay English and do not use this module.
 
+use std::fmt;
 use std::sync::LazyLock;
 
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource};
 use qiguo_ai::Level;
 use qiguo_rules::{Kingdom, PieceKind, Preset, Standing, Victory};
+use serde::{Deserialize, Serialize};
 
-pub use crate::settings::Language;
+/// The interface language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Language {
+    /// English.
+    #[serde(rename = "en")]
+    English,
+    /// Traditional Chinese (繁體中文), the game's own script.
+    #[serde(rename = "zh")]
+    Chinese,
+    /// Swedish (Svenska).
+    #[serde(rename = "sv")]
+    Swedish,
+}
+
+/// A language code the game does not speak.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a language of the game: en, zh or sv")]
+pub struct ParseLanguageError(String);
+
+impl std::str::FromStr for Language {
+    type Err = ParseLanguageError;
+
+    /// A language from its code (`en`, `zh`, `sv`; any case, spaces around ignored).
+    fn from_str(text: &str) -> Result<Language, ParseLanguageError> {
+        Language::ALL
+            .into_iter()
+            .find(|l| l.code().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| ParseLanguageError(text.to_owned()))
+    }
+}
+
+impl Language {
+    /// All languages, in the order the Settings window lists them.
+    pub const ALL: [Language; 3] = [Language::English, Language::Chinese, Language::Swedish];
+
+    /// The language's code: `en`, `zh`, `sv`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Language::English => "en",
+            Language::Chinese => "zh",
+            Language::Swedish => "sv",
+        }
+    }
+
+    /// The language's name in itself.
+    pub const fn native_name(self) -> &'static str {
+        match self {
+            Language::English => "English",
+            Language::Chinese => "繁體中文",
+            Language::Swedish => "Svenska",
+        }
+    }
+
+    /// The language for a locale such as `sv_SE.UTF-8`, `zh-Hant-TW` or `en-GB`, if the game
+    /// speaks it (any Chinese locale gets the traditional script the game is written in).
+    pub fn from_locale(locale: &str) -> Option<Language> {
+        let primary = locale
+            .split(['_', '-', '.', '@'])
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        Language::ALL.into_iter().find(|l| l.code() == primary)
+    }
+}
+
+impl fmt::Display for Language {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
 
 /// The message files, by language: the language, its tag for Fluent's plural rules, the text.
 pub const SOURCES: [(Language, &str, &str); 3] = [

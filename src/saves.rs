@@ -138,15 +138,6 @@ impl Loaded {
     pub fn players(&self) -> Vec<PlayerInfo> {
         self.record.players.clone()
     }
-
-    /// A request to play on from this game, hints counted as the record has them.
-    pub fn into_request(self) -> crate::game::state::NewGameRequested {
-        crate::game::state::NewGameRequested {
-            players: self.players(),
-            hints: self.record.hints_by_kingdom(),
-            game: self.game,
-        }
-    }
 }
 
 /// What the load dialog shows of one save.

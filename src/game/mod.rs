@@ -10,6 +10,7 @@ pub(crate) mod camera;
 pub mod computer;
 pub mod hint;
 pub(crate) mod input;
+pub(crate) mod keys;
 pub mod layout;
 pub mod lessons;
 pub mod online;

@@ -186,7 +186,7 @@ fn answer_resume(
     if let Some((loaded, _)) = offer.offer.take()
         && resume
     {
-        games.write(loaded.into_request());
+        games.write(NewGameRequested::from(loaded));
     }
 }
 
@@ -322,7 +322,7 @@ fn load_games(
             };
             info!("loaded {request:?}: {moves} moves");
             notices.write(Notice::done(text));
-            games.write(loaded.into_request());
+            games.write(NewGameRequested::from(loaded));
         }
         Err(e) => {
             warn!("{e}");

@@ -6,7 +6,7 @@ use bevy::window::{Monitor, MonitorSelection, PrimaryWindow, WindowMode, WindowP
 
 use crate::game::AppSystems;
 use crate::game::app::launch::WindowSize;
-use crate::game::input::keys;
+use crate::game::keys;
 use crate::game::preferences::{Preferences, SettingsSystems};
 use crate::settings::WindowPlacement;
 

@@ -14,7 +14,7 @@ use qiguo_rules::Kingdom;
 
 use crate::game::AppSystems;
 use crate::game::app::launch::View;
-use crate::game::input::keys;
+use crate::game::keys;
 use crate::game::layout::{SIDE_PITCH, TOP_PITCH, kingdom_yaw, nearest_yaw};
 use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
 use crate::game::state::{Match, MatchReset, SeatAuthority, TurnPhase};

@@ -4,7 +4,6 @@
 //! clicks there never reach the board.
 
 pub(crate) mod history;
-pub(crate) mod keys;
 
 use bevy::input::mouse::MouseMotion;
 use bevy::picking::mesh_picking::MeshPickingPlugin;
@@ -17,6 +16,7 @@ use qiguo_rules::Point;
 use crate::game::AppSystems;
 use crate::game::awareness::ToggleThreats;
 use crate::game::board::BoardSurface;
+use crate::game::keys;
 use crate::game::layout::nearest_point;
 use crate::game::recap::ReplayRequested;
 use crate::game::selection::{DeselectRequested, Hover, PointClicked};

@@ -111,7 +111,7 @@ pub enum MarkerKind {
 }
 
 fn read_preview_key(keys: Option<Res<ButtonInput<KeyCode>>>, mut hover: ResMut<Hover>) {
-    let held = keys.is_some_and(|k| crate::game::input::keys::shift_held(&k));
+    let held = keys.is_some_and(|k| crate::game::keys::shift_held(&k));
     hover.set_if_neq(Hover {
         preview: held,
         ..hover.clone()

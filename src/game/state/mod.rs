@@ -392,7 +392,7 @@ impl Refusal {
             Refusal::Reviewing => tr!(
                 tr,
                 "refusal-reviewing",
-                key = crate::game::input::keys::REVIEW_LIVE.label()
+                key = crate::game::keys::REVIEW_LIVE.label()
             ),
             Refusal::ComputerPlays(k) => tr!(tr, "refusal-computer", kingdom = tr.kingdom(*k)),
             Refusal::DialogOpen => tr.text("refusal-dialog"),
@@ -514,6 +514,17 @@ pub struct HintUsed {
     pub kingdom: Kingdom,
     /// The turn it was for (a hint for a turn gone is not counted).
     pub turn: Turn,
+}
+
+impl From<crate::saves::Loaded> for NewGameRequested {
+    /// A request to play on from a loaded game, hints counted as the record has them.
+    fn from(loaded: crate::saves::Loaded) -> NewGameRequested {
+        NewGameRequested {
+            players: loaded.players(),
+            hints: loaded.record.hints_by_kingdom(),
+            game: loaded.game,
+        }
+    }
 }
 
 impl NewGameRequested {

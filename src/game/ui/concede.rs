@@ -105,7 +105,7 @@ pub(super) fn concede_dialog(
             RichText::new(tr!(
                 tr,
                 "concede-undo",
-                key = crate::game::input::keys::UNDO.label()
+                key = crate::game::keys::UNDO.label()
             ))
             .small()
             .weak(),

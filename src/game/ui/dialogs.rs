@@ -533,7 +533,7 @@ pub(super) fn game_over(
                 }
                 if ui
                     .button(tr.text("game-over-take-back"))
-                    .on_hover_text(crate::game::input::keys::UNDO.label())
+                    .on_hover_text(crate::game::keys::UNDO.label())
                     .clicked()
                 {
                     undo.write(UndoRequested);

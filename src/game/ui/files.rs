@@ -292,7 +292,7 @@ pub(super) fn share_dialog(
                     .hint_text(tr!(
                         tr,
                         "share-paste-hint",
-                        key = crate::game::input::keys::PASTE.label()
+                        key = crate::game::keys::PASTE.label()
                     )),
             );
             ui.horizontal(|ui| {

@@ -9,7 +9,7 @@ use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_rules::{Move, notation};
 
-use crate::game::input::keys;
+use crate::game::keys;
 use crate::game::selection::typed::{MoveTyped, suggestions};
 use crate::game::state::{Match, Turn, TurnPhase};
 use crate::i18n::Tr;

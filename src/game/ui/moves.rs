@@ -122,7 +122,7 @@ pub(super) fn move_list(
                     tr!(
                         tr,
                         "moves-back",
-                        key = crate::game::input::keys::REVIEW_BACK.label()
+                        key = crate::game::keys::REVIEW_BACK.label()
                     ),
                     shown > 0,
                 ) {
@@ -134,7 +134,7 @@ pub(super) fn move_list(
                     tr!(
                         tr,
                         "moves-forward",
-                        key = crate::game::input::keys::REVIEW_FORWARD.label()
+                        key = crate::game::keys::REVIEW_FORWARD.label()
                     ),
                     shown < len,
                 ) {
@@ -147,11 +147,7 @@ pub(super) fn move_list(
                 if step(
                     ui,
                     &tr.text("moves-undo"),
-                    tr!(
-                        tr,
-                        "moves-undo-hint",
-                        key = crate::game::input::keys::UNDO.label()
-                    ),
+                    tr!(tr, "moves-undo-hint", key = crate::game::keys::UNDO.label()),
                     len > 0,
                 ) {
                     undo.write(UndoRequested);
@@ -159,11 +155,7 @@ pub(super) fn move_list(
                 if step(
                     ui,
                     &tr.text("moves-redo"),
-                    tr!(
-                        tr,
-                        "moves-redo-hint",
-                        key = crate::game::input::keys::REDO.label()
-                    ),
+                    tr!(tr, "moves-redo-hint", key = crate::game::keys::REDO.label()),
                     game.can_redo(),
                 ) {
                     redo.write(RedoRequested);
@@ -194,7 +186,7 @@ pub(super) fn move_list(
                         .on_hover_text(tr!(
                             tr,
                             "moves-replay-hint",
-                            key = crate::game::input::keys::REPLAY.label()
+                            key = crate::game::keys::REPLAY.label()
                         ))
                         .clicked()
                     {

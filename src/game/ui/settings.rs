@@ -149,7 +149,7 @@ pub(super) fn settings_window(
                         );
                         if ui
                             .button(words.text("settings-reset-size"))
-                            .on_hover_text(crate::game::input::keys::ZOOM_RESET.label())
+                            .on_hover_text(crate::game::keys::ZOOM_RESET.label())
                             .clicked()
                         {
                             zoom.chosen = 1.0;
@@ -182,7 +182,7 @@ pub(super) fn settings_window(
                                 tr!(
                                     words,
                                     "settings-fullscreen",
-                                    key = crate::game::input::keys::FULLSCREEN.label()
+                                    key = crate::game::keys::FULLSCREEN.label()
                                 ),
                             )
                             .changed()

@@ -158,7 +158,7 @@ pub(super) fn toolbar(
                             .on_hover_text(tr!(
                                 tr,
                                 "menu-rules-hint",
-                                key = crate::game::input::keys::RULES.label()
+                                key = crate::game::keys::RULES.label()
                             ))
                             .clicked()
                         {
@@ -172,7 +172,7 @@ pub(super) fn toolbar(
                             .on_hover_text(tr!(
                                 tr,
                                 "menu-hint-hint",
-                                key = crate::game::input::keys::HINT.label()
+                                key = crate::game::keys::HINT.label()
                             ))
                             .clicked()
                         {
@@ -204,7 +204,7 @@ pub(super) fn toolbar(
                                     tr,
                                     "view-from-behind",
                                     kingdom = tr.kingdom(kingdom),
-                                    key = crate::game::input::keys::VIEWS[i].label()
+                                    key = crate::game::keys::VIEWS[i].label()
                                 ));
                             if response.clicked() {
                                 views.write(ViewRequested(View::Kingdom(kingdom)));
@@ -215,7 +215,7 @@ pub(super) fn toolbar(
                             .on_hover_text(tr!(
                                 tr,
                                 "view-top-hint",
-                                key = crate::game::input::keys::VIEW_TOP.label()
+                                key = crate::game::keys::VIEW_TOP.label()
                             ))
                             .clicked()
                         {
@@ -230,7 +230,7 @@ pub(super) fn toolbar(
                             .on_hover_text(tr!(
                                 tr,
                                 "threats-hint",
-                                key = crate::game::input::keys::THREATS.label()
+                                key = crate::game::keys::THREATS.label()
                             ))
                             .changed()
                         {
@@ -251,7 +251,7 @@ pub(super) fn toolbar(
                             .on_hover_text(tr!(
                                 tr,
                                 "mute-hint",
-                                key = crate::game::input::keys::MUTE.label()
+                                key = crate::game::keys::MUTE.label()
                             ));
                         ui.add_enabled(
                             !sound.muted,
@@ -357,11 +357,11 @@ pub(super) fn status_line(
                                 RichText::new(tr!(
                                     tr,
                                     "status-reviewing-keys",
-                                    back = crate::game::input::keys::REVIEW_BACK.label(),
-                                    forward = crate::game::input::keys::REVIEW_FORWARD.label(),
-                                    first = crate::game::input::keys::REVIEW_FIRST.label(),
-                                    live = crate::game::input::keys::REVIEW_LIVE.label(),
-                                    escape = crate::game::input::keys::ESCAPE.label()
+                                    back = crate::game::keys::REVIEW_BACK.label(),
+                                    forward = crate::game::keys::REVIEW_FORWARD.label(),
+                                    first = crate::game::keys::REVIEW_FIRST.label(),
+                                    live = crate::game::keys::REVIEW_LIVE.label(),
+                                    escape = crate::game::keys::ESCAPE.label()
                                 ))
                                 .small()
                                 .color(Color32::from_gray(150)),
@@ -405,8 +405,8 @@ pub(super) fn status_line(
                                 RichText::new(tr!(
                                     tr,
                                     "status-mouse-keys",
-                                    preview = crate::game::input::keys::PREVIEW_MODIFIER,
-                                    typing = crate::game::input::keys::MOVE_BOX.label()
+                                    preview = crate::game::keys::PREVIEW_MODIFIER,
+                                    typing = crate::game::keys::MOVE_BOX.label()
                                 ))
                                 .small()
                                 .color(Color32::from_gray(150)),
