@@ -24,6 +24,7 @@ pub mod state;
 pub mod stones;
 pub(crate) mod tools;
 pub(crate) mod ui;
+pub(crate) mod widgets;
 
 use bevy::prelude::*;
 
@@ -88,7 +89,12 @@ pub fn logic_plugins(app: &mut App) {
 /// Rendering, picking, the camera and the interface, on top of [`logic_plugins`].
 pub fn view_plugins(app: &mut App) {
     app.add_plugins(bevy_egui::EguiPlugin::default());
-    app.add_plugins((hint::view::plugin, lessons::view::plugin));
+    app.add_plugins((
+        hint::view::plugin,
+        lessons::view::plugin,
+        lessons::ui::plugin,
+        online::ui::plugin,
+    ));
     app.add_plugins((
         board::plugin,
         stones::view::plugin,

@@ -3,34 +3,9 @@
 
 use std::path::PathBuf;
 
-use qiguo_rules::{Game, Kingdom, Level};
+use qiguo_rules::{Game, Level};
 
-/// A camera view: from behind a kingdom's edge, or from above.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum View {
-    /// From behind the kingdom's home edge.
-    Kingdom(Kingdom),
-    /// Straight down on the board.
-    Top,
-}
-
-/// A view's name that is neither a kingdom nor `top`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a view: expected qin, chu, han, qi, wei, zhao, yan or top")]
-pub struct ParseViewError(String);
-
-impl std::str::FromStr for View {
-    type Err = ParseViewError;
-
-    fn from_str(s: &str) -> Result<View, ParseViewError> {
-        if s == "top" {
-            return Ok(View::Top);
-        }
-        s.parse::<Kingdom>()
-            .map(View::Kingdom)
-            .map_err(|_| ParseViewError(s.to_owned()))
-    }
-}
+pub use crate::game::camera::{ParseViewError, View};
 
 /// The game window's size in logical pixels.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

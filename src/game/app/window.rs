@@ -8,6 +8,7 @@ use crate::game::AppSystems;
 use crate::game::app::launch::WindowSize;
 use crate::game::keys;
 use crate::game::preferences::{Preferences, SettingsSystems};
+use crate::game::ui::toggled;
 use crate::settings::WindowPlacement;
 
 pub(crate) fn plugin(app: &mut App) {
@@ -62,14 +63,6 @@ fn fullscreen_key(
     }
     if let Ok(mut window) = windows.single_mut() {
         window.mode = toggled(window.mode);
-    }
-}
-
-/// The other of windowed and borderless fullscreen.
-pub(crate) fn toggled(mode: WindowMode) -> WindowMode {
-    match mode {
-        WindowMode::Windowed => WindowMode::BorderlessFullscreen(MonitorSelection::Current),
-        _ => WindowMode::Windowed,
     }
 }
 

@@ -13,7 +13,6 @@ use bevy_panorbit_camera::{PanOrbitCamera, PanOrbitCameraPlugin};
 use qiguo_rules::Kingdom;
 
 use crate::game::AppSystems;
-use crate::game::app::launch::View;
 use crate::game::keys;
 use crate::game::layout::{SIDE_PITCH, TOP_PITCH, kingdom_yaw, nearest_yaw};
 use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
@@ -50,6 +49,33 @@ pub(super) fn plugin(app: &mut App) {
                 .chain()
                 .in_set(AppSystems::SyncView),
         );
+}
+
+/// A camera view: from behind a kingdom's edge, or from above.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum View {
+    /// From behind the kingdom's home edge.
+    Kingdom(Kingdom),
+    /// Straight down on the board.
+    Top,
+}
+
+/// A view's name that is neither a kingdom nor `top`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a view: expected qin, chu, han, qi, wei, zhao, yan or top")]
+pub struct ParseViewError(String);
+
+impl std::str::FromStr for View {
+    type Err = ParseViewError;
+
+    fn from_str(s: &str) -> Result<View, ParseViewError> {
+        if s == "top" {
+            return Ok(View::Top);
+        }
+        s.parse::<Kingdom>()
+            .map(View::Kingdom)
+            .map_err(|_| ParseViewError(s.to_owned()))
+    }
 }
 
 impl KeptSetting for ViewSettings {

@@ -11,11 +11,11 @@ pub(crate) mod view;
 use std::collections::BTreeSet;
 
 use bevy::prelude::*;
-use qiguo_rules::{Game, Move, PlayerInfo, Point, Position};
+use qiguo_rules::{Game, PlayerInfo, Point};
 
 use crate::game::AppSystems;
 use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
-use crate::game::selection::ClickRefused;
+use crate::game::selection::{ClickRefused, Guide, SelectionSystems};
 use crate::game::state::{
     Match, MatchReset, MoveApplied, MoveRejected, MoveShown, Mover, NewGameRequested, Notice,
     Refusal, SeatAuthority,
@@ -30,13 +30,20 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<LessonCommand>()
         .add_systems(
             Update,
-            (follow_commands, go_on_once_shown)
+            (follow_commands, go_on_once_shown, guide_clicks)
                 .chain()
-                .in_set(AppSystems::RecordInput),
+                .in_set(AppSystems::RecordInput)
+                .before(SelectionSystems),
         )
         .add_systems(
             Update,
-            (follow_the_board, judge_moves, hear_refusals, place_marks)
+            (
+                follow_the_board,
+                judge_moves,
+                hear_refusals,
+                place_marks,
+                guide_clicks,
+            )
                 .chain()
                 .in_set(AppSystems::SyncView),
         );
@@ -135,17 +142,30 @@ impl LessonRun {
         self.active.as_ref()?.praise.as_deref()
     }
 
-    /// Why the learner may not play `mv` in `pos` now, if the lesson forbids it: a legal move
-    /// that is not the step's goal, or any move once the step is done. Illegal moves are the
-    /// rules system's to refuse.
-    pub fn refusal(&self, pos: &Position, mv: Move) -> Option<Refusal> {
-        let active = self.active.as_ref()?;
-        let step = &lessons::all().get(active.lesson)?.steps[active.step];
-        match active.state {
-            StepState::Waiting if step.goal.contains(&mv) || !pos.is_legal(mv) => None,
-            StepState::Waiting => Some(Refusal::OffLesson(mv)),
-            StepState::Done | StepState::Finished => Some(Refusal::LessonDone),
+    /// What the lesson lets a click or typed move do now: the step's goal moves while it
+    /// waits, none once it is done; unguided without a lesson.
+    pub fn guide(&self) -> Guide {
+        let Some(active) = self.active.as_ref() else {
+            return Guide::default();
+        };
+        let goals = match active.state {
+            StepState::Waiting => lessons::all()
+                .get(active.lesson)
+                .and_then(|l| l.steps.get(active.step))
+                .map(|step| step.goal.clone()),
+            StepState::Done | StepState::Finished => None,
+        };
+        Guide {
+            active: true,
+            goals,
         }
+    }
+}
+
+/// Keeps the clicks' guide as the lesson stands.
+fn guide_clicks(run: Res<LessonRun>, mut guide: ResMut<Guide>) {
+    if run.is_changed() {
+        guide.set_if_neq(run.guide());
     }
 }
 

@@ -8,10 +8,21 @@ use bevy_egui::egui::{self, Color32, RichText};
 
 use crate::game::lessons::{LessonCommand, LessonRun, LessonsDone, StepState};
 use crate::game::state::SeatAuthority;
-use crate::game::ui::{GAP, centred_dialog, column_top};
+use crate::game::widgets::{GAP, UiSystems, centred_dialog, column_top};
 use crate::i18n::Tr;
 use crate::lessons;
 use crate::tr;
+
+/// The lessons' windows, drawn in the interface's order.
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<LessonsWindow>().add_systems(
+        bevy_egui::EguiPrimaryContextPass,
+        (
+            lesson_card.in_set(UiSystems::Cards),
+            lessons_window.in_set(UiSystems::Windows),
+        ),
+    );
+}
 
 /// Whether the list of lessons is open.
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]

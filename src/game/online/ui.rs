@@ -16,9 +16,19 @@ use qiguo_server::{Pace, SeatPlan, WhenOverdue};
 use crate::game::online::words::refusal_words;
 use crate::game::online::{Online, OnlineCommand, OnlineRequested, Status};
 use crate::game::state::Match;
-use crate::game::ui::centred_dialog;
+use crate::game::widgets::{UiSystems, centred_dialog};
 use crate::i18n::Tr;
 use crate::tr;
+
+/// The online windows, drawn in the interface's order.
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<OnlineForm>().add_systems(
+        bevy_egui::EguiPrimaryContextPass,
+        (online_window, take_back_question)
+            .chain()
+            .in_set(UiSystems::Windows),
+    );
+}
 
 /// Who plays a seat of a new online game, as chosen in the form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,7 +12,6 @@ use qiguo_rules::{Move, Point, Position};
 
 use crate::game::AppSystems;
 use crate::game::layout::point_position;
-use crate::game::lessons::LessonRun;
 use crate::game::state::{
     Dialog, Match, MatchReset, MoveApplied, MoveRequested, Mover, Refusal, Review, SeatAuthority,
     ShownPositionChanged, TurnPhase, turn_refusal,
@@ -21,6 +20,7 @@ use crate::game::state::{
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Selection>()
         .init_resource::<Hover>()
+        .init_resource::<Guide>()
         .add_message::<PointClicked>()
         .add_message::<DeselectRequested>()
         .add_message::<ClickRefused>()
@@ -36,7 +36,8 @@ pub(super) fn plugin(app: &mut App) {
                 handle_ally_answers,
             )
                 .chain()
-                .in_set(AppSystems::RecordInput),
+                .in_set(AppSystems::RecordInput)
+                .in_set(SelectionSystems),
         )
         .add_systems(
             Update,
@@ -44,6 +45,38 @@ pub(super) fn plugin(app: &mut App) {
                 .chain()
                 .in_set(AppSystems::SyncView),
         );
+}
+
+/// Where clicks and typed moves are interpreted: whatever guides them ([`Guide`]) is set
+/// before.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SelectionSystems;
+
+/// What a guided step on the board (a lesson's) lets a person's click or typed move do; its
+/// owner keeps it up to date before [`SelectionSystems`]. Unguided, everything legal goes.
+#[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
+pub struct Guide {
+    /// A guided step is on the board: a click on a point the selected stone cannot reach is
+    /// answered with the rules' reason instead of dropping the selection.
+    pub active: bool,
+    /// The moves the step asks for while it waits; `None` once it is done (no move then).
+    pub goals: Option<Vec<Move>>,
+}
+
+impl Guide {
+    /// Why the person may not play `mv` in `pos` now, if the guide forbids it: a legal move
+    /// that is not a goal, or any move once the step is done. Illegal moves are the rules
+    /// system's to refuse.
+    pub fn refusal(&self, pos: &Position, mv: Move) -> Option<Refusal> {
+        if !self.active {
+            return None;
+        }
+        match &self.goals {
+            Some(goals) if goals.contains(&mv) || !pos.is_legal(mv) => None,
+            Some(_) => Some(Refusal::OffLesson(mv)),
+            None => Some(Refusal::LessonDone),
+        }
+    }
 }
 
 /// The stone picked by the player to move, and a move waiting for confirmation.
@@ -135,7 +168,7 @@ pub(super) struct PersonTurn<'w> {
     dialog: Res<'w, State<Dialog>>,
     review: Res<'w, Review>,
     seats: Res<'w, SeatAuthority>,
-    lesson: Res<'w, LessonRun>,
+    guide: Res<'w, Guide>,
 }
 
 impl PersonTurn<'_> {
@@ -179,7 +212,7 @@ fn carry_out(
     let the_match = &*turn.the_match;
     let outcome = match outcome {
         ClickOutcome::Play(mv) | ClickOutcome::AskAlly(mv) => turn
-            .lesson
+            .guide
             .refusal(the_match.position(), mv)
             .map_or(outcome, ClickOutcome::Refuse),
         other => other,
@@ -267,7 +300,7 @@ fn handle_point_clicks(
                 turn.the_match.position(),
                 selection.selected,
                 point,
-                turn.lesson.is_active(),
+                turn.guide.active,
             ),
         };
         carry_out(

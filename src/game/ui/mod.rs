@@ -23,22 +23,21 @@ use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 use qiguo_rules::Kingdom;
 
 use crate::game::AppSystems;
-// The online dialogs are drawn in the interface's one chain of windows.
 use crate::game::art::palette::{EmblemShape, KingdomStyle, Palette};
 use crate::game::art::textures::{KAI_FONT, Rgba};
 use crate::game::camera::framing::{FreeArea, PanelRects};
-use crate::game::lessons::ui::{self as lessons, LessonsWindow};
-use crate::game::online::ui as network;
 use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
+use crate::game::widgets::UiSystems;
+pub(crate) use crate::game::widgets::{GAP, centred_dialog, column_top, panel_rect};
 use crate::i18n::Tr;
 
 pub(crate) use dialogs::NewGameForm;
 pub(crate) use files::FilesForm;
+pub(crate) use settings::toggled;
 pub(crate) use status::Toast;
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<NewGameForm>()
-        .init_resource::<network::OnlineForm>()
         .init_resource::<FilesForm>()
         .init_resource::<Toast>()
         .init_resource::<concede::ConcedeForm>()
@@ -46,7 +45,6 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<help::RulesWindow>()
         .init_resource::<movebox::MoveBox>()
         .init_resource::<welcome::Welcome>()
-        .init_resource::<LessonsWindow>()
         .init_resource::<InterfaceZoom>()
         .init_resource::<Palette>()
         .keep_setting::<NewGameForm>()
@@ -64,25 +62,37 @@ pub(crate) fn plugin(app: &mut App) {
             )
                 .in_set(AppSystems::UpdateHud),
         )
+        .configure_sets(
+            EguiPrimaryContextPass,
+            (
+                UiSystems::Setup,
+                UiSystems::Panels,
+                UiSystems::Cards,
+                UiSystems::Dialogs,
+                UiSystems::Windows,
+                UiSystems::Last,
+            )
+                .chain(),
+        )
         .add_systems(
             EguiPrimaryContextPass,
             (
-                set_up_style,
-                share_palette,
-                zoom_keys,
-                standings::turn_strip,
-                standings::kingdom_table,
-                status::toolbar,
-                moves::move_list,
-                status::status_line,
-                status::hand_off_banner,
+                (set_up_style, share_palette, zoom_keys)
+                    .chain()
+                    .in_set(UiSystems::Setup),
                 (
-                    help::piece_card,
-                    help::rules_window,
-                    movebox::move_box,
-                    lessons::lesson_card,
+                    standings::turn_strip,
+                    standings::kingdom_table,
+                    status::toolbar,
+                    moves::move_list,
+                    status::status_line,
+                    status::hand_off_banner,
                 )
-                    .chain(),
+                    .chain()
+                    .in_set(UiSystems::Panels),
+                (help::piece_card, help::rules_window, movebox::move_box)
+                    .chain()
+                    .in_set(UiSystems::Cards),
                 (
                     dialogs::ally_question,
                     dialogs::game_over,
@@ -90,22 +100,26 @@ pub(crate) fn plugin(app: &mut App) {
                     concede::finish_offer,
                     report::report_window,
                 )
-                    .chain(),
-                dialogs::new_game,
-                files::save_dialog,
-                files::load_dialog,
-                files::share_dialog,
-                files::resume_dialog,
-                (welcome::welcome_card, lessons::lessons_window).chain(),
-                (network::online_window, network::take_back_question).chain(),
+                    .chain()
+                    .in_set(UiSystems::Dialogs),
+                (
+                    dialogs::new_game,
+                    files::save_dialog,
+                    files::load_dialog,
+                    files::share_dialog,
+                    files::resume_dialog,
+                    welcome::welcome_card,
+                )
+                    .chain()
+                    .in_set(UiSystems::Windows),
                 (
                     report_panels,
                     settings::sync_panels,
                     settings::settings_window,
                 )
-                    .chain(),
-            )
-                .chain(),
+                    .chain()
+                    .in_set(UiSystems::Last),
+            ),
         );
 }
 
@@ -160,33 +174,6 @@ const PANELS: [&str; 6] = [
     "status",
     "lesson card",
 ];
-
-/// Where a panel was drawn last frame, in points (the panels are stacked from these).
-/// A panel no longer drawn (a lesson's card once the lesson is left) has none.
-fn panel_rect(ctx: &egui::Context, id: &str) -> Option<egui::Rect> {
-    let id = egui::Id::new(id);
-    ctx.memory(|memory| {
-        let areas = memory.areas();
-        let shown = [
-            egui::Order::Middle,
-            egui::Order::Foreground,
-            egui::Order::Background,
-        ]
-        .into_iter()
-        .any(|order| areas.is_visible(&egui::LayerId::new(order, id)));
-        shown.then(|| memory.area_rect(id)).flatten()
-    })
-}
-
-/// The layout: the turn strip along the top, over the board; down the right side the Kingdoms
-/// panel, the Moves panel and at the bottom the toolbar; the status line at the bottom left.
-/// The board is framed in what is left.
-pub(crate) const GAP: f32 = 8.0;
-
-/// Where the right-hand column starts: below the turn strip.
-pub(crate) fn column_top(ctx: &egui::Context) -> f32 {
-    panel_rect(ctx, "turn strip").map_or(72.0, |r| r.max.y + GAP)
-}
 
 /// The free area (where the board is framed) in points: banners and the turn strip centre on it.
 fn board_area(ctx: &egui::Context, free: &FreeArea) -> egui::Rect {
@@ -289,18 +276,6 @@ fn zoom_keys(
         ctx.set_zoom_factor(wanted);
     }
     Ok(())
-}
-
-/// A window fixed in the middle of the screen, for forms and questions.
-/// `id` keeps it the same window whatever language its title is in.
-pub(crate) fn centred_dialog<'open>(id: &str, title: String) -> egui::Window<'open> {
-    egui::Window::new(title)
-        .id(egui::Id::new(id))
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
-        .resizable(false)
-        .collapsible(false)
-        // At once: a question must not wait for a fade (a slow machine draws few frames).
-        .fade_in(false)
 }
 
 /// Where the interface finds the palette in egui's memory: [`share_palette`] puts it there

@@ -3,10 +3,9 @@
 //! memory of which panels are folded.
 
 use bevy::prelude::*;
-use bevy::window::{PrimaryWindow, WindowMode};
+use bevy::window::{MonitorSelection, PrimaryWindow, WindowMode};
 use bevy_egui::{EguiContexts, egui};
 
-use crate::game::app::window::toggled;
 use crate::game::art::palette::{Palette, PaletteChoice};
 use crate::game::awareness::handoff::HandOff;
 use crate::game::camera::ViewSettings;
@@ -17,6 +16,14 @@ use crate::game::ui::InterfaceZoom;
 use crate::i18n::{Language, Tr};
 use crate::settings::{Panels, UI_SCALE_RANGE};
 use crate::tr;
+
+/// The other of windowed and borderless fullscreen.
+pub(crate) fn toggled(mode: WindowMode) -> WindowMode {
+    match mode {
+        WindowMode::Windowed => WindowMode::BorderlessFullscreen(MonitorSelection::Current),
+        _ => WindowMode::Windowed,
+    }
+}
 
 /// The ids of the collapsible panels' state in egui's memory.
 const PANELS: [&str; 2] = ["Kingdoms", "Moves"];

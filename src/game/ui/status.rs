@@ -6,9 +6,9 @@ use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_rules::Kingdom;
 
-use crate::game::app::launch::View;
 use crate::game::awareness::handoff::{BANNER_SECONDS, HandOff};
 use crate::game::awareness::{Danger, Threats, ToggleThreats};
+use crate::game::camera::View;
 use crate::game::camera::framing::FreeArea;
 use crate::game::camera::{ViewRequested, ViewSettings};
 use crate::game::hint::{Hint, HintRequested};
