@@ -25,6 +25,7 @@ pub mod stones;
 pub(crate) mod tools;
 pub(crate) mod ui;
 pub(crate) mod widgets;
+pub(crate) mod wording;
 
 use bevy::prelude::*;
 

@@ -392,7 +392,7 @@ mod records {
             let notices = messages::<Notice>(&mut app);
             assert_eq!(notices.len(), 1, "{language}");
             assert!(notices[0].error);
-            said.push(notices[0].text.clone());
+            said.push(notices[0].said.text(Tr::new(language)));
         }
         assert_eq!(
             said,

@@ -77,7 +77,7 @@ fn no_hint_while_a_computer_is_to_move() {
     assert!(
         notices
             .iter()
-            .any(|n| n.error && n.text.contains("computer")),
+            .any(|n| n.error && n.said.text(qiguo::i18n::Tr::default()).contains("computer")),
         "{notices:?}"
     );
     assert!(!hint(&app).is_searching());

@@ -163,7 +163,14 @@ async fn fifty_games_at_once() {
                 panic!()
             };
             assert_eq!(games.len(), 10);
-            assert!(games.iter().all(|g| g.your_turn && g.moves == 21));
+            assert!(
+                games.iter().all(|g| g.your_turn && g.moves == 21),
+                "{:?}",
+                games
+                    .iter()
+                    .map(|g| (g.moves, g.your_turn, g.to_move, g.finished))
+                    .collect::<Vec<_>>()
+            );
             lens
         }));
     }

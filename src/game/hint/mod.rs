@@ -12,9 +12,7 @@ use qiguo_ai::{BackgroundSearch, Engine, Level, Limits};
 use qiguo_rules::{Kingdom, Move, PieceKind, Position};
 
 use crate::game::AppSystems;
-use crate::game::state::{
-    Dialog, HintUsed, Match, Mover, Notice, Review, SeatAuthority, Turn, TurnPhase, turn_refusal,
-};
+use crate::game::state::{HintUsed, Match, Mover, Notice, Turn, TurnGate};
 use crate::i18n::Tr;
 use crate::tr;
 
@@ -168,13 +166,9 @@ impl Hint {
 fn start_hints(
     mut requests: MessageReader<HintRequested>,
     the_match: Res<Match>,
-    phase: Res<State<TurnPhase>>,
-    review: Res<Review>,
-    dialog: Res<State<Dialog>>,
-    seats: Res<SeatAuthority>,
+    gate: TurnGate,
     mut hint: ResMut<Hint>,
     mut notices: MessageWriter<Notice>,
-    tr: Res<Tr>,
 ) {
     if requests.read().count() == 0 {
         return;
@@ -185,15 +179,8 @@ fn start_hints(
     {
         return; // already on its way, or shown
     }
-    if let Some(refusal) = turn_refusal(
-        &the_match,
-        *phase.get(),
-        &review,
-        *dialog.get(),
-        Mover::Person,
-        &seats,
-    ) {
-        notices.write(Notice::error(refusal.text(*tr)));
+    if let Some(refusal) = gate.refusal(&the_match, Mover::Person) {
+        notices.write(Notice::refused(refusal));
         return;
     }
     let search = BackgroundSearch::start(

@@ -268,7 +268,7 @@ fn follow_commands(
             continue;
         };
         if seats.follows_server() {
-            notices.write(Notice::error(tr.text("online-leave-first")));
+            notices.write(Notice::error_message("online-leave-first"));
             continue;
         }
         if !request_step(chosen, step, chosen.start_of(step), &mut games, *tr) {

@@ -46,9 +46,6 @@ pub(crate) fn lessons_window(
     mut commands: MessageWriter<LessonCommand>,
     tr: Res<Tr>,
 ) -> Result {
-    if !window.open {
-        return Ok(());
-    }
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let mut open = true;

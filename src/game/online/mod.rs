@@ -30,8 +30,8 @@ use crate::game::AppSystems;
 use crate::game::online::notify::{Notification, Notifier};
 use crate::game::recap::Recap;
 use crate::game::state::{
-    Dialog, GameFromServer, Match, MatchReset, MoveRequested, Mover, Notice, PlayersFromServer,
-    Review, SeatAuthority, SeatHolder, Turn, TurnPhase, UndoRequested, turn_refusal,
+    GameFromServer, Match, MatchReset, MoveRequested, Mover, Notice, PlayersFromServer,
+    SeatAuthority, SeatHolder, Turn, TurnGate, UndoRequested,
 };
 use crate::i18n::Tr;
 use crate::tr;
@@ -656,9 +656,7 @@ fn forward_person_requests(
 fn feed_moves(
     mut online: ResMut<Online>,
     the_match: Res<Match>,
-    phase: Res<State<TurnPhase>>,
-    dialog: Res<State<Dialog>>,
-    review: Res<Review>,
+    gate: TurnGate,
     mut requests: MessageWriter<MoveRequested>,
 ) {
     let turn = the_match.turn();
@@ -677,15 +675,9 @@ fn feed_moves(
         return;
     }
     let seats = online.authority(the_match.players().len());
-    let ready = turn_refusal(
-        &the_match,
-        *phase.get(),
-        &review,
-        *dialog.get(),
-        Mover::Remote,
-        &seats,
-    )
-    .is_none();
+    let ready = gate
+        .refusal_under(&the_match, Mover::Remote, &seats)
+        .is_none();
     if ready {
         online.inbox.pop_front();
         // A seat's own move: its player has the game open now, whatever they had before.

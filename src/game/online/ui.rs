@@ -24,7 +24,10 @@ use crate::tr;
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<OnlineForm>().add_systems(
         bevy_egui::EguiPrimaryContextPass,
-        (online_window, take_back_question)
+        (
+            online_window.run_if(|f: Res<OnlineForm>| f.open),
+            take_back_question,
+        )
             .chain()
             .in_set(UiSystems::Windows),
     );
@@ -126,9 +129,6 @@ pub(crate) fn online_window(
     mut commands: MessageWriter<OnlineCommand>,
     tr: Res<Tr>,
 ) -> Result {
-    if !form.open {
-        return Ok(());
-    }
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let mut open = true;

@@ -13,8 +13,7 @@ use qiguo_rules::{Move, Point, Position};
 use crate::game::AppSystems;
 use crate::game::layout::point_position;
 use crate::game::state::{
-    Dialog, Match, MatchReset, MoveApplied, MoveRequested, Mover, Refusal, Review, SeatAuthority,
-    ShownPositionChanged, TurnPhase, turn_refusal,
+    Match, MatchReset, MoveApplied, MoveRequested, Mover, Refusal, ShownPositionChanged, TurnGate,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -164,10 +163,7 @@ fn handle_deselect(
 #[derive(SystemParam)]
 pub(super) struct PersonTurn<'w> {
     the_match: Res<'w, Match>,
-    phase: Res<'w, State<TurnPhase>>,
-    dialog: Res<'w, State<Dialog>>,
-    review: Res<'w, Review>,
-    seats: Res<'w, SeatAuthority>,
+    gate: TurnGate<'w>,
     guide: Res<'w, Guide>,
 }
 
@@ -175,19 +171,13 @@ impl PersonTurn<'_> {
     /// Why a person cannot act now, if they cannot: not their turn, a dialog or the ally
     /// question open, a review shown, a move still shown.
     fn refusal(&self, selection: &Selection) -> Option<Refusal> {
-        turn_refusal(
-            &self.the_match,
-            *self.phase.get(),
-            &self.review,
-            *self.dialog.get(),
-            Mover::Person,
-            &self.seats,
-        )
-        .or_else(|| {
-            selection
-                .pending_ally_attack
-                .map(|_| Refusal::AllyQuestionOpen)
-        })
+        self.gate
+            .refusal(&self.the_match, Mover::Person)
+            .or_else(|| {
+                selection
+                    .pending_ally_attack
+                    .map(|_| Refusal::AllyQuestionOpen)
+            })
     }
 }
 
@@ -293,7 +283,7 @@ fn handle_point_clicks(
     mut refused: MessageWriter<ClickRefused>,
 ) {
     for &PointClicked(point) in clicks.read() {
-        debug!("point {point} clicked in {:?}", turn.phase.get());
+        debug!("point {point} clicked in {:?}", turn.gate.phase());
         let outcome = match turn.refusal(&selection) {
             Some(reason) => ClickOutcome::Refuse(reason),
             None => interpret_click(

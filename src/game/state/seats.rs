@@ -14,7 +14,7 @@ pub enum SeatHolder {
 }
 
 /// Who decides the game and each of its seats. Written only by the online code; read by the
-/// rules system ([`super::turn_refusal`]), the computer players, the camera and the cues.
+/// rules system ([`super::TurnGate`]), the computer players, the camera and the cues.
 #[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
 pub struct SeatAuthority {
     /// `None` on a game at this screen only. On a game this machine follows from a server, by

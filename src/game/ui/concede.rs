@@ -9,10 +9,7 @@ use bevy_egui::egui::RichText;
 use qiguo_rules::Move;
 
 use crate::game::pace::{Pace, PaceChoice};
-use crate::game::state::{
-    Dialog, Match, MatchReset, MoveRequested, Mover, Review, SeatAuthority, Turn, TurnPhase,
-    turn_refusal,
-};
+use crate::game::state::{Match, MatchReset, MoveRequested, Mover, Turn, TurnGate, TurnPhase};
 use crate::game::ui::NewGameForm;
 use crate::game::ui::describe::MoveDescription;
 use crate::i18n::Tr;
@@ -42,10 +39,7 @@ pub(super) fn concede_dialog(
     mut contexts: EguiContexts,
     mut form: ResMut<ConcedeForm>,
     the_match: Res<Match>,
-    phase: Res<State<TurnPhase>>,
-    review: Res<Review>,
-    dialog: Res<State<Dialog>>,
-    seats: Res<SeatAuthority>,
+    gate: TurnGate,
     mut requests: MessageWriter<MoveRequested>,
     tr: Res<Tr>,
 ) -> Result {
@@ -59,14 +53,7 @@ pub(super) fn concede_dialog(
     }
     let pos = the_match.position();
     let kingdom = pos.to_move();
-    let refusal = turn_refusal(
-        &the_match,
-        *phase.get(),
-        &review,
-        *dialog.get(),
-        Mover::Person,
-        &seats,
-    );
+    let refusal = gate.refusal(&the_match, Mover::Person);
     // What the concession would do, from the rules themselves.
     let mut after = pos.clone();
     let consequence = after

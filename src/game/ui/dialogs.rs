@@ -272,9 +272,6 @@ pub(super) fn new_game(
     mut requests: MessageWriter<NewGameRequested>,
     tr: Res<Tr>,
 ) -> Result {
-    if !form.open {
-        return Ok(());
-    }
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let mut open = true;

@@ -48,9 +48,6 @@ pub(super) fn save_dialog(
     mut requests: MessageWriter<SaveRequested>,
     tr: Res<Tr>,
 ) -> Result {
-    if !form.save_open {
-        return Ok(());
-    }
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
@@ -114,9 +111,6 @@ pub(super) fn load_dialog(
     mut deletes: MessageWriter<DeleteRequested>,
     tr: Res<Tr>,
 ) -> Result {
-    if !form.load_open {
-        return Ok(());
-    }
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
@@ -244,9 +238,6 @@ pub(super) fn share_dialog(
     mut loads: MessageWriter<LoadRequested>,
     tr: Res<Tr>,
 ) -> Result {
-    if !form.share_open {
-        return Ok(());
-    }
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let mut open = true;

@@ -482,9 +482,6 @@ pub(super) fn rules_window(
     the_match: Res<Match>,
     tr: Res<Tr>,
 ) -> Result {
-    if !window.open {
-        return Ok(());
-    }
     let tr = *tr;
     let rules = *the_match.position().rules();
     let ctx = contexts.ctx_mut()?;

@@ -90,7 +90,11 @@ pub(crate) fn plugin(app: &mut App) {
                 )
                     .chain()
                     .in_set(UiSystems::Panels),
-                (help::piece_card, help::rules_window, movebox::move_box)
+                (
+                    help::piece_card,
+                    help::rules_window.run_if(|w: Res<help::RulesWindow>| w.open),
+                    movebox::move_box.run_if(|m: Res<movebox::MoveBox>| m.open),
+                )
                     .chain()
                     .in_set(UiSystems::Cards),
                 (
@@ -98,24 +102,24 @@ pub(crate) fn plugin(app: &mut App) {
                     dialogs::game_over,
                     concede::concede_dialog,
                     concede::finish_offer,
-                    report::report_window,
+                    report::report_window.run_if(|w: Res<report::ReportWindow>| w.open),
                 )
                     .chain()
                     .in_set(UiSystems::Dialogs),
                 (
-                    dialogs::new_game,
-                    files::save_dialog,
-                    files::load_dialog,
-                    files::share_dialog,
+                    dialogs::new_game.run_if(|f: Res<NewGameForm>| f.open),
+                    files::save_dialog.run_if(|f: Res<FilesForm>| f.save_open),
+                    files::load_dialog.run_if(|f: Res<FilesForm>| f.load_open),
+                    files::share_dialog.run_if(|f: Res<FilesForm>| f.share_open),
                     files::resume_dialog,
-                    welcome::welcome_card,
+                    welcome::welcome_card.run_if(welcome::card_due),
                 )
                     .chain()
                     .in_set(UiSystems::Windows),
                 (
                     report_panels,
                     settings::sync_panels,
-                    settings::settings_window,
+                    settings::settings_window.run_if(|p: Res<Preferences>| p.open),
                 )
                     .chain()
                     .in_set(UiSystems::Last),

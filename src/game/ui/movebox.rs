@@ -55,9 +55,6 @@ pub(super) fn move_box(
     tr: Res<Tr>,
     mut fitting: Local<Option<(FittingKey, Vec<Move>)>>,
 ) -> Result {
-    if !movebox.open {
-        return Ok(());
-    }
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     // No move contains a slash: the key that opened the box may have typed one.

@@ -71,9 +71,6 @@ pub(super) fn report_window(
     mut steps: MessageWriter<ReviewRequested>,
     tr: Res<Tr>,
 ) -> Result {
-    if !window.open {
-        return Ok(());
-    }
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let mut open = true;

@@ -77,9 +77,6 @@ pub(super) fn settings_window(
     mut tr: ResMut<Tr>,
     time: Res<Time>,
 ) -> Result {
-    if !prefs.open {
-        return Ok(());
-    }
     let words = *tr;
     let ctx = contexts.ctx_mut()?;
     let mut open = true;

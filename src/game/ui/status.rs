@@ -65,7 +65,7 @@ pub(super) fn collect_toasts(
                 true,
             )
         }))
-        .chain(notices.read().map(|n| (n.text.clone(), n.error)));
+        .chain(notices.read().map(|n| (n.said.text(tr), n.error)));
     if let Some((text, error)) = reasons.last() {
         // Failures stay longer: they may name a file to look at.
         let seconds = if error {

@@ -28,6 +28,11 @@ impl KeptSetting for Welcome {
     }
 }
 
+/// Whether the welcome card is shown: asked for, and no other question first.
+pub(super) fn card_due(welcome: Res<Welcome>, dialog: Res<State<Dialog>>) -> bool {
+    welcome.open && *dialog.get() == Dialog::None
+}
+
 /// The welcome card's state.
 #[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Welcome {
@@ -78,7 +83,6 @@ fn choice(ui: &mut egui::Ui, title: String, line: String) -> bool {
 pub(super) fn welcome_card(
     mut contexts: EguiContexts,
     mut welcome: ResMut<Welcome>,
-    dialog: Res<State<Dialog>>,
     mut form: ResMut<NewGameForm>,
     mut network: ResMut<OnlineForm>,
     mut lessons_window: ResMut<LessonsWindow>,
@@ -87,9 +91,6 @@ pub(super) fn welcome_card(
     tr: Res<Tr>,
 ) -> Result {
     // The offer to resume the last game comes first.
-    if !welcome.open || *dialog.get() != Dialog::None {
-        return Ok(());
-    }
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
