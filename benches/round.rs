@@ -6,13 +6,12 @@
 use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
-use qiguo::game::computer::{ComputerSettings, Thinking};
-use qiguo::game::logic_plugins;
-use qiguo::game::pace::{Pace, PaceChoice};
+use qiguo::game::computer::Thinking;
+use qiguo::game::headless::Headless;
+use qiguo::game::pace::PaceChoice;
 use qiguo::game::state::{Match, MoveRequested, TurnPhase};
 use qiguo_ai::{Engine, Level, Limits};
-use qiguo_rules::{Game, PlayerInfo, Position, Preset, Rules};
+use qiguo_rules::{Game, Position, Preset, Rules};
 
 /// Moves played by Easy players before the round is measured (twelve rounds of seven).
 const OPENING_PLIES: usize = 84;
@@ -36,23 +35,16 @@ fn mid_game() -> Game {
     game
 }
 
-/// The headless game: a person as Qin, six computers of `level`, at `pace`.
+/// The headless game (the tests' builder, as played): a person as Qin, six computers of
+/// `level`, at `pace`.
 fn app(game: Game, level: Level, pace: PaceChoice) -> App {
-    let mut players = PlayerInfo::defaults(7);
-    for player in players.iter_mut().skip(1) {
-        player.computer = Some(level);
-    }
-    let mut app = App::new();
-    app.add_plugins((MinimalPlugins, StatesPlugin));
-    app.insert_resource(Match::from_game(game, players));
-    app.insert_resource(ComputerSettings::default());
-    app.insert_resource(Pace(pace));
-    logic_plugins(&mut app);
-    qiguo::game::app::run_main_world_on_one_thread(&mut app);
-    app.finish();
-    app.cleanup();
-    app.update();
-    app
+    let mut levels = vec![Some(level); 7];
+    levels[0] = None;
+    Headless::from_game(game)
+        .levels(&levels)
+        .pace(pace)
+        .as_played()
+        .build()
 }
 
 fn phase(app: &App) -> TurnPhase {

@@ -8,6 +8,7 @@ pub mod awareness;
 pub(crate) mod board;
 pub(crate) mod camera;
 pub mod computer;
+pub mod headless;
 pub mod hint;
 pub(crate) mod input;
 pub(crate) mod keys;

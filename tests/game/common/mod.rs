@@ -8,119 +8,15 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::state::app::StatesPlugin;
-use bevy::time::TimeUpdateStrategy;
-use qiguo::game::computer::ComputerSettings;
-use qiguo::game::hint::Hint;
-use qiguo::game::pace::{Pace, PaceChoice};
-use qiguo::game::saving::{FileTasks, SaveStore};
+use qiguo::game::layout;
+use qiguo::game::saving::FileTasks;
 use qiguo::game::selection::{Marker, MarkerKind, PointClicked, Selection};
 use qiguo::game::state::{Match, MoveRequested, Mover, Review, TurnPhase};
 use qiguo::game::stones::{EmperorStone, Look, Stone, StoneIndex, StonePlace};
-use qiguo::game::{layout, logic_plugins};
 use qiguo::saves::SaveDir;
-use qiguo_ai::{Level, Limits};
-use qiguo_rules::{Game, Kingdom, Move, PlayerInfo, Point, Position, Standing, notation};
+use qiguo_rules::{Kingdom, Move, Point, Position, Standing, notation};
 
-/// Simulated seconds per frame.
-pub const FRAME: Duration = Duration::from_millis(20);
-
-/// Positions a computer searches per move in tests: the same move on every machine.
-pub const TEST_NODES: u64 = 3_000;
-
-/// Builds a headless app around a match.
-pub struct TestApp {
-    game: Game,
-    players: Vec<PlayerInfo>,
-    computers: ComputerSettings,
-    pace: PaceChoice,
-    store: Option<SaveStore>,
-}
-
-impl TestApp {
-    /// People at every seat, from `start`.
-    pub fn new(start: Position) -> TestApp {
-        TestApp::from_game(Game::new(start))
-    }
-
-    /// People at every seat, continuing `game`.
-    pub fn from_game(game: Game) -> TestApp {
-        let players = PlayerInfo::defaults(game.position().seats().player_count());
-        TestApp {
-            game,
-            players,
-            computers: ComputerSettings {
-                enabled: true,
-                movetime: None,
-                nodes: Some(TEST_NODES),
-                wait_for_search: true,
-                seed: 1,
-                threads: 1,
-            },
-            pace: PaceChoice::Brisk,
-            store: None,
-        }
-    }
-
-    /// Who plays each player number: a computer level or a person (`None`).
-    pub fn levels(mut self, levels: &[Option<Level>]) -> TestApp {
-        for (player, level) in self.players.iter_mut().zip(levels) {
-            player.computer = *level;
-        }
-        self
-    }
-
-    /// Computer players never search: the test writes their requests itself.
-    pub fn computers_idle(mut self) -> TestApp {
-        self.computers.enabled = false;
-        self
-    }
-
-    /// Another pace (brisk unless asked).
-    pub fn pace(mut self, pace: PaceChoice) -> TestApp {
-        self.pace = pace;
-        self
-    }
-
-    /// Another seed for the computers' variety.
-    pub fn seed(mut self, seed: u64) -> TestApp {
-        self.computers.seed = seed;
-        self
-    }
-
-    /// Saves in `dir`, offering to resume its autosave at start if `offer_resume`.
-    pub fn saving(mut self, dir: &SaveDir, offer_resume: bool) -> TestApp {
-        let mut store = SaveStore::at(dir.clone());
-        store.offer_resume = offer_resume;
-        self.store = Some(store);
-        self
-    }
-
-    /// The app, after its first frame.
-    pub fn build(self) -> App {
-        let mut app = App::new();
-        app.add_plugins((MinimalPlugins, StatesPlugin));
-        app.insert_resource(TimeUpdateStrategy::ManualDuration(FRAME));
-        app.insert_resource(Match::from_game(self.game, self.players));
-        app.insert_resource(self.computers);
-        app.insert_resource(Pace(self.pace));
-        app.insert_resource(Hint::with_limits(Limits {
-            nodes: Some(TEST_NODES),
-            ..Limits::default()
-        }));
-        if let Some(store) = self.store {
-            app.insert_resource(store);
-        }
-        logic_plugins(&mut app);
-        // As in the game: the main world's systems run one after another on one thread.
-        qiguo::game::app::run_main_world_on_one_thread(&mut app);
-        // As `App::run` does: plugins finish setting up (the network's protocol among them).
-        app.finish();
-        app.cleanup();
-        app.update();
-        app
-    }
-}
+pub use qiguo::game::headless::Headless as TestApp;
 
 /// An app with people at every seat, from `start`.
 pub fn app_with(start: Position) -> App {
