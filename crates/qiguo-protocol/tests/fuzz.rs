@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use qiguo_protocol::client::Conversation;
 use qiguo_protocol::{Ask, ClientFrame, NewGame, Pace, SeatPlan, ServerFrame};
 use qiguo_rules::{Game, Level, Preset, Rules, Seats};
+use qiguo_testkit::mutate;
 
 const CLIENT_FRAMES: &[&str] = &[
     r#"{"req":1,"ask":{"type":"hello","version":3,"identity":{"as":"new","name":"Ann"}}}"#,
@@ -43,26 +44,6 @@ fn client_frames() -> Vec<String> {
     let mut frames: Vec<String> = CLIENT_FRAMES.iter().map(|f| f.to_string()).collect();
     frames.push(serde_json::to_string(&create).unwrap());
     frames
-}
-
-fn mutate(text: &str, edits: &[(usize, u8, u8)]) -> Vec<u8> {
-    let mut bytes = text.as_bytes().to_vec();
-    for &(at, op, byte) in edits {
-        let at = if bytes.is_empty() {
-            0
-        } else {
-            at % bytes.len()
-        };
-        match op % 3 {
-            0 if !bytes.is_empty() => bytes[at] ^= byte.max(1),
-            1 => bytes.insert(at, byte),
-            _ if !bytes.is_empty() => {
-                bytes.remove(at);
-            }
-            _ => bytes.push(byte),
-        }
-    }
-    bytes
 }
 
 /// What the server does first with a frame: reads it, and checks a new game in it.

@@ -6,6 +6,7 @@
 use proptest::prelude::*;
 use qiguo_rules::random::SplitMix64;
 use qiguo_rules::{Game, PlayerInfo, Position, Preset, Record, Rules, Seating, Seats, fen};
+use qiguo_testkit::mutate;
 
 /// Valid starts to mutate: the start of every preset, with seven and with three players.
 fn fens() -> Vec<String> {
@@ -48,27 +49,6 @@ fn records() -> Vec<String> {
         records.push(Record::from_game(&game, players).to_json());
     }
     records
-}
-
-/// Applies edits to `text`'s bytes: each edit flips, inserts or removes one byte.
-fn mutate(text: &str, edits: &[(usize, u8, u8)]) -> Vec<u8> {
-    let mut bytes = text.as_bytes().to_vec();
-    for &(at, op, byte) in edits {
-        let at = if bytes.is_empty() {
-            0
-        } else {
-            at % bytes.len()
-        };
-        match op % 3 {
-            0 if !bytes.is_empty() => bytes[at] ^= byte.max(1),
-            1 => bytes.insert(at, byte),
-            _ if !bytes.is_empty() => {
-                bytes.remove(at);
-            }
-            _ => bytes.push(byte),
-        }
-    }
-    bytes
 }
 
 fn read_fen(bytes: &[u8]) {

@@ -65,6 +65,29 @@ pub fn package_dir(compiled: &str) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(compiled))
 }
 
+/// `text`'s bytes with `edits` made, for fuzzing a reader from valid input: each edit is a
+/// place (taken modulo the length), an operation (flip a byte by xor, insert one, or remove
+/// one; by the operation's value modulo 3) and a byte.
+pub fn mutate(text: &str, edits: &[(usize, u8, u8)]) -> Vec<u8> {
+    let mut bytes = text.as_bytes().to_vec();
+    for &(at, op, byte) in edits {
+        let at = if bytes.is_empty() {
+            0
+        } else {
+            at % bytes.len()
+        };
+        match op % 3 {
+            0 if !bytes.is_empty() => bytes[at] ^= byte.max(1),
+            1 => bytes.insert(at, byte),
+            _ if !bytes.is_empty() => {
+                bytes.remove(at);
+            }
+            _ => bytes.push(byte),
+        }
+    }
+    bytes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

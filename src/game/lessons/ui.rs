@@ -19,7 +19,9 @@ pub(crate) fn plugin(app: &mut App) {
         bevy_egui::EguiPrimaryContextPass,
         (
             lesson_card.in_set(UiSystems::Cards),
-            lessons_window.in_set(UiSystems::Windows),
+            lessons_window
+                .run_if(|w: Res<LessonsWindow>| w.open)
+                .in_set(UiSystems::Windows),
         ),
     );
 }
