@@ -1,0 +1,231 @@
+//! The connection: the link started on request (to the window's own server or one elsewhere)
+//! or let go, the player's requests sent, and what the link reports read and answered.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
+
+use bevy::prelude::*;
+use qiguo_server::link::{Link, News, Target};
+use qiguo_server::protocol::{Answer, Ask};
+
+use super::*;
+use crate::game::online::notify::Notifier;
+use crate::game::state::{GameFromServer, Match, Notice, PlayersFromServer};
+use crate::i18n::Tr;
+use crate::tr;
+
+/// The address other machines reach a server listening on `bind` at: this machine's address on
+/// the network it reaches others by (found by routing, no packet sent), else `bind` itself.
+pub(crate) fn joinable_address(bind: SocketAddr) -> SocketAddr {
+    if !bind.ip().is_unspecified() {
+        return bind;
+    }
+    let routed = UdpSocket::bind((Ipv4Addr::UNSPECIFIED, 0))
+        .and_then(|s| {
+            // A documentation address (TEST-NET-1): connecting a UDP socket only picks a route.
+            s.connect((Ipv4Addr::new(192, 0, 2, 1), 9))?;
+            s.local_addr()
+        })
+        .ok()
+        .map(|a| a.ip())
+        .filter(|ip| !ip.is_unspecified());
+    SocketAddr::new(routed.unwrap_or(bind.ip()), bind.port())
+}
+
+/// Starts the link on request, or lets it go.
+pub(super) fn connect_or_leave(
+    mut requests: MessageReader<OnlineRequested>,
+    mut online: ResMut<Online>,
+    store: Option<Res<crate::game::saving::SaveStore>>,
+    mut notices: MessageWriter<Notice>,
+    tr: Res<Tr>,
+) {
+    for request in requests.read() {
+        // The data directory the game saves in (each test window has its own).
+        let dir = match store.as_ref().and_then(|s| s.dir.clone()) {
+            Some(dir) => Ok(dir),
+            None => crate::saves::SaveDir::locate(),
+        };
+        let keys = match dir {
+            Ok(dir) => dir.root().to_path_buf(),
+            Err(e) => {
+                notices.write(Notice::error(tr!(tr, "online-failed", why = e.to_string())));
+                continue;
+            }
+        };
+        // The own server's lines reach Bevy's log through `tracing`.
+        let log = qiguo_server::log::Log::tracing();
+        let (target, name) = match request {
+            OnlineRequested::Leave => {
+                if online.link.is_some() {
+                    *online = Online::default();
+                    notices.write(Notice::done(tr.text("online-left")));
+                }
+                continue;
+            }
+            OnlineRequested::OwnServer { lan, port, name } => {
+                let bind = if *lan {
+                    IpAddr::V4(Ipv4Addr::UNSPECIFIED)
+                } else {
+                    IpAddr::V4(Ipv4Addr::LOCALHOST)
+                };
+                let mut config = qiguo_server::server::ServerConfig::new(
+                    qiguo_server::cli::sqlite_url(&keys.join(qiguo_server::cli::SERVER_DB)),
+                );
+                config.bind = bind;
+                config.port = *port;
+                // A LAN evening at home: plain WebSocket, said so in the window.
+                config.insecure_lan = *lan;
+                online.address = Some(format!(
+                    "ws://{}",
+                    joinable_address(SocketAddr::new(bind, *port))
+                ));
+                (Target::Own(config), name.clone())
+            }
+            OnlineRequested::Remote { url, name } => {
+                online.address = Some(url.clone());
+                (
+                    Target::Remote {
+                        url: url.clone(),
+                        ca: None,
+                    },
+                    name.clone(),
+                )
+            }
+        };
+        let address = online.address.take();
+        *online = Online {
+            link: Some(Link::start(target, name, keys, log)),
+            status: Status::Connecting,
+            address,
+            ..Online::default()
+        };
+    }
+}
+
+/// The window's requests, asked of the server.
+pub(super) fn send_commands(
+    mut commands: MessageReader<OnlineCommand>,
+    mut online: ResMut<Online>,
+) {
+    for command in commands.read() {
+        match command.clone() {
+            OnlineCommand::RefreshGames => online.ask(Ask::Games {}, Asked::Games),
+            OnlineCommand::Open(game) => {
+                online.ask(Ask::Open { game }, Asked::Board { watching: false })
+            }
+            OnlineCommand::Create(game) => online.ask(Ask::Create { game }, Asked::Created),
+            OnlineCommand::Join { code, kingdom } => {
+                online.ask(
+                    Ask::Join { code, kingdom },
+                    Asked::Board { watching: false },
+                );
+            }
+            OnlineCommand::Watch(code) => {
+                online.ask(Ask::Watch { code }, Asked::Board { watching: true })
+            }
+            OnlineCommand::LeaveGame => {
+                if let Some(table) = online.table.take() {
+                    online.inbox.clear();
+                    online.ask(Ask::Close { game: table.id }, Asked::Other);
+                }
+            }
+            OnlineCommand::AnswerTakeBack(agree) => {
+                let Some(table) = &mut online.table else {
+                    continue;
+                };
+                table.take_back = None;
+                let ask = Ask::AnswerTakeBack {
+                    game: table.id.clone(),
+                    agree,
+                };
+                online.ask(ask, Asked::Other);
+            }
+        }
+    }
+}
+
+/// What the server said: answers to the window's requests, and events.
+pub(super) fn read_news(
+    mut online: ResMut<Online>,
+    the_match: Res<Match>,
+    mut games: MessageWriter<GameFromServer>,
+    mut players: MessageWriter<PlayersFromServer>,
+    mut notices: MessageWriter<Notice>,
+    mut notifier: ResMut<Notifier>,
+    tr: Res<Tr>,
+) {
+    let Some(link) = &online.link else {
+        return;
+    };
+    let news = link.poll();
+    if news.is_empty() {
+        return;
+    }
+    let online = &mut *online;
+    for item in news {
+        match item {
+            News::Serving { url } => {
+                info!("the window's server listens on {url}");
+                online.served = Some(url);
+            }
+            News::NotServing(why) => {
+                online.status = Status::Refused(why.clone());
+                notices.write(Notice::error(tr!(tr, "online-failed", why = why)));
+            }
+            News::Connected { name, .. } => {
+                online.status = Status::Connected;
+                online.name = Some(name);
+                online.ask(Ask::Games {}, Asked::Games);
+                // Back after a lost connection: the game on the board is read again.
+                reopen(online);
+            }
+            News::Lost(why) => online.status = Status::Lost(why),
+            News::Refused(failure) => {
+                let why = words::failure_words(*tr, &failure);
+                online.status = Status::Refused(why.clone());
+                notices.write(Notice::error(tr!(tr, "online-refused", why = why)));
+            }
+            News::NoKeys(why) => {
+                online.status = Status::Refused(why.clone());
+                notices.write(Notice::error(tr!(tr, "online-failed", why = why)));
+            }
+            News::Answer { tag, result } => {
+                let asked = online.asked.remove(&tag).unwrap_or(Asked::Other);
+                match (asked, result) {
+                    (Asked::Games, Ok(Answer::Games { games })) => online.games = games,
+                    (Asked::Board { watching }, Ok(Answer::Game(view))) => {
+                        put_on_board(online, &view, watching, &mut games, &mut notices, &tr);
+                    }
+                    (Asked::Created, Ok(Answer::Created { game, code })) => {
+                        notices.write(Notice::done(tr!(tr, "online-created", code = code)));
+                        online.ask(Ask::Open { game }, Asked::Board { watching: false });
+                        online.ask(Ask::Games {}, Asked::Games);
+                    }
+                    (Asked::TakeBack, Ok(_)) => {
+                        notices.write(Notice::done(tr.text("online-take-back-asked")));
+                    }
+                    (_, Ok(_)) => {}
+                    (Asked::Move, Err(failure)) => {
+                        // The move did not count: the game is read again, so the board agrees.
+                        let why = words::failure_words(*tr, &failure);
+                        notices.write(Notice::error(tr!(tr, "online-server-says", why = why)));
+                        reopen(online);
+                    }
+                    (_, Err(failure)) => {
+                        let why = words::failure_words(*tr, &failure);
+                        notices.write(Notice::error(tr!(tr, "online-server-says", why = why)));
+                    }
+                }
+            }
+            News::Event(event) => on_event(
+                online,
+                event,
+                &the_match,
+                &mut players,
+                &mut notices,
+                &mut notifier,
+                &tr,
+            ),
+        }
+    }
+}

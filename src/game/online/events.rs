@@ -1,0 +1,104 @@
+//! What the server tells of the games followed and of the player: moves, seats taken, presence,
+//! take-backs, games to read again, another game waiting for the player's move.
+
+use bevy::prelude::*;
+use qiguo_rules::notation;
+use qiguo_server::protocol::{Ask, Event};
+use qiguo_server::{GameId, MadeBy};
+
+use super::*;
+use crate::game::online::notify::{Notification, Notifier};
+use crate::game::state::{Match, Notice, PlayersFromServer};
+use crate::i18n::Tr;
+use crate::tr;
+
+pub(super) fn on_event(
+    online: &mut Online,
+    event: Event,
+    the_match: &Match,
+    players: &mut MessageWriter<PlayersFromServer>,
+    notices: &mut MessageWriter<Notice>,
+    notifier: &mut Notifier,
+    tr: &Tr,
+) {
+    let on_board = |game: &GameId| online.table.as_ref().is_some_and(|t| t.id == *game);
+    match event {
+        Event::Moved {
+            game,
+            ply,
+            mv,
+            by,
+            deadline_ms,
+            ..
+        } if on_board(&game) => {
+            if let Some(table) = &mut online.table {
+                table.deadline_ms = deadline_ms;
+                table.take_back = None;
+            }
+            match (by, notation::parse_move(&mv)) {
+                (MadeBy::OverduePass, _) | (_, Err(_)) => reopen(online),
+                (by, Ok(mv)) => online.inbox.push_back((ply, mv, by)),
+            }
+        }
+        Event::Seated { game, seat, name } if on_board(&game) => {
+            if let Some(s) = online.seat_mut(seat) {
+                s.name = Some(name.clone());
+                let mut named = the_match.players().to_vec();
+                if let Some(p) = named.get_mut(usize::from(seat)) {
+                    p.name = name.clone();
+                    players.write(PlayersFromServer(named));
+                }
+            }
+            notices.write(Notice::done(tr!(tr, "online-seated", name = name)));
+        }
+        Event::Presence {
+            game,
+            seat,
+            present,
+        } if on_board(&game) => {
+            if let Some(s) = online.seat_mut(seat) {
+                s.present = present;
+            }
+        }
+        Event::TakeBackAsked { game, take_back } if on_board(&game) => {
+            if let Some(table) = &mut online.table {
+                table.take_back = Some(take_back);
+            }
+        }
+        Event::TakeBackRefused { game } if on_board(&game) => {
+            if let Some(table) = &mut online.table
+                && table.take_back.take().is_some()
+            {
+                notices.write(Notice::error(tr.text("online-take-back-refused")));
+            }
+        }
+        Event::TakenBack { game, .. } | Event::Stale { game } if on_board(&game) => {
+            if let Some(table) = &mut online.table {
+                table.take_back = None;
+            }
+            reopen(online);
+        }
+        Event::YourTurn { game, kingdom } => {
+            if !on_board(&game) {
+                notices.write(Notice::done(tr.text("online-your-turn-elsewhere")));
+                let players = online
+                    .games
+                    .iter()
+                    .find(|g| g.id == game)
+                    .map(|g| g.players.join(", "))
+                    .unwrap_or_default();
+                notifier.show(Notification {
+                    summary: tr.text("online-notify-title"),
+                    body: tr!(
+                        tr,
+                        "online-notify-body",
+                        kingdom = tr.kingdom(kingdom),
+                        players = players
+                    ),
+                });
+            }
+            online.ask(Ask::Games {}, Asked::Games);
+        }
+        _ => {}
+    }
+}
