@@ -109,12 +109,22 @@ fn a_game_is_played_from_the_command_line_across_a_killed_server() {
     );
     let games = online(&bo, port, &["games"]);
     assert_eq!(games["games"][0]["your_turn"], true);
-    // A move that is not legal, or not yours, is refused with one line.
+    // A move that is not legal, or not yours, is refused with one line: the refusal's code
+    // and the server's English words.
     let out = online_output(&bo, port, &["move", &game, "a1a2"]);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).starts_with("qiguo: "));
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        said.starts_with("qiguo: refused (illegal_move): a1a2 "),
+        "{said}"
+    );
+    assert_eq!(said.lines().count(), 1, "{said}");
     let out = online_output(&ann, port, &["move", &game, "e5e6"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("turn"));
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(
+        said.trim_end(),
+        "qiguo: refused (not_your_turn): it is Chu's turn, not one of your kingdoms'"
+    );
 
     // Bo's seat played by a computer; the server is killed and started again meanwhile.
     let url = format!("ws://127.0.0.1:{port}");
