@@ -148,17 +148,6 @@ pub enum Refusal {
     Unknown,
 }
 
-impl Refusal {
-    /// Whether the request may succeed if simply made again (the game moved on, the server
-    /// failed for a moment or is restarting).
-    pub fn is_passing(&self) -> bool {
-        matches!(
-            self,
-            Refusal::MovedOn { .. } | Refusal::TryAgain | Refusal::ShuttingDown
-        )
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -78,9 +78,9 @@ pub fn data_dir() -> Option<PathBuf> {
     directories::ProjectDirs::from("", "", "qiguo").map(|dirs| dirs.data_dir().to_owned())
 }
 
-/// The URL of the SQLite database `file`, created if missing.
+/// The URL of the SQLite database `file` (the store makes it, and its folder, if missing).
 pub fn sqlite_url(file: &Path) -> String {
-    format!("sqlite://{}?mode=rwc", file.display())
+    format!("sqlite://{}", file.display())
 }
 
 impl ServerArgs {

@@ -430,11 +430,6 @@ impl LiveGame {
         }
     }
 
-    /// Ends the game's take-back as overtaken (another server changed the game).
-    fn drop_take_back(&mut self) {
-        self.take_back = None;
-    }
-
     /// Takes the game as the database has it now (changed by another server): the events
     /// that tell its followers what changed.
     pub fn replace(&mut self, stored: StoredGame, present: Presence) -> Vec<Event> {
@@ -460,7 +455,7 @@ impl LiveGame {
             events.push(Event::Stale { game: id });
         } else if is.len() < was.len() {
             // Taken back through another server.
-            self.drop_take_back();
+            self.take_back = None;
             events.push(Event::TakenBack {
                 game: id,
                 ply: is.len() as u32,

@@ -247,8 +247,9 @@ impl Hub {
         let mut g = live.lock().await;
         let seat = g
             .game
-            .record()
-            .seats
+            .game()
+            .start_position()
+            .seats()
             .player(kingdom)
             .ok_or(Refusal::NoSuchSeat { kingdom })?;
         let held = g.game.seats()[usize::from(seat)].clone();

@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::{Hub, lock};
 use crate::live::LiveGame;
 use crate::protocol::Event;
-use crate::store::{GameId, PlayerId};
+use crate::store::{GameId, PlayerId, StoredSeat};
 
 /// How long after a player was last seen with a game open they count as absent (servers note
 /// the players they serve every [`SEEN_EVERY`]).
@@ -70,13 +70,18 @@ impl Hub {
     /// Who counts as present in `game`, by seat: its holder has it open here, or was seen with
     /// it open on another server within [`PRESENT_FOR`].
     pub(super) fn presence(&self, game: &LiveGame) -> Vec<bool> {
+        self.presence_in(&game.id, game.seats())
+    }
+
+    /// [`Hub::presence`] from a game's id and seats.
+    pub(super) fn presence_in(&self, game: &GameId, seats: &[StoredSeat]) -> Vec<bool> {
         let now = self.store.now();
-        game.seats()
+        seats
             .iter()
             .map(|s| {
                 s.holder
                     .as_ref()
-                    .is_some_and(|holder| self.here(&game.id, holder))
+                    .is_some_and(|holder| self.here(game, holder))
                     || s.seen_ms
                         .is_some_and(|seen| now - seen < PRESENT_FOR.as_millis() as i64)
             })

@@ -5,7 +5,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{Hub, lock};
-use crate::live::LiveGame;
 use crate::store::{CHANGES_CHANNEL, GameId};
 
 impl Hub {
@@ -68,8 +67,7 @@ impl Hub {
         };
         let moved = stored.game.len() > g.game.game().len();
         // Who is present, as the game now read says (the seats' last sightings included).
-        let fresh = LiveGame::from(stored.clone());
-        let presence = self.presence(&fresh);
+        let presence = self.presence_in(id, &stored.seats);
         let events = g.game.replace(stored, &presence);
         for event in events {
             g.tell(event);
