@@ -1,6 +1,7 @@
 //! Build-time work. `QIGUO_SKIP_WINDOW_TESTS` set while building marks the tests that need
 //! an X server and a Vulkan driver ignored, so a run without them reports them as such rather
-//! than passing them silently. The lesson files in `assets/lessons/` are listed for the game
+//! than passing them silently; the browser test likewise needs `QIGUO_WEB_BUNDLE` and Chromium
+//! (see `browser_tests`). The lesson files in `assets/lessons/` are listed for the game
 //! to build in (`src/lessons.rs`), so a new lesson is a new file and no code.
 
 fn main() {
@@ -9,7 +10,31 @@ fn main() {
     if std::env::var_os("QIGUO_SKIP_WINDOW_TESTS").is_some() {
         println!("cargo::rustc-cfg=skip_window_tests");
     }
+    browser_tests();
     list_lessons();
+}
+
+/// `QIGUO_WEB_BUNDLE` naming a bundle made by tools/build-web, with `chromium` and
+/// `chromedriver` on the PATH, builds the browser test (tests/browser) to run; without them it
+/// is built ignored.
+fn browser_tests() {
+    println!("cargo::rustc-check-cfg=cfg(browser_tests)");
+    println!("cargo::rerun-if-env-changed=QIGUO_WEB_BUNDLE");
+    let Some(bundle) = std::env::var_os("QIGUO_WEB_BUNDLE") else {
+        return;
+    };
+    let bundle = std::path::Path::new(&bundle);
+    println!(
+        "cargo::rerun-if-changed={}",
+        bundle.join("index.html").display()
+    );
+    let on_path = |program: &str| {
+        std::env::var_os("PATH")
+            .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+    };
+    if bundle.join("index.html").is_file() && on_path("chromium") && on_path("chromedriver") {
+        println!("cargo::rustc-cfg=browser_tests");
+    }
 }
 
 /// Writes `$OUT_DIR/lesson_files.rs`: `&[(name, include_str!(…/assets/lessons/name)), …]`, in

@@ -290,8 +290,18 @@ fn piece_key(kind: PieceKind) -> &'static str {
     }
 }
 
+/// In a page: the first of the browser's languages (in the player's order) that is one of the
+/// game's.
+#[cfg(target_arch = "wasm32")]
+pub fn system_language() -> Option<Language> {
+    crate::web::browser_languages()
+        .iter()
+        .find_map(|locale| Language::from_locale(locale))
+}
+
 /// The language of the system's locale (`LC_ALL`, `LC_MESSAGES`, `LANG`, as POSIX orders
 /// them), if it is one of the game's.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn system_language() -> Option<Language> {
     ["LC_ALL", "LC_MESSAGES", "LANG"]
         .into_iter()
@@ -429,7 +439,8 @@ mod tests {
 
     /// Literals shaped like ids that are not messages: egui ids, keys, command-line values and
     /// test data.
-    const NOT_MESSAGES: [&str; 9] = [
+    const NOT_MESSAGES: [&str; 10] = [
+        "data-board-drawn-ms",
         "go-between",
         "two-players",
         "qiguo-kai",

@@ -1,12 +1,23 @@
 //! Qiguo: the Game of the Seven Kingdoms (七國象棋). Opens the 3D game, or runs a scripting
 //! tool (`moves`, `perft`, `replay`) when one is named.
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::io::Write;
+#[cfg(not(target_arch = "wasm32"))]
 use std::process::ExitCode;
 
+#[cfg(not(target_arch = "wasm32"))]
 use clap::error::ErrorKind;
+#[cfg(not(target_arch = "wasm32"))]
 use qiguo::{cli, game};
 
+/// In a page: the game in the page's canvas.
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    qiguo::web::run();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() -> ExitCode {
     let cli = match cli::parse(std::env::args_os()) {
         Ok(cli) => cli,
@@ -40,6 +51,7 @@ fn main() -> ExitCode {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn fail(message: &str, code: u8) -> ExitCode {
     let _ = writeln!(std::io::stderr(), "qiguo: {message}");
     ExitCode::from(code)

@@ -8,24 +8,22 @@
 //! changes.
 
 use std::ffi::OsStr;
-use std::fs::{self, File};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
 
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 
 use qiguo_rules::{Game, PlayerInfo, Record};
 
-/// The environment variable that moves the data directory (for tests, or portable installs).
-pub const DATA_DIR_VAR: &str = "QIGUO_DATA_DIR";
+pub use crate::storage::DATA_DIR_VAR;
+#[cfg(not(target_arch = "wasm32"))]
+pub use crate::storage::Staged;
+pub use crate::storage::write_atomically;
+use crate::storage::{self, SystemTime, TEMP_PREFIX};
 
 /// The autosave's file name in the data directory.
 const AUTOSAVE: &str = "autosave.json";
-
-/// Temporary files being written start with this, and are never listed as saves.
-const TEMP_PREFIX: &str = ".tmp-";
 
 /// Longest save name, in characters.
 pub const MAX_NAME_CHARS: usize = 60;
@@ -184,14 +182,12 @@ pub struct SaveDir {
 }
 
 impl SaveDir {
-    /// The data directory: `$QIGUO_DATA_DIR` if set, else the platform's (on Linux
-    /// `$XDG_DATA_HOME/qiguo`, usually `~/.local/share/qiguo`).
+    /// The data directory ([`storage::data_dir`]): on the desktop `$QIGUO_DATA_DIR` if set,
+    /// else the platform's (on Linux `$XDG_DATA_HOME/qiguo`, usually `~/.local/share/qiguo`);
+    /// in a page, the browser's storage.
     pub fn locate() -> Result<SaveDir, SaveError> {
-        if let Some(dir) = std::env::var_os(DATA_DIR_VAR).filter(|d| !d.is_empty()) {
-            return Ok(SaveDir::at(dir));
-        }
-        directories::ProjectDirs::from("", "", "qiguo")
-            .map(|dirs| SaveDir::at(dirs.data_dir()))
+        storage::data_dir()
+            .map(SaveDir::at)
             .ok_or(SaveError::NoHome)
     }
 
@@ -237,27 +233,22 @@ impl SaveDir {
     /// Deletes the save called `name`.
     pub fn delete(&self, name: &str) -> Result<(), SaveError> {
         let path = self.save_path(name)?;
-        fs::remove_file(&path).map_err(|e| SaveError::io(FileAction::Delete, &path, e))
+        storage::remove(&path).map_err(|e| SaveError::io(FileAction::Delete, &path, e))
     }
 
     /// The named saves, newest first. Files that cannot be loaded are listed with the reason.
     pub fn list(&self) -> Result<Vec<SaveEntry>, SaveError> {
         let dir = self.saves();
-        let entries = match fs::read_dir(&dir) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => return Err(SaveError::io(FileAction::Read, &dir, e)),
-        };
+        let entries = storage::list(&dir).map_err(|e| SaveError::io(FileAction::Read, &dir, e))?;
         let mut saves: Vec<SaveEntry> = entries
-            .filter_map(Result::ok)
-            .filter_map(|entry| {
-                let path = entry.path();
+            .into_iter()
+            .filter_map(|(path, modified)| {
                 let name = path.file_stem()?.to_str()?.to_owned();
                 let is_save = path.extension() == Some(OsStr::new("json"))
                     && !name.starts_with(TEMP_PREFIX)
                     && check_name(&name).is_ok();
                 is_save.then(|| SaveEntry {
-                    modified: entry.metadata().and_then(|m| m.modified()).ok(),
+                    modified,
                     summary: load_file(&path).map(|l| SaveSummary::of(&l.game)),
                     name,
                 })
@@ -277,7 +268,7 @@ impl SaveDir {
     /// The autosave, if there is one: the game, or why it cannot be loaded.
     pub fn load_autosave(&self) -> Option<Result<Loaded, SaveError>> {
         let path = self.autosave_path();
-        path.exists().then(|| load_file(&path))
+        storage::exists(&path).then(|| load_file(&path))
     }
 }
 
@@ -305,7 +296,11 @@ pub fn check_name(name: &str) -> Result<&str, SaveError> {
 
 /// Reads and replays the record in `path`.
 pub fn load_file(path: &Path) -> Result<Loaded, SaveError> {
-    let text = fs::read_to_string(path).map_err(|e| SaveError::io(FileAction::Read, path, e))?;
+    let text = storage::read(path)
+        .and_then(|bytes| {
+            String::from_utf8(bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+        })
+        .map_err(|e| SaveError::io(FileAction::Read, path, e))?;
     let unreadable = |why: String| SaveError::Unreadable {
         path: path.to_owned(),
         why,
@@ -313,61 +308,6 @@ pub fn load_file(path: &Path) -> Result<Loaded, SaveError> {
     let record = Record::from_json(&text).map_err(|e| unreadable(e.to_string()))?;
     let game = record.replay().map_err(|e| unreadable(e.to_string()))?;
     Ok(Loaded { record, game })
-}
-
-/// A file written and flushed under a temporary name, not yet in place.
-#[derive(Debug)]
-pub struct Staged {
-    temp: PathBuf,
-    target: PathBuf,
-}
-
-impl Staged {
-    /// Writes `bytes` to a temporary file beside `target` and flushes it to the disk.
-    pub fn write(target: &Path, bytes: &[u8]) -> io::Result<Staged> {
-        let dir = parent(target);
-        fs::create_dir_all(dir)?;
-        let file_name = target
-            .file_name()
-            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
-        let temp = dir.join(format!(
-            "{TEMP_PREFIX}{}-{}",
-            std::process::id(),
-            file_name.to_string_lossy()
-        ));
-        let mut file = File::create(&temp)?;
-        let written = file.write_all(bytes).and_then(|()| file.sync_all());
-        if let Err(e) = written {
-            let _ = fs::remove_file(&temp);
-            return Err(e);
-        }
-        Ok(Staged {
-            temp,
-            target: target.to_owned(),
-        })
-    }
-
-    /// Renames the temporary file over the target, then flushes the directory so the rename
-    /// itself survives a power cut.
-    pub fn commit(self) -> io::Result<()> {
-        fs::rename(&self.temp, &self.target)?;
-        #[cfg(unix)]
-        File::open(parent(&self.target))?.sync_all()?;
-        Ok(())
-    }
-}
-
-fn parent(path: &Path) -> &Path {
-    match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    }
-}
-
-/// Replaces the file at `path` with `bytes` atomically: readers (and a restart after a crash)
-/// see the old contents or the new, never a mixture.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    Staged::write(path, bytes)?.commit()
 }
 
 /// A time as `YYYY-MM-DD HH:MM` in the player's time zone (the system's; UTC if it has none).
@@ -378,7 +318,7 @@ pub fn format_time(time: SystemTime) -> String {
 /// A time as `YYYY-MM-DD HH:MM` in time zone `zone`.
 pub fn format_time_in(time: SystemTime, zone: &TimeZone) -> String {
     // Times beyond jiff's range (years -9999 to 9999) cannot come from a file system.
-    Timestamp::try_from(time)
+    Timestamp::from_millisecond(storage::millis(time))
         .unwrap_or(Timestamp::UNIX_EPOCH)
         .to_zoned(zone.clone())
         .strftime("%Y-%m-%d %H:%M")

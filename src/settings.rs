@@ -7,18 +7,16 @@
 //! never read again. Values out of range are brought into range one by one rather than
 //! throwing the whole file away.
 
-use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
 pub use crate::i18n::Language;
-use crate::saves::write_atomically;
+use crate::storage::{self, SystemTime, write_atomically};
 
-/// The environment variable that moves the config directory (for tests, or portable installs).
-pub const CONFIG_DIR_VAR: &str = "QIGUO_CONFIG_DIR";
+#[cfg(not(target_arch = "wasm32"))]
+pub use crate::storage::CONFIG_DIR_VAR;
 
 /// The settings file's name in the config directory.
 pub const SETTINGS_FILE: &str = "settings.json";
@@ -300,10 +298,7 @@ impl ConfigDir {
     /// The config directory: `$QIGUO_CONFIG_DIR` if set, else the platform's (on Linux
     /// `$XDG_CONFIG_HOME/qiguo`, usually `~/.config/qiguo`); `None` without a home directory.
     pub fn locate() -> Option<ConfigDir> {
-        if let Some(dir) = std::env::var_os(CONFIG_DIR_VAR).filter(|d| !d.is_empty()) {
-            return Some(ConfigDir::at(dir));
-        }
-        directories::ProjectDirs::from("", "", "qiguo").map(|dirs| ConfigDir::at(dirs.config_dir()))
+        storage::config_dir().map(ConfigDir::at)
     }
 
     /// A config directory at `root`.
@@ -320,7 +315,7 @@ impl ConfigDir {
     /// (the file moved aside) if it cannot be used. Never fails.
     pub fn load(&self) -> Loaded {
         let path = self.file();
-        let problem = match fs::read(&path) {
+        let problem = match storage::read(&path) {
             Ok(bytes) => match parse(&bytes) {
                 Ok(settings) => {
                     return Loaded {
@@ -360,11 +355,11 @@ impl ConfigDir {
             .map_or(0, |d| d.as_secs());
         let mut aside = self.root.join(format!("settings.bad-{secs}.json"));
         let mut n = 1;
-        while aside.exists() {
+        while storage::exists(&aside) {
             aside = self.root.join(format!("settings.bad-{secs}-{n}.json"));
             n += 1;
         }
-        fs::rename(path, &aside).ok().map(|()| aside)
+        storage::rename(path, &aside).ok().map(|()| aside)
     }
 }
 
@@ -387,6 +382,7 @@ pub fn parse(bytes: &[u8]) -> Result<Settings, SettingsProblem> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     fn temp_dir(name: &str) -> ConfigDir {
         ConfigDir::at(qiguo_testkit::TempDir::new(&format!("settings-{name}")).keep())

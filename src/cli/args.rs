@@ -9,6 +9,7 @@ use qiguo_ai::Level;
 use qiguo_rules::{Game, Kingdom, Position, Preset, Rules, Seating, Seats, Setup, fen, notation};
 
 use crate::game::app::launch::{Launch, View, WindowSize};
+use crate::game::online::invite::Invitation;
 use crate::i18n::Language;
 
 /// Stands in for a pass (`--`) among replay's moves, which the argument parser would otherwise
@@ -70,6 +71,11 @@ pub struct GameArgs {
     /// Save a PNG of the window to PATH once the scene is fully drawn, then exit.
     #[arg(long, value_name = "PATH")]
     pub screenshot: Option<PathBuf>,
+    /// Follow an invitation link (https://HOST[:PORT]/join/CODE, or …/watch/CODE): connect to
+    /// its server and take the game's open seat (or watch it).
+    #[arg(long, value_name = "URL", value_parser = parse_invitation,
+          conflicts_with_all = ["fen", "moves", "screenshot"])]
+    pub join: Option<Invitation>,
     /// Run N frames, print frame-time statistics and exit.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub bench_frames: Option<u32>,
@@ -190,6 +196,7 @@ impl GameArgs {
             bench_frames: self.bench_frames,
             no_render: self.no_render,
             language: self.language,
+            invitation: self.join.clone(),
             plain: self.fen.is_none()
                 && self.moves.is_empty()
                 && self.preset.is_none()
@@ -356,6 +363,11 @@ pub fn error_line(err: &clap::Error) -> String {
     } else {
         line
     }
+}
+
+/// An invitation link, read for clap.
+fn parse_invitation(text: &str) -> Result<Invitation, String> {
+    Invitation::parse(text).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

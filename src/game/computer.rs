@@ -6,14 +6,14 @@
 //! handed to a person) is stopped. The request names the turn it was chosen for, so a move
 //! that arrives after the game moved on is refused by the rules system.
 
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bevy::prelude::*;
-use qiguo_ai::{BackgroundSearch, Engine, Level, Limits, SearchResult};
+use qiguo_ai::{Level, Limits, SearchResult};
 
 use crate::game::AppSystems;
 use crate::game::pace::Pace;
+use crate::game::search::{Search, Searcher};
 use crate::game::state::{Dialog, Match, MoveRequested, Mover, SeatAuthority, Turn, TurnPhase};
 
 pub(super) fn plugin(app: &mut App) {
@@ -72,18 +72,18 @@ impl Default for ComputerSettings {
 /// The computer players' searcher. One engine serves every computer seat, so its
 /// transposition table and history carry over from move to move.
 #[derive(Resource, Clone)]
-pub(crate) struct SharedEngine(Arc<Mutex<Engine>>);
+pub(crate) struct SharedEngine(Searcher);
 
 impl Default for SharedEngine {
     fn default() -> SharedEngine {
-        SharedEngine(Arc::new(Mutex::new(Engine::new(17))))
+        SharedEngine(Searcher::new(17))
     }
 }
 
 /// The search under way, if a computer is thinking.
 #[derive(Resource, Default)]
 pub struct Thinking {
-    search: Option<BackgroundSearch>,
+    search: Option<Search>,
     result: Option<SearchResult>,
     /// When the board became ready for the move (the pause counts from here).
     ready_at: Duration,
@@ -165,13 +165,7 @@ fn think_ahead(
     };
     let seed = settings.seed.wrapping_add(the_match.game().len() as u64);
     *thinking = Thinking {
-        search: Some(BackgroundSearch::start(
-            engine.0.clone(),
-            the_match.position().clone(),
-            level,
-            limits,
-            seed,
-        )),
+        search: Some(engine.0.start(the_match.game(), level, limits, seed)),
         result: None,
         ready_at,
         made_for: Some((turn, level)),

@@ -19,6 +19,7 @@ pub mod pace;
 pub(crate) mod preferences;
 pub mod recap;
 pub mod saving;
+pub(crate) mod search;
 pub mod selection;
 pub mod sound;
 pub mod state;
@@ -30,6 +31,7 @@ pub(crate) mod wording;
 
 use bevy::prelude::*;
 
+#[cfg(not(target_arch = "wasm32"))]
 pub use app::run;
 pub use state::Match;
 

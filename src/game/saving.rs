@@ -4,7 +4,6 @@
 //! untouched and says why (in the interface and the log).
 
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::SystemTime;
 
 use bevy::prelude::*;
 use bevy::tasks::{IoTaskPool, Task, block_on, futures::check_ready};
@@ -16,6 +15,7 @@ use crate::game_text;
 use crate::game_text::GameTextError;
 use crate::i18n::Tr;
 use crate::saves::{Loaded, SaveDir, SaveEntry, SaveError};
+use crate::storage::SystemTime;
 use crate::tr;
 
 pub(super) fn plugin(app: &mut App) {
@@ -146,9 +146,7 @@ fn offer_resume(
     match dir.load_autosave() {
         None => {}
         Some(Ok(loaded)) if loaded.game.outcome().is_none() && !loaded.game.is_empty() => {
-            let when = std::fs::metadata(dir.autosave_path())
-                .and_then(|m| m.modified())
-                .ok();
+            let when = crate::storage::modified(&dir.autosave_path()).ok();
             offer.offer = Some((loaded, when));
             dialog.set(Dialog::Resume);
         }
@@ -156,7 +154,7 @@ fn offer_resume(
         Some(Err(e)) => {
             // Kept aside for the curious; the next autosave starts afresh.
             let kept = dir.root().join("autosave-unreadable.json");
-            let _ = std::fs::rename(dir.autosave_path(), &kept);
+            let _ = crate::storage::rename(&dir.autosave_path(), &kept);
             error!(
                 "the last game could not be restored ({e}); the file is kept as {}",
                 kept.display()

@@ -20,12 +20,16 @@
 
 #![deny(missing_docs)]
 
+// Threads: not in a page, where a Web Worker runs the search instead.
+#[cfg(not(target_arch = "wasm32"))]
 mod background;
 pub mod eval;
+pub mod job;
 mod level;
 pub mod search;
 mod tt;
 
+#[cfg(not(target_arch = "wasm32"))]
 pub use background::BackgroundSearch;
 pub use level::LevelSearch;
 pub use qiguo_rules::{Level, ParseLevelError};

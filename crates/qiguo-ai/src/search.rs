@@ -16,7 +16,9 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use qiguo_rules::random::{SplitMix64, splitmix64};
 use qiguo_rules::{Kingdom, Move, Outcome, Piece, PieceKind, Position};

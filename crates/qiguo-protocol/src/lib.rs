@@ -8,6 +8,8 @@
 
 pub mod client;
 pub mod frames;
+pub mod keys;
+pub mod link;
 pub mod model;
 pub mod refusal;
 

@@ -61,6 +61,10 @@ pub struct ServerArgs {
     #[arg(long, value_name = "N", default_value_t = 1024,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_connections: u32,
+    /// Serve the browser's game from this bundle (made by tools/build-web) on the same port:
+    /// `/` for the page, `/join/CODE` and `/watch/CODE` for invitations.
+    #[arg(long, value_name = "DIR")]
+    pub web: Option<PathBuf>,
     /// Which lines to log: error, warn, info, debug or trace, or a `tracing` filter such as
     /// `qiguo_server=debug,sqlx=warn`.
     #[arg(long, value_name = "FILTER", default_value = "info", env = "QIGUO_LOG")]
@@ -106,6 +110,9 @@ impl ServerArgs {
         config.tls = self.tls_cert.clone().zip(self.tls_key.clone());
         config.insecure_lan = self.insecure_lan;
         config.max_connections = self.max_connections as usize;
+        if let Some(dir) = &self.web {
+            config.web = Some(crate::page::Page::at(dir).map_err(|e| e.to_string())?);
+        }
         Ok(config)
     }
 

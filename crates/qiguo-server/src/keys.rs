@@ -3,37 +3,10 @@
 //! file is what makes a player the same player next time. Written whole to a new file and
 //! renamed over the old one, readable by its owner only.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
 use crate::client::{Client, ClientError, Trust, Welcome, connect};
-use crate::protocol::Identity;
-use crate::store::PlayerId;
-
-/// The file's name in the data directory.
-pub const KEYS_FILE: &str = "online-keys.json";
-
-/// Who the player is on one server.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Key {
-    /// Their id there.
-    pub player: PlayerId,
-    /// Their secret key there.
-    pub key: String,
-    /// The name they gave.
-    pub name: String,
-}
-
-/// The keys, by server address.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct KeyRing {
-    /// The keys, by server URL as given (`ws://…`, `wss://…`).
-    pub servers: BTreeMap<String, Key>,
-}
+pub use crate::protocol::keys::{KEYS_FILE, Key, KeyRing};
 
 /// Why the keys could not be read or written.
 #[derive(Debug, thiserror::Error)]
@@ -46,23 +19,29 @@ pub enum KeysError {
     Damaged(PathBuf, serde_json::Error),
 }
 
-impl KeyRing {
+/// The key ring's file in a directory.
+pub trait KeyFile: Sized {
     /// The keys in `dir` (none if there is no file yet).
-    pub fn load(dir: &Path) -> Result<KeyRing, KeysError> {
+    fn load(dir: &Path) -> Result<Self, KeysError>;
+    /// Writes the keys to `dir`, replacing the file at once, readable by its owner only.
+    fn save(&self, dir: &Path) -> Result<(), KeysError>;
+}
+
+impl KeyFile for KeyRing {
+    fn load(dir: &Path) -> Result<KeyRing, KeysError> {
         let path = dir.join(KEYS_FILE);
         match std::fs::read_to_string(&path) {
-            Ok(text) => serde_json::from_str(&text).map_err(|e| KeysError::Damaged(path, e)),
+            Ok(text) => KeyRing::from_json(&text).map_err(|e| KeysError::Damaged(path, e)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(KeyRing::default()),
             Err(e) => Err(KeysError::Io(path, e)),
         }
     }
 
-    /// Writes the keys to `dir`, replacing the file at once.
-    pub fn save(&self, dir: &Path) -> Result<(), KeysError> {
+    fn save(&self, dir: &Path) -> Result<(), KeysError> {
         let path = dir.join(KEYS_FILE);
         let io = |e| KeysError::Io(path.clone(), e);
         std::fs::create_dir_all(dir).map_err(io)?;
-        let text = serde_json::to_string_pretty(self).expect("keys serialize");
+        let text = self.to_json();
         let tmp = dir.join(format!("{KEYS_FILE}.new"));
         {
             use std::io::Write;
@@ -78,19 +57,6 @@ impl KeyRing {
             file.sync_all().map_err(io)?;
         }
         std::fs::rename(&tmp, &path).map_err(io)
-    }
-
-    /// How to sign in to `server`: with the key kept for it, or as a new player called `name`.
-    pub fn identity(&self, server: &str, name: &str) -> Identity {
-        match self.servers.get(server) {
-            Some(key) => Identity::Player {
-                id: key.player.clone(),
-                key: key.key.clone(),
-            },
-            None => Identity::New {
-                name: name.to_owned(),
-            },
-        }
     }
 }
 
@@ -133,6 +99,7 @@ pub async fn sign_in(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::{Identity, PlayerId};
 
     #[test]
     fn keys_are_kept_per_server() {

@@ -16,6 +16,7 @@ pub mod keys;
 pub mod link;
 pub mod live;
 pub mod log;
+pub mod page;
 pub use qiguo_protocol as protocol;
 pub mod secret;
 pub mod server;

@@ -12,9 +12,9 @@ use std::time::Duration;
 use crate::client::{Client, ClientError, Trust};
 use crate::keys::{SignInError, sign_in};
 use crate::log::Log;
-use crate::protocol::{Answer, Ask, Event};
+use crate::protocol::Ask;
+pub use crate::protocol::link::News;
 use crate::server::{ServerConfig, serve};
-use crate::store::PlayerId;
 
 /// How long the thread waits before connecting again.
 pub const RECONNECT_AFTER: Duration = Duration::from_secs(2);
@@ -31,41 +31,6 @@ pub enum Target {
     },
     /// A server of the link's own, on this thread's runtime.
     Own(ServerConfig),
-}
-
-/// What the link reports.
-#[derive(Clone, Debug, PartialEq)]
-pub enum News {
-    /// The link's own server listens here.
-    Serving {
-        /// Its URL on this machine.
-        url: String,
-    },
-    /// The own server could not start (the link stops).
-    NotServing(String),
-    /// Signed in (again, after a lost connection: open the game again).
-    Connected {
-        /// The player's id.
-        player: PlayerId,
-        /// Their name.
-        name: String,
-    },
-    /// The answer to the request tagged `tag`, or why it failed.
-    Answer {
-        /// The tag [`Link::ask`] gave.
-        tag: u64,
-        /// The answer, or why not: refused (a code to word), or the connection lost.
-        result: Result<Answer, ClientError>,
-    },
-    /// Something happened in a followed game, or to the player.
-    Event(Event),
-    /// The connection is lost (or could not be made); the link tries again.
-    Lost(String),
-    /// The server will not have this client (a wrong key, another version), or it is no
-    /// server's address: the link stops.
-    Refused(ClientError),
-    /// The player's keys could not be read or kept: the link stops.
-    NoKeys(String),
 }
 
 /// The link: send requests, poll news.

@@ -11,9 +11,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
+
+use crate::page::Page;
+use axum::extract::Request;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Extension, State};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::service::TowerToHyperService;
@@ -55,6 +59,9 @@ pub struct ServerConfig {
     pub insecure_lan: bool,
     /// Connections served at once; more are turned away.
     pub max_connections: usize,
+    /// The page's bundle, served beside the WebSocket (`--web DIR`); without it, only the
+    /// WebSocket is served.
+    pub web: Option<Page>,
 }
 
 impl ServerConfig {
@@ -67,6 +74,7 @@ impl ServerConfig {
             tls: None,
             insecure_lan: false,
             max_connections: 1024,
+            web: None,
         }
     }
 }
@@ -199,9 +207,13 @@ pub async fn serve_store(
         "listening on {}://{addr} (protocol {PROTOCOL_VERSION})",
         if secure { "wss" } else { "ws" }
     ));
-    let router = Router::new()
-        .route("/", get(upgrade))
-        .with_state(hub.clone());
+    let mut router = Router::new().route("/", get(upgrade));
+    if let Some(page) = &config.web {
+        hub.log()
+            .info(&format!("serving the page from {}", page.dir().display()));
+        router = router.fallback(page_file).layer(Extension(page.clone()));
+    }
+    let router = router.with_state(hub.clone());
     let slots = Arc::new(Semaphore::new(config.max_connections));
     let accept = tokio::spawn(accept_loop(
         listener,
@@ -289,17 +301,30 @@ async fn accept_loop(
     }
 }
 
+/// `/`: the protocol for a WebSocket upgrade; otherwise the page, when one is served.
 async fn upgrade(
     State(hub): State<Arc<Hub>>,
     Extension(Conn { peer, slot }): Extension<Conn>,
-    ws: WebSocketUpgrade,
+    page: Option<Extension<Page>>,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+    request: Request,
 ) -> Response {
+    let ws = match (ws, page) {
+        (Ok(ws), _) => ws,
+        (Err(_), Some(Extension(page))) => return page.serve(request).await,
+        (Err(rejection), None) => return rejection.into_response(),
+    };
     ws.max_message_size(MAX_FRAME_BYTES)
         .max_frame_size(MAX_FRAME_BYTES)
         .on_upgrade(move |socket| async move {
             Session::run(hub, peer, socket).await;
             drop(slot);
         })
+}
+
+/// Any other path: a file of the page's bundle.
+async fn page_file(Extension(page): Extension<Page>, request: Request) -> Response {
+    page.serve(request).await
 }
 
 /// One client's connection.

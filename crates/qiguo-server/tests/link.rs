@@ -114,6 +114,7 @@ fn a_window_link_serves_plays_and_is_joined() {
     assert_eq!(answer(&bo, &mut bo_seen, tag), Answer::Done);
     assert!(!wait_for(&ann, &mut seen, presence));
     // Bo's key is kept for Ann's server.
-    let keys = qiguo_server::keys::KeyRing::load(&dir.join("bo")).unwrap();
+    let keys = <qiguo_server::keys::KeyRing as qiguo_server::keys::KeyFile>::load(&dir.join("bo"))
+        .unwrap();
     assert_eq!(keys.servers[&url].name, "Bo");
 }

@@ -81,6 +81,9 @@ pub struct Launch {
     pub no_render: bool,
     /// The interface's language asked for on the command line (`--lang`).
     pub language: Option<crate::i18n::Language>,
+    /// An invitation to follow once the window is open (`--join URL`; in a page, its own
+    /// address when it is a `/join/CODE` or `/watch/CODE` link).
+    pub invitation: Option<crate::game::online::invite::Invitation>,
     /// Whether the game was opened plainly (no position, rules or seating asked for), so that
     /// it may offer to resume the last unfinished game.
     pub plain: bool,

@@ -5,6 +5,7 @@
 pub mod launch;
 pub(crate) mod window;
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::process::ExitCode;
 
 use bevy::ecs::schedule::SingleThreadedExecutor;
@@ -18,8 +19,9 @@ use crate::game::tools::{perf, screenshot};
 use crate::game::{Match, camera, computer, logic_plugins, saving, view_plugins};
 
 /// Opens the game window and runs until it is closed (or the screenshot is saved).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run(launch: Launch) -> ExitCode {
-    let _ = perf::PROCESS_START.set(std::time::Instant::now());
+    let _ = perf::PROCESS_START.set(bevy::platform::time::Instant::now());
     if let Err(message) = check_display() {
         eprintln!("qiguo: {message}");
         return ExitCode::from(1);
@@ -38,6 +40,16 @@ pub fn run(launch: Launch) -> ExitCode {
             .unwrap_or_default();
         eprintln!("qiguo: the game stopped after an internal error: {what}{at}");
     }));
+    match game_app(launch).run() {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}
+
+/// The game's app, ready to run: Bevy's plugins and the window (on the desktop as the player
+/// left it; in a page, the page's canvas), the player's preferences and saves, the first game,
+/// and the game's plugins.
+pub fn game_app(launch: Launch) -> App {
     // Screenshots and benchmarks neither depend on the player's settings nor change them.
     let mut preferences = if launch.screenshot.is_none() && launch.bench_frames.is_none() {
         Preferences::load(launch.language)
@@ -49,11 +61,14 @@ pub fn run(launch: Launch) -> ExitCode {
     let mut app = App::new();
     // A failed command (say, on an entity despawned the same frame) is logged, not fatal.
     app.set_error_handler(bevy::ecs::error::warn);
-    let mut plugins = DefaultPlugins.build();
-    if launch.bench_frames.is_some() {
-        // Timing the main world alone: the render world runs after it rather than alongside.
-        plugins = plugins.disable::<bevy::render::pipelined_rendering::PipelinedRenderingPlugin>();
-    }
+    let plugins = DefaultPlugins.build();
+    // Timing the main world alone: the render world runs after it rather than alongside (a
+    // page has no render thread to begin with).
+    #[cfg(not(target_arch = "wasm32"))]
+    let plugins = match launch.bench_frames {
+        Some(_) => plugins.disable::<bevy::render::pipelined_rendering::PipelinedRenderingPlugin>(),
+        None => plugins,
+    };
     app.add_plugins(
         plugins
             .set(WindowPlugin {
@@ -123,11 +138,15 @@ pub fn run(launch: Launch) -> ExitCode {
     }
     logic_plugins(&mut app);
     view_plugins(&mut app);
-    run_main_world_on_one_thread(&mut app);
-    match app.run() {
-        AppExit::Success => ExitCode::SUCCESS,
-        AppExit::Error(code) => ExitCode::from(code.get()),
+    if let Some(invitation) = launch.invitation {
+        app.world_mut()
+            .resource_mut::<crate::game::online::invite::Invited>()
+            .follow(invitation);
     }
+    #[cfg(target_arch = "wasm32")]
+    app.add_plugins(crate::web::plugin);
+    run_main_world_on_one_thread(&mut app);
+    app
 }
 
 /// Runs every main-world schedule with the single-threaded executor.
@@ -153,6 +172,7 @@ pub enum StartError {
     NoDisplay,
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn check_display() -> Result<(), StartError> {
     if cfg!(all(unix, not(target_os = "macos"))) && std::env::var_os("DISPLAY").is_none() {
         return Err(StartError::NoDisplay);

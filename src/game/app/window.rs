@@ -2,7 +2,9 @@
 //! its size and place kept while windowed, and F11 between a window and the whole screen.
 
 use bevy::prelude::*;
-use bevy::window::{Monitor, MonitorSelection, PrimaryWindow, WindowMode, WindowPosition};
+#[cfg(not(target_arch = "wasm32"))]
+use bevy::window::MonitorSelection;
+use bevy::window::{Monitor, PrimaryWindow, WindowMode, WindowPosition};
 
 use crate::game::AppSystems;
 use crate::game::app::launch::WindowSize;
@@ -24,7 +26,19 @@ pub(crate) fn plugin(app: &mut App) {
     );
 }
 
+/// In a page: the page's canvas, filling the page (the browser's window is the player's).
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn primary_window(_prefs: &Preferences, _size: Option<WindowSize>) -> Window {
+    Window {
+        title: "Qiguo — 七國象棋".into(),
+        canvas: Some("#qiguo".into()),
+        fit_canvas_to_parent: true,
+        ..default()
+    }
+}
+
 /// The game window as the player left it, or at `size` if the command line asks for one.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn primary_window(prefs: &Preferences, size: Option<WindowSize>) -> Window {
     let w = &prefs.settings.window;
     let (width, height) = size.map_or((w.width, w.height), |s| (s.width, s.height));

@@ -63,7 +63,9 @@ fn mix(a: Rgba, b: Rgba, t: f32) -> Rgba {
 }
 
 /// The icon as a PNG file's bytes.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn icon_png(size: u32) -> Vec<u8> {
+    use image::ImageEncoder as _;
     let size = size.max(16);
     let mut bytes = Vec::new();
     image::codecs::png::PngEncoder::new(&mut bytes)
@@ -76,8 +78,6 @@ pub(crate) fn icon_png(size: u32) -> Vec<u8> {
         .map(|()| bytes)
         .expect("encoding pixels into memory cannot fail")
 }
-
-use image::ImageEncoder as _;
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(Update, set_window_icon);

@@ -5,13 +5,12 @@
 
 pub(crate) mod view;
 
-use std::sync::{Arc, Mutex};
-
 use bevy::prelude::*;
-use qiguo_ai::{BackgroundSearch, Engine, Level, Limits};
+use qiguo_ai::{Level, Limits};
 use qiguo_rules::{Kingdom, Move, PieceKind, Position};
 
 use crate::game::AppSystems;
+use crate::game::search::{Search, Searcher};
 use crate::game::state::{HintUsed, Match, Mover, Notice, Turn, TurnGate};
 use crate::i18n::Tr;
 use crate::tr;
@@ -118,8 +117,8 @@ pub struct ShownHint {
 /// players' engine remembers the moves it chose, which a hint must not change).
 #[derive(Resource)]
 pub struct Hint {
-    engine: Arc<Mutex<Engine>>,
-    search: Option<(BackgroundSearch, Turn)>,
+    engine: Searcher,
+    search: Option<(Search, Turn)>,
     shown: Option<ShownHint>,
     /// Time per hint (Hard's own unless tests ask for a node budget).
     limits: Limits,
@@ -128,7 +127,7 @@ pub struct Hint {
 impl Default for Hint {
     fn default() -> Hint {
         Hint {
-            engine: Arc::new(Mutex::new(Engine::new(17))),
+            engine: Searcher::new(17),
             search: None,
             shown: None,
             limits: Limits {
@@ -183,9 +182,8 @@ fn start_hints(
         notices.write(Notice::refused(refusal));
         return;
     }
-    let search = BackgroundSearch::start(
-        hint.engine.clone(),
-        the_match.position().clone(),
+    let search = hint.engine.start(
+        the_match.game(),
         Level::Hard,
         hint.limits.clone(),
         turn.ply as u64,

@@ -1,11 +1,14 @@
 //! The connection: the link started on request (to the window's own server or one elsewhere)
 //! or let go, the player's requests sent, and what the link reports read and answered.
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr, UdpSocket};
+#[cfg(not(target_arch = "wasm32"))]
+use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
 
 use bevy::prelude::*;
-use qiguo_server::link::{Link, News, Target};
-use qiguo_server::protocol::{Answer, Ask};
+use qiguo_protocol::link::News;
+
+use super::link;
+use qiguo_protocol::{Answer, Ask};
 
 use super::*;
 use crate::game::online::notify::Notifier;
@@ -15,6 +18,7 @@ use crate::tr;
 
 /// The address other machines reach a server listening on `bind` at: this machine's address on
 /// the network it reaches others by (found by routing, no packet sent), else `bind` itself.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn joinable_address(bind: SocketAddr) -> SocketAddr {
     if !bind.ip().is_unspecified() {
         return bind;
@@ -52,9 +56,7 @@ pub(super) fn connect_or_leave(
                 continue;
             }
         };
-        // The own server's lines reach Bevy's log through `tracing`.
-        let log = qiguo_server::log::Log::tracing();
-        let (target, name) = match request {
+        let (link, address) = match request {
             OnlineRequested::Leave => {
                 if online.link.is_some() {
                     *online = Online::default();
@@ -62,41 +64,23 @@ pub(super) fn connect_or_leave(
                 }
                 continue;
             }
+            #[cfg(not(target_arch = "wasm32"))]
             OnlineRequested::OwnServer { lan, port, name } => {
-                let bind = if *lan {
-                    IpAddr::V4(Ipv4Addr::UNSPECIFIED)
-                } else {
-                    IpAddr::V4(Ipv4Addr::LOCALHOST)
-                };
-                let mut config = qiguo_server::server::ServerConfig::new(
-                    qiguo_server::cli::sqlite_url(&keys.join(qiguo_server::cli::SERVER_DB)),
-                );
-                config.bind = bind;
-                config.port = *port;
-                // A LAN evening at home: plain WebSocket, said so in the window.
-                config.insecure_lan = *lan;
-                online.address = Some(format!(
-                    "ws://{}",
-                    joinable_address(SocketAddr::new(bind, *port))
-                ));
-                (Target::Own(config), name.clone())
+                link::own_server(*lan, *port, name.clone(), keys)
+            }
+            #[cfg(target_arch = "wasm32")]
+            OnlineRequested::OwnServer { .. } => {
+                notices.write(Notice::error(tr.text("online-no-host-in-page")));
+                continue;
             }
             OnlineRequested::Remote { url, name } => {
-                online.address = Some(url.clone());
-                (
-                    Target::Remote {
-                        url: url.clone(),
-                        ca: None,
-                    },
-                    name.clone(),
-                )
+                (link::remote(url, name.clone(), keys), url.clone())
             }
         };
-        let address = online.address.take();
         *online = Online {
-            link: Some(Link::start(target, name, keys, log)),
+            link: Some(link),
             status: Status::Connecting,
-            address,
+            address: Some(address),
             ..Online::default()
         };
     }

@@ -2,9 +2,9 @@
 //! take-backs, games to read again, another game waiting for the player's move.
 
 use bevy::prelude::*;
+use qiguo_protocol::{Ask, Event};
+use qiguo_protocol::{GameId, MadeBy};
 use qiguo_rules::notation;
-use qiguo_server::protocol::{Ask, Event};
-use qiguo_server::{GameId, MadeBy};
 
 use super::*;
 use crate::game::online::notify::{Notification, Notifier};

@@ -17,6 +17,8 @@
 
 mod connection;
 mod events;
+pub mod invite;
+mod link;
 mod notify;
 mod table;
 pub(crate) mod ui;
@@ -31,10 +33,10 @@ use table::{
 use std::collections::{HashMap, VecDeque};
 
 use bevy::prelude::*;
+use link::Link;
+use qiguo_protocol::{Ask, GameSummary, NewGame, SeatView, TakeBackView};
+use qiguo_protocol::{GameId, MadeBy};
 use qiguo_rules::{Kingdom, Move};
-use qiguo_server::link::Link;
-use qiguo_server::protocol::{Ask, GameSummary, NewGame, SeatView, TakeBackView};
-use qiguo_server::{GameId, MadeBy};
 
 use crate::game::AppSystems;
 use crate::game::online::notify::Notifier;
@@ -43,6 +45,7 @@ use crate::game::state::{SeatAuthority, SeatHolder};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Online>()
         .init_resource::<Notifier>()
+        .add_plugins(invite::plugin)
         .add_message::<OnlineRequested>()
         .add_message::<OnlineCommand>()
         .add_systems(
@@ -125,6 +128,8 @@ pub struct OnlineTable {
     pub take_back: Option<TakeBackView>,
     /// When the turn is overdue (ms since 1970).
     pub deadline_ms: Option<i64>,
+    /// Who holds the kingdoms (the record's seats).
+    pub record_seats: qiguo_rules::Seats,
 }
 
 impl OnlineTable {

@@ -1,16 +1,19 @@
 //! Desktop notifications: while the window is open, the desktop says when another of the
-//! player's online games waits for their move (the game on the board says so itself).
+//! player's online games waits for their move (the game on the board says so itself). In a
+//! page, the browser's notifications (`crate::web::notify`).
 //!
 //! Notifications are shown by a thread of their own, so that a slow or absent notification
 //! service never holds up a frame; where there is none (no D-Bus session, a server without a
 //! desktop), showing fails and the failure is only logged. At most a few wait their turn: more
 //! are dropped rather than queued without bound.
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::mpsc::{SyncSender, TrySendError, sync_channel};
 
 use bevy::prelude::*;
 
 /// Notifications waiting for the thread at most; more are dropped.
+#[cfg(not(target_arch = "wasm32"))]
 const WAITING: usize = 4;
 
 /// One notification: a title and a line.
@@ -25,11 +28,37 @@ pub(crate) struct Notification {
 /// Sends notifications to the desktop from a thread of its own, started on first use.
 #[derive(Resource, Default)]
 pub(crate) struct Notifier {
+    #[cfg(not(target_arch = "wasm32"))]
     sender: Option<SyncSender<Notification>>,
     /// The thread could not be started: nothing more is tried.
+    #[cfg(not(target_arch = "wasm32"))]
     broken: bool,
 }
 
+/// Whether the player can be asked to allow notifications: in a page, where the browser has not
+/// asked yet (the desktop needs no leave).
+pub(crate) fn can_ask() -> bool {
+    #[cfg(target_arch = "wasm32")]
+    return crate::web::notify::askable();
+    #[cfg(not(target_arch = "wasm32"))]
+    return false;
+}
+
+/// Asks the browser's leave to notify (from a click: browsers allow the question only then).
+pub(crate) fn ask() {
+    #[cfg(target_arch = "wasm32")]
+    crate::web::notify::ask();
+}
+
+#[cfg(target_arch = "wasm32")]
+impl Notifier {
+    /// Shows `notification` through the browser, if the player allowed it; never fails.
+    pub(crate) fn show(&mut self, notification: Notification) {
+        crate::web::notify::show(&notification.summary, &notification.body);
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 impl Notifier {
     /// Shows `notification` on the desktop if it can; never blocks, never fails.
     pub(crate) fn show(&mut self, notification: Notification) {

@@ -3,9 +3,9 @@
 //! moves since the player's last turn marked when a game is opened.
 
 use bevy::prelude::*;
+use qiguo_protocol::{Ask, GameView};
+use qiguo_protocol::{MadeBy, SeatPlan};
 use qiguo_rules::PlayerInfo;
-use qiguo_server::protocol::{Ask, GameView};
-use qiguo_server::{MadeBy, SeatPlan};
 
 use super::*;
 use crate::game::recap::Recap;
@@ -39,6 +39,7 @@ pub(super) fn put_on_board(
                 watching,
                 take_back: view.take_back.clone(),
                 deadline_ms: view.deadline_ms,
+                record_seats: view.record.seats,
             });
         }
         Err(e) => {

@@ -7,12 +7,11 @@ use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_ai::Level;
+use qiguo_protocol::{DEFAULT_PORT, GameSummary, MAX_DAYS, MAX_NAME_CHARS, MIN_DAYS, NewGame};
+use qiguo_protocol::{Pace, SeatPlan, WhenOverdue};
 use qiguo_rules::Kingdom;
-use qiguo_server::protocol::{
-    DEFAULT_PORT, GameSummary, MAX_DAYS, MAX_NAME_CHARS, MIN_DAYS, NewGame,
-};
-use qiguo_server::{Pace, SeatPlan, WhenOverdue};
 
+use crate::game::online::invite::{Invitation, Invited};
 use crate::game::online::words::refusal_words;
 use crate::game::online::{Online, OnlineCommand, OnlineRequested, Status};
 use crate::game::state::Match;
@@ -22,6 +21,7 @@ use crate::tr;
 
 /// The online windows, drawn in the interface's order.
 pub(crate) fn plugin(app: &mut App) {
+    app.add_plugins(super::invite::view_plugin);
     app.init_resource::<OnlineForm>().add_systems(
         bevy_egui::EguiPrimaryContextPass,
         (
@@ -69,21 +69,53 @@ pub(crate) struct OnlineForm {
     kingdom: Kingdom,
     /// Why the last request could not be made.
     error: Option<String>,
+    /// The server of an invitation being followed, while the player chooses their name.
+    invited: Option<String>,
+}
+
+impl OnlineForm {
+    /// Opens the form for an invitation to a game on `server`, for a first-time visitor to
+    /// choose their name (Connect then follows the invitation).
+    pub(crate) fn invite(&mut self, server: &str) {
+        self.open = true;
+        self.own = false;
+        self.url = server.to_owned();
+        self.invited = Some(server.to_owned());
+    }
+
+    /// Whether the form waits for the player's name to follow an invitation to `server`.
+    pub(crate) fn is_invited_to(&self, server: &str) -> bool {
+        self.open && self.invited.as_deref() == Some(server)
+    }
+
+    /// The invitation is followed: the form closes.
+    pub(crate) fn invitation_followed(&mut self) {
+        if self.invited.take().is_some() {
+            self.open = false;
+        }
+    }
+
+    /// The player's name as typed.
+    pub(crate) fn name(&self) -> &str {
+        self.name.trim()
+    }
 }
 
 impl Default for OnlineForm {
     fn default() -> OnlineForm {
         OnlineForm {
             open: false,
-            own: true,
+            own: super::link::CAN_HOST,
             lan: true,
             port: DEFAULT_PORT.to_string(),
-            url: format!("ws://127.0.0.1:{DEFAULT_PORT}"),
+            // In a page, the server that served it.
+            url: super::link::home_server()
+                .unwrap_or_else(|| format!("ws://127.0.0.1:{DEFAULT_PORT}")),
             // The login name, to start from.
             name: ["USER", "USERNAME"]
                 .iter()
                 .find_map(|v| std::env::var(v).ok())
-                .and_then(|n| qiguo_server::protocol::clean_name(&n).ok())
+                .and_then(|n| qiguo_protocol::clean_name(&n).ok())
                 .unwrap_or_default(),
             seats: Vec::new(),
             correspondence: false,
@@ -92,6 +124,7 @@ impl Default for OnlineForm {
             code: String::new(),
             kingdom: Kingdom::Chu,
             error: None,
+            invited: None,
         }
     }
 }
@@ -127,6 +160,7 @@ pub(crate) fn online_window(
     the_match: Res<Match>,
     mut requests: MessageWriter<OnlineRequested>,
     mut commands: MessageWriter<OnlineCommand>,
+    mut invited: ResMut<Invited>,
     tr: Res<Tr>,
 ) -> Result {
     let tr = *tr;
@@ -139,7 +173,7 @@ pub(crate) fn online_window(
         .show(ctx, |ui| {
             match &online.status {
                 Status::Offline | Status::Refused(_) => {
-                    connect_form(ui, tr, &mut form, &online, &mut requests);
+                    connect_form(ui, tr, &mut form, &online, &mut requests, &mut invited);
                 }
                 _ => {
                     server_line(ui, tr, &online);
@@ -154,6 +188,15 @@ pub(crate) fn online_window(
                         }
                         if ui.button(tr.text("online-disconnect")).clicked() {
                             requests.write(OnlineRequested::Leave);
+                        }
+                        // In a page: the browser asks once, on this click.
+                        if super::notify::can_ask()
+                            && ui
+                                .button(tr.text("online-notify-ask"))
+                                .on_hover_text(tr.text("online-notify-ask-hint"))
+                                .clicked()
+                        {
+                            super::notify::ask();
                         }
                     });
                     ui.separator();
@@ -180,6 +223,7 @@ fn connect_form(
     form: &mut OnlineForm,
     online: &Online,
     requests: &mut MessageWriter<OnlineRequested>,
+    invited: &mut Invited,
 ) {
     if let Status::Refused(why) = &online.status {
         ui.colored_label(
@@ -187,8 +231,14 @@ fn connect_form(
             tr!(tr, "online-refused", why = why.clone()),
         );
     }
-    ui.label(tr.text("online-intro"));
-    ui.radio_value(&mut form.own, true, tr.text("online-own-server"));
+    ui.label(tr.text(if super::link::CAN_HOST {
+        "online-intro"
+    } else {
+        "online-intro-page"
+    }));
+    if super::link::CAN_HOST {
+        ui.radio_value(&mut form.own, true, tr.text("online-own-server"));
+    }
     if form.own {
         ui.indent("own", |ui| {
             ui.horizontal(|ui| {
@@ -205,21 +255,32 @@ fn connect_form(
             }
         });
     }
-    ui.radio_value(&mut form.own, false, tr.text("online-other-server"));
+    if super::link::CAN_HOST {
+        ui.radio_value(&mut form.own, false, tr.text("online-other-server"));
+    }
     if !form.own {
         ui.indent("remote", |ui| {
             ui.add(egui::TextEdit::singleline(&mut form.url).desired_width(320.0));
         });
     }
+    if form.invited.is_some() {
+        ui.label(RichText::new(tr.text("online-invited")).strong());
+    }
+    let mut entered = false;
     ui.horizontal(|ui| {
         ui.label(tr.text("join-name"));
-        ui.add(
+        let field = ui.add(
             egui::TextEdit::singleline(&mut form.name)
                 .char_limit(MAX_NAME_CHARS)
                 .desired_width(200.0),
         );
+        // An invited visitor types their name straight away; Enter connects.
+        if form.invited.is_some() && form.name.is_empty() && !field.has_focus() {
+            field.request_focus();
+        }
+        entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
     });
-    if ui.button(tr.text("join-connect")).clicked() {
+    if ui.button(tr.text("join-connect")).clicked() || entered {
         let name = form.name.trim().to_owned();
         if name.is_empty() {
             form.error = Some(tr.text("join-need-name"));
@@ -238,13 +299,22 @@ fn connect_form(
                 Err(_) => form.error = Some(tr.text("host-bad-port")),
             }
         } else {
-            let url = form.url.trim();
-            if url.starts_with("ws://") || url.starts_with("wss://") {
+            let url = form.url.trim().to_owned();
+            if let Ok(invitation) = Invitation::parse(&url)
+                && !url.starts_with("ws")
+            {
+                // An invitation link pasted: its server, then its game.
                 form.error = None;
+                form.url = invitation.server.clone();
+                form.invited = Some(invitation.server.clone());
                 requests.write(OnlineRequested::Remote {
-                    url: url.to_owned(),
+                    url: invitation.server.clone(),
                     name,
                 });
+                invited.follow(invitation);
+            } else if url.starts_with("ws://") || url.starts_with("wss://") {
+                form.error = None;
+                requests.write(OnlineRequested::Remote { url, name });
             } else {
                 form.error = Some(tr.text("online-bad-url"));
             }
@@ -529,6 +599,27 @@ pub(crate) fn online_summary(ui: &mut egui::Ui, tr: Tr, online: &Online) {
     };
     ui.label(RichText::new(line).small().color(Color32::from_gray(200)))
         .on_hover_text(tr.text("online-code-hint"));
+    // On a server elsewhere (which may serve the page), the link to send: a click copies it.
+    let link = online
+        .address
+        .as_deref()
+        .filter(|_| !table.watching && online.served.is_none())
+        .and_then(|server| Invitation::link(server, &table.code, false));
+    if let Some(link) = link {
+        let shown = ui
+            .add(
+                egui::Label::new(
+                    RichText::new(tr!(tr, "online-link", link = link.clone()))
+                        .small()
+                        .color(Color32::from_rgb(150, 200, 255)),
+                )
+                .sense(egui::Sense::click()),
+            )
+            .on_hover_text(tr.text("online-link-hint"));
+        if shown.clicked() {
+            ui.ctx().copy_text(link);
+        }
+    }
 }
 
 /// The Kingdoms panel's "played by" cell in an online game: who holds the seat. Returns

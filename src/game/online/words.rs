@@ -2,8 +2,8 @@
 //! (the protocol's `Refusal`), each worded here from the interface's messages; a code this
 //! version does not know shows the server's own English words.
 
-use qiguo_server::client::ClientError;
-use qiguo_server::protocol::Refusal;
+use qiguo_protocol::Refusal;
+use qiguo_protocol::client::ClientError;
 
 use crate::i18n::Tr;
 use crate::tr;

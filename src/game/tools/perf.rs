@@ -7,7 +7,9 @@
 //! `--no-render` runs every system without a graphics device, for the game's CPU work alone.
 
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use bevy::platform::time::Instant;
 
 use bevy::prelude::*;
 use bevy::render::{Render, RenderApp, RenderSystems};

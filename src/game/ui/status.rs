@@ -131,8 +131,9 @@ pub(super) fn toolbar(
                             store.last_error = None;
                             store.refresh();
                             if files.save_name.is_empty() {
-                                let when = crate::saves::format_time(std::time::SystemTime::now())
-                                    .replace(':', "h");
+                                let when =
+                                    crate::saves::format_time(crate::storage::SystemTime::now())
+                                        .replace(':', "h");
                                 files.save_name = tr!(tr, "save-default-name", when = when);
                             }
                             files.save_open = true;

@@ -1,0 +1,195 @@
+//! A search as a message: what to search ([`SearchJob`]) and what was found ([`SearchDone`]),
+//! both plain JSON, for a searcher that shares no memory with whoever asks — in a page, the
+//! Web Worker that keeps the search off the thread that draws.
+//!
+//! The game travels as its record (start position and moves), so the searcher sees the same
+//! position the game has, repetitions included.
+//!
+//! ```
+//! use qiguo_ai::Engine;
+//! use qiguo_ai::job::SearchJob;
+//! use qiguo_rules::{Game, Level, PlayerInfo, Record, Rules, Seats};
+//!
+//! let game = Game::start(Rules::default(), Seats::default());
+//! let record = Record::from_game(&game, PlayerInfo::defaults(7));
+//! let job = SearchJob { id: 1, record, level: Level::Medium, movetime_ms: None,
+//!     nodes: Some(2_000), seed: 7 };
+//! let text = job.to_json();
+//! let done = SearchJob::from_json(&text).unwrap().run(&mut Engine::new(16));
+//! let mv = qiguo_rules::notation::parse_move(done.best.as_deref().unwrap()).unwrap();
+//! assert!(game.position().is_legal(mv));
+//! ```
+
+use std::time::Duration;
+
+use qiguo_rules::{Level, Record};
+use serde::{Deserialize, Serialize};
+
+use crate::{Engine, Limits};
+
+/// A search asked for: the game so far, the level and the limits.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SearchJob {
+    /// Chosen by the asker; the answer carries it back.
+    pub id: u64,
+    /// The game to move in, as its record.
+    pub record: Record,
+    /// The level searching.
+    pub level: Level,
+    /// Time for the move in milliseconds (the level's own when neither limit is given).
+    pub movetime_ms: Option<u64>,
+    /// Positions to visit at most.
+    pub nodes: Option<u64>,
+    /// Seed for the level's variety.
+    pub seed: u64,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchDone {
+    /// The job's id.
+    pub id: u64,
+    /// The move to play in the game's notation; `None` when there is none (a finished game) or
+    /// the job could not be read.
+    pub best: Option<String>,
+    /// Why there is no move, when the job could not be read or replayed.
+    pub error: Option<String>,
+    /// The move's score for the player to move, in centipawns.
+    pub score: i32,
+    /// The deepest iteration completed.
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    /// Time spent, in microseconds.
+    pub elapsed_us: u64,
+}
+
+impl SearchJob {
+    /// The job as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a search job is always written")
+    }
+
+    /// A job from JSON.
+    pub fn from_json(text: &str) -> Result<SearchJob, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// Replays the record and searches its position with `engine`.
+    pub fn run(&self, engine: &mut Engine) -> SearchDone {
+        let mut done = SearchDone::failed(self.id, String::new());
+        let game = match self.record.replay() {
+            Ok(game) => game,
+            Err(e) => {
+                done.error = Some(e.to_string());
+                return done;
+            }
+        };
+        let limits = Limits {
+            movetime: self.movetime_ms.map(Duration::from_millis),
+            nodes: self.nodes,
+            ..Limits::default()
+        };
+        done.error = None;
+        if let Some(result) = engine.search(game.position(), self.level, &limits, self.seed) {
+            done.best = Some(result.best.to_string());
+            done.score = result.score;
+            done.depth = result.depth;
+            done.nodes = result.nodes;
+            done.elapsed_us = u64::try_from(result.elapsed.as_micros()).unwrap_or(u64::MAX);
+        }
+        done
+    }
+}
+
+impl SearchDone {
+    /// The answer to a job that could not be read or run.
+    pub fn failed(id: u64, why: String) -> SearchDone {
+        SearchDone {
+            id,
+            best: None,
+            error: Some(why),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            elapsed_us: 0,
+        }
+    }
+
+    /// The answer as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a search's answer is always written")
+    }
+
+    /// An answer from JSON.
+    pub fn from_json(text: &str) -> Result<SearchDone, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use qiguo_rules::{Game, PlayerInfo, Rules, Seats};
+
+    use super::*;
+
+    fn job_after(moves: usize) -> (Game, SearchJob) {
+        let mut game = Game::start(Rules::default(), Seats::default());
+        let mut engine = Engine::new(14);
+        for seed in 0..moves as u64 {
+            let limits = Limits {
+                nodes: Some(300),
+                ..Limits::default()
+            };
+            let best = engine
+                .search(game.position(), Level::Easy, &limits, seed)
+                .unwrap()
+                .best;
+            game.play(best).unwrap();
+        }
+        let record = Record::from_game(&game, PlayerInfo::defaults(7));
+        let job = SearchJob {
+            id: 42,
+            record,
+            level: Level::Hard,
+            movetime_ms: None,
+            nodes: Some(3_000),
+            seed: 9,
+        };
+        (game, job)
+    }
+
+    #[test]
+    fn a_job_through_json_finds_the_move_the_engine_finds_directly() {
+        let (game, job) = job_after(10);
+        let done = SearchJob::from_json(&job.to_json())
+            .unwrap()
+            .run(&mut Engine::new(16));
+        let done = SearchDone::from_json(&done.to_json()).unwrap();
+        let limits = Limits {
+            nodes: Some(3_000),
+            ..Limits::default()
+        };
+        let direct = Engine::new(16)
+            .search(game.position(), Level::Hard, &limits, 9)
+            .unwrap();
+        assert_eq!(done.id, 42);
+        assert_eq!(done.error, None);
+        assert_eq!(done.best, Some(direct.best.to_string()));
+        assert_eq!((done.score, done.depth), (direct.score, direct.depth));
+        assert_eq!(done.nodes, direct.nodes);
+    }
+
+    #[test]
+    fn a_job_that_cannot_be_replayed_says_why_and_has_no_move() {
+        let (_, mut job) = job_after(2);
+        job.record.moves.push("a1a1".to_owned());
+        let done = job.run(&mut Engine::new(14));
+        assert_eq!(done.best, None);
+        assert!(
+            done.error.as_deref().is_some_and(|e| !e.is_empty()),
+            "{done:?}"
+        );
+        assert!(SearchJob::from_json("{\"id\":").is_err());
+    }
+}

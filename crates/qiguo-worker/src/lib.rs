@@ -1,0 +1,86 @@
+//! The computer players in a page: a Web Worker's search. The page's game posts a
+//! [`SearchJob`](qiguo_ai::job::SearchJob) as JSON; `web/worker.js` hands it to [`think`], which
+//! searches with one engine kept for the worker's life (its transposition table carries over
+//! from move to move, as on the desktop) and answers a
+//! [`SearchDone`](qiguo_ai::job::SearchDone) as JSON. The search runs on the worker's thread,
+//! so the page keeps drawing; one thread only (a page has no shared memory without
+//! cross-origin isolation).
+
+use std::cell::RefCell;
+
+use qiguo_ai::Engine;
+use qiguo_ai::job::{SearchDone, SearchJob};
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen::prelude::wasm_bindgen;
+
+/// The transposition table's size, as a power of two of entries (the desktop game's).
+const TABLE_BITS: u32 = 17;
+
+thread_local! {
+    static ENGINE: RefCell<Option<Engine>> = const { RefCell::new(None) };
+}
+
+/// Runs the search job in `job` (JSON) and gives its answer (JSON). A job that cannot be read
+/// is answered with its reason and no move (id 0 when even the id cannot be read).
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
+pub fn think(job: &str) -> String {
+    let done = match SearchJob::from_json(job) {
+        Ok(job) => ENGINE.with_borrow_mut(|engine| {
+            job.run(engine.get_or_insert_with(|| Engine::new(TABLE_BITS)))
+        }),
+        Err(e) => SearchDone::failed(id_of(job), format!("unreadable search job: {e}")),
+    };
+    done.to_json()
+}
+
+/// The id of a job too broken to read, if its `id` field can still be found.
+fn id_of(job: &str) -> u64 {
+    job.split("\"id\":")
+        .nth(1)
+        .and_then(|rest| {
+            let digits: String = rest
+                .trim_start()
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            digits.parse().ok()
+        })
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use qiguo_ai::job::SearchDone;
+    use qiguo_rules::{Game, Level, PlayerInfo, Record, Rules, Seats};
+
+    use super::*;
+
+    #[test]
+    fn a_job_is_answered_with_a_legal_move() {
+        let game = Game::start(Rules::default(), Seats::default());
+        let job = SearchJob {
+            id: 5,
+            record: Record::from_game(&game, PlayerInfo::defaults(7)),
+            level: Level::Medium,
+            movetime_ms: None,
+            nodes: Some(5_000),
+            seed: 1,
+        };
+        let done = SearchDone::from_json(&think(&job.to_json())).unwrap();
+        assert_eq!(done.id, 5);
+        let best = qiguo_rules::notation::parse_move(done.best.as_deref().unwrap()).unwrap();
+        assert!(game.position().is_legal(best));
+        // The engine is kept: a second job is answered as well.
+        let again = SearchDone::from_json(&think(&job.to_json())).unwrap();
+        assert!(again.best.is_some());
+    }
+
+    #[test]
+    fn a_broken_job_is_answered_with_its_reason_and_no_move() {
+        let done = SearchDone::from_json(&think(r#"{"id": 77, "record": 3}"#)).unwrap();
+        assert_eq!((done.id, done.best), (77, None));
+        assert!(done.error.unwrap().starts_with("unreadable search job"));
+        let done = SearchDone::from_json(&think("not json")).unwrap();
+        assert_eq!(done.id, 0);
+    }
+}

@@ -1,0 +1,67 @@
+//! The link to a server, by platform: on the desktop a client on a thread of its own, which can
+//! also start the window's own server first (`qiguo_server::link`); in a page, the browser's
+//! WebSocket (`crate::web::link`), and no server of its own (a page cannot listen). Both report
+//! the same [`News`](qiguo_protocol::link::News).
+
+use std::path::PathBuf;
+
+#[cfg(target_arch = "wasm32")]
+pub(crate) use crate::web::link::Link;
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) use qiguo_server::link::Link;
+
+/// Whether this platform can run a server of its own (the desktop window can; a page cannot).
+pub(crate) const CAN_HOST: bool = cfg!(not(target_arch = "wasm32"));
+
+/// The server this program came from, if any: in a page, the page's own origin (as a WebSocket
+/// URL); on the desktop, none.
+pub(crate) fn home_server() -> Option<String> {
+    #[cfg(target_arch = "wasm32")]
+    return crate::web::link::page_server();
+    #[cfg(not(target_arch = "wasm32"))]
+    return None;
+}
+
+/// A link to the server at `url`, as the player whose key for it is kept in `keys` (or a new
+/// player called `name`).
+pub(crate) fn remote(url: &str, name: String, keys: PathBuf) -> Link {
+    #[cfg(target_arch = "wasm32")]
+    return Link::start(url.to_owned(), name, keys);
+    #[cfg(not(target_arch = "wasm32"))]
+    return Link::start(
+        qiguo_server::link::Target::Remote {
+            url: url.to_owned(),
+            ca: None,
+        },
+        name,
+        keys,
+        qiguo_server::log::Log::tracing(),
+    );
+}
+
+/// A link to a server of the window's own, listening on `port` of this machine (or of every
+/// network it is on, for a LAN evening): the link, and the address others reach it at.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn own_server(lan: bool, port: u16, name: String, keys: PathBuf) -> (Link, String) {
+    use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+    let bind = if lan {
+        IpAddr::V4(Ipv4Addr::UNSPECIFIED)
+    } else {
+        IpAddr::V4(Ipv4Addr::LOCALHOST)
+    };
+    let mut config = qiguo_server::server::ServerConfig::new(qiguo_server::cli::sqlite_url(
+        &keys.join(qiguo_server::cli::SERVER_DB),
+    ));
+    config.bind = bind;
+    config.port = port;
+    // A LAN evening at home: plain WebSocket, said so in the window.
+    config.insecure_lan = lan;
+    let address = format!(
+        "ws://{}",
+        super::connection::joinable_address(SocketAddr::new(bind, port))
+    );
+    // The own server's lines reach Bevy's log through `tracing`.
+    let log = qiguo_server::log::Log::tracing();
+    let link = Link::start(qiguo_server::link::Target::Own(config), name, keys, log);
+    (link, address)
+}

@@ -1,0 +1,104 @@
+//! The game in a page (wasm32 in a browser): where the page differs from the desktop. The
+//! page's canvas is the window; the game opens plainly (the welcome card for a first visit,
+//! the offer to resume the autosave after), in the browser's language; the computers and hints
+//! search in a Web Worker ([`worker`]); the storage is the browser's (`crate::storage`).
+
+pub(crate) mod link;
+pub(crate) mod notify;
+pub(crate) mod worker;
+
+use bevy::prelude::*;
+use qiguo_rules::{Game, Rules, Seats};
+
+use crate::game::app::launch::Launch;
+use crate::game::online::invite::Invitation;
+
+/// Runs the game in the page's canvas (`<canvas id="qiguo">`) until the page closes.
+pub fn run() {
+    let seats = Seats::default();
+    let launch = Launch {
+        game: Game::start(Rules::default(), seats),
+        levels: vec![None; seats.player_count()],
+        view: None,
+        window: None,
+        screenshot: None,
+        bench_frames: None,
+        no_render: false,
+        language: None,
+        invitation: page_invitation(),
+        plain: true,
+    };
+    crate::game::app::game_app(launch).run();
+}
+
+/// The page's own systems: the loading notice taken down once the board is drawn.
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<BoardShown>().add_systems(
+        Last,
+        board_drawn.run_if(not(resource_equals(BoardShown(true)))),
+    );
+}
+
+/// Whether the board has been drawn (the loading notice is down).
+#[derive(Resource, Default, PartialEq)]
+struct BoardShown(bool);
+
+/// The frame after the one that first had the board: the page's loading notice goes, and the
+/// time since the page opened is noted on the page (`<body data-board-drawn-ms>`) for the
+/// tests and the measurements in docs/performance.md.
+fn board_drawn(
+    board: Query<(), With<crate::game::board::BoardSurface>>,
+    mut frames_with_board: Local<u32>,
+    mut shown: ResMut<BoardShown>,
+) {
+    if board.is_empty() {
+        return;
+    }
+    *frames_with_board += 1;
+    if *frames_with_board < 2 {
+        return;
+    }
+    shown.0 = true;
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let now = window.performance().map_or(0.0, |p| p.now());
+    info!(
+        "the board was drawn {:.1} s after the page opened",
+        now / 1000.0
+    );
+    let Some(document) = window.document() else {
+        return;
+    };
+    if let Some(notice) = document.get_element_by_id("loading") {
+        notice.remove();
+    }
+    if let Some(body) = document.body() {
+        let _ = body.set_attribute("data-board-drawn-ms", &format!("{now:.0}"));
+    }
+}
+
+/// The invitation in the page's own address, when it was opened from one
+/// (`/join/CODE`, `/watch/CODE`).
+fn page_invitation() -> Option<Invitation> {
+    let href = web_sys::window()?.location().href().ok()?;
+    let path = href.split(['?', '#']).next()?;
+    Invitation::parse(path).ok()
+}
+
+/// The browser's languages, in the player's order of preference (`navigator.languages`).
+pub(crate) fn browser_languages() -> Vec<String> {
+    let Some(window) = web_sys::window() else {
+        return Vec::new();
+    };
+    let navigator = window.navigator();
+    let mut languages: Vec<String> = navigator
+        .languages()
+        .iter()
+        .filter_map(|l| l.as_string())
+        .collect();
+    if languages.is_empty() {
+        languages.extend(navigator.language());
+    }
+    languages
+}

@@ -1,0 +1,155 @@
+//! The page's searcher: a Web Worker built from the AI crate alone (`crates/qiguo-worker`,
+//! started from `worker.js` beside the page), one per [`Searcher`], created on its first
+//! search. A search is posted to it as a [`SearchJob`]; its [`SearchDone`] comes back as a
+//! message, which the worker's handler files under the job's id for the [`Search`] that waits
+//! for it. The worker searches one job after another on its own thread (the page keeps
+//! drawing); a search the game has dropped is left to finish there and its answer is thrown
+//! away.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::time::Duration;
+
+use bevy::log::{error, warn};
+use qiguo_ai::job::{SearchDone, SearchJob};
+use qiguo_ai::{Level, Limits, SearchResult};
+use qiguo_rules::{Game, PlayerInfo, Record};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+
+/// The worker's script, beside the page (the page's `<base>` is the bundle's root).
+const WORKER_SCRIPT: &str = "worker.js";
+
+thread_local! {
+    /// The workers, by searcher (created on first use).
+    static WORKERS: RefCell<HashMap<u32, Worker>> = RefCell::new(HashMap::new());
+    /// Answers arrived and not yet taken, by job id.
+    static DONE: RefCell<HashMap<u64, SearchDone>> = RefCell::new(HashMap::new());
+    /// Jobs whose searches were dropped: their answers are thrown away on arrival.
+    static ABANDONED: RefCell<HashSet<u64>> = RefCell::new(HashSet::new());
+}
+
+static NEXT_SEARCHER: AtomicU32 = AtomicU32::new(1);
+static NEXT_JOB: AtomicU64 = AtomicU64::new(1);
+
+/// One worker, with its engine, for the searches it runs one after another.
+#[derive(Clone, Debug)]
+pub(crate) struct Searcher {
+    id: u32,
+}
+
+impl Searcher {
+    /// A searcher (its worker starts with its first search). The worker's engine has the
+    /// desktop's table size; `_table_bits` is kept for the desktop's signature.
+    pub(crate) fn new(_table_bits: u32) -> Searcher {
+        Searcher {
+            id: NEXT_SEARCHER.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+
+    /// Posts the position `game` has reached to the worker.
+    pub(crate) fn start(&self, game: &Game, level: Level, limits: Limits, seed: u64) -> Search {
+        let id = NEXT_JOB.fetch_add(1, Ordering::Relaxed);
+        let players = PlayerInfo::defaults(game.start_position().seats().player_count());
+        let job = SearchJob {
+            id,
+            record: Record::from_game(game, players),
+            level,
+            movetime_ms: limits
+                .movetime
+                .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
+            nodes: limits.nodes,
+            seed,
+        };
+        let posted = WORKERS.with_borrow_mut(|workers| {
+            if !workers.contains_key(&self.id) {
+                workers.insert(self.id, spawn()?);
+            }
+            workers[&self.id]
+                .post_message(&job.to_json().into())
+                .map_err(|e| format!("{e:?}"))
+        });
+        if let Err(why) = posted {
+            error!("the computer's search could not start: {why}");
+            DONE.with_borrow_mut(|done| done.insert(id, SearchDone::failed(id, why)));
+        }
+        Search { id, settled: false }
+    }
+}
+
+/// Starts a worker whose answers are filed in `DONE`.
+fn spawn() -> Result<Worker, String> {
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    let worker = Worker::new_with_options(WORKER_SCRIPT, &options).map_err(|e| format!("{e:?}"))?;
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
+        let Some(text) = event.data().as_string() else {
+            warn!("the search worker sent something that is not text");
+            return;
+        };
+        match SearchDone::from_json(&text) {
+            Ok(done) => {
+                if !ABANDONED.with_borrow_mut(|gone| gone.remove(&done.id)) {
+                    DONE.with_borrow_mut(|all| all.insert(done.id, done));
+                }
+            }
+            Err(e) => warn!("the search worker's answer could not be read: {e}"),
+        }
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The handler lives as long as the page.
+    on_message.forget();
+    Ok(worker)
+}
+
+/// A search posted to a worker.
+#[derive(Debug)]
+pub(crate) struct Search {
+    id: u64,
+    /// The answer has been taken (or the search let go): nothing to throw away later.
+    settled: bool,
+}
+
+impl Search {
+    /// Whether the worker has answered.
+    pub(crate) fn is_finished(&self) -> bool {
+        DONE.with_borrow(|done| done.contains_key(&self.id))
+    }
+
+    /// The search's result once the worker has answered (`None` before, or when it found no
+    /// move). A page cannot wait without stopping the frames: ask only when finished.
+    pub(crate) fn wait(mut self) -> Option<SearchResult> {
+        self.settled = true;
+        let done = DONE.with_borrow_mut(|done| done.remove(&self.id))?;
+        if let Some(why) = &done.error {
+            error!("the computer's search failed: {why}");
+        }
+        let best = qiguo_rules::notation::parse_move(done.best.as_deref()?).ok()?;
+        Some(SearchResult {
+            best,
+            score: done.score,
+            depth: done.depth,
+            nodes: done.nodes,
+            elapsed: Duration::from_micros(done.elapsed_us),
+        })
+    }
+
+    /// Stops waiting for this search (the worker finishes it; its answer is dropped).
+    pub(crate) fn stop(&mut self) {
+        if std::mem::replace(&mut self.settled, true) {
+            return;
+        }
+        let arrived = DONE.with_borrow_mut(|done| done.remove(&self.id)).is_some();
+        if !arrived {
+            ABANDONED.with_borrow_mut(|gone| gone.insert(self.id));
+        }
+    }
+}
+
+impl Drop for Search {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
