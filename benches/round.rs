@@ -10,30 +10,11 @@ use qiguo::game::computer::Thinking;
 use qiguo::game::headless::Headless;
 use qiguo::game::pace::PaceChoice;
 use qiguo::game::state::{Match, MoveRequested, TurnPhase};
-use qiguo_ai::{Engine, Level, Limits};
-use qiguo_rules::{Game, Position, Preset, Rules};
+use qiguo_ai::Level;
+use qiguo_rules::Game;
 
-/// Moves played by Easy players before the round is measured (twelve rounds of seven).
-const OPENING_PLIES: usize = 84;
-
-/// A game between Easy players, `OPENING_PLIES` moves in, with Qin to move.
-fn mid_game() -> Game {
-    let mut game = Game::new(Position::start(Rules::preset(Preset::Classic)));
-    let mut engine = Engine::new(16);
-    let limits = Limits {
-        nodes: Some(20_000),
-        ..Limits::default()
-    };
-    while game.len() < OPENING_PLIES || game.position().to_move() != qiguo_rules::Kingdom::Qin {
-        let pos = game.position().clone();
-        let best = engine
-            .search(&pos, Level::Easy, &limits, game.len() as u64)
-            .expect("the opening game goes on")
-            .best;
-        game.play(best).expect("the engine plays legal moves");
-    }
-    game
-}
+mod common;
+use common::{OPENING_PLIES, medium_move, mid_game};
 
 /// The headless game (the tests' builder, as played): a person as Qin, six computers of
 /// `level`, at `pace`.
@@ -56,19 +37,7 @@ fn phase(app: &App) -> TurnPhase {
 /// time the six searches took.
 fn round(app: &mut App) -> (Duration, Duration) {
     let the_match = app.world().resource::<Match>().clone();
-    let pos = the_match.position().clone();
-    let mv = Engine::new(16)
-        .search(
-            &pos,
-            Level::Medium,
-            &Limits {
-                nodes: Some(20_000),
-                ..Limits::default()
-            },
-            1,
-        )
-        .expect("Qin has a move")
-        .best;
+    let mv = medium_move(the_match.game());
     app.world_mut()
         .write_message(MoveRequested::by_person(&the_match, mv));
     let start = Instant::now();

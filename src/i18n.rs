@@ -439,8 +439,9 @@ mod tests {
 
     /// Literals shaped like ids that are not messages: egui ids, keys, command-line values and
     /// test data.
-    const NOT_MESSAGES: [&str; 10] = [
+    const NOT_MESSAGES: [&str; 11] = [
         "data-board-drawn-ms",
+        "data-computers-searched-ms",
         "go-between",
         "two-players",
         "qiguo-kai",

@@ -288,6 +288,9 @@ share-export = Export
 share-copy-position = Copy position (FEN)
 share-copy-position-hint = The position shown on the board
 share-copy-game = Copy game as text
+share-download = Download as a file
+share-open-file = Open a file…
+share-file-unreadable = The file could not be read: { $why }
 share-import = Import
 share-import-hint = Paste a position (one line of 7K FEN) or a game (its start FEN, then one move per line). It replaces the game in progress; the rules and seats stay unless the game text names a preset.
 share-paste-hint = { $key } to paste
@@ -449,6 +452,22 @@ join-name = Your name
 join-connect = Connect
 join-need-name = Give your name.
 online-left = Disconnected; the board keeps the game as it stands.
+keys-title = Your keys
+keys-line = Each server knows you by the key it gave you on your first visit. Copy your keys to use them in another browser or in the desktop game (Online…, Your keys, Import), and keep a copy: without it, a cleared browser meets every server as a stranger.
+keys-copy = Copy my keys
+keys-copied = { $count ->
+    [one] The key for one server is copied.
+   *[other] The keys for { $count } servers are copied.
+}
+keys-paste-hint = Paste keys copied elsewhere
+keys-import = Import these keys
+keys-imported = { $count ->
+    [0] Nothing new: these keys were already here.
+    [one] One server's key imported.
+   *[other] { $count } servers' keys imported.
+}
+keys-not-keys = These are not Qiguo keys: { $why }
+keys-unreadable = The keys could not be read or kept: { $why }
 invite-no-open-seat = No seat is open in this game any more: you are watching it.
 invite-choose-title = Take a seat
 invite-choose-line = Game { $code } has several open seats. Which kingdom will you play?

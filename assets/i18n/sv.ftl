@@ -271,6 +271,9 @@ share-export = Exportera
 share-copy-position = Kopiera ställningen (FEN)
 share-copy-position-hint = Ställningen som visas på brädet
 share-copy-game = Kopiera partiet som text
+share-download = Ladda ner som fil
+share-open-file = Öppna en fil…
+share-file-unreadable = Filen kunde inte läsas: { $why }
 share-import = Importera
 share-import-hint = Klistra in en ställning (en rad 7K FEN) eller ett parti (dess start-FEN, sedan ett drag per rad). Det ersätter partiet som pågår; regler och platser står kvar om inte partiets text anger en variant.
 share-paste-hint = { $key } för att klistra in
@@ -429,6 +432,22 @@ join-name = Ditt namn
 join-connect = Anslut
 join-need-name = Ange ditt namn.
 online-left = Frånkopplad; brädet behåller partiet som det står.
+keys-title = Dina nycklar
+keys-line = Varje server känner igen dig på nyckeln den gav dig vid första besöket. Kopiera dina nycklar för att använda dem i en annan webbläsare eller i skrivbordsspelet (Online…, Dina nycklar, Importera), och spara en kopia: utan den möter en rensad webbläsare varje server som en främling.
+keys-copy = Kopiera mina nycklar
+keys-copied = { $count ->
+    [one] Nyckeln för en server är kopierad.
+   *[other] Nycklarna för { $count } servrar är kopierade.
+}
+keys-paste-hint = Klistra in nycklar kopierade någon annanstans
+keys-import = Importera nycklarna
+keys-imported = { $count ->
+    [0] Inget nytt: nycklarna fanns redan här.
+    [one] En servers nyckel importerad.
+   *[other] { $count } servrars nycklar importerade.
+}
+keys-not-keys = Det här är inte Qiguo-nycklar: { $why }
+keys-unreadable = Nycklarna kunde inte läsas eller sparas: { $why }
 invite-no-open-seat = Ingen plats är längre ledig i partiet: du tittar på.
 invite-choose-title = Ta en plats
 invite-choose-line = Parti { $code } har flera lediga platser. Vilket rike vill du spela?

@@ -269,6 +269,9 @@ share-export = 匯出
 share-copy-position = 複製局面（FEN）
 share-copy-position-hint = 棋盤上顯示的局面
 share-copy-game = 以文字複製棋局
+share-download = 下載為檔案
+share-open-file = 開啟檔案…
+share-file-unreadable = 無法讀取檔案：{ $why }
 share-import = 匯入
 share-import-hint = 貼上局面（一行 7K FEN）或棋局（開局 FEN，之後每行一著）。它會取代進行中的棋局；除非棋局文字指明規則，否則規則與座位不變。
 share-paste-hint = 按 { $key } 貼上
@@ -424,6 +427,20 @@ join-name = 你的名字
 join-connect = 連線
 join-need-name = 請寫你的名字。
 online-left = 已中斷連線；棋盤保留目前的局面。
+keys-title = 你的金鑰
+keys-line = 每個伺服器憑你首次造訪時取得的金鑰認得你。複製你的金鑰，即可在另一個瀏覽器或桌面版遊戲中使用（連線、你的金鑰、匯入）；請保留副本：若沒有副本，清除過的瀏覽器在每個伺服器上都會被當成陌生人。
+keys-copy = 複製我的金鑰
+keys-copied = { $count ->
+   *[other] 已複製 { $count } 個伺服器的金鑰。
+}
+keys-paste-hint = 貼上在別處複製的金鑰
+keys-import = 匯入這些金鑰
+keys-imported = { $count ->
+    [0] 沒有新的金鑰：這些金鑰已在此處。
+   *[other] 已匯入 { $count } 個伺服器的金鑰。
+}
+keys-not-keys = 這些不是 Qiguo 金鑰：{ $why }
+keys-unreadable = 無法讀取或保存金鑰：{ $why }
 invite-no-open-seat = 此局已無空位：你正在觀戰。
 invite-choose-title = 入座
 invite-choose-line = 第 { $code } 局有多個空位。你要執掌哪一國？

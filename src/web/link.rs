@@ -1,7 +1,8 @@
 //! The page's link to its server: the browser's WebSocket, driven by its events (a page has no
 //! thread to wait on). It says hello with the key kept for the server in the browser's storage
 //! (or as a new player, whose key is then kept there), sends the window's requests one at a
-//! time in order, files answers and events as [`News`] for the frame to poll, and connects
+//! time in order, files answers and events as [`News`] for the frame to poll (a turn of the
+//! player's is notified at once, as a background tab draws no frames), and connects
 //! again two seconds after a lost connection. Requests made while away fail at once, as on the
 //! desktop. The state lives in the page's one thread; the [`Link`] the game holds names it.
 
@@ -300,7 +301,10 @@ fn hear(state: &mut State, text: &str) {
             Err(e) => answered(state, tag, Err(e)),
         },
         None => match state.talk.hear(text, None) {
-            Ok(Heard::Event(event)) => state.news.push(News::Event(event)),
+            Ok(Heard::Event(event)) => {
+                crate::web::notify::heard(&event);
+                state.news.push(News::Event(event));
+            }
             Ok(_) => {}
             Err(e) => warn!("a frame from the server was set aside: {e}"),
         },
@@ -312,6 +316,7 @@ fn answered(state: &mut State, tag: u64, result: Result<Answer, ClientError>) {
     state.news.push(News::Answer { tag, result });
     // Events that arrived while the answer was awaited.
     while let Some(event) = state.talk.take_event() {
+        crate::web::notify::heard(&event);
         state.news.push(News::Event(event));
     }
     pump(state);

@@ -3,15 +3,24 @@
 //! the offer to resume the autosave after), in the browser's language; the computers and hints
 //! search in a Web Worker ([`worker`]); the storage is the browser's (`crate::storage`).
 
+pub(crate) mod files;
 pub(crate) mod link;
 pub(crate) mod notify;
 pub(crate) mod worker;
 
+use std::time::Duration;
+
 use bevy::prelude::*;
 use qiguo_rules::{Game, Rules, Seats};
 
+use crate::game::Match;
 use crate::game::app::launch::Launch;
+use crate::game::computer::Thinking;
+use crate::game::lessons::LessonRun;
+use crate::game::online::Online;
 use crate::game::online::invite::Invitation;
+use crate::i18n::Tr;
+use crate::tr;
 
 /// Runs the game in the page's canvas (`<canvas id="qiguo">`) until the page closes.
 pub fn run() {
@@ -31,12 +40,88 @@ pub fn run() {
     crate::game::app::game_app(launch).run();
 }
 
-/// The page's own systems: the loading notice taken down once the board is drawn.
+/// The page's own systems: the loading notice taken down once the board is drawn, the page's
+/// title saying where the game stands (what a background tab shows), and the words kept ready
+/// for notifications raised between frames.
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<BoardShown>().add_systems(
         Last,
-        board_drawn.run_if(not(resource_equals(BoardShown(true)))),
+        (
+            board_drawn.run_if(not(resource_equals(BoardShown(true)))),
+            page_title,
+            note_search_time,
+            notify::keep_words,
+        ),
     );
+}
+
+/// The time the computers' searches took in all, on the page (`<body
+/// data-computers-searched-ms>`), for the measurements in docs/performance.md: in a page the
+/// search runs in a worker, and only the page sees its answers arrive.
+fn note_search_time(thinking: Res<Thinking>, mut noted: Local<Duration>) {
+    let searched = thinking.searched();
+    if searched == *noted {
+        return;
+    }
+    *noted = searched;
+    if let Some(body) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+    {
+        let ms = searched.as_secs_f64() * 1000.0;
+        let _ = body.set_attribute("data-computers-searched-ms", &format!("{ms:.0}"));
+    }
+}
+
+/// The page's title: the lesson and its step, whose move it is (yours, in an online game), or
+/// who won.
+fn page_title(
+    the_match: Res<Match>,
+    lessons: Res<LessonRun>,
+    online: Res<Online>,
+    tr: Res<Tr>,
+    mut shown: Local<String>,
+) {
+    let tr = *tr;
+    let pos = the_match.position();
+    let words = if let Some((_, lesson, step)) = lessons.current() {
+        tr!(
+            tr,
+            "page-title-lesson",
+            lesson = tr.text(&lesson.title),
+            step = (step + 1).to_string(),
+            steps = lesson.steps.len().to_string()
+        )
+    } else if let Some(outcome) = pos.outcome() {
+        tr!(tr, "page-title-won", kingdom = tr.kingdom(outcome.winner))
+    } else {
+        let kingdom = pos.to_move();
+        let mine = online.table.as_ref().is_some_and(|table| {
+            !table.watching
+                && pos
+                    .seats()
+                    .player(kingdom)
+                    .is_some_and(|player| table.holds(player))
+        });
+        if mine {
+            tr!(tr, "page-title-your-move", kingdom = tr.kingdom(kingdom))
+        } else {
+            tr!(
+                tr,
+                "page-title-turn",
+                kingdom = tr.kingdom(kingdom),
+                number = (the_match.game().len() + 1).to_string()
+            )
+        }
+    };
+    let title = format!("{words} — Qiguo");
+    if *shown == title {
+        return;
+    }
+    if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+        document.set_title(&title);
+    }
+    *shown = title;
 }
 
 /// Whether the board has been drawn (the loading notice is down).

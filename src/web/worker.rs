@@ -7,6 +7,7 @@
 //! away.
 
 use std::cell::RefCell;
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
@@ -64,10 +65,11 @@ impl Searcher {
             seed,
         };
         let posted = WORKERS.with_borrow_mut(|workers| {
-            if !workers.contains_key(&self.id) {
-                workers.insert(self.id, spawn()?);
-            }
-            workers[&self.id]
+            let worker = match workers.entry(self.id) {
+                Entry::Occupied(kept) => kept.into_mut(),
+                Entry::Vacant(slot) => slot.insert(spawn()?),
+            };
+            worker
                 .post_message(&job.to_json().into())
                 .map_err(|e| format!("{e:?}"))
         });

@@ -1,31 +1,33 @@
 //! The page in a real browser: Debian's Chromium, headless (WebGL2 through its software
-//! renderer), driven over WebDriver (`chromium-driver`, through fantoccini) against a
+//! renderer), driven over the DevTools protocol (keys, clicks, screenshots) against a
 //! `qiguo-server` on loopback serving the bundle `tools/build-web` made. The page loads and
 //! draws the board (a screenshot checked for the board's and the armies' colours, kept in
 //! `$CARGO_TARGET_DIR/browser-shots/` to be looked at); a lesson's first step is played with
-//! the keyboard's move box; a game created through `qiguo online` with an open seat is joined
+//! the keyboard's move box; six Medium computers are chosen on the welcome card and the first
+//! answers Qin's typed move from the page's search worker; a game created through `qiguo online` with an open seat is joined
 //! through its `/join/CODE` link by a first-time visitor who types their name, and a move typed
 //! in the page's move box is read back through `qiguo online show`.
 //!
 //! It needs the bundle (`QIGUO_WEB_BUNDLE` naming its directory when the tests are built) and
-//! `chromium` and `chromedriver` on the PATH; without them it is built ignored, never passed.
-//! `.ci/run` provides all three.
+//! `chromium` on the PATH; without them it is built ignored, never passed. `.ci/run` provides
+//! both.
 
 mod page;
 
 use std::time::Duration;
 
-use page::{Browser, Served, qiguo_online, shots_dir};
+use page::{Browser, Served, bundle, qiguo_online, shots_dir};
+use qiguo_rules::{Game, Rules, Seats};
 
 /// The whole visit: the board drawn, a lesson's first step, a game joined by link.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(
     not(browser_tests),
-    ignore = "needs the web bundle (QIGUO_WEB_BUNDLE, from tools/build-web) and chromium-driver"
+    ignore = "needs the web bundle (QIGUO_WEB_BUNDLE, from tools/build-web) and chromium"
 )]
 async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
-    let server = Served::start();
-    let browser = Browser::open().await;
+    let server = Served::start(&bundle());
+    let mut browser = Browser::open().await;
 
     // The board, drawn.
     browser.visit(&format!("{}/", server.http)).await;
@@ -40,8 +42,34 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
         .wait_for_title("The General", Duration::from_secs(20))
         .await;
     browser.type_move("c10g14").await;
+    browser.screenshot("lesson-typed").await;
     browser.wait_for_title("2/2", Duration::from_secs(20)).await;
     browser.screenshot("lesson").await;
+
+    // Six Medium computers from the welcome card (back through the toolbar): Qin's move typed,
+    // and the first computer's answer comes from the page's search worker.
+    browser.click_toolbar_welcome().await;
+    browser.click_welcome_medium().await;
+    browser.click_welcome_computers().await;
+    browser
+        .wait_for_title("Qin to move · move 1", Duration::from_secs(20))
+        .await;
+    let start = Game::start(Rules::default(), Seats::default());
+    let qin = start.position().legal_moves()[0].to_string();
+    browser.type_move(&qin).await;
+    browser
+        .wait_for_title("move 3", Duration::from_secs(120))
+        .await;
+    let searched = browser
+        .eval("document.body.dataset.computersSearchedMs || null")
+        .await;
+    assert!(
+        searched
+            .as_str()
+            .is_some_and(|ms| ms.parse::<u64>().is_ok()),
+        "the page counted its computers' search: {searched}"
+    );
+    browser.screenshot("computers").await;
 
     // A game with an open seat, created by another player through `qiguo online`.
     let host = server.player_dir("host");
@@ -49,7 +77,14 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
         &server.ws,
         &host,
         "Host",
-        &["create", "--seating", "two", "--seats", "open,me"],
+        // Qin, who moves first, is the open seat; no stand-in plays it while the test runs.
+        &[
+            "create",
+            "--seats",
+            "open,me,me,me,me,me,me",
+            "--wait",
+            "3600",
+        ],
     );
     let created: serde_json::Value = serde_json::from_str(&created)
         .unwrap_or_else(|e| panic!("qiguo online create said {created:?}: {e}"));
@@ -59,15 +94,19 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
     // The link, opened by a first-time visitor: a name, then the open seat.
     browser.visit(&format!("{}/join/{code}", server.http)).await;
     browser.wait_for_board().await;
+    // The name field has the keyboard once the Online window is drawn.
+    browser.wait_frames(10).await;
+    browser.screenshot("invited").await;
     browser.type_text("Guest\n").await;
     browser
-        .wait_for_title("your move", Duration::from_secs(30))
+        .wait_for_title("Your move", Duration::from_secs(30))
         .await;
     browser.screenshot("joined").await;
-    browser.type_move("h3h4").await;
+    browser.type_move("a13c12").await;
+    browser.screenshot("moved").await;
     let record = page::poll(Duration::from_secs(20), || {
         let shown = qiguo_online(&server.ws, &host, "Host", &["show", &id]);
-        shown.contains("h3h4").then_some(shown)
+        shown.contains("a13c12").then_some(shown)
     });
     assert!(
         record.contains("Guest"),

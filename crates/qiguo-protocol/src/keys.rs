@@ -45,6 +45,19 @@ impl KeyRing {
         serde_json::to_string_pretty(self).expect("a key ring is always written")
     }
 
+    /// Takes in the keys of `other` (exported elsewhere): its key for a server replaces this
+    /// ring's. How many servers' keys were new or changed.
+    pub fn merge(&mut self, other: KeyRing) -> usize {
+        let mut changed = 0;
+        for (server, key) in other.servers {
+            if self.servers.get(&server) != Some(&key) {
+                self.servers.insert(server, key);
+                changed += 1;
+            }
+        }
+        changed
+    }
+
     /// How to sign in to `server`: with the key kept for it, or as a new player called `name`.
     pub fn identity(&self, server: &str, name: &str) -> Identity {
         match self.servers.get(server) {
@@ -56,5 +69,39 @@ impl KeyRing {
                 name: name.to_owned(),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(k: &str) -> Key {
+        Key {
+            player: PlayerId(format!("p-{k}")),
+            key: k.to_owned(),
+            name: "Ann".to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_ring_exported_and_imported_elsewhere_signs_in_as_the_same_player() {
+        let mut desktop = KeyRing::default();
+        desktop.servers.insert("wss://a".into(), key("a1"));
+        desktop.servers.insert("wss://b".into(), key("b1"));
+        let mut page = KeyRing::default();
+        page.servers.insert("wss://b".into(), key("b2"));
+        page.servers.insert("wss://c".into(), key("c1"));
+        let exported = KeyRing::from_json(&desktop.to_json()).unwrap();
+        assert_eq!(exported, desktop);
+        assert_eq!(page.merge(exported.clone()), 2, "a new, b changed");
+        assert_eq!(page.merge(exported), 0, "nothing new the second time");
+        assert!(
+            matches!(page.identity("wss://b", "x"), Identity::Player { key, .. } if key == "b1")
+        );
+        assert!(
+            matches!(page.identity("wss://c", "x"), Identity::Player { key, .. } if key == "c1")
+        );
+        assert!(KeyRing::from_json("{\"servers\": 3}").is_err());
     }
 }

@@ -7,7 +7,7 @@ use qiguo_protocol::{GameId, MadeBy};
 use qiguo_rules::notation;
 
 use super::*;
-use crate::game::online::notify::{Notification, Notifier};
+use crate::game::online::notify::{self, Notifier};
 use crate::game::state::{Match, Notice, PlayersFromServer};
 use crate::i18n::Tr;
 use crate::tr;
@@ -81,20 +81,14 @@ pub(super) fn on_event(
         Event::YourTurn { game, kingdom } => {
             if !on_board(&game) {
                 notices.write(Notice::done(tr.text("online-your-turn-elsewhere")));
-                let players = online
-                    .games
-                    .iter()
-                    .find(|g| g.id == game)
-                    .map(|g| g.players.join(", "))
-                    .unwrap_or_default();
-                notifier.show(Notification {
-                    summary: tr.text("online-notify-title"),
-                    body: tr!(
-                        tr,
-                        "online-notify-body",
-                        kingdom = tr.kingdom(kingdom),
-                        players = players
-                    ),
+                notifier.your_turn_elsewhere(|| {
+                    let players = online
+                        .games
+                        .iter()
+                        .find(|g| g.id == game)
+                        .map(|g| g.players.join(", "))
+                        .unwrap_or_default();
+                    notify::your_turn(*tr, kingdom, &players)
                 });
             }
             online.ask(Ask::Games {}, Asked::Games);

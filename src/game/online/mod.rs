@@ -19,7 +19,7 @@ mod connection;
 mod events;
 pub mod invite;
 mod link;
-mod notify;
+pub(crate) mod notify;
 mod table;
 pub(crate) mod ui;
 mod words;

@@ -11,6 +11,10 @@
 use std::sync::mpsc::{SyncSender, TrySendError, sync_channel};
 
 use bevy::prelude::*;
+use qiguo_rules::Kingdom;
+
+use crate::i18n::Tr;
+use crate::tr;
 
 /// Notifications waiting for the thread at most; more are dropped.
 #[cfg(not(target_arch = "wasm32"))]
@@ -50,18 +54,37 @@ pub(crate) fn ask() {
     crate::web::notify::ask();
 }
 
+/// The words of "another of your games waits for your move": the kingdom to move, and the
+/// game's players.
+pub(crate) fn your_turn(tr: Tr, kingdom: Kingdom, players: &str) -> Notification {
+    Notification {
+        summary: tr.text("online-notify-title"),
+        body: tr!(
+            tr,
+            "online-notify-body",
+            kingdom = tr.kingdom(kingdom),
+            players = players
+        ),
+    }
+}
+
 #[cfg(target_arch = "wasm32")]
 impl Notifier {
-    /// Shows `notification` through the browser, if the player allowed it; never fails.
-    pub(crate) fn show(&mut self, notification: Notification) {
-        crate::web::notify::show(&notification.summary, &notification.body);
-    }
+    /// Another game waits for the player's move. In a page the link has said so already, where
+    /// the server's message arrived (`crate::web::notify::heard`): a tab in the background
+    /// draws no frames, so no frame's system could. Nothing more to do here.
+    pub(crate) fn your_turn_elsewhere(&mut self, _words: impl FnOnce() -> Notification) {}
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 impl Notifier {
+    /// Another game waits for the player's move: the desktop says so.
+    pub(crate) fn your_turn_elsewhere(&mut self, words: impl FnOnce() -> Notification) {
+        self.show(words());
+    }
+
     /// Shows `notification` on the desktop if it can; never blocks, never fails.
-    pub(crate) fn show(&mut self, notification: Notification) {
+    fn show(&mut self, notification: Notification) {
         if self.broken {
             return;
         }

@@ -71,6 +71,10 @@ pub(crate) struct OnlineForm {
     error: Option<String>,
     /// The server of an invitation being followed, while the player chooses their name.
     invited: Option<String>,
+    /// Keys pasted (or opened from a file) to import.
+    keys_text: String,
+    /// What the last export or import of keys came to: done, and the words.
+    keys_note: Option<(bool, String)>,
 }
 
 impl OnlineForm {
@@ -125,6 +129,8 @@ impl Default for OnlineForm {
             kingdom: Kingdom::Chu,
             error: None,
             invited: None,
+            keys_text: String::new(),
+            keys_note: None,
         }
     }
 }
@@ -161,6 +167,7 @@ pub(crate) fn online_window(
     mut requests: MessageWriter<OnlineRequested>,
     mut commands: MessageWriter<OnlineCommand>,
     mut invited: ResMut<Invited>,
+    store: Option<Res<crate::game::saving::SaveStore>>,
     tr: Res<Tr>,
 ) -> Result {
     let tr = *tr;
@@ -174,6 +181,8 @@ pub(crate) fn online_window(
             match &online.status {
                 Status::Offline | Status::Refused(_) => {
                     connect_form(ui, tr, &mut form, &online, &mut requests, &mut invited);
+                    let dir = store.as_ref().and_then(|s| s.dir.clone());
+                    keys_section(ui, tr, &mut form, dir);
                 }
                 _ => {
                     server_line(ui, tr, &online);
@@ -319,6 +328,105 @@ fn connect_form(
                 form.error = Some(tr.text("online-bad-url"));
             }
         }
+    }
+}
+
+/// The player's keys, exported to use elsewhere (another browser, the desktop window) and
+/// imported from there, so that a cleared browser loses nothing.
+fn keys_section(
+    ui: &mut egui::Ui,
+    tr: Tr,
+    form: &mut OnlineForm,
+    dir: Option<crate::saves::SaveDir>,
+) {
+    let Some(dir) = dir.or_else(|| crate::saves::SaveDir::locate().ok()) else {
+        return;
+    };
+    let dir = dir.root().to_path_buf();
+    egui::CollapsingHeader::new(tr.text("keys-title"))
+        .id_salt("online keys")
+        .show(ui, |ui| {
+            ui.label(
+                RichText::new(tr.text("keys-line"))
+                    .small()
+                    .color(Color32::from_gray(170)),
+            );
+            ui.horizontal(|ui| {
+                if ui.button(tr.text("keys-copy")).clicked() {
+                    form.keys_note = Some(match super::link::load_keys(&dir) {
+                        Ok(ring) => {
+                            ui.ctx().copy_text(ring.to_json());
+                            (true, tr!(tr, "keys-copied", count = ring.servers.len()))
+                        }
+                        Err(why) => (false, tr!(tr, "keys-unreadable", why = why)),
+                    });
+                }
+                #[cfg(target_arch = "wasm32")]
+                {
+                    if ui.button(tr.text("share-download")).clicked() {
+                        let done = super::link::load_keys(&dir).and_then(|ring| {
+                            crate::web::files::download("qiguo-keys.json", &ring.to_json())
+                        });
+                        if let Err(why) = done {
+                            form.keys_note = Some((false, tr!(tr, "keys-unreadable", why = why)));
+                        }
+                    }
+                    if ui.button(tr.text("share-open-file")).clicked()
+                        && let Err(why) = crate::web::files::open("keys")
+                    {
+                        form.keys_note = Some((false, tr!(tr, "keys-unreadable", why = why)));
+                    }
+                    match crate::web::files::opened("keys") {
+                        Some(Ok(text)) => form.keys_text = text,
+                        Some(Err(why)) => {
+                            form.keys_note = Some((false, tr!(tr, "keys-unreadable", why = why)));
+                        }
+                        None => {}
+                    }
+                }
+            });
+            ui.add(
+                egui::TextEdit::multiline(&mut form.keys_text)
+                    .font(egui::TextStyle::Monospace)
+                    .desired_rows(3)
+                    .desired_width(f32::INFINITY)
+                    .hint_text(tr.text("keys-paste-hint")),
+            );
+            let has_text = !form.keys_text.trim().is_empty();
+            if ui
+                .add_enabled(has_text, egui::Button::new(tr.text("keys-import")))
+                .clicked()
+            {
+                form.keys_note = Some(import_keys(tr, &dir, &form.keys_text));
+                if form.keys_note.as_ref().is_some_and(|(done, _)| *done) {
+                    form.keys_text.clear();
+                }
+            }
+            if let Some((done, words)) = &form.keys_note {
+                let colour = if *done {
+                    Color32::from_rgb(150, 230, 160)
+                } else {
+                    Color32::from_rgb(255, 120, 90)
+                };
+                ui.colored_label(colour, words);
+            }
+        });
+}
+
+/// Takes in keys exported elsewhere (their JSON): what came of it, for the player.
+fn import_keys(tr: Tr, dir: &std::path::Path, text: &str) -> (bool, String) {
+    let imported = match qiguo_protocol::keys::KeyRing::from_json(text.trim()) {
+        Ok(ring) => ring,
+        Err(e) => return (false, tr!(tr, "keys-not-keys", why = e.to_string())),
+    };
+    let mut ring = match super::link::load_keys(dir) {
+        Ok(ring) => ring,
+        Err(why) => return (false, tr!(tr, "keys-unreadable", why = why)),
+    };
+    let changed = ring.merge(imported);
+    match super::link::save_keys(dir, &ring) {
+        Ok(()) => (true, tr!(tr, "keys-imported", count = changed)),
+        Err(why) => (false, tr!(tr, "keys-unreadable", why = why)),
     }
 }
 

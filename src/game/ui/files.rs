@@ -30,6 +30,8 @@ pub(crate) struct FilesForm {
     pub(crate) share_open: bool,
     /// Text pasted to import: a FEN or a game.
     pub(crate) import_text: String,
+    /// Why a file could not be downloaded or opened (in a page).
+    pub(crate) file_error: Option<String>,
 }
 
 const ERROR: Color32 = Color32::from_rgb(255, 130, 110);
@@ -260,6 +262,18 @@ pub(super) fn share_dialog(
                     ui.ctx().copy_text(game_text::game_text(the_match.game()));
                 }
             });
+            // In a page: the game as a file, downloaded or opened.
+            #[cfg(target_arch = "wasm32")]
+            {
+                let form = &mut *form;
+                crate::web::files::buttons(
+                    ui,
+                    tr,
+                    &game_text::game_text(the_match.game()),
+                    &mut form.import_text,
+                    &mut form.file_error,
+                );
+            }
             let mut shown = fen;
             ui.add(
                 egui::TextEdit::multiline(&mut shown)
@@ -302,6 +316,9 @@ pub(super) fn share_dialog(
                 }
             });
             error_line(ui, &store);
+            if let Some(e) = &form.file_error {
+                ui.colored_label(ERROR, e);
+            }
         });
     if !open {
         form.share_open = false;

@@ -1,0 +1,279 @@
+//! The page in a browser, measured (`cargo bench --bench page`): the bundle's size on disk and
+//! as served, the time from opening the page to the first drawn board in headless Chromium
+//! (cold, three fresh profiles, and once from the browser's cache), the search worker's answers
+//! (its start, the six Medium searches of a round and Hard's depth in its move time, against
+//! the same searches natively on one and on two cores), and a round of six Medium computers
+//! played in the page's game. Figures and machine in `docs/performance.md`.
+//!
+//! Needs the bundle (`QIGUO_WEB_BUNDLE`, or `$CARGO_TARGET_DIR/qiguo-web` where
+//! `tools/build-web` puts it) and `chromium`; without them it says so and fails.
+
+#[allow(dead_code)]
+#[path = "../tests/browser/page.rs"]
+mod page;
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use common::{OPENING_PLIES, medium_move, mid_game};
+use page::{Browser, Served};
+use qiguo_ai::job::{SearchDone, SearchJob};
+use qiguo_ai::{Engine, Level};
+use qiguo_rules::{Game, PlayerInfo, Record, Rules, Seats};
+use serde_json::Value;
+
+/// Fresh browsers the page is opened in, cold.
+const COLD_LOADS: usize = 3;
+
+/// The worker's transposition table (`crates/qiguo-worker`'s, and the desktop game's).
+const TABLE_BITS: u32 = 17;
+
+fn main() {
+    let bundle = std::env::var_os("QIGUO_WEB_BUNDLE")
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("CARGO_TARGET_DIR").map(|t| PathBuf::from(t).join("qiguo-web"))
+        })
+        .unwrap_or_else(|| PathBuf::from("target/qiguo-web"));
+    if !bundle.join("index.html").is_file() {
+        eprintln!(
+            "no bundle in {}: run tools/build-web (or name one in QIGUO_WEB_BUNDLE)",
+            bundle.display()
+        );
+        std::process::exit(2);
+    }
+    sizes(&bundle);
+
+    // The searches natively first: the browser's software renderer would take a core.
+    let game = mid_game();
+    let round = round_jobs(&game);
+    let hard = job(&game, Level::Hard, 100);
+    println!("natively, after {OPENING_PLIES} moves (classic):");
+    let medium_ms: f64 = round
+        .iter()
+        .map(|job| job.run(&mut Engine::new(TABLE_BITS)).elapsed_us as f64 / 1000.0)
+        .sum();
+    println!("  six Medium searches of a round: {medium_ms:.0} ms in all (one core)");
+    for threads in [1, 2] {
+        let mut engine = Engine::new(TABLE_BITS);
+        engine.set_threads(threads);
+        let done = hard.run(&mut engine);
+        println!(
+            "  Hard on {threads} core(s): depth {}, {} nodes in {:.0} ms",
+            done.depth,
+            done.nodes,
+            done.elapsed_us as f64 / 1000.0
+        );
+    }
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(in_the_browser(&bundle, &round, &hard));
+}
+
+/// The bundle's files: raw, and the brotli and gzip copies the server sends.
+fn sizes(bundle: &std::path::Path) {
+    let size = |path: PathBuf| std::fs::metadata(path).map_or(0, |m| m.len());
+    let mut names: Vec<String> = std::fs::read_dir(bundle)
+        .expect("the bundle's folder")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| !n.ends_with(".br") && !n.ends_with(".gz"))
+        .collect();
+    names.sort();
+    println!("the bundle ({}):", bundle.display());
+    let (mut raw, mut br, mut gz) = (0, 0, 0);
+    for name in &names {
+        let r = size(bundle.join(name));
+        let b = size(bundle.join(format!("{name}.br")));
+        let g = size(bundle.join(format!("{name}.gz")));
+        println!("  {name:<40} {:>10} {:>10} br {:>10} gz", r, b, g);
+        raw += r;
+        // A file without a compressed copy goes out as it is.
+        br += if b > 0 { b } else { r };
+        gz += if g > 0 { g } else { r };
+    }
+    let mb = |b: u64| b as f64 / 1e6;
+    println!(
+        "  in all: {:.2} MB, {:.2} MB as brotli, {:.2} MB as gzip",
+        mb(raw),
+        mb(br),
+        mb(gz)
+    );
+}
+
+/// A search job for the side to move in `game`.
+fn job(game: &Game, level: Level, id: u64) -> SearchJob {
+    SearchJob {
+        id,
+        record: Record::from_game(game, PlayerInfo::defaults(7)),
+        level,
+        movetime_ms: None,
+        nodes: None,
+        seed: game.len() as u64,
+    }
+}
+
+/// The six Medium searches of a round after Qin's move in `game`.
+fn round_jobs(game: &Game) -> Vec<SearchJob> {
+    let mut game = game.clone();
+    game.play(medium_move(&game)).expect("Qin's move");
+    (0..6)
+        .map(|n| {
+            let job = job(&game, Level::Medium, n + 1);
+            game.play(medium_move(&game)).expect("the computer's move");
+            job
+        })
+        .collect()
+}
+
+async fn in_the_browser(bundle: &std::path::Path, round: &[SearchJob], hard: &SearchJob) {
+    let server = Served::start(bundle);
+    let page = format!("{}/", server.http);
+
+    println!("the page in headless Chromium (SwiftShader), served on loopback:");
+    let mut drawn = Vec::new();
+    for n in 0..COLD_LOADS {
+        let mut browser = Browser::open().await;
+        browser.visit(&page).await;
+        drawn.push(browser.wait_for_board().await);
+        let sent = browser
+            .eval(
+                "performance.getEntriesByType('navigation')\
+                 .concat(performance.getEntriesByType('resource'))\
+                 .map(e => [e.name.split('/').pop() || '/', e.transferSize, e.decodedBodySize])",
+            )
+            .await;
+        if n == 0 {
+            report_transfer(&sent);
+            // Again, from the browser's cache.
+            browser.visit("about:blank").await;
+            browser.visit(&page).await;
+            let warm = browser.wait_for_board().await;
+            println!("  the board drawn again from the browser's cache: {warm} ms");
+            worker(&mut browser, round, hard).await;
+        }
+        browser.close().await;
+    }
+    println!(
+        "  the board drawn after opening the page, cold: {} ms",
+        drawn
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+
+    let mut browser = Browser::open().await;
+    played_round(&mut browser, &page).await;
+    browser.close().await;
+}
+
+/// What the page's own load transferred, file by file (the worker's files come when the first
+/// search starts, and are counted in the bundle's sizes).
+fn report_transfer(sent: &Value) {
+    let mut total = 0.0;
+    for entry in sent.as_array().into_iter().flatten() {
+        let name = entry[0].as_str().unwrap_or("?");
+        let bytes = entry[1].as_f64().unwrap_or(0.0);
+        let body = entry[2].as_f64().unwrap_or(0.0);
+        total += bytes;
+        println!("  loaded {name:<40} {bytes:>10.0} transferred {body:>10.0} decoded");
+    }
+    println!("  the page's load transferred {:.2} MB in all", total / 1e6);
+}
+
+/// The search worker, as the game starts it: its first answer (the worker's wasm loaded and
+/// started), the six Medium searches of a round, and Hard in its move time.
+async fn worker(browser: &mut Browser, round: &[SearchJob], hard: &SearchJob) {
+    let mut warm_up = round[0].clone();
+    warm_up.level = Level::Random;
+    warm_up.id = 99;
+    let mut jobs = vec![warm_up];
+    jobs.extend(round.iter().cloned());
+    jobs.push(hard.clone());
+    let jobs: Vec<String> = jobs.iter().map(SearchJob::to_json).collect();
+    let script = format!(
+        "(async (jobs) => {{
+            const started = performance.now();
+            const worker = new Worker('/worker.js', {{ type: 'module' }});
+            const answers = [];
+            for (const job of jobs) {{
+                const asked = performance.now();
+                const answer = await new Promise((done) => {{
+                    worker.onmessage = (e) => done(e.data);
+                    worker.postMessage(job);
+                }});
+                answers.push([performance.now() - asked, answer]);
+            }}
+            worker.terminate();
+            return [performance.now() - started, answers];
+        }})({})",
+        serde_json::to_string(&jobs).expect("JSON")
+    );
+    let found = browser.eval_promise(&script).await;
+    let answers = found[1].as_array().expect("the answers");
+    let answer = |i: usize| {
+        let ms = answers[i][0].as_f64().unwrap_or(0.0);
+        let done = SearchDone::from_json(answers[i][1].as_str().unwrap_or_default())
+            .expect("the worker answers a SearchDone");
+        assert!(done.error.is_none(), "the worker failed: {:?}", done.error);
+        (ms, done)
+    };
+    println!(
+        "  the worker's first answer (its wasm loaded and started): {:.0} ms",
+        answer(0).0
+    );
+    let (mut asked, mut searched) = (0.0, 0.0);
+    for i in 1..=round.len() {
+        let (ms, done) = answer(i);
+        asked += ms;
+        searched += done.elapsed_us as f64 / 1000.0;
+    }
+    println!(
+        "  six Medium searches of a round in the worker: {asked:.0} ms asked to answered \
+         ({searched:.0} ms searching)"
+    );
+    let (ms, done) = answer(round.len() + 1);
+    println!(
+        "  Hard in the worker: depth {}, {} nodes in {:.0} ms ({ms:.0} ms asked to answered)",
+        done.depth,
+        done.nodes,
+        done.elapsed_us as f64 / 1000.0
+    );
+}
+
+/// A round of six Medium computers in the page's game: *Play against the computer* at Medium
+/// from the welcome card, Qin's move typed in the move box, and the page's own count of the
+/// time its computers searched (`<body data-computers-searched-ms>`).
+async fn played_round(browser: &mut Browser, page: &str) {
+    browser.visit(page).await;
+    browser.wait_for_board().await;
+    browser.wait_frames(5).await;
+    browser.click_welcome_medium().await;
+    browser.click_welcome_computers().await;
+    browser
+        .wait_for_title("move 1", Duration::from_secs(30))
+        .await;
+    let start = Game::start(Rules::default(), Seats::default());
+    let mv = medium_move(&start).to_string();
+    browser.type_move(&mv).await;
+    let asked = Instant::now();
+    browser
+        .wait_for_title("move 8", Duration::from_secs(120))
+        .await;
+    let searched = browser
+        .eval("document.body.dataset.computersSearchedMs || null")
+        .await;
+    println!(
+        "  a round of six Medium computers in the game (from the start, at the calm pace): \
+         {:.1} s from Qin's move ({mv}), {} ms of it searching",
+        asked.elapsed().as_secs_f64(),
+        searched.as_str().unwrap_or("?")
+    );
+    browser.screenshot("round").await;
+}

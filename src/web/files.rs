@@ -1,0 +1,134 @@
+//! A game as a file, in a page: downloaded (the browser saves it where the player chooses)
+//! and opened from the player's disk through the browser's file picker. The file's text lands
+//! in the import box of *Share…*, whose buttons load it as they load pasted text.
+
+use std::cell::RefCell;
+
+use bevy::log::warn;
+use bevy_egui::egui;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+use web_sys::{Blob, BlobPropertyBag, FileReader, HtmlAnchorElement, HtmlInputElement, Url};
+
+use crate::i18n::Tr;
+use crate::tr;
+
+/// The largest file opened, in bytes (a game of thousands of moves is far smaller).
+const MAX_FILE_BYTES: f64 = 2.0 * 1024.0 * 1024.0;
+
+thread_local! {
+    /// A file's text read and not yet taken, with what it was opened for.
+    static OPENED: RefCell<Option<(&'static str, Result<String, String>)>> =
+        const { RefCell::new(None) };
+}
+
+/// The *Share…* dialog's file buttons: the game downloaded as `qiguo-game.txt`, and a file
+/// opened into `import_text` (or `error` set when it cannot be read).
+pub(crate) fn buttons(
+    ui: &mut egui::Ui,
+    tr: Tr,
+    game_text: &str,
+    import_text: &mut String,
+    error: &mut Option<String>,
+) {
+    ui.horizontal(|ui| {
+        if ui.button(tr.text("share-download")).clicked()
+            && let Err(e) = download("qiguo-game.txt", game_text)
+        {
+            *error = Some(e);
+        }
+        if ui.button(tr.text("share-open-file")).clicked()
+            && let Err(e) = open(GAME)
+        {
+            *error = Some(e);
+        }
+    });
+    match opened(GAME) {
+        Some(Ok(text)) => {
+            *import_text = text;
+            *error = None;
+        }
+        Some(Err(why)) => *error = Some(tr!(tr, "share-file-unreadable", why = why)),
+        None => {}
+    }
+}
+
+/// What a game file is opened for.
+const GAME: &str = "game";
+
+/// The text of the file opened for `purpose`, once read (or why it could not be).
+pub(crate) fn opened(purpose: &'static str) -> Option<Result<String, String>> {
+    OPENED.with_borrow_mut(|slot| match slot.take() {
+        Some((p, text)) if p == purpose => Some(text),
+        other => {
+            *slot = other;
+            None
+        }
+    })
+}
+
+/// Offers `text` to the player as a file called `name`.
+pub(crate) fn download(name: &str, text: &str) -> Result<(), String> {
+    let failed = |e: wasm_bindgen::JsValue| format!("{e:?}");
+    let parts = js_sys::Array::of1(&text.into());
+    let options = BlobPropertyBag::new();
+    options.set_type("text/plain;charset=utf-8");
+    let blob = Blob::new_with_str_sequence_and_options(&parts, &options).map_err(failed)?;
+    let url = Url::create_object_url_with_blob(&blob).map_err(failed)?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let anchor: HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(failed)?
+        .dyn_into()
+        .map_err(|_| "not an anchor".to_owned())?;
+    anchor.set_href(&url);
+    anchor.set_download(name);
+    anchor.click();
+    let _ = Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// Opens the browser's file picker; the file chosen is read, for [`opened`]`(purpose)`.
+pub(crate) fn open(purpose: &'static str) -> Result<(), String> {
+    let failed = |e: wasm_bindgen::JsValue| format!("{e:?}");
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let input: HtmlInputElement = document
+        .create_element("input")
+        .map_err(failed)?
+        .dyn_into()
+        .map_err(|_| "not an input".to_owned())?;
+    input.set_type("file");
+    input.set_accept(".txt,.json,text/plain,application/json");
+    let chosen = input.clone();
+    let on_change = Closure::once_into_js(move || {
+        let Some(file) = chosen.files().and_then(|files| files.get(0)) else {
+            return;
+        };
+        if file.size() > MAX_FILE_BYTES {
+            OPENED.set(Some((
+                purpose,
+                Err(format!("{} is larger than 2 MB", file.name())),
+            )));
+            return;
+        }
+        let Ok(reader) = FileReader::new() else {
+            return;
+        };
+        let read = reader.clone();
+        let on_load = Closure::once_into_js(move || {
+            let text = read.result().ok().and_then(|r| r.as_string());
+            OPENED.set(Some((purpose, text.ok_or_else(|| "not text".to_owned()))));
+        });
+        reader.set_onload(Some(on_load.unchecked_ref()));
+        if let Err(e) = reader.read_as_text(&file) {
+            warn!("the file could not be read: {e:?}");
+        }
+    });
+    input.set_onchange(Some(on_change.unchecked_ref()));
+    input.click();
+    Ok(())
+}
