@@ -197,7 +197,8 @@ impl GameArgs {
             no_render: self.no_render,
             language: self.language,
             invitation: self.join.clone(),
-            plain: self.fen.is_none()
+            plain: self.join.is_none()
+                && self.fen.is_none()
                 && self.moves.is_empty()
                 && self.preset.is_none()
                 && self.seating.is_none()
@@ -385,6 +386,18 @@ mod tests {
             panic!("not replay");
         };
         assert_eq!(moves, ["e10e5", PASS_ARG, "f1f2"]);
+    }
+
+    /// A plain start may show the welcome card and offer the last game; an invitation's game
+    /// is what was asked for, as a position or a seating is.
+    #[test]
+    fn an_invitation_is_no_plain_start() {
+        let plain = |line: &str| parse(args(line)).unwrap().game.launch().unwrap().plain;
+        assert!(plain("qiguo"));
+        assert!(!plain(
+            "qiguo --join https://qiguo.example.org:7206/join/K7QM-3XTD-9WFB-2HZR"
+        ));
+        assert!(!plain("qiguo --rules wikipedia"));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The game in a page (wasm32 in a browser): where the page differs from the desktop. The
 //! page's canvas is the window; the game opens plainly (the welcome card for a first visit,
-//! the offer to resume the autosave after), in the browser's language; the computers and hints
+//! the offer to resume the autosave after) unless the page's address is an invitation, whose
+//! game then comes first; in the browser's language; the computers and hints
 //! search in a Web Worker ([`worker`]); the storage is the browser's (`crate::storage`).
 
 pub(crate) mod files;
@@ -25,6 +26,7 @@ use crate::tr;
 /// Runs the game in the page's canvas (`<canvas id="qiguo">`) until the page closes.
 pub fn run() {
     let seats = Seats::default();
+    let invitation = page_invitation();
     let launch = Launch {
         game: Game::start(Rules::default(), seats),
         levels: vec![None; seats.player_count()],
@@ -34,8 +36,8 @@ pub fn run() {
         bench_frames: None,
         no_render: false,
         language: None,
-        invitation: page_invitation(),
-        plain: true,
+        plain: invitation.is_none(),
+        invitation,
     };
     crate::game::app::game_app(launch).run();
 }

@@ -84,7 +84,8 @@ pub struct Launch {
     /// An invitation to follow once the window is open (`--join URL`; in a page, its own
     /// address when it is a `/join/CODE` or `/watch/CODE` link).
     pub invitation: Option<crate::game::online::invite::Invitation>,
-    /// Whether the game was opened plainly (no position, rules or seating asked for), so that
-    /// it may offer to resume the last unfinished game.
+    /// Whether the game was opened plainly (no position, rules, seating or invitation asked
+    /// for), so that it may show the welcome card or offer to resume the last unfinished game;
+    /// an invitation's game is what was asked for, and nothing stands in front of it.
     pub plain: bool,
 }

@@ -34,16 +34,18 @@ pub(crate) struct MoveBox {
     focus: bool,
 }
 
-/// `/` or Enter opens the box (when no other field has the keyboard).
+/// `/` or Enter opens the box (when no other field has the keyboard), or gives the keyboard
+/// back to the open box's field after a click elsewhere took it.
 pub(super) fn open_key(input: Res<ButtonInput<KeyCode>>, mut movebox: ResMut<MoveBox>) {
-    if !movebox.open
-        && (keys::MOVE_BOX.just_pressed(&input) || keys::MOVE_BOX_ENTER.just_pressed(&input))
-    {
+    if !(keys::MOVE_BOX.just_pressed(&input) || keys::MOVE_BOX_ENTER.just_pressed(&input)) {
+        return;
+    }
+    if !movebox.open {
         movebox.open = true;
-        movebox.focus = true;
         movebox.text.clear();
         movebox.chosen = 0;
     }
+    movebox.focus = true;
 }
 
 pub(super) fn move_box(
@@ -160,4 +162,44 @@ pub(super) fn move_box(
         movebox.chosen = 0;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn press(app: &mut App, key: KeyCode) {
+        let mut input = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+        input.release_all();
+        input.clear();
+        input.press(key);
+        app.update();
+    }
+
+    /// `/` opens the box with the keyboard in its field; after a click elsewhere took the
+    /// keyboard, `/` gives it back without losing what was typed.
+    #[test]
+    fn the_key_opens_the_box_and_gives_its_field_the_keyboard_back() {
+        let mut app = App::new();
+        app.init_resource::<ButtonInput<KeyCode>>()
+            .init_resource::<MoveBox>()
+            .add_systems(Update, open_key);
+        press(&mut app, KeyCode::Slash);
+        let movebox = app.world().resource::<MoveBox>();
+        assert!(movebox.open && movebox.focus);
+
+        // The field took the keyboard, something was typed, then a click went elsewhere.
+        let mut movebox = app.world_mut().resource_mut::<MoveBox>();
+        movebox.focus = false;
+        movebox.text = "c10".to_owned();
+        press(&mut app, KeyCode::Enter);
+        let movebox = app.world().resource::<MoveBox>();
+        assert!(movebox.open && movebox.focus, "{movebox:?}");
+        assert_eq!(movebox.text, "c10");
+
+        // Other keys leave it be.
+        app.world_mut().resource_mut::<MoveBox>().focus = false;
+        press(&mut app, KeyCode::KeyM);
+        assert!(!app.world().resource::<MoveBox>().focus);
+    }
 }
