@@ -49,7 +49,7 @@ fn main() {
     // The searches natively first: the browser's software renderer would take a core.
     let game = mid_game();
     let round = round_jobs(&game);
-    let hard = job(&game, Level::Hard, 100);
+    let hard = hard_jobs(&game);
     println!("natively, after {OPENING_PLIES} moves (classic):");
     let medium_ms: f64 = round
         .iter()
@@ -57,15 +57,18 @@ fn main() {
         .sum();
     println!("  six Medium searches of a round: {medium_ms:.0} ms in all (one core)");
     for threads in [1, 2] {
-        let mut engine = Engine::new(TABLE_BITS);
-        engine.set_threads(threads);
-        let done = hard.run(&mut engine);
-        println!(
-            "  Hard on {threads} core(s): depth {}, {} nodes in {:.0} ms",
-            done.depth,
-            done.nodes,
-            done.elapsed_us as f64 / 1000.0
-        );
+        for job in &hard {
+            let mut engine = Engine::new(TABLE_BITS);
+            engine.set_threads(threads);
+            let done = job.run(&mut engine);
+            println!(
+                "  Hard on {threads} core(s), {:>2} moves in: depth {}, {} nodes in {:.0} ms",
+                job.record.moves.len(),
+                done.depth,
+                done.nodes,
+                done.elapsed_us as f64 / 1000.0
+            );
+        }
     }
 
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -118,6 +121,23 @@ fn job(game: &Game, level: Level, id: u64) -> SearchJob {
     }
 }
 
+/// Hard's searches at four points of the game: its start, and a third, two thirds and all of
+/// the way to `game`.
+fn hard_jobs(game: &Game) -> Vec<SearchJob> {
+    let moves: Vec<_> = game.moves().collect();
+    [0, OPENING_PLIES / 3, 2 * OPENING_PLIES / 3, moves.len()]
+        .into_iter()
+        .enumerate()
+        .map(|(n, plies)| {
+            let mut at = Game::new(game.start_position().clone());
+            for &mv in &moves[..plies] {
+                at.play(mv).expect("the game's own moves");
+            }
+            job(&at, Level::Hard, 100 + n as u64)
+        })
+        .collect()
+}
+
 /// The six Medium searches of a round after Qin's move in `game`.
 fn round_jobs(game: &Game) -> Vec<SearchJob> {
     let mut game = game.clone();
@@ -131,7 +151,7 @@ fn round_jobs(game: &Game) -> Vec<SearchJob> {
         .collect()
 }
 
-async fn in_the_browser(bundle: &std::path::Path, round: &[SearchJob], hard: &SearchJob) {
+async fn in_the_browser(bundle: &std::path::Path, round: &[SearchJob], hard: &[SearchJob]) {
     let server = Served::start(bundle);
     let page = format!("{}/", server.http);
 
@@ -189,13 +209,13 @@ fn report_transfer(sent: &Value) {
 
 /// The search worker, as the game starts it: its first answer (the worker's wasm loaded and
 /// started), the six Medium searches of a round, and Hard in its move time.
-async fn worker(browser: &mut Browser, round: &[SearchJob], hard: &SearchJob) {
+async fn worker(browser: &mut Browser, round: &[SearchJob], hard: &[SearchJob]) {
     let mut warm_up = round[0].clone();
     warm_up.level = Level::Random;
     warm_up.id = 99;
     let mut jobs = vec![warm_up];
     jobs.extend(round.iter().cloned());
-    jobs.push(hard.clone());
+    jobs.extend(hard.iter().cloned());
     let jobs: Vec<String> = jobs.iter().map(SearchJob::to_json).collect();
     let script = format!(
         "(async (jobs) => {{
@@ -238,13 +258,17 @@ async fn worker(browser: &mut Browser, round: &[SearchJob], hard: &SearchJob) {
         "  six Medium searches of a round in the worker: {asked:.0} ms asked to answered \
          ({searched:.0} ms searching)"
     );
-    let (ms, done) = answer(round.len() + 1);
-    println!(
-        "  Hard in the worker: depth {}, {} nodes in {:.0} ms ({ms:.0} ms asked to answered)",
-        done.depth,
-        done.nodes,
-        done.elapsed_us as f64 / 1000.0
-    );
+    for (n, job) in hard.iter().enumerate() {
+        let (ms, done) = answer(round.len() + 1 + n);
+        println!(
+            "  Hard in the worker, {:>2} moves in: depth {}, {} nodes in {:.0} ms \
+             ({ms:.0} ms asked to answered)",
+            job.record.moves.len(),
+            done.depth,
+            done.nodes,
+            done.elapsed_us as f64 / 1000.0
+        );
+    }
 }
 
 /// A round of six Medium computers in the page's game: *Play against the computer* at Medium
@@ -264,7 +288,7 @@ async fn played_round(browser: &mut Browser, page: &str) {
     browser.type_move(&mv).await;
     let asked = Instant::now();
     browser
-        .wait_for_title("move 8", Duration::from_secs(120))
+        .wait_for_title("move 8", Duration::from_secs(300))
         .await;
     let searched = browser
         .eval("document.body.dataset.computersSearchedMs || null")
