@@ -278,11 +278,7 @@ async fn played_round(browser: &mut Browser, page: &str) {
     browser.visit(page).await;
     browser.wait_for_board().await;
     browser.wait_frames(5).await;
-    browser.click_welcome_medium().await;
-    browser.click_welcome_computers().await;
-    browser
-        .wait_for_title("move 1", Duration::from_secs(30))
-        .await;
+    browser.play_against_medium_computers().await;
     let start = Game::start(Rules::default(), Seats::default());
     let mv = medium_move(&start).to_string();
     browser.type_move(&mv).await;
@@ -290,14 +286,12 @@ async fn played_round(browser: &mut Browser, page: &str) {
     browser
         .wait_for_title("move 8", Duration::from_secs(300))
         .await;
-    let searched = browser
-        .eval("document.body.dataset.computersSearchedMs || null")
-        .await;
+    let searched = browser.computers_searched_ms().await;
     println!(
         "  a round of six Medium computers in the game (from the start, at the calm pace): \
          {:.1} s from Qin's move ({mv}), {} ms of it searching",
         asked.elapsed().as_secs_f64(),
-        searched.as_str().unwrap_or("?")
+        searched.map_or("?".to_owned(), |ms| ms.to_string())
     );
     browser.screenshot("round").await;
 }

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use bevy::log::debug;
 use bevy::prelude::*;
-use qiguo_protocol::{Event, GameId};
+use qiguo_protocol::{Event, GameId, SeatPlan};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use web_sys::{Notification, NotificationOptions, NotificationPermission};
@@ -20,6 +20,7 @@ use web_sys::{Notification, NotificationOptions, NotificationPermission};
 use crate::game::online::Online;
 use crate::game::online::notify::your_turn;
 use crate::i18n::Tr;
+use crate::tr;
 
 /// Whether the browser may show notifications for this page.
 pub(crate) fn allowed() -> bool {
@@ -59,16 +60,33 @@ pub(crate) fn keep_words(online: Res<Online>, tr: Res<Tr>) {
     if !online.is_changed() && !tr.is_changed() {
         return;
     }
-    let words = Words {
-        tr: *tr,
-        board: online.table.as_ref().map(|t| t.id.clone()),
-        players: online
-            .games
+    let tr = *tr;
+    let mut players: HashMap<GameId, String> = online
+        .games
+        .iter()
+        .map(|g| (g.id.clone(), g.players.join(", ")))
+        .collect();
+    // The game on the board as its seats stand now (the list of games is read only now and
+    // then: a game joined since is not in it yet).
+    if let Some(table) = &online.table {
+        let names: Vec<String> = table
+            .seats
             .iter()
-            .map(|g| (g.id.clone(), g.players.join(", ")))
-            .collect(),
-    };
-    WORDS.set(words);
+            .map(|seat| match (&seat.name, seat.plan) {
+                (Some(name), _) => name.clone(),
+                (None, SeatPlan::Computer(level)) => {
+                    tr!(tr, "computer-level", level = tr.level(level))
+                }
+                (None, _) => tr.text("seat-open"),
+            })
+            .collect();
+        players.insert(table.id.clone(), names.join(", "));
+    }
+    WORDS.set(Words {
+        tr,
+        board: online.table.as_ref().map(|t| t.id.clone()),
+        players,
+    });
 }
 
 /// An event just arrived from the server: a turn of the player's that they are not looking at

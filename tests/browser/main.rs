@@ -6,7 +6,9 @@
 //! the keyboard's move box; six Medium computers are chosen on the welcome card and the first
 //! answers Qin's typed move from the page's search worker; a game created through `qiguo online` with an open seat is joined
 //! through its `/join/CODE` link by a first-time visitor who types their name, and a move typed
-//! in the page's move box is read back through `qiguo online show`.
+//! in the page's move box is read back through `qiguo online show`; with the page in a
+//! background tab (no frames drawn), the host's moves bring the guest's turn round, and the
+//! page notifies them.
 //!
 //! It needs the bundle (`QIGUO_WEB_BUNDLE` naming its directory when the tests are built) and
 //! `chromium` on the PATH; without them it is built ignored, never passed. `.ci/run` provides
@@ -49,25 +51,16 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
     // Six Medium computers from the welcome card (back through the toolbar): Qin's move typed,
     // and the first computer's answer comes from the page's search worker.
     browser.click_toolbar_welcome().await;
-    browser.click_welcome_medium().await;
-    browser.click_welcome_computers().await;
-    browser
-        .wait_for_title("Qin to move · move 1", Duration::from_secs(20))
-        .await;
+    browser.play_against_medium_computers().await;
     let start = Game::start(Rules::default(), Seats::default());
     let qin = start.position().legal_moves()[0].to_string();
     browser.type_move(&qin).await;
     browser
         .wait_for_title("move 3", Duration::from_secs(120))
         .await;
-    let searched = browser
-        .eval("document.body.dataset.computersSearchedMs || null")
-        .await;
     assert!(
-        searched
-            .as_str()
-            .is_some_and(|ms| ms.parse::<u64>().is_ok()),
-        "the page counted its computers' search: {searched}"
+        browser.computers_searched_ms().await.is_some(),
+        "the page counted its computers' search"
     );
     browser.screenshot("computers").await;
 
@@ -92,6 +85,7 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
     let id = created["game"].as_str().expect("a game id").to_owned();
 
     // The link, opened by a first-time visitor: a name, then the open seat.
+    browser.record_notifications().await;
     browser.visit(&format!("{}/join/{code}", server.http)).await;
     browser.wait_for_board().await;
     // The name field has the keyboard once the Online window is drawn.
@@ -111,6 +105,35 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
     assert!(
         record.contains("Guest"),
         "the guest took the seat: {record}"
+    );
+
+    // The guest looks at another tab (theirs draws no frames now) while the host plays the
+    // other six kingdoms: the guest's turn is told by a notification all the same.
+    let hidden = browser.hide_behind_another_tab().await;
+    assert_eq!(hidden, "hidden", "the page is in a background tab");
+    let mut game = Game::start(Rules::default(), Seats::default());
+    game.play(qiguo_rules::notation::parse_move("a13c12").unwrap())
+        .unwrap();
+    for _ in 0..6 {
+        let mv = game.position().legal_moves()[0];
+        qiguo_online(&server.ws, &host, "Host", &["move", &id, &mv.to_string()]);
+        game.play(mv).unwrap();
+    }
+    let start = std::time::Instant::now();
+    let notified = loop {
+        let notified = browser.notified().await;
+        if !notified.is_empty() || start.elapsed() > Duration::from_secs(20) {
+            break notified;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
+    assert_eq!(
+        notified,
+        [(
+            "Your move in Qiguo".to_owned(),
+            "Qin to move, in the game of Guest, Host, Host, Host, Host, Host, Host.".to_owned()
+        )],
+        "one notification, while the tab was in the background"
     );
     eprintln!("screenshots in {}", shots_dir().display());
     browser.close().await;

@@ -252,6 +252,52 @@ impl Browser {
         result["result"]["value"].clone()
     }
 
+    /// Sends a command to the browser itself (not to the page).
+    async fn call_browser(&mut self, method: &str, params: Value) -> Value {
+        let session = std::mem::take(&mut self.session);
+        let result = self.call(method, params).await;
+        self.session = session;
+        result
+    }
+
+    /// From now on the page's notifications are recorded in `window.notified` ([title, body]
+    /// pairs) instead of shown, as by a browser whose player allowed them: headless Chromium
+    /// has no one to ask and nowhere to show them.
+    pub async fn record_notifications(&mut self) {
+        let script = "window.notified = []; \
+            window.Notification = class { \
+              constructor(title, options) { window.notified.push([title, options && options.body]); } \
+              static get permission() { return 'granted'; } \
+              static requestPermission() { return Promise.resolve('granted'); } };";
+        self.call(
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({ "source": script }),
+        )
+        .await;
+    }
+
+    /// The notifications recorded so far (see [`Browser::record_notifications`]).
+    pub async fn notified(&mut self) -> Vec<(String, String)> {
+        let shown = self.eval("JSON.stringify(window.notified || [])").await;
+        serde_json::from_str(shown.as_str().unwrap_or("[]")).unwrap_or_default()
+    }
+
+    /// Puts another tab in front, so that the page is hidden (and, as browsers do with
+    /// background tabs, draws no frames); its page's visibility as the page sees it.
+    pub async fn hide_behind_another_tab(&mut self) -> String {
+        let other = self
+            .call_browser("Target.createTarget", json!({ "url": "about:blank" }))
+            .await;
+        self.call_browser(
+            "Target.activateTarget",
+            json!({ "targetId": other["targetId"] }),
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let shown = self.eval("document.visibilityState").await;
+        shown.as_str().unwrap_or_default().to_owned()
+    }
+
     /// Evaluates `expression` in the page and waits for the promise it gives: its value.
     pub async fn eval_promise(&mut self, expression: &str) -> Value {
         let result = self
@@ -352,6 +398,24 @@ impl Browser {
     /// Clicks the welcome card's *Play against the computer*, 34 px above the middle.
     pub async fn click_welcome_computers(&mut self) {
         self.click_at(640 - 10, 360 - 34).await;
+    }
+
+    /// On the welcome card: *Play against the computer* at Medium, until the game is on the
+    /// board with Qin, the person, to move.
+    pub async fn play_against_medium_computers(&mut self) {
+        self.click_welcome_medium().await;
+        self.click_welcome_computers().await;
+        self.wait_for_title("Qin to move · move 1", Duration::from_secs(30))
+            .await;
+    }
+
+    /// The milliseconds the page's computers have searched in all, as the page counts them
+    /// (`<body data-computers-searched-ms>`; none before their first search).
+    pub async fn computers_searched_ms(&mut self) -> Option<u64> {
+        let searched = self
+            .eval("document.body.dataset.computersSearchedMs || null")
+            .await;
+        searched.as_str().and_then(|ms| ms.parse().ok())
     }
 
     /// Clicks the toolbar's *Welcome* (the card comes back), at the bottom right.
