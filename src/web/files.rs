@@ -75,14 +75,7 @@ pub(crate) fn download(name: &str, text: &str) -> Result<(), String> {
     options.set_type("text/plain;charset=utf-8");
     let blob = Blob::new_with_str_sequence_and_options(&parts, &options).map_err(failed)?;
     let url = Url::create_object_url_with_blob(&blob).map_err(failed)?;
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .ok_or("no document")?;
-    let anchor: HtmlAnchorElement = document
-        .create_element("a")
-        .map_err(failed)?
-        .dyn_into()
-        .map_err(|_| "not an anchor".to_owned())?;
+    let anchor: HtmlAnchorElement = new_element("a")?;
     anchor.set_href(&url);
     anchor.set_download(name);
     anchor.click();
@@ -92,15 +85,7 @@ pub(crate) fn download(name: &str, text: &str) -> Result<(), String> {
 
 /// Opens the browser's file picker; the file chosen is read, for [`opened`]`(purpose)`.
 pub(crate) fn open(purpose: &'static str) -> Result<(), String> {
-    let failed = |e: wasm_bindgen::JsValue| format!("{e:?}");
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .ok_or("no document")?;
-    let input: HtmlInputElement = document
-        .create_element("input")
-        .map_err(failed)?
-        .dyn_into()
-        .map_err(|_| "not an input".to_owned())?;
+    let input: HtmlInputElement = new_element("input")?;
     input.set_type("file");
     input.set_accept(".txt,.json,text/plain,application/json");
     let chosen = input.clone();
@@ -131,4 +116,16 @@ pub(crate) fn open(purpose: &'static str) -> Result<(), String> {
     input.set_onchange(Some(on_change.unchecked_ref()));
     input.click();
     Ok(())
+}
+
+/// A new element of the page, `<tag>`, as the type it is.
+fn new_element<T: JsCast>(tag: &str) -> Result<T, String> {
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    document
+        .create_element(tag)
+        .map_err(|e| format!("{e:?}"))?
+        .dyn_into()
+        .map_err(|_| format!("<{tag}> is not what it should be"))
 }

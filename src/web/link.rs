@@ -8,7 +8,7 @@
 
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use bevy::log::{info, warn};
@@ -199,24 +199,34 @@ fn connect(id: u32) {
     });
 }
 
-/// The key ring kept in the browser's storage (empty if none yet, or unreadable: then the
-/// player signs in as new, and the damaged ring is kept aside).
-fn key_ring(state: &State) -> KeyRing {
-    let path = state.keys.join(KEYS_FILE);
-    let Ok(bytes) = crate::storage::read(&path) else {
-        return KeyRing::default();
-    };
-    match String::from_utf8(bytes)
-        .map_err(|e| e.to_string())
-        .and_then(|text| KeyRing::from_json(&text).map_err(|e| e.to_string()))
-    {
-        Ok(ring) => ring,
-        Err(why) => {
-            warn!("the online keys are damaged ({why}); kept aside as {KEYS_FILE}.damaged");
-            let _ = crate::storage::rename(&path, &state.keys.join(format!("{KEYS_FILE}.damaged")));
-            KeyRing::default()
-        }
+/// The player's keys kept in the browser's storage under `dir` (none yet: an empty ring).
+pub(crate) fn load_keys(dir: &Path) -> Result<KeyRing, String> {
+    match crate::storage::read(&dir.join(KEYS_FILE)) {
+        Ok(bytes) => String::from_utf8(bytes)
+            .map_err(|e| e.to_string())
+            .and_then(|text| KeyRing::from_json(&text).map_err(|e| e.to_string())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(KeyRing::default()),
+        Err(e) => Err(e.to_string()),
     }
+}
+
+/// Keeps `ring` as the player's keys in the browser's storage under `dir`.
+pub(crate) fn save_keys(dir: &Path, ring: &KeyRing) -> Result<(), String> {
+    crate::storage::write_atomically(&dir.join(KEYS_FILE), ring.to_json().as_bytes())
+        .map_err(|e| e.to_string())
+}
+
+/// The link's key ring (empty if none yet, or unreadable: then the player signs in as new,
+/// and the damaged ring is kept aside).
+fn key_ring(state: &State) -> KeyRing {
+    load_keys(&state.keys).unwrap_or_else(|why| {
+        warn!("the online keys are damaged ({why}); kept aside as {KEYS_FILE}.damaged");
+        let _ = crate::storage::rename(
+            &state.keys.join(KEYS_FILE),
+            &state.keys.join(format!("{KEYS_FILE}.damaged")),
+        );
+        KeyRing::default()
+    })
 }
 
 fn say_hello(state: &mut State) {
@@ -333,8 +343,7 @@ fn keep_key(state: &State, player: &qiguo_protocol::PlayerId, key: &str, name: &
             name: name.to_owned(),
         },
     );
-    let path = state.keys.join(KEYS_FILE);
-    if let Err(e) = crate::storage::write_atomically(&path, ring.to_json().as_bytes()) {
+    if let Err(e) = save_keys(&state.keys, &ring) {
         warn!("the new player's key could not be kept ({e}): next visit signs in as new");
     }
 }

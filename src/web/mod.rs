@@ -84,6 +84,10 @@ fn page_title(
     tr: Res<Tr>,
     mut shown: Local<String>,
 ) {
+    // Worded again only when something it says may have changed, not every frame.
+    if !(the_match.is_changed() || lessons.is_changed() || online.is_changed() || tr.is_changed()) {
+        return;
+    }
     let tr = *tr;
     let pos = the_match.position();
     let words = if let Some((_, lesson, step)) = lessons.current() {

@@ -5,8 +5,6 @@
 
 use std::path::{Path, PathBuf};
 
-#[cfg(target_arch = "wasm32")]
-use qiguo_protocol::keys::KEYS_FILE;
 use qiguo_protocol::keys::KeyRing;
 
 #[cfg(target_arch = "wasm32")]
@@ -29,13 +27,7 @@ pub(crate) fn home_server() -> Option<String> {
 /// The player's keys kept in the data directory `dir` (none yet: an empty ring).
 pub(crate) fn load_keys(dir: &Path) -> Result<KeyRing, String> {
     #[cfg(target_arch = "wasm32")]
-    return match crate::storage::read(&dir.join(KEYS_FILE)) {
-        Ok(bytes) => String::from_utf8(bytes)
-            .map_err(|e| e.to_string())
-            .and_then(|text| KeyRing::from_json(&text).map_err(|e| e.to_string())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(KeyRing::default()),
-        Err(e) => Err(e.to_string()),
-    };
+    return crate::web::link::load_keys(dir);
     #[cfg(not(target_arch = "wasm32"))]
     return <KeyRing as qiguo_server::keys::KeyFile>::load(dir).map_err(|e| e.to_string());
 }
@@ -43,8 +35,7 @@ pub(crate) fn load_keys(dir: &Path) -> Result<KeyRing, String> {
 /// Keeps `ring` as the player's keys in `dir` (on the desktop, readable by its owner only).
 pub(crate) fn save_keys(dir: &Path, ring: &KeyRing) -> Result<(), String> {
     #[cfg(target_arch = "wasm32")]
-    return crate::storage::write_atomically(&dir.join(KEYS_FILE), ring.to_json().as_bytes())
-        .map_err(|e| e.to_string());
+    return crate::web::link::save_keys(dir, ring);
     #[cfg(not(target_arch = "wasm32"))]
     return qiguo_server::keys::KeyFile::save(ring, dir).map_err(|e| e.to_string());
 }
