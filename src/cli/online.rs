@@ -36,12 +36,26 @@ pub struct OnlineArgs {
     /// Also trust this authority's certificate (PEM) for wss:// (a server's own certificate).
     #[arg(long, value_name = "FILE", global = true)]
     pub ca: Option<PathBuf>,
+    /// Connect by plain ws:// to another machine (a home network you trust): your key then
+    /// crosses it unencrypted. Without it, ws:// is for this machine only.
+    #[arg(long, global = true)]
+    pub insecure_lan: bool,
     /// Your name, when this server meets you for the first time.
     #[arg(long, value_name = "N", default_value = "Player", global = true)]
     pub name: String,
     /// What to do.
     #[command(subcommand)]
     pub command: OnlineCommand,
+}
+
+impl OnlineArgs {
+    /// Whom the client trusts, as the options say.
+    fn trust(&self) -> Trust {
+        Trust {
+            extra_ca: self.ca.clone(),
+            insecure_lan: self.insecure_lan,
+        }
+    }
 }
 
 /// The commands of `qiguo online`.
@@ -170,9 +184,8 @@ impl From<ArgError> for Failure {
 
 /// Connects to the server as the player whose key is kept for it (or as a new player, whose
 /// key is then kept).
-pub async fn connect(server: &str, name: &str, ca: Option<PathBuf>) -> Result<Client, String> {
+pub async fn connect(server: &str, name: &str, trust: Trust) -> Result<Client, String> {
     let dir = SaveDir::locate().map_err(|e| e.to_string())?;
-    let trust = Trust { extra_ca: ca };
     match sign_in(server, name, &trust, dir.root()).await {
         Ok((client, _)) => Ok(client),
         Err(SignInError::Client(e)) => Err(client_failure(&e)),
@@ -204,7 +217,7 @@ async fn online(args: &OnlineArgs) -> Result<(), Failure> {
     if let OnlineCommand::Play { game, seat, level } = &args.command {
         return play(args, &GameId(game.clone()), *seat, *level).await;
     }
-    let mut client = connect(&args.server, &args.name, args.ca.clone())
+    let mut client = connect(&args.server, &args.name, args.trust())
         .await
         .map_err(Failure::Other)?;
     let line = match &args.command {
@@ -390,7 +403,7 @@ async fn play_connected(
     level: Level,
     engine: &mut Option<Engine>,
 ) -> Result<(), ClientError> {
-    let mut client = connect(&args.server, &args.name, args.ca.clone())
+    let mut client = connect(&args.server, &args.name, args.trust())
         .await
         .map_err(ClientError::Connection)?;
     let Answer::Game(view) = client.ask(Ask::Open { game: id.clone() }).await? else {

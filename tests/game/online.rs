@@ -118,6 +118,7 @@ fn two_windows_play_through_a_window_s_own_server() {
         OnlineRequested::Remote {
             url,
             name: "Bo".into(),
+            insecure_lan: false,
         },
     );
     run(&mut [&mut ann, &mut bo], false, |a| {

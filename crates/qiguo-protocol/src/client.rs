@@ -23,6 +23,12 @@ pub enum ClientError {
     /// The server's address is not a `ws://` or `wss://` URL.
     #[error("not a server address (ws://HOST:PORT or wss://HOST:PORT): {0}")]
     Address(String),
+    /// A plain `ws://` address of another machine: the player's key would cross the network
+    /// readable. `wss://`, or the player's word that the network is theirs (`--insecure-lan`).
+    #[error(
+        "{0} is not encrypted and not on this machine: use wss://, or say --insecure-lan on a network you trust"
+    )]
+    Insecure(String),
     /// The server could not be reached, or the connection broke.
     #[error("the server cannot be reached: {0}")]
     Connection(String),
@@ -69,6 +75,26 @@ impl ClientError {
                 | ClientError::Protocol(_)
         )
     }
+}
+
+/// Whether the `ws://` URL `url` names this machine: `localhost`, or a loopback address.
+pub fn is_loopback_url(url: &str) -> bool {
+    let rest = url
+        .strip_prefix("ws://")
+        .or_else(|| url.strip_prefix("wss://"))
+        .unwrap_or(url);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let authority = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host);
+    let host = match authority.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(""),
+        None => authority.split(':').next().unwrap_or(""),
+    };
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// What carries a client's frames: text frames one way and the other. A closed connection is
@@ -263,6 +289,28 @@ impl<T: Transport> Client<T> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn only_this_machine_is_loopback() {
+        for url in [
+            "ws://127.0.0.1:7206",
+            "ws://localhost:7206/",
+            "ws://LOCALHOST",
+            "ws://[::1]:7206",
+            "ws://127.5.6.7:80/join/X",
+        ] {
+            assert!(is_loopback_url(url), "{url}");
+        }
+        for url in [
+            "ws://192.168.1.5:7206",
+            "ws://example.org",
+            "ws://localhost.example.org:7206",
+            "ws://[2001:db8::1]:7206",
+            "ws://127.0.0.1@example.org",
+        ] {
+            assert!(!is_loopback_url(url), "{url}");
+        }
+    }
+
     use super::*;
     use crate::model::GameId;
 

@@ -15,6 +15,12 @@ pub const MIN_DAYS: u8 = 1;
 /// Days per move a correspondence game may have: at most.
 pub const MAX_DAYS: u8 = 14;
 
+/// Seconds a live game's seat may wait for its player before a stand-in plays: at least.
+pub const MIN_WAIT_SECONDS: u32 = 10;
+
+/// Seconds a live game's seat may wait for its player before a stand-in plays: at most.
+pub const MAX_WAIT_SECONDS: u32 = 600;
+
 /// A player's id (128 random bits in hex).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct PlayerId(pub String);
@@ -125,8 +131,9 @@ impl NewGame {
         Ok(game)
     }
 
-    /// Whether the server can make this game: a pace in bounds, one plan per player, no moves,
-    /// a start the rules accept, names a player may have.
+    /// Whether the server can make this game: a pace in bounds, one plan per player, a seat
+    /// for at least one person, a start the rules accept that has not begun (no moves, hints
+    /// or passes) and is not over, names a player may have, each as [`clean_name`] leaves it.
     pub fn check(&self) -> Result<(), Refusal> {
         self.pace.check()?;
         if self.seats.is_empty() || self.seats.len() != self.start.players.len() {
@@ -135,23 +142,56 @@ impl NewGame {
                 players: self.start.players.len() as u32,
             });
         }
-        if !self.start.moves.is_empty() {
-            return Err(Refusal::BadStart {
-                why: "a new game has no moves".into(),
-            });
+        if self
+            .seats
+            .iter()
+            .all(|plan| matches!(plan, SeatPlan::Computer(_)))
+        {
+            return Err(Refusal::NoPerson);
+        }
+        let begun = if !self.start.moves.is_empty() {
+            Some("a new game has no moves")
+        } else if !self.start.hints.is_empty() || !self.start.overdue.is_empty() {
+            Some("a new game has no hints or passes yet")
+        } else if self.start.ended_early {
+            Some("a new game is not over")
+        } else {
+            None
+        };
+        if let Some(why) = begun {
+            return Err(Refusal::BadStart { why: why.into() });
         }
         for player in &self.start.players {
-            clean_name(&player.name)?;
+            if clean_name(&player.name)? != player.name {
+                return Err(Refusal::NameCharacters);
+            }
         }
-        self.start
+        let game = self
+            .start
             .replay()
             .map_err(|e| Refusal::BadStart { why: e.to_string() })?;
+        if game.outcome().is_some() {
+            return Err(Refusal::BadStart {
+                why: "a new game is not over".into(),
+            });
+        }
         Ok(())
+    }
+
+    /// This game with every name in its record as [`clean_name`] leaves it (what a client
+    /// should send), checked as [`NewGame::check`] does.
+    pub fn cleaned(mut self) -> Result<NewGame, Refusal> {
+        for player in &mut self.start.players {
+            player.name = clean_name(&player.name)?;
+        }
+        self.check()?;
+        Ok(self)
     }
 }
 
 impl Pace {
-    /// Whether the pace is one the server keeps: 1 to 14 days per move by correspondence.
+    /// Whether the pace is one the server keeps: [`MIN_DAYS`] to [`MAX_DAYS`] days per move
+    /// by correspondence, a wait of [`MIN_WAIT_SECONDS`] to [`MAX_WAIT_SECONDS`] live.
     pub fn check(&self) -> Result<(), Refusal> {
         match *self {
             Pace::Correspondence { days, .. } if !(MIN_DAYS..=MAX_DAYS).contains(&days) => {
@@ -161,15 +201,49 @@ impl Pace {
                     max: MAX_DAYS,
                 })
             }
+            Pace::Live { wait_seconds }
+                if !(MIN_WAIT_SECONDS..=MAX_WAIT_SECONDS).contains(&wait_seconds) =>
+            {
+                Err(Refusal::Wait {
+                    seconds: wait_seconds,
+                    min: MIN_WAIT_SECONDS,
+                    max: MAX_WAIT_SECONDS,
+                })
+            }
             _ => Ok(()),
+        }
+    }
+
+    /// The nearest pace [`Pace::check`] accepts (for games stored before the bounds).
+    pub fn bounded(self) -> Pace {
+        match self {
+            Pace::Correspondence { days, overdue } => Pace::Correspondence {
+                days: days.clamp(MIN_DAYS, MAX_DAYS),
+                overdue,
+            },
+            Pace::Live { wait_seconds } => Pace::Live {
+                wait_seconds: wait_seconds.clamp(MIN_WAIT_SECONDS, MAX_WAIT_SECONDS),
+            },
         }
     }
 }
 
-/// A player's name as the server keeps it: trimmed, without control characters, not empty,
-/// at most [`MAX_NAME_CHARS`] characters.
+/// Whether `c` may not stand in a name: a control character (Unicode's Cc), a format character
+/// (Cf: the invisible ones, and those that turn text around, such as U+202E), or a line or
+/// paragraph separator (Zl, Zp).
+pub fn unfit_in_name(c: char) -> bool {
+    use unicode_general_category::{GeneralCategory as G, get_general_category};
+    matches!(
+        get_general_category(c),
+        G::Control | G::Format | G::LineSeparator | G::ParagraphSeparator
+    )
+}
+
+/// A player's name as the server keeps it: without control, format or separator characters
+/// ([`unfit_in_name`]), trimmed, not empty, at most [`MAX_NAME_CHARS`] characters.
 pub fn clean_name(name: &str) -> Result<String, Refusal> {
-    let name: String = name.trim().chars().filter(|c| !c.is_control()).collect();
+    let name: String = name.chars().filter(|&c| !unfit_in_name(c)).collect();
+    let name = name.trim().to_owned();
     if name.is_empty() {
         return Err(Refusal::NameEmpty);
     }
@@ -229,6 +303,17 @@ mod tests {
     #[test]
     fn names_are_trimmed_cleaned_and_bounded() {
         assert_eq!(clean_name("  Ann\u{7}  ").unwrap(), "Ann");
+        // Format characters (a right-to-left override, a zero-width space, a byte-order mark)
+        // and line and paragraph separators go; what they leave is trimmed.
+        assert_eq!(clean_name("\u{202E}nnA\u{200B}").unwrap(), "nnA");
+        assert_eq!(clean_name("Bo\u{2028}\u{2029} \u{FEFF}").unwrap(), "Bo");
+        assert_eq!(
+            clean_name("\u{202E}\u{2066}\u{1b}"),
+            Err(Refusal::NameEmpty)
+        );
+        // Letters of every script stay, with the spaces between words.
+        assert_eq!(clean_name("秦 王 Zhèng").unwrap(), "秦 王 Zhèng");
+        assert!(unfit_in_name('\u{E0001}') && !unfit_in_name('é'));
         assert_eq!(clean_name("\t\n"), Err(Refusal::NameEmpty));
         assert_eq!(clean_name(&"x".repeat(40)).unwrap().len(), 40);
         assert_eq!(

@@ -44,6 +44,23 @@ pub enum Refusal {
         /// The most characters a name may have.
         max: u32,
     },
+    /// A name in a new game's record holding characters a name may not have (control, format
+    /// or separator characters; see [`crate::model::unfit_in_name`]).
+    #[error("a name may not hold control, format or separator characters")]
+    NameCharacters,
+    /// A live game's wait out of bounds.
+    #[error("a live game waits {min} to {max} seconds for a player, not {seconds}")]
+    Wait {
+        /// The seconds asked for.
+        seconds: u32,
+        /// The fewest allowed.
+        min: u32,
+        /// The most allowed.
+        max: u32,
+    },
+    /// A new game where every seat is a computer's.
+    #[error("a game needs at least one seat for a person")]
+    NoPerson,
     /// A correspondence pace out of bounds.
     #[error("a correspondence game has {min} to {max} days per move, not {days}")]
     Days {
@@ -135,6 +152,25 @@ pub enum Refusal {
     /// No take-back is being asked.
     #[error("no take-back is being asked")]
     NoTakeBack,
+    /// The player has as many connections open to the server as it allows one player.
+    #[error("you have {max} connections open to this server already: close one first")]
+    TooManyConnections {
+        /// The most a player may have open at once.
+        max: u32,
+    },
+    /// The player has as many games in progress as the server allows one player.
+    #[error("you have {max} games in progress: finish one before beginning another")]
+    TooManyGames {
+        /// The most a player may have in progress at once.
+        max: u32,
+    },
+    /// Too many requests of this kind (new players, new games, invitation codes) came from the
+    /// client's address lately.
+    #[error("too many requests of this kind from your address: try again in {seconds} s")]
+    SlowDown {
+        /// When the next one will be taken, in seconds from now.
+        seconds: u32,
+    },
     /// The server could not do it now (its database failed); nothing changed.
     #[error("the server could not do it; try again")]
     TryAgain,

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
+use crate::admission::Limits;
 use crate::log::Log;
 use crate::protocol::DEFAULT_PORT;
 use crate::server::{ServerConfig, serve};
@@ -57,10 +58,50 @@ pub struct ServerArgs {
     /// Serve unencrypted on an address other than loopback (a home network you trust).
     #[arg(long)]
     pub insecure_lan: bool,
-    /// Connections served at once; more are turned away.
-    #[arg(long, value_name = "N", default_value_t = 1024,
+    /// Connections served at once, in all; more are told the server is full (HTTP 503).
+    #[arg(long, value_name = "N", default_value_t = 4096,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub max_connections: u32,
+    /// Connections served at once from one address (IPv6: one /64); raise it for a load test
+    /// from one machine.
+    #[arg(long, value_name = "N", default_value_t = 32,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_connections_per_address: u32,
+    /// Connections one signed-in player may have open at once.
+    #[arg(long, value_name = "N", default_value_t = 8,
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_connections_per_player: u32,
+    /// Unfinished games one player may hold a seat in.
+    #[arg(long, value_name = "N", default_value_t = 100,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_games_per_player: u32,
+    /// New players one address may make a minute.
+    #[arg(long, value_name = "N", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub new_players_per_minute: u32,
+    /// New games one address may create a minute.
+    #[arg(long, value_name = "N", default_value_t = 30,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub new_games_per_minute: u32,
+    /// Invitation codes one address may look up a minute (joining or watching).
+    #[arg(long, value_name = "N", default_value_t = 60,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub codes_per_minute: u32,
+    /// A reverse proxy in front of the server whose X-Forwarded-For names the client (and
+    /// whose connections are counted by that client); repeat for several. Nobody else's
+    /// X-Forwarded-For is believed.
+    #[arg(long, value_name = "ADDR")]
+    pub trusted_proxy: Vec<IpAddr>,
+    /// Seconds a client has for each step before it is signed in: the TLS handshake, each
+    /// HTTP request's headers, the hello.
+    #[arg(long, value_name = "S", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=300))]
+    pub hello_within: u64,
+    /// Seconds a signed-in session may be silent before it is pinged; silent for twice as
+    /// long, it is closed.
+    #[arg(long, value_name = "S", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub ping_after: u64,
     /// Serve the browser's game from this bundle (made by tools/build-web) on the same port:
     /// `/` for the page, `/join/CODE` and `/watch/CODE` for invitations.
     #[arg(long, value_name = "DIR")]
@@ -109,7 +150,18 @@ impl ServerArgs {
         config.port = self.port;
         config.tls = self.tls_cert.clone().zip(self.tls_key.clone());
         config.insecure_lan = self.insecure_lan;
-        config.max_connections = self.max_connections as usize;
+        config.limits = Limits {
+            connections: self.max_connections as usize,
+            per_address: self.max_connections_per_address as usize,
+            per_player: self.max_connections_per_player as usize,
+            games_per_player: self.max_games_per_player,
+            new_players_per_minute: self.new_players_per_minute,
+            new_games_per_minute: self.new_games_per_minute,
+            codes_per_minute: self.codes_per_minute,
+            trusted_proxies: self.trusted_proxy.clone(),
+            hello_within: Duration::from_secs(self.hello_within),
+            ping_after: Duration::from_secs(self.ping_after),
+        };
         if let Some(dir) = &self.web {
             config.web = Some(crate::page::Page::at(dir).map_err(|e| e.to_string())?);
         }
@@ -149,6 +201,7 @@ pub fn run(args: &ServerArgs, program: &str) -> ExitCode {
     if let Err(e) = args.install_log() {
         return fail(program, &e, 2);
     }
+    raise_open_files(config.limits.connections);
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -166,6 +219,22 @@ pub fn run(args: &ServerArgs, program: &str) -> ExitCode {
         running.shutdown(SHUTDOWN_WITHIN).await;
         ExitCode::SUCCESS
     })
+}
+
+/// Raises the process's open-file limit to its hard limit (each connection is a file), and
+/// warns when even that is below what the connections allowed need (with room for the
+/// database and the page's files).
+fn raise_open_files(connections: usize) {
+    let want = connections as u64 + 256;
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) if limit < want => tracing::warn!(
+            target: "qiguo_server",
+            "the open-file limit is {limit}, below the {want} that --max-connections {connections} needs: \
+             raise it (LimitNOFILE= in the service, ulimit -n) or lower --max-connections"
+        ),
+        Ok(limit) => tracing::info!(target: "qiguo_server", "open-file limit {limit}"),
+        Err(e) => tracing::warn!(target: "qiguo_server", "the open-file limit not raised: {e}"),
+    }
 }
 
 /// Waits for SIGTERM or Ctrl-C (SIGINT) and says which came.

@@ -30,17 +30,21 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::{Connector, MaybeTlsStream, WebSocketStream};
 
 pub use qiguo_protocol::client::{
-    ANSWER_WITHIN, ClientError, MAX_SERVER_FRAME_BYTES, Transport, Welcome,
+    ANSWER_WITHIN, ClientError, MAX_SERVER_FRAME_BYTES, Transport, Welcome, is_loopback_url,
 };
 
 use crate::protocol::Identity;
 
-/// Which certificates a `wss://` client trusts: the usual web authorities, and any extra
-/// authority's certificate (a PEM file, for a server with a certificate of its own making).
+/// Which servers a client trusts: for `wss://` the usual web authorities and any extra
+/// authority's certificate (a PEM file, for a server with a certificate of its own making);
+/// plain `ws://` only on this machine (loopback), unless the player says the network is one
+/// they trust (a LAN evening at home), since a player's key would cross it readable.
 #[derive(Clone, Debug, Default)]
 pub struct Trust {
     /// An extra authority's certificate.
     pub extra_ca: Option<PathBuf>,
+    /// Plain `ws://` to another machine is allowed (`--insecure-lan`).
+    pub insecure_lan: bool,
 }
 
 /// A connection to a server over a native WebSocket.
@@ -131,6 +135,9 @@ pub async fn connect_unsigned(url: &str, trust: &Trust) -> Result<Client, Client
     if !(url.starts_with("ws://") || url.starts_with("wss://")) {
         return Err(ClientError::Address(url.to_owned()));
     }
+    if url.starts_with("ws://") && !trust.insecure_lan && !is_loopback_url(url) {
+        return Err(ClientError::Insecure(url.to_owned()));
+    }
     let config = WebSocketConfig::default()
         .max_message_size(Some(MAX_SERVER_FRAME_BYTES))
         .max_frame_size(Some(MAX_SERVER_FRAME_BYTES));
@@ -150,4 +157,16 @@ pub async fn connect_unsigned(url: &str, trust: &Trust) -> Result<Client, Client
             e => ClientError::Connection(e.to_string()),
         })?;
     Ok(Client::new(WebSocket(ws)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn no_plain_connection_to_another_machine_unless_told() {
+        // Refused before anything is sent (the address is never reached: TEST-NET-1).
+        let plain = connect_unsigned("ws://192.0.2.1:7206", &Trust::default()).await;
+        assert!(matches!(plain, Err(ClientError::Insecure(_))), "{plain:?}");
+    }
 }

@@ -1,4 +1,5 @@
-//! The server of Qiguo's online games, without Bevy: where games live ([`store`]: players,
+//! The server of Qiguo's online games, without Bevy: who is let in and how much each may ask
+//! ([`admission`]), where games live ([`store`]: players,
 //! games, seats, moves and invitations in SQLite or PostgreSQL), the secrets that guard them
 //! ([`secret`]), what clients and the server say ([`protocol`], the `qiguo-protocol` crate), the games a running server
 //! holds and plays ([`hub`], around each game's pure core, [`live`]), the server on the network ([`server`]), a client ([`client`]), the
@@ -9,6 +10,7 @@
 //! Every move is written in a transaction before it is acknowledged, so a server killed at any
 //! moment comes back with every move it ever acknowledged.
 
+pub mod admission;
 pub mod cli;
 pub mod client;
 pub mod hub;

@@ -28,6 +28,8 @@ pub enum Target {
         url: String,
         /// An extra authority's certificate (PEM).
         ca: Option<PathBuf>,
+        /// Plain `ws://` to another machine allowed (a network the player trusts).
+        insecure_lan: bool,
     },
     /// A server of the link's own, on this thread's runtime.
     Own(ServerConfig),
@@ -101,7 +103,18 @@ async fn run(
     tell: mpsc::Sender<News>,
 ) {
     let (url, trust, _server) = match target {
-        Target::Remote { url, ca } => (url, Trust { extra_ca: ca }, None),
+        Target::Remote {
+            url,
+            ca,
+            insecure_lan,
+        } => (
+            url,
+            Trust {
+                extra_ca: ca,
+                insecure_lan,
+            },
+            None,
+        ),
         Target::Own(config) => match serve(&config, log).await {
             Ok(running) => {
                 let url = format!("ws://127.0.0.1:{}", running.addr.port());
@@ -133,6 +146,7 @@ async fn run(
             }
             Err(SignInError::Client(e @ ClientError::Refused { .. }))
             | Err(SignInError::Client(e @ ClientError::Address(_)))
+            | Err(SignInError::Client(e @ ClientError::Insecure(_)))
             | Err(SignInError::Client(e @ ClientError::Tls(_))) => {
                 let _ = tell.send(News::Refused(e));
                 return;

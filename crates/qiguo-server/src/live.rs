@@ -20,6 +20,10 @@ pub const DAY_MS: i64 = 24 * 60 * 60 * 1000;
 /// The level a stand-in plays at.
 pub const STAND_IN_LEVEL: Level = Level::Medium;
 
+/// A correspondence game rests (is adjourned) once every person's seat has been stood in for,
+/// or passed, on this many of its turns in a row, and nobody holding a seat has it open.
+pub const ADJOURN_AFTER_ROUNDS: u32 = 3;
+
 /// Whether the player of each seat counts as present (has the game open, here or on another
 /// server lately), by player number; seats beyond it are absent. Computers' seats are present
 /// whatever it says.
@@ -69,6 +73,8 @@ pub struct Checked {
     pub seat: u8,
     /// How it is kept.
     pub by: MadeBy,
+    /// The move ends the game (it is stored finished with it).
+    pub ends: bool,
 }
 
 /// What applying a move did: the event to tell, and whether the game ended with it.
@@ -97,10 +103,22 @@ pub struct LiveGame {
     finished: bool,
     stand_ins: Vec<u32>,
     take_back: Option<TakeBackView>,
+    /// For each player number, how many of its last turns in a row were not its own: a
+    /// stand-in's moves or overdue passes (counted once when the game is read, then kept up
+    /// move by move, so that no deadline reads the moves again).
+    away: Vec<u32>,
 }
 
 impl From<StoredGame> for LiveGame {
     fn from(stored: StoredGame) -> LiveGame {
+        let mut game = LiveGame::from_parts(stored);
+        game.away = game.count_away();
+        game
+    }
+}
+
+impl LiveGame {
+    fn from_parts(stored: StoredGame) -> LiveGame {
         LiveGame {
             id: stored.id,
             code: stored.code,
@@ -113,7 +131,22 @@ impl From<StoredGame> for LiveGame {
             finished: stored.finished,
             stand_ins: stored.stand_ins,
             take_back: None,
+            away: Vec::new(),
         }
+    }
+
+    /// Each player number's turns in a row not its own, counted from every move.
+    fn count_away(&self) -> Vec<u32> {
+        let mut away = vec![0; self.seats.len()];
+        let overdue = self.game.overdue_passes();
+        for (n, report) in self.game.reports().enumerate() {
+            let seat = usize::from(self.game.start_position().player_of(report.mover));
+            if let Some(count) = away.get_mut(seat) {
+                let own = !self.stand_ins.contains(&(n as u32)) && !overdue.contains(&n);
+                *count = if own { 0 } else { *count + 1 };
+            }
+        }
+        away
     }
 }
 
@@ -193,8 +226,9 @@ impl LiveGame {
     }
 
     /// When a stand-in plays (or the kingdom passes) if the player to move does not, ms since
-    /// 1970: `None` when a computer is to move, the player is present in a live game, or the
-    /// game is over. A player stood in for on their last turn too is stood in for at once.
+    /// 1970: `None` when a computer is to move, the player is present in a live game, the
+    /// game is adjourned or over. A player stood in for on their last turn too is stood in for
+    /// at once in a live game.
     pub fn deadline(&self, present: Presence) -> Option<i64> {
         if self.is_over() {
             return None;
@@ -204,19 +238,16 @@ impl LiveGame {
             return None;
         }
         match self.pace {
+            Pace::Correspondence { .. } if self.adjourned(present) => None,
             Pace::Correspondence { days, .. } => Some(self.moved_ms + i64::from(days) * DAY_MS),
             Pace::Live { wait_seconds } => {
                 if self.present(seat, present) {
                     return None;
                 }
-                let pos = self.position();
-                let stood_in_last = self
-                    .game
-                    .reports()
-                    .enumerate()
-                    .filter(|(_, r)| pos.player_of(r.mover) == seat)
-                    .last()
-                    .is_some_and(|(n, _)| self.stand_ins.contains(&(n as u32)));
+                if self.adjourned(present) {
+                    return None;
+                }
+                let stood_in_last = self.away.get(usize::from(seat)).is_some_and(|&n| n > 0);
                 Some(if stood_in_last {
                     self.moved_ms
                 } else {
@@ -226,10 +257,36 @@ impl LiveGame {
         }
     }
 
+    /// Whether the game rests, nobody being there for it, until a person holding a seat comes
+    /// back (a policy of the server: the rules are not changed, nothing is stored). A live game
+    /// rests while no person holding a seat is present; a correspondence game once every
+    /// person's seat was stood in for or passed on its last [`ADJOURN_AFTER_ROUNDS`] turns, and
+    /// nobody holding a seat is present.
+    pub fn adjourned(&self, present: Presence) -> bool {
+        let someone_here = self
+            .seats
+            .iter()
+            .enumerate()
+            .any(|(i, s)| s.holder.is_some() && present.get(i).copied().unwrap_or(false));
+        if someone_here {
+            return false;
+        }
+        match self.pace {
+            Pace::Live { .. } => true,
+            Pace::Correspondence { .. } => self
+                .seats
+                .iter()
+                .zip(&self.away)
+                .filter(|(s, _)| !matches!(s.plan, SeatPlan::Computer(_)))
+                .all(|(_, &away)| away >= ADJOURN_AFTER_ROUNDS),
+        }
+    }
+
     /// What is due on the turn at `now_ms`: the computer of a computer's seat, or (its
-    /// deadline passed) a stand-in or an overdue pass; `None` when nothing is.
+    /// deadline passed) a stand-in or an overdue pass; `None` when nothing is, or the game is
+    /// [adjourned](LiveGame::adjourned).
     pub fn due(&self, now_ms: i64, present: Presence) -> Option<Due> {
-        if self.is_over() {
+        if self.is_over() || self.adjourned(present) {
             return None;
         }
         match self.seats.get(usize::from(self.seat_to_move()))?.plan {
@@ -288,7 +345,16 @@ impl LiveGame {
                 why: e.to_string(),
             })?;
         }
-        Ok(Checked { ply, mv, seat, by })
+        let mut after = pos.clone();
+        after.make(mv);
+        let ends = after.is_over();
+        Ok(Checked {
+            ply,
+            mv,
+            seat,
+            by,
+            ends,
+        })
     }
 
     /// Applies a move checked by [`LiveGame::check`] (and stored) at `now_ms`. A take-back
@@ -307,6 +373,9 @@ impl LiveGame {
         debug_assert!(played.is_ok(), "a checked move plays");
         if by == MadeBy::StandIn {
             self.stand_ins.push(ply);
+        }
+        if let Some(away) = self.away.get_mut(usize::from(checked.seat)) {
+            *away = if by == MadeBy::Seat { 0 } else { *away + 1 };
         }
         self.moved_ms = now_ms;
         let mut events = Vec::new();
@@ -421,6 +490,7 @@ impl LiveGame {
             self.game.undo();
         }
         self.stand_ins.retain(|&n| n < ply);
+        self.away = self.count_away();
         self.moved_ms = now_ms;
         Event::TakenBack {
             game: self.id.clone(),
@@ -605,6 +675,8 @@ mod tests {
     const LIVE: Pace = Pace::Live { wait_seconds: 60 };
     const ALL_HERE: &[bool] = &[true; 7];
     const NOBODY: &[bool] = &[false; 7];
+    const ANN_ONLY: &[bool] = &[true, false, false, false, false, false, false];
+    const BO_ONLY: &[bool] = &[false, true, false, false, false, false, false];
 
     fn first_move(g: &LiveGame) -> Move {
         g.game().position().legal_moves()[0]
@@ -638,7 +710,7 @@ mod tests {
         assert_eq!((checked.seat, checked.by), (0, MadeBy::Seat));
         // Nothing changed until it is applied; then Chu (Bo, absent) is to move.
         assert_eq!(g.game().len(), 0);
-        let events = g.apply(checked, 5_000, NOBODY);
+        let events = g.apply(checked, 5_000, ANN_ONLY);
         assert_eq!(
             events,
             vec![Event::Moved {
@@ -658,36 +730,109 @@ mod tests {
     #[test]
     fn what_is_due_follows_the_seat_the_clock_and_who_is_present() {
         let mut g = game(LIVE, SeatPlan::Computer(Level::Easy));
-        // Ann to move, present: nothing due, no deadline; absent: a stand-in after the wait.
+        // Ann to move, present: nothing due, no deadline; absent (Bo there): a stand-in after
+        // the wait.
         assert_eq!(g.deadline(ALL_HERE), None);
         assert_eq!(g.due(1_000_000, ALL_HERE), None);
-        assert_eq!(g.deadline(NOBODY), Some(61_000));
-        assert_eq!(g.due(60_999, NOBODY), None);
+        assert_eq!(g.deadline(BO_ONLY), Some(61_000));
+        assert_eq!(g.due(60_999, BO_ONLY), None);
         assert_eq!(
-            g.due(61_000, NOBODY),
+            g.due(61_000, BO_ONLY),
             Some(Due::Search(STAND_IN_LEVEL, Mover::StandIn))
         );
         // A stand-in moves for Ann; Bo's move; then a computer's turn is due at once.
         let mv = first_move(&g);
         let checked = g.check(Mover::StandIn, 0, mv).unwrap();
-        g.apply(checked, 61_000, NOBODY);
+        g.apply(checked, 61_000, BO_ONLY);
         let mv = first_move(&g);
         let checked = g.check(Mover::Player(&player(BO)), 1, mv).unwrap();
-        g.apply(checked, 62_000, NOBODY);
-        assert_eq!(g.deadline(NOBODY), None);
+        g.apply(checked, 62_000, BO_ONLY);
+        assert_eq!(g.deadline(BO_ONLY), None);
         assert_eq!(
-            g.due(62_000, NOBODY),
+            g.due(62_000, BO_ONLY),
             Some(Due::Search(Level::Easy, Mover::Computer))
         );
-        assert_eq!(g.view(None, NOBODY).stand_ins, vec![0]);
+        assert_eq!(g.view(None, BO_ONLY).stand_ins, vec![0]);
         // Round to Ann again (the computers move): stood in for last time, she is at once.
         while g.seat_to_move() != 0 {
             let mv = first_move(&g);
             let ply = g.game().len() as u32;
             let checked = g.check(Mover::Computer, ply, mv).unwrap();
-            g.apply(checked, 70_000, NOBODY);
+            g.apply(checked, 70_000, BO_ONLY);
         }
-        assert_eq!(g.deadline(NOBODY), Some(70_000));
+        assert_eq!(g.deadline(BO_ONLY), Some(70_000));
+    }
+
+    #[test]
+    fn a_live_game_nobody_attends_rests_until_someone_returns() {
+        let mut g = game(LIVE, SeatPlan::Computer(Level::Random));
+        // Nobody holding a seat is there: neither stand-ins nor computers play, for hours.
+        assert!(g.adjourned(NOBODY));
+        assert_eq!(g.deadline(NOBODY), None);
+        assert_eq!(g.due(10 * DAY_MS, NOBODY), None);
+        // Ann moves and leaves: the computers do not answer nobody.
+        let mv = first_move(&g);
+        let checked = g.check(Mover::Player(&player(ANN)), 0, mv).unwrap();
+        g.apply(checked, 2_000, NOBODY);
+        let mv = first_move(&g);
+        let checked = g.check(Mover::StandIn, 1, mv).unwrap();
+        g.apply(checked, 3_000, ANN_ONLY);
+        assert_eq!(g.due(4_000, NOBODY), None);
+        // Bo comes back: the computer of Qi plays at once.
+        assert!(!g.adjourned(BO_ONLY));
+        assert_eq!(
+            g.due(4_000, BO_ONLY),
+            Some(Due::Search(Level::Random, Mover::Computer))
+        );
+    }
+
+    #[test]
+    fn a_correspondence_game_rests_after_rounds_of_stand_ins_only() {
+        let pace = Pace::Correspondence {
+            days: 1,
+            overdue: WhenOverdue::StandIn,
+        };
+        let mut g = game(pace, SeatPlan::Computer(Level::Random));
+        let mut now = 1_000;
+        // Nobody comes: each person's turn is stood in for when a day is over, the computers
+        // move at once; until the game rests.
+        while !g.adjourned(NOBODY) {
+            let ply = g.game().len() as u32;
+            assert!(ply < 100, "the game rests in time");
+            if g.due(now, NOBODY).is_none() {
+                now = g.deadline(NOBODY).unwrap();
+            }
+            let Some(Due::Search(_, mover)) = g.due(now, NOBODY) else {
+                panic!("a search is due")
+            };
+            let mv = first_move(&g);
+            let checked = g.check(mover, ply, mv).unwrap();
+            g.apply(checked, now, NOBODY);
+        }
+        // It rests right after Bo's third stand-in (the second seat of the third round).
+        assert_eq!(g.game().len() as u32, 7 * (ADJOURN_AFTER_ROUNDS - 1) + 2);
+        // Three rounds of stand-ins for Ann and Bo: the game rests, and no deadline comes.
+        assert!(g.adjourned(NOBODY));
+        assert_eq!(g.deadline(NOBODY), None);
+        assert_eq!(g.due(now + 100 * DAY_MS, NOBODY), None);
+        // Ann opens it: it goes on (her turn, overdue long ago, is stood in for at once).
+        assert!(!g.adjourned(ANN_ONLY));
+        assert!(g.due(now + 100 * DAY_MS, ANN_ONLY).is_some());
+        // Read again from the moves, the game counts the same.
+        let again = LiveGame::from(StoredGame {
+            id: g.id.clone(),
+            code: g.code.clone(),
+            creator: g.creator.clone(),
+            record: g.record(),
+            game: g.game().clone(),
+            seats: g.seats.clone(),
+            pace,
+            moved_ms: now,
+            finished: false,
+            stand_ins: g.stand_ins.clone(),
+        });
+        assert_eq!(again.away, g.away);
+        assert!(again.adjourned(NOBODY));
     }
 
     #[test]
@@ -766,6 +911,7 @@ mod tests {
                 } else {
                     MadeBy::Seat
                 },
+                ends: false,
             };
             elsewhere.apply(checked, 3_000, NOBODY);
         }

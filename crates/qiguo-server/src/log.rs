@@ -7,6 +7,9 @@
 
 use std::fmt;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::protocol::model::unfit_in_name;
 
 pub use tracing::Level;
 
@@ -67,11 +70,126 @@ impl Log {
     }
 }
 
+/// The most characters of a client's text a log line keeps.
+pub const CLIENT_TEXT_KEPT: usize = 120;
+
+/// Text a client sent, as a log line may hold it: control, format and separator characters
+/// (and backslashes) escaped, so that no client can start a line of its own, hide text or turn
+/// it around; cut at [`CLIENT_TEXT_KEPT`] characters.
+pub fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(CLIENT_TEXT_KEPT + 8));
+    for (n, c) in text.chars().enumerate() {
+        if n == CLIENT_TEXT_KEPT {
+            out.push('…');
+            break;
+        }
+        if c == '\\' || unfit_in_name(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// How long [`Repeats`] writes lines one by one before it counts them.
+pub const REPEATS_EVERY: Duration = Duration::from_secs(60);
+
+/// Lines of one kind that may come in floods (refusals, connections turned away): the first
+/// few of every [`REPEATS_EVERY`] are written, the rest counted and written as one line.
+#[derive(Debug)]
+pub struct Repeats {
+    what: &'static str,
+    since: Instant,
+    written: u32,
+    counted: u64,
+    each: u32,
+}
+
+impl Repeats {
+    /// Lines of `what` (plural words: "refusals"), five written a minute.
+    pub fn new(what: &'static str) -> Repeats {
+        Repeats::writing(what, 5)
+    }
+
+    /// Lines of `what`, `each` written a minute.
+    pub fn writing(what: &'static str, each: u32) -> Repeats {
+        Repeats {
+            what,
+            since: Instant::now(),
+            written: 0,
+            counted: 0,
+            each,
+        }
+    }
+
+    /// One more line: written, or counted.
+    pub fn note(&mut self, log: &Log, line: &str) {
+        if self.since.elapsed() >= REPEATS_EVERY {
+            self.flush(log);
+            self.since = Instant::now();
+            self.written = 0;
+        }
+        if self.written < self.each {
+            self.written += 1;
+            log.info(line);
+        } else {
+            self.counted += 1;
+        }
+    }
+
+    /// Writes how many were counted and not written, if any.
+    pub fn flush(&mut self, log: &Log) {
+        if self.counted > 0 {
+            log.info(&format!(
+                "{} more {} not written one by one",
+                self.counted, self.what
+            ));
+            self.counted = 0;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Mutex;
 
     use super::*;
+
+    #[test]
+    fn client_text_is_escaped_and_cut() {
+        assert_eq!(escaped("Ann"), "Ann");
+        assert_eq!(
+            escaped("x\n2026-11-26 INFO forged\u{202E}"),
+            "x\\n2026-11-26 INFO forged\\u{202e}"
+        );
+        assert_eq!(escaped("a\\b\u{1b}[31m"), "a\\\\b\\u{1b}[31m");
+        let long = escaped(&"名".repeat(500));
+        assert_eq!(long.chars().count(), CLIENT_TEXT_KEPT + 1);
+        assert!(long.ends_with('…'));
+    }
+
+    #[test]
+    fn repeated_lines_are_counted_beyond_the_first_few() {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let kept = seen.clone();
+        let log = Log::tapped(move |_, line| kept.lock().unwrap().push(line.to_owned()));
+        let mut refusals = Repeats::writing("refusals", 3);
+        for n in 0..1000 {
+            refusals.note(&log, &format!("refused {n}"));
+        }
+        refusals.flush(&log);
+        refusals.flush(&log);
+        assert_eq!(
+            *seen.lock().unwrap(),
+            vec![
+                "refused 0",
+                "refused 1",
+                "refused 2",
+                "997 more refusals not written one by one"
+            ]
+        );
+    }
 
     #[test]
     fn a_tapped_log_hands_every_line_with_its_level() {

@@ -17,9 +17,10 @@ use axum::extract::Request;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Extension, State};
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
@@ -27,16 +28,29 @@ use tokio::net::TcpListener;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, broadcast, mpsc};
 use tokio::task::JoinHandle;
 
+use crate::admission::{Admission, FORGET_EVERY, Limit, Limits, Rated, Slot, client_address};
 use crate::hub::Hub;
-use crate::log::Log;
+use crate::log::{Log, Repeats, escaped};
 use crate::protocol::{
-    Answer, Ask, ClientFrame, DEFAULT_PORT, Event, MAX_FRAME_BYTES, PROTOCOL_VERSION, ServerFrame,
+    Answer, Ask, ClientFrame, DEFAULT_PORT, Event, Identity, MAX_FRAME_BYTES, PROTOCOL_VERSION,
+    ServerFrame,
 };
 use crate::protocol::{Refusal, refused_in_old_shape};
 use crate::store::{GameId, PlayerId, Store, StoreError};
 
-/// How long a client has to say hello (and a TLS client to finish its handshake).
-pub const HELLO_WITHIN: Duration = Duration::from_secs(10);
+/// The most an HTTP request's head may take in memory (hyper's smallest read buffer).
+pub const MAX_HEAD_BYTES: usize = 8 * 1024;
+
+/// A WebSocket's read and write buffers (a frame longer than this is read in several goes).
+pub const SOCKET_BUFFER_BYTES: usize = 4 * 1024;
+
+/// Connections refused for a limit that are still told why (with an HTTP 503) at once; beyond
+/// them a refused connection is closed without a word.
+pub const TOLD_AT_ONCE: usize = 64;
+
+/// How many refusals a session logs one by one; those after are counted and logged as one
+/// line when it ends.
+pub const REFUSALS_LOGGED: u32 = 5;
 
 /// How long the server waits for a client to take a frame before it gives up on it.
 pub const SEND_WITHIN: Duration = Duration::from_secs(30);
@@ -57,8 +71,8 @@ pub struct ServerConfig {
     pub tls: Option<(PathBuf, PathBuf)>,
     /// Serve plain WebSockets on an address other than loopback.
     pub insecure_lan: bool,
-    /// Connections served at once; more are turned away.
-    pub max_connections: usize,
+    /// The limits on connections and requests.
+    pub limits: Limits,
     /// The page's bundle, served beside the WebSocket (`--web DIR`); without it, only the
     /// WebSocket is served.
     pub web: Option<Page>,
@@ -73,7 +87,7 @@ impl ServerConfig {
             db: db.into(),
             tls: None,
             insecure_lan: false,
-            max_connections: 1024,
+            limits: Limits::default(),
             web: None,
         }
     }
@@ -201,7 +215,7 @@ pub async fn serve_store(
     let addr = listener
         .local_addr()
         .map_err(|e| ServeError::Bind(want, e))?;
-    let hub = Hub::start(store, log).await?;
+    let hub = Hub::start(store, log, config.limits.games_per_player).await?;
     let secure = tls.is_some();
     hub.log().info(&format!(
         "listening on {}://{addr} (protocol {PROTOCOL_VERSION})",
@@ -214,97 +228,183 @@ pub async fn serve_store(
         router = router.fallback(page_file).layer(Extension(page.clone()));
     }
     let router = router.with_state(hub.clone());
-    let slots = Arc::new(Semaphore::new(config.max_connections));
+    let admission = Arc::new(Admission::new(config.limits.clone()));
+    let slots = Arc::new(Semaphore::new(config.limits.connections));
     let accept = tokio::spawn(accept_loop(
         listener,
         router,
         tls,
         slots.clone(),
+        admission.clone(),
         hub.clone(),
     ));
+    tokio::spawn(forget_idle(Arc::downgrade(&admission)));
     Ok(Running {
         addr,
         tls: secure,
         hub,
         accept,
         slots,
-        max_connections: config.max_connections,
+        max_connections: config.limits.connections,
     })
 }
 
-/// A connection: its peer, for the log, and its slot among the connections served at once,
-/// held by the connection and then by its session, so that a session counts until it ends.
+/// Now and then: the rate limits forget the addresses that have not asked lately.
+async fn forget_idle(admission: std::sync::Weak<Admission>) {
+    let mut every = tokio::time::interval(FORGET_EVERY);
+    loop {
+        every.tick().await;
+        match admission.upgrade() {
+            Some(admission) => admission.forget_idle(),
+            None => return,
+        }
+    }
+}
+
+/// A connection: its peer, for the log, and its places among the connections served at once
+/// (in all, and from its address unless it comes through a trusted proxy), held by the
+/// connection and then by its session, so that a session counts until it ends.
 #[derive(Clone, Debug)]
 struct Conn {
     peer: SocketAddr,
     slot: Arc<OwnedSemaphorePermit>,
+    address: Option<Arc<Slot>>,
+    admission: Arc<Admission>,
 }
+
+/// Why a connection is refused, told in an HTTP 503 with the reason, whatever it asks.
+#[derive(Clone, Copy, Debug)]
+struct Refused(Limit);
 
 async fn accept_loop(
     listener: TcpListener,
     router: Router,
     tls: Option<tokio_rustls::TlsAcceptor>,
     slots: Arc<Semaphore>,
+    admission: Arc<Admission>,
     hub: Arc<Hub>,
 ) {
+    let telling = Arc::new(Semaphore::new(TOLD_AT_ONCE));
+    let refusing = Router::new().fallback(refused);
+    let mut turned_away = Repeats::new("connections turned away");
     loop {
         let (tcp, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
             Err(e) => {
+                // Out of file descriptors, most likely: wait for some to be given back.
                 hub.log().warn(&format!("accept failed: {e}"));
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             }
         };
-        let Ok(slot) = slots.clone().try_acquire_owned() else {
-            hub.log()
-                .info(&format!("{peer}: turned away, too many connections"));
-            continue;
-        };
         let _ = tcp.set_nodelay(true);
-        let service = router.clone().layer(Extension(Conn {
-            peer,
-            slot: Arc::new(slot),
-        }));
+        let admitted = match slots.clone().try_acquire_owned() {
+            Err(_) => Err(Limit::Connections),
+            Ok(slot) if admission.counts_at_accept(peer.ip()) => admission
+                .address_slot(peer.ip())
+                .map(|address| (slot, Some(Arc::new(address)))),
+            Ok(slot) => Ok((slot, None)),
+        };
+        let service = match admitted {
+            Ok((slot, address)) => router.clone().layer(Extension(Conn {
+                peer,
+                slot: Arc::new(slot),
+                address,
+                admission: admission.clone(),
+            })),
+            Err(limit) => {
+                turned_away.note(hub.log(), &format!("{peer}: {}", limit.reason()));
+                // Told why while few are being told; beyond that, closed at once.
+                let Ok(telling) = telling.clone().try_acquire_owned() else {
+                    continue;
+                };
+                let tls = tls.clone();
+                let hub = hub.clone();
+                let service = refusing.clone().layer(Extension(Refused(limit)));
+                let within = admission.limits().hello_within;
+                tokio::spawn(async move {
+                    serve_connection(tcp, peer, tls, service, within, &hub).await;
+                    drop(telling);
+                });
+                continue;
+            }
+        };
         let tls = tls.clone();
         let hub = hub.clone();
-        tokio::spawn(async move {
-            let builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
-            let service = TowerToHyperService::new(service);
-            let served = match tls {
-                Some(tls) => match tokio::time::timeout(HELLO_WITHIN, tls.accept(tcp)).await {
-                    Ok(Ok(stream)) => {
-                        builder
-                            .serve_connection_with_upgrades(TokioIo::new(stream), service)
-                            .await
-                    }
-                    Ok(Err(e)) => {
-                        hub.log()
-                            .info(&format!("{peer}: TLS handshake failed: {e}"));
-                        Ok(())
-                    }
-                    Err(_) => {
-                        hub.log().info(&format!("{peer}: TLS handshake too slow"));
-                        Ok(())
-                    }
-                },
-                None => {
-                    builder
-                        .serve_connection_with_upgrades(TokioIo::new(tcp), service)
-                        .await
-                }
-            };
-            if let Err(e) = served {
-                hub.log().info(&format!("{peer}: connection ended: {e}"));
-            }
-        });
+        let within = admission.limits().hello_within;
+        tokio::spawn(async move { serve_connection(tcp, peer, tls, service, within, &hub).await });
     }
+}
+
+/// Serves one TCP connection's HTTP (through TLS if given), with a deadline (`within`) on the
+/// handshake and on every request's headers, and small read buffers.
+async fn serve_connection(
+    tcp: tokio::net::TcpStream,
+    peer: SocketAddr,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+    service: Router,
+    within: Duration,
+    hub: &Hub,
+) {
+    // HTTP/1 only: no reading ahead to tell the version, which would wait without a deadline.
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(within)
+        .max_buf_size(MAX_HEAD_BYTES);
+    let service = TowerToHyperService::new(service);
+    let served = match tls {
+        Some(tls) => match tokio::time::timeout(within, tls.accept(tcp)).await {
+            Ok(Ok(stream)) => {
+                builder
+                    .serve_connection(TokioIo::new(stream), service)
+                    .with_upgrades()
+                    .await
+            }
+            Ok(Err(e)) => {
+                hub.log()
+                    .info(&format!("{peer}: TLS handshake failed: {e}"));
+                Ok(())
+            }
+            Err(_) => {
+                hub.log().info(&format!("{peer}: TLS handshake too slow"));
+                Ok(())
+            }
+        },
+        None => {
+            builder
+                .serve_connection(TokioIo::new(tcp), service)
+                .with_upgrades()
+                .await
+        }
+    };
+    if let Err(e) = served {
+        hub.log().info(&format!("{peer}: connection ended: {e}"));
+    }
+}
+
+/// The answer to every request on a connection refused for a limit.
+async fn refused(Extension(Refused(limit)): Extension<Refused>) -> Response {
+    unavailable(limit)
+}
+
+fn unavailable(limit: Limit) -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [
+            (header::RETRY_AFTER, "60"),
+            (header::CONNECTION, "close"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        format!("{}\n", limit.reason()),
+    )
+        .into_response()
 }
 
 /// `/`: the protocol for a WebSocket upgrade; otherwise the page, when one is served.
 async fn upgrade(
     State(hub): State<Arc<Hub>>,
-    Extension(Conn { peer, slot }): Extension<Conn>,
+    Extension(conn): Extension<Conn>,
     page: Option<Extension<Page>>,
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
     request: Request,
@@ -314,11 +414,43 @@ async fn upgrade(
         (Err(_), Some(Extension(page))) => return page.serve(request).await,
         (Err(rejection), None) => return rejection.into_response(),
     };
+    let Conn {
+        peer,
+        slot,
+        address,
+        admission,
+    } = conn;
+    // Behind a trusted proxy, the client it names is counted now.
+    let forwarded = request
+        .headers()
+        .get("x-forwarded-for")
+        .and_then(|v| v.to_str().ok());
+    let Some(client) = client_address(peer.ip(), forwarded, &admission.limits().trusted_proxies)
+    else {
+        hub.log()
+            .info(&format!("{peer}: {}", Limit::NoClientAddress.reason()));
+        return unavailable(Limit::NoClientAddress);
+    };
+    let address = match address {
+        Some(address) => address,
+        None => match admission.address_slot(client) {
+            Ok(address) => Arc::new(address),
+            Err(limit) => {
+                hub.log()
+                    .info(&format!("{client} (through {peer}): {}", limit.reason()));
+                return unavailable(limit);
+            }
+        },
+    };
     ws.max_message_size(MAX_FRAME_BYTES)
         .max_frame_size(MAX_FRAME_BYTES)
+        .read_buffer_size(SOCKET_BUFFER_BYTES)
+        .write_buffer_size(SOCKET_BUFFER_BYTES)
+        .max_write_buffer_size(2 * MAX_FRAME_BYTES)
         .on_upgrade(move |socket| async move {
-            Session::run(hub, peer, socket).await;
-            drop(slot);
+            let peer = SocketAddr::new(client, peer.port());
+            Session::run(hub, admission, peer, socket).await;
+            drop((slot, address));
         })
 }
 
@@ -330,9 +462,14 @@ async fn page_file(Extension(page): Extension<Page>, request: Request) -> Respon
 /// One client's connection.
 struct Session {
     hub: Arc<Hub>,
+    admission: Arc<Admission>,
     peer: SocketAddr,
     socket: WebSocket,
     player: Option<(PlayerId, String)>,
+    /// The player's place among their connections, held while signed in.
+    player_slot: Option<Slot>,
+    /// The refusals written to the log, and those only counted.
+    refusals: Repeats,
     outbox: mpsc::Sender<ServerFrame>,
     /// The games followed, each with the task passing on its events and whether the player
     /// counts as present in it.
@@ -348,27 +485,39 @@ enum Next {
 }
 
 impl Session {
-    async fn run(hub: Arc<Hub>, peer: SocketAddr, socket: WebSocket) {
+    async fn run(hub: Arc<Hub>, admission: Arc<Admission>, peer: SocketAddr, socket: WebSocket) {
         let (outbox, mut out) = mpsc::channel(256);
         let mut session = Session {
             hub,
+            admission,
             peer,
             socket,
             player: None,
+            player_slot: None,
+            refusals: Repeats::writing("refusals", REFUSALS_LOGGED),
             outbox,
             following: HashMap::new(),
             personal: None,
             bad_frames: 0,
         };
-        let hello_by = tokio::time::Instant::now() + HELLO_WITHIN;
+        let limits = session.admission.limits();
+        let (hello_within, ping_after) = (limits.hello_within, limits.ping_after);
+        let hello_by = tokio::time::Instant::now() + hello_within;
         let mut closing = session.hub.closing();
+        // Heard from last; pinged when silent for `ping_after`, closed when silent for twice.
+        let mut heard = tokio::time::Instant::now();
+        let mut pinged = false;
         loop {
             if *closing.borrow_and_update() {
                 session.going_away().await;
                 break;
             }
+            let quiet_until = heard + if pinged { 2 * ping_after } else { ping_after };
             let next = tokio::select! {
-                frame = session.socket.recv() => match frame {
+                frame = session.socket.recv() => {
+                    heard = tokio::time::Instant::now();
+                    pinged = false;
+                    match frame {
                     Some(Ok(Message::Text(text))) => session.read(text.as_str()).await,
                     Some(Ok(Message::Binary(_))) => {
                         session.refuse_frame("frames are JSON text".into()).await
@@ -379,11 +528,21 @@ impl Session {
                         session.log(&format!("connection lost: {e}"));
                         Next::Close
                     }
-                },
+                }},
                 Some(frame) = out.recv() => session.send(frame).await,
                 () = tokio::time::sleep_until(hello_by), if session.player.is_none() => {
                     session.log("said no hello in time");
                     Next::Close
+                }
+                () = tokio::time::sleep_until(quiet_until), if session.player.is_some() => {
+                    if pinged {
+                        session.log("answered nothing, not even a ping; closed");
+                        session.close_idle().await;
+                        Next::Close
+                    } else {
+                        pinged = true;
+                        session.ping().await
+                    }
                 }
                 _ = closing.changed() => Next::Go,
             };
@@ -416,6 +575,24 @@ impl Session {
         self.log("closed: the server is shutting down");
     }
 
+    /// Asks a silent client to show it is there (browsers and tungstenite answer by themselves).
+    async fn ping(&mut self) -> Next {
+        let ping = Message::Ping(Default::default());
+        match tokio::time::timeout(SEND_WITHIN, self.socket.send(ping)).await {
+            Ok(Ok(())) => Next::Go,
+            _ => Next::Close,
+        }
+    }
+
+    /// Closes a session that answered nothing (WebSocket code 1001: it may connect again).
+    async fn close_idle(&mut self) {
+        let close = Message::Close(Some(CloseFrame {
+            code: close_code::AWAY,
+            reason: "idle: nothing heard, not even an answer to a ping".into(),
+        }));
+        let _ = tokio::time::timeout(Duration::from_secs(2), self.socket.send(close)).await;
+    }
+
     async fn send(&mut self, frame: ServerFrame) -> Next {
         let text = match serde_json::to_string(&frame) {
             Ok(text) => text,
@@ -436,7 +613,9 @@ impl Session {
     }
 
     async fn refuse(&mut self, req: u64, refusal: Refusal, closing: bool) -> Next {
-        self.log(&format!("refused: {refusal}"));
+        // What a refusal says may hold what the client sent: escaped, and counted in floods.
+        let line = format!("{}: refused: {}", self.who(), escaped(&refusal.to_string()));
+        self.refusals.note(self.hub.log(), &line);
         let sent = self.send(ServerFrame::refused(req, refusal, closing)).await;
         if closing { Next::Close } else { sent }
     }
@@ -457,7 +636,7 @@ impl Session {
         if client >= 3 {
             return self.refuse(req, refusal, true).await;
         }
-        self.log(&format!("refused: {refusal}"));
+        self.log(&format!("refused: {}", escaped(&refusal.to_string())));
         let text = refused_in_old_shape(req, &refusal.to_string(), true);
         let _ =
             tokio::time::timeout(SEND_WITHIN, self.socket.send(Message::Text(text.into()))).await;
@@ -484,9 +663,18 @@ impl Session {
                 if version != PROTOCOL_VERSION {
                     return self.refuse_version(req, u64::from(version)).await;
                 }
+                if let Identity::New { .. } = identity
+                    && let Err(e) = self.admission.rate(Rated::NewPlayer, self.peer.ip())
+                {
+                    return self.refuse(req, e, true).await;
+                }
                 match self.hub.sign_in(&identity).await {
                     Ok((id, name, key)) => {
-                        self.log(&format!("signed in as {} ({name})", id.0));
+                        match self.admission.player_slot(&id) {
+                            Ok(slot) => self.player_slot = Some(slot),
+                            Err(e) => return self.refuse(req, e, true).await,
+                        }
+                        self.log(&format!("signed in as {} ({})", id.0, escaped(&name)));
                         self.player = Some((id.clone(), name.clone()));
                         self.listen_personal(&id);
                         Ok(Answer::Welcome {
@@ -521,6 +709,14 @@ impl Session {
 
     async fn answer(&mut self, player: &PlayerId, ask: Ask) -> Result<Answer, Refusal> {
         let hub = self.hub.clone();
+        let rated = match &ask {
+            Ask::Create { .. } => Some(Rated::NewGame),
+            Ask::Join { .. } | Ask::Watch { .. } => Some(Rated::Code),
+            _ => None,
+        };
+        if let Some(kind) = rated {
+            self.admission.rate(kind, self.peer.ip())?;
+        }
         match ask {
             Ask::Hello { .. } => Err(Refusal::AlreadySignedIn),
             Ask::Create { game } => hub.create(player, game).await,
@@ -598,6 +794,7 @@ impl Session {
         if let Some(task) = self.personal.take() {
             task.abort();
         }
+        self.refusals.flush(self.hub.log());
         self.log("left");
     }
 }

@@ -405,12 +405,13 @@ impl Store {
     }
 
     /// Gives open seat `seat` of `game` to `player`, once: a seat taken answers only to them.
+    /// Returns the name the seat is then shown with, read in the same transaction.
     pub async fn take_seat(
         &self,
         game: &GameId,
         seat: u8,
         player: &PlayerId,
-    ) -> Result<(), StoreError> {
+    ) -> Result<String, StoreError> {
         let mut tx = self.pool.begin().await?;
         let taken = sqlx::query(
             "UPDATE seats SET holder = $1, seen_ms = $2 WHERE game_id = $3 AND seat = $4 \
@@ -426,8 +427,46 @@ impl Store {
         if taken.rows_affected() != 1 {
             return Err(StoreError::SeatNotFree(seat));
         }
+        let name: String = sqlx::query("SELECT name FROM players WHERE id = $1")
+            .bind(&player.0)
+            .fetch_optional(&mut *tx)
+            .await?
+            .ok_or(StoreError::WrongKey)?
+            .try_get("name")?;
         self.notify_change(&mut tx, game).await?;
         tx.commit().await?;
+        Ok(name)
+    }
+
+    /// How many unfinished games `player` holds a seat in.
+    pub async fn games_in_progress(&self, player: &PlayerId) -> Result<u32, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(DISTINCT g.id) AS n FROM games g JOIN seats s ON s.game_id = g.id \
+             WHERE s.holder = $1 AND g.finished_ms IS NULL",
+        )
+        .bind(&player.0)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(u32::try_from(row.try_get::<i64, _>("n")?).unwrap_or(u32::MAX))
+    }
+
+    /// Writes `game`'s start record and pace again (a game stored before today's checks, put
+    /// right when loaded).
+    pub async fn rewrite_start(
+        &self,
+        game: &GameId,
+        record: &Record,
+        pace: Pace,
+    ) -> Result<(), StoreError> {
+        let mut start = record.clone();
+        start.moves.clear();
+        start.overdue.clear();
+        sqlx::query("UPDATE games SET record = $1, pace = $2 WHERE id = $3")
+            .bind(start.to_json())
+            .bind(to_json(&pace))
+            .bind(&game.0)
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 
@@ -497,16 +536,19 @@ impl Store {
         Ok(())
     }
 
-    /// How many moves `game` has, within `tx`; refused if it is over.
+    /// How many moves `game` has, within `tx`; refused if it is over. On PostgreSQL the game's
+    /// row is locked until `tx` ends (`FOR UPDATE`), so that two servers changing its moves
+    /// take turns and the second counts what the first stored; SQLite's one connection writes
+    /// one transaction at a time, and a second server is refused the file.
     async fn move_count(
         &self,
         tx: &mut sqlx::Transaction<'_, sqlx::Any>,
         game: &GameId,
     ) -> Result<u32, StoreError> {
-        let row = sqlx::query(
-            "SELECT finished_ms, (SELECT COUNT(*) FROM moves WHERE game_id = $1) AS moves \
-             FROM games WHERE id = $1",
-        )
+        let lock = if self.postgres { " FOR UPDATE" } else { "" };
+        let row = sqlx::query(&format!(
+            "SELECT finished_ms FROM games WHERE id = $1{lock}"
+        ))
         .bind(&game.0)
         .fetch_optional(&mut **tx)
         .await?
@@ -514,12 +556,17 @@ impl Store {
         if row.try_get::<Option<i64>, _>("finished_ms")?.is_some() {
             return Err(StoreError::Finished);
         }
+        let row = sqlx::query("SELECT COUNT(*) AS moves FROM moves WHERE game_id = $1")
+            .bind(&game.0)
+            .fetch_one(&mut **tx)
+            .await?;
         Ok(u32::try_from(row.try_get::<i64, _>("moves")?).unwrap_or(u32::MAX))
     }
 
     /// Stores move number `ply` (from 0) of `game`, made for `seat` (by its player, by a
-    /// stand-in computer, or an overdue pass), and returns once it is committed. Refused unless the game has
-    /// exactly `ply` moves: two writers can never both store a move for one turn.
+    /// stand-in computer, or an overdue pass), and returns once it is committed; `ends`: the
+    /// move ends the game, which is marked finished in the same transaction. Refused unless the
+    /// game has exactly `ply` moves: two writers can never both store a move for one turn.
     pub async fn append_move(
         &self,
         game: &GameId,
@@ -527,6 +574,7 @@ impl Store {
         mv: Move,
         seat: u8,
         by: MadeBy,
+        ends: bool,
     ) -> Result<(), StoreError> {
         let now = self.now();
         let mut tx = self.pool.begin().await?;
@@ -548,6 +596,13 @@ impl Store {
         .bind(now)
         .execute(&mut *tx)
         .await?;
+        if ends {
+            sqlx::query("UPDATE games SET finished_ms = $1 WHERE id = $2")
+                .bind(now)
+                .bind(&game.0)
+                .execute(&mut *tx)
+                .await?;
+        }
         self.commit_change(tx, game, now).await
     }
 

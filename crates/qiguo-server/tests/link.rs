@@ -82,6 +82,7 @@ fn a_window_link_serves_plays_and_is_joined() {
         Target::Remote {
             url: url.clone(),
             ca: None,
+            insecure_lan: false,
         },
         "Bo".into(),
         dir.join("bo"),

@@ -7,11 +7,9 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::net::{IpAddr, Ipv4Addr};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use common::*;
@@ -23,33 +21,6 @@ use qiguo_server::{Pace, Store};
 use qiguo_testkit::TempDir;
 
 const LIVE: Pace = Pace::Live { wait_seconds: 600 };
-
-/// The server binary on the database `db`, any free port on loopback, with `args` besides.
-fn server_process(db: &str, args: &[&str]) -> (Child, String, Arc<Mutex<Vec<String>>>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qiguo-server"))
-        .args(["--port", "0", "--db", db, "--log", "qiguo_server=info"])
-        .args(args)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let url = loop {
-        let line = lines.next().expect("the server starts").unwrap();
-        if let Some((_, rest)) = line.split_once("listening on ") {
-            break rest.split(' ').next().unwrap().to_owned();
-        }
-    };
-    // Keep reading its log so that it never blocks on a full pipe; kept for the test to read.
-    let kept = Arc::new(Mutex::new(Vec::new()));
-    let keep = kept.clone();
-    std::thread::spawn(move || {
-        for line in lines.map_while(Result::ok) {
-            println!("server: {line}");
-            keep.lock().unwrap().push(line);
-        }
-    });
-    (child, url, kept)
-}
 
 fn server_child(db: &str) -> (Child, String) {
     let (child, url, _) = server_process(db, &[]);
@@ -198,6 +169,7 @@ async fn tls_is_served_and_plain_only_on_loopback() {
     let url = format!("wss://localhost:{}", server.addr.port());
     let trust = Trust {
         extra_ca: Some(data("ca.pem")),
+        insecure_lan: false,
     };
     let (mut ann, me) =
         qiguo_server::client::connect(&url, Identity::New { name: "Ann".into() }, &trust)

@@ -73,9 +73,14 @@ pub(super) fn connect_or_leave(
                 notices.write(Notice::error(tr.text("online-no-host-in-page")));
                 continue;
             }
-            OnlineRequested::Remote { url, name } => {
-                (link::remote(url, name.clone(), keys), url.clone())
-            }
+            OnlineRequested::Remote {
+                url,
+                name,
+                insecure_lan,
+            } => (
+                link::remote(url, name.clone(), keys, *insecure_lan),
+                url.clone(),
+            ),
         };
         *online = Online {
             link: Some(link),

@@ -201,6 +201,7 @@ fn follow(
                     requests.write(OnlineRequested::Remote {
                         url: invitation.server.clone(),
                         name,
+                        insecure_lan: false,
                     });
                 } else if let Some(mut form) = form {
                     // A first visit: the name first.

@@ -41,15 +41,20 @@ pub(crate) fn save_keys(dir: &Path, ring: &KeyRing) -> Result<(), String> {
 }
 
 /// A link to the server at `url`, as the player whose key for it is kept in `keys` (or a new
-/// player called `name`).
-pub(crate) fn remote(url: &str, name: String, keys: PathBuf) -> Link {
+/// player called `name`); `insecure_lan`: plain `ws://` to another machine allowed (on the
+/// desktop; a page's browser decides what its page may reach).
+pub(crate) fn remote(url: &str, name: String, keys: PathBuf, insecure_lan: bool) -> Link {
     #[cfg(target_arch = "wasm32")]
-    return Link::start(url.to_owned(), name, keys);
+    return {
+        let _ = insecure_lan;
+        Link::start(url.to_owned(), name, keys)
+    };
     #[cfg(not(target_arch = "wasm32"))]
     return Link::start(
         qiguo_server::link::Target::Remote {
             url: url.to_owned(),
             ca: None,
+            insecure_lan,
         },
         name,
         keys,

@@ -171,6 +171,8 @@ pub enum OnlineRequested {
         url: String,
         /// The player's name (when the server meets them for the first time).
         name: String,
+        /// Plain `ws://` to another machine allowed: the player said the network is theirs.
+        insecure_lan: bool,
     },
     /// Disconnect: the board keeps the game as it stands, played here from now on.
     Leave,

@@ -54,6 +54,8 @@ pub(crate) struct OnlineForm {
     port: String,
     /// The other server's address, as typed.
     url: String,
+    /// Plain `ws://` to the other server allowed: the player trusts the network between.
+    plain_trusted: bool,
     /// The player's name.
     name: String,
     /// The new game's seats, by player number.
@@ -115,6 +117,7 @@ impl Default for OnlineForm {
             // In a page, the server that served it.
             url: super::link::home_server()
                 .unwrap_or_else(|| format!("ws://127.0.0.1:{DEFAULT_PORT}")),
+            plain_trusted: false,
             // The login name, to start from.
             name: ["USER", "USERNAME"]
                 .iter()
@@ -270,6 +273,11 @@ fn connect_form(
     if !form.own {
         ui.indent("remote", |ui| {
             ui.add(egui::TextEdit::singleline(&mut form.url).desired_width(320.0));
+            // A key crosses a plain connection readable: only where the player says so.
+            let url = form.url.trim();
+            if url.starts_with("ws://") && !qiguo_protocol::client::is_loopback_url(url) {
+                ui.checkbox(&mut form.plain_trusted, tr.text("online-plain-trusted"));
+            }
         });
     }
     if form.invited.is_some() {
@@ -319,11 +327,16 @@ fn connect_form(
                 requests.write(OnlineRequested::Remote {
                     url: invitation.server.clone(),
                     name,
+                    insecure_lan: form.plain_trusted,
                 });
                 invited.follow(invitation);
             } else if url.starts_with("ws://") || url.starts_with("wss://") {
                 form.error = None;
-                requests.write(OnlineRequested::Remote { url, name });
+                requests.write(OnlineRequested::Remote {
+                    url,
+                    name,
+                    insecure_lan: form.plain_trusted,
+                });
             } else {
                 form.error = Some(tr.text("online-bad-url"));
             }

@@ -25,6 +25,17 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
         Refusal::WrongKey => tr.text("server-refusal-wrong-key"),
         Refusal::NameEmpty => tr.text("server-refusal-name-empty"),
         Refusal::NameTooLong { max } => tr!(tr, "server-refusal-name-too-long", max = *max),
+        Refusal::NameCharacters => tr.text("server-refusal-name-characters"),
+        Refusal::Wait { seconds, min, max } => {
+            tr!(
+                tr,
+                "server-refusal-wait",
+                seconds = *seconds,
+                min = *min,
+                max = *max
+            )
+        }
+        Refusal::NoPerson => tr.text("server-refusal-no-person"),
         Refusal::Days { days, min, max } => {
             tr!(
                 tr,
@@ -75,6 +86,11 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
         Refusal::TakeBackOwnOnly => tr.text("server-refusal-take-back-own-only"),
         Refusal::TakeBackPending => tr.text("server-refusal-take-back-pending"),
         Refusal::NoTakeBack => tr.text("server-refusal-no-take-back"),
+        Refusal::TooManyConnections { max } => {
+            tr!(tr, "server-refusal-too-many-connections", max = *max)
+        }
+        Refusal::TooManyGames { max } => tr!(tr, "server-refusal-too-many-games", max = *max),
+        Refusal::SlowDown { seconds } => tr!(tr, "server-refusal-slow-down", seconds = *seconds),
         Refusal::TryAgain => tr.text("server-refusal-try-again"),
         Refusal::ShuttingDown => tr.text("server-refusal-shutting-down"),
         Refusal::Unknown => why.to_owned(),

@@ -15,13 +15,14 @@ mod replication;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use qiguo_protocol::model::MAX_NAME_CHARS;
 use qiguo_protocol::{Refusal, clean_name};
 use qiguo_rules::{Kingdom, notation};
 use tokio::sync::{Semaphore, broadcast, watch};
 
 pub use self::presence::{PRESENT_FOR, SEEN_EVERY};
 use crate::live::{LiveGame, Mover};
-use crate::log::Log;
+use crate::log::{Log, escaped};
 use crate::protocol::{Answer, Event, GameSummary, GameView, Identity, MAX_MOVE_BYTES, NewGame};
 use crate::store::{GameId, PlayerId, SeatPlan, Store, StoreError, StoredGame};
 
@@ -82,6 +83,8 @@ pub struct Hub {
     gate: tokio::sync::RwLock<bool>,
     /// Told when the server shuts down: sessions then close their connections.
     closing: watch::Sender<bool>,
+    /// Unfinished games one player may hold a seat in.
+    games_per_player: u32,
     log: Log,
 }
 
@@ -92,7 +95,12 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl Hub {
     /// A hub on `store`: loads every unfinished game, starts the clock (and, on PostgreSQL, the
     /// listener for other servers' changes). Must be called within a Tokio runtime.
-    pub async fn start(store: Store, log: Log) -> Result<Arc<Hub>, StoreError> {
+    /// A player may hold a seat in `games_per_player` unfinished games at most.
+    pub async fn start(
+        store: Store,
+        log: Log,
+        games_per_player: u32,
+    ) -> Result<Arc<Hub>, StoreError> {
         let hub = Arc::new(Hub {
             store,
             games: Mutex::new(HashMap::new()),
@@ -101,14 +109,13 @@ impl Hub {
             searches: Semaphore::new(qiguo_ai::available_threads()),
             gate: tokio::sync::RwLock::new(false),
             closing: watch::Sender::new(false),
+            games_per_player,
             log,
         });
         let unfinished = hub.store.unfinished_games().await?;
         for id in &unfinished {
-            match hub.store.load_game(id).await {
-                Ok(stored) => {
-                    hub.insert(stored);
-                }
+            match hub.load(id).await {
+                Ok(_) => {}
                 Err(e) => hub.log.error(&format!("game {} not loaded: {e}", id.0)),
             }
         }
@@ -172,7 +179,28 @@ impl Hub {
         if let Some(live) = lock(&self.games).get(id) {
             return Ok(live.clone());
         }
-        let stored = self.store.load_game(id).await?;
+        Ok(self.load(id).await?)
+    }
+
+    /// Reads a game from the database and holds it, put right first if it was stored with
+    /// values the server refuses today ([`tidy`]): the start and pace written again, a game
+    /// that was over marked finished; each said in the log.
+    async fn load(&self, id: &GameId) -> Result<Shared, StoreError> {
+        let mut stored = self.store.load_game(id).await?;
+        let (tidied, over) = tidy(&mut stored);
+        if !tidied.is_empty() {
+            self.log.warn(&format!(
+                "game {} stored before today's checks: {}",
+                id.0,
+                tidied.join("; ")
+            ));
+            if over {
+                self.store.finish(id).await?;
+            }
+            self.store
+                .rewrite_start(id, &stored.record, stored.pace)
+                .await?;
+        }
         Ok(self.insert(stored))
     }
 
@@ -186,12 +214,13 @@ impl Hub {
         match identity {
             Identity::Player { id, key } => {
                 let name = self.store.sign_in(id, key).await?;
-                Ok((id.clone(), name, None))
+                Ok((id.clone(), shown_name(&name), None))
             }
             Identity::New { name } => {
                 let name = clean_name(name)?;
                 let new = self.store.add_player(&name).await?;
-                self.log.info(&format!("new player {} ({name})", new.id.0));
+                self.log
+                    .info(&format!("new player {} ({})", new.id.0, escaped(&name)));
                 Ok((new.id, name, Some(new.key)))
             }
         }
@@ -222,7 +251,8 @@ impl Hub {
         player: &PlayerId,
         new: NewGame,
     ) -> Result<Answer, Refusal> {
-        new.check()?;
+        let new = new.cleaned()?;
+        self.room_for_a_game(player).await?;
         let created = self.store.create_game(player, &new).await?;
         let stored = self.store.load_game(&created.id).await?;
         self.insert(stored);
@@ -260,13 +290,17 @@ impl Hub {
             if held.holder.is_some() || held.plan != SeatPlan::Open {
                 return Err(Refusal::SeatNotOpen { kingdom });
             }
-            self.store.take_seat(&id, seat, player).await?;
-            let name = self.store.player_name(player).await?;
+            if g.game.seats_of(player).is_empty() {
+                self.room_for_a_game(player).await?;
+            }
+            let name = shown_name(&self.store.take_seat(&id, seat, player).await?);
             let seated = g.game.seat(seat, player, &name);
             g.tell(seated);
             self.log.info(&format!(
-                "game {}: seat {seat} taken by {} ({name})",
-                id.0, player.0
+                "game {}: seat {seat} taken by {} ({})",
+                id.0,
+                player.0,
+                escaped(&name)
             ));
         }
         self.follow(&id, player, true);
@@ -303,6 +337,16 @@ impl Hub {
         let g = live.lock().await;
         let view = g.game.view(None, &self.presence(&g.game));
         Ok((view, g.events.subscribe()))
+    }
+
+    /// Refused when `player` already holds seats in as many unfinished games as allowed.
+    async fn room_for_a_game(&self, player: &PlayerId) -> Result<(), Refusal> {
+        if self.store.games_in_progress(player).await? >= self.games_per_player {
+            return Err(Refusal::TooManyGames {
+                max: self.games_per_player,
+            });
+        }
+        Ok(())
     }
 
     async fn by_code(&self, code: &str) -> Result<GameId, Refusal> {
@@ -360,7 +404,7 @@ impl Hub {
         let checked = g.game.check(mover, ply, mv)?;
         match self
             .store
-            .append_move(&id, ply, mv, checked.seat, checked.by)
+            .append_move(&id, ply, mv, checked.seat, checked.by, checked.ends)
             .await
         {
             Ok(()) => {}
@@ -376,7 +420,12 @@ impl Hub {
         let presence = self.presence(&g.game);
         let events = g.game.apply(checked, now, &presence);
         let over = g.game.is_over();
-        if over {
+        if over && !checked.ends {
+            // The check foresaw no end: mark it now rather than leave a game that cannot move.
+            self.log.error(&format!(
+                "game {}: ended unforeseen by its move's check",
+                id.0
+            ));
             self.store.finish(&id).await?;
         }
         for event in events {
@@ -460,4 +509,51 @@ impl Hub {
             .info(&format!("game {}: moves from {} taken back", id.0, ply + 1));
         Ok(())
     }
+}
+
+/// A name stored before today's checks as a seat or a player shows it: cleaned, cut to
+/// [`MAX_NAME_CHARS`], `?` when nothing is left.
+fn shown_name(name: &str) -> String {
+    match clean_name(name) {
+        Ok(name) => name,
+        Err(Refusal::NameTooLong { .. }) => {
+            let cut: String = name
+                .chars()
+                .filter(|&c| !qiguo_protocol::model::unfit_in_name(c))
+                .take(MAX_NAME_CHARS)
+                .collect();
+            cut.trim().to_owned()
+        }
+        Err(_) => "?".to_owned(),
+    }
+}
+
+/// Puts right a game stored with values the server refuses today: a pace out of bounds, names
+/// in its record a name may not be, an end by agreement in an unfinished game (or a position
+/// that is over). Says what it changed, and whether the game is now to be marked finished.
+fn tidy(stored: &mut StoredGame) -> (Vec<String>, bool) {
+    let mut tidied = Vec::new();
+    let pace = stored.pace.bounded();
+    if pace != stored.pace {
+        tidied.push(format!("pace {:?} bounded to {pace:?}", stored.pace));
+        stored.pace = pace;
+    }
+    for (n, player) in stored.record.players.iter_mut().enumerate() {
+        let shown = shown_name(&player.name);
+        if shown != player.name {
+            tidied.push(format!("player {n}'s name cleaned to {}", escaped(&shown)));
+            player.name = shown;
+        }
+    }
+    for seat in &mut stored.seats {
+        if let Some(name) = &mut seat.name {
+            *name = shown_name(name);
+        }
+    }
+    let over = !stored.finished && (stored.record.ended_early || stored.game.position().is_over());
+    if over {
+        tidied.push("over already: marked finished".to_owned());
+        stored.finished = true;
+    }
+    (tidied, over)
 }

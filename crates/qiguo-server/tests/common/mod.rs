@@ -3,10 +3,13 @@
 
 #![allow(dead_code)]
 
+use std::io::{BufRead, BufReader};
 use std::net::{IpAddr, Ipv4Addr};
+use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 
 use qiguo_rules::{Game, Level, Move, PlayerInfo, Position, Record, Rules};
+use qiguo_server::admission::Limits;
 use qiguo_server::client::{Client, ClientError, Trust, Welcome};
 use qiguo_server::log::Log;
 use qiguo_server::protocol::{Answer, Ask, Event, GameView, Identity, NewGame};
@@ -58,11 +61,35 @@ pub fn postgres() -> String {
     }
 }
 
+/// Limits for tests whose many players all come from 127.0.0.1, as an operator would raise
+/// them for a load test from one machine (the limits' own tests keep the defaults).
+pub fn roomy() -> Limits {
+    Limits {
+        per_address: 100_000,
+        per_player: 1_000,
+        new_players_per_minute: 1_000_000,
+        new_games_per_minute: 1_000_000,
+        codes_per_minute: 1_000_000,
+        ..Limits::default()
+    }
+}
+
 /// A server on 127.0.0.1 (any free port) on the database `db`, with `clock` if given.
 pub async fn start(db: &str, clock: Option<Clock>, lines: &Lines) -> Running {
+    start_limited(db, clock, lines, roomy()).await
+}
+
+/// [`start`] with `limits`.
+pub async fn start_limited(
+    db: &str,
+    clock: Option<Clock>,
+    lines: &Lines,
+    limits: Limits,
+) -> Running {
     let mut config = ServerConfig::new(db);
     config.bind = IpAddr::V4(Ipv4Addr::LOCALHOST);
     config.port = 0;
+    config.limits = limits;
     let mut store = Store::open(db).await.unwrap();
     if let Some(clock) = clock {
         store.set_clock(clock);
@@ -210,4 +237,52 @@ impl Table {
         }
         mv
     }
+}
+
+/// The limits raised as an operator raises them for a load test from one machine.
+pub const FROM_ONE_MACHINE: &[&str] = &[
+    "--max-connections-per-address",
+    "100000",
+    "--new-players-per-minute",
+    "1000000",
+    "--new-games-per-minute",
+    "1000000",
+    "--codes-per-minute",
+    "1000000",
+];
+
+/// The server binary on the database `db`, any free port on loopback, its limits raised for
+/// players all on this machine ([`FROM_ONE_MACHINE`]), with `args` besides.
+pub fn server_process(db: &str, args: &[&str]) -> (Child, String, Arc<Mutex<Vec<String>>>) {
+    let mut all = FROM_ONE_MACHINE.to_vec();
+    all.extend_from_slice(args);
+    server_binary(db, &all)
+}
+
+/// The server binary on the database `db`, any free port on loopback, with `args` besides:
+/// the process, its URL, and the lines of its log so far (read on a thread of their own).
+pub fn server_binary(db: &str, args: &[&str]) -> (Child, String, Arc<Mutex<Vec<String>>>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qiguo-server"))
+        .args(["--port", "0", "--db", db, "--log", "qiguo_server=info"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let url = loop {
+        let line = lines.next().expect("the server starts").unwrap();
+        if let Some((_, rest)) = line.split_once("listening on ") {
+            break rest.split(' ').next().unwrap().to_owned();
+        }
+    };
+    // Keep reading its log so that it never blocks on a full pipe; kept for the test to read.
+    let kept = Arc::new(Mutex::new(Vec::new()));
+    let keep = kept.clone();
+    std::thread::spawn(move || {
+        for line in lines.map_while(Result::ok) {
+            println!("server: {line}");
+            keep.lock().unwrap().push(line);
+        }
+    });
+    (child, url, kept)
 }
