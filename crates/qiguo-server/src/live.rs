@@ -257,18 +257,21 @@ impl LiveGame {
         }
     }
 
+    /// Whether a person holding a seat is present.
+    pub fn attended(&self, present: Presence) -> bool {
+        self.seats
+            .iter()
+            .enumerate()
+            .any(|(i, s)| s.holder.is_some() && present.get(i).copied().unwrap_or(false))
+    }
+
     /// Whether the game rests, nobody being there for it, until a person holding a seat comes
     /// back (a policy of the server: the rules are not changed, nothing is stored). A live game
     /// rests while no person holding a seat is present; a correspondence game once every
     /// person's seat was stood in for or passed on its last [`ADJOURN_AFTER_ROUNDS`] turns, and
     /// nobody holding a seat is present.
     pub fn adjourned(&self, present: Presence) -> bool {
-        let someone_here = self
-            .seats
-            .iter()
-            .enumerate()
-            .any(|(i, s)| s.holder.is_some() && present.get(i).copied().unwrap_or(false));
-        if someone_here {
+        if self.attended(present) {
             return false;
         }
         match self.pace {

@@ -1,14 +1,14 @@
-//! The computers of computers' seats and the stand-ins for absent players: a search on a
-//! blocking thread when a game's turn is due (at most one per core at once), and the clock
-//! that looks every second for games with a move due.
+//! The computers of computers' seats and the stand-ins for absent players: a search in its
+//! lane ([`super::searches`]) when a game's turn is due, and the clock that looks every second
+//! for games with a move due.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use qiguo_ai::{Engine, LevelSearch, Limits};
 use qiguo_rules::Move;
 
 use super::presence::SEEN_EVERY;
+use super::searches::SearchAsk;
 use super::{Hub, Shared, lock};
 use crate::live::{Due, Mover};
 use crate::store::GameId;
@@ -34,7 +34,7 @@ impl Hub {
     }
 
     async fn think(self: &Arc<Self>, live: &Shared) {
-        let (pos, ply, level, mover, seed) = {
+        let (job, ply, mover) = {
             let mut g = live.lock().await;
             let (level, mover) = match self.due(&g) {
                 None => return,
@@ -55,31 +55,20 @@ impl Hub {
             let seed = g.game.id.0.bytes().fold(game.len() as u64, |h, b| {
                 h.wrapping_mul(31).wrapping_add(u64::from(b))
             });
-            let job = (
-                game.position().clone(),
-                game.len() as u32,
+            let job = SearchAsk {
+                pos: game.position().clone(),
                 level,
-                mover,
                 seed,
-            );
-            g.thinking = true;
-            job
-        };
-        let permit = self.searches.acquire().await;
-        let result = tokio::task::spawn_blocking(move || {
-            let mut engine = Engine::new(16);
-            let limits = Limits {
-                nodes: Some(level.nodes()),
-                threads: Some(1),
-                ..Limits::default()
+                attended: g.game.attended(&self.presence(&g.game)),
             };
-            engine.search(&pos, level, &limits, seed).map(|r| r.best)
-        })
-        .await;
-        drop(permit);
+            let ply = game.len() as u32;
+            g.thinking = true;
+            (job, ply, mover)
+        };
+        let result = self.searches.search(job).await;
         live.lock().await.thinking = false;
         match result {
-            Ok(Some(mv)) => {
+            Some(mv) => {
                 let Some(_open) = self.hold().await else {
                     return;
                 };
@@ -89,8 +78,7 @@ impl Hub {
                         .error(&format!("game {}: computer's move not made: {e}", id.0));
                 }
             }
-            Ok(None) => {}
-            Err(e) => self.log.error(&format!("a search failed: {e}")),
+            None => {}
         }
     }
 

@@ -11,6 +11,7 @@
 mod computers;
 mod presence;
 mod replication;
+mod searches;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -18,7 +19,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use qiguo_protocol::model::MAX_NAME_CHARS;
 use qiguo_protocol::{Refusal, clean_name};
 use qiguo_rules::{Kingdom, notation};
-use tokio::sync::{Semaphore, broadcast, watch};
+use tokio::sync::{broadcast, watch};
 
 pub use self::presence::{PRESENT_FOR, SEEN_EVERY};
 use crate::live::{LiveGame, Mover};
@@ -76,8 +77,8 @@ pub struct Hub {
     players: Mutex<HashMap<PlayerId, broadcast::Sender<Event>>>,
     /// How many connections of each player follow each game on this server.
     present: Mutex<HashMap<(GameId, PlayerId), usize>>,
-    /// Searches running at once (one per core).
-    searches: Semaphore,
+    /// The computers' searches: a thread per core, fair between games.
+    searches: searches::Searches,
     /// Whether the server is shutting down; every change to the database holds it for reading
     /// while it commits, so closing it waits for those under way and lets no new one begin.
     gate: tokio::sync::RwLock<bool>,
@@ -106,7 +107,7 @@ impl Hub {
             games: Mutex::new(HashMap::new()),
             players: Mutex::new(HashMap::new()),
             present: Mutex::new(HashMap::new()),
-            searches: Semaphore::new(qiguo_ai::available_threads()),
+            searches: searches::Searches::start(qiguo_ai::available_threads()),
             gate: tokio::sync::RwLock::new(false),
             closing: watch::Sender::new(false),
             games_per_player,
@@ -152,6 +153,11 @@ impl Hub {
     /// Changes to `true` when the server shuts down.
     pub fn closing(&self) -> watch::Receiver<bool> {
         self.closing.subscribe()
+    }
+
+    /// The computers' searches waiting for a thread.
+    pub fn searches_waiting(&self) -> usize {
+        self.searches.waiting()
     }
 
     /// The server's log.
