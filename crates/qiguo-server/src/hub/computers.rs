@@ -67,18 +67,16 @@ impl Hub {
         };
         let result = self.searches.search(job).await;
         live.lock().await.thinking = false;
-        match result {
-            Some(mv) => {
-                let Some(_open) = self.hold().await else {
-                    return;
-                };
-                if let Err(e) = self.make(live, mover, ply, mv).await {
-                    let id = live.lock().await.game.id.clone();
-                    self.log
-                        .error(&format!("game {}: computer's move not made: {e}", id.0));
-                }
-            }
-            None => {}
+        let Some(mv) = result else {
+            return;
+        };
+        let Some(_open) = self.hold().await else {
+            return;
+        };
+        if let Err(e) = self.make(live, mover, ply, mv).await {
+            let id = live.lock().await.game.id.clone();
+            self.log
+                .error(&format!("game {}: computer's move not made: {e}", id.0));
         }
     }
 
