@@ -75,6 +75,9 @@ pub struct Checked {
     pub by: MadeBy,
     /// The move ends the game (it is stored finished with it).
     pub ends: bool,
+    /// After the move, how long after it the server is to act by itself when nobody is
+    /// there ([`LiveGame::due_in`]), kept with the game for a server that does not hold it.
+    pub due_in: Option<i64>,
 }
 
 /// What applying a move did: the event to tell, and whether the game ended with it.
@@ -257,6 +260,41 @@ impl LiveGame {
         }
     }
 
+    /// How long after the turn began the server is to act on the game by itself, nobody
+    /// being there: at once for a correspondence game's computer, when the days are up for a
+    /// correspondence game's person; `None` for a live game (it goes on only while a person is
+    /// there, and the server that serves them holds it), an adjourned or finished one. The
+    /// database keeps it (`due_ms`), so that a game nobody follows need not be held.
+    pub fn due_in(&self) -> Option<i64> {
+        if self.is_over() {
+            return None;
+        }
+        self.due_in_state(self.seat_to_move(), &self.away)
+    }
+
+    fn due_in_state(&self, to_move: u8, away: &[u32]) -> Option<i64> {
+        let Pace::Correspondence { days, .. } = self.pace else {
+            return None;
+        };
+        if self.everyone_away(away) {
+            return None;
+        }
+        match self.seats.get(usize::from(to_move))?.plan {
+            SeatPlan::Computer(_) => Some(0),
+            _ => Some(i64::from(days) * DAY_MS),
+        }
+    }
+
+    /// Whether every person's seat was stood in for or passed on its last
+    /// [`ADJOURN_AFTER_ROUNDS`] turns, by the turns `away` counts.
+    fn everyone_away(&self, away: &[u32]) -> bool {
+        self.seats
+            .iter()
+            .zip(away)
+            .filter(|(s, _)| !matches!(s.plan, SeatPlan::Computer(_)))
+            .all(|(_, &away)| away >= ADJOURN_AFTER_ROUNDS)
+    }
+
     /// Whether a person holding a seat is present.
     pub fn attended(&self, present: Presence) -> bool {
         self.seats
@@ -276,12 +314,7 @@ impl LiveGame {
         }
         match self.pace {
             Pace::Live { .. } => true,
-            Pace::Correspondence { .. } => self
-                .seats
-                .iter()
-                .zip(&self.away)
-                .filter(|(s, _)| !matches!(s.plan, SeatPlan::Computer(_)))
-                .all(|(_, &away)| away >= ADJOURN_AFTER_ROUNDS),
+            Pace::Correspondence { .. } => self.everyone_away(&self.away),
         }
     }
 
@@ -351,12 +384,19 @@ impl LiveGame {
         let mut after = pos.clone();
         after.make(mv);
         let ends = after.is_over();
+        let mut away = self.away.clone();
+        if let Some(count) = away.get_mut(usize::from(seat)) {
+            *count = if by == MadeBy::Seat { 0 } else { *count + 1 };
+        }
+        let next = after.player_of(after.to_move());
+        let due_in = (!ends).then(|| self.due_in_state(next, &away)).flatten();
         Ok(Checked {
             ply,
             mv,
             seat,
             by,
             ends,
+            due_in,
         })
     }
 
@@ -915,6 +955,7 @@ mod tests {
                     MadeBy::Seat
                 },
                 ends: false,
+                due_in: None,
             };
             elsewhere.apply(checked, 3_000, NOBODY);
         }

@@ -36,6 +36,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "seen and take backs",
         include_str!("../migrations/0002_seen_and_take_backs.sql"),
     ),
+    (3, "due", include_str!("../migrations/0003_due.sql")),
 ];
 
 /// The PostgreSQL channel on which a server says that a game changed (the payload is the
@@ -364,8 +365,8 @@ impl Store {
         let now = self.now();
         let mut tx = self.pool.begin().await?;
         sqlx::query(
-            "INSERT INTO games (id, code, creator, record, pace, created_ms, moved_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO games (id, code, creator, record, pace, created_ms, moved_ms, due_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(&id)
         .bind(&code)
@@ -374,6 +375,8 @@ impl Store {
         .bind(to_json(&spec.pace))
         .bind(now)
         .bind(now)
+        // Looked at by whichever server does not hold it (the one creating it does).
+        .bind(matches!(spec.pace, Pace::Correspondence { .. }).then_some(now))
         .execute(&mut *tx)
         .await?;
         for (seat, plan) in spec.seats.iter().enumerate() {
@@ -500,8 +503,15 @@ impl Store {
     }
 
     /// Takes back the moves of `game` from number `ply` (from 0) on, if it has exactly `has`
-    /// moves (so that a take-back agreed for one moment never removes a move made since).
-    pub async fn take_back(&self, game: &GameId, ply: u32, has: u32) -> Result<(), StoreError> {
+    /// moves (so that a take-back agreed for one moment never removes a move made since);
+    /// `due_in`: when the game is due after it ([`crate::live::LiveGame::due_in`]).
+    pub async fn take_back(
+        &self,
+        game: &GameId,
+        ply: u32,
+        has: u32,
+        due_in: Option<i64>,
+    ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         let count = self.move_count(&mut tx, game).await?;
         if count != has {
@@ -515,19 +525,21 @@ impl Store {
             .bind(i64::from(ply))
             .execute(&mut *tx)
             .await?;
-        self.commit_change(tx, game, self.now()).await
+        self.commit_change(tx, game, self.now(), due_in).await
     }
 
-    /// Commits a change of `game`'s moves: the turn began at `now`, and the other servers are
-    /// told.
+    /// Commits a change of `game`'s moves: the turn began at `now`, is due `due_in` after it,
+    /// and the other servers are told.
     async fn commit_change(
         &self,
         mut tx: sqlx::Transaction<'_, sqlx::Any>,
         game: &GameId,
         now: i64,
+        due_in: Option<i64>,
     ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE games SET moved_ms = $1 WHERE id = $2")
+        sqlx::query("UPDATE games SET moved_ms = $1, due_ms = $2 WHERE id = $3")
             .bind(now)
+            .bind(due_in.map(|d| now.saturating_add(d)))
             .bind(&game.0)
             .execute(&mut *tx)
             .await?;
@@ -565,8 +577,9 @@ impl Store {
 
     /// Stores move number `ply` (from 0) of `game`, made for `seat` (by its player, by a
     /// stand-in computer, or an overdue pass), and returns once it is committed; `ends`: the
-    /// move ends the game, which is marked finished in the same transaction. Refused unless the
-    /// game has exactly `ply` moves: two writers can never both store a move for one turn.
+    /// move ends the game, which is marked finished in the same transaction; `due_in`: when
+    /// the game is due after it ([`crate::live::LiveGame::due_in`]). Refused unless the game
+    /// has exactly `ply` moves: two writers can never both store a move for one turn.
     pub async fn append_move(
         &self,
         game: &GameId,
@@ -575,6 +588,7 @@ impl Store {
         seat: u8,
         by: MadeBy,
         ends: bool,
+        due_in: Option<i64>,
     ) -> Result<(), StoreError> {
         let now = self.now();
         let mut tx = self.pool.begin().await?;
@@ -597,18 +611,42 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         if ends {
-            sqlx::query("UPDATE games SET finished_ms = $1 WHERE id = $2")
+            sqlx::query("UPDATE games SET finished_ms = $1, due_ms = NULL WHERE id = $2")
                 .bind(now)
                 .bind(&game.0)
                 .execute(&mut *tx)
                 .await?;
         }
-        self.commit_change(tx, game, now).await
+        self.commit_change(tx, game, now, due_in).await
+    }
+
+    /// Unfinished games whose time to be acted on has come (`due_ms` at or before `now`), the
+    /// longest waiting first, at most `limit`.
+    pub async fn due_games(&self, now: i64, limit: u32) -> Result<Vec<GameId>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM games WHERE due_ms <= $1 AND finished_ms IS NULL \
+             ORDER BY due_ms LIMIT $2",
+        )
+        .bind(now)
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok(GameId(r.try_get("id")?))).collect()
+    }
+
+    /// Sets when `game` is next due (a game looked at and found not due yet, or resting).
+    pub async fn set_due(&self, game: &GameId, due_ms: Option<i64>) -> Result<(), StoreError> {
+        sqlx::query("UPDATE games SET due_ms = $1 WHERE id = $2")
+            .bind(due_ms)
+            .bind(&game.0)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// Marks `game` finished: it takes no more moves.
     pub async fn finish(&self, game: &GameId) -> Result<(), StoreError> {
-        let done = sqlx::query("UPDATE games SET finished_ms = $1 WHERE id = $2")
+        let done = sqlx::query("UPDATE games SET finished_ms = $1, due_ms = NULL WHERE id = $2")
             .bind(self.now())
             .bind(&game.0)
             .execute(&self.pool)

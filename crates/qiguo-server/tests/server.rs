@@ -590,3 +590,79 @@ async fn an_overdue_turn_passes_when_the_creator_chose_so() {
     assert!(view.stand_ins.is_empty());
     assert!(lines.contains("overdue, passed"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_nobody_uses_are_let_go_and_found_again_when_due() {
+    let dir = TempDir::new("server-held");
+    let lines = Lines::default();
+    let day = 24 * 60 * 60 * 1000;
+    let (clock, now) = hand_clock(1_800_000_000_000);
+    let server = start(&sqlite(&dir), Some(clock), &lines).await;
+    let url = server.url();
+    let (mut ann, me) = newcomer(&url, "Ann").await;
+    // A correspondence game against six computers, and a live one.
+    let by_post = Pace::Correspondence {
+        days: 1,
+        overdue: qiguo_server::WhenOverdue::StandIn,
+    };
+    let (post, _) = create(&mut ann, new_game(seats(0, Level::Random), by_post)).await;
+    let (live, _) = create(&mut ann, new_game(seats(0, Level::Random), LIVE)).await;
+    for id in [&post, &live] {
+        let mut client = returning(&url, &me).await;
+        let opened = client.ask(Ask::Open { game: id.clone() }).await.unwrap();
+        let mut table = Table::new(client, opened);
+        table.play(|m| m[0]).await;
+        table.wait_turn().await;
+        assert_eq!(table.game.len(), 7);
+        table.client.close().await;
+    }
+    ann.close().await;
+    // Nobody follows either: both are let go, and so is Ann's own channel.
+    let hub = server.hub.clone();
+    let gone = tokio::time::Instant::now() + Duration::from_secs(5);
+    while hub.held() != (0, 0) {
+        hub.let_go();
+        assert!(
+            tokio::time::Instant::now() < gone,
+            "let go: {:?}",
+            hub.held()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Before Ann's day is up nothing is due; after it the correspondence game is loaded, her
+    // move stood in for and the computers answer; the live game rests.
+    assert_eq!(hub.load_due().await.unwrap(), 0);
+    *now.lock().unwrap() += day + 1;
+    assert_eq!(hub.load_due().await.unwrap(), 1);
+    let store = qiguo_server::Store::open(&sqlite(&dir)).await.unwrap();
+    let played = tokio::time::Instant::now() + Duration::from_secs(20);
+    while store.load_game(&post).await.unwrap().game.len() < 14 {
+        assert!(
+            tokio::time::Instant::now() < played,
+            "the stand-in and computers played"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(store.load_game(&live).await.unwrap().game.len(), 7);
+    // Then it is let go again; Ann's list reads the database and holds nothing.
+    while hub.held().0 != 0 {
+        hub.let_go();
+        assert!(tokio::time::Instant::now() < played, "let go again");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let mut ann = returning(&url, &me).await;
+    let Answer::Games { games } = ann.ask(Ask::Games {}).await.unwrap() else {
+        panic!()
+    };
+    let moves: Vec<u32> = games.iter().map(|g| g.moves).collect();
+    assert_eq!(moves.len(), 2);
+    assert!(moves.contains(&14) && moves.contains(&7), "{moves:?}");
+    assert_eq!(hub.held().0, 0, "listing holds no game");
+    // Opening the live game holds it again, and it goes on.
+    let opened = ann.ask(Ask::Open { game: live.clone() }).await.unwrap();
+    let mut table = Table::new(ann, opened);
+    assert_eq!(hub.held().0, 1);
+    table.play(|m| m[0]).await;
+    table.wait_turn().await;
+    assert_eq!(table.game.len(), 14);
+}

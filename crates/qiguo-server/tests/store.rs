@@ -99,12 +99,20 @@ fn players_games_seats_and_moves_are_kept(url: &str) {
         for ply in 0..12u32 {
             let mv = game.position().legal_moves()[0];
             store
-                .append_move(&created.id, ply, mv, (ply % 7) as u8, MadeBy::Seat, false)
+                .append_move(
+                    &created.id,
+                    ply,
+                    mv,
+                    (ply % 7) as u8,
+                    MadeBy::Seat,
+                    false,
+                    None,
+                )
                 .await
                 .unwrap();
             game.play(mv).unwrap();
             let again = store
-                .append_move(&created.id, ply, mv, 0, MadeBy::Seat, false)
+                .append_move(&created.id, ply, mv, 0, MadeBy::Seat, false, None)
                 .await;
             assert!(matches!(again, Err(StoreError::OutOfTurn { has, expected })
                 if has == ply + 1 && expected == ply));
@@ -129,7 +137,7 @@ fn players_games_seats_and_moves_are_kept(url: &str) {
         let mv = game.position().legal_moves()[0];
         assert!(matches!(
             store
-                .append_move(&created.id, 12, mv, 5, MadeBy::Seat, false)
+                .append_move(&created.id, 12, mv, 5, MadeBy::Seat, false, None)
                 .await,
             Err(StoreError::Finished)
         ));
@@ -180,7 +188,7 @@ fn store_child_writes_moves_until_killed() {
             }
             let mv = moves[ply as usize % moves.len()];
             store
-                .append_move(&created.id, ply, mv, 0, MadeBy::Seat, false)
+                .append_move(&created.id, ply, mv, 0, MadeBy::Seat, false, None)
                 .await
                 .unwrap();
             game.play(mv).unwrap();

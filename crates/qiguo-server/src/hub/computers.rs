@@ -26,7 +26,7 @@ impl Hub {
     }
 
     /// What is due in the game now, unless a search already runs on it.
-    fn due(&self, live: &super::Live) -> Option<Due> {
+    pub(super) fn due(&self, live: &super::Live) -> Option<Due> {
         if live.thinking {
             return None;
         }
@@ -81,7 +81,8 @@ impl Hub {
     }
 
     /// Every second: computers and stand-ins that are due; every [`SEEN_EVERY`]: notes the
-    /// players present here.
+    /// players present here, lets go of the games nobody uses and loads those whose time has
+    /// come.
     pub(super) async fn clock(hub: std::sync::Weak<Hub>) {
         let mut tick = tokio::time::interval(Duration::from_secs(1));
         let mut seen_at = tokio::time::Instant::now();
@@ -103,6 +104,10 @@ impl Hub {
             if seen_at.elapsed() >= SEEN_EVERY {
                 seen_at = tokio::time::Instant::now();
                 hub.note_seen().await;
+                hub.let_go();
+                if let Err(e) = hub.load_due().await {
+                    hub.log.warn(&format!("games due not read: {e}"));
+                }
             }
         }
     }

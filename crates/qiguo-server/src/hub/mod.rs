@@ -9,6 +9,7 @@
 //! between two servers wanting the same turn (the second is refused, and reads the game again).
 
 mod computers;
+mod held;
 mod presence;
 mod replication;
 mod searches;
@@ -52,10 +53,11 @@ impl From<StoreError> for Refusal {
     }
 }
 
-/// A game held in memory: its core, its followers' channel, and whether a search runs on it.
+/// A game held in memory: its core, its followers' channel (made when the first follows,
+/// dropped when the last has gone), and whether a search runs on it.
 struct Live {
     game: LiveGame,
-    events: broadcast::Sender<Event>,
+    events: Option<broadcast::Sender<Event>>,
     /// A computer or stand-in is thinking about the current turn.
     thinking: bool,
 }
@@ -63,7 +65,21 @@ struct Live {
 impl Live {
     /// Tells the followers; nobody following is no failure.
     fn tell(&self, event: Event) {
-        let _ = self.events.send(event);
+        if let Some(events) = &self.events {
+            let _ = events.send(event);
+        }
+    }
+
+    /// A new follower's end of the channel.
+    fn subscribe(&mut self) -> broadcast::Receiver<Event> {
+        self.events
+            .get_or_insert_with(|| broadcast::channel(EVENTS_KEPT).0)
+            .subscribe()
+    }
+
+    /// Whether anyone follows the game here.
+    fn followed(&self) -> bool {
+        self.events.as_ref().is_some_and(|e| e.receiver_count() > 0)
     }
 }
 
@@ -113,15 +129,8 @@ impl Hub {
             games_per_player,
             log,
         });
-        let unfinished = hub.store.unfinished_games().await?;
-        for id in &unfinished {
-            match hub.load(id).await {
-                Ok(_) => {}
-                Err(e) => hub.log.error(&format!("game {} not loaded: {e}", id.0)),
-            }
-        }
-        hub.log
-            .info(&format!("{} unfinished games loaded", unfinished.len()));
+        let due = hub.load_due().await?;
+        hub.log.info(&format!("{due} games due loaded"));
         tokio::spawn(Hub::clock(Arc::downgrade(&hub)));
         if hub.store.is_postgres() {
             tokio::spawn(Hub::listen(Arc::downgrade(&hub)));
@@ -169,7 +178,7 @@ impl Hub {
         let id = stored.id.clone();
         let live = Arc::new(tokio::sync::Mutex::new(Live {
             game: LiveGame::from(stored),
-            events: broadcast::channel(EVENTS_KEPT).0,
+            events: None,
             thinking: false,
         }));
         lock(&self.games).entry(id).or_insert(live).clone()
@@ -311,7 +320,7 @@ impl Hub {
         }
         self.follow(&id, player, true);
         let view = g.game.view(Some(player), &self.presence(&g.game));
-        let rx = g.events.subscribe();
+        let rx = g.subscribe();
         drop(g);
         self.wake(&id);
         Ok((view, rx))
@@ -324,13 +333,13 @@ impl Hub {
         id: &GameId,
     ) -> Result<(GameView, broadcast::Receiver<Event>), Refusal> {
         let live = self.game_of_yours(id).await?;
-        let g = live.lock().await;
+        let mut g = live.lock().await;
         if g.game.seats_of(player).is_empty() {
             return Err(Refusal::NoGame);
         }
         self.follow(id, player, true);
         let view = g.game.view(Some(player), &self.presence(&g.game));
-        Ok((view, g.events.subscribe()))
+        Ok((view, g.subscribe()))
     }
 
     /// Follows the game of `code` read-only.
@@ -340,9 +349,9 @@ impl Hub {
     ) -> Result<(GameView, broadcast::Receiver<Event>), Refusal> {
         let id = self.by_code(code).await?;
         let live = self.live(&id).await?;
-        let g = live.lock().await;
+        let mut g = live.lock().await;
         let view = g.game.view(None, &self.presence(&g.game));
-        Ok((view, g.events.subscribe()))
+        Ok((view, g.subscribe()))
     }
 
     /// Refused when `player` already holds seats in as many unfinished games as allowed.
@@ -363,14 +372,27 @@ impl Hub {
         }
     }
 
-    /// `player`'s games: those waiting for their move first, then by their last move.
+    /// `player`'s games: those waiting for their move first, then by their last move. Games
+    /// held here are summed up as held; the others as the database has them, without being
+    /// held.
     pub async fn games(&self, player: &PlayerId) -> Result<Vec<GameSummary>, Refusal> {
         let ids = self.store.games_of(player).await?;
         let mut games = Vec::with_capacity(ids.len());
         for id in ids {
-            let live = self.live(&id).await?;
-            let g = live.lock().await;
-            games.push(g.game.summary(player, &self.presence(&g.game)));
+            let held = lock(&self.games).get(&id).cloned();
+            let summary = match held {
+                Some(live) => {
+                    let g = live.lock().await;
+                    g.game.summary(player, &self.presence(&g.game))
+                }
+                None => {
+                    let mut stored = self.store.load_game(&id).await?;
+                    tidy(&mut stored);
+                    let game = LiveGame::from(stored);
+                    game.summary(player, &self.presence(&game))
+                }
+            };
+            games.push(summary);
         }
         games.sort_by_key(|g| (!g.your_turn, g.finished, -g.since_ms));
         Ok(games)
@@ -410,7 +432,15 @@ impl Hub {
         let checked = g.game.check(mover, ply, mv)?;
         match self
             .store
-            .append_move(&id, ply, mv, checked.seat, checked.by, checked.ends)
+            .append_move(
+                &id,
+                ply,
+                mv,
+                checked.seat,
+                checked.by,
+                checked.ends,
+                checked.due_in,
+            )
             .await
         {
             Ok(()) => {}
@@ -506,7 +536,10 @@ impl Hub {
             return Ok(());
         };
         let id = g.game.id.clone();
-        self.store.take_back(&id, ply, has).await?;
+        // When the game is due once the moves are taken back, for the database.
+        let mut after = g.game.clone();
+        after.take_back_to(ply, self.store.now(), &[]);
+        self.store.take_back(&id, ply, has, after.due_in()).await?;
         let now = self.store.now();
         let presence = self.presence(&g.game);
         let taken = g.game.take_back_to(ply, now, &presence);

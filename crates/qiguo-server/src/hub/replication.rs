@@ -48,10 +48,7 @@ impl Hub {
     pub async fn refresh(self: &Arc<Self>, id: &GameId) {
         let live = lock(&self.games).get(id).cloned();
         let Some(live) = live else {
-            // Not held here yet: loaded as it is now.
-            if self.live(id).await.is_ok() {
-                self.wake(id);
-            }
+            // Not held here: read when someone opens it here, or when it is due.
             return;
         };
         // Read while holding the game, so that reads and this server's own moves apply in the
