@@ -1,0 +1,568 @@
+//! The `qiguo-server` binary under load, measured from this process (a client outside the
+//! server's), on loopback only, each part bounded in connections and seconds:
+//!
+//! - `floods`: one flood at a time from 127.0.0.2 (silent TCP connections, WebSockets that never
+//!   say hello, half-sent headers, new players, code guesses, bad frames) while a person on
+//!   127.0.0.1 plays a live game against six computers: the round trip of their moves during
+//!   each flood, and the server's resident memory before, at its highest and after.
+//! - `crowd [N]`: N signed-in connections (default 10,000), each following a game of its own
+//!   against six computers: the server's resident memory with them, and after they leave.
+//!
+//! - `throughput [CONNECTED PLAYING ROUNDS]`: CONNECTED signed-in players (default 1,000), each
+//!   following a game of their own, of which PLAYING (200) play ROUNDS (10) moves at once
+//!   against six Random computers: the round trip of their moves, and the moves stored per
+//!   second (theirs and the computers'). On SQLite, or on PostgreSQL with
+//!   `QIGUO_LOAD_POSTGRES=URL`.
+//!
+//! `cargo bench -p qiguo-server --bench load -- floods|crowd [N]|throughput [C P R]`
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use qiguo_rules::{Game, Level, PlayerInfo, Position, Record, Rules};
+use qiguo_server::client::{Client, Trust};
+use qiguo_server::protocol::{Answer, Ask, Event, Identity, NewGame};
+use qiguo_server::{GameId, MadeBy, Pace, SeatPlan};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
+
+/// The server process, killed when dropped.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Server {
+    fn start(dir: &std::path::Path, args: &[&str]) -> Server {
+        let db = format!("sqlite://{}", dir.join("load.sqlite").display());
+        let mut child = Command::new(env!("CARGO_BIN_EXE_qiguo-server"))
+            .args(["--port", "0", "--db", &db, "--log", "qiguo_server=info"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let url = loop {
+            let line = lines.next().expect("the server starts").unwrap();
+            if let Some((_, rest)) = line.split_once("listening on ") {
+                break rest.split(' ').next().unwrap().to_owned();
+            }
+        };
+        std::thread::spawn(move || for _ in lines.map_while(Result::ok) {});
+        Server { child, url }
+    }
+
+    fn addr(&self) -> SocketAddr {
+        self.url.trim_start_matches("ws://").parse().unwrap()
+    }
+
+    /// Resident memory, in MB.
+    fn rss_mb(&self) -> f64 {
+        let status =
+            std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
+            .map_or(0.0, |kb| kb / 1024.0)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn new_game() -> NewGame {
+    let game = Game::new(Position::start(Rules::default()));
+    let mut seats = vec![SeatPlan::Creator];
+    seats.extend([SeatPlan::Computer(Level::Random); 6]);
+    NewGame {
+        start: Record::from_game(&game, PlayerInfo::defaults(7)),
+        seats,
+        pace: Pace::Live { wait_seconds: 600 },
+    }
+}
+
+async fn newcomer(url: &str, name: String) -> Client {
+    qiguo_server::client::connect(url, Identity::New { name }, &Trust::default())
+        .await
+        .unwrap()
+        .0
+}
+
+/// A person at a game of their own against six computers.
+struct Person {
+    client: Client,
+    id: GameId,
+    game: Game,
+}
+
+impl Person {
+    async fn sit(url: &str, name: String) -> Person {
+        let mut client = newcomer(url, name).await;
+        let Answer::Created { game: id, .. } =
+            client.ask(Ask::Create { game: new_game() }).await.unwrap()
+        else {
+            panic!()
+        };
+        let Answer::Game(view) = client.ask(Ask::Open { game: id.clone() }).await.unwrap() else {
+            panic!()
+        };
+        let game = view.record.replay().unwrap();
+        Person { client, id, game }
+    }
+
+    /// Plays a move once it is Qin's turn again: the move's round trip, `None` when the game
+    /// is over.
+    async fn play(&mut self, n: usize) -> Option<Duration> {
+        loop {
+            let pos = self.game.position();
+            if pos.is_over() || pos.player_of(pos.to_move()) == 0 {
+                break;
+            }
+            if let Event::Moved { mv, by, ply, .. } = self.client.next_event().await.unwrap()
+                && ply as usize == self.game.len()
+            {
+                let mv = qiguo_rules::notation::parse_move(&mv).unwrap();
+                if by == MadeBy::OverduePass {
+                    self.game.pass_overdue().unwrap();
+                } else {
+                    self.game.play(mv).unwrap();
+                }
+            }
+        }
+        if self.game.position().is_over() {
+            return None;
+        }
+        let moves = self.game.position().legal_moves();
+        let mv = moves[(n * 13) % moves.len()];
+        let start = Instant::now();
+        let answer = self
+            .client
+            .ask(Ask::Move {
+                game: self.id.clone(),
+                ply: self.game.len() as u32,
+                mv: mv.to_string(),
+            })
+            .await
+            .unwrap();
+        let trip = start.elapsed();
+        assert!(matches!(answer, Answer::Moved { .. }));
+        self.game.play(mv).unwrap();
+        Some(trip)
+    }
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// A TCP connection from 127.0.0.2.
+async fn stranger(to: SocketAddr) -> Option<TcpStream> {
+    let socket = TcpSocket::new_v4().ok()?;
+    socket.bind("127.0.0.2:0".parse().unwrap()).ok()?;
+    tokio::time::timeout(Duration::from_secs(2), socket.connect(to))
+        .await
+        .ok()?
+        .ok()
+}
+
+const UPGRADE: &str = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n\
+    Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\
+    Sec-WebSocket-Version: 13\r\n\r\n";
+
+/// One kind of flood: runs until `stop`, counting the attempts it made.
+async fn flood(kind: &'static str, to: SocketAddr, url: String, stop: Arc<AtomicBool>) -> usize {
+    let made = Arc::new(AtomicUsize::new(0));
+    let mut tasks = Vec::new();
+    // Many at once, each one trying again and again.
+    let lanes = match kind {
+        "silent TCP connections" | "half-sent headers" => 400,
+        _ => 50,
+    };
+    for lane in 0..lanes {
+        let (stop, made, url) = (stop.clone(), made.clone(), url.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut held = Vec::new();
+            while !stop.load(Ordering::Relaxed) {
+                made.fetch_add(1, Ordering::Relaxed);
+                match kind {
+                    "silent TCP connections" => {
+                        if let Some(tcp) = stranger(to).await {
+                            held.push(tcp);
+                        }
+                        if held.len() > 4 {
+                            held.remove(0);
+                        }
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    }
+                    "half-sent headers" => {
+                        if let Some(mut tcp) = stranger(to).await {
+                            let _ = tcp.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").await;
+                            // A byte now and then, never the end of the headers.
+                            for _ in 0..20 {
+                                if stop.load(Ordering::Relaxed)
+                                    || tcp.write_all(b"X").await.is_err()
+                                {
+                                    break;
+                                }
+                                tokio::time::sleep(Duration::from_millis(500)).await;
+                            }
+                        } else {
+                            tokio::time::sleep(Duration::from_millis(50)).await;
+                        }
+                    }
+                    "WebSockets that say no hello" => {
+                        if let Some(mut tcp) = stranger(to).await {
+                            let _ = tcp.write_all(UPGRADE.as_bytes()).await;
+                            let mut buf = [0u8; 512];
+                            let _ = tcp.read(&mut buf).await;
+                            held.push(tcp);
+                            if held.len() > 2 {
+                                held.remove(0);
+                            }
+                        }
+                        tokio::time::sleep(Duration::from_millis(20)).await;
+                    }
+                    "new players" | "code guesses" | "bad frames" => {
+                        let Some(tcp) = stranger(to).await else {
+                            continue;
+                        };
+                        let Ok((ws, _)) = tokio_tungstenite::client_async(url.as_str(), tcp).await
+                        else {
+                            continue;
+                        };
+                        let mut client = qiguo_protocol_client(ws);
+                        let identity = Identity::New {
+                            name: format!("Flood {lane}"),
+                        };
+                        match kind {
+                            "new players" => {
+                                let _ = client.hello(identity).await;
+                            }
+                            "code guesses" => {
+                                if client.hello(identity).await.is_ok() {
+                                    for g in 0..200 {
+                                        if stop.load(Ordering::Relaxed) {
+                                            break;
+                                        }
+                                        let code = format!("AAAA-BBBB-CCCC-{g:04}");
+                                        if let Err(e) = client.ask(Ask::Watch { code }).await
+                                            && e.is_lost()
+                                        {
+                                            break;
+                                        }
+                                    }
+                                }
+                            }
+                            _ => {
+                                for _ in 0..20 {
+                                    if client.send_text("{not json".into()).await.is_err() {
+                                        break;
+                                    }
+                                }
+                            }
+                        }
+                        client.close().await;
+                    }
+                    _ => unreachable!(),
+                }
+            }
+        }));
+    }
+    for task in tasks {
+        let _ = task.await;
+    }
+    made.load(Ordering::Relaxed)
+}
+
+/// The protocol's client over a WebSocket made here (from another source address).
+fn qiguo_protocol_client(
+    ws: tokio_tungstenite::WebSocketStream<TcpStream>,
+) -> qiguo_server::protocol::client::Client<Raw> {
+    qiguo_server::protocol::client::Client::new(Raw(ws))
+}
+
+/// A WebSocket over a plain TCP stream, carrying text frames.
+struct Raw(tokio_tungstenite::WebSocketStream<TcpStream>);
+
+impl qiguo_server::client::Transport for Raw {
+    async fn send(&mut self, text: String) -> Result<(), qiguo_server::client::ClientError> {
+        use futures_util::SinkExt;
+        self.0
+            .send(tokio_tungstenite::tungstenite::Message::Text(text.into()))
+            .await
+            .map_err(|e| qiguo_server::client::ClientError::Connection(e.to_string()))
+    }
+
+    async fn recv(
+        &mut self,
+        within: Option<Duration>,
+    ) -> Result<String, qiguo_server::client::ClientError> {
+        use futures_util::StreamExt;
+        use qiguo_server::client::ClientError;
+        let read = async {
+            loop {
+                match self.0.next().await {
+                    Some(Ok(tokio_tungstenite::tungstenite::Message::Text(t))) => {
+                        return Ok(t.as_str().to_owned());
+                    }
+                    Some(Ok(tokio_tungstenite::tungstenite::Message::Close(_))) | None => {
+                        return Err(ClientError::Connection("closed".into()));
+                    }
+                    Some(Ok(_)) => {}
+                    Some(Err(e)) => return Err(ClientError::Connection(e.to_string())),
+                }
+            }
+        };
+        match within {
+            Some(within) => tokio::time::timeout(within, read)
+                .await
+                .map_err(|_| ClientError::Timeout)?,
+            None => read.await,
+        }
+    }
+
+    async fn close(&mut self) {
+        let _ = self.0.close(None).await;
+    }
+}
+
+async fn floods(dir: PathBuf) {
+    let server = Server::start(&dir, &[]);
+    let url = server.url.clone();
+    let to = server.addr();
+    let mut person = Person::sit(&url, "Ann".into()).await;
+    let mut n = 0;
+    // Warm up: a few rounds, then the memory before any flood.
+    for _ in 0..5 {
+        person.play(n).await;
+        n += 1;
+    }
+    println!(
+        "| flood (10 s, from 127.0.0.2) | attempts | move p50 | move p99 | moves | RSS before | RSS highest | RSS 20 s after |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for kind in [
+        "silent TCP connections",
+        "WebSockets that say no hello",
+        "half-sent headers",
+        "new players",
+        "code guesses",
+        "bad frames",
+    ] {
+        if person.game.position().is_over() {
+            person = Person::sit(&url, format!("Ann {n}")).await;
+        }
+        let before = server.rss_mb();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flooding = tokio::spawn(flood(kind, to, url.clone(), stop.clone()));
+        let start = Instant::now();
+        let mut trips = Vec::new();
+        let mut highest = before;
+        while start.elapsed() < Duration::from_secs(10) {
+            match person.play(n).await {
+                Some(trip) => trips.push(trip),
+                None => person = Person::sit(&url, format!("Ann {n}")).await,
+            }
+            n += 1;
+            highest = highest.max(server.rss_mb());
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        stop.store(true, Ordering::Relaxed);
+        let attempts = flooding.await.unwrap();
+        // The deadlines close what the flood left (10 s each), then the memory settles.
+        let settle = Instant::now();
+        while settle.elapsed() < Duration::from_secs(20) {
+            highest = highest.max(server.rss_mb());
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        trips.sort();
+        println!(
+            "| {kind} | {attempts} | {:.1} ms | {:.1} ms | {} | {before:.1} MB | {highest:.1} MB | {:.1} MB |",
+            ms(percentile(&trips, 0.5)),
+            ms(percentile(&trips, 0.99)),
+            trips.len(),
+            server.rss_mb()
+        );
+    }
+}
+
+async fn crowd(dir: PathBuf, n: usize) {
+    let limit = (n + 100).to_string();
+    let server = Server::start(
+        &dir,
+        &[
+            "--max-connections",
+            &limit,
+            "--max-connections-per-address",
+            &limit,
+            "--new-players-per-minute",
+            "1000000",
+            "--new-games-per-minute",
+            "1000000",
+        ],
+    );
+    let url = server.url.clone();
+    let empty = server.rss_mb();
+    let start = Instant::now();
+    // Sit them down 100 at a time.
+    let mut people = Vec::with_capacity(n);
+    let mut next = 0;
+    while next < n {
+        let batch: Vec<_> = (next..(next + 100).min(n))
+            .map(|i| {
+                let url = url.clone();
+                tokio::spawn(async move { Person::sit(&url, format!("Crowd {i}")).await })
+            })
+            .collect();
+        for task in batch {
+            people.push(task.await.unwrap());
+        }
+        next = people.len();
+    }
+    let seated = start.elapsed();
+    tokio::time::sleep(Duration::from_secs(12)).await;
+    let full = server.rss_mb();
+    println!(
+        "{n} signed-in connections, each following a game of its own against six computers \
+         ({:.0} s to sit them down): server RSS {empty:.1} MB empty, {full:.1} MB with them \
+         ({:.1} KB a connection and its game)",
+        seated.as_secs_f64(),
+        (full - empty) * 1024.0 / n as f64
+    );
+    for person in people {
+        person.client.close().await;
+    }
+    // Their games are let go within the hub's sweep (10 s).
+    tokio::time::sleep(Duration::from_secs(25)).await;
+    println!(
+        "after they left: server RSS {:.1} MB",
+        server.rss_mb()
+    );
+}
+
+/// `connected` signed-in players of which `playing` play `rounds` moves each at once against six
+/// Random computers: the round trip of their moves and the moves stored per second.
+async fn throughput(dir: PathBuf, db: Option<String>, connected: usize, playing: usize, rounds: usize) {
+    let limit = (connected + 100).to_string();
+    let mut args = vec![
+        "--max-connections",
+        &limit,
+        "--max-connections-per-address",
+        &limit,
+        "--new-players-per-minute",
+        "1000000",
+        "--new-games-per-minute",
+        "1000000",
+    ];
+    let db_arg;
+    if let Some(url) = &db {
+        db_arg = url.clone();
+        args.extend(["--db", &db_arg]);
+    }
+    let server = Server::start(&dir, &args);
+    let url = server.url.clone();
+    // The idle ones: signed in, each following a game of its own.
+    let mut idle = Vec::new();
+    for chunk in 0..(connected - playing).div_ceil(100) {
+        let batch: Vec<_> = (chunk * 100..((chunk + 1) * 100).min(connected - playing))
+            .map(|i| {
+                let url = url.clone();
+                tokio::spawn(async move { Person::sit(&url, format!("Idle {i}")).await })
+            })
+            .collect();
+        for task in batch {
+            idle.push(task.await.unwrap());
+        }
+    }
+    let mut people = Vec::new();
+    for i in 0..playing {
+        people.push(Person::sit(&url, format!("Player {i}")).await);
+    }
+    let start = Instant::now();
+    let tasks: Vec<_> = people
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut person)| {
+            tokio::spawn(async move {
+                let mut trips = Vec::new();
+                for round in 0..rounds {
+                    match person.play(i + round).await {
+                        Some(trip) => trips.push(trip),
+                        None => break,
+                    }
+                }
+                // The computers' answer to the last move, for the count of moves stored.
+                let _ = person.play(i + rounds).await;
+                (trips, person.game.len())
+            })
+        })
+        .collect();
+    let mut trips = Vec::new();
+    let mut moves = 0;
+    for task in tasks {
+        let (t, n) = task.await.unwrap();
+        trips.extend(t);
+        moves += n;
+    }
+    let took = start.elapsed();
+    trips.sort();
+    println!(
+        "| {} | {connected} | {playing} | {} | {:.1} ms | {:.1} ms | {:.1} ms | {} | {:.0} |",
+        if db.is_some() { "PostgreSQL" } else { "SQLite" },
+        trips.len(),
+        ms(percentile(&trips, 0.5)),
+        ms(percentile(&trips, 0.99)),
+        ms(*trips.last().unwrap_or(&Duration::ZERO)),
+        moves,
+        moves as f64 / took.as_secs_f64()
+    );
+    drop(idle);
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("server-load");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let _ = rlimit::increase_nofile_limit(u64::MAX);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    match args.first().map(String::as_str) {
+        Some("floods") => rt.block_on(floods(dir)),
+        Some("crowd") => {
+            let n = args.get(1).and_then(|n| n.parse().ok()).unwrap_or(10_000);
+            rt.block_on(crowd(dir, n));
+        }
+        Some("throughput") => {
+            let number = |i: usize, default| args.get(i).and_then(|n| n.parse().ok()).unwrap_or(default);
+            let db = std::env::var("QIGUO_LOAD_POSTGRES").ok();
+            println!("| database | connected | playing | moves timed | p50 | p99 | slowest | moves stored | moves stored / s |");
+            println!("|---|---|---|---|---|---|---|---|---|");
+            rt.block_on(throughput(dir, db, number(1, 1000), number(2, 200), number(3, 10)));
+        }
+        _ => eprintln!(
+            "cargo bench -p qiguo-server --bench load -- floods | crowd [N] | \
+             throughput [CONNECTED PLAYING ROUNDS] (QIGUO_LOAD_POSTGRES=URL for PostgreSQL)"
+        ),
+    }
+}
