@@ -63,8 +63,8 @@ impl Server {
 
     /// Resident memory, in MB.
     fn rss_mb(&self) -> f64 {
-        let status =
-            std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .unwrap_or_default();
         status
             .lines()
             .find_map(|l| l.strip_prefix("VmRSS:"))
@@ -452,15 +452,18 @@ async fn crowd(dir: PathBuf, n: usize) {
     }
     // Their games are let go within the hub's sweep (10 s).
     tokio::time::sleep(Duration::from_secs(25)).await;
-    println!(
-        "after they left: server RSS {:.1} MB",
-        server.rss_mb()
-    );
+    println!("after they left: server RSS {:.1} MB", server.rss_mb());
 }
 
 /// `connected` signed-in players of which `playing` play `rounds` moves each at once against six
 /// Random computers: the round trip of their moves and the moves stored per second.
-async fn throughput(dir: PathBuf, db: Option<String>, connected: usize, playing: usize, rounds: usize) {
+async fn throughput(
+    dir: PathBuf,
+    db: Option<String>,
+    connected: usize,
+    playing: usize,
+    rounds: usize,
+) {
     let limit = (connected + 100).to_string();
     let mut args = vec![
         "--max-connections",
@@ -538,7 +541,10 @@ async fn throughput(dir: PathBuf, db: Option<String>, connected: usize, playing:
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("server-load");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -554,11 +560,20 @@ fn main() {
             rt.block_on(crowd(dir, n));
         }
         Some("throughput") => {
-            let number = |i: usize, default| args.get(i).and_then(|n| n.parse().ok()).unwrap_or(default);
+            let number =
+                |i: usize, default| args.get(i).and_then(|n| n.parse().ok()).unwrap_or(default);
             let db = std::env::var("QIGUO_LOAD_POSTGRES").ok();
-            println!("| database | connected | playing | moves timed | p50 | p99 | slowest | moves stored | moves stored / s |");
+            println!(
+                "| database | connected | playing | moves timed | p50 | p99 | slowest | moves stored | moves stored / s |"
+            );
             println!("|---|---|---|---|---|---|---|---|---|");
-            rt.block_on(throughput(dir, db, number(1, 1000), number(2, 200), number(3, 10)));
+            rt.block_on(throughput(
+                dir,
+                db,
+                number(1, 1000),
+                number(2, 200),
+                number(3, 10),
+            ));
         }
         _ => eprintln!(
             "cargo bench -p qiguo-server --bench load -- floods | crowd [N] | \

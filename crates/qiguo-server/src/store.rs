@@ -24,6 +24,8 @@ use sqlx::{AnyPool, Executor, Row};
 
 use crate::secret::{self, NoRandomness};
 
+mod group;
+
 /// The schema, in order; each applied once, recorded in the database.
 const MIGRATIONS: &[(i64, &str, &str)] = &[
     (
@@ -144,6 +146,9 @@ pub enum StoreError {
     /// A new game's spec does not fit its record (seats for every player number).
     #[error("{0}")]
     BadSpec(Refusal),
+    /// The transaction holding this change, with others, failed to commit.
+    #[error("database: the commit failed: {0}")]
+    Commit(String),
 }
 
 /// The database.
@@ -155,6 +160,8 @@ pub struct Store {
     clock: Clock,
     /// This process's id in [`CHANGES_CHANNEL`]'s payloads.
     server_id: String,
+    /// On SQLite, the writer that commits many games' moves in one transaction.
+    group: Option<group::GroupCommit>,
 }
 
 impl std::fmt::Debug for Store {
@@ -244,6 +251,7 @@ impl Store {
             .connect_with(options)
             .await?;
         let store = Store {
+            group: sqlite.then(|| group::GroupCommit::start(pool.clone())),
             pool,
             postgres: !sqlite,
             url: url.to_owned(),
@@ -307,11 +315,7 @@ impl Store {
         game: &GameId,
     ) -> Result<(), StoreError> {
         if self.postgres {
-            sqlx::query("SELECT pg_notify($1, $2)")
-                .bind(CHANGES_CHANNEL)
-                .bind(format!("{} {}", self.server_id, game.0))
-                .execute(&mut **tx)
-                .await?;
+            notify(tx, &self.server_id, game).await?;
         }
         Ok(())
     }
@@ -537,42 +541,19 @@ impl Store {
         now: i64,
         due_in: Option<i64>,
     ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE games SET moved_ms = $1, due_ms = $2 WHERE id = $3")
-            .bind(now)
-            .bind(due_in.map(|d| now.saturating_add(d)))
-            .bind(&game.0)
-            .execute(&mut *tx)
-            .await?;
-        self.notify_change(&mut tx, game).await?;
+        let server = self.postgres.then_some(self.server_id.as_str());
+        note_change(&mut tx, game, now, due_in, server).await?;
         tx.commit().await?;
         Ok(())
     }
 
-    /// How many moves `game` has, within `tx`; refused if it is over. On PostgreSQL the game's
-    /// row is locked until `tx` ends (`FOR UPDATE`), so that two servers changing its moves
-    /// take turns and the second counts what the first stored; SQLite's one connection writes
-    /// one transaction at a time, and a second server is refused the file.
+    /// How many moves `game` has, within `tx`; refused if it is over (see [`count_moves`]).
     async fn move_count(
         &self,
         tx: &mut sqlx::Transaction<'_, sqlx::Any>,
         game: &GameId,
     ) -> Result<u32, StoreError> {
-        let lock = if self.postgres { " FOR UPDATE" } else { "" };
-        let row = sqlx::query(&format!(
-            "SELECT finished_ms FROM games WHERE id = $1{lock}"
-        ))
-        .bind(&game.0)
-        .fetch_optional(&mut **tx)
-        .await?
-        .ok_or(StoreError::NoGame)?;
-        if row.try_get::<Option<i64>, _>("finished_ms")?.is_some() {
-            return Err(StoreError::Finished);
-        }
-        let row = sqlx::query("SELECT COUNT(*) AS moves FROM moves WHERE game_id = $1")
-            .bind(&game.0)
-            .fetch_one(&mut **tx)
-            .await?;
-        Ok(u32::try_from(row.try_get::<i64, _>("moves")?).unwrap_or(u32::MAX))
+        count_moves(tx, game, self.postgres).await
     }
 
     /// Stores move number `ply` (from 0) of `game`, made for `seat` (by its player, by a
@@ -590,34 +571,24 @@ impl Store {
         ends: bool,
         due_in: Option<i64>,
     ) -> Result<(), StoreError> {
-        let now = self.now();
+        let write = MoveWrite {
+            game: game.clone(),
+            ply,
+            mv,
+            seat,
+            by,
+            ends,
+            due_in,
+            now: self.now(),
+        };
+        if let Some(group) = &self.group {
+            return group.write(write).await;
+        }
         let mut tx = self.pool.begin().await?;
-        let has = self.move_count(&mut tx, game).await?;
-        if has != ply {
-            return Err(StoreError::OutOfTurn { has, expected: ply });
-        }
-        // The primary key (game, ply) refuses a second move for the same turn even if two
-        // servers on one PostgreSQL got this far at once.
-        sqlx::query(
-            "INSERT INTO moves (game_id, ply, mv, seat, stand_in, played_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(&game.0)
-        .bind(i64::from(ply))
-        .bind(mv.to_string())
-        .bind(i64::from(seat))
-        .bind(made_by_code(by))
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
-        if ends {
-            sqlx::query("UPDATE games SET finished_ms = $1, due_ms = NULL WHERE id = $2")
-                .bind(now)
-                .bind(&game.0)
-                .execute(&mut *tx)
-                .await?;
-        }
-        self.commit_change(tx, game, now, due_in).await
+        let server = self.postgres.then_some(self.server_id.as_str());
+        write_move(&mut tx, &write, server).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     /// Unfinished games whose time to be acted on has come (`due_ms` at or before `now`), the
@@ -734,6 +705,120 @@ impl Store {
         .await?;
         rows.iter().map(|r| Ok(GameId(r.try_get("id")?))).collect()
     }
+}
+
+/// A move to store: [`Store::append_move`]'s request, at `now`.
+#[derive(Clone, Debug)]
+pub(crate) struct MoveWrite {
+    game: GameId,
+    ply: u32,
+    mv: Move,
+    seat: u8,
+    by: MadeBy,
+    ends: bool,
+    due_in: Option<i64>,
+    now: i64,
+}
+
+/// How many moves `game` has, within `tx`; refused if it is over. On PostgreSQL (`lock`) the
+/// game's row is locked until `tx` ends (`FOR UPDATE`), so that two servers changing its moves
+/// take turns and the second counts what the first stored; SQLite's one connection writes one
+/// transaction at a time, and a second server is refused the file.
+async fn count_moves(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    game: &GameId,
+    lock: bool,
+) -> Result<u32, StoreError> {
+    let lock = if lock { " FOR UPDATE" } else { "" };
+    let row = sqlx::query(&format!(
+        "SELECT finished_ms FROM games WHERE id = $1{lock}"
+    ))
+    .bind(&game.0)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or(StoreError::NoGame)?;
+    if row.try_get::<Option<i64>, _>("finished_ms")?.is_some() {
+        return Err(StoreError::Finished);
+    }
+    let row = sqlx::query("SELECT COUNT(*) AS moves FROM moves WHERE game_id = $1")
+        .bind(&game.0)
+        .fetch_one(&mut **tx)
+        .await?;
+    Ok(u32::try_from(row.try_get::<i64, _>("moves")?).unwrap_or(u32::MAX))
+}
+
+/// Stores `w` within `tx` (committed by the caller): refused unless the game has exactly
+/// `w.ply` moves. `server`: this server's id on PostgreSQL, to lock the game's row and tell
+/// the others.
+async fn write_move(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    w: &MoveWrite,
+    server: Option<&str>,
+) -> Result<(), StoreError> {
+    let has = count_moves(tx, &w.game, server.is_some()).await?;
+    if has != w.ply {
+        return Err(StoreError::OutOfTurn {
+            has,
+            expected: w.ply,
+        });
+    }
+    // The primary key (game, ply) refuses a second move for the same turn even if two
+    // servers on one PostgreSQL got this far at once.
+    sqlx::query(
+        "INSERT INTO moves (game_id, ply, mv, seat, stand_in, played_ms) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(&w.game.0)
+    .bind(i64::from(w.ply))
+    .bind(w.mv.to_string())
+    .bind(i64::from(w.seat))
+    .bind(made_by_code(w.by))
+    .bind(w.now)
+    .execute(&mut **tx)
+    .await?;
+    if w.ends {
+        sqlx::query("UPDATE games SET finished_ms = $1, due_ms = NULL WHERE id = $2")
+            .bind(w.now)
+            .bind(&w.game.0)
+            .execute(&mut **tx)
+            .await?;
+    }
+    note_change(tx, &w.game, w.now, w.due_in, server).await
+}
+
+/// Notes within `tx` that `game`'s turn began at `now` and is due `due_in` after it; on
+/// PostgreSQL (`server`: this server's id), the other servers are told when `tx` commits.
+async fn note_change(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    game: &GameId,
+    now: i64,
+    due_in: Option<i64>,
+    server: Option<&str>,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE games SET moved_ms = $1, due_ms = $2 WHERE id = $3")
+        .bind(now)
+        .bind(due_in.map(|d| now.saturating_add(d)))
+        .bind(&game.0)
+        .execute(&mut **tx)
+        .await?;
+    if let Some(server) = server {
+        notify(tx, server, game).await?;
+    }
+    Ok(())
+}
+
+/// `NOTIFY`s the other servers on PostgreSQL, when `tx` commits, that `game` changed.
+async fn notify(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    server: &str,
+    game: &GameId,
+) -> Result<(), StoreError> {
+    sqlx::query("SELECT pg_notify($1, $2)")
+        .bind(CHANGES_CHANNEL)
+        .bind(format!("{server} {}", game.0))
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -54,6 +54,57 @@ fn postgres() -> String {
 }
 
 #[test]
+fn moves_of_many_games_at_once_are_committed_together_each_checked_alone() {
+    let dir = TempDir::new("store-group");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let store = Store::open(&sqlite(&dir)).await.unwrap();
+        let ann = store.add_player("Ann").await.unwrap();
+        let mut games = Vec::new();
+        for _ in 0..40 {
+            games.push(store.create_game(&ann.id, &spec()).await.unwrap().id);
+        }
+        let mv = Position::start(Rules::default()).legal_moves()[0];
+        // Forty first moves at once, and for every fourth game a second one for the same turn
+        // (only one of the two can be stored), all waiting for the same commits.
+        let mut writes = Vec::new();
+        for (n, id) in games.iter().enumerate() {
+            for _ in 0..if n % 4 == 0 { 2 } else { 1 } {
+                let (store, id) = (store.clone(), id.clone());
+                writes.push(tokio::spawn(async move {
+                    store
+                        .append_move(&id, 0, mv, 0, MadeBy::Seat, false, Some(1000))
+                        .await
+                }));
+            }
+        }
+        let mut stored = 0;
+        let mut refused = 0;
+        for write in writes {
+            match write.await.unwrap() {
+                Ok(()) => stored += 1,
+                Err(StoreError::OutOfTurn {
+                    has: 1,
+                    expected: 0,
+                }) => refused += 1,
+                Err(e) => panic!("{e}"),
+            }
+        }
+        assert_eq!((stored, refused), (40, 10));
+        for id in &games {
+            let game = store.load_game(id).await.unwrap();
+            assert_eq!(game.game.len(), 1);
+        }
+        // The one refused did not undo the others of its transaction: every game is due.
+        assert_eq!(store.due_games(i64::MAX, 100).await.unwrap().len(), 40);
+    });
+}
+
+#[test]
 fn players_games_seats_and_moves_are_kept_in_sqlite() {
     let dir = TempDir::new("store-kept");
     players_games_seats_and_moves_are_kept(&sqlite(&dir));

@@ -104,7 +104,13 @@ impl Hub {
             if seen_at.elapsed() >= SEEN_EVERY {
                 seen_at = tokio::time::Instant::now();
                 hub.note_seen().await;
-                hub.let_go();
+                let gone = hub.let_go();
+                if gone > 0 {
+                    let (games, players) = hub.held();
+                    hub.log.info(&format!(
+                        "{gone} games nobody uses let go; {games} games and {players} players' channels held"
+                    ));
+                }
                 if let Err(e) = hub.load_due().await {
                     hub.log.warn(&format!("games due not read: {e}"));
                 }

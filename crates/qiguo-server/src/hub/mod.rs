@@ -28,8 +28,9 @@ use crate::log::{Log, escaped};
 use crate::protocol::{Answer, Event, GameSummary, GameView, Identity, MAX_MOVE_BYTES, NewGame};
 use crate::store::{GameId, PlayerId, SeatPlan, Store, StoreError, StoredGame};
 
-/// How many events a follower may fall behind before it is told to read the game afresh.
-const EVENTS_KEPT: usize = 256;
+/// How many events a follower may fall behind before it is told to read the game afresh
+/// (nine rounds of seven moves; each slot is kept for every game followed).
+const EVENTS_KEPT: usize = 64;
 
 impl From<StoreError> for Refusal {
     fn from(e: StoreError) -> Refusal {
@@ -41,6 +42,7 @@ impl From<StoreError> for Refusal {
             StoreError::Finished => Refusal::GameOver,
             StoreError::BadSpec(refusal) => refusal,
             failed @ (StoreError::Database(_)
+            | StoreError::Commit(_)
             | StoreError::Migrate(_)
             | StoreError::Folder(..)
             | StoreError::NoRandomness(_)
