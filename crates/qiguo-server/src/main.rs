@@ -3,6 +3,12 @@
 
 use std::process::ExitCode;
 
+/// jemalloc, whose background threads give freed memory back to the system within seconds, so
+/// that the server's memory follows its use (after a crowd or a flood) rather than its peak.
+#[cfg(all(unix, not(target_env = "musl")))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 use clap::Parser;
 use qiguo_server::cli::{ServerArgs, run};
 

@@ -729,9 +729,11 @@ async fn count_moves(
     game: &GameId,
     lock: bool,
 ) -> Result<u32, StoreError> {
-    let lock = if lock { " FOR UPDATE" } else { "" };
+    // One statement: the row lock and the count in one query on PostgreSQL too.
+    let lock = if lock { " FOR UPDATE OF g" } else { "" };
     let row = sqlx::query(&format!(
-        "SELECT finished_ms FROM games WHERE id = $1{lock}"
+        "SELECT g.finished_ms, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS moves \
+         FROM games g WHERE g.id = $1{lock}"
     ))
     .bind(&game.0)
     .fetch_optional(&mut **tx)
@@ -740,16 +742,12 @@ async fn count_moves(
     if row.try_get::<Option<i64>, _>("finished_ms")?.is_some() {
         return Err(StoreError::Finished);
     }
-    let row = sqlx::query("SELECT COUNT(*) AS moves FROM moves WHERE game_id = $1")
-        .bind(&game.0)
-        .fetch_one(&mut **tx)
-        .await?;
     Ok(u32::try_from(row.try_get::<i64, _>("moves")?).unwrap_or(u32::MAX))
 }
 
 /// Stores `w` within `tx` (committed by the caller): refused unless the game has exactly
-/// `w.ply` moves. `server`: this server's id on PostgreSQL, to lock the game's row and tell
-/// the others.
+/// `w.ply` moves, and then nothing was written. `server`: this server's id on PostgreSQL, to
+/// lock the game's row and tell the others. Three statements: the count, the move, the game.
 async fn write_move(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     w: &MoveWrite,
@@ -776,14 +774,17 @@ async fn write_move(
     .bind(w.now)
     .execute(&mut **tx)
     .await?;
-    if w.ends {
-        sqlx::query("UPDATE games SET finished_ms = $1, due_ms = NULL WHERE id = $2")
-            .bind(w.now)
-            .bind(&w.game.0)
-            .execute(&mut **tx)
-            .await?;
+    sqlx::query("UPDATE games SET moved_ms = $1, due_ms = $2, finished_ms = $3 WHERE id = $4")
+        .bind(w.now)
+        .bind(w.due_in.map(|d| w.now.saturating_add(d)))
+        .bind(w.ends.then_some(w.now))
+        .bind(&w.game.0)
+        .execute(&mut **tx)
+        .await?;
+    if let Some(server) = server {
+        notify(tx, server, &w.game).await?;
     }
-    note_change(tx, &w.game, w.now, w.due_in, server).await
+    Ok(())
 }
 
 /// Notes within `tx` that `game`'s turn began at `now` and is due `due_in` after it; on

@@ -2,8 +2,8 @@
 //! disk, and each acknowledged only once that transaction is committed.
 //!
 //! Moves go to one writer. It takes the first that comes and every other already waiting (at
-//! most [`BATCH`]), stores each behind a savepoint of its own — a move refused (another stored
-//! first, the game over) is rolled back alone and answered so — and commits them all at once.
+//! most [`BATCH`]), stores each — a move refused (another stored first, the game over) is
+//! refused before anything of it is written, and answered so — and commits them all at once.
 //! Nothing waits for a batch to fill: a move alone is committed at once, and the moves that
 //! came meanwhile go together in the next commit. If the commit fails, every move in it is
 //! answered with the failure and none is acknowledged.
@@ -71,41 +71,36 @@ async fn commit(pool: &AnyPool, batch: &mut Vec<(MoveWrite, Answer)>) {
         }
     };
     let mut stored = Vec::with_capacity(batch.len());
+    let mut failed = None;
     for (w, answer) in batch.drain(..) {
-        let result = savepoint(&mut tx, &w).await;
-        match result {
+        if failed.is_some() {
+            stored.push(answer);
+            continue;
+        }
+        match write_move(&mut tx, &w, None).await {
             Ok(()) => stored.push(answer),
-            Err(e) => {
+            // Refused by its count: nothing of it was written; the others go on.
+            Err(e @ (StoreError::OutOfTurn { .. } | StoreError::Finished | StoreError::NoGame)) => {
                 let _ = answer.send(Err(e));
+            }
+            // The database failed midway: nothing of this transaction is kept.
+            Err(e) => {
+                failed = Some(e.to_string());
+                stored.push(answer);
             }
         }
     }
-    let committed = tx.commit().await.map_err(|e| e.to_string());
+    let committed = match failed {
+        Some(why) => {
+            let _ = tx.rollback().await;
+            Err(why)
+        }
+        None => tx.commit().await.map_err(|e| e.to_string()),
+    };
     for answer in stored {
         let _ = answer.send(match &committed {
             Ok(()) => Ok(()),
             Err(why) => Err(StoreError::Commit(why.clone())),
         });
-    }
-}
-
-/// Stores one move behind a savepoint: kept if it is stored, rolled back alone if refused.
-async fn savepoint(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    w: &MoveWrite,
-) -> Result<(), StoreError> {
-    sqlx::query("SAVEPOINT one_move").execute(&mut **tx).await?;
-    match write_move(tx, w, None).await {
-        Ok(()) => {
-            sqlx::query("RELEASE one_move").execute(&mut **tx).await?;
-            Ok(())
-        }
-        Err(e) => {
-            sqlx::query("ROLLBACK TO one_move")
-                .execute(&mut **tx)
-                .await?;
-            sqlx::query("RELEASE one_move").execute(&mut **tx).await?;
-            Err(e)
-        }
     }
 }
