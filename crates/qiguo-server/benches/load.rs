@@ -39,9 +39,16 @@ struct Server {
 
 impl Server {
     fn start(dir: &std::path::Path, args: &[&str]) -> Server {
-        let db = format!("sqlite://{}", dir.join("load.sqlite").display());
+        // The SQLite file in `dir`, unless `args` name a database.
+        let sqlite = format!("sqlite://{}", dir.join("load.sqlite").display());
+        let db = if args.contains(&"--db") {
+            Vec::new()
+        } else {
+            vec!["--db", &sqlite]
+        };
         let mut child = Command::new(env!("CARGO_BIN_EXE_qiguo-server"))
-            .args(["--port", "0", "--db", &db, "--log", "qiguo_server=info"])
+            .args(["--port", "0", "--log", "qiguo_server=info"])
+            .args(db)
             .args(args)
             .stdout(Stdio::piped())
             .spawn()

@@ -123,6 +123,8 @@ pub struct Running {
     accept: JoinHandle<()>,
     slots: Arc<Semaphore>,
     max_connections: usize,
+    /// The SQLite file's claim, held while the server runs.
+    _claim: Option<std::fs::File>,
 }
 
 impl Running {
@@ -208,6 +210,8 @@ pub async fn serve_store(
     tls: Option<tokio_rustls::TlsAcceptor>,
     log: Log,
 ) -> Result<Running, ServeError> {
+    // One server a SQLite file: a second is refused before it listens.
+    let claim = store.claim()?;
     let want = SocketAddr::new(config.bind, config.port);
     let listener = TcpListener::bind(want)
         .await
@@ -246,6 +250,7 @@ pub async fn serve_store(
         accept,
         slots,
         max_connections: config.limits.connections,
+        _claim: claim,
     })
 }
 

@@ -9,7 +9,7 @@
 //! [`Store::load_game`], which replays every stored game through the rules engine.
 
 use std::borrow::Cow;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -146,6 +146,12 @@ pub enum StoreError {
     /// A new game's spec does not fit its record (seats for every player number).
     #[error("{0}")]
     BadSpec(Refusal),
+    /// Another server serves this SQLite file (one file takes one server; several servers
+    /// share a PostgreSQL database).
+    #[error(
+        "{0} is served by another server already: a SQLite file takes one server (several share a PostgreSQL database)"
+    )]
+    Served(PathBuf),
     /// The transaction holding this change, with others, failed to commit.
     #[error("database: the commit failed: {0}")]
     Commit(String),
@@ -160,8 +166,8 @@ pub struct Store {
     clock: Clock,
     /// This process's id in [`CHANGES_CHANNEL`]'s payloads.
     server_id: String,
-    /// On SQLite, the writer that commits many games' moves in one transaction.
-    group: Option<group::GroupCommit>,
+    /// The writer that commits many games' moves in one transaction.
+    group: group::GroupCommit,
 }
 
 impl std::fmt::Debug for Store {
@@ -250,13 +256,19 @@ impl Store {
             })
             .connect_with(options)
             .await?;
+        let server_id = secret::new_id()?;
+        let kind = if sqlite {
+            group::Kind::Sqlite
+        } else {
+            group::Kind::Postgres(server_id.clone())
+        };
         let store = Store {
-            group: sqlite.then(|| group::GroupCommit::start(pool.clone())),
+            group: group::GroupCommit::start(pool.clone(), kind),
             pool,
             postgres: !sqlite,
             url: url.to_owned(),
             clock: Arc::new(now_ms),
-            server_id: secret::new_id()?,
+            server_id,
         };
         store.migrate().await?;
         Ok(store)
@@ -286,6 +298,39 @@ impl Store {
     /// Whether the database is PostgreSQL (several servers may share it).
     pub fn is_postgres(&self) -> bool {
         self.postgres
+    }
+
+    /// The SQLite file the store keeps, if it keeps one (not PostgreSQL, not in memory).
+    pub fn sqlite_file(&self) -> Option<PathBuf> {
+        if self.postgres {
+            return None;
+        }
+        let rest = self
+            .url
+            .trim_start_matches("sqlite:")
+            .trim_start_matches("//");
+        let path = rest.split_once('?').map_or(rest, |(path, _)| path);
+        (!path.is_empty() && !path.starts_with(':')).then(|| PathBuf::from(path))
+    }
+
+    /// Claims the SQLite file for one server: an advisory lock on the file (SQLite's own locks
+    /// are of another kind, so readers and a backup go on) held until the claim is dropped.
+    /// `None` on PostgreSQL or in memory, where nothing is to be claimed; refused when another
+    /// server holds the file.
+    pub fn claim(&self) -> Result<Option<std::fs::File>, StoreError> {
+        let Some(path) = self.sqlite_file() else {
+            return Ok(None);
+        };
+        let file = std::fs::File::open(&path)
+            .map_err(|e| StoreError::Folder(path.display().to_string(), e.to_string()))?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(file)),
+            Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::Served(path)),
+            Err(std::fs::TryLockError::Error(e)) => Err(StoreError::Folder(
+                path.display().to_string(),
+                e.to_string(),
+            )),
+        }
     }
 
     /// The URL the store was opened with.
@@ -581,14 +626,8 @@ impl Store {
             due_in,
             now: self.now(),
         };
-        if let Some(group) = &self.group {
-            return group.write(write).await;
-        }
-        let mut tx = self.pool.begin().await?;
-        let server = self.postgres.then_some(self.server_id.as_str());
-        write_move(&mut tx, &write, server).await?;
-        tx.commit().await?;
-        Ok(())
+        // With the other moves waiting, in one transaction (see `group`).
+        self.group.write(write).await
     }
 
     /// Unfinished games whose time to be acted on has come (`due_ms` at or before `now`), the
@@ -743,48 +782,6 @@ async fn count_moves(
         return Err(StoreError::Finished);
     }
     Ok(u32::try_from(row.try_get::<i64, _>("moves")?).unwrap_or(u32::MAX))
-}
-
-/// Stores `w` within `tx` (committed by the caller): refused unless the game has exactly
-/// `w.ply` moves, and then nothing was written. `server`: this server's id on PostgreSQL, to
-/// lock the game's row and tell the others. Three statements: the count, the move, the game.
-async fn write_move(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    w: &MoveWrite,
-    server: Option<&str>,
-) -> Result<(), StoreError> {
-    let has = count_moves(tx, &w.game, server.is_some()).await?;
-    if has != w.ply {
-        return Err(StoreError::OutOfTurn {
-            has,
-            expected: w.ply,
-        });
-    }
-    // The primary key (game, ply) refuses a second move for the same turn even if two
-    // servers on one PostgreSQL got this far at once.
-    sqlx::query(
-        "INSERT INTO moves (game_id, ply, mv, seat, stand_in, played_ms) \
-         VALUES ($1, $2, $3, $4, $5, $6)",
-    )
-    .bind(&w.game.0)
-    .bind(i64::from(w.ply))
-    .bind(w.mv.to_string())
-    .bind(i64::from(w.seat))
-    .bind(made_by_code(w.by))
-    .bind(w.now)
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query("UPDATE games SET moved_ms = $1, due_ms = $2, finished_ms = $3 WHERE id = $4")
-        .bind(w.now)
-        .bind(w.due_in.map(|d| w.now.saturating_add(d)))
-        .bind(w.ends.then_some(w.now))
-        .bind(&w.game.0)
-        .execute(&mut **tx)
-        .await?;
-    if let Some(server) = server {
-        notify(tx, server, &w.game).await?;
-    }
-    Ok(())
 }
 
 /// Notes within `tx` that `game`'s turn began at `now` and is due `due_in` after it; on

@@ -158,6 +158,39 @@ fn data(name: &str) -> PathBuf {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sqlite_file_takes_one_server() {
+    let dir = TempDir::new("server-one-file");
+    let lines = Lines::default();
+    let mut config = ServerConfig::new(sqlite(&dir));
+    config.port = 0;
+    let first = serve(&config, lines.log()).await.unwrap();
+    // A second server on the same file is refused, saying why; a reader is not.
+    match serve(&config, lines.log()).await {
+        Err(ServeError::Store(e)) => {
+            assert!(
+                e.to_string().contains("served by another server already"),
+                "{e}"
+            );
+        }
+        Err(e) => panic!("{e}"),
+        Ok(_) => panic!("a second server on one SQLite file"),
+    }
+    let reader = Store::open(&sqlite(&dir)).await.unwrap();
+    assert!(
+        reader
+            .games_of(&qiguo_server::PlayerId("nobody".into()))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    // Once the first has stopped, the file is free again.
+    first.shutdown(Duration::from_secs(2)).await;
+    drop(first);
+    let again = serve(&config, lines.log()).await.unwrap();
+    again.shutdown(Duration::from_secs(2)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tls_is_served_and_plain_only_on_loopback() {
     let dir = TempDir::new("server-tls");
     let lines = Lines::default();

@@ -43,6 +43,7 @@ impl From<StoreError> for Refusal {
             StoreError::BadSpec(refusal) => refusal,
             failed @ (StoreError::Database(_)
             | StoreError::Commit(_)
+            | StoreError::Served(_)
             | StoreError::Migrate(_)
             | StoreError::Folder(..)
             | StoreError::NoRandomness(_)

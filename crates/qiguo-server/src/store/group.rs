@@ -1,17 +1,22 @@
-//! Group commit on SQLite: the moves of many games stored in one transaction, with one sync to
-//! disk, and each acknowledged only once that transaction is committed.
+//! Group commit: the moves of many games stored in one transaction, with one sync to disk, and
+//! each acknowledged only once that transaction is committed (SQLite, and PostgreSQL with the
+//! games' rows locked).
 //!
 //! Moves go to one writer. It takes the first that comes and every other already waiting (at
-//! most [`BATCH`]), stores each — a move refused (another stored first, the game over) is
-//! refused before anything of it is written, and answered so — and commits them all at once.
+//! most [`BATCH`], one per game), reads all their games' counts in one statement — a move
+//! refused (another stored first, the game over) is answered so and nothing of it written —
+//! writes the others' moves in a second and their games' rows in a third, and commits them all
+//! at once.
 //! Nothing waits for a batch to fill: a move alone is committed at once, and the moves that
 //! came meanwhile go together in the next commit. If the commit fails, every move in it is
 //! answered with the failure and none is acknowledged.
 
-use sqlx::AnyPool;
+use std::collections::{HashMap, HashSet};
+
+use sqlx::{AnyPool, Row};
 use tokio::sync::{mpsc, oneshot};
 
-use super::{MoveWrite, StoreError, write_move};
+use super::{CHANGES_CHANNEL, MoveWrite, StoreError, made_by_code};
 
 /// The most moves one transaction commits.
 pub const BATCH: usize = 256;
@@ -24,11 +29,21 @@ pub(crate) struct GroupCommit {
     moves: mpsc::UnboundedSender<(MoveWrite, Answer)>,
 }
 
+/// Which database the writer writes to.
+#[derive(Clone, Debug)]
+pub(crate) enum Kind {
+    /// SQLite: one writer, one connection.
+    Sqlite,
+    /// PostgreSQL, shared with other servers: this server's id, to lock the games' rows while
+    /// their moves are counted and stored and to tell the others what changed.
+    Postgres(String),
+}
+
 impl GroupCommit {
     /// Starts the writer on `pool` (within a Tokio runtime).
-    pub(crate) fn start(pool: AnyPool) -> GroupCommit {
+    pub(crate) fn start(pool: AnyPool, kind: Kind) -> GroupCommit {
         let (moves, waiting) = mpsc::unbounded_channel();
-        tokio::spawn(writer(pool, waiting));
+        tokio::spawn(writer(pool, kind, waiting));
         GroupCommit { moves }
     }
 
@@ -44,63 +59,193 @@ impl GroupCommit {
     }
 }
 
-async fn writer(pool: AnyPool, mut waiting: mpsc::UnboundedReceiver<(MoveWrite, Answer)>) {
-    let mut batch = Vec::with_capacity(BATCH);
-    while let Some(first) = waiting.recv().await {
-        batch.push(first);
+async fn writer(
+    pool: AnyPool,
+    kind: Kind,
+    mut waiting: mpsc::UnboundedReceiver<(MoveWrite, Answer)>,
+) {
+    let mut batch: Vec<(MoveWrite, Answer)> = Vec::with_capacity(BATCH);
+    let mut later = Vec::new();
+    loop {
+        if batch.is_empty() {
+            match waiting.recv().await {
+                Some(first) => batch.push(first),
+                None => return,
+            }
+        }
         while batch.len() < BATCH {
             match waiting.try_recv() {
                 Ok(next) => batch.push(next),
                 Err(_) => break,
             }
         }
-        commit(&pool, &mut batch).await;
+        // One move per game in a transaction (a game's moves come one after the other, as
+        // the hub holds the game while storing; a second one waits for the next commit).
+        let mut games = HashSet::with_capacity(batch.len());
+        let mut i = 0;
+        while i < batch.len() {
+            if games.insert(batch[i].0.game.clone()) {
+                i += 1;
+            } else {
+                later.push(batch.remove(i));
+            }
+        }
+        commit(&pool, &kind, &mut batch).await;
+        batch.append(&mut later);
     }
 }
 
-/// Stores and commits `batch`, answering each move; leaves `batch` empty.
-async fn commit(pool: &AnyPool, batch: &mut Vec<(MoveWrite, Answer)>) {
+/// Stores and commits `batch` (one move per game), answering each move; leaves `batch`
+/// empty. Three statements whatever its size: the games' counts, the moves, the games' rows.
+async fn commit(pool: &AnyPool, kind: &Kind, batch: &mut Vec<(MoveWrite, Answer)>) {
     let mut tx = match pool.begin().await {
         Ok(tx) => tx,
+        Err(e) => return fail(batch.drain(..).map(|(_, a)| a), &e.to_string()),
+    };
+    let counts = match counts(&mut tx, kind, batch).await {
+        Ok(counts) => counts,
         Err(e) => {
-            let why = e.to_string();
-            for (_, answer) in batch.drain(..) {
-                let _ = answer.send(Err(StoreError::Commit(why.clone())));
-            }
-            return;
+            let _ = tx.rollback().await;
+            return fail(batch.drain(..).map(|(_, a)| a), &e.to_string());
         }
     };
-    let mut stored = Vec::with_capacity(batch.len());
-    let mut failed = None;
+    // Refused by their count: answered now, nothing of them written.
+    let mut accepted = Vec::with_capacity(batch.len());
     for (w, answer) in batch.drain(..) {
-        if failed.is_some() {
-            stored.push(answer);
-            continue;
-        }
-        match write_move(&mut tx, &w, None).await {
-            Ok(()) => stored.push(answer),
-            // Refused by its count: nothing of it was written; the others go on.
-            Err(e @ (StoreError::OutOfTurn { .. } | StoreError::Finished | StoreError::NoGame)) => {
+        let refused = match counts.get(&w.game.0) {
+            None => Some(StoreError::NoGame),
+            Some(None) => Some(StoreError::Finished),
+            Some(Some(has)) if *has != w.ply => Some(StoreError::OutOfTurn {
+                has: *has,
+                expected: w.ply,
+            }),
+            Some(Some(_)) => None,
+        };
+        match refused {
+            Some(e) => {
                 let _ = answer.send(Err(e));
             }
-            // The database failed midway: nothing of this transaction is kept.
-            Err(e) => {
-                failed = Some(e.to_string());
-                stored.push(answer);
+            None => accepted.push((w, answer)),
+        }
+    }
+    if accepted.is_empty() {
+        let _ = tx.rollback().await;
+        return;
+    }
+    let written = match write(&mut tx, kind, &accepted).await {
+        Ok(()) => tx.commit().await.map_err(|e| e.to_string()),
+        Err(e) => {
+            let _ = tx.rollback().await;
+            Err(e.to_string())
+        }
+    };
+    match written {
+        Ok(()) => {
+            for (_, answer) in accepted {
+                let _ = answer.send(Ok(()));
             }
         }
+        Err(why) => fail(accepted.into_iter().map(|(_, a)| a), &why),
     }
-    let committed = match failed {
-        Some(why) => {
-            let _ = tx.rollback().await;
-            Err(why)
-        }
-        None => tx.commit().await.map_err(|e| e.to_string()),
+}
+
+/// Answers every move with the failure of their transaction.
+fn fail(answers: impl Iterator<Item = Answer>, why: &str) {
+    for answer in answers {
+        let _ = answer.send(Err(StoreError::Commit(why.to_owned())));
+    }
+}
+
+/// `$first, $first+1, …` for `n` values, in parentheses.
+fn row(first: usize, n: usize) -> String {
+    let places: Vec<String> = (first..first + n).map(|i| format!("${i}")).collect();
+    format!("({})", places.join(", "))
+}
+
+/// Each game's number of moves (`None`: finished), for the games of `batch` that exist; on
+/// PostgreSQL their rows are locked until the transaction ends, so that another server storing
+/// a move of one of them waits and then counts this one.
+async fn counts(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    kind: &Kind,
+    batch: &[(MoveWrite, Answer)],
+) -> Result<HashMap<String, Option<u32>>, StoreError> {
+    let lock = match kind {
+        Kind::Sqlite => "",
+        // In the order of their ids, so that two servers' batches never wait for each other.
+        Kind::Postgres(_) => " ORDER BY g.id FOR UPDATE OF g",
     };
-    for answer in stored {
-        let _ = answer.send(match &committed {
-            Ok(()) => Ok(()),
-            Err(why) => Err(StoreError::Commit(why.clone())),
-        });
+    let sql = format!(
+        "SELECT g.id, g.finished_ms, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS moves \
+         FROM games g WHERE g.id IN {}{lock}",
+        row(1, batch.len())
+    );
+    let mut query = sqlx::query(&sql);
+    for (w, _) in batch {
+        query = query.bind(&w.game.0);
     }
+    let rows = query.fetch_all(&mut **tx).await?;
+    let mut counts = HashMap::with_capacity(rows.len());
+    for r in rows {
+        let finished = r.try_get::<Option<i64>, _>("finished_ms")?.is_some();
+        let moves = u32::try_from(r.try_get::<i64, _>("moves")?).unwrap_or(u32::MAX);
+        counts.insert(r.try_get("id")?, (!finished).then_some(moves));
+    }
+    Ok(counts)
+}
+
+/// Writes the moves of `accepted` and their games' rows: two statements (and on PostgreSQL a
+/// third, telling the other servers).
+async fn write(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    kind: &Kind,
+    accepted: &[(MoveWrite, Answer)],
+) -> Result<(), StoreError> {
+    let rows: Vec<String> = (0..accepted.len()).map(|i| row(i * 6 + 1, 6)).collect();
+    let sql = format!(
+        "INSERT INTO moves (game_id, ply, mv, seat, stand_in, played_ms) VALUES {}",
+        rows.join(", ")
+    );
+    let mut query = sqlx::query(&sql);
+    for (w, _) in accepted {
+        query = query
+            .bind(&w.game.0)
+            .bind(i64::from(w.ply))
+            .bind(w.mv.to_string())
+            .bind(i64::from(w.seat))
+            .bind(made_by_code(w.by))
+            .bind(w.now);
+    }
+    query.execute(&mut **tx).await?;
+    // UPDATE … FROM (VALUES …), in SQLite and PostgreSQL alike: the columns are column1, …
+    let rows: Vec<String> = (0..accepted.len()).map(|i| row(i * 4 + 1, 4)).collect();
+    let sql = format!(
+        "UPDATE games SET moved_ms = v.column2, due_ms = v.column3, finished_ms = v.column4 \
+         FROM (VALUES {}) AS v WHERE games.id = v.column1",
+        rows.join(", ")
+    );
+    let mut query = sqlx::query(&sql);
+    for (w, _) in accepted {
+        query = query
+            .bind(&w.game.0)
+            .bind(w.now)
+            .bind(w.due_in.map(|d| w.now.saturating_add(d)))
+            .bind(w.ends.then_some(w.now));
+    }
+    query.execute(&mut **tx).await?;
+    if let Kind::Postgres(server) = kind {
+        let sql = format!(
+            "SELECT pg_notify($1, v.column1) FROM (VALUES {}) AS v",
+            (0..accepted.len())
+                .map(|i| row(i + 2, 1))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let mut query = sqlx::query(&sql).bind(CHANGES_CHANNEL);
+        for (w, _) in accepted {
+            query = query.bind(format!("{server} {}", w.game.0));
+        }
+        query.execute(&mut **tx).await?;
+    }
+    Ok(())
 }
