@@ -133,7 +133,7 @@ impl LiveGame {
             moved_ms: stored.moved_ms,
             finished: stored.finished,
             stand_ins: stored.stand_ins,
-            take_back: None,
+            take_back: stored.take_back,
             away: Vec::new(),
         }
     }
@@ -441,6 +441,13 @@ impl LiveGame {
         events
     }
 
+    /// Takes when each seat's player was last seen (by any server, from the database).
+    pub fn set_seen(&mut self, seen: &[Option<i64>]) {
+        for (seat, &seen) in self.seats.iter_mut().zip(seen) {
+            seat.seen_ms = seen;
+        }
+    }
+
     /// Seats `player`, called `name`, in `seat` (taken in the database): the event to tell.
     pub fn seat(&mut self, seat: u8, player: &PlayerId, name: &str) -> Event {
         if let Some(s) = self.seats.get_mut(usize::from(seat)) {
@@ -547,9 +554,21 @@ impl LiveGame {
     /// that tell its followers what changed.
     pub fn replace(&mut self, stored: StoredGame, present: Presence) -> Vec<Event> {
         let old = std::mem::replace(self, LiveGame::from(stored));
-        self.take_back = old.take_back.clone();
         let id = self.id.clone();
         let mut events = Vec::new();
+        // The take-back, as the database keeps it for every server.
+        match (&old.take_back, &self.take_back) {
+            (_, Some(now)) if old.take_back.as_ref() != Some(now) => {
+                events.push(Event::TakeBackAsked {
+                    game: id.clone(),
+                    take_back: now.clone(),
+                });
+            }
+            (Some(_), None) if old.game.len() == self.game.len() => {
+                events.push(Event::TakeBackRefused { game: id.clone() });
+            }
+            _ => {}
+        }
         for (seat, (a, b)) in old.seats.iter().zip(&self.seats).enumerate() {
             if a.holder != b.holder
                 && let Some(name) = &b.name
@@ -712,6 +731,7 @@ mod tests {
             moved_ms: 1_000,
             finished: false,
             stand_ins: Vec::new(),
+            take_back: None,
         })
     }
 
@@ -873,6 +893,7 @@ mod tests {
             moved_ms: now,
             finished: false,
             stand_ins: g.stand_ins.clone(),
+            take_back: None,
         });
         assert_eq!(again.away, g.away);
         assert!(again.adjourned(NOBODY));
@@ -970,6 +991,7 @@ mod tests {
             moved_ms: elsewhere.moved_ms(),
             finished: false,
             stand_ins: vec![1],
+            take_back: None,
         };
         let events = g.replace(stored.clone(), NOBODY);
         let told: Vec<(u32, MadeBy)> = events

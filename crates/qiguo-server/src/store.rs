@@ -14,7 +14,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-pub use qiguo_protocol::{GameId, MadeBy, Pace, PlayerId, SeatPlan, WhenOverdue};
+pub use qiguo_protocol::{GameId, MadeBy, Pace, PlayerId, SeatPlan, TakeBackView, WhenOverdue};
 use qiguo_protocol::{NewGame, Refusal};
 use qiguo_rules::{Game, Move, Record};
 use serde::Serialize;
@@ -39,6 +39,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../migrations/0002_seen_and_take_backs.sql"),
     ),
     (3, "due", include_str!("../migrations/0003_due.sql")),
+    (
+        4,
+        "take backs",
+        include_str!("../migrations/0004_take_backs.sql"),
+    ),
 ];
 
 /// The PostgreSQL channel on which a server says that a game changed (the payload is the
@@ -103,6 +108,8 @@ pub struct StoredGame {
     pub finished: bool,
     /// Which moves (by number) a stand-in computer made.
     pub stand_ins: Vec<u32>,
+    /// The take-back being asked, if any.
+    pub take_back: Option<TakeBackView>,
 }
 
 /// Why the store did not do what was asked. Nothing was changed.
@@ -146,6 +153,12 @@ pub enum StoreError {
     /// A new game's spec does not fit its record (seats for every player number).
     #[error("{0}")]
     BadSpec(Refusal),
+    /// A take-back is already being asked in the game.
+    #[error("a take-back is already being asked")]
+    TakeBackPending,
+    /// No take-back is being asked in the game (or another one is).
+    #[error("no take-back is being asked")]
+    NoTakeBack,
     /// Another server serves this SQLite file (one file takes one server; several servers
     /// share a PostgreSQL database).
     #[error(
@@ -533,6 +546,80 @@ impl Store {
         Ok(())
     }
 
+    /// Keeps `asked` as the take-back being asked in `game`, for every server: a new one only
+    /// where none is asked and the game has `has` moves ([`StoreError::TakeBackPending`],
+    /// [`StoreError::OutOfTurn`]), or more agreement with the one asked (`new: false`).
+    pub async fn keep_take_back(
+        &self,
+        game: &GameId,
+        asked: &TakeBackView,
+        has: u32,
+        new: bool,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let count = self.move_count(&mut tx, game).await?;
+        if count != has {
+            return Err(StoreError::OutOfTurn {
+                has: count,
+                expected: has,
+            });
+        }
+        let agreed = to_json(&asked.agreed);
+        let done = if new {
+            sqlx::query(
+                "INSERT INTO take_backs (game_id, by_seat, ply, agreed) \
+                 SELECT $1, $2, $3, $4 WHERE NOT EXISTS \
+                 (SELECT 1 FROM take_backs WHERE game_id = $1)",
+            )
+            .bind(&game.0)
+            .bind(i64::from(asked.by))
+            .bind(i64::from(asked.ply))
+            .bind(agreed)
+            .execute(&mut *tx)
+            .await?
+        } else {
+            sqlx::query("UPDATE take_backs SET agreed = $1 WHERE game_id = $2 AND ply = $3")
+                .bind(agreed)
+                .bind(&game.0)
+                .bind(i64::from(asked.ply))
+                .execute(&mut *tx)
+                .await?
+        };
+        if done.rows_affected() != 1 {
+            return Err(if new {
+                StoreError::TakeBackPending
+            } else {
+                StoreError::NoTakeBack
+            });
+        }
+        self.notify_change(&mut tx, game).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Forgets the take-back asked in `game` (refused).
+    pub async fn drop_take_back(&self, game: &GameId) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM take_backs WHERE game_id = $1")
+            .bind(&game.0)
+            .execute(&mut *tx)
+            .await?;
+        self.notify_change(&mut tx, game).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// When each seat's player was last seen with `game` open, by any server, by seat.
+    pub async fn seen_of(&self, game: &GameId) -> Result<Vec<Option<i64>>, StoreError> {
+        let rows = sqlx::query("SELECT seen_ms FROM seats WHERE game_id = $1 ORDER BY seat")
+            .bind(&game.0)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| Ok(r.try_get::<Option<i64>, _>("seen_ms")?))
+            .collect()
+    }
+
     /// The name of the player `id`.
     pub async fn player_name(&self, id: &PlayerId) -> Result<String, StoreError> {
         let row = sqlx::query("SELECT name FROM players WHERE id = $1")
@@ -572,6 +659,10 @@ impl Store {
         sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
             .bind(&game.0)
             .bind(i64::from(ply))
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM take_backs WHERE game_id = $1")
+            .bind(&game.0)
             .execute(&mut *tx)
             .await?;
         self.commit_change(tx, game, self.now(), due_in).await
@@ -719,7 +810,22 @@ impl Store {
                 seen_ms: seat.try_get("seen_ms")?,
             });
         }
+        let take_back =
+            sqlx::query("SELECT by_seat, ply, agreed FROM take_backs WHERE game_id = $1")
+                .bind(&id.0)
+                .fetch_optional(&self.pool)
+                .await?
+                .map(|r| -> Result<TakeBackView, StoreError> {
+                    Ok(TakeBackView {
+                        by: u8::try_from(r.try_get::<i64, _>("by_seat")?).unwrap_or(u8::MAX),
+                        ply: u32::try_from(r.try_get::<i64, _>("ply")?).unwrap_or(u32::MAX),
+                        agreed: serde_json::from_str(&r.try_get::<String, _>("agreed")?)
+                            .map_err(|e| damaged(&id.0, e))?,
+                    })
+                })
+                .transpose()?;
         Ok(StoredGame {
+            take_back,
             id: id.clone(),
             code: row.try_get("code")?,
             creator: PlayerId(row.try_get("creator")?),

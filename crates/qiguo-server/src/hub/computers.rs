@@ -51,6 +51,18 @@ impl Hub {
                 }
                 Some(Due::Search(level, mover)) => (level, mover),
             };
+            // A player present through another server has no stand-in: their last sighting
+            // there is read now, not when the game last changed.
+            if self.store.is_postgres() && mover == Mover::StandIn {
+                let id = g.game.id.clone();
+                match self.store.seen_of(&id).await {
+                    Ok(seen) => g.game.set_seen(&seen),
+                    Err(e) => self.log.warn(&format!("presence not read: {e}")),
+                }
+                if self.due(&g).is_none() {
+                    return;
+                }
+            }
             let game = g.game.game();
             let seed = g.game.id.0.bytes().fold(game.len() as u64, |h, b| {
                 h.wrapping_mul(31).wrapping_add(u64::from(b))
@@ -65,19 +77,22 @@ impl Hub {
             g.thinking = true;
             (job, ply, mover)
         };
+        // One server a turn: the one that claims it searches; the others hear its move.
+        let id = live.lock().await.game.id.clone();
+        let Some(claim) = self.claim(&id, ply).await else {
+            live.lock().await.thinking = false;
+            return;
+        };
         let result = self.searches.search(job).await;
         live.lock().await.thinking = false;
-        let Some(mv) = result else {
-            return;
-        };
-        let Some(_open) = self.hold().await else {
-            return;
-        };
-        if let Err(e) = self.make(live, mover, ply, mv).await {
-            let id = live.lock().await.game.id.clone();
+        if let Some(mv) = result
+            && let Some(_open) = self.hold().await
+            && let Err(e) = self.make(live, mover, ply, mv).await
+        {
             self.log
                 .error(&format!("game {}: computer's move not made: {e}", id.0));
         }
+        self.release(claim).await;
     }
 
     /// Every second: computers and stand-ins that are due; every [`SEEN_EVERY`]: notes the

@@ -8,6 +8,7 @@
 //! checked against the rules engine before it is stored; the stored count of moves decides
 //! between two servers wanting the same turn (the second is refused, and reads the game again).
 
+mod claims;
 mod computers;
 mod held;
 mod presence;
@@ -41,6 +42,8 @@ impl From<StoreError> for Refusal {
             StoreError::OutOfTurn { has, expected } => Refusal::MovedOn { has, ply: expected },
             StoreError::Finished => Refusal::GameOver,
             StoreError::BadSpec(refusal) => refusal,
+            StoreError::TakeBackPending => Refusal::TakeBackPending,
+            StoreError::NoTakeBack => Refusal::NoTakeBack,
             failed @ (StoreError::Database(_)
             | StoreError::Commit(_)
             | StoreError::Served(_)
@@ -105,6 +108,8 @@ pub struct Hub {
     closing: watch::Sender<bool>,
     /// Unfinished games one player may hold a seat in.
     games_per_player: u32,
+    /// On PostgreSQL, the connection holding the turns this server claimed ([`claims`]).
+    claims: tokio::sync::Mutex<Option<sqlx::postgres::PgConnection>>,
     log: Log,
 }
 
@@ -130,14 +135,15 @@ impl Hub {
             gate: tokio::sync::RwLock::new(false),
             closing: watch::Sender::new(false),
             games_per_player,
+            claims: tokio::sync::Mutex::new(None),
             log,
         });
+        if hub.store.is_postgres() {
+            hub.listen_first().await;
+        }
         let due = hub.load_due().await?;
         hub.log.info(&format!("{due} games due loaded"));
         tokio::spawn(Hub::clock(Arc::downgrade(&hub)));
-        if hub.store.is_postgres() {
-            tokio::spawn(Hub::listen(Arc::downgrade(&hub)));
-        }
         Ok(hub)
     }
 
@@ -502,7 +508,16 @@ impl Hub {
     ) -> Result<Answer, Refusal> {
         let live = self.game_of_yours(id).await?;
         let mut g = live.lock().await;
-        let asked = g.game.ask_take_back(player, ply)?;
+        // Checked on a copy, kept in the database for every server, then held.
+        let mut next = g.game.clone();
+        let asked = next.ask_take_back(player, ply)?;
+        if next.take_back_agreed().is_none()
+            && let Some(view) = next.take_back()
+        {
+            let has = next.game().len() as u32;
+            self.store.keep_take_back(id, view, has, true).await?;
+        }
+        g.game = next;
         g.tell(asked);
         self.log.info(&format!(
             "game {}: take-back to move {} asked by {}",
@@ -523,12 +538,22 @@ impl Hub {
     ) -> Result<Answer, Refusal> {
         let live = self.game_of_yours(id).await?;
         let mut g = live.lock().await;
-        if let Some(refused) = g.game.answer_take_back(player, agree)? {
+        let mut next = g.game.clone();
+        if let Some(refused) = next.answer_take_back(player, agree)? {
+            self.store.drop_take_back(id).await?;
+            g.game = next;
             g.tell(refused);
             self.log
                 .info(&format!("game {}: take-back refused by {}", id.0, player.0));
             return Ok(Answer::Done);
         }
+        if next.take_back_agreed().is_none()
+            && let Some(view) = next.take_back()
+        {
+            let has = next.game().len() as u32;
+            self.store.keep_take_back(id, view, has, false).await?;
+        }
+        g.game = next;
         self.settle_take_back(&mut g).await?;
         Ok(Answer::Done)
     }

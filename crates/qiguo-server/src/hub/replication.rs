@@ -4,43 +4,107 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use sqlx::postgres::PgListener;
+
 use super::{Hub, lock};
 use crate::store::{CHANGES_CHANNEL, GameId};
 
+/// A listener on [`CHANGES_CHANNEL`], or why there is none.
+async fn listener(url: &str) -> Result<PgListener, sqlx::Error> {
+    let mut listener = PgListener::connect(url).await?;
+    listener.listen(CHANGES_CHANNEL).await?;
+    Ok(listener)
+}
+
 impl Hub {
-    /// Follows the other servers' changes on PostgreSQL.
-    pub(super) async fn listen(hub: std::sync::Weak<Hub>) {
+    /// Starts following the other servers' changes on PostgreSQL: listening before anything
+    /// is loaded (so that no change made meanwhile is missed), then on a task of its own.
+    pub(super) async fn listen_first(self: &Arc<Self>) {
+        let first = match listener(self.store.url()).await {
+            Ok(listener) => Some(listener),
+            Err(e) => {
+                self.log
+                    .warn(&format!("cannot listen for other servers yet: {e}"));
+                None
+            }
+        };
+        tokio::spawn(Hub::listen(Arc::downgrade(self), first));
+    }
+
+    /// Follows the other servers' changes; after the listener is lost and made again, every
+    /// game held is read again (a change told meanwhile was not heard).
+    async fn listen(hub: std::sync::Weak<Hub>, mut current: Option<PgListener>) {
+        let mut lost = false;
         loop {
-            let Some(url) = hub.upgrade().map(|h| h.store.url().to_owned()) else {
-                return;
-            };
-            match sqlx::postgres::PgListener::connect(&url).await {
-                Ok(mut listener) => {
-                    if let Err(e) = listener.listen(CHANGES_CHANNEL).await {
-                        if let Some(h) = hub.upgrade() {
-                            h.log.warn(&format!("cannot listen for other servers: {e}"));
-                        }
-                    } else {
-                        while let Ok(notice) = listener.recv().await {
-                            let Some(h) = hub.upgrade() else {
-                                return;
-                            };
-                            if let Some((server, game)) = notice.payload().split_once(' ')
-                                && server != h.store.server_id()
-                            {
-                                h.refresh(&GameId(game.to_owned())).await;
+            let mut listening = match current.take() {
+                Some(listener) => listener,
+                None => {
+                    let Some(url) = hub.upgrade().map(|h| h.store.url().to_owned()) else {
+                        return;
+                    };
+                    match listener(&url).await {
+                        Ok(listener) => listener,
+                        Err(e) => {
+                            if let Some(h) = hub.upgrade() {
+                                h.log.warn(&format!("cannot listen for other servers: {e}"));
                             }
+                            lost = true;
+                            tokio::time::sleep(Duration::from_secs(2)).await;
+                            continue;
                         }
                     }
                 }
-                Err(e) => {
-                    if let Some(h) = hub.upgrade() {
-                        h.log.warn(&format!("cannot listen for other servers: {e}"));
+            };
+            if std::mem::take(&mut lost) && !Hub::read_held_again(&hub).await {
+                return;
+            }
+            loop {
+                match listening.try_recv().await {
+                    Ok(Some(notice)) => {
+                        let Some(h) = hub.upgrade() else {
+                            return;
+                        };
+                        if let Some((server, game)) = notice.payload().split_once(' ')
+                            && server != h.store.server_id()
+                        {
+                            h.refresh(&GameId(game.to_owned())).await;
+                        }
+                    }
+                    // The connection was lost and is made again: what was told meanwhile was
+                    // not heard.
+                    Ok(None) => {
+                        if !Hub::read_held_again(&hub).await {
+                            return;
+                        }
+                    }
+                    Err(e) => {
+                        if let Some(h) = hub.upgrade() {
+                            h.log.warn(&format!("lost the other servers: {e}"));
+                        }
+                        break;
                     }
                 }
             }
+            lost = true;
             tokio::time::sleep(Duration::from_secs(2)).await;
         }
+    }
+
+    /// Reads every game held again (after changes may have gone unheard); `false` once the
+    /// hub is gone.
+    async fn read_held_again(hub: &std::sync::Weak<Hub>) -> bool {
+        let Some(h) = hub.upgrade() else {
+            return false;
+        };
+        let held: Vec<GameId> = lock(&h.games).keys().cloned().collect();
+        h.log.info(&format!(
+            "listening for other servers again: {} games held read again",
+            held.len()
+        ));
+        for id in held {
+            h.refresh(&id).await;
+        }
+        true
     }
 
     /// Reads a game again from the database (changed by another server) and tells its

@@ -194,8 +194,8 @@ async fn counts(
     Ok(counts)
 }
 
-/// Writes the moves of `accepted` and their games' rows: two statements (and on PostgreSQL a
-/// third, telling the other servers).
+/// Writes the moves of `accepted`, their games' rows, and drops their take-backs: three
+/// statements (and on PostgreSQL a fourth, telling the other servers).
 async fn write(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     kind: &Kind,
@@ -231,6 +231,16 @@ async fn write(
             .bind(w.now)
             .bind(w.due_in.map(|d| w.now.saturating_add(d)))
             .bind(w.ends.then_some(w.now));
+    }
+    query.execute(&mut **tx).await?;
+    // A move drops the take-back being asked.
+    let sql = format!(
+        "DELETE FROM take_backs WHERE game_id IN {}",
+        row(1, accepted.len())
+    );
+    let mut query = sqlx::query(&sql);
+    for (w, _) in accepted {
+        query = query.bind(&w.game.0);
     }
     query.execute(&mut **tx).await?;
     if let Kind::Postgres(server) = kind {
