@@ -127,6 +127,15 @@ pub enum Limit {
 }
 
 impl Limit {
+    /// Its short name, for the metrics.
+    pub fn name(self) -> &'static str {
+        match self {
+            Limit::Connections => "connections",
+            Limit::PerAddress => "per_address",
+            Limit::NoClientAddress => "no_client_address",
+        }
+    }
+
     /// The reason given with an HTTP 503 before the upgrade.
     pub fn reason(self) -> &'static str {
         match self {

@@ -102,6 +102,10 @@ pub struct ServerArgs {
     #[arg(long, value_name = "S", default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub ping_after: u64,
+    /// Serve the metrics (Prometheus's text format, at /metrics) on this address, e.g.
+    /// 127.0.0.1:9206: keep it off the public network.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub metrics: Option<std::net::SocketAddr>,
     /// Serve the browser's game from this bundle (made by tools/build-web) on the same port:
     /// `/` for the page, `/join/CODE` and `/watch/CODE` for invitations.
     #[arg(long, value_name = "DIR")]
@@ -162,6 +166,7 @@ impl ServerArgs {
             hello_within: Duration::from_secs(self.hello_within),
             ping_after: Duration::from_secs(self.ping_after),
         };
+        config.metrics = self.metrics;
         if let Some(dir) = &self.web {
             config.web = Some(crate::page::Page::at(dir).map_err(|e| e.to_string())?);
         }
@@ -214,7 +219,29 @@ pub fn run(args: &ServerArgs, program: &str) -> ExitCode {
             Ok(running) => running,
             Err(e) => return fail(program, &e.to_string(), 1),
         };
-        let signal = stopped().await;
+        if let Some(at) = running.metrics {
+            running
+                .hub
+                .log()
+                .info(&format!("metrics at http://{at}/metrics"));
+        }
+        let mut signals = Signals::new();
+        let signal = loop {
+            match signals.next().await {
+                // A renewed certificate: read again, for the connections to come.
+                "SIGHUP" => match running.reload_tls() {
+                    Ok(()) => running
+                        .hub
+                        .log()
+                        .info("SIGHUP: the certificate and key read again"),
+                    Err(e) => running
+                        .hub
+                        .log()
+                        .error(&format!("SIGHUP: {e}; the certificate read before is kept")),
+                },
+                other => break other,
+            }
+        };
         running.hub.log().info(&format!("{signal}: shutting down"));
         running.shutdown(SHUTDOWN_WITHIN).await;
         ExitCode::SUCCESS
@@ -237,25 +264,84 @@ fn raise_open_files(connections: usize) {
     }
 }
 
-/// Waits for SIGTERM or Ctrl-C (SIGINT) and says which came.
-async fn stopped() -> &'static str {
+/// The signals the server answers: SIGTERM and Ctrl-C (SIGINT) shut it down, SIGHUP reads the
+/// TLS certificate again.
+struct Signals {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => tokio::select! {
-                _ = term.recv() => "SIGTERM",
-                _ = tokio::signal::ctrl_c() => "SIGINT",
-            },
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-                "SIGINT"
+    term: Option<tokio::signal::unix::Signal>,
+    #[cfg(unix)]
+    hup: Option<tokio::signal::unix::Signal>,
+}
+
+impl Signals {
+    fn new() -> Signals {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Signals {
+                term: signal(SignalKind::terminate()).ok(),
+                hup: signal(SignalKind::hangup()).ok(),
             }
         }
+        #[cfg(not(unix))]
+        Signals {}
     }
-    #[cfg(not(unix))]
+
+    /// The next signal's name.
+    async fn next(&mut self) -> &'static str {
+        #[cfg(unix)]
+        {
+            async fn recv(signal: &mut Option<tokio::signal::unix::Signal>) {
+                match signal {
+                    Some(signal) => {
+                        signal.recv().await;
+                    }
+                    None => std::future::pending().await,
+                }
+            }
+            tokio::select! {
+                () = recv(&mut self.term) => "SIGTERM",
+                () = recv(&mut self.hup) => "SIGHUP",
+                _ = tokio::signal::ctrl_c() => "SIGINT",
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            "Ctrl-C"
+        }
+    }
+}
+
+/// Copies the server's SQLite database to `to`, consistently while a server runs on it: exit
+/// code 0, 1 when it cannot be copied, 2 for options that name no database.
+pub fn backup(args: &ServerArgs, to: &Path, program: &str) -> ExitCode {
+    let config = match args.config() {
+        Ok(config) => config,
+        Err(e) => return fail(program, &e, 2),
+    };
+    let rt = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
     {
-        let _ = tokio::signal::ctrl_c().await;
-        "Ctrl-C"
-    }
+        Ok(rt) => rt,
+        Err(e) => return fail(program, &format!("cannot start: {e}"), 1),
+    };
+    rt.block_on(async {
+        let copied = match crate::store::Store::open(&config.db).await {
+            Ok(store) => {
+                let copied = store.backup(to).await;
+                store.close().await;
+                copied
+            }
+            Err(e) => Err(e),
+        };
+        match copied {
+            Ok(()) => {
+                let _ = writeln!(std::io::stdout(), "{}", to.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(program, &format!("backup: {e}"), 1),
+        }
+    })
 }

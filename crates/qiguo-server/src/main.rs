@@ -9,18 +9,39 @@ use std::process::ExitCode;
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
-use clap::Parser;
-use qiguo_server::cli::{ServerArgs, run};
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use qiguo_server::cli::{ServerArgs, backup, run};
 
 /// Serves Qiguo Xiangqi's online games (live and by correspondence) over WebSocket; logs one
-/// line per event on standard output; SIGTERM or Ctrl-C shuts it down gracefully.
+/// line per event on standard output; SIGTERM or Ctrl-C shuts it down gracefully, SIGHUP reads
+/// the TLS certificate again.
 #[derive(Parser, Debug)]
-#[command(name = "qiguo-server", version)]
+#[command(name = "qiguo-server", version, args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(flatten)]
     server: ServerArgs,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Copies the SQLite database (--db, or the data directory's) to a new file, consistently
+    /// while a server runs on it; prints the file's name.
+    Backup {
+        /// The copy to make (it must not exist).
+        to: PathBuf,
+        #[command(flatten)]
+        server: ServerArgs,
+    },
 }
 
 fn main() -> ExitCode {
-    run(&Cli::parse().server, "qiguo-server")
+    let cli = Cli::parse();
+    match &cli.command {
+        Some(Command::Backup { to, server }) => backup(server, to, "qiguo-server backup"),
+        None => run(&cli.server, "qiguo-server"),
+    }
 }

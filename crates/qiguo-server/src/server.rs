@@ -73,6 +73,8 @@ pub struct ServerConfig {
     pub insecure_lan: bool,
     /// The limits on connections and requests.
     pub limits: Limits,
+    /// Where to serve the metrics (`/metrics`, Prometheus's text format), if anywhere.
+    pub metrics: Option<SocketAddr>,
     /// The page's bundle, served beside the WebSocket (`--web DIR`); without it, only the
     /// WebSocket is served.
     pub web: Option<Page>,
@@ -88,6 +90,7 @@ impl ServerConfig {
             tls: None,
             insecure_lan: false,
             limits: Limits::default(),
+            metrics: None,
             web: None,
         }
     }
@@ -125,12 +128,39 @@ pub struct Running {
     max_connections: usize,
     /// The SQLite file's claim, held while the server runs.
     _claim: Option<std::fs::File>,
+    /// The TLS acceptor new connections are given, and the files it is read from.
+    tls_now: Tls,
+    tls_files: Option<(PathBuf, PathBuf)>,
+    /// Where the metrics are served.
+    pub metrics: Option<SocketAddr>,
 }
+
+/// The TLS acceptor of new connections, replaced when the certificate is read again.
+type Tls = Arc<std::sync::RwLock<Option<tokio_rustls::TlsAcceptor>>>;
 
 impl Running {
     /// The URL clients connect to.
     pub fn url(&self) -> String {
         format!("{}://{}", if self.tls { "wss" } else { "ws" }, self.addr)
+    }
+
+    /// Reads the certificate and key again (renewed, say): new connections are served with
+    /// them, those open go on. On failure the ones read before stay.
+    pub fn reload_tls(&self) -> Result<(), ServeError> {
+        let Some((cert, key)) = &self.tls_files else {
+            return Ok(());
+        };
+        let acceptor = tls_acceptor(cert, key)?;
+        *self
+            .tls_now
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(acceptor);
+        Ok(())
+    }
+
+    /// Connections open now (each counted until its session ends).
+    pub fn connections(&self) -> usize {
+        self.max_connections - self.slots.available_permits()
     }
 
     /// Stops taking connections (those open end when the runtime does).
@@ -200,7 +230,9 @@ pub async fn serve(config: &ServerConfig, log: Log) -> Result<Running, ServeErro
         None => None,
     };
     let store = Store::open(&config.db).await?;
-    serve_store(config, store, tls, log).await
+    let mut running = serve_store(config, store, tls, log).await?;
+    running.tls_files = config.tls.clone();
+    Ok(running)
 }
 
 /// [`serve`] on a store already open (tests set its clock).
@@ -225,7 +257,9 @@ pub async fn serve_store(
         "listening on {}://{addr} (protocol {PROTOCOL_VERSION})",
         if secure { "wss" } else { "ws" }
     ));
-    let mut router = Router::new().route("/", get(upgrade));
+    let mut router = Router::new()
+        .route("/", get(upgrade))
+        .route("/healthz", get(healthz));
     if let Some(page) = &config.web {
         hub.log()
             .info(&format!("serving the page from {}", page.dir().display()));
@@ -234,10 +268,17 @@ pub async fn serve_store(
     let router = router.with_state(hub.clone());
     let admission = Arc::new(Admission::new(config.limits.clone()));
     let slots = Arc::new(Semaphore::new(config.limits.connections));
+    let metrics = match config.metrics {
+        Some(at) => {
+            Some(serve_metrics(at, hub.clone(), slots.clone(), config.limits.connections).await?)
+        }
+        None => None,
+    };
+    let tls_now: Tls = Arc::new(std::sync::RwLock::new(tls));
     let accept = tokio::spawn(accept_loop(
         listener,
         router,
-        tls,
+        tls_now.clone(),
         slots.clone(),
         admission.clone(),
         hub.clone(),
@@ -251,7 +292,53 @@ pub async fn serve_store(
         slots,
         max_connections: config.limits.connections,
         _claim: claim,
+        tls_now,
+        tls_files: None,
+        metrics,
     })
+}
+
+/// Serves the metrics at `at` (`/metrics`, Prometheus's text format), on a listener of its own
+/// so that the operator can keep it off the public network; returns where it listens.
+async fn serve_metrics(
+    at: SocketAddr,
+    hub: Arc<Hub>,
+    slots: Arc<Semaphore>,
+    max: usize,
+) -> Result<SocketAddr, ServeError> {
+    let listener = TcpListener::bind(at)
+        .await
+        .map_err(|e| ServeError::Bind(at, e))?;
+    let addr = listener.local_addr().map_err(|e| ServeError::Bind(at, e))?;
+    let router = Router::new().route(
+        "/metrics",
+        get(move || {
+            let text = hub.render_metrics(max - slots.available_permits());
+            async move { ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text) }
+        }),
+    );
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, router).await;
+    });
+    Ok(addr)
+}
+
+/// `/healthz`: 200 while the server serves and its database answers, 503 with why otherwise.
+async fn healthz(State(hub): State<Arc<Hub>>) -> Response {
+    match hub.healthy().await {
+        Ok(()) => (
+            StatusCode::OK,
+            [(header::CACHE_CONTROL, "no-store")],
+            "ok\n",
+        )
+            .into_response(),
+        Err(why) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [(header::CACHE_CONTROL, "no-store")],
+            format!("{why}\n"),
+        )
+            .into_response(),
+    }
 }
 
 /// Now and then: the rate limits forget the addresses that have not asked lately.
@@ -284,7 +371,7 @@ struct Refused(Limit);
 async fn accept_loop(
     listener: TcpListener,
     router: Router,
-    tls: Option<tokio_rustls::TlsAcceptor>,
+    tls_now: Tls,
     slots: Arc<Semaphore>,
     admission: Arc<Admission>,
     hub: Arc<Hub>,
@@ -303,6 +390,10 @@ async fn accept_loop(
             }
         };
         let _ = tcp.set_nodelay(true);
+        let tls = tls_now
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
         let admitted = match slots.clone().try_acquire_owned() {
             Err(_) => Err(Limit::Connections),
             Ok(slot) if admission.counts_at_accept(peer.ip()) => admission
@@ -318,6 +409,7 @@ async fn accept_loop(
                 admission: admission.clone(),
             })),
             Err(limit) => {
+                hub.metrics().turned_away(limit.name());
                 turned_away.note(hub.log(), &format!("{peer}: {}", limit.reason()));
                 // Told why while few are being told; beyond that, closed at once.
                 let Ok(telling) = telling.clone().try_acquire_owned() else {
@@ -441,6 +533,7 @@ async fn upgrade(
         None => match admission.address_slot(client) {
             Ok(address) => Arc::new(address),
             Err(limit) => {
+                hub.metrics().turned_away(limit.name());
                 hub.log()
                     .info(&format!("{client} (through {peer}): {}", limit.reason()));
                 return unavailable(limit);
@@ -619,6 +712,7 @@ impl Session {
 
     async fn refuse(&mut self, req: u64, refusal: Refusal, closing: bool) -> Next {
         // What a refusal says may hold what the client sent: escaped, and counted in floods.
+        self.hub.metrics().refused(&refusal);
         let line = format!("{}: refused: {}", self.who(), escaped(&refusal.to_string()));
         self.refusals.note(self.hub.log(), &line);
         let sent = self.send(ServerFrame::refused(req, refusal, closing)).await;
@@ -680,6 +774,7 @@ impl Session {
                             Err(e) => return self.refuse(req, e, true).await,
                         }
                         self.log(&format!("signed in as {} ({})", id.0, escaped(&name)));
+                        self.hub.metrics().session(true);
                         self.player = Some((id.clone(), name.clone()));
                         self.listen_personal(&id);
                         Ok(Answer::Welcome {
@@ -800,6 +895,9 @@ impl Session {
             task.abort();
         }
         self.refusals.flush(self.hub.log());
+        if self.player.is_some() {
+            self.hub.metrics().session(false);
+        }
         self.log("left");
     }
 }

@@ -378,6 +378,35 @@ impl Store {
         Ok(())
     }
 
+    /// Whether the database answers.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Copies the SQLite database to `to`, consistently while a server writes it (SQLite's
+    /// `VACUUM INTO`, a read transaction of its own); `to` must not exist. Refused on
+    /// PostgreSQL, whose own tools back it up (`pg_dump`).
+    pub async fn backup(&self, to: &Path) -> Result<(), StoreError> {
+        if self.postgres {
+            return Err(StoreError::Folder(
+                to.display().to_string(),
+                "a PostgreSQL database is backed up with pg_dump".into(),
+            ));
+        }
+        if to.exists() {
+            return Err(StoreError::Folder(
+                to.display().to_string(),
+                "already exists: a backup is written to a new file".into(),
+            ));
+        }
+        let target = to.display().to_string().replace('\'', "''");
+        sqlx::query(&format!("VACUUM INTO '{target}'"))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// Closes the database, waiting for work under way.
     pub async fn close(&self) {
         self.pool.close().await;

@@ -196,8 +196,16 @@ async fn a_full_server_says_so_and_a_silent_connection_is_closed() {
         let (said, closed) = answer(tcp, Duration::from_secs(4)).await;
         assert!(closed, "{said}");
     }
-    // ...and a person gets in.
+    // ...and a person gets in; the server says it is healthy.
     a_person_plays(&server.url, "Bo").await;
+    let mut health = TcpStream::connect(to).await.unwrap();
+    health
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let (said, _) = answer(&mut health, Duration::from_secs(3)).await;
+    assert!(said.starts_with("HTTP/1.1 200"), "{said}");
+    assert!(said.ends_with("ok\n"), "{said}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

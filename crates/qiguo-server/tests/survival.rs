@@ -362,6 +362,173 @@ async fn a_take_back_is_asked_on_one_server_and_agreed_on_another() {
     assert_eq!(stored.take_back, None);
 }
 
+/// A plain HTTP GET of `path` on loopback port `addr`: the status line and the body.
+fn http_get(addr: &str, path: &str) -> (String, String) {
+    use std::io::{Read, Write};
+    let mut tcp = std::net::TcpStream::connect(addr).unwrap();
+    tcp.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    write!(
+        tcp,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    let _ = tcp.read_to_string(&mut text);
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    (
+        head.lines().next().unwrap_or("").to_owned(),
+        body.to_owned(),
+    )
+}
+
+/// Waits until the log holds a line with `part`, at most ten seconds; that line.
+fn logged(log: &std::sync::Arc<std::sync::Mutex<Vec<String>>>, part: &str) -> String {
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(line) = log.lock().unwrap().iter().find(|l| l.contains(part)) {
+            return line.clone();
+        }
+        assert!(Instant::now() < until, "no line with {part:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The binary as a service: its health at /healthz, its counts at --metrics, its certificate
+/// read again on SIGHUP (a bad one leaves the one before), and a backup of its live SQLite
+/// database that opens with its games.
+#[test]
+fn the_server_runs_as_a_service() {
+    let dir = TempDir::new("server-service");
+    let db = sqlite(&dir);
+    let (cert, key) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
+    std::fs::copy(data("localhost.pem"), &cert).unwrap();
+    std::fs::copy(data("localhost.key"), &key).unwrap();
+    let (cert_arg, key_arg) = (cert.display().to_string(), key.display().to_string());
+    let (mut child, url, log) = server_process(
+        &db,
+        &[
+            "--tls-cert",
+            &cert_arg,
+            "--tls-key",
+            &key_arg,
+            "--metrics",
+            "127.0.0.1:0",
+        ],
+    );
+    let metrics = logged(&log, "metrics at http://");
+    let metrics = metrics
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches("/metrics")
+        .to_owned();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let trust = Trust {
+        extra_ca: Some(data("ca.pem")),
+        insecure_lan: false,
+    };
+    let url = url.replace("127.0.0.1", "localhost");
+    // Ann stays connected (her table is kept) while the counts are read.
+    let (id, _ann) = rt.block_on(async {
+        let (mut ann, _) =
+            qiguo_server::client::connect(&url, Identity::New { name: "Ann".into() }, &trust)
+                .await
+                .unwrap();
+        let (id, _) = create(&mut ann, new_game(seats(0, Level::Random), LIVE)).await;
+        let opened = ann.ask(Ask::Open { game: id.clone() }).await.unwrap();
+        let mut table = Table::new(ann, opened);
+        table.play(|m| m[0]).await;
+        table.wait_turn().await;
+        (id, table)
+    });
+    // Counted: seven moves stored, one session open; the gauges read now.
+    let (status, body) = http_get(&metrics, "/metrics");
+    assert!(status.contains("200"), "{status}");
+    for line in [
+        "qiguo_moves_total 7",
+        "qiguo_sessions 1",
+        "qiguo_connections 1",
+        "qiguo_move_store_seconds_count 7",
+    ] {
+        assert!(body.lines().any(|l| l == line), "{line} in\n{body}");
+    }
+    // A renewed certificate is read again; a broken one is refused and the one before kept.
+    signal(&child, "HUP");
+    logged(&log, "SIGHUP: the certificate and key read again");
+    std::fs::write(&cert, "not a certificate").unwrap();
+    signal(&child, "HUP");
+    logged(&log, "the certificate read before is kept");
+    rt.block_on(async {
+        let again =
+            qiguo_server::client::connect(&url, Identity::New { name: "Bo".into() }, &trust).await;
+        assert!(again.is_ok(), "{again:?}");
+    });
+    // A backup of the live database, made by the same binary beside the server.
+    let copy = dir.path().join("backup.sqlite");
+    let made = Command::new(env!("CARGO_BIN_EXE_qiguo-server"))
+        .args(["backup", copy.to_str().unwrap(), "--db", &db])
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let again = Command::new(env!("CARGO_BIN_EXE_qiguo-server"))
+        .args(["backup", copy.to_str().unwrap(), "--db", &db])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(1), "a backup never overwrites");
+    rt.block_on(async {
+        let store = Store::open(&format!("sqlite://{}", copy.display()))
+            .await
+            .unwrap();
+        assert_eq!(store.load_game(&id).await.unwrap().game.len(), 7);
+    });
+    signal(&child, "TERM");
+    assert!(exits_within(&mut child, Duration::from_secs(15)).success());
+}
+
+/// The repository's systemd unit passes `systemd-analyze verify`, run on a copy that starts this
+/// build's binary (the unit names /usr/local/bin/qiguo-server, where it is installed).
+#[test]
+#[cfg_attr(
+    not(systemd_analyze),
+    ignore = "needs systemd-analyze (Debian: systemd) when the tests are built"
+)]
+fn the_systemd_unit_verifies() {
+    let dir = TempDir::new("server-unit");
+    let unit = std::fs::read_to_string(
+        qiguo_testkit::package_dir(env!("CARGO_MANIFEST_DIR"))
+            .join("../../dist/qiguo-server.service"),
+    )
+    .unwrap();
+    assert!(unit.contains("ExecStart=/usr/local/bin/qiguo-server"));
+    let copy = dir.path().join("qiguo-server.service");
+    std::fs::write(
+        &copy,
+        unit.replace(
+            "/usr/local/bin/qiguo-server",
+            env!("CARGO_BIN_EXE_qiguo-server"),
+        ),
+    )
+    .unwrap();
+    let verified = Command::new("systemd-analyze")
+        .arg("verify")
+        .arg(&copy)
+        .output()
+        .unwrap();
+    assert!(
+        verified.status.success() && verified.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&verified.stderr)
+    );
+}
+
 /// Sends `signal` (TERM, INT) to the child, by the system's `kill`.
 fn signal(child: &Child, signal: &str) {
     let sent = Command::new("kill")

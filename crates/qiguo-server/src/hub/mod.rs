@@ -108,6 +108,8 @@ pub struct Hub {
     closing: watch::Sender<bool>,
     /// Unfinished games one player may hold a seat in.
     games_per_player: u32,
+    /// What the server counts, for the operator.
+    metrics: crate::metrics::Metrics,
     /// On PostgreSQL, the connection holding the turns this server claimed ([`claims`]).
     claims: tokio::sync::Mutex<Option<sqlx::postgres::PgConnection>>,
     log: Log,
@@ -136,6 +138,7 @@ impl Hub {
             closing: watch::Sender::new(false),
             games_per_player,
             claims: tokio::sync::Mutex::new(None),
+            metrics: crate::metrics::Metrics::default(),
             log,
         });
         if hub.store.is_postgres() {
@@ -171,6 +174,30 @@ impl Hub {
     /// Changes to `true` when the server shuts down.
     pub fn closing(&self) -> watch::Receiver<bool> {
         self.closing.subscribe()
+    }
+
+    /// What the server counts.
+    pub fn metrics(&self) -> &crate::metrics::Metrics {
+        &self.metrics
+    }
+
+    /// The metrics in Prometheus's text format, `connections` being open.
+    pub fn render_metrics(&self, connections: usize) -> String {
+        let (games, players) = self.held();
+        self.metrics
+            .render(connections, self.searches_waiting(), games, players)
+    }
+
+    /// Whether the server can serve: not shutting down, and its database answering.
+    pub async fn healthy(&self) -> Result<(), String> {
+        if *self.closing.borrow() {
+            return Err("shutting down".into());
+        }
+        match tokio::time::timeout(std::time::Duration::from_secs(2), self.store.ping()).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => Err("the database did not answer within 2 s".into()),
+        }
     }
 
     /// The computers' searches waiting for a thread.
@@ -439,6 +466,7 @@ impl Hub {
         let mut g = live.lock().await;
         let id = g.game.id.clone();
         let checked = g.game.check(mover, ply, mv)?;
+        let asked = std::time::Instant::now();
         match self
             .store
             .append_move(
@@ -461,6 +489,7 @@ impl Hub {
             }
             Err(e) => return Err(e.into()),
         }
+        self.metrics.stored(asked.elapsed());
         let now = self.store.now();
         let presence = self.presence(&g.game);
         let events = g.game.apply(checked, now, &presence);
