@@ -76,7 +76,8 @@ pub enum OnlineCommand {
         /// live, or Nd for a move every N days (1 to 14).
         #[arg(long, value_name = "PACE", default_value = "live")]
         pace: String,
-        /// In a live game, seconds a seat waits for its absent player before a stand-in plays.
+        /// In a live game, seconds a seat waits for its absent player before a stand-in plays
+        /// (10 to 600).
         #[arg(long, value_name = "S", default_value_t = 60)]
         wait: u32,
         /// In a game by correspondence, what an overdue move becomes: stand-in or pass.

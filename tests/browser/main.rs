@@ -70,13 +70,14 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
         &server.ws,
         &host,
         "Host",
-        // Qin, who moves first, is the open seat; no stand-in plays it while the test runs.
+        // Qin, who moves first, is the open seat; no stand-in plays it while the test runs
+        // (ten minutes, the longest wait a live game has).
         &[
             "create",
             "--seats",
             "open,me,me,me,me,me,me",
             "--wait",
-            "3600",
+            "600",
         ],
     );
     let created: serde_json::Value = serde_json::from_str(&created)

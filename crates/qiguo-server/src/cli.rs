@@ -206,7 +206,6 @@ pub fn run(args: &ServerArgs, program: &str) -> ExitCode {
     if let Err(e) = args.install_log() {
         return fail(program, &e, 2);
     }
-    raise_open_files(config.limits.connections);
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -219,6 +218,8 @@ pub fn run(args: &ServerArgs, program: &str) -> ExitCode {
             Ok(running) => running,
             Err(e) => return fail(program, &e.to_string(), 1),
         };
+        // Before the first connections come (a server that cannot start says only why).
+        raise_open_files(config.limits.connections);
         if let Some(at) = running.metrics {
             running
                 .hub

@@ -653,3 +653,72 @@ fn tidy(stored: &mut StoredGame) -> (Vec<String>, bool) {
     }
     (tidied, over)
 }
+
+#[cfg(test)]
+mod tests {
+    use qiguo_rules::{Game, Level, PlayerInfo, Position, Record, Rules};
+
+    use super::*;
+    use crate::store::StoredSeat;
+
+    /// A game as an older server could have stored it: a wait of 0, a 50,015-character name
+    /// with terminal escapes and a right-to-left override, a record ended by agreement.
+    fn stored_before_the_checks() -> StoredGame {
+        let game = Game::new(Position::start(Rules::default()));
+        let mut players = PlayerInfo::defaults(7);
+        players[0].name = format!("\u{1b}[31m{}\u{202e}", "x".repeat(50_000));
+        players[1].name = "\u{200b}\u{2028}".into();
+        let mut record = Record::from_game(&game, players);
+        record.ended_early = true;
+        StoredGame {
+            id: GameId("g".into()),
+            code: "CODE".into(),
+            creator: PlayerId("ann".into()),
+            game: record.replay().unwrap(),
+            record,
+            seats: (0..7)
+                .map(|i| StoredSeat {
+                    plan: if i == 0 {
+                        SeatPlan::Creator
+                    } else {
+                        SeatPlan::Computer(Level::Random)
+                    },
+                    holder: (i == 0).then(|| PlayerId("ann".into())),
+                    name: (i == 0).then(|| "Ann\u{202e}".to_owned()),
+                    seen_ms: None,
+                })
+                .collect(),
+            pace: crate::store::Pace::Live { wait_seconds: 0 },
+            moved_ms: 0,
+            finished: false,
+            stand_ins: Vec::new(),
+            take_back: None,
+        }
+    }
+
+    #[test]
+    fn a_game_stored_before_the_checks_is_put_right_and_said_so() {
+        let mut stored = stored_before_the_checks();
+        let (said, over) = tidy(&mut stored);
+        assert!(over, "a record ended by agreement is marked finished");
+        assert!(stored.finished);
+        assert_eq!(
+            stored.pace,
+            crate::store::Pace::Live {
+                wait_seconds: qiguo_protocol::model::MIN_WAIT_SECONDS
+            }
+        );
+        assert_eq!(
+            stored.record.players[0].name,
+            "[31m".to_owned() + &"x".repeat(36)
+        );
+        assert_eq!(stored.record.players[1].name, "?");
+        assert_eq!(stored.seats[0].name.as_deref(), Some("Ann"));
+        assert_eq!(said.len(), 4, "{said:?}");
+        // What it says escapes what it quotes.
+        assert!(said.iter().all(|line| !line.contains('\u{1b}')), "{said:?}");
+        // Put right, it has nothing more to say.
+        let (again, over) = tidy(&mut stored);
+        assert!(again.is_empty() && !over, "{again:?}");
+    }
+}
