@@ -168,6 +168,23 @@ impl Person {
     }
 }
 
+/// `n` people, each at a game of their own, sat down 100 at a time.
+async fn sit_down(url: &str, n: usize, name: &str) -> Vec<Person> {
+    let mut people = Vec::with_capacity(n);
+    while people.len() < n {
+        let batch: Vec<_> = (people.len()..(people.len() + 100).min(n))
+            .map(|i| {
+                let (url, name) = (url.to_owned(), format!("{name} {i}"));
+                tokio::spawn(async move { Person::sit(&url, name).await })
+            })
+            .collect();
+        for task in batch {
+            people.push(task.await.unwrap());
+        }
+    }
+    people
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
@@ -429,21 +446,7 @@ async fn crowd(dir: PathBuf, n: usize) {
     let url = server.url.clone();
     let empty = server.rss_mb();
     let start = Instant::now();
-    // Sit them down 100 at a time.
-    let mut people = Vec::with_capacity(n);
-    let mut next = 0;
-    while next < n {
-        let batch: Vec<_> = (next..(next + 100).min(n))
-            .map(|i| {
-                let url = url.clone();
-                tokio::spawn(async move { Person::sit(&url, format!("Crowd {i}")).await })
-            })
-            .collect();
-        for task in batch {
-            people.push(task.await.unwrap());
-        }
-        next = people.len();
-    }
+    let people = sit_down(&url, n, "Crowd").await;
     let seated = start.elapsed();
     tokio::time::sleep(Duration::from_secs(12)).await;
     let full = server.rss_mb();
@@ -490,18 +493,7 @@ async fn throughput(
     let server = Server::start(&dir, &args);
     let url = server.url.clone();
     // The idle ones: signed in, each following a game of its own.
-    let mut idle = Vec::new();
-    for chunk in 0..(connected - playing).div_ceil(100) {
-        let batch: Vec<_> = (chunk * 100..((chunk + 1) * 100).min(connected - playing))
-            .map(|i| {
-                let url = url.clone();
-                tokio::spawn(async move { Person::sit(&url, format!("Idle {i}")).await })
-            })
-            .collect();
-        for task in batch {
-            idle.push(task.await.unwrap());
-        }
-    }
+    let idle = sit_down(&url, connected - playing, "Idle").await;
     let mut people = Vec::new();
     for i in 0..playing {
         people.push(Person::sit(&url, format!("Player {i}")).await);

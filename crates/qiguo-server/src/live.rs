@@ -141,15 +141,22 @@ impl LiveGame {
     /// Each player number's turns in a row not its own, counted from every move.
     fn count_away(&self) -> Vec<u32> {
         let mut away = vec![0; self.seats.len()];
-        let overdue = self.game.overdue_passes();
         for (n, report) in self.game.reports().enumerate() {
-            let seat = usize::from(self.game.start_position().player_of(report.mover));
-            if let Some(count) = away.get_mut(seat) {
-                let own = !self.stand_ins.contains(&(n as u32)) && !overdue.contains(&n);
-                *count = if own { 0 } else { *count + 1 };
-            }
+            let seat = self.game.start_position().player_of(report.mover);
+            count_turn(&mut away, seat, self.made_by(n));
         }
         away
+    }
+
+    /// How move `n` was made: by its seat, a stand-in, or an overdue pass.
+    fn made_by(&self, n: usize) -> MadeBy {
+        if self.stand_ins.contains(&(n as u32)) {
+            MadeBy::StandIn
+        } else if self.game.overdue_passes().contains(&n) {
+            MadeBy::OverduePass
+        } else {
+            MadeBy::Seat
+        }
     }
 }
 
@@ -385,9 +392,7 @@ impl LiveGame {
         after.make(mv);
         let ends = after.is_over();
         let mut away = self.away.clone();
-        if let Some(count) = away.get_mut(usize::from(seat)) {
-            *count = if by == MadeBy::Seat { 0 } else { *count + 1 };
-        }
+        count_turn(&mut away, seat, by);
         let next = after.player_of(after.to_move());
         let due_in = (!ends).then(|| self.due_in_state(next, &away)).flatten();
         Ok(Checked {
@@ -417,9 +422,7 @@ impl LiveGame {
         if by == MadeBy::StandIn {
             self.stand_ins.push(ply);
         }
-        if let Some(away) = self.away.get_mut(usize::from(checked.seat)) {
-            *away = if by == MadeBy::Seat { 0 } else { *away + 1 };
-        }
+        count_turn(&mut self.away, checked.seat, by);
         self.moved_ms = now_ms;
         let mut events = Vec::new();
         if self.take_back.take().is_some() {
@@ -596,19 +599,12 @@ impl LiveGame {
             });
         } else {
             let deadline_ms = self.deadline(present);
-            let overdue = self.game.overdue_passes();
             for (ply, mv) in is.iter().enumerate().skip(was.len()) {
                 events.push(Event::Moved {
                     game: id.clone(),
                     ply: ply as u32,
                     mv: mv.to_string(),
-                    by: if self.stand_ins.contains(&(ply as u32)) {
-                        MadeBy::StandIn
-                    } else if overdue.contains(&ply) {
-                        MadeBy::OverduePass
-                    } else {
-                        MadeBy::Seat
-                    },
+                    by: self.made_by(ply),
                     since_ms: self.moved_ms,
                     deadline_ms,
                 });
@@ -673,6 +669,14 @@ impl LiveGame {
             finished: over,
             yours,
         }
+    }
+}
+
+/// Counts a turn of `seat` in `away`: its own move starts the count again, a stand-in's or an
+/// overdue pass adds one.
+fn count_turn(away: &mut [u32], seat: u8, by: MadeBy) {
+    if let Some(count) = away.get_mut(usize::from(seat)) {
+        *count = if by == MadeBy::Seat { 0 } else { *count + 1 };
     }
 }
 

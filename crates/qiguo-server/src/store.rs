@@ -585,14 +585,7 @@ impl Store {
         has: u32,
         new: bool,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let count = self.move_count(&mut tx, game).await?;
-        if count != has {
-            return Err(StoreError::OutOfTurn {
-                has: count,
-                expected: has,
-            });
-        }
+        let mut tx = self.begin_at(game, has).await?;
         let agreed = to_json(&asked.agreed);
         let done = if new {
             sqlx::query(
@@ -677,14 +670,7 @@ impl Store {
         has: u32,
         due_in: Option<i64>,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let count = self.move_count(&mut tx, game).await?;
-        if count != has {
-            return Err(StoreError::OutOfTurn {
-                has: count,
-                expected: has,
-            });
-        }
+        let mut tx = self.begin_at(game, has).await?;
         sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
             .bind(&game.0)
             .bind(i64::from(ply))
@@ -712,13 +698,22 @@ impl Store {
         Ok(())
     }
 
-    /// How many moves `game` has, within `tx`; refused if it is over (see [`count_moves`]).
-    async fn move_count(
+    /// A transaction on `game`, begun only if the game has exactly `has` moves and is not over
+    /// (its row locked on PostgreSQL until the transaction ends; see [`count_moves`]).
+    async fn begin_at(
         &self,
-        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
         game: &GameId,
-    ) -> Result<u32, StoreError> {
-        count_moves(tx, game, self.postgres).await
+        has: u32,
+    ) -> Result<sqlx::Transaction<'_, sqlx::Any>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let count = count_moves(&mut tx, game, self.postgres).await?;
+        if count != has {
+            return Err(StoreError::OutOfTurn {
+                has: count,
+                expected: has,
+            });
+        }
+        Ok(tx)
     }
 
     /// Stores move number `ply` (from 0) of `game`, made for `seat` (by its player, by a
