@@ -1,6 +1,6 @@
 //! Nothing lost, no one in: a server killed with SIGKILL in the middle of a stream of moves
 //! comes back with every move it acknowledged and plays on; fifty games at once; TLS; plain
-//! connections only on loopback; two servers on one PostgreSQL serving the same game.
+//! connections only on loopback; running as a service (health, metrics, signals, backup).
 //!
 //! The PostgreSQL tests need `QIGUO_POSTGRES_URL` when they are built (and run); without it
 //! they are ignored.
@@ -13,9 +13,9 @@ use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use common::*;
-use qiguo_rules::{Kingdom, Level};
+use qiguo_rules::Level;
 use qiguo_server::client::{ClientError, Trust};
-use qiguo_server::protocol::{Answer, Ask, Event, Identity};
+use qiguo_server::protocol::{Answer, Ask, Identity};
 use qiguo_server::server::{ServeError, ServerConfig, serve};
 use qiguo_server::{Pace, Store};
 use qiguo_testkit::TempDir;
@@ -236,130 +236,6 @@ async fn tls_is_served_and_plain_only_on_loopback() {
         serve(&bad, lines.log()).await,
         Err(ServeError::Tls(_))
     ));
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[cfg_attr(
-    not(postgres_tests),
-    ignore = "needs PostgreSQL: build and run with QIGUO_POSTGRES_URL set"
-)]
-async fn two_servers_on_one_postgres_serve_the_same_game() {
-    let db = postgres();
-    let (lines_a, lines_b) = (Lines::default(), Lines::default());
-    let a = start(&db, None, &lines_a).await;
-    let b = start(&db, None, &lines_b).await;
-    // Ann on server A creates the game; Bo joins it through server B.
-    let (mut ann, _) = newcomer(&a.url(), "Ann").await;
-    let (mut bo, _) = newcomer(&b.url(), "Bo").await;
-    let (id, code) = create(&mut ann, new_game(seats(1, Level::Random), LIVE)).await;
-    let opened = ann.ask(Ask::Open { game: id.clone() }).await.unwrap();
-    let mut ann = Table::new(ann, opened);
-    let joined = bo
-        .ask(Ask::Join {
-            code,
-            kingdom: Kingdom::Chu,
-        })
-        .await
-        .unwrap();
-    let mut bo = Table::new(bo, joined);
-    for round in 0..3 {
-        ann.wait_turn().await;
-        ann.play(|m| m[round % m.len()]).await;
-        bo.wait_turn().await;
-        bo.play(|m| m[(round + 3) % m.len()]).await;
-    }
-    ann.wait_turn().await;
-    while bo.game.len() < ann.game.len() {
-        tokio::time::timeout(Duration::from_secs(30), bo.next())
-            .await
-            .unwrap()
-            .unwrap();
-    }
-    assert_eq!(ann.game.len(), 21);
-    assert_eq!(ann.game.position().to_fen(), bo.game.position().to_fen());
-    // One game in the database, as both saw it: no turn was stored twice.
-    let store = Store::open(&db).await.unwrap();
-    let stored = store.load_game(&id).await.unwrap();
-    assert_eq!(stored.game.len(), 21);
-    assert_eq!(
-        stored.game.position().to_fen(),
-        ann.game.position().to_fen()
-    );
-    assert!(lines_b.contains("listening"));
-    // Each computer's move was searched and stored by one server only: 15 computers' moves,
-    // none refused for another server's.
-    let computers = lines_a.count("(computer)") + lines_b.count("(computer)");
-    assert_eq!(computers, 15);
-    assert!(!lines_a.contains("move not made") && !lines_b.contains("move not made"));
-}
-
-/// A take-back asked through one server is seen, agreed and made through the other: it is
-/// kept in the database, not in one server's memory.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[cfg_attr(
-    not(postgres_tests),
-    ignore = "needs PostgreSQL: build and run with QIGUO_POSTGRES_URL set"
-)]
-async fn a_take_back_is_asked_on_one_server_and_agreed_on_another() {
-    let db = postgres();
-    let (lines_a, lines_b) = (Lines::default(), Lines::default());
-    let a = start(&db, None, &lines_a).await;
-    let b = start(&db, None, &lines_b).await;
-    let (mut ann, _) = newcomer(&a.url(), "Ann").await;
-    let (mut bo, _) = newcomer(&b.url(), "Bo").await;
-    let (id, code) = create(&mut ann, new_game(seats(1, Level::Random), LIVE)).await;
-    let opened = ann.ask(Ask::Open { game: id.clone() }).await.unwrap();
-    let mut ann = Table::new(ann, opened);
-    let joined = bo
-        .ask(Ask::Join {
-            code,
-            kingdom: Kingdom::Chu,
-        })
-        .await
-        .unwrap();
-    let mut bo = Table::new(bo, joined);
-    ann.play(|m| m[0]).await;
-    bo.wait_turn().await;
-    ann.client
-        .ask(Ask::TakeBack {
-            game: id.clone(),
-            ply: 0,
-        })
-        .await
-        .unwrap();
-    // Bo hears of it through server B, and agrees there.
-    tokio::time::timeout(Duration::from_secs(10), async {
-        loop {
-            if let Event::TakeBackAsked { take_back, .. } = bo.next().await.unwrap() {
-                assert_eq!((take_back.by, take_back.ply), (0, 0));
-                return;
-            }
-        }
-    })
-    .await
-    .expect("the take-back reaches the other server");
-    bo.client
-        .ask(Ask::AnswerTakeBack {
-            game: id.clone(),
-            agree: true,
-        })
-        .await
-        .unwrap();
-    // Ann, on server A, sees her move taken back.
-    tokio::time::timeout(Duration::from_secs(10), async {
-        loop {
-            if let Event::TakenBack { ply, .. } = ann.next().await.unwrap() {
-                assert_eq!(ply, 0);
-                return;
-            }
-        }
-    })
-    .await
-    .expect("the take-back made on the other server reaches this one");
-    let store = Store::open(&db).await.unwrap();
-    let stored = store.load_game(&id).await.unwrap();
-    assert_eq!(stored.game.len(), 0);
-    assert_eq!(stored.take_back, None);
 }
 
 /// A plain HTTP GET of `path` on loopback port `addr`: the status line and the body.

@@ -24,6 +24,7 @@ use qiguo_rules::{Kingdom, notation};
 use tokio::sync::{broadcast, watch};
 
 pub use self::presence::{PRESENT_FOR, SEEN_EVERY};
+pub use self::replication::listener_name;
 use crate::live::{LiveGame, Mover};
 use crate::log::{Log, escaped};
 use crate::protocol::{Answer, Event, GameSummary, GameView, Identity, MAX_MOVE_BYTES, NewGame};
@@ -174,6 +175,11 @@ impl Hub {
     /// Changes to `true` when the server shuts down.
     pub fn closing(&self) -> watch::Receiver<bool> {
         self.closing.subscribe()
+    }
+
+    /// This server's name among those on one database ([`Store::server_id`]).
+    pub fn server_id(&self) -> &str {
+        self.store.server_id()
     }
 
     /// What the server counts.

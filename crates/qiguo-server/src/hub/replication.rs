@@ -4,14 +4,30 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use sqlx::postgres::PgListener;
+use std::str::FromStr;
+
+use sqlx::postgres::{PgConnectOptions, PgListener, PgPoolOptions};
 
 use super::{Hub, lock};
 use crate::store::{CHANGES_CHANNEL, GameId};
 
-/// A listener on [`CHANGES_CHANNEL`], or why there is none.
-async fn listener(url: &str) -> Result<PgListener, sqlx::Error> {
-    let mut listener = PgListener::connect(url).await?;
+/// The name the listener's connection of server `server` (its [`crate::Store::server_id`])
+/// gives PostgreSQL, as `pg_stat_activity` shows it: an operator sees whose it is.
+pub fn listener_name(server: &str) -> String {
+    format!("qiguo-server {server} listener")
+}
+
+/// A listener on [`CHANGES_CHANNEL`] for server `server`, or why there is none.
+async fn listener(url: &str, server: &str) -> Result<PgListener, sqlx::Error> {
+    let options = PgConnectOptions::from_str(url)?.application_name(&listener_name(server));
+    // One connection, kept as long as it lives (as `PgListener::connect` makes it).
+    let pool = PgPoolOptions::new()
+        .max_connections(1)
+        .idle_timeout(None)
+        .max_lifetime(None)
+        .connect_with(options)
+        .await?;
+    let mut listener = PgListener::connect_with(&pool).await?;
     listener.listen(CHANGES_CHANNEL).await?;
     Ok(listener)
 }
@@ -20,8 +36,14 @@ impl Hub {
     /// Starts following the other servers' changes on PostgreSQL: listening before anything
     /// is loaded (so that no change made meanwhile is missed), then on a task of its own.
     pub(super) async fn listen_first(self: &Arc<Self>) {
-        let first = match listener(self.store.url()).await {
-            Ok(listener) => Some(listener),
+        let first = match listener(self.store.url(), self.store.server_id()).await {
+            Ok(listener) => {
+                self.log.info(&format!(
+                    "listening for other servers' changes as {}",
+                    listener_name(self.store.server_id())
+                ));
+                Some(listener)
+            }
             Err(e) => {
                 self.log
                     .warn(&format!("cannot listen for other servers yet: {e}"));
@@ -39,10 +61,13 @@ impl Hub {
             let mut listening = match current.take() {
                 Some(listener) => listener,
                 None => {
-                    let Some(url) = hub.upgrade().map(|h| h.store.url().to_owned()) else {
+                    let Some((url, server)) = hub
+                        .upgrade()
+                        .map(|h| (h.store.url().to_owned(), h.store.server_id().to_owned()))
+                    else {
                         return;
                     };
-                    match listener(&url).await {
+                    match listener(&url, &server).await {
                         Ok(listener) => listener,
                         Err(e) => {
                             if let Some(h) = hub.upgrade() {
