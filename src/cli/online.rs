@@ -107,6 +107,33 @@ pub enum OnlineCommand {
         /// The game's id.
         game: String,
     },
+    /// Write to everyone at the table of one of your games; prints the line's number.
+    Say {
+        /// The game's id.
+        game: String,
+        /// What to say (at most 500 characters).
+        text: String,
+    },
+    /// Print the table talk of one of your games, a JSON line each, oldest first (the last
+    /// 100 lines, or those before line --before).
+    Talk {
+        /// The game's id.
+        game: String,
+        /// Only lines numbered below this one (to read further back).
+        #[arg(long, value_name = "N")]
+        before: Option<u32>,
+    },
+    /// Stop reading the table talk of the player of a kingdom in one of your games (in every
+    /// game), or with --unmute read it again.
+    Mute {
+        /// The game's id.
+        game: String,
+        /// A kingdom of that player's seat.
+        kingdom: Kingdom,
+        /// Read them again.
+        #[arg(long)]
+        unmute: bool,
+    },
     /// Play one of your seats as a computer until the game ends, connecting again whenever
     /// the server goes away; prints each move made.
     Play {
@@ -271,6 +298,53 @@ async fn online(args: &OnlineArgs) -> Result<(), Failure> {
             )?;
             serde_json::to_value(&view).map_err(|e| Failure::Other(e.to_string()))?
         }
+        OnlineCommand::Say { game, text } => {
+            let id = GameId(game.clone());
+            let said = client
+                .ask(Ask::Say {
+                    game: id.clone(),
+                    text: text.clone(),
+                })
+                .await?;
+            match said {
+                Answer::Said { n } => json!({ "game": id, "n": n }),
+                other => unexpected(other)?,
+            }
+        }
+        OnlineCommand::Talk { game, before } => {
+            let ask = Ask::Talk {
+                game: GameId(game.clone()),
+                before: *before,
+            };
+            match client.ask(ask).await? {
+                Answer::Talk { lines, .. } => {
+                    for line in lines {
+                        print_line(&json!(line));
+                    }
+                }
+                other => unexpected(other)?,
+            }
+            client.close().await;
+            return Ok(());
+        }
+        OnlineCommand::Mute {
+            game,
+            kingdom,
+            unmute,
+        } => {
+            let id = GameId(game.clone());
+            let view = game_view(client.ask(Ask::Open { game: id.clone() }).await?)?;
+            let seat = seat_of(&view, *kingdom)?;
+            let mute = !unmute;
+            client
+                .ask(Ask::Mute {
+                    game: id.clone(),
+                    seat,
+                    mute,
+                })
+                .await?;
+            json!({ "game": id, "seat": seat, "kingdom": kingdom, "muted": mute })
+        }
         OnlineCommand::Play { .. } => unreachable!("played above"),
     };
     print_line(&line);
@@ -280,6 +354,18 @@ async fn online(args: &OnlineArgs) -> Result<(), Failure> {
 
 fn unexpected<T>(answer: Answer) -> Result<T, Failure> {
     Err(Failure::Other(format!("the server answered {answer:?}")))
+}
+
+/// The player number of `kingdom`'s seat in the game of `view`.
+fn seat_of(view: &GameView, kingdom: Kingdom) -> Result<u8, Failure> {
+    let game = view
+        .record
+        .replay()
+        .map_err(|e| Failure::Other(e.to_string()))?;
+    game.start_position()
+        .seats()
+        .player(kingdom)
+        .ok_or_else(|| Failure::Other(format!("{kingdom} has no player in this game")))
 }
 
 fn game_view(answer: Answer) -> Result<GameView, Failure> {

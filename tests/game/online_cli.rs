@@ -247,3 +247,75 @@ fn bad_server_and_online_options_are_refused_with_one_line() {
     );
     refused(&["online", "join", "CODE", "--seat", "rome"], "rome");
 }
+
+/// `qiguo online --server … ARGS` as the player of `data`: its JSON lines.
+fn online_lines(data: &Path, port: u16, args: &[&str]) -> Vec<Value> {
+    let out = online_output(data, port, args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn the_table_talks_from_the_command_line() {
+    let dir = TempDir::new("online-talk");
+    let (server_dir, ann, bo) = (dir.join("server"), dir.join("ann"), dir.join("bo"));
+    let port = free_port();
+    let _srv = server(&server_dir, port);
+    let created = online(
+        &ann,
+        port,
+        &[
+            "--name",
+            "Ann",
+            "create",
+            "--seats",
+            "me,open,random,random,random,random,random",
+        ],
+    );
+    let game = created["game"].as_str().unwrap().to_owned();
+    let code = created["code"].as_str().unwrap().to_owned();
+    online(&bo, port, &["--name", "Bo", "join", &code, "--seat", "chu"]);
+    assert_eq!(online(&ann, port, &["say", &game, "Chu, with me?"])["n"], 0);
+    assert_eq!(online(&bo, port, &["say", &game, "Yes."])["n"], 1);
+    let talk = online_lines(&ann, port, &["talk", &game]);
+    let said: Vec<(&str, &str, u64)> = talk
+        .iter()
+        .map(|l| {
+            (
+                l["name"].as_str().unwrap(),
+                l["text"].as_str().unwrap(),
+                l["seat"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(said, [("Ann", "Chu, with me?", 0), ("Bo", "Yes.", 1)]);
+    assert_eq!(
+        online_lines(&ann, port, &["talk", &game, "--before", "1"]).len(),
+        1
+    );
+    // Bo mutes Qin's player: Ann's lines are gone for him, not for her.
+    let muted = online(&bo, port, &["mute", &game, "qin"]);
+    assert_eq!(
+        (muted["seat"].as_u64(), muted["muted"].as_bool()),
+        (Some(0), Some(true))
+    );
+    assert_eq!(online_lines(&bo, port, &["talk", &game]).len(), 1);
+    assert_eq!(online_lines(&ann, port, &["talk", &game]).len(), 2);
+    online(&bo, port, &["mute", &game, "qin", "--unmute"]);
+    assert_eq!(online_lines(&bo, port, &["talk", &game]).len(), 2);
+    // Too long: refused with one line.
+    let out = online_output(&ann, port, &["say", &game, &"x".repeat(501)]);
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(
+        said.trim_end(),
+        "qiguo: refused (talk_too_long): a line of table talk has at most 500 characters"
+    );
+}

@@ -126,6 +126,57 @@ pub enum Ask {
         /// Whether this player agrees.
         agree: bool,
     },
+    /// Write `text` to everyone at the table of a game in which the client holds a seat
+    /// (answered with [`Answer::Said`]; the followers get [`Event::Said`]). At most
+    /// [`crate::model::MAX_TALK_CHARS`] characters, cleaned as names are; a few a minute.
+    Say {
+        /// The game.
+        game: GameId,
+        /// What to say.
+        text: String,
+    },
+    /// The table talk of a game the client holds a seat in or follows (answered with
+    /// [`Answer::Talk`]): the last [`TALK_LINES_READ`] lines before line `before` (all, when
+    /// `None`), without those hidden by the operator or written by a player the client muted.
+    Talk {
+        /// The game.
+        game: GameId,
+        /// Read lines numbered below this one (to page back).
+        before: Option<u32>,
+    },
+    /// Mute (or unmute) the player holding `seat` of `game`, for the client only: their lines
+    /// are no longer sent to it, in any game (answered with [`Answer::Done`]).
+    Mute {
+        /// A game the client holds a seat in or follows.
+        game: GameId,
+        /// The seat of the player to mute.
+        seat: u8,
+        /// Mute (`true`) or unmute.
+        mute: bool,
+    },
+}
+
+/// The most lines of table talk one [`Ask::Talk`] reads.
+pub const TALK_LINES_READ: u32 = 100;
+
+/// A line of a game's table talk.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TalkLine {
+    /// Its number in the game's talk, from 0.
+    pub n: u32,
+    /// The player number of the seat its writer held.
+    pub seat: u8,
+    /// The writer's name.
+    pub name: String,
+    /// What they wrote.
+    pub text: String,
+    /// When, ms since 1970.
+    pub said_ms: i64,
+    /// Who wrote it: known to the server (to leave it out for those who muted them), never
+    /// sent.
+    #[serde(skip)]
+    pub author: Option<PlayerId>,
 }
 
 /// A seat of a game as the clients see it.
@@ -241,6 +292,18 @@ pub enum Answer {
         /// Its number (from 0).
         ply: u32,
     },
+    /// A line of table talk was stored: it is line number `n`.
+    Said {
+        /// Its number (from 0).
+        n: u32,
+    },
+    /// Table talk, oldest first.
+    Talk {
+        /// The game.
+        game: GameId,
+        /// The lines.
+        lines: Vec<TalkLine>,
+    },
     /// Done.
     Done,
 }
@@ -311,6 +374,13 @@ pub enum Event {
     Stale {
         /// The game.
         game: GameId,
+    },
+    /// A line of table talk was written.
+    Said {
+        /// The game.
+        game: GameId,
+        /// The line.
+        line: TalkLine,
     },
     /// Another of the client's games waits for the client's move.
     YourTurn {

@@ -21,6 +21,9 @@ pub const MIN_WAIT_SECONDS: u32 = 10;
 /// Seconds a live game's seat may wait for its player before a stand-in plays: at most.
 pub const MAX_WAIT_SECONDS: u32 = 600;
 
+/// The most characters a line of table talk has.
+pub const MAX_TALK_CHARS: usize = 500;
+
 /// A player's id (128 random bits in hex).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct PlayerId(pub String);
@@ -253,6 +256,22 @@ pub fn clean_name(name: &str) -> Result<String, Refusal> {
         });
     }
     Ok(name)
+}
+
+/// A line of table talk as the server keeps it: without control, format or separator
+/// characters (as a name), trimmed, not empty, at most [`MAX_TALK_CHARS`] characters.
+pub fn clean_talk(text: &str) -> Result<String, Refusal> {
+    let text: String = text.chars().filter(|&c| !unfit_in_name(c)).collect();
+    let text = text.trim().to_owned();
+    if text.is_empty() {
+        return Err(Refusal::TalkEmpty);
+    }
+    if text.chars().count() > MAX_TALK_CHARS {
+        return Err(Refusal::TalkTooLong {
+            max: MAX_TALK_CHARS as u32,
+        });
+    }
+    Ok(text)
 }
 
 #[cfg(test)]

@@ -152,6 +152,24 @@ pub enum Refusal {
     /// No take-back is being asked.
     #[error("no take-back is being asked")]
     NoTakeBack,
+    /// A line of table talk with nothing to say (after trimming).
+    #[error("there is nothing to say")]
+    TalkEmpty,
+    /// A line of table talk too long.
+    #[error("a line of table talk has at most {max} characters")]
+    TalkTooLong {
+        /// The most characters a line may have.
+        max: u32,
+    },
+    /// Muting the player of a seat that has none but a computer, or the asker.
+    #[error("seat {seat} has no other player to mute")]
+    NobodyToMute {
+        /// The player number.
+        seat: u8,
+    },
+    /// The server's operator barred the player from table talk.
+    #[error("the server's operator has barred you from table talk")]
+    TalkBarred,
     /// The player has as many connections open to the server as it allows one player.
     #[error("you have {max} connections open to this server already: close one first")]
     TooManyConnections {
@@ -164,9 +182,9 @@ pub enum Refusal {
         /// The most a player may have in progress at once.
         max: u32,
     },
-    /// Too many requests of this kind (new players, new games, invitation codes) came from the
-    /// client's address lately.
-    #[error("too many requests of this kind from your address: try again in {seconds} s")]
+    /// Too many requests of this kind came lately: new players, new games or invitation codes
+    /// from the client's address, or lines of table talk from the player.
+    #[error("too many requests of this kind lately: try again in {seconds} s")]
     SlowDown {
         /// When the next one will be taken, in seconds from now.
         seconds: u32,

@@ -46,6 +46,8 @@ pub struct Limits {
     pub new_games_per_minute: u32,
     /// Invitation codes one address may look up a minute (to join or to watch).
     pub codes_per_minute: u32,
+    /// Lines of table talk one player may write a minute.
+    pub talk_per_minute: u32,
     /// Proxies whose `X-Forwarded-For` names the client (nobody else's is believed).
     pub trusted_proxies: Vec<IpAddr>,
     /// How long a client has for each step before it is signed in: the TLS handshake, an
@@ -60,7 +62,7 @@ impl Default for Limits {
     /// Room for a public server on a small machine: 4,096 connections, 32 from one address (a
     /// school or a family behind one router), 8 for one player (a window, a page, a phone…),
     /// 100 games in progress a player, and per address and minute 10 new players, 30 new games
-    /// and 60 invitation codes; 10 seconds for each step before signing in, a ping after 30
+    /// and 60 invitation codes, 12 lines of table talk a player and minute; 10 seconds for each step before signing in, a ping after 30
     /// silent seconds and the session closed after 60.
     fn default() -> Limits {
         Limits {
@@ -71,6 +73,7 @@ impl Default for Limits {
             new_players_per_minute: 10,
             new_games_per_minute: 30,
             codes_per_minute: 60,
+            talk_per_minute: 12,
             trusted_proxies: Vec::new(),
             hello_within: Duration::from_secs(10),
             ping_after: Duration::from_secs(30),
@@ -212,9 +215,9 @@ impl Drop for Slot {
     }
 }
 
-type Bucket = RateLimiter<IpAddr, HashMapStateStore<IpAddr>, DefaultClock>;
+type Bucket<K = IpAddr> = RateLimiter<K, HashMapStateStore<K>, DefaultClock>;
 
-fn bucket(per_minute: u32) -> Bucket {
+fn bucket<K: Eq + Hash + Clone>(per_minute: u32) -> Bucket<K> {
     let n = NonZeroU32::new(per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
     RateLimiter::hashmap(Quota::per_minute(n))
 }
@@ -246,6 +249,7 @@ pub struct Admission {
     new_players: Bucket,
     new_games: Bucket,
     codes: Bucket,
+    talk: Bucket<PlayerId>,
     clock: DefaultClock,
 }
 
@@ -256,6 +260,7 @@ impl Admission {
             new_players: bucket(limits.new_players_per_minute),
             new_games: bucket(limits.new_games_per_minute),
             codes: bucket(limits.codes_per_minute),
+            talk: bucket(limits.talk_per_minute),
             addresses: Counts::new(),
             players: Counts::new(),
             clock: DefaultClock::default(),
@@ -297,12 +302,22 @@ impl Admission {
             Rated::NewGame => &self.new_games,
             Rated::Code => &self.codes,
         };
-        bucket.check_key(&address_group(client)).map_err(|not_yet| {
-            let wait = not_yet.wait_time_from(self.clock.now());
-            Refusal::SlowDown {
-                seconds: u32::try_from(wait.as_secs() + 1).unwrap_or(u32::MAX),
-            }
-        })
+        bucket
+            .check_key(&address_group(client))
+            .map_err(|not_yet| self.slow_down(not_yet.wait_time_from(self.clock.now())))
+    }
+
+    /// Takes one line of table talk from `player`, or says when the next is taken.
+    pub fn rate_talk(&self, player: &PlayerId) -> Result<(), Refusal> {
+        self.talk
+            .check_key(player)
+            .map_err(|not_yet| self.slow_down(not_yet.wait_time_from(self.clock.now())))
+    }
+
+    fn slow_down(&self, wait: Duration) -> Refusal {
+        Refusal::SlowDown {
+            seconds: u32::try_from(wait.as_secs() + 1).unwrap_or(u32::MAX),
+        }
     }
 
     /// Forgets the addresses whose buckets are full again, so that what the limits keep
@@ -312,6 +327,8 @@ impl Admission {
             bucket.retain_recent();
             bucket.shrink_to_fit();
         }
+        self.talk.retain_recent();
+        self.talk.shrink_to_fit();
     }
 
     /// Addresses and players counted now (for the metrics and the tests).

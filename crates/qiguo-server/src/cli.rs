@@ -14,6 +14,7 @@ use crate::admission::Limits;
 use crate::log::Log;
 use crate::protocol::DEFAULT_PORT;
 use crate::server::{ServerConfig, serve};
+use crate::store::{GameId, PlayerId};
 
 /// The server's database file in the data directory, unless `--db` says otherwise.
 pub const SERVER_DB: &str = "server.sqlite";
@@ -87,6 +88,10 @@ pub struct ServerArgs {
     #[arg(long, value_name = "N", default_value_t = 60,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub codes_per_minute: u32,
+    /// Lines of table talk one player may write a minute.
+    #[arg(long, value_name = "N", default_value_t = 12,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub talk_per_minute: u32,
     /// A reverse proxy in front of the server whose X-Forwarded-For names the client (and
     /// whose connections are counted by that client); repeat for several. Nobody else's
     /// X-Forwarded-For is believed.
@@ -162,6 +167,7 @@ impl ServerArgs {
             new_players_per_minute: self.new_players_per_minute,
             new_games_per_minute: self.new_games_per_minute,
             codes_per_minute: self.codes_per_minute,
+            talk_per_minute: self.talk_per_minute,
             trusted_proxies: self.trusted_proxy.clone(),
             hello_within: Duration::from_secs(self.hello_within),
             ping_after: Duration::from_secs(self.ping_after),
@@ -317,6 +323,71 @@ impl Signals {
 /// Copies the server's SQLite database to `to`, consistently while a server runs on it: exit
 /// code 0, 1 when it cannot be copied, 2 for options that name no database.
 pub fn backup(args: &ServerArgs, to: &Path, program: &str) -> ExitCode {
+    on_the_database(args, program, |store| async move {
+        store
+            .backup(to)
+            .await
+            .map(|()| to.display().to_string())
+            .map_err(|e| format!("backup: {e}"))
+    })
+}
+
+/// What the operator does to table talk.
+#[derive(clap::Subcommand, Debug)]
+pub enum TalkCommand {
+    /// Hides a line of a game's table talk from every later reading (the players who already
+    /// saw it keep it until they open the game again).
+    Hide {
+        /// The game's id.
+        game: String,
+        /// The line's number (`n`, as `qiguo online talk` prints it).
+        line: u32,
+        /// Show it again instead.
+        #[arg(long)]
+        show: bool,
+    },
+    /// Bars a player from table talk (they still play and read).
+    Bar {
+        /// The player's id.
+        player: String,
+        /// Let them talk again instead.
+        #[arg(long)]
+        lift: bool,
+    },
+}
+
+/// Does `command` on the database of `args` (the servers on it need not stop); prints what
+/// was done.
+pub fn talk(args: &ServerArgs, command: &TalkCommand, program: &str) -> ExitCode {
+    on_the_database(args, program, |store| async move {
+        match command {
+            TalkCommand::Hide { game, line, show } => {
+                match store.hide_talk(&GameId(game.clone()), *line, !show).await {
+                    Ok(true) if *show => Ok(format!("line {line} of game {game} shown")),
+                    Ok(true) => Ok(format!("line {line} of game {game} hidden")),
+                    Ok(false) => Err(format!("game {game} has no line {line}")),
+                    Err(e) => Err(e.to_string()),
+                }
+            }
+            TalkCommand::Bar { player, lift } => {
+                match store.bar_from_talk(&PlayerId(player.clone()), !lift).await {
+                    Ok(true) if *lift => Ok(format!("player {player} may talk again")),
+                    Ok(true) => Ok(format!("player {player} barred from table talk")),
+                    Ok(false) => Err(format!("no player {player}")),
+                    Err(e) => Err(e.to_string()),
+                }
+            }
+        }
+    })
+}
+
+/// Opens the database of `args`, runs `work` on it and closes it: its words on standard
+/// output and success, or on standard error and failure.
+fn on_the_database<'a, F, W>(args: &ServerArgs, program: &str, work: W) -> ExitCode
+where
+    W: FnOnce(crate::store::Store) -> F + 'a,
+    F: Future<Output = Result<String, String>> + 'a,
+{
     let config = match args.config() {
         Ok(config) => config,
         Err(e) => return fail(program, &e, 2),
@@ -329,20 +400,18 @@ pub fn backup(args: &ServerArgs, to: &Path, program: &str) -> ExitCode {
         Err(e) => return fail(program, &format!("cannot start: {e}"), 1),
     };
     rt.block_on(async {
-        let copied = match crate::store::Store::open(&config.db).await {
-            Ok(store) => {
-                let copied = store.backup(to).await;
-                store.close().await;
-                copied
-            }
-            Err(e) => Err(e),
+        let store = match crate::store::Store::open(&config.db).await {
+            Ok(store) => store,
+            Err(e) => return fail(program, &e.to_string(), 1),
         };
-        match copied {
-            Ok(()) => {
-                let _ = writeln!(std::io::stdout(), "{}", to.display());
+        let done = work(store.clone()).await;
+        store.close().await;
+        match done {
+            Ok(said) => {
+                let _ = writeln!(std::io::stdout(), "{said}");
                 ExitCode::SUCCESS
             }
-            Err(e) => fail(program, &format!("backup: {e}"), 1),
+            Err(e) => fail(program, &e, 1),
         }
     })
 }

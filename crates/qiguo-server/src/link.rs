@@ -32,7 +32,7 @@ pub enum Target {
         insecure_lan: bool,
     },
     /// A server of the link's own, on this thread's runtime.
-    Own(ServerConfig),
+    Own(Box<ServerConfig>),
 }
 
 /// The link: send requests, poll news.

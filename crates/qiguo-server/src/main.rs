@@ -12,7 +12,7 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use qiguo_server::cli::{ServerArgs, backup, run};
+use qiguo_server::cli::{ServerArgs, TalkCommand, backup, run, talk};
 
 /// Serves Qiguo Xiangqi's online games (live and by correspondence) over WebSocket; logs one
 /// line per event on standard output; SIGTERM or Ctrl-C shuts it down gracefully, SIGHUP reads
@@ -36,12 +36,21 @@ enum Command {
         #[command(flatten)]
         server: ServerArgs,
     },
+    /// Keeps table talk civil on the database (--db, or the data directory's): hides a line,
+    /// bars a player from talking.
+    Talk {
+        #[command(subcommand)]
+        what: TalkCommand,
+        #[command(flatten)]
+        server: ServerArgs,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
         Some(Command::Backup { to, server }) => backup(server, to, "qiguo-server backup"),
+        Some(Command::Talk { what, server }) => talk(server, what, "qiguo-server talk"),
         None => run(&cli.server, "qiguo-server"),
     }
 }

@@ -19,6 +19,7 @@ const BUCKETS: [f64; 10] = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5
 pub struct Metrics {
     sessions: AtomicI64,
     moves: AtomicU64,
+    talk: AtomicU64,
     /// Moves stored within each bucket's bound (not cumulative), and above the last.
     store_buckets: [AtomicU64; BUCKETS.len() + 1],
     store_micros: AtomicU64,
@@ -46,6 +47,11 @@ impl Metrics {
             u64::try_from(took.as_micros()).unwrap_or(u64::MAX),
             Ordering::Relaxed,
         );
+    }
+
+    /// A line of table talk stored.
+    pub fn talk(&self) {
+        self.talk.fetch_add(1, Ordering::Relaxed);
     }
 
     /// A request refused.
@@ -106,6 +112,11 @@ impl Metrics {
             out,
             "# HELP qiguo_moves_total Moves stored.\n# TYPE qiguo_moves_total counter\nqiguo_moves_total {}",
             self.moves.load(Ordering::Relaxed)
+        );
+        let _ = writeln!(
+            out,
+            "# HELP qiguo_talk_lines_total Lines of table talk stored.\n# TYPE qiguo_talk_lines_total counter\nqiguo_talk_lines_total {}",
+            self.talk.load(Ordering::Relaxed)
         );
         let _ = writeln!(
             out,

@@ -4,7 +4,7 @@
 //! Plain connections are served only on a loopback address, or on another address when the
 //! operator says `insecure_lan`: anywhere else the traffic would be readable, and keys with it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -574,7 +574,12 @@ struct Session {
     following: HashMap<GameId, (JoinHandle<()>, bool)>,
     personal: Option<JoinHandle<()>>,
     bad_frames: u32,
+    /// The players whose table talk this player muted: their lines are not passed on.
+    muted: Muted,
 }
+
+/// Players muted by a session's player, shared with the tasks passing on its games' events.
+type Muted = Arc<std::sync::RwLock<HashSet<PlayerId>>>;
 
 /// What to do with the connection after a frame.
 enum Next {
@@ -597,6 +602,7 @@ impl Session {
             following: HashMap::new(),
             personal: None,
             bad_frames: 0,
+            muted: Muted::default(),
         };
         let limits = session.admission.limits();
         let (hello_within, ping_after) = (limits.hello_within, limits.ping_after);
@@ -776,6 +782,7 @@ impl Session {
                         self.log(&format!("signed in as {} ({})", id.0, escaped(&name)));
                         self.hub.metrics().session(true);
                         self.player = Some((id.clone(), name.clone()));
+                        *write(&self.muted) = self.hub.muted_by(&id).await;
                         self.listen_personal(&id);
                         Ok(Answer::Welcome {
                             version: PROTOCOL_VERSION,
@@ -817,6 +824,9 @@ impl Session {
         if let Some(kind) = rated {
             self.admission.rate(kind, self.peer.ip())?;
         }
+        if let Ask::Say { .. } = ask {
+            self.admission.rate_talk(player)?;
+        }
         match ask {
             Ask::Hello { .. } => Err(Refusal::AlreadySignedIn),
             Ask::Create { game } => hub.create(player, game).await,
@@ -848,6 +858,22 @@ impl Session {
             }
             Ask::TakeBack { game, ply } => hub.ask_take_back(player, &game, ply).await,
             Ask::AnswerTakeBack { game, agree } => hub.answer_take_back(player, &game, agree).await,
+            Ask::Say { game, text } => hub.say(player, &game, &text).await,
+            Ask::Talk { game, before } => {
+                let follows = self.following.contains_key(&game);
+                hub.talk(player, &game, before, follows).await
+            }
+            Ask::Mute { game, seat, mute } => {
+                let follows = self.following.contains_key(&game);
+                let muted = hub.mute(player, &game, seat, mute, follows).await?;
+                let mut set = write(&self.muted);
+                if mute {
+                    set.insert(muted);
+                } else {
+                    set.remove(&muted);
+                }
+                Ok(Answer::Done)
+            }
         }
     }
 
@@ -855,7 +881,12 @@ impl Session {
     /// player as having it open (joined or opened, not watched).
     fn follow(&mut self, game: &GameId, events: broadcast::Receiver<Event>, present: bool) {
         self.unfollow(game);
-        let task = tokio::spawn(forward(game.clone(), events, self.outbox.clone()));
+        let task = tokio::spawn(forward(
+            game.clone(),
+            events,
+            self.outbox.clone(),
+            self.muted.clone(),
+        ));
         self.following.insert(game.clone(), (task, present));
     }
 
@@ -902,15 +933,33 @@ impl Session {
     }
 }
 
-/// Passes a game's events to a session's outbox; a follower that fell behind is told to read
-/// the game afresh.
+/// The set of muted players, to read or change (one a panic left behind is as good as any).
+fn write(muted: &Muted) -> std::sync::RwLockWriteGuard<'_, HashSet<PlayerId>> {
+    muted
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Passes a game's events to a session's outbox, but for the table talk of players it
+/// `muted`; a follower that fell behind is told to read the game afresh.
 async fn forward(
     game: GameId,
     mut events: broadcast::Receiver<Event>,
     outbox: mpsc::Sender<ServerFrame>,
+    muted: Muted,
 ) {
     loop {
         let event = match events.recv().await {
+            Ok(Event::Said { line, .. })
+                if line.author.as_ref().is_some_and(|author| {
+                    muted
+                        .read()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .contains(author)
+                }) =>
+            {
+                continue;
+            }
             Ok(event) => event,
             Err(broadcast::error::RecvError::Lagged(_)) => Event::Stale { game: game.clone() },
             Err(broadcast::error::RecvError::Closed) => return,

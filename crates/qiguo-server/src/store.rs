@@ -25,6 +25,7 @@ use sqlx::{AnyPool, Executor, Row};
 use crate::secret::{self, NoRandomness};
 
 mod group;
+mod talk;
 
 /// The schema, in order; each applied once, recorded in the database.
 const MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -44,6 +45,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "take backs",
         include_str!("../migrations/0004_take_backs.sql"),
     ),
+    (5, "talk", include_str!("../migrations/0005_talk.sql")),
 ];
 
 /// The PostgreSQL channel on which a server says that a game changed (the payload is the

@@ -383,3 +383,50 @@ async fn a_change_made_while_the_listener_is_cut_reaches_the_players() {
     .await
     .expect("Bo's move reaches Ann through server A");
 }
+
+/// Table talk written through one server is heard through the other, in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(postgres_tests),
+    ignore = "needs PostgreSQL: build and run with QIGUO_POSTGRES_URL set"
+)]
+async fn table_talk_crosses_servers() {
+    let db = postgres();
+    let (lines_a, lines_b) = (Lines::default(), Lines::default());
+    let a = start(&db, None, &lines_a).await;
+    let b = start(&db, None, &lines_b).await;
+    let (mut ann, mut bo) = ann_and_bo(&a.url(), &b.url(), LIVE).await;
+    let id = ann.id.clone();
+    for (on_a, text) in [(true, "From A"), (false, "From B"), (true, "A again")] {
+        let table = if on_a { &mut ann } else { &mut bo };
+        let said = table
+            .client
+            .ask(Ask::Say {
+                game: id.clone(),
+                text: text.into(),
+            })
+            .await
+            .unwrap();
+        assert!(matches!(said, qiguo_server::protocol::Answer::Said { .. }));
+    }
+    for table in [&mut ann, &mut bo] {
+        let mut heard = Vec::new();
+        tokio::time::timeout(Duration::from_secs(10), async {
+            while heard.len() < 3 {
+                if let Event::Said { line, .. } = table.next().await.unwrap() {
+                    heard.push((line.n, line.text));
+                }
+            }
+        })
+        .await
+        .expect("every line reaches both servers' players");
+        assert_eq!(
+            heard,
+            [
+                (0, "From A".into()),
+                (1, "From B".into()),
+                (2, "A again".into())
+            ]
+        );
+    }
+}

@@ -47,7 +47,7 @@ fn a_window_link_serves_plays_and_is_joined() {
     let mut config = ServerConfig::new(sqlite(&dir));
     config.port = 0;
     let mut ann = Link::start(
-        Target::Own(config),
+        Target::Own(Box::new(config)),
         "Ann".into(),
         dir.join("ann"),
         quiet.clone(),

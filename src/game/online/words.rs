@@ -90,6 +90,10 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
             tr!(tr, "server-refusal-too-many-connections", max = *max)
         }
         Refusal::TooManyGames { max } => tr!(tr, "server-refusal-too-many-games", max = *max),
+        Refusal::TalkEmpty => tr.text("server-refusal-talk-empty"),
+        Refusal::TalkTooLong { max } => tr!(tr, "server-refusal-talk-too-long", max = *max),
+        Refusal::NobodyToMute { .. } => tr.text("server-refusal-nobody-to-mute"),
+        Refusal::TalkBarred => tr.text("server-refusal-talk-barred"),
         Refusal::SlowDown { seconds } => tr!(tr, "server-refusal-slow-down", seconds = *seconds),
         Refusal::TryAgain => tr.text("server-refusal-try-again"),
         Refusal::ShuttingDown => tr.text("server-refusal-shutting-down"),

@@ -14,6 +14,7 @@ mod held;
 mod presence;
 mod replication;
 mod searches;
+mod talk;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -67,6 +68,9 @@ struct Live {
     events: Option<broadcast::Sender<Event>>,
     /// A computer or stand-in is thinking about the current turn.
     thinking: bool,
+    /// How many lines its table talk has, as told here (another server's are read when it
+    /// says the game changed).
+    talk: u32,
 }
 
 impl Live {
@@ -216,12 +220,14 @@ impl Hub {
         &self.log
     }
 
-    fn insert(&self, stored: StoredGame) -> Shared {
+    /// Holds `stored`, whose table talk has `talk` lines.
+    fn insert(&self, stored: StoredGame, talk: u32) -> Shared {
         let id = stored.id.clone();
         let live = Arc::new(tokio::sync::Mutex::new(Live {
             game: LiveGame::from(stored),
             events: None,
             thinking: false,
+            talk,
         }));
         lock(&self.games).entry(id).or_insert(live).clone()
     }
@@ -258,7 +264,8 @@ impl Hub {
                 .rewrite_start(id, &stored.record, stored.pace)
                 .await?;
         }
-        Ok(self.insert(stored))
+        let talk = self.store.talk_lines(id).await?;
+        Ok(self.insert(stored, talk))
     }
 
     // ----- Players -----
@@ -312,7 +319,7 @@ impl Hub {
         self.room_for_a_game(player).await?;
         let created = self.store.create_game(player, &new).await?;
         let stored = self.store.load_game(&created.id).await?;
-        self.insert(stored);
+        self.insert(stored, 0);
         self.log
             .info(&format!("game {} created by {}", created.id.0, player.0));
         self.wake(&created.id);

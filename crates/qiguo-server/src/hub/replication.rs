@@ -158,6 +158,7 @@ impl Hub {
         for event in events {
             g.tell(event);
         }
+        self.tell_talk_from(&mut g).await;
         if moved {
             self.tell_next(&g);
         }

@@ -1,0 +1,135 @@
+//! Table talk: a person holding a seat writes to everyone at the table; whoever holds a seat or
+//! follows the game reads it; a player mutes another for themselves. The lines are stored
+//! before they are told, and told on every server ([`Hub::tell_talk_from`]).
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use qiguo_protocol::clean_talk;
+
+use super::{Hub, Live};
+use crate::protocol::{Answer, Event, Refusal, TALK_LINES_READ};
+use crate::store::{GameId, PlayerId};
+
+impl Hub {
+    /// `player` writes `text` at the table of game `id`.
+    pub async fn say(
+        self: &Arc<Self>,
+        player: &PlayerId,
+        id: &GameId,
+        text: &str,
+    ) -> Result<Answer, Refusal> {
+        let text = clean_talk(text)?;
+        let live = self.game_of_yours(id).await?;
+        let mut g = live.lock().await;
+        // Lines written on other servers meanwhile are told first, so that all arrive in order.
+        self.tell_talk_from(&mut g).await;
+        let seat = *g.game.seats_of(player).first().ok_or(Refusal::NoGame)?;
+        if self.store.talk_barred(player).await? {
+            return Err(Refusal::TalkBarred);
+        }
+        let line = self.store.say(id, seat, player, &text).await?;
+        let n = line.n;
+        g.talk = g.talk.max(n + 1);
+        g.tell(Event::Said {
+            game: id.clone(),
+            line,
+        });
+        self.metrics.talk();
+        // What was said stays between the players: the log says only who and how much.
+        self.log.info(&format!(
+            "game {}: line {} of table talk by {} ({} characters)",
+            id.0,
+            n + 1,
+            player.0,
+            text.chars().count()
+        ));
+        Ok(Answer::Said { n })
+    }
+
+    /// The table talk of game `id` before line `before`, for `player`, who holds a seat in it
+    /// or (`follows`) follows it on this connection.
+    pub async fn talk(
+        &self,
+        player: &PlayerId,
+        id: &GameId,
+        before: Option<u32>,
+        follows: bool,
+    ) -> Result<Answer, Refusal> {
+        self.at_the_table(player, id, follows).await?;
+        let lines = self.store.talk(id, before, TALK_LINES_READ, player).await?;
+        Ok(Answer::Talk {
+            game: id.clone(),
+            lines,
+        })
+    }
+
+    /// `player` mutes (`on`) or unmutes the holder of `seat` in game `id`: that holder.
+    pub async fn mute(
+        &self,
+        player: &PlayerId,
+        id: &GameId,
+        seat: u8,
+        on: bool,
+        follows: bool,
+    ) -> Result<PlayerId, Refusal> {
+        let live = self.at_the_table(player, id, follows).await?;
+        let holder = {
+            let g = live.lock().await;
+            g.game
+                .seats()
+                .get(usize::from(seat))
+                .and_then(|s| s.holder.clone())
+        };
+        let muted = holder
+            .filter(|h| h != player)
+            .ok_or(Refusal::NobodyToMute { seat })?;
+        self.store.mute(player, &muted, on).await?;
+        Ok(muted)
+    }
+
+    /// The players `player` muted (none, if the database cannot say now: said in the log).
+    pub async fn muted_by(&self, player: &PlayerId) -> HashSet<PlayerId> {
+        self.store.muted_by(player).await.unwrap_or_else(|e| {
+            self.log
+                .warn(&format!("muted players of {} not read: {e}", player.0));
+            HashSet::new()
+        })
+    }
+
+    /// Game `id`, held, if `player` holds a seat in it or `follows` it.
+    async fn at_the_table(
+        &self,
+        player: &PlayerId,
+        id: &GameId,
+        follows: bool,
+    ) -> Result<super::Shared, Refusal> {
+        let live = self.game_of_yours(id).await?;
+        if !follows && live.lock().await.game.seats_of(player).is_empty() {
+            return Err(Refusal::NoGame);
+        }
+        Ok(live)
+    }
+
+    /// Tells the followers the lines of the game's talk they have not heard (written through
+    /// another server on the database).
+    pub(super) async fn tell_talk_from(&self, g: &mut Live) {
+        if !self.store.is_postgres() {
+            return;
+        }
+        match self.store.talk_from(&g.game.id, g.talk).await {
+            Ok(lines) => {
+                for line in lines {
+                    g.talk = g.talk.max(line.n + 1);
+                    g.tell(Event::Said {
+                        game: g.game.id.clone(),
+                        line,
+                    });
+                }
+            }
+            Err(e) => self
+                .log
+                .warn(&format!("game {}: table talk not read: {e}", g.game.id.0)),
+        }
+    }
+}
