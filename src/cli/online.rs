@@ -107,6 +107,19 @@ pub enum OnlineCommand {
         /// The game's id.
         game: String,
     },
+    /// Go on holiday until DATE (YYYY-MM-DD, UTC, today or later; your correspondence clocks
+    /// stop meanwhile), change the last day of the holiday you are on, or with --back come
+    /// back today; prints your holidays.
+    Away {
+        /// The last day away.
+        #[arg(value_name = "DATE", required_unless_present = "back")]
+        until: Option<String>,
+        /// Back today.
+        #[arg(long, conflicts_with = "until")]
+        back: bool,
+    },
+    /// Print your holidays: the day you are away until, and this year's days taken.
+    Holidays,
     /// Write to everyone at the table of one of your games; prints the line's number.
     Say {
         /// The game's id.
@@ -298,6 +311,19 @@ async fn online(args: &OnlineArgs) -> Result<(), Failure> {
             )?;
             serde_json::to_value(&view).map_err(|e| Failure::Other(e.to_string()))?
         }
+        OnlineCommand::Away { until, .. } => {
+            let ask = Ask::Away {
+                until: until.clone(),
+            };
+            match client.ask(ask).await? {
+                Answer::Holidays(holidays) => json!(holidays),
+                other => unexpected(other)?,
+            }
+        }
+        OnlineCommand::Holidays => match client.ask(Ask::Holidays {}).await? {
+            Answer::Holidays(holidays) => json!(holidays),
+            other => unexpected(other)?,
+        },
         OnlineCommand::Say { game, text } => {
             let id = GameId(game.clone());
             let said = client

@@ -319,3 +319,33 @@ fn the_table_talks_from_the_command_line() {
         "qiguo: refused (talk_too_long): a line of table talk has at most 500 characters"
     );
 }
+
+#[test]
+fn holidays_are_taken_from_the_command_line() {
+    let dir = TempDir::new("online-away");
+    let (server_dir, ann) = (dir.join("server"), dir.join("ann"));
+    let port = free_port();
+    let _srv = server(&server_dir, port);
+    let none = online(&ann, port, &["--name", "Ann", "holidays"]);
+    assert_eq!(
+        (none["away_until"].clone(), none["used"].as_u64()),
+        (Value::Null, Some(0))
+    );
+    assert_eq!(none["allowance"], 14);
+    // Away until the day after tomorrow (UTC): three days.
+    let today = qiguo_server::protocol::calendar::day_of(qiguo_server::store::now_ms());
+    let until = qiguo_server::protocol::calendar::date_text(today + 2);
+    let away = online(&ann, port, &["away", &until]);
+    assert_eq!(away["away_until"], until.as_str());
+    assert!(away["used"].as_u64().unwrap() >= 1, "{away}");
+    let back = online(&ann, port, &["away", "--back"]);
+    assert_eq!(back["away_until"], Value::Null);
+    let out = online_output(&ann, port, &["away", "2020-01-01"]);
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        said.starts_with("qiguo: refused (bad_date): 2020-01-01 "),
+        "{said}"
+    );
+    let out = online_output(&ann, port, &["away"]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -17,9 +17,9 @@ use crate::refusal::Refusal;
 
 /// The version of these messages. A client speaking another is refused at [`Ask::Hello`].
 ///
-/// 3: refusals are codes with parameters ([`Refusal`]) beside the English `why`; events of
+/// 4: table talk, holidays (a seat's `away_until`). 3: refusals are codes with parameters ([`Refusal`]) beside the English `why`; events of
 /// unknown types are ignored. 2: presence events. 1: the first.
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;
 
 /// The port a server listens on unless told otherwise (the year of the 1206 text, plus 6000).
 pub const DEFAULT_PORT: u16 = 7206;
@@ -144,6 +144,16 @@ pub enum Ask {
         /// Read lines numbered below this one (to page back).
         before: Option<u32>,
     },
+    /// Go on holiday until `until` (a date `YYYY-MM-DD`, UTC, inclusive), from today; change
+    /// the last day of the holiday one is on; or (`None`) come back today. Answered with
+    /// [`Answer::Holidays`]; the followers of each of the player's games get [`Event::Away`].
+    /// While away, the player's correspondence clocks stop.
+    Away {
+        /// The last day away, or `None` to be back.
+        until: Option<String>,
+    },
+    /// The player's holidays (answered with [`Answer::Holidays`]).
+    Holidays {},
     /// Mute (or unmute) the player holding `seat` of `game`, for the client only: their lines
     /// are no longer sent to it, in any game (answered with [`Answer::Done`]).
     Mute {
@@ -191,6 +201,23 @@ pub struct SeatView {
     pub yours: bool,
     /// Whether its player has the game open now (for a computer's seat, always).
     pub present: bool,
+    /// The last day of its player's holiday (`YYYY-MM-DD`, UTC), while they are away.
+    #[serde(default)]
+    pub away_until: Option<String>,
+}
+
+/// A player's holidays, as the server counts them: days away stop their correspondence clocks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Holidays {
+    /// The last day of the holiday they are on (`YYYY-MM-DD`, UTC, inclusive), if any.
+    pub away_until: Option<String>,
+    /// The days of holiday each calendar year gives (the server's setting).
+    pub allowance: u32,
+    /// This year (UTC).
+    pub year: i32,
+    /// The days of this year's allowance taken, today's holiday to its end included.
+    pub used: u32,
 }
 
 /// A game as the clients see it: its record so far and its seats.
@@ -292,6 +319,8 @@ pub enum Answer {
         /// Its number (from 0).
         ply: u32,
     },
+    /// The player's holidays.
+    Holidays(Holidays),
     /// A line of table talk was stored: it is line number `n`.
     Said {
         /// Its number (from 0).
@@ -374,6 +403,17 @@ pub enum Event {
     Stale {
         /// The game.
         game: GameId,
+    },
+    /// A seat's player went on holiday until `until`, changed its end, or (`None`) came back.
+    Away {
+        /// The game.
+        game: GameId,
+        /// The player number.
+        seat: u8,
+        /// The last day away (`YYYY-MM-DD`), or `None`.
+        until: Option<String>,
+        /// When the turn is overdue now (see [`GameView::deadline_ms`]).
+        deadline_ms: Option<i64>,
     },
     /// A line of table talk was written.
     Said {

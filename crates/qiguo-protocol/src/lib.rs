@@ -6,6 +6,7 @@
 //! (`wasm32-unknown-unknown`) as for the desktop. `docs/protocol.md` describes the same for
 //! people.
 
+pub mod calendar;
 pub mod client;
 pub mod frames;
 pub mod keys;

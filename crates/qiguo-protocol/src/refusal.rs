@@ -170,6 +170,22 @@ pub enum Refusal {
     /// The server's operator barred the player from table talk.
     #[error("the server's operator has barred you from table talk")]
     TalkBarred,
+    /// A holiday's last day that is not a date, or is already past.
+    #[error("{date} is not a day to come: write it YYYY-MM-DD, today or later")]
+    BadDate {
+        /// The date as given.
+        date: String,
+    },
+    /// A holiday longer than the days left of a year's allowance.
+    #[error("that holiday takes {asked} days of {year}, and {left} are left")]
+    HolidayDays {
+        /// The year.
+        year: i32,
+        /// The days of that year it takes.
+        asked: u32,
+        /// The days of that year's allowance not taken by other holidays.
+        left: u32,
+    },
     /// The player has as many connections open to the server as it allows one player.
     #[error("you have {max} connections open to this server already: close one first")]
     TooManyConnections {

@@ -76,6 +76,11 @@ pub struct ServerArgs {
     #[arg(long, value_name = "N", default_value_t = 100,
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_games_per_player: u32,
+    /// Days of holiday a player may take a calendar year (UTC): days away stop their
+    /// correspondence clocks.
+    #[arg(long, value_name = "DAYS", default_value_t = crate::hub::HOLIDAY_DAYS,
+          value_parser = clap::value_parser!(u32).range(0..=366))]
+    pub holiday_days: u32,
     /// New players one address may make a minute.
     #[arg(long, value_name = "N", default_value_t = 10,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -173,6 +178,7 @@ impl ServerArgs {
             ping_after: Duration::from_secs(self.ping_after),
         };
         config.metrics = self.metrics;
+        config.holiday_days = self.holiday_days;
         if let Some(dir) = &self.web {
             config.web = Some(crate::page::Page::at(dir).map_err(|e| e.to_string())?);
         }

@@ -12,10 +12,11 @@ use qiguo_protocol::{
 };
 use qiguo_rules::{Game, Level, Move, PlayerInfo, Position, Record};
 
+use qiguo_protocol::calendar;
+
 use crate::store::{StoredGame, StoredSeat};
 
-/// Milliseconds in a day.
-pub const DAY_MS: i64 = 24 * 60 * 60 * 1000;
+pub use qiguo_protocol::calendar::DAY_MS;
 
 /// The level a stand-in plays at.
 pub const STAND_IN_LEVEL: Level = Level::Medium;
@@ -249,7 +250,11 @@ impl LiveGame {
         }
         match self.pace {
             Pace::Correspondence { .. } if self.adjourned(present) => None,
-            Pace::Correspondence { days, .. } => Some(self.moved_ms + i64::from(days) * DAY_MS),
+            Pace::Correspondence { days, .. } => Some(clock_runs_out(
+                self.moved_ms,
+                i64::from(days) * DAY_MS,
+                &self.seats.get(usize::from(seat))?.holidays,
+            )),
             Pace::Live { wait_seconds } => {
                 if self.present(seat, present) {
                     return None;
@@ -276,20 +281,32 @@ impl LiveGame {
         if self.is_over() {
             return None;
         }
-        self.due_in_state(self.seat_to_move(), &self.away)
+        self.due_in_state(self.seat_to_move(), &self.away, self.moved_ms)
     }
 
-    fn due_in_state(&self, to_move: u8, away: &[u32]) -> Option<i64> {
+    /// [`LiveGame::due_in`] for a turn of `to_move` beginning at `start`, `away` counting the
+    /// turns not played by their seats.
+    fn due_in_state(&self, to_move: u8, away: &[u32], start: i64) -> Option<i64> {
         let Pace::Correspondence { days, .. } = self.pace else {
             return None;
         };
         if self.everyone_away(away) {
             return None;
         }
-        match self.seats.get(usize::from(to_move))?.plan {
+        let seat = self.seats.get(usize::from(to_move))?;
+        match seat.plan {
             SeatPlan::Computer(_) => Some(0),
-            _ => Some(i64::from(days) * DAY_MS),
+            _ => Some(clock_runs_out(start, i64::from(days) * DAY_MS, &seat.holidays) - start),
         }
+    }
+
+    /// The last day (`YYYY-MM-DD`) of the holiday the player of `seat` is on at `now_ms`.
+    pub fn away_until(&self, seat: u8, now_ms: i64) -> Option<String> {
+        let seat = self.seats.get(usize::from(seat))?;
+        seat.holidays
+            .iter()
+            .find(|&&(_, back)| back > now_ms)
+            .map(|&(_, back)| calendar::date_text(calendar::day_of(back) - 1))
     }
 
     /// Whether every person's seat was stood in for or passed on its last
@@ -350,8 +367,8 @@ impl LiveGame {
         }
     }
 
-    /// Checks `mv` as move `ply`, made by `mover`; nothing changes.
-    pub fn check(&self, mover: Mover, ply: u32, mv: Move) -> Result<Checked, Refusal> {
+    /// Checks `mv` as move `ply`, made by `mover` at `now_ms`; nothing changes.
+    pub fn check(&self, mover: Mover, ply: u32, mv: Move, now_ms: i64) -> Result<Checked, Refusal> {
         if let Mover::Player(player) = mover
             && self.seats_of(player).is_empty()
         {
@@ -394,7 +411,9 @@ impl LiveGame {
         let mut away = self.away.clone();
         count_turn(&mut away, seat, by);
         let next = after.player_of(after.to_move());
-        let due_in = (!ends).then(|| self.due_in_state(next, &away)).flatten();
+        let due_in = (!ends)
+            .then(|| self.due_in_state(next, &away, now_ms))
+            .flatten();
         Ok(Checked {
             ply,
             mv,
@@ -555,10 +574,22 @@ impl LiveGame {
 
     /// Takes the game as the database has it now (changed by another server): the events
     /// that tell its followers what changed.
-    pub fn replace(&mut self, stored: StoredGame, present: Presence) -> Vec<Event> {
+    pub fn replace(&mut self, stored: StoredGame, present: Presence, now_ms: i64) -> Vec<Event> {
         let old = std::mem::replace(self, LiveGame::from(stored));
         let id = self.id.clone();
         let mut events = Vec::new();
+        // Holidays begun, changed or ended.
+        for seat in 0..self.seats.len() as u8 {
+            let until = self.away_until(seat, now_ms);
+            if until != old.away_until(seat, now_ms) {
+                events.push(Event::Away {
+                    game: id.clone(),
+                    seat,
+                    until,
+                    deadline_ms: self.deadline(present),
+                });
+            }
+        }
         // The take-back, as the database keeps it for every server.
         match (&old.take_back, &self.take_back) {
             (_, Some(now)) if old.take_back.as_ref() != Some(now) => {
@@ -629,7 +660,7 @@ impl LiveGame {
     }
 
     /// The game as `player` sees it (`None`: a watcher).
-    pub fn view(&self, player: Option<&PlayerId>, present: Presence) -> GameView {
+    pub fn view(&self, player: Option<&PlayerId>, present: Presence, now_ms: i64) -> GameView {
         GameView {
             id: self.id.clone(),
             code: self.code.clone(),
@@ -644,6 +675,7 @@ impl LiveGame {
                     name: seat.name.clone(),
                     yours: player.is_some() && seat.holder.as_ref() == player,
                     present: self.present(i as u8, present),
+                    away_until: self.away_until(i as u8, now_ms),
                 })
                 .collect(),
             pace: self.pace,
@@ -670,6 +702,24 @@ impl LiveGame {
             yours,
         }
     }
+}
+
+/// When a clock that runs `run` ms from `start` runs out, stopped while its player is away:
+/// `holidays` are moments away and back, in order.
+pub fn clock_runs_out(start: i64, run: i64, holidays: &[(i64, i64)]) -> i64 {
+    let (mut at, mut left) = (start, run);
+    for &(gone, back) in holidays {
+        if back <= at {
+            continue;
+        }
+        let gone = gone.max(at);
+        if gone - at >= left {
+            break;
+        }
+        left -= gone - at;
+        at = back;
+    }
+    at.saturating_add(left)
 }
 
 /// Counts a turn of `seat` in `away`: its own move starts the count again, a stand-in's or an
@@ -722,6 +772,7 @@ mod tests {
                 },
                 name: None,
                 seen_ms: None,
+                holidays: Vec::new(),
             })
             .collect();
         LiveGame::from(StoredGame {
@@ -745,6 +796,64 @@ mod tests {
     const ANN_ONLY: &[bool] = &[true, false, false, false, false, false, false];
     const BO_ONLY: &[bool] = &[false, true, false, false, false, false, false];
 
+    #[test]
+    fn a_clock_stops_while_its_player_is_away() {
+        const H: i64 = 3_600_000;
+        // Nothing away: the clock runs out after its time.
+        assert_eq!(clock_runs_out(0, 10 * H, &[]), 10 * H);
+        // Away from hour 2 to hour 5: three hours more.
+        assert_eq!(clock_runs_out(0, 10 * H, &[(2 * H, 5 * H)]), 13 * H);
+        // Already away when the turn began: counted from the return.
+        assert_eq!(clock_runs_out(4 * H, 10 * H, &[(2 * H, 5 * H)]), 15 * H);
+        // A holiday over before the turn, or beginning after the clock ran out: no change.
+        assert_eq!(clock_runs_out(6 * H, 10 * H, &[(2 * H, 5 * H)]), 16 * H);
+        assert_eq!(clock_runs_out(0, 10 * H, &[(10 * H, 20 * H)]), 10 * H);
+        // Two holidays, both within the time.
+        assert_eq!(
+            clock_runs_out(0, 10 * H, &[(H, 2 * H), (3 * H, 6 * H)]),
+            14 * H
+        );
+    }
+
+    #[test]
+    fn no_stand_in_plays_for_a_player_on_holiday() {
+        let pace = Pace::Correspondence {
+            days: 2,
+            overdue: WhenOverdue::StandIn,
+        };
+        let mut g = game(pace, SeatPlan::Computer(Level::Random));
+        let ann = player(ANN);
+        // Ann (to move) is away for days 1 to 4 after the turn began at 1,000 ms.
+        let (gone, back) = (DAY_MS, 5 * DAY_MS);
+        g.seats[0].holidays = vec![(gone, back)];
+        assert_eq!(g.deadline(NOBODY), Some(1_000 + 2 * DAY_MS + 4 * DAY_MS));
+        assert_eq!(g.due_in(), Some(6 * DAY_MS));
+        assert_eq!(g.due(5 * DAY_MS, NOBODY), None, "away, then back");
+        assert!(g.due(6 * DAY_MS + 1_000, NOBODY).is_some());
+        // Seen by the others while it lasts, with its last day.
+        assert_eq!(g.away_until(0, 2 * DAY_MS).as_deref(), Some("1970-01-05"));
+        assert_eq!(g.away_until(0, back), None);
+        assert_eq!(
+            g.view(None, NOBODY, 2 * DAY_MS).seats[0]
+                .away_until
+                .as_deref(),
+            Some("1970-01-05")
+        );
+        // A game read again with the holiday ended early says so, with the new deadline.
+        let mut stored_again = g.clone();
+        stored_again.seats[0].holidays = vec![(gone, 2 * DAY_MS)];
+        assert_eq!(stored_again.deadline(NOBODY), Some(1_000 + 3 * DAY_MS));
+        // A move made during Bo's holiday starts his clock when he is back.
+        g.seats[1].holidays = vec![(0, 3 * DAY_MS)];
+        let mv = first_move(&g);
+        let checked = g.check(Mover::Player(&ann), 0, mv, DAY_MS).unwrap();
+        assert_eq!(checked.due_in, Some(2 * DAY_MS + 2 * DAY_MS));
+        // Live games know no holidays.
+        let mut live = game(LIVE, SeatPlan::Computer(Level::Random));
+        live.seats[0].holidays = vec![(gone, back)];
+        assert_eq!(live.deadline(BO_ONLY), Some(1_000 + 60_000));
+    }
+
     fn first_move(g: &LiveGame) -> Move {
         g.game().position().legal_moves()[0]
     }
@@ -754,26 +863,26 @@ mod tests {
         let mut g = game(LIVE, SeatPlan::Computer(Level::Random));
         let (ann, bo, cy) = (player(ANN), player(BO), player("cy"));
         let mv = first_move(&g);
-        assert_eq!(g.check(Mover::Player(&cy), 0, mv), Err(Refusal::NoGame));
+        assert_eq!(g.check(Mover::Player(&cy), 0, mv, 0), Err(Refusal::NoGame));
         assert_eq!(
-            g.check(Mover::Player(&bo), 0, mv),
+            g.check(Mover::Player(&bo), 0, mv, 0),
             Err(Refusal::NotYourTurn {
                 kingdom: Kingdom::Qin
             })
         );
         assert_eq!(
-            g.check(Mover::Player(&ann), 1, mv),
+            g.check(Mover::Player(&ann), 1, mv, 0),
             Err(Refusal::MovedOn { has: 0, ply: 1 })
         );
         assert!(matches!(
-            g.check(Mover::Player(&ann), 0, Move::PASS),
+            g.check(Mover::Player(&ann), 0, Move::PASS, 0),
             Err(Refusal::IllegalMove { .. })
         ));
         assert!(matches!(
-            g.check(Mover::Overdue, 0, mv),
+            g.check(Mover::Overdue, 0, mv, 0),
             Err(Refusal::IllegalMove { .. })
         ));
-        let checked = g.check(Mover::Player(&ann), 0, mv).unwrap();
+        let checked = g.check(Mover::Player(&ann), 0, mv, 0).unwrap();
         assert_eq!((checked.seat, checked.by), (0, MadeBy::Seat));
         // Nothing changed until it is applied; then Chu (Bo, absent) is to move.
         assert_eq!(g.game().len(), 0);
@@ -809,22 +918,22 @@ mod tests {
         );
         // A stand-in moves for Ann; Bo's move; then a computer's turn is due at once.
         let mv = first_move(&g);
-        let checked = g.check(Mover::StandIn, 0, mv).unwrap();
+        let checked = g.check(Mover::StandIn, 0, mv, 0).unwrap();
         g.apply(checked, 61_000, BO_ONLY);
         let mv = first_move(&g);
-        let checked = g.check(Mover::Player(&player(BO)), 1, mv).unwrap();
+        let checked = g.check(Mover::Player(&player(BO)), 1, mv, 0).unwrap();
         g.apply(checked, 62_000, BO_ONLY);
         assert_eq!(g.deadline(BO_ONLY), None);
         assert_eq!(
             g.due(62_000, BO_ONLY),
             Some(Due::Search(Level::Easy, Mover::Computer))
         );
-        assert_eq!(g.view(None, BO_ONLY).stand_ins, vec![0]);
+        assert_eq!(g.view(None, BO_ONLY, 0).stand_ins, vec![0]);
         // Round to Ann again (the computers move): stood in for last time, she is at once.
         while g.seat_to_move() != 0 {
             let mv = first_move(&g);
             let ply = g.game().len() as u32;
-            let checked = g.check(Mover::Computer, ply, mv).unwrap();
+            let checked = g.check(Mover::Computer, ply, mv, 0).unwrap();
             g.apply(checked, 70_000, BO_ONLY);
         }
         assert_eq!(g.deadline(BO_ONLY), Some(70_000));
@@ -839,10 +948,10 @@ mod tests {
         assert_eq!(g.due(10 * DAY_MS, NOBODY), None);
         // Ann moves and leaves: the computers do not answer nobody.
         let mv = first_move(&g);
-        let checked = g.check(Mover::Player(&player(ANN)), 0, mv).unwrap();
+        let checked = g.check(Mover::Player(&player(ANN)), 0, mv, 0).unwrap();
         g.apply(checked, 2_000, NOBODY);
         let mv = first_move(&g);
-        let checked = g.check(Mover::StandIn, 1, mv).unwrap();
+        let checked = g.check(Mover::StandIn, 1, mv, 0).unwrap();
         g.apply(checked, 3_000, ANN_ONLY);
         assert_eq!(g.due(4_000, NOBODY), None);
         // Bo comes back: the computer of Qi plays at once.
@@ -873,7 +982,7 @@ mod tests {
                 panic!("a search is due")
             };
             let mv = first_move(&g);
-            let checked = g.check(mover, ply, mv).unwrap();
+            let checked = g.check(mover, ply, mv, now).unwrap();
             g.apply(checked, now, NOBODY);
         }
         // It rests right after Bo's third stand-in (the second seat of the third round).
@@ -913,7 +1022,7 @@ mod tests {
         assert_eq!(g.deadline(ALL_HERE), Some(1_000 + 2 * DAY_MS));
         assert_eq!(g.due(2 * DAY_MS, ALL_HERE), None);
         assert_eq!(g.due(1_000 + 2 * DAY_MS, ALL_HERE), Some(Due::Pass));
-        let checked = g.check(Mover::Overdue, 0, Move::PASS).unwrap();
+        let checked = g.check(Mover::Overdue, 0, Move::PASS, 0).unwrap();
         assert_eq!(checked.by, MadeBy::OverduePass);
         g.apply(checked, 3 * DAY_MS, ALL_HERE);
         assert_eq!(g.record().overdue, vec![0]);
@@ -926,7 +1035,7 @@ mod tests {
         let (ann, bo) = (player(ANN), player(BO));
         for (ply, who) in [(0, Mover::Player(&ann)), (1, Mover::Player(&bo))] {
             let mv = first_move(&g);
-            let checked = g.check(who, ply, mv).unwrap();
+            let checked = g.check(who, ply, mv, 2_000).unwrap();
             g.apply(checked, 2_000, ALL_HERE);
         }
         assert_eq!(g.ask_take_back(&bo, 0), Err(Refusal::TakeBackOwnOnly));
@@ -953,7 +1062,7 @@ mod tests {
         assert_eq!(g.take_back(), None);
         // Refused: dropped, and told.
         let mv = first_move(&g);
-        let checked = g.check(Mover::Player(&ann), 0, mv).unwrap();
+        let checked = g.check(Mover::Player(&ann), 0, mv, 0).unwrap();
         g.apply(checked, 10_000, ALL_HERE);
         g.ask_take_back(&ann, 0).unwrap();
         assert!(matches!(
@@ -997,7 +1106,7 @@ mod tests {
             stand_ins: vec![1],
             take_back: None,
         };
-        let events = g.replace(stored.clone(), NOBODY);
+        let events = g.replace(stored.clone(), NOBODY, 0);
         let told: Vec<(u32, MadeBy)> = events
             .iter()
             .map(|e| match e {
@@ -1013,9 +1122,9 @@ mod tests {
         // Another history than the one held: read afresh.
         let mut other = game(LIVE, SeatPlan::Computer(Level::Random));
         let mv = other.game().position().legal_moves()[1];
-        let checked = other.check(Mover::Player(&player(ANN)), 0, mv).unwrap();
+        let checked = other.check(Mover::Player(&player(ANN)), 0, mv, 0).unwrap();
         other.apply(checked, 3_000, NOBODY);
-        let events = other.replace(stored, NOBODY);
+        let events = other.replace(stored, NOBODY, 0);
         assert!(matches!(events[..], [Event::Stale { .. }]));
     }
 }

@@ -78,6 +78,8 @@ pub struct ServerConfig {
     /// The page's bundle, served beside the WebSocket (`--web DIR`); without it, only the
     /// WebSocket is served.
     pub web: Option<Page>,
+    /// Days of holiday a player may take a calendar year (UTC).
+    pub holiday_days: u32,
 }
 
 impl ServerConfig {
@@ -92,6 +94,7 @@ impl ServerConfig {
             limits: Limits::default(),
             metrics: None,
             web: None,
+            holiday_days: crate::hub::HOLIDAY_DAYS,
         }
     }
 }
@@ -251,7 +254,13 @@ pub async fn serve_store(
     let addr = listener
         .local_addr()
         .map_err(|e| ServeError::Bind(want, e))?;
-    let hub = Hub::start(store, log, config.limits.games_per_player).await?;
+    let hub = Hub::start(
+        store,
+        log,
+        config.limits.games_per_player,
+        config.holiday_days,
+    )
+    .await?;
     let secure = tls.is_some();
     hub.log().info(&format!(
         "listening on {}://{addr} (protocol {PROTOCOL_VERSION})",
@@ -859,6 +868,8 @@ impl Session {
             Ask::TakeBack { game, ply } => hub.ask_take_back(player, &game, ply).await,
             Ask::AnswerTakeBack { game, agree } => hub.answer_take_back(player, &game, agree).await,
             Ask::Say { game, text } => hub.say(player, &game, &text).await,
+            Ask::Away { until } => hub.away(player, until.as_deref()).await,
+            Ask::Holidays {} => hub.holidays(player).await,
             Ask::Talk { game, before } => {
                 let follows = self.following.contains_key(&game);
                 hub.talk(player, &game, before, follows).await

@@ -25,6 +25,7 @@ use sqlx::{AnyPool, Executor, Row};
 use crate::secret::{self, NoRandomness};
 
 mod group;
+mod holidays;
 mod talk;
 
 /// The schema, in order; each applied once, recorded in the database.
@@ -46,6 +47,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../migrations/0004_take_backs.sql"),
     ),
     (5, "talk", include_str!("../migrations/0005_talk.sql")),
+    (
+        6,
+        "holidays",
+        include_str!("../migrations/0006_holidays.sql"),
+    ),
 ];
 
 /// The PostgreSQL channel on which a server says that a game changed (the payload is the
@@ -85,6 +91,9 @@ pub struct StoredSeat {
     pub name: Option<String>,
     /// When the holder last had the game open, in milliseconds since 1970.
     pub seen_ms: Option<i64>,
+    /// The holder's holidays that end on the day the turn began or later, as moments (ms
+    /// since 1970, the first in, the second out), in order; read for correspondence games.
+    pub holidays: Vec<(i64, i64)>,
 }
 
 /// A game as stored: its record (moves included), replayed and checked, its seats and pace.
@@ -149,6 +158,9 @@ pub enum StoreError {
     /// The game is over.
     #[error("the game is over")]
     Finished,
+    /// Refused for what it asks (a holiday too long, a day past).
+    #[error("{0}")]
+    Refused(Refusal),
     /// A stored game does not replay (a damaged database).
     #[error("game {0} cannot be replayed: {1}")]
     Damaged(String, String),
@@ -377,6 +389,20 @@ impl Store {
         if self.postgres {
             notify(tx, &self.server_id, game).await?;
         }
+        Ok(())
+    }
+
+    /// Tells the other servers on a PostgreSQL database that `games` changed (their players'
+    /// holidays); nothing on SQLite, whose one server knows.
+    pub async fn announce(&self, games: &[GameId]) -> Result<(), StoreError> {
+        if !self.postgres || games.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.pool.begin().await?;
+        for game in games {
+            notify(&mut tx, &self.server_id, game).await?;
+        }
+        tx.commit().await?;
         Ok(())
     }
 
@@ -834,7 +860,12 @@ impl Store {
                 holder: seat.try_get::<Option<String>, _>("holder")?.map(PlayerId),
                 name: seat.try_get("name")?,
                 seen_ms: seat.try_get("seen_ms")?,
+                holidays: Vec::new(),
             });
+        }
+        let moved_ms: i64 = row.try_get("moved_ms")?;
+        if let Pace::Correspondence { .. } = pace {
+            self.read_holidays(id, moved_ms, &mut seats).await?;
         }
         let take_back =
             sqlx::query("SELECT by_seat, ply, agreed FROM take_backs WHERE game_id = $1")
@@ -859,7 +890,7 @@ impl Store {
             game,
             seats,
             pace,
-            moved_ms: row.try_get("moved_ms")?,
+            moved_ms,
             finished: row.try_get::<Option<i64>, _>("finished_ms")?.is_some(),
             stand_ins,
         })

@@ -103,7 +103,17 @@ async fn two_servers_on_one_postgres_serve_the_same_game() {
     assert!(lines_b.contains("listening"));
     // Each computer's move was searched and stored by one server only: 15 computers' moves,
     // none refused for another server's.
-    let computers = lines_a.count("(computer)") + lines_b.count("(computer)");
+    // (The servers serve every game of the database: other tests' games are theirs too.)
+    let this_game = |lines: &Lines| {
+        lines
+            .0
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|l| l.contains(&id.0) && l.contains("(computer)"))
+            .count()
+    };
+    let computers = this_game(&lines_a) + this_game(&lines_b);
     assert_eq!(computers, 15);
     assert!(!lines_a.contains("move not made") && !lines_b.contains("move not made"));
 }
@@ -225,7 +235,18 @@ async fn no_stand_in_plays_for_a_player_present_on_the_other_server() {
     *now.lock().unwrap() += 15_000;
     let events = heard(&mut bo, Duration::from_secs(4)).await;
     assert_eq!(bo.game.len(), turn, "nobody moved for Bo: {events:?}");
-    assert!(!lines_a.contains("(stand-in)") && !lines_b.contains("(stand-in)"));
+    // (The servers serve every game of the database: other tests' games are theirs too.)
+    let stood_in = format!("game {}: move {} ", id.0, turn + 1);
+    for lines in [&lines_a, &lines_b] {
+        assert!(
+            !lines
+                .0
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|l| l.contains(&stood_in) && l.contains("(stand-in)"))
+        );
+    }
     bo.play(|m| m[1]).await;
     // Bo leaves. On his next turn, once 40 s have passed since he was last seen, a stand-in
     // plays for him (Ann, present on server A, keeps the game going).
@@ -429,4 +450,40 @@ async fn table_talk_crosses_servers() {
             ]
         );
     }
+}
+
+/// A holiday taken through one server reaches the table through the other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(postgres_tests),
+    ignore = "needs PostgreSQL: build and run with QIGUO_POSTGRES_URL set"
+)]
+async fn a_holiday_taken_on_one_server_is_told_on_the_other() {
+    let db = postgres();
+    let (lines_a, lines_b) = (Lines::default(), Lines::default());
+    let a = start(&db, None, &lines_a).await;
+    let b = start(&db, None, &lines_b).await;
+    let pace = Pace::Correspondence {
+        days: 3,
+        overdue: qiguo_server::WhenOverdue::StandIn,
+    };
+    let (mut ann, mut bo) = ann_and_bo(&a.url(), &b.url(), pace).await;
+    let today = qiguo_server::protocol::calendar::day_of(qiguo_server::store::now_ms());
+    let until = qiguo_server::protocol::calendar::date_text(today + 2);
+    bo.client
+        .ask(Ask::Away {
+            until: Some(until.clone()),
+        })
+        .await
+        .unwrap();
+    let told = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            if let Event::Away { seat, until, .. } = ann.next().await.unwrap() {
+                return (seat, until);
+            }
+        }
+    })
+    .await
+    .expect("the holiday reaches server A's players");
+    assert_eq!(told, (1, Some(until)));
 }

@@ -85,6 +85,11 @@ pub(crate) fn own_server(lan: bool, port: u16, name: String, keys: PathBuf) -> (
     );
     // The own server's lines reach Bevy's log through `tracing`.
     let log = qiguo_server::log::Log::tracing();
-    let link = Link::start(qiguo_server::link::Target::Own(Box::new(config)), name, keys, log);
+    let link = Link::start(
+        qiguo_server::link::Target::Own(Box::new(config)),
+        name,
+        keys,
+        log,
+    );
     (link, address)
 }

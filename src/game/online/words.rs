@@ -90,6 +90,14 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
             tr!(tr, "server-refusal-too-many-connections", max = *max)
         }
         Refusal::TooManyGames { max } => tr!(tr, "server-refusal-too-many-games", max = *max),
+        Refusal::BadDate { date } => tr!(tr, "server-refusal-bad-date", date = date.clone()),
+        Refusal::HolidayDays { year, asked, left } => tr!(
+            tr,
+            "server-refusal-holiday-days",
+            year = *year,
+            asked = *asked,
+            left = *left
+        ),
         Refusal::TalkEmpty => tr.text("server-refusal-talk-empty"),
         Refusal::TalkTooLong { max } => tr!(tr, "server-refusal-talk-too-long", max = *max),
         Refusal::NobodyToMute { .. } => tr.text("server-refusal-nobody-to-mute"),

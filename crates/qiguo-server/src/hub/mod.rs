@@ -11,6 +11,7 @@
 mod claims;
 mod computers;
 mod held;
+mod holidays;
 mod presence;
 mod replication;
 mod searches;
@@ -24,6 +25,7 @@ use qiguo_protocol::{Refusal, clean_name};
 use qiguo_rules::{Kingdom, notation};
 use tokio::sync::{broadcast, watch};
 
+pub use self::holidays::HOLIDAY_DAYS;
 pub use self::presence::{PRESENT_FOR, SEEN_EVERY};
 pub use self::replication::listener_name;
 use crate::live::{LiveGame, Mover};
@@ -43,7 +45,7 @@ impl From<StoreError> for Refusal {
             StoreError::SeatNotFree(seat) => Refusal::SeatTaken { seat },
             StoreError::OutOfTurn { has, expected } => Refusal::MovedOn { has, ply: expected },
             StoreError::Finished => Refusal::GameOver,
-            StoreError::BadSpec(refusal) => refusal,
+            StoreError::BadSpec(refusal) | StoreError::Refused(refusal) => refusal,
             StoreError::TakeBackPending => Refusal::TakeBackPending,
             StoreError::NoTakeBack => Refusal::NoTakeBack,
             failed @ (StoreError::Database(_)
@@ -113,6 +115,8 @@ pub struct Hub {
     closing: watch::Sender<bool>,
     /// Unfinished games one player may hold a seat in.
     games_per_player: u32,
+    /// Days of holiday a player may take a calendar year.
+    holiday_days: u32,
     /// What the server counts, for the operator.
     metrics: crate::metrics::Metrics,
     /// On PostgreSQL, the connection holding the turns this server claimed ([`claims`]).
@@ -127,11 +131,13 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl Hub {
     /// A hub on `store`: loads every unfinished game, starts the clock (and, on PostgreSQL, the
     /// listener for other servers' changes). Must be called within a Tokio runtime.
-    /// A player may hold a seat in `games_per_player` unfinished games at most.
+    /// A player may hold a seat in `games_per_player` unfinished games at most, and take
+    /// `holiday_days` days of holiday a calendar year.
     pub async fn start(
         store: Store,
         log: Log,
         games_per_player: u32,
+        holiday_days: u32,
     ) -> Result<Arc<Hub>, StoreError> {
         let hub = Arc::new(Hub {
             store,
@@ -142,6 +148,7 @@ impl Hub {
             gate: tokio::sync::RwLock::new(false),
             closing: watch::Sender::new(false),
             games_per_player,
+            holiday_days,
             claims: tokio::sync::Mutex::new(None),
             metrics: crate::metrics::Metrics::default(),
             log,
@@ -368,7 +375,9 @@ impl Hub {
             ));
         }
         self.follow(&id, player, true);
-        let view = g.game.view(Some(player), &self.presence(&g.game));
+        let view = g
+            .game
+            .view(Some(player), &self.presence(&g.game), self.store.now());
         let rx = g.subscribe();
         drop(g);
         self.wake(&id);
@@ -387,7 +396,9 @@ impl Hub {
             return Err(Refusal::NoGame);
         }
         self.follow(id, player, true);
-        let view = g.game.view(Some(player), &self.presence(&g.game));
+        let view = g
+            .game
+            .view(Some(player), &self.presence(&g.game), self.store.now());
         Ok((view, g.subscribe()))
     }
 
@@ -399,7 +410,7 @@ impl Hub {
         let id = self.by_code(code).await?;
         let live = self.live(&id).await?;
         let mut g = live.lock().await;
-        let view = g.game.view(None, &self.presence(&g.game));
+        let view = g.game.view(None, &self.presence(&g.game), self.store.now());
         Ok((view, g.subscribe()))
     }
 
@@ -478,7 +489,7 @@ impl Hub {
     ) -> Result<u32, Refusal> {
         let mut g = live.lock().await;
         let id = g.game.id.clone();
-        let checked = g.game.check(mover, ply, mv)?;
+        let checked = g.game.check(mover, ply, mv, self.store.now())?;
         let asked = std::time::Instant::now();
         match self
             .store
@@ -699,6 +710,7 @@ mod tests {
                     holder: (i == 0).then(|| PlayerId("ann".into())),
                     name: (i == 0).then(|| "Ann\u{202e}".to_owned()),
                     seen_ms: None,
+                    holidays: Vec::new(),
                 })
                 .collect(),
             pace: crate::store::Pace::Live { wait_seconds: 0 },

@@ -154,7 +154,7 @@ impl Hub {
         let moved = stored.game.len() > g.game.game().len();
         // Who is present, as the game now read says (the seats' last sightings included).
         let presence = self.presence_in(id, &stored.seats);
-        let events = g.game.replace(stored, &presence);
+        let events = g.game.replace(stored, &presence, self.store.now());
         for event in events {
             g.tell(event);
         }

@@ -1,0 +1,82 @@
+//! Holidays: a player away until a day has their correspondence clocks stopped; each of their
+//! games reads its seats again and tells its followers ([`crate::protocol::Event::Away`]).
+
+use std::sync::Arc;
+
+use qiguo_protocol::calendar::{date_text, day_of, parse_date};
+
+use super::Hub;
+use crate::protocol::{Answer, Refusal};
+use crate::store::{GameId, PlayerId};
+
+/// Days of holiday a player may take a calendar year, unless the server says otherwise.
+pub const HOLIDAY_DAYS: u32 = 14;
+
+impl Hub {
+    /// `player` goes on holiday until `until` (`YYYY-MM-DD`, today or later), changes its last
+    /// day, or (`None`) is back today.
+    pub async fn away(
+        self: &Arc<Self>,
+        player: &PlayerId,
+        until: Option<&str>,
+    ) -> Result<Answer, Refusal> {
+        let today = day_of(self.store.now());
+        let until =
+            match until {
+                None => None,
+                Some(text) => Some(parse_date(text).filter(|&day| day >= today).ok_or_else(
+                    || Refusal::BadDate {
+                        date: text.chars().take(40).collect(),
+                    },
+                )?),
+            };
+        self.store
+            .set_away(player, until, today, self.holiday_days)
+            .await?;
+        self.log.info(&match until {
+            Some(day) => format!("player {} away until {}", player.0, date_text(day)),
+            None => format!("player {} back", player.0),
+        });
+        // Each of their games: its seats read again (clocks, deadlines, the followers told),
+        // its due time kept, the other servers told.
+        let games = self.store.unfinished_games_of(player).await?;
+        for id in &games {
+            self.read_seats_again(id).await;
+        }
+        self.store.announce(&games).await?;
+        self.holidays(player).await
+    }
+
+    /// `player`'s holidays.
+    pub async fn holidays(&self, player: &PlayerId) -> Result<Answer, Refusal> {
+        let today = day_of(self.store.now());
+        Ok(Answer::Holidays(
+            self.store
+                .holidays(player, today, self.holiday_days)
+                .await?,
+        ))
+    }
+
+    /// Reads game `id` again after its players' holidays changed, and keeps when it is due.
+    async fn read_seats_again(self: &Arc<Self>, id: &GameId) {
+        let held = super::lock(&self.games).contains_key(id);
+        let live = if held {
+            self.refresh(id).await;
+            super::lock(&self.games).get(id).cloned()
+        } else {
+            // Read now, holidays and all.
+            self.live(id).await.ok()
+        };
+        let Some(live) = live else {
+            return;
+        };
+        let next = {
+            let g = live.lock().await;
+            g.game.due_in().map(|d| g.game.moved_ms().saturating_add(d))
+        };
+        if let Err(e) = self.store.set_due(id, next).await {
+            self.log
+                .warn(&format!("game {}: due time not kept: {e}", id.0));
+        }
+    }
+}
