@@ -76,10 +76,11 @@ fn run(apps: &mut [&mut App], playing: bool, done: impl Fn(&[&mut App]) -> bool)
     }
 }
 
-#[test]
-fn two_windows_play_through_a_window_s_own_server() {
-    let mut ann = window("online-ann", 1);
-    let mut bo = window("online-bo", 2);
+/// Ann's window, serving, and Bo's, connected to it, at one game (of `pace`): Ann on Qin, Bo
+/// having joined Chu with the code as typed by hand, five Random computers.
+fn ann_and_bo(test: &str, pace: Pace) -> (App, App) {
+    let mut ann = window(&format!("{test}-ann"), 1);
+    let mut bo = window(&format!("{test}-bo"), 2);
     send(
         &mut ann,
         OnlineRequested::OwnServer {
@@ -106,7 +107,7 @@ fn two_windows_play_through_a_window_s_own_server() {
         OnlineCommand::Create(NewGame {
             start,
             seats: plans,
-            pace: Pace::Live { wait_seconds: 600 },
+            pace,
         }),
     );
     run(&mut [&mut ann], false, |a| online(a[0]).table.is_some());
@@ -135,6 +136,12 @@ fn two_windows_play_through_a_window_s_own_server() {
         online(a[1]).table.is_some()
     });
     assert!(seats(&bo).plays_here(1) && !seats(&bo).plays_here(0));
+    (ann, bo)
+}
+
+#[test]
+fn two_windows_play_through_a_window_s_own_server() {
+    let (mut ann, mut bo) = ann_and_bo("online", Pace::Live { wait_seconds: 600 });
     // Ann's panel shows Bo there before he has moved.
     let bo_present = |a: &App| online(a).table.as_ref().is_some_and(|t| t.seats[1].present);
     run(&mut [&mut ann, &mut bo], false, |a| bo_present(a[0]));
@@ -221,4 +228,84 @@ fn two_windows_play_through_a_window_s_own_server() {
         .expect("Bo moved before");
     assert_eq!(recap.moves.start, last_own + 1, "since Bo's last move");
     assert!(recap.moves.len() >= 2, "Ann and the computers moved since");
+}
+
+#[test]
+fn table_talk_and_holidays_reach_the_other_window() {
+    let pace = Pace::Correspondence {
+        days: 3,
+        overdue: qiguo_server::WhenOverdue::StandIn,
+    };
+    let (mut ann, mut bo) = ann_and_bo("online-talk", pace);
+    let talk = |a: &App| -> Vec<String> {
+        online(a)
+            .table
+            .as_ref()
+            .map(|t| {
+                t.talk
+                    .iter()
+                    .map(|l| format!("{}: {}", l.name, l.text))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    send(
+        &mut ann,
+        OnlineCommand::Say("Chu, with me against Han?".into()),
+    );
+    run(&mut [&mut ann, &mut bo], false, |a| talk(a[1]).len() == 1);
+    send(&mut bo, OnlineCommand::Say("Agreed.".into()));
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        talk(a[0]).len() == 2 && talk(a[1]).len() == 2
+    });
+    assert_eq!(
+        talk(&ann),
+        ["Ann: Chu, with me against Han?", "Bo: Agreed."]
+    );
+    // Bo mutes Ann: her next line does not reach him, and his window knows she is muted.
+    send(
+        &mut bo,
+        OnlineCommand::Mute {
+            seat: 0,
+            mute: true,
+        },
+    );
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        online(a[1]).table.as_ref().is_some_and(|t| t.muted == [0])
+    });
+    assert_eq!(
+        talk(&bo),
+        ["Bo: Agreed."],
+        "her lines are read again without her"
+    );
+    send(&mut ann, OnlineCommand::Say("Bo?".into()));
+    run(&mut [&mut ann, &mut bo], false, |a| talk(a[0]).len() == 3);
+    for _ in 0..50 {
+        bo.update();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert_eq!(talk(&bo).len(), 1);
+    // Bo goes on holiday: his window counts the days, Ann's panel says until when.
+    let today = qiguo_server::protocol::calendar::day_of(qiguo_server::store::now_ms());
+    let until = qiguo_server::protocol::calendar::date_text(today + 6);
+    send(&mut bo, OnlineCommand::Away(Some(until.clone())));
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        online(a[0])
+            .table
+            .as_ref()
+            .is_some_and(|t| t.seats[1].away_until.as_ref() == Some(&until))
+            && online(a[1])
+                .holidays
+                .as_ref()
+                .is_some_and(|h| h.away_until.as_ref() == Some(&until))
+    });
+    assert!(online(&bo).holidays.as_ref().unwrap().used >= 1);
+    // Back: told to Ann's window too.
+    send(&mut bo, OnlineCommand::Away(None));
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        online(a[0])
+            .table
+            .as_ref()
+            .is_some_and(|t| t.seats[1].away_until.is_none())
+    });
 }

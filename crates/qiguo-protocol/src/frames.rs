@@ -332,6 +332,8 @@ pub enum Answer {
         game: GameId,
         /// The lines.
         lines: Vec<TalkLine>,
+        /// The seats of the game whose players the client muted.
+        muted: Vec<u8>,
     },
     /// Done.
     Done,

@@ -850,7 +850,7 @@ impl Session {
                 Ok(Answer::Game(Box::new(view)))
             }
             Ask::Watch { code } => {
-                let (view, events) = hub.watch(&code).await?;
+                let (view, events) = hub.watch(player, &code).await?;
                 self.follow(&view.id, events, false);
                 Ok(Answer::Game(Box::new(view)))
             }

@@ -185,6 +185,18 @@ async fn a_player_mutes_another_for_themselves() {
     assert_eq!(hears(&mut cy).await.unwrap().text, "Second");
     assert_eq!(hears(&mut bo).await, None);
     assert!(talk(&mut bo.client, &id).await.unwrap().is_empty());
+    match bo
+        .client
+        .ask(Ask::Talk {
+            game: id.clone(),
+            before: None,
+        })
+        .await
+        .unwrap()
+    {
+        Answer::Talk { muted, .. } => assert_eq!(muted, [0]),
+        other => panic!("{other:?}"),
+    }
     assert_eq!(talk(&mut cy.client, &id).await.unwrap().len(), 2);
     // Nobody else's seat to mute: a computer's, one's own.
     for seat in [2, 1] {
@@ -207,6 +219,26 @@ async fn a_player_mutes_another_for_themselves() {
         texts(&talk(&mut bo.client, &id).await.unwrap()),
         ["First", "Second", "Third"]
     );
+    // A player watching by the code a game they play in sees their seat as theirs (a link to
+    // it opens it as theirs).
+    let code = ann.view.code.clone();
+    match ann.client.ask(Ask::Watch { code }).await.unwrap() {
+        Answer::Game(view) => {
+            assert!(view.seats[0].yours && !view.seats[1].yours);
+        }
+        other => panic!("{other:?}"),
+    }
+    match cy
+        .client
+        .ask(Ask::Watch {
+            code: cy.view.code.clone(),
+        })
+        .await
+        .unwrap()
+    {
+        Answer::Game(view) => assert!(view.seats.iter().all(|s| !s.yours)),
+        other => panic!("{other:?}"),
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -118,6 +118,28 @@ pub(super) fn send_commands(
                     online.ask(Ask::Close { game: table.id }, Asked::Other);
                 }
             }
+            OnlineCommand::Say(text) => {
+                let Some(table) = &online.table else {
+                    continue;
+                };
+                let ask = Ask::Say {
+                    game: table.id.clone(),
+                    text,
+                };
+                online.ask(ask, Asked::Other);
+            }
+            OnlineCommand::Mute { seat, mute } => {
+                let Some(table) = &online.table else {
+                    continue;
+                };
+                let ask = Ask::Mute {
+                    game: table.id.clone(),
+                    seat,
+                    mute,
+                };
+                online.ask(ask, Asked::Muted);
+            }
+            OnlineCommand::Away(until) => online.ask(Ask::Away { until }, Asked::Holidays),
             OnlineCommand::AnswerTakeBack(agree) => {
                 let Some(table) = &mut online.table else {
                     continue;
@@ -165,6 +187,7 @@ pub(super) fn read_news(
                 online.status = Status::Connected;
                 online.name = Some(name);
                 online.ask(Ask::Games {}, Asked::Games);
+                online.ask(Ask::Holidays {}, Asked::Holidays);
                 // Back after a lost connection: the game on the board is read again.
                 reopen(online);
             }
@@ -188,6 +211,18 @@ pub(super) fn read_news(
                     (Asked::Created, Ok(Answer::Created { game, code })) => {
                         notices.write(Notice::done(tr!(tr, "online-created", code = code)));
                         online.ask(Ask::Open { game }, Asked::Board { watching: false });
+                        online.ask(Ask::Games {}, Asked::Games);
+                    }
+                    (Asked::Talk, Ok(Answer::Talk { game, lines, muted })) => {
+                        if let Some(table) = online.table.as_mut().filter(|t| t.id == game) {
+                            table.talk = lines;
+                            table.muted = muted;
+                        }
+                    }
+                    (Asked::Muted, Ok(_)) => read_talk(online),
+                    (Asked::Holidays, Ok(Answer::Holidays(holidays))) => {
+                        online.holidays = Some(holidays);
+                        // Deadlines moved with it.
                         online.ask(Ask::Games {}, Asked::Games);
                     }
                     (Asked::TakeBack, Ok(_)) => {

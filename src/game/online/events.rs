@@ -78,6 +78,26 @@ pub(super) fn on_event(
             }
             reopen(online);
         }
+        Event::Said { game, line } if on_board(&game) => {
+            if let Some(table) = &mut online.table
+                && table.talk.last().is_none_or(|last| last.n < line.n)
+            {
+                table.talk.push(line);
+            }
+        }
+        Event::Away {
+            game,
+            seat,
+            until,
+            deadline_ms,
+        } if on_board(&game) => {
+            if let Some(table) = &mut online.table {
+                table.deadline_ms = deadline_ms;
+            }
+            if let Some(s) = online.seat_mut(seat) {
+                s.away_until = until;
+            }
+        }
         Event::YourTurn { game, kingdom } => {
             if !on_board(&game) {
                 notices.write(Notice::done(tr.text("online-your-turn-elsewhere")));

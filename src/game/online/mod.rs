@@ -21,7 +21,10 @@ pub mod invite;
 mod link;
 pub(crate) mod notify;
 mod table;
+mod talk;
 pub(crate) mod ui;
+
+pub(crate) use talk::TALK_PANEL;
 mod words;
 
 use connection::{connect_or_leave, read_news, send_commands};
@@ -34,7 +37,7 @@ use std::collections::{HashMap, VecDeque};
 
 use bevy::prelude::*;
 use link::Link;
-use qiguo_protocol::{Ask, GameSummary, NewGame, SeatView, TakeBackView};
+use qiguo_protocol::{Ask, GameSummary, Holidays, NewGame, SeatView, TakeBackView, TalkLine};
 use qiguo_protocol::{GameId, MadeBy};
 use qiguo_rules::{Kingdom, Move};
 
@@ -45,7 +48,7 @@ use crate::game::state::{SeatAuthority, SeatHolder};
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Online>()
         .init_resource::<Notifier>()
-        .add_plugins(invite::plugin)
+        .add_plugins((invite::plugin, talk::plugin))
         .add_message::<OnlineRequested>()
         .add_message::<OnlineCommand>()
         .add_systems(
@@ -81,6 +84,8 @@ pub struct Online {
     pub games: Vec<GameSummary>,
     /// The game on the board.
     pub table: Option<OnlineTable>,
+    /// The player's holidays, once the server said.
+    pub holidays: Option<Holidays>,
     /// What each request was for, by tag.
     asked: HashMap<u64, Asked>,
     /// Moves the server told of, not yet handed to the rules system: (moves before it, move,
@@ -130,6 +135,10 @@ pub struct OnlineTable {
     pub deadline_ms: Option<i64>,
     /// Who holds the kingdoms (the record's seats).
     pub record_seats: qiguo_rules::Seats,
+    /// Its table talk as read and told, oldest first.
+    pub talk: Vec<TalkLine>,
+    /// The seats whose players this player muted.
+    pub muted: Vec<u8>,
 }
 
 impl OnlineTable {
@@ -150,6 +159,12 @@ enum Asked {
     Created,
     Move,
     TakeBack,
+    /// The table talk of the game on the board.
+    Talk,
+    /// The player's holidays (asked, or changed).
+    Holidays,
+    /// A player muted or unmuted: the talk is read again.
+    Muted,
     Other,
 }
 
@@ -198,6 +213,17 @@ pub enum OnlineCommand {
     Watch(String),
     /// Agree to (or refuse) the take-back asked in the game on the board.
     AnswerTakeBack(bool),
+    /// Write a line at the table of the game on the board.
+    Say(String),
+    /// Mute (or unmute) the player of a seat of the game on the board.
+    Mute {
+        /// The seat.
+        seat: u8,
+        /// Mute, or unmute.
+        mute: bool,
+    },
+    /// Go on holiday until a day (`YYYY-MM-DD`), or (`None`) be back.
+    Away(Option<String>),
     /// Take the online game off the board's link: the board keeps it as it stands, played at
     /// this screen from now on (the game goes on on the server without this window).
     LeaveGame,
@@ -238,6 +264,17 @@ impl Online {
             let tag = link.ask(ask);
             self.asked.insert(tag, asked);
         }
+    }
+}
+
+/// Asks for the table talk of the game on the board.
+fn read_talk(online: &mut Online) {
+    if let Some(table) = &online.table {
+        let ask = Ask::Talk {
+            game: table.id.clone(),
+            before: None,
+        };
+        online.ask(ask, Asked::Talk);
     }
 }
 

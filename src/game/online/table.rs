@@ -40,7 +40,10 @@ pub(super) fn put_on_board(
                 take_back: view.take_back.clone(),
                 deadline_ms: view.deadline_ms,
                 record_seats: view.record.seats,
+                talk: Vec::new(),
+                muted: Vec::new(),
             });
+            read_talk(online);
         }
         Err(e) => {
             notices.write(Notice::error(tr!(

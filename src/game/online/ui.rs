@@ -77,6 +77,8 @@ pub(crate) struct OnlineForm {
     keys_text: String,
     /// What the last export or import of keys came to: done, and the words.
     keys_note: Option<(bool, String)>,
+    /// The last day of a holiday, as typed (`YYYY-MM-DD`).
+    away_until: String,
 }
 
 impl OnlineForm {
@@ -134,6 +136,7 @@ impl Default for OnlineForm {
             invited: None,
             keys_text: String::new(),
             keys_note: None,
+            away_until: String::new(),
         }
     }
 }
@@ -213,6 +216,7 @@ pub(crate) fn online_window(
                     });
                     ui.separator();
                     my_games(ui, tr, &online, &mut commands);
+                    holidays(ui, tr, &mut form, &online, &mut commands);
                     ui.separator();
                     new_game_form(ui, tr, &mut form, &the_match, &mut commands);
                     ui.separator();
@@ -517,6 +521,67 @@ fn my_games(
         });
 }
 
+/// The player's holidays: away until a day (their correspondence clocks stop), or back; the
+/// days of this year's allowance taken.
+fn holidays(
+    ui: &mut egui::Ui,
+    tr: Tr,
+    form: &mut OnlineForm,
+    online: &Online,
+    commands: &mut MessageWriter<OnlineCommand>,
+) {
+    let Some(holidays) = &online.holidays else {
+        return;
+    };
+    if form.away_until.is_empty() {
+        // A week from today (UTC), to start from.
+        let today = qiguo_protocol::calendar::day_of(jiff::Timestamp::now().as_millisecond());
+        form.away_until = qiguo_protocol::calendar::date_text(today + 7);
+    }
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(tr.text("online-holidays")).strong())
+            .on_hover_text(tr.text("online-holidays-hint"));
+        if let Some(until) = &holidays.away_until {
+            ui.label(
+                RichText::new(tr!(tr, "online-away-until", date = until.clone()))
+                    .color(Color32::from_rgb(255, 215, 120)),
+            );
+            if ui.button(tr.text("online-back")).clicked() {
+                commands.write(OnlineCommand::Away(None));
+            }
+        }
+        ui.add(
+            egui::TextEdit::singleline(&mut form.away_until)
+                .desired_width(86.0)
+                .char_limit(10)
+                .hint_text("YYYY-MM-DD"),
+        );
+        let go = if holidays.away_until.is_some() {
+            "online-away-change"
+        } else {
+            "online-away-go"
+        };
+        if ui
+            .button(tr.text(go))
+            .on_hover_text(tr.text("online-holidays-hint"))
+            .clicked()
+        {
+            commands.write(OnlineCommand::Away(Some(form.away_until.trim().to_owned())));
+        }
+    });
+    ui.label(
+        RichText::new(tr!(
+            tr,
+            "online-holidays-used",
+            used = holidays.used,
+            allowance = holidays.allowance,
+            year = holidays.year
+        ))
+        .small()
+        .color(Color32::from_gray(170)),
+    );
+}
+
 fn game_row(
     ui: &mut egui::Ui,
     tr: Tr,
@@ -768,6 +833,10 @@ pub(crate) fn seat_cell(ui: &mut egui::Ui, tr: Tr, online: &Online, player: u8) 
             tr!(tr, "seat-gone", name = name),
             Color32::from_rgb(255, 170, 110),
         ),
+    };
+    let text = match &seat.away_until {
+        Some(date) => tr!(tr, "seat-away", seat = text, date = date.clone()),
+        None => text,
     };
     ui.label(RichText::new(text).small().color(colour));
     true

@@ -9,7 +9,7 @@ pub(crate) mod dialogs;
 mod files;
 mod help;
 mod movebox;
-mod moves;
+pub(crate) mod moves;
 mod report;
 mod settings;
 mod standings;

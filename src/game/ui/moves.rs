@@ -26,7 +26,7 @@ const RECAP_COLOUR: Color32 = Color32::from_rgb(255, 200, 90);
 
 /// A kingdom's colour for text on the dark panels: its stone colour brightened, with a little
 /// white; Yan's black becomes grey.
-fn text_colour(ctx: &egui::Context, kingdom: Kingdom) -> Color32 {
+pub(crate) fn text_colour(ctx: &egui::Context, kingdom: Kingdom) -> Color32 {
     let [r, g, b, _] = kingdom_style(ctx, kingdom).stone;
     let max = r.max(g).max(b) as f32;
     if max < 70.0 {
@@ -92,13 +92,14 @@ pub(super) fn move_list(
     let scroll_to_shown = *last_shown != Some(shown);
     *last_shown = Some(shown);
     let since = recap.current(&the_match);
-    // Below the Kingdoms panel, as wide, down to the toolbar.
-    let above = panel_rect(ctx, "Kingdoms");
+    // Below the Kingdoms panel (and an online game's table talk), as wide, down to the toolbar.
+    let kingdoms = panel_rect(ctx, "Kingdoms");
+    let above = panel_rect(ctx, crate::game::online::TALK_PANEL).or(kingdoms);
     let top = above.map_or(column_top(ctx) + 260.0, |r| r.max.y + GAP);
     let bottom = panel_rect(ctx, "toolbar").map_or(ctx.content_rect().max.y, |r| r.min.y - GAP);
-    let width = above.map_or(262.0, |r| r.width()).max(262.0);
+    let width = kingdoms.map_or(262.0, |r| r.width()).max(262.0);
     // The list's height: what is left after the buttons and the title bar.
-    let list_height = (bottom - top - 120.0).clamp(60.0, 300.0);
+    let list_height = (bottom - top - 120.0).clamp(20.0, 300.0);
     egui::Window::new(tr.text("moves-title"))
         .id(egui::Id::new("Moves"))
         .anchor(egui::Align2::RIGHT_TOP, [-GAP, top])

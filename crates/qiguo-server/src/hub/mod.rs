@@ -402,15 +402,19 @@ impl Hub {
         Ok((view, g.subscribe()))
     }
 
-    /// Follows the game of `code` read-only.
+    /// `player` follows the game of `code` read-only (their own seats in it marked as theirs,
+    /// so that a link to a game they play in opens it as theirs).
     pub async fn watch(
         &self,
+        player: &PlayerId,
         code: &str,
     ) -> Result<(GameView, broadcast::Receiver<Event>), Refusal> {
         let id = self.by_code(code).await?;
         let live = self.live(&id).await?;
         let mut g = live.lock().await;
-        let view = g.game.view(None, &self.presence(&g.game), self.store.now());
+        let view = g
+            .game
+            .view(Some(player), &self.presence(&g.game), self.store.now());
         Ok((view, g.subscribe()))
     }
 

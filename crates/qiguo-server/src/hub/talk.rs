@@ -56,11 +56,24 @@ impl Hub {
         before: Option<u32>,
         follows: bool,
     ) -> Result<Answer, Refusal> {
-        self.at_the_table(player, id, follows).await?;
+        let live = self.at_the_table(player, id, follows).await?;
         let lines = self.store.talk(id, before, TALK_LINES_READ, player).await?;
+        let muted_players = self.store.muted_by(player).await?;
+        let muted = {
+            let g = live.lock().await;
+            (0..g.game.seats().len() as u8)
+                .filter(|&seat| {
+                    g.game.seats()[usize::from(seat)]
+                        .holder
+                        .as_ref()
+                        .is_some_and(|h| muted_players.contains(h))
+                })
+                .collect()
+        };
         Ok(Answer::Talk {
             game: id.clone(),
             lines,
+            muted,
         })
     }
 
