@@ -92,8 +92,22 @@ pub enum OnlineCommand {
         #[arg(long, value_name = "KINGDOM")]
         seat: Kingdom,
     },
-    /// List your games, those waiting for your move first.
-    Games,
+    /// List your games in progress, those waiting for your move first; with --finished, your
+    /// finished games, the newest first, 20 a page.
+    Games {
+        /// The finished games instead.
+        #[arg(long)]
+        finished: bool,
+        /// Which page of them (from 0).
+        #[arg(long, value_name = "N", default_value_t = 0, requires = "finished")]
+        page: u32,
+    },
+    /// Offer the players of a finished game of yours a rematch: the same start, seats and
+    /// pace; prints the new game's id and invitation code.
+    Rematch {
+        /// The finished game's id.
+        game: String,
+    },
     /// Make a move in one of your games.
     Move {
         /// The game's id.
@@ -281,10 +295,30 @@ async fn online(args: &OnlineArgs) -> Result<(), Failure> {
             let number = view.seats.iter().position(|s| s.yours);
             json!({ "game": view.id, "seat": number, "kingdom": seat, "moves": view.record.moves.len() })
         }
-        OnlineCommand::Games => match client.ask(Ask::Games {}).await? {
+        OnlineCommand::Games {
+            finished: false, ..
+        } => match client.ask(Ask::Games {}).await? {
             Answer::Games { games } => json!({ "games": games }),
             other => unexpected(other)?,
         },
+        OnlineCommand::Games {
+            finished: true,
+            page,
+        } => match client.ask(Ask::Finished { page: *page }).await? {
+            Answer::Finished { games, page, more } => {
+                json!({ "games": games, "page": page, "more": more })
+            }
+            other => unexpected(other)?,
+        },
+        OnlineCommand::Rematch { game } => {
+            let ask = Ask::Rematch {
+                game: GameId(game.clone()),
+            };
+            match client.ask(ask).await? {
+                Answer::Created { game, code } => json!({ "game": game, "code": code }),
+                other => unexpected(other)?,
+            }
+        }
         OnlineCommand::Move { game, mv } => {
             let id = GameId(game.clone());
             let view = game_view(client.ask(Ask::Open { game: id.clone() }).await?)?;

@@ -300,6 +300,12 @@ fn table_talk_and_holidays_reach_the_other_window() {
                 .is_some_and(|h| h.away_until.as_ref() == Some(&until))
     });
     assert!(online(&bo).holidays.as_ref().unwrap().used >= 1);
+    // The finished games, a page: none yet.
+    send(&mut bo, OnlineCommand::Finished(0));
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        online(a[1]).finished.is_some()
+    });
+    assert_eq!(online(&bo).finished, Some((Vec::new(), 0, false)));
     // Back: told to Ann's window too.
     send(&mut bo, OnlineCommand::Away(None));
     run(&mut [&mut ann, &mut bo], false, |a| {

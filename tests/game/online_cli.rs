@@ -348,4 +348,13 @@ fn holidays_are_taken_from_the_command_line() {
     );
     let out = online_output(&ann, port, &["away"]);
     assert_eq!(out.status.code(), Some(2));
+    // No finished games yet: an empty first page.
+    let finished = online(&ann, port, &["games", "--finished"]);
+    assert_eq!(
+        (
+            finished["games"].as_array().map(Vec::len),
+            finished["more"].as_bool()
+        ),
+        (Some(0), Some(false))
+    );
 }

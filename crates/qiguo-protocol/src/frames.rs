@@ -99,8 +99,21 @@ pub enum Ask {
         /// The game.
         game: GameId,
     },
-    /// The client's games (answered with [`Answer::Games`]).
+    /// The client's games in progress (answered with [`Answer::Games`]).
     Games {},
+    /// The client's finished games, the newest first, [`FINISHED_PER_PAGE`] a page from page
+    /// `page` (from 0); answered with [`Answer::Finished`].
+    Finished {
+        /// The page.
+        page: u32,
+    },
+    /// Offer the players of a finished game a rematch: a new game with the same start, seats
+    /// and pace, each person seated where they were (answered with [`Answer::Created`]; the
+    /// others get [`Event::Rematch`]).
+    Rematch {
+        /// The finished game, one the client held a seat in.
+        game: GameId,
+    },
     /// A move for a kingdom the client holds (answered with [`Answer::Moved`] once it is
     /// stored; every follower, the client included, also gets [`Event::Moved`]).
     Move {
@@ -165,6 +178,9 @@ pub enum Ask {
         mute: bool,
     },
 }
+
+/// How many finished games one [`Ask::Finished`] page holds.
+pub const FINISHED_PER_PAGE: u32 = 20;
 
 /// The most lines of table talk one [`Ask::Talk`] reads.
 pub const TALK_LINES_READ: u32 = 100;
@@ -282,6 +298,13 @@ pub struct GameSummary {
     pub deadline_ms: Option<i64>,
     /// Whether the game is over.
     pub finished: bool,
+    /// Once it is over, the winning kingdom (none when nobody won).
+    #[serde(default)]
+    pub winner: Option<Kingdom>,
+    /// Once it is over, how it was won: `generals`, `kingdoms`, `captures`, `last_kingdom`,
+    /// `early_end` or `most_captures`.
+    #[serde(default)]
+    pub victory: Option<String>,
 }
 
 /// The server's answer to a request.
@@ -313,6 +336,15 @@ pub enum Answer {
     Games {
         /// The games.
         games: Vec<GameSummary>,
+    },
+    /// A page of the client's finished games, the newest first.
+    Finished {
+        /// The games.
+        games: Vec<GameSummary>,
+        /// The page (from 0).
+        page: u32,
+        /// Whether an older page follows.
+        more: bool,
     },
     /// A move was stored: it is move number `ply`.
     Moved {
@@ -423,6 +455,16 @@ pub enum Event {
         game: GameId,
         /// The line.
         line: TalkLine,
+    },
+    /// Someone at the table of a finished game of the client's offers a rematch: a new game
+    /// with the same start, seats and pace, where the client already holds their seat.
+    Rematch {
+        /// The finished game.
+        game: GameId,
+        /// The new one.
+        rematch: GameId,
+        /// Who offers it.
+        by: String,
     },
     /// Another of the client's games waits for the client's move.
     YourTurn {

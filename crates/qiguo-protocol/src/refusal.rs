@@ -152,6 +152,9 @@ pub enum Refusal {
     /// No take-back is being asked.
     #[error("no take-back is being asked")]
     NoTakeBack,
+    /// A rematch asked of a game not over yet.
+    #[error("the game is not over yet: a rematch follows a finished game")]
+    NotOver,
     /// A line of table talk with nothing to say (after trimming).
     #[error("there is nothing to say")]
     TalkEmpty,

@@ -7,8 +7,8 @@
 //! answers the same way in a test as on a server.
 
 use qiguo_protocol::{
-    Event, GameId, GameSummary, GameView, MadeBy, Pace, PlayerId, Refusal, SeatPlan, SeatView,
-    TakeBackView, WhenOverdue,
+    Event, GameId, GameSummary, GameView, MadeBy, NewGame, Pace, PlayerId, Refusal, SeatPlan,
+    SeatView, TakeBackView, WhenOverdue,
 };
 use qiguo_rules::{Game, Level, Move, PlayerInfo, Position, Record};
 
@@ -690,7 +690,10 @@ impl LiveGame {
     pub fn summary(&self, player: &PlayerId, present: Presence) -> GameSummary {
         let yours = self.seats_of(player);
         let over = self.is_over();
+        let outcome = self.game.outcome().filter(|_| over);
         GameSummary {
+            winner: outcome.map(|o| o.winner),
+            victory: outcome.map(|o| o.victory.name().to_owned()),
             id: self.id.clone(),
             players: self.seats.iter().map(seat_label).collect(),
             to_move: (!over).then(|| self.position().to_move()),
@@ -701,6 +704,38 @@ impl LiveGame {
             finished: over,
             yours,
         }
+    }
+}
+
+impl LiveGame {
+    /// The new game a rematch of this one asked by `player` is: the same start (rules, seats,
+    /// position, names), pace and seat plans, `player`'s seats theirs, the other people's open
+    /// (the server seats them). Refused unless the game is over and `player` held a seat.
+    pub fn rematch(&self, player: &PlayerId) -> Result<NewGame, Refusal> {
+        if self.seats_of(player).is_empty() {
+            return Err(Refusal::NoGame);
+        }
+        if !self.is_over() {
+            return Err(Refusal::NotOver);
+        }
+        let start = Record::from_game(
+            &Game::new(self.game.start_position().clone()),
+            self.players.clone(),
+        );
+        let seats = self
+            .seats
+            .iter()
+            .map(|seat| match seat.plan {
+                SeatPlan::Computer(level) => SeatPlan::Computer(level),
+                _ if seat.holder.as_ref() == Some(player) => SeatPlan::Creator,
+                _ => SeatPlan::Open,
+            })
+            .collect();
+        Ok(NewGame {
+            start,
+            seats,
+            pace: self.pace,
+        })
     }
 }
 

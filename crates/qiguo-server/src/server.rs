@@ -826,7 +826,7 @@ impl Session {
     async fn answer(&mut self, player: &PlayerId, ask: Ask) -> Result<Answer, Refusal> {
         let hub = self.hub.clone();
         let rated = match &ask {
-            Ask::Create { .. } => Some(Rated::NewGame),
+            Ask::Create { .. } | Ask::Rematch { .. } => Some(Rated::NewGame),
             Ask::Join { .. } | Ask::Watch { .. } => Some(Rated::Code),
             _ => None,
         };
@@ -861,6 +861,8 @@ impl Session {
             Ask::Games {} => Ok(Answer::Games {
                 games: hub.games(player).await?,
             }),
+            Ask::Finished { page } => hub.finished(player, page).await,
+            Ask::Rematch { game } => hub.rematch(player, &game).await,
             Ask::Move { game, ply, mv } => {
                 let ply = hub.play(player, &game, ply, &mv).await?;
                 Ok(Answer::Moved { ply })

@@ -896,13 +896,34 @@ impl Store {
         })
     }
 
-    /// The games in which `player` holds a seat, most recently moved first.
+    /// The unfinished games in which `player` holds a seat, most recently moved first.
     pub async fn games_of(&self, player: &PlayerId) -> Result<Vec<GameId>, StoreError> {
         let rows = sqlx::query(
             "SELECT DISTINCT g.id, g.moved_ms FROM games g JOIN seats s ON s.game_id = g.id \
-             WHERE s.holder = $1 ORDER BY g.moved_ms DESC, g.id",
+             WHERE s.holder = $1 AND g.finished_ms IS NULL ORDER BY g.moved_ms DESC, g.id",
         )
         .bind(&player.0)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|r| Ok(GameId(r.try_get("id")?))).collect()
+    }
+
+    /// The finished games in which `player` held a seat, the newest first: `count` of them
+    /// after the first `skip`.
+    pub async fn finished_games_of(
+        &self,
+        player: &PlayerId,
+        skip: u32,
+        count: u32,
+    ) -> Result<Vec<GameId>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT DISTINCT g.id, g.finished_ms FROM games g JOIN seats s ON s.game_id = g.id \
+             WHERE s.holder = $1 AND g.finished_ms IS NOT NULL \
+             ORDER BY g.finished_ms DESC, g.id DESC LIMIT $2 OFFSET $3",
+        )
+        .bind(&player.0)
+        .bind(i64::from(count))
+        .bind(i64::from(skip))
         .fetch_all(&self.pool)
         .await?;
         rows.iter().map(|r| Ok(GameId(r.try_get("id")?))).collect()

@@ -28,17 +28,10 @@ const LIVE: Pace = Pace::Live { wait_seconds: 600 };
 /// computers; Bo joins it through server `b`. Their tables, Ann's first.
 async fn ann_and_bo(a: &str, b: &str, pace: Pace) -> (Table, Table) {
     let (mut ann, _) = newcomer(a, "Ann").await;
-    let (mut bo, _) = newcomer(b, "Bo").await;
+    let (bo, _) = newcomer(b, "Bo").await;
     let (id, code) = create(&mut ann, new_game(seats(1, Level::Random), pace)).await;
     let opened = ann.ask(Ask::Open { game: id }).await.unwrap();
-    let joined = bo
-        .ask(Ask::Join {
-            code,
-            kingdom: Kingdom::Chu,
-        })
-        .await
-        .unwrap();
-    (Table::new(ann, opened), Table::new(bo, joined))
+    (Table::new(ann, opened), join(bo, &code, Kingdom::Chu).await)
 }
 
 /// Waits (at most `within`) until `lines` holds a line with `part`.

@@ -366,18 +366,11 @@ async fn a_take_back_needs_every_other_person() {
     let server = start(&sqlite(&dir), None, &lines).await;
     let url = server.url();
     let (mut ann, _) = newcomer(&url, "Ann").await;
-    let (mut bo, _) = newcomer(&url, "Bo").await;
+    let (bo, _) = newcomer(&url, "Bo").await;
     let (id, code) = create(&mut ann, new_game(seats(1, Level::Random), LIVE)).await;
     let opened = ann.ask(Ask::Open { game: id.clone() }).await.unwrap();
     let mut ann = Table::new(ann, opened);
-    let joined = bo
-        .ask(Ask::Join {
-            code,
-            kingdom: Kingdom::Chu,
-        })
-        .await
-        .unwrap();
-    let mut bo = Table::new(bo, joined);
+    let mut bo = join(bo, &code, Kingdom::Chu).await;
     ann.play(|m| m[0]).await;
     bo.wait_turn().await;
     bo.play(|m| m[0]).await;

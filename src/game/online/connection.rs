@@ -140,6 +140,8 @@ pub(super) fn send_commands(
                 online.ask(ask, Asked::Muted);
             }
             OnlineCommand::Away(until) => online.ask(Ask::Away { until }, Asked::Holidays),
+            OnlineCommand::Finished(page) => online.ask(Ask::Finished { page }, Asked::Finished),
+            OnlineCommand::Rematch(game) => online.ask(Ask::Rematch { game }, Asked::Created),
             OnlineCommand::AnswerTakeBack(agree) => {
                 let Some(table) = &mut online.table else {
                     continue;
@@ -220,6 +222,9 @@ pub(super) fn read_news(
                         }
                     }
                     (Asked::Muted, Ok(_)) => read_talk(online),
+                    (Asked::Finished, Ok(Answer::Finished { games, page, more })) => {
+                        online.finished = Some((games, page, more));
+                    }
                     (Asked::Holidays, Ok(Answer::Holidays(holidays))) => {
                         online.holidays = Some(holidays);
                         // Deadlines moved with it.

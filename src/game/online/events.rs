@@ -98,6 +98,10 @@ pub(super) fn on_event(
                 s.away_until = until;
             }
         }
+        Event::Rematch { by, .. } => {
+            notices.write(Notice::done(tr!(tr, "online-rematch-offered", name = by)));
+            online.ask(Ask::Games {}, Asked::Games);
+        }
         Event::YourTurn { game, kingdom } => {
             if !on_board(&game) {
                 notices.write(Notice::done(tr.text("online-your-turn-elsewhere")));

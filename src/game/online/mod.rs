@@ -86,6 +86,8 @@ pub struct Online {
     pub table: Option<OnlineTable>,
     /// The player's holidays, once the server said.
     pub holidays: Option<Holidays>,
+    /// The page of finished games last read: the games, the page, whether more follow.
+    pub finished: Option<(Vec<GameSummary>, u32, bool)>,
     /// What each request was for, by tag.
     asked: HashMap<u64, Asked>,
     /// Moves the server told of, not yet handed to the rules system: (moves before it, move,
@@ -165,6 +167,8 @@ enum Asked {
     Holidays,
     /// A player muted or unmuted: the talk is read again.
     Muted,
+    /// A page of finished games.
+    Finished,
     Other,
 }
 
@@ -224,6 +228,10 @@ pub enum OnlineCommand {
     },
     /// Go on holiday until a day (`YYYY-MM-DD`), or (`None`) be back.
     Away(Option<String>),
+    /// Read a page of my finished games.
+    Finished(u32),
+    /// Offer the players of a finished game a rematch, and put it on the board.
+    Rematch(GameId),
     /// Take the online game off the board's link: the board keeps it as it stands, played at
     /// this screen from now on (the game goes on on the server without this window).
     LeaveGame,

@@ -486,8 +486,19 @@ fn my_games(
     });
     if online.games.is_empty() {
         ui.label(RichText::new(tr.text("online-no-games")).color(Color32::from_gray(170)));
-        return;
+    } else {
+        games_in_progress(ui, tr, online, commands);
     }
+    finished_games(ui, tr, online, commands);
+}
+
+/// The games in progress, those waiting for the player's move first.
+fn games_in_progress(
+    ui: &mut egui::Ui,
+    tr: Tr,
+    online: &Online,
+    commands: &mut MessageWriter<OnlineCommand>,
+) {
     egui::ScrollArea::vertical()
         .max_height(180.0)
         .show(ui, |ui| {
@@ -580,6 +591,89 @@ fn holidays(
         .small()
         .color(Color32::from_gray(170)),
     );
+}
+
+/// The finished games, a page at a time (read when the section is opened): who played, who
+/// won and how, when it ended; opened on the board (its report and record there), or played
+/// again.
+fn finished_games(
+    ui: &mut egui::Ui,
+    tr: Tr,
+    online: &Online,
+    commands: &mut MessageWriter<OnlineCommand>,
+) {
+    let shown = egui::CollapsingHeader::new(tr.text("online-finished"))
+        .id_salt("finished games")
+        .show(ui, |ui| {
+            let Some((games, page, more)) = &online.finished else {
+                ui.label(RichText::new(tr.text("online-reading")).color(Color32::from_gray(170)));
+                return;
+            };
+            if games.is_empty() {
+                ui.label(
+                    RichText::new(tr.text("online-no-finished")).color(Color32::from_gray(170)),
+                );
+            }
+            egui::Grid::new("finished games")
+                .num_columns(4)
+                .striped(true)
+                .spacing([10.0, 4.0])
+                .show(ui, |ui| {
+                    for game in games {
+                        let players = game.players.join(", ");
+                        ui.scope(|ui| {
+                            ui.set_max_width(220.0);
+                            ui.add(egui::Label::new(players.as_str()).truncate())
+                        })
+                        .inner
+                        .on_hover_text(players);
+                        let victory = game.victory.as_deref().and_then(|code| {
+                            qiguo_rules::Victory::ALL
+                                .into_iter()
+                                .find(|v| v.name() == code)
+                        });
+                        let result = match (game.winner, victory) {
+                            (Some(k), Some(v)) => tr!(
+                                tr,
+                                "online-won",
+                                kingdom = tr.kingdom(k),
+                                how = tr.victory(v)
+                            ),
+                            _ => tr.text("online-over"),
+                        };
+                        ui.label(result);
+                        ui.label(when(tr, game.since_ms));
+                        ui.horizontal(|ui| {
+                            if ui.small_button(tr.text("online-open")).clicked() {
+                                commands.write(OnlineCommand::Open(game.id.clone()));
+                            }
+                            if ui
+                                .small_button(tr.text("online-rematch"))
+                                .on_hover_text(tr.text("online-rematch-hint"))
+                                .clicked()
+                            {
+                                commands.write(OnlineCommand::Rematch(game.id.clone()));
+                            }
+                        });
+                        ui.end_row();
+                    }
+                });
+            ui.horizontal(|ui| {
+                if *page > 0 && ui.small_button("◀").clicked() {
+                    commands.write(OnlineCommand::Finished(page - 1));
+                }
+                if *page > 0 || *more {
+                    ui.label(tr!(tr, "online-page", page = page + 1));
+                }
+                if *more && ui.small_button("▶").clicked() {
+                    commands.write(OnlineCommand::Finished(page + 1));
+                }
+            });
+        });
+    // Read when first opened.
+    if shown.header_response.clicked() && online.finished.is_none() {
+        commands.write(OnlineCommand::Finished(0));
+    }
 }
 
 fn game_row(

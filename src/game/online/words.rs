@@ -98,6 +98,7 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
             asked = *asked,
             left = *left
         ),
+        Refusal::NotOver => tr.text("server-refusal-not-over"),
         Refusal::TalkEmpty => tr.text("server-refusal-talk-empty"),
         Refusal::TalkTooLong { max } => tr!(tr, "server-refusal-talk-too-long", max = *max),
         Refusal::NobodyToMute { .. } => tr.text("server-refusal-nobody-to-mute"),

@@ -8,6 +8,7 @@
 //! checked against the rules engine before it is stored; the stored count of moves decides
 //! between two servers wanting the same turn (the second is refused, and reads the game again).
 
+mod after;
 mod claims;
 mod computers;
 mod held;

@@ -148,6 +148,18 @@ pub async fn create(client: &mut Client, game: NewGame) -> (GameId, String) {
     }
 }
 
+/// `client` takes the open seat of `kingdom` with `code`: their table.
+pub async fn join(mut client: Client, code: &str, kingdom: qiguo_rules::Kingdom) -> Table {
+    let joined = client
+        .ask(Ask::Join {
+            code: code.to_owned(),
+            kingdom,
+        })
+        .await
+        .unwrap();
+    Table::new(client, joined)
+}
+
 /// A player at a game's table: their connection, the game as they have seen it, their seats.
 pub struct Table {
     pub client: Client,

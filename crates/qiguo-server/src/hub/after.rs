@@ -1,0 +1,88 @@
+//! After the game: the finished games of a player, a page at a time, and rematches.
+
+use std::sync::Arc;
+
+use super::{Hub, lock, shown_name, tidy};
+use crate::live::LiveGame;
+use crate::log::escaped;
+use crate::protocol::{Answer, Event, FINISHED_PER_PAGE, GameSummary, Refusal};
+use crate::store::{GameId, PlayerId};
+
+impl Hub {
+    /// Page `page` of `player`'s finished games, the newest first (read from the database,
+    /// none of them held).
+    pub async fn finished(&self, player: &PlayerId, page: u32) -> Result<Answer, Refusal> {
+        let skip = page.saturating_mul(FINISHED_PER_PAGE);
+        // One more than a page says whether another follows.
+        let mut ids = self
+            .store
+            .finished_games_of(player, skip, FINISHED_PER_PAGE + 1)
+            .await?;
+        let more = ids.len() as u32 > FINISHED_PER_PAGE;
+        ids.truncate(FINISHED_PER_PAGE as usize);
+        let mut games: Vec<GameSummary> = Vec::with_capacity(ids.len());
+        for id in ids {
+            let mut stored = self.store.load_game(&id).await?;
+            tidy(&mut stored);
+            let game = LiveGame::from(stored);
+            games.push(game.summary(player, &self.presence(&game)));
+        }
+        Ok(Answer::Finished { games, page, more })
+    }
+
+    /// `player` offers the other people of finished game `id` a rematch: the same start,
+    /// seats and pace, each person seated where they were (one who has as many games in
+    /// progress as allowed finds their seat open, to take with the code).
+    pub async fn rematch(
+        self: &Arc<Self>,
+        player: &PlayerId,
+        id: &GameId,
+    ) -> Result<Answer, Refusal> {
+        let live = self.game_of_yours(id).await?;
+        let (new, others) = {
+            let g = live.lock().await;
+            let new = g.game.rematch(player)?;
+            let others: Vec<(u8, PlayerId)> = g
+                .game
+                .seats()
+                .iter()
+                .enumerate()
+                .filter_map(|(seat, s)| Some((seat as u8, s.holder.clone()?)))
+                .filter(|(_, holder)| holder != player)
+                .collect();
+            (new, others)
+        };
+        let Answer::Created { game, code } = self.create(player, new).await? else {
+            return Err(Refusal::TryAgain);
+        };
+        let rematch = self.live(&game).await?;
+        let by = self.store.player_name(player).await?;
+        for (seat, other) in others {
+            if self.room_for_a_game(&other).await.is_err() {
+                continue;
+            }
+            let name = shown_name(&self.store.take_seat(&game, seat, &other).await?);
+            {
+                let mut g = rematch.lock().await;
+                let seated = g.game.seat(seat, &other, &name);
+                g.tell(seated);
+            }
+            if let Some(tx) = lock(&self.players).get(&other) {
+                let _ = tx.send(Event::Rematch {
+                    game: id.clone(),
+                    rematch: game.clone(),
+                    by: by.clone(),
+                });
+            }
+        }
+        self.log.info(&format!(
+            "game {}: rematch of game {} offered by {} ({})",
+            game.0,
+            id.0,
+            player.0,
+            escaped(&by)
+        ));
+        self.wake(&game);
+        Ok(Answer::Created { game, code })
+    }
+}
