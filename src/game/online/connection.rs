@@ -98,7 +98,13 @@ pub(super) fn send_commands(
 ) {
     for command in commands.read() {
         match command.clone() {
-            OnlineCommand::RefreshGames => online.ask(Ask::Games {}, Asked::Games),
+            OnlineCommand::RefreshGames => {
+                online.ask(Ask::Games {}, Asked::Games);
+                // The page of finished games shown, if any, too.
+                if let Some((_, page, _)) = online.finished {
+                    online.ask(Ask::Finished { page }, Asked::Finished);
+                }
+            }
             OnlineCommand::Open(game) => {
                 online.ask(Ask::Open { game }, Asked::Board { watching: false })
             }
