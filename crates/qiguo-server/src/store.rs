@@ -14,8 +14,8 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use qiguo_protocol::{Event, NewGame, Refusal};
 pub use qiguo_protocol::{GameId, MadeBy, Pace, PlayerId, SeatPlan, TakeBackView, WhenOverdue};
-use qiguo_protocol::{NewGame, Refusal};
 use qiguo_rules::{Game, Move, Record};
 use serde::Serialize;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
@@ -57,6 +57,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
 /// The PostgreSQL channel on which a server says that a game changed (the payload is the
 /// server's id, a space, and the game's id), so that the other servers on the database follow.
 pub const CHANGES_CHANNEL: &str = "qiguo_changes";
+
+/// The PostgreSQL channel on which a server passes a player's own event (another game waits for
+/// them, a rematch) to the other servers, which tell that player's connections there (the
+/// payload: the server's id, the player's id and the event's JSON, separated by spaces).
+pub const PLAYERS_CHANNEL: &str = "qiguo_players";
 
 /// What the store takes as the time: milliseconds since 1970. The system's clock, unless a test
 /// sets its own ([`Store::set_clock`]).
@@ -389,6 +394,24 @@ impl Store {
         if self.postgres {
             notify(tx, &self.server_id, game).await?;
         }
+        Ok(())
+    }
+
+    /// Passes `event` for `player` to the other servers on a PostgreSQL database, for that
+    /// player's connections there; nothing on SQLite, whose one server knows.
+    pub async fn tell_player(&self, player: &PlayerId, event: &Event) -> Result<(), StoreError> {
+        if !self.postgres {
+            return Ok(());
+        }
+        // An event is plain data: it always reads as JSON.
+        let Ok(json) = serde_json::to_string(event) else {
+            return Ok(());
+        };
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(PLAYERS_CHANNEL)
+            .bind(format!("{} {} {json}", self.server_id, player.0))
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 

@@ -480,3 +480,38 @@ async fn a_holiday_taken_on_one_server_is_told_on_the_other() {
     .expect("the holiday reaches server A's players");
     assert_eq!(told, (1, Some(until)));
 }
+
+/// A player's own events reach them on whichever server they are connected to: Bo, signed in
+/// on server B without the game open there, is told on B (once) that it waits for his move,
+/// made so by Ann's move on server A.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(postgres_tests),
+    ignore = "needs PostgreSQL: build and run with QIGUO_POSTGRES_URL set"
+)]
+async fn your_turn_reaches_a_player_on_the_other_server() {
+    let db = postgres();
+    let (lines_a, lines_b) = (Lines::default(), Lines::default());
+    let a = start(&db, None, &lines_a).await;
+    let b = start(&db, None, &lines_b).await;
+    let (mut ann, _) = newcomer(&a.url(), "Ann").await;
+    let (bo_on_a, me) = newcomer(&a.url(), "Bo").await;
+    let (id, code) = create(&mut ann, new_game(seats(1, Level::Random), LIVE)).await;
+    let opened = ann.ask(Ask::Open { game: id.clone() }).await.unwrap();
+    let mut ann = Table::new(ann, opened);
+    // Bo takes his seat through server A and leaves it; he is signed in on server B.
+    let bo_table = join(bo_on_a, &code, Kingdom::Chu).await;
+    bo_table.client.close().await;
+    let mut bo = returning(&b.url(), &me).await;
+    ann.play(|m| m[0]).await;
+    let mut told = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(3), async {
+        loop {
+            if let Event::YourTurn { game, kingdom } = bo.next_event().await.unwrap() {
+                told.push((game, kingdom));
+            }
+        }
+    })
+    .await;
+    assert_eq!(told, [(id, Kingdom::Chu)]);
+}

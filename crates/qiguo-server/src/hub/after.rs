@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::{Hub, lock, shown_name, tidy};
+use super::{Hub, shown_name, tidy};
 use crate::live::LiveGame;
 use crate::log::escaped;
 use crate::protocol::{Answer, Event, FINISHED_PER_PAGE, GameSummary, Refusal};
@@ -67,13 +67,14 @@ impl Hub {
                 let seated = g.game.seat(seat, &other, &name);
                 g.tell(seated);
             }
-            if let Some(tx) = lock(&self.players).get(&other) {
-                let _ = tx.send(Event::Rematch {
+            self.tell_player(
+                &other,
+                Event::Rematch {
                     game: id.clone(),
                     rematch: game.clone(),
                     by: by.clone(),
-                });
-            }
+                },
+            );
         }
         self.log.info(&format!(
             "game {}: rematch of game {} offered by {} ({})",

@@ -306,11 +306,34 @@ impl Hub {
             .subscribe()
     }
 
-    /// Tells the player to move, on all their connections, that the game waits for them.
-    fn tell_next(&self, g: &Live) {
-        if let Some((holder, event)) = g.game.your_turn()
-            && let Some(tx) = lock(&self.players).get(&holder)
-        {
+    /// Tells the player to move, on all their connections (on every server), that the game
+    /// waits for them.
+    fn tell_next(self: &Arc<Self>, g: &Live) {
+        if let Some((holder, event)) = g.game.your_turn() {
+            self.tell_player(&holder, event);
+        }
+    }
+
+    /// Tells `player` `event` on all their connections: here at once, through the other
+    /// servers on a PostgreSQL database by a notice.
+    fn tell_player(self: &Arc<Self>, player: &PlayerId, event: Event) {
+        if self.store.is_postgres() {
+            let (hub, player, event) = (self.clone(), player.clone(), event.clone());
+            tokio::spawn(async move {
+                if let Err(e) = hub.store.tell_player(&player, &event).await {
+                    hub.log.warn(&format!(
+                        "player {} not told on other servers: {e}",
+                        player.0
+                    ));
+                }
+            });
+        }
+        self.tell_here(player, event);
+    }
+
+    /// Tells `player` `event` on their connections to this server.
+    fn tell_here(&self, player: &PlayerId, event: Event) {
+        if let Some(tx) = lock(&self.players).get(player) {
             let _ = tx.send(event);
         }
     }

@@ -9,7 +9,8 @@ use std::str::FromStr;
 use sqlx::postgres::{PgConnectOptions, PgListener, PgPoolOptions};
 
 use super::{Hub, lock};
-use crate::store::{CHANGES_CHANNEL, GameId};
+use crate::protocol::Event;
+use crate::store::{CHANGES_CHANNEL, GameId, PLAYERS_CHANNEL, PlayerId};
 
 /// The name the listener's connection of server `server` (its [`crate::Store::server_id`])
 /// gives PostgreSQL, as `pg_stat_activity` shows it: an operator sees whose it is.
@@ -28,7 +29,9 @@ async fn listener(url: &str, server: &str) -> Result<PgListener, sqlx::Error> {
         .connect_with(options)
         .await?;
     let mut listener = PgListener::connect_with(&pool).await?;
-    listener.listen(CHANGES_CHANNEL).await?;
+    listener
+        .listen_all([CHANGES_CHANNEL, PLAYERS_CHANNEL])
+        .await?;
     Ok(listener)
 }
 
@@ -89,10 +92,21 @@ impl Hub {
                         let Some(h) = hub.upgrade() else {
                             return;
                         };
-                        if let Some((server, game)) = notice.payload().split_once(' ')
-                            && server != h.store.server_id()
-                        {
-                            h.refresh(&GameId(game.to_owned())).await;
+                        let Some((server, rest)) = notice.payload().split_once(' ') else {
+                            continue;
+                        };
+                        if server == h.store.server_id() {
+                            continue;
+                        }
+                        if notice.channel() == PLAYERS_CHANNEL {
+                            // A player's own event, for their connections here.
+                            if let Some((player, json)) = rest.split_once(' ')
+                                && let Ok(event) = serde_json::from_str::<Event>(json)
+                            {
+                                h.tell_here(&PlayerId(player.to_owned()), event);
+                            }
+                        } else {
+                            h.refresh(&GameId(rest.to_owned())).await;
                         }
                     }
                     // The connection was lost and is made again: what was told meanwhile was
@@ -151,7 +165,7 @@ impl Hub {
                 return;
             }
         };
-        let moved = stored.game.len() > g.game.game().len();
+
         // Who is present, as the game now read says (the seats' last sightings included).
         let presence = self.presence_in(id, &stored.seats);
         let events = g.game.replace(stored, &presence, self.store.now());
@@ -159,9 +173,7 @@ impl Hub {
             g.tell(event);
         }
         self.tell_talk_from(&mut g).await;
-        if moved {
-            self.tell_next(&g);
-        }
+        // (The server that made a move tells its player to move, on every server.)
         drop(g);
         self.wake(id);
     }
