@@ -55,15 +55,9 @@ fn server(data: &Path, port: u16) -> Killed {
 
 /// `qiguo online --server … ARGS` as the player whose data directory is `data`: its JSON line.
 fn online(data: &Path, port: u16, args: &[&str]) -> Value {
-    let out = online_output(data, port, args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(text.lines().count(), 1, "{text}");
-    serde_json::from_str(&text).unwrap()
+    let mut lines = online_lines(data, port, args);
+    assert_eq!(lines.len(), 1, "{args:?}: {lines:?}");
+    lines.remove(0)
 }
 
 fn online_output(data: &Path, port: u16, args: &[&str]) -> Output {

@@ -245,31 +245,34 @@ pub fn unfit_in_name(c: char) -> bool {
 /// A player's name as the server keeps it: without control, format or separator characters
 /// ([`unfit_in_name`]), trimmed, not empty, at most [`MAX_NAME_CHARS`] characters.
 pub fn clean_name(name: &str) -> Result<String, Refusal> {
-    let name: String = name.chars().filter(|&c| !unfit_in_name(c)).collect();
-    let name = name.trim().to_owned();
-    if name.is_empty() {
-        return Err(Refusal::NameEmpty);
-    }
-    if name.chars().count() > MAX_NAME_CHARS {
-        return Err(Refusal::NameTooLong {
-            max: MAX_NAME_CHARS as u32,
-        });
-    }
-    Ok(name)
+    cleaned(name, MAX_NAME_CHARS, Refusal::NameEmpty, |max| {
+        Refusal::NameTooLong { max }
+    })
 }
 
 /// A line of table talk as the server keeps it: without control, format or separator
 /// characters (as a name), trimmed, not empty, at most [`MAX_TALK_CHARS`] characters.
 pub fn clean_talk(text: &str) -> Result<String, Refusal> {
+    cleaned(text, MAX_TALK_CHARS, Refusal::TalkEmpty, |max| {
+        Refusal::TalkTooLong { max }
+    })
+}
+
+/// `text` without [unfit characters](unfit_in_name), trimmed: refused `empty` when nothing is
+/// left, `too_long(max)` when more than `max` characters are.
+fn cleaned(
+    text: &str,
+    max: usize,
+    empty: Refusal,
+    too_long: impl FnOnce(u32) -> Refusal,
+) -> Result<String, Refusal> {
     let text: String = text.chars().filter(|&c| !unfit_in_name(c)).collect();
     let text = text.trim().to_owned();
     if text.is_empty() {
-        return Err(Refusal::TalkEmpty);
+        return Err(empty);
     }
-    if text.chars().count() > MAX_TALK_CHARS {
-        return Err(Refusal::TalkTooLong {
-            max: MAX_TALK_CHARS as u32,
-        });
+    if text.chars().count() > max {
+        return Err(too_long(max as u32));
     }
     Ok(text)
 }

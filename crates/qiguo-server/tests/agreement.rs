@@ -19,6 +19,8 @@ use qiguo_server::Pace;
 use qiguo_server::Store;
 use qiguo_server::hub::listener_name;
 use qiguo_server::protocol::{Ask, Event};
+use qiguo_server::server::Running;
+use qiguo_server::store::Clock;
 use qiguo_server::{GameId, MadeBy};
 use sqlx::postgres::PgConnectOptions;
 
@@ -32,6 +34,14 @@ async fn ann_and_bo(a: &str, b: &str, pace: Pace) -> (Table, Table) {
     let (id, code) = create(&mut ann, new_game(seats(1, Level::Random), pace)).await;
     let opened = ann.ask(Ask::Open { game: id }).await.unwrap();
     (Table::new(ann, opened), join(bo, &code, Kingdom::Chu).await)
+}
+
+/// Two servers on the database `db` (with `clock`, if given), each with its log.
+async fn two_servers(db: &str, clock: Option<Clock>) -> (Running, Lines, Running, Lines) {
+    let (lines_a, lines_b) = (Lines::default(), Lines::default());
+    let a = start(db, clock.clone(), &lines_a).await;
+    let b = start(db, clock, &lines_b).await;
+    (a, lines_a, b, lines_b)
 }
 
 /// Waits (at most `within`) until `lines` holds a line with `part`.
@@ -64,9 +74,7 @@ async fn heard(table: &mut Table, within: Duration) -> Vec<Event> {
 )]
 async fn two_servers_on_one_postgres_serve_the_same_game() {
     let db = postgres();
-    let (lines_a, lines_b) = (Lines::default(), Lines::default());
-    let a = start(&db, None, &lines_a).await;
-    let b = start(&db, None, &lines_b).await;
+    let (a, lines_a, b, lines_b) = two_servers(&db, None).await;
     // Ann on server A creates the game; Bo joins it through server B.
     let (mut ann, mut bo) = ann_and_bo(&a.url(), &b.url(), LIVE).await;
     let id = ann.id.clone();
@@ -77,12 +85,8 @@ async fn two_servers_on_one_postgres_serve_the_same_game() {
         bo.play(|m| m[(round + 3) % m.len()]).await;
     }
     ann.wait_turn().await;
-    while bo.game.len() < ann.game.len() {
-        tokio::time::timeout(Duration::from_secs(30), bo.next())
-            .await
-            .unwrap()
-            .unwrap();
-    }
+    bo.catch_up(ann.game.len(), Duration::from_secs(30), "Ann's moves")
+        .await;
     assert_eq!(ann.game.len(), 21);
     assert_eq!(ann.game.position().to_fen(), bo.game.position().to_fen());
     // One game in the database, as both saw it: no turn was stored twice.
@@ -97,16 +101,8 @@ async fn two_servers_on_one_postgres_serve_the_same_game() {
     // Each computer's move was searched and stored by one server only: 15 computers' moves,
     // none refused for another server's.
     // (The servers serve every game of the database: other tests' games are theirs too.)
-    let this_game = |lines: &Lines| {
-        lines
-            .0
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|l| l.contains(&id.0) && l.contains("(computer)"))
-            .count()
-    };
-    let computers = this_game(&lines_a) + this_game(&lines_b);
+    let computers =
+        lines_a.count_all(&[&id.0, "(computer)"]) + lines_b.count_all(&[&id.0, "(computer)"]);
     assert_eq!(computers, 15);
     assert!(!lines_a.contains("move not made") && !lines_b.contains("move not made"));
 }
@@ -120,9 +116,7 @@ async fn two_servers_on_one_postgres_serve_the_same_game() {
 )]
 async fn a_take_back_is_asked_on_one_server_and_agreed_on_another() {
     let db = postgres();
-    let (lines_a, lines_b) = (Lines::default(), Lines::default());
-    let a = start(&db, None, &lines_a).await;
-    let b = start(&db, None, &lines_b).await;
+    let (a, _, b, _) = two_servers(&db, None).await;
     let (mut ann, mut bo) = ann_and_bo(&a.url(), &b.url(), LIVE).await;
     let id = ann.id.clone();
     ann.play(|m| m[0]).await;
@@ -135,16 +129,17 @@ async fn a_take_back_is_asked_on_one_server_and_agreed_on_another() {
         .await
         .unwrap();
     // Bo hears of it through server B, and agrees there.
-    tokio::time::timeout(Duration::from_secs(10), async {
-        loop {
-            if let Event::TakeBackAsked { take_back, .. } = bo.next().await.unwrap() {
-                assert_eq!((take_back.by, take_back.ply), (0, 0));
-                return;
-            }
-        }
-    })
-    .await
-    .expect("the take-back reaches the other server");
+    let asked = bo
+        .until(
+            Duration::from_secs(10),
+            "the take-back on server B",
+            |e| match e {
+                Event::TakeBackAsked { take_back, .. } => Some(take_back),
+                _ => None,
+            },
+        )
+        .await;
+    assert_eq!((asked.by, asked.ply), (0, 0));
     bo.client
         .ask(Ask::AnswerTakeBack {
             game: id.clone(),
@@ -153,16 +148,17 @@ async fn a_take_back_is_asked_on_one_server_and_agreed_on_another() {
         .await
         .unwrap();
     // Ann, on server A, sees her move taken back.
-    tokio::time::timeout(Duration::from_secs(10), async {
-        loop {
-            if let Event::TakenBack { ply, .. } = ann.next().await.unwrap() {
-                assert_eq!(ply, 0);
-                return;
-            }
-        }
-    })
-    .await
-    .expect("the take-back made on the other server reaches this one");
+    let ply = ann
+        .until(
+            Duration::from_secs(10),
+            "the take-back made on server B",
+            |e| match e {
+                Event::TakenBack { ply, .. } => Some(ply),
+                _ => None,
+            },
+        )
+        .await;
+    assert_eq!(ply, 0);
     let store = Store::open(&db).await.unwrap();
     let stored = store.load_game(&id).await.unwrap();
     assert_eq!(stored.game.len(), 0);
@@ -208,9 +204,7 @@ async fn no_stand_in_plays_for_a_player_present_on_the_other_server() {
     let db = postgres();
     // One hand clock for both servers: the waits pass when the test says so.
     let (clock, now) = hand_clock(1_800_000_000_000);
-    let (lines_a, lines_b) = (Lines::default(), Lines::default());
-    let a = start(&db, Some(clock.clone()), &lines_a).await;
-    let b = start(&db, Some(clock), &lines_b).await;
+    let (a, lines_a, b, lines_b) = two_servers(&db, Some(clock)).await;
     let pace = Pace::Live { wait_seconds: 10 };
     let (mut ann, mut bo) = ann_and_bo(&a.url(), &b.url(), pace).await;
     let id = ann.id.clone();
@@ -231,14 +225,7 @@ async fn no_stand_in_plays_for_a_player_present_on_the_other_server() {
     // (The servers serve every game of the database: other tests' games are theirs too.)
     let stood_in = format!("game {}: move {} ", id.0, turn + 1);
     for lines in [&lines_a, &lines_b] {
-        assert!(
-            !lines
-                .0
-                .lock()
-                .unwrap()
-                .iter()
-                .any(|l| l.contains(&stood_in) && l.contains("(stand-in)"))
-        );
+        assert_eq!(lines.count_all(&[&stood_in, "(stand-in)"]), 0);
     }
     bo.play(|m| m[1]).await;
     // Bo leaves. On his next turn, once 40 s have passed since he was last seen, a stand-in
@@ -248,17 +235,16 @@ async fn no_stand_in_plays_for_a_player_present_on_the_other_server() {
     ann.play(|m| m[0]).await;
     let his = ann.game.len() as u32;
     *now.lock().unwrap() += 40_000;
-    let by = tokio::time::timeout(Duration::from_secs(10), async {
-        loop {
-            if let Event::Moved { ply, by, .. } = ann.next().await.unwrap()
-                && ply == his
-            {
-                return by;
-            }
-        }
-    })
-    .await
-    .expect("a stand-in plays for a player who has gone");
+    let by = ann
+        .until(
+            Duration::from_secs(10),
+            "a move for the gone player",
+            |e| match e {
+                Event::Moved { ply, by, .. } if ply == his => Some(by),
+                _ => None,
+            },
+        )
+        .await;
     assert_eq!(by, MadeBy::StandIn);
 }
 
@@ -376,26 +362,20 @@ async fn a_change_made_while_the_listener_is_cut_reaches_the_players() {
     assert!(bo.game.len() < turn, "not heard while cut: {events:?}");
     assert!(!lines_b.contains("listening for other servers again"));
     proxy.mend();
-    tokio::time::timeout(Duration::from_secs(15), async {
-        while bo.game.len() < turn {
-            bo.next().await.unwrap();
-        }
-    })
-    .await
-    .expect("the move reaches Bo through server B once it listens again");
+    bo.catch_up(
+        turn,
+        Duration::from_secs(15),
+        "Ann's move, once B listens again",
+    )
+    .await;
     assert!(lines_b.contains("games held read again"));
     assert_eq!(bo.game.position().to_fen(), ann.game.position().to_fen());
     // Server B stores moves again, and server A hears them.
     bo.wait_turn().await;
     bo.play(|m| m[0]).await;
     let turn = bo.game.len();
-    tokio::time::timeout(Duration::from_secs(10), async {
-        while ann.game.len() < turn {
-            ann.next().await.unwrap();
-        }
-    })
-    .await
-    .expect("Bo's move reaches Ann through server A");
+    ann.catch_up(turn, Duration::from_secs(10), "Bo's move through server A")
+        .await;
 }
 
 /// Table talk written through one server is heard through the other, in order.
@@ -406,9 +386,7 @@ async fn a_change_made_while_the_listener_is_cut_reaches_the_players() {
 )]
 async fn table_talk_crosses_servers() {
     let db = postgres();
-    let (lines_a, lines_b) = (Lines::default(), Lines::default());
-    let a = start(&db, None, &lines_a).await;
-    let b = start(&db, None, &lines_b).await;
+    let (a, _, b, _) = two_servers(&db, None).await;
     let (mut ann, mut bo) = ann_and_bo(&a.url(), &b.url(), LIVE).await;
     let id = ann.id.clone();
     for (on_a, text) in [(true, "From A"), (false, "From B"), (true, "A again")] {
@@ -425,15 +403,14 @@ async fn table_talk_crosses_servers() {
     }
     for table in [&mut ann, &mut bo] {
         let mut heard = Vec::new();
-        tokio::time::timeout(Duration::from_secs(10), async {
-            while heard.len() < 3 {
-                if let Event::Said { line, .. } = table.next().await.unwrap() {
+        table
+            .until(Duration::from_secs(10), "three lines", |e| {
+                if let Event::Said { line, .. } = e {
                     heard.push((line.n, line.text));
                 }
-            }
-        })
-        .await
-        .expect("every line reaches both servers' players");
+                (heard.len() == 3).then_some(())
+            })
+            .await;
         assert_eq!(
             heard,
             [
@@ -453,9 +430,7 @@ async fn table_talk_crosses_servers() {
 )]
 async fn a_holiday_taken_on_one_server_is_told_on_the_other() {
     let db = postgres();
-    let (lines_a, lines_b) = (Lines::default(), Lines::default());
-    let a = start(&db, None, &lines_a).await;
-    let b = start(&db, None, &lines_b).await;
+    let (a, _, b, _) = two_servers(&db, None).await;
     let pace = Pace::Correspondence {
         days: 3,
         overdue: qiguo_server::WhenOverdue::StandIn,
@@ -469,15 +444,16 @@ async fn a_holiday_taken_on_one_server_is_told_on_the_other() {
         })
         .await
         .unwrap();
-    let told = tokio::time::timeout(Duration::from_secs(10), async {
-        loop {
-            if let Event::Away { seat, until, .. } = ann.next().await.unwrap() {
-                return (seat, until);
-            }
-        }
-    })
-    .await
-    .expect("the holiday reaches server A's players");
+    let told = ann
+        .until(
+            Duration::from_secs(10),
+            "the holiday on server A",
+            |e| match e {
+                Event::Away { seat, until, .. } => Some((seat, until)),
+                _ => None,
+            },
+        )
+        .await;
     assert_eq!(told, (1, Some(until)));
 }
 
@@ -491,9 +467,7 @@ async fn a_holiday_taken_on_one_server_is_told_on_the_other() {
 )]
 async fn your_turn_reaches_a_player_on_the_other_server() {
     let db = postgres();
-    let (lines_a, lines_b) = (Lines::default(), Lines::default());
-    let a = start(&db, None, &lines_a).await;
-    let b = start(&db, None, &lines_b).await;
+    let (a, _, b, _) = two_servers(&db, None).await;
     let (mut ann, _) = newcomer(&a.url(), "Ann").await;
     let (bo_on_a, me) = newcomer(&a.url(), "Bo").await;
     let (id, code) = create(&mut ann, new_game(seats(1, Level::Random), LIVE)).await;

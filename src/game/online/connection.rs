@@ -145,7 +145,9 @@ pub(super) fn send_commands(
                 };
                 online.ask(ask, Asked::Muted);
             }
-            OnlineCommand::Away(until) => online.ask(Ask::Away { until }, Asked::Holidays),
+            OnlineCommand::Away(until) => {
+                online.ask(Ask::Away { until }, Asked::Holidays { changed: true })
+            }
             OnlineCommand::Finished(page) => online.ask(Ask::Finished { page }, Asked::Finished),
             OnlineCommand::Rematch(game) => online.ask(Ask::Rematch { game }, Asked::Created),
             OnlineCommand::AnswerTakeBack(agree) => {
@@ -195,7 +197,7 @@ pub(super) fn read_news(
                 online.status = Status::Connected;
                 online.name = Some(name);
                 online.ask(Ask::Games {}, Asked::Games);
-                online.ask(Ask::Holidays {}, Asked::Holidays);
+                online.ask(Ask::Holidays {}, Asked::Holidays { changed: false });
                 // Back after a lost connection: the game on the board is read again.
                 reopen(online);
             }
@@ -231,10 +233,12 @@ pub(super) fn read_news(
                     (Asked::Finished, Ok(Answer::Finished { games, page, more })) => {
                         online.finished = Some((games, page, more));
                     }
-                    (Asked::Holidays, Ok(Answer::Holidays(holidays))) => {
+                    (Asked::Holidays { changed }, Ok(Answer::Holidays(holidays))) => {
                         online.holidays = Some(holidays);
-                        // Deadlines moved with it.
-                        online.ask(Ask::Games {}, Asked::Games);
+                        if changed {
+                            // The deadlines of the player's games moved with them.
+                            online.ask(Ask::Games {}, Asked::Games);
+                        }
                     }
                     (Asked::TakeBack, Ok(_)) => {
                         notices.write(Notice::done(tr.text("online-take-back-asked")));

@@ -163,8 +163,10 @@ enum Asked {
     TakeBack,
     /// The table talk of the game on the board.
     Talk,
-    /// The player's holidays (asked, or changed).
-    Holidays,
+    /// The player's holidays: asked, or `changed` (the deadlines of their games moved).
+    Holidays {
+        changed: bool,
+    },
     /// A player muted or unmuted: the talk is read again.
     Muted,
     /// A page of finished games.

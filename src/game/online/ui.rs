@@ -620,13 +620,7 @@ fn finished_games(
                 .spacing([10.0, 4.0])
                 .show(ui, |ui| {
                     for game in games {
-                        let players = game.players.join(", ");
-                        ui.scope(|ui| {
-                            ui.set_max_width(220.0);
-                            ui.add(egui::Label::new(players.as_str()).truncate())
-                        })
-                        .inner
-                        .on_hover_text(players);
+                        players_cell(ui, game, 220.0);
                         let victory = game.victory.as_deref().and_then(|code| {
                             qiguo_rules::Victory::ALL
                                 .into_iter()
@@ -676,6 +670,17 @@ fn finished_games(
     }
 }
 
+/// A game's players in a cell at most `width` wide, all of them on hover.
+fn players_cell(ui: &mut egui::Ui, game: &GameSummary, width: f32) {
+    let players = game.players.join(", ");
+    ui.scope(|ui| {
+        ui.set_max_width(width);
+        ui.add(egui::Label::new(players.as_str()).truncate())
+    })
+    .inner
+    .on_hover_text(players);
+}
+
 fn game_row(
     ui: &mut egui::Ui,
     tr: Tr,
@@ -683,13 +688,7 @@ fn game_row(
     online: &Online,
     commands: &mut MessageWriter<OnlineCommand>,
 ) {
-    let players = game.players.join(", ");
-    ui.scope(|ui| {
-        ui.set_max_width(250.0);
-        ui.add(egui::Label::new(players.as_str()).truncate())
-    })
-    .inner
-    .on_hover_text(players);
+    players_cell(ui, game, 250.0);
     let to_move = match game.to_move {
         None => tr.text("online-over"),
         Some(k) if game.your_turn => tr!(tr, "online-your-move", kingdom = tr.kingdom(k)),

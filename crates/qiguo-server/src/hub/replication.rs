@@ -1,10 +1,10 @@
 //! Several servers on one PostgreSQL database: each change a server commits is announced on
 //! [`CHANGES_CHANNEL`]; the others read the game again and tell their followers what changed.
-
-use std::sync::Arc;
-use std::time::Duration;
+//! A player's own events come on [`PLAYERS_CHANNEL`], for their connections here.
 
 use std::str::FromStr;
+use std::sync::Arc;
+use std::time::Duration;
 
 use sqlx::postgres::{PgConnectOptions, PgListener, PgPoolOptions};
 
@@ -18,7 +18,8 @@ pub fn listener_name(server: &str) -> String {
     format!("qiguo-server {server} listener")
 }
 
-/// A listener on [`CHANGES_CHANNEL`] for server `server`, or why there is none.
+/// A listener on [`CHANGES_CHANNEL`] and [`PLAYERS_CHANNEL`] for server `server`, or why
+/// there is none.
 async fn listener(url: &str, server: &str) -> Result<PgListener, sqlx::Error> {
     let options = PgConnectOptions::from_str(url)?.application_name(&listener_name(server));
     // One connection, kept as long as it lives (as `PgListener::connect` makes it).

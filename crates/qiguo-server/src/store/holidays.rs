@@ -105,8 +105,8 @@ impl Store {
              WHERE player = $1 AND last_day >= $2 AND first_day <= $3",
         )
         .bind(&player.0)
-        .bind(days.0.min(today))
-        .bind(days.1.max(today))
+        .bind(days.0)
+        .bind(days.1)
         .fetch_all(&self.pool)
         .await?;
         let mut used = 0;

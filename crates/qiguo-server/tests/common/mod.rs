@@ -35,6 +35,16 @@ impl Lines {
         self.0.lock().unwrap().iter().any(|l| l.contains(part))
     }
 
+    /// How many lines hold every one of `parts`.
+    pub fn count_all(&self, parts: &[&str]) -> usize {
+        self.0
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|l| parts.iter().all(|p| l.contains(p)))
+            .count()
+    }
+
     pub fn count(&self, part: &str) -> usize {
         self.0
             .lock()
@@ -216,6 +226,35 @@ impl Table {
             _ => {}
         }
         Ok(event)
+    }
+
+    /// Reads events (applying them) until `pick` takes one, within `within`: what it took.
+    pub async fn until<T>(
+        &mut self,
+        within: std::time::Duration,
+        what: &str,
+        mut pick: impl FnMut(Event) -> Option<T>,
+    ) -> T {
+        tokio::time::timeout(within, async {
+            loop {
+                if let Some(taken) = pick(self.next().await.unwrap()) {
+                    return taken;
+                }
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("not heard within {within:?}: {what}"))
+    }
+
+    /// Reads events until the game has `len` moves, within `within`.
+    pub async fn catch_up(&mut self, len: usize, within: std::time::Duration, what: &str) {
+        tokio::time::timeout(within, async {
+            while self.game.len() < len {
+                self.next().await.unwrap();
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("not caught up within {within:?}: {what}"));
     }
 
     /// Reads events until this player is to move or the game is over.
