@@ -134,6 +134,20 @@ pub enum OnlineCommand {
     },
     /// Print your holidays: the day you are away until, and this year's days taken.
     Holidays,
+    /// Give the server your e-mail address, to be told when it is your move while you are away
+    /// (a link to confirm it is sent there first), change --digest, or --remove it; without
+    /// either, print what the server has.
+    Email {
+        /// The address.
+        #[arg(value_name = "ADDRESS", conflicts_with = "remove")]
+        address: Option<String>,
+        /// One e-mail a day listing the games waiting for you, rather than one a turn.
+        #[arg(long, requires = "address")]
+        digest: bool,
+        /// Remove your address: no more e-mail.
+        #[arg(long)]
+        remove: bool,
+    },
     /// Write to everyone at the table of one of your games; prints the line's number.
     Say {
         /// The game's id.
@@ -241,7 +255,7 @@ impl From<ArgError> for Failure {
 /// key is then kept).
 pub async fn connect(server: &str, name: &str, trust: Trust) -> Result<Client, String> {
     let dir = SaveDir::locate().map_err(|e| e.to_string())?;
-    match sign_in(server, name, &trust, dir.root()).await {
+    match sign_in(server, name, None, &trust, dir.root()).await {
         Ok((client, _)) => Ok(client),
         Err(SignInError::Client(e)) => Err(client_failure(&e)),
         Err(e) => Err(e.to_string()),
@@ -358,6 +372,27 @@ async fn online(args: &OnlineArgs) -> Result<(), Failure> {
             Answer::Holidays(holidays) => json!(holidays),
             other => unexpected(other)?,
         },
+        OnlineCommand::Email {
+            address,
+            digest,
+            remove,
+        } => {
+            let ask = match (address, remove) {
+                (Some(address), _) => Ask::SetMail {
+                    address: Some(address.clone()),
+                    digest: *digest,
+                },
+                (None, true) => Ask::SetMail {
+                    address: None,
+                    digest: false,
+                },
+                (None, false) => Ask::Mail {},
+            };
+            match client.ask(ask).await? {
+                Answer::Mail(mail) => json!(mail),
+                other => unexpected(other)?,
+            }
+        }
         OnlineCommand::Say { game, text } => {
             let id = GameId(game.clone());
             let said = client

@@ -15,7 +15,7 @@ use bevy::log::{info, warn};
 use qiguo_protocol::client::{ClientError, Conversation, Heard};
 use qiguo_protocol::keys::{KEYS_FILE, Key, KeyRing};
 use qiguo_protocol::link::News;
-use qiguo_protocol::{Answer, Ask, PROTOCOL_VERSION};
+use qiguo_protocol::{Answer, Ask, Identity, PROTOCOL_VERSION};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use web_sys::{CloseEvent, Event, MessageEvent, WebSocket};
@@ -41,6 +41,11 @@ pub(crate) fn page_server() -> Option<String> {
 struct State {
     url: String,
     name: String,
+    /// The language the player reads, told at hello.
+    language: Option<String>,
+    /// The one-time token of the e-mailed link this page was opened from, for the first hello
+    /// to the page's own server (it signs the player in on this device).
+    token: Option<String>,
     keys: PathBuf,
     socket: Option<WebSocket>,
     /// The socket's handlers, kept alive while it is open.
@@ -48,6 +53,8 @@ struct State {
     talk: Conversation,
     /// The hello awaiting its welcome.
     hello: Option<u64>,
+    /// That hello signs in by a link's token.
+    by_link: bool,
     signed_in: bool,
     /// A reconnection is due: requests fail at once meanwhile.
     away: bool,
@@ -76,17 +83,29 @@ pub(crate) struct Link {
 
 impl Link {
     /// Connects to `url` as the player whose key for it is kept under `keys` (or as a new
-    /// player called `name`).
-    pub(crate) fn start(url: String, name: String, keys: PathBuf) -> Link {
+    /// player called `name`), who reads `language`. To the page's own server, a sign-in link's
+    /// token in the page's address signs the player in first ([`crate::web::signin_token`]).
+    pub(crate) fn start(
+        url: String,
+        name: String,
+        language: Option<String>,
+        keys: PathBuf,
+    ) -> Link {
         let id = NEXT_LINK.fetch_add(1, Ordering::Relaxed);
+        let token = (page_server().as_ref() == Some(&url))
+            .then(crate::web::signin_token)
+            .flatten();
         let state = State {
             url,
             name,
+            language,
+            token,
             keys,
             socket: None,
             handlers: Vec::new(),
             talk: Conversation::new(),
             hello: None,
+            by_link: false,
             signed_in: false,
             away: false,
             queue: VecDeque::new(),
@@ -230,10 +249,16 @@ fn key_ring(state: &State) -> KeyRing {
 }
 
 fn say_hello(state: &mut State) {
-    let identity = key_ring(state).identity(&state.url, &state.name);
+    let identity = match state.token.take() {
+        Some(token) => Identity::Link { token },
+        None => key_ring(state).identity(&state.url, &state.name),
+    };
+    let signing_in_by_link = matches!(identity, Identity::Link { .. });
+    state.by_link = signing_in_by_link;
     match state.talk.request(Ask::Hello {
         version: PROTOCOL_VERSION,
         identity,
+        language: state.language.clone(),
     }) {
         Ok((req, text)) => {
             state.hello = Some(req);
@@ -293,6 +318,12 @@ fn hear(state: &mut State, text: &str) {
                 close(state);
             }
             Ok(_) => {}
+            Err(e) if state.by_link => {
+                // A link used already or out of date: the server closes the connection, and
+                // the link connects again as the player kept here (or a new one).
+                warn!("the sign-in link was not taken ({e}); signing in as before");
+                state.hello = None;
+            }
             Err(e) => {
                 // Refused (a wrong key, another version) or not a server that speaks Qiguo:
                 // the link stops.

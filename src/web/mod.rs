@@ -177,6 +177,25 @@ fn page_invitation() -> Option<Invitation> {
     Invitation::parse(path).ok()
 }
 
+/// The one-time token of a sign-in link the page was opened from (`…#signin=TOKEN`, as the
+/// server's e-mails write it), taken once: the address bar loses it at once, so that it is
+/// neither kept in the history nor shared with the address.
+pub(crate) fn signin_token() -> Option<String> {
+    let window = web_sys::window()?;
+    let location = window.location();
+    let hash = location.hash().ok()?;
+    let token = hash.strip_prefix("#signin=")?;
+    if token.is_empty() || token.len() > 128 || !token.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let token = token.to_owned();
+    let path = location.pathname().ok()?;
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
+    }
+    Some(token)
+}
+
 /// The browser's languages, in the player's order of preference (`navigator.languages`).
 pub(crate) fn browser_languages() -> Vec<String> {
     let Some(window) = web_sys::window() else {

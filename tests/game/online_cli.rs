@@ -38,8 +38,14 @@ impl Drop for Killed {
 
 /// `qiguo server` on `port`, its database in `data`; returns once it listens.
 fn server(data: &Path, port: u16) -> Killed {
+    server_with(data, port, &[])
+}
+
+/// [`server`] with `args` besides.
+fn server_with(data: &Path, port: u16, args: &[&str]) -> Killed {
     let mut child = qiguo(data)
         .args(["server", "--port", &port.to_string()])
+        .args(args)
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -351,4 +357,65 @@ fn holidays_are_taken_from_the_command_line() {
         ),
         (Some(0), Some(false))
     );
+}
+
+#[test]
+fn an_e_mail_address_is_given_from_the_command_line() {
+    let dir = TempDir::new("online-email");
+    let (server_dir, ann) = (dir.join("server"), dir.join("ann"));
+    // A password on the command line is refused, before anything starts.
+    let out = qiguo(&server_dir)
+        .args(["server", "--smtp", "smtp://games:secret@mail.example.org"])
+        .args([
+            "--public-url",
+            "https://qiguo.example",
+            "--mail-from",
+            "games@qiguo.example",
+        ])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success());
+    assert!(
+        said.contains("QIGUO_SMTP_PASSWORD") && !said.contains("secret"),
+        "{said}"
+    );
+    // No relay listens where this server sends: the address is taken, its confirmation waits.
+    let port = free_port();
+    let smtp = format!("smtp://127.0.0.1:{}", free_port());
+    let public = format!("http://127.0.0.1:{port}");
+    let _srv = server_with(
+        &server_dir,
+        port,
+        &[
+            "--smtp",
+            &smtp,
+            "--public-url",
+            &public,
+            "--mail-from",
+            "games@qiguo.test",
+        ],
+    );
+    let none = online(&ann, port, &["--name", "Ann", "email"]);
+    assert_eq!(
+        none,
+        serde_json::json!({"offered": true, "address": null, "confirmed": false, "digest": false})
+    );
+    let given = online(&ann, port, &["email", "ann@qiguo.test", "--digest"]);
+    assert_eq!(
+        (
+            given["address"].as_str(),
+            given["confirmed"].as_bool(),
+            given["digest"].as_bool()
+        ),
+        (Some("ann@qiguo.test"), Some(false), Some(true))
+    );
+    let out = online_output(&ann, port, &["email", "ann at qiguo"]);
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(
+        said.trim_end(),
+        "qiguo: refused (bad_address): ann at qiguo is not an e-mail address"
+    );
+    let removed = online(&ann, port, &["email", "--remove"]);
+    assert_eq!(removed["address"], Value::Null);
 }

@@ -214,10 +214,21 @@ impl<T: Transport> Client<T> {
 
     /// Says hello as `identity`: who the server says the client is.
     pub async fn hello(&mut self, identity: Identity) -> Result<Welcome, ClientError> {
+        self.hello_in(identity, None).await
+    }
+
+    /// Says hello as `identity`, reading `language` (`en`, `sv`, `zh`; what the server writes
+    /// to the player while they are away is in it): who the server says the client is.
+    pub async fn hello_in(
+        &mut self,
+        identity: Identity,
+        language: Option<&str>,
+    ) -> Result<Welcome, ClientError> {
         match self
             .ask(Ask::Hello {
                 version: PROTOCOL_VERSION,
                 identity,
+                language: language.map(str::to_owned),
             })
             .await?
         {

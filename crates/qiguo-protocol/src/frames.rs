@@ -17,9 +17,10 @@ use crate::refusal::Refusal;
 
 /// The version of these messages. A client speaking another is refused at [`Ask::Hello`].
 ///
+/// 5: e-mail (a hello's `language`, signing in by a link's one-time token, [`Ask::Mail`]).
 /// 4: table talk, holidays (a seat's `away_until`). 3: refusals are codes with parameters ([`Refusal`]) beside the English `why`; events of
 /// unknown types are ignored. 2: presence events. 1: the first.
-pub const PROTOCOL_VERSION: u32 = 4;
+pub const PROTOCOL_VERSION: u32 = 5;
 
 /// The port a server listens on unless told otherwise (the year of the 1206 text, plus 6000).
 pub const DEFAULT_PORT: u16 = 7206;
@@ -57,6 +58,13 @@ pub enum Identity {
         /// The name.
         name: String,
     },
+    /// A player signing in on a new device with the one-time token of a link the server
+    /// e-mailed them (valid for a day): the server answers with their id and a new key for
+    /// this device.
+    Link {
+        /// The token, as the link carries it.
+        token: String,
+    },
 }
 
 /// What a client asks.
@@ -69,6 +77,10 @@ pub enum Ask {
         version: u32,
         /// Who it is.
         identity: Identity,
+        /// The language the player reads (`en`, `sv`, `zh`), for what the server writes to
+        /// them while away (e-mail); kept until a hello says another.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        language: Option<String>,
     },
     /// Create a game (answered with [`Answer::Created`]); the creator takes its
     /// [`SeatPlan::Creator`] seats.
@@ -167,6 +179,20 @@ pub enum Ask {
     },
     /// The player's holidays (answered with [`Answer::Holidays`]).
     Holidays {},
+    /// The player's e-mail as the server has it, and whether it sends any (answered with
+    /// [`Answer::Mail`]).
+    Mail {},
+    /// Gives the server an e-mail address (a link to confirm it is sent there; nothing else is
+    /// sent before), changes whether it sends one daily digest instead of an e-mail a turn, or
+    /// (`address: None`) removes the address. Answered with [`Answer::Mail`]. Refused
+    /// `no_mail` by a server that sends no e-mail.
+    SetMail {
+        /// The address, or `None` to remove it.
+        address: Option<String>,
+        /// One e-mail a day listing the games waiting for the player, rather than one a turn.
+        #[serde(default)]
+        digest: bool,
+    },
     /// Mute (or unmute) the player holding `seat` of `game`, for the client only: their lines
     /// are no longer sent to it, in any game (answered with [`Answer::Done`]).
     Mute {
@@ -234,6 +260,20 @@ pub struct Holidays {
     pub year: i32,
     /// The days of this year's allowance taken, today's holiday to its end included.
     pub used: u32,
+}
+
+/// A player's e-mail, as the server has it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MailView {
+    /// Whether the server sends e-mail at all.
+    pub offered: bool,
+    /// The address given, if any.
+    pub address: Option<String>,
+    /// Whether it was confirmed through the link sent to it (nothing else is sent before).
+    pub confirmed: bool,
+    /// One e-mail a day rather than one a turn.
+    pub digest: bool,
 }
 
 /// A game as the clients see it: its record so far and its seats.
@@ -353,6 +393,8 @@ pub enum Answer {
     },
     /// The player's holidays.
     Holidays(Holidays),
+    /// The player's e-mail ([`Ask::Mail`], [`Ask::SetMail`]).
+    Mail(MailView),
     /// A line of table talk was stored: it is line number `n`.
     Said {
         /// Its number (from 0).
@@ -473,6 +515,8 @@ pub enum Event {
         /// The kingdom to move.
         kingdom: Kingdom,
     },
+    /// The player's e-mail changed elsewhere (confirmed through its link, unsubscribed).
+    Mail(MailView),
     /// An event of a later version that this client does not know: ignored. Never sent.
     #[serde(other)]
     Unknown,
@@ -551,7 +595,8 @@ mod tests {
             serde_json::from_str::<ClientFrame>(hello).unwrap().ask,
             Ask::Hello {
                 version: 1,
-                identity: Identity::New { .. }
+                identity: Identity::New { .. },
+                language: None,
             }
         ));
     }

@@ -189,6 +189,18 @@ pub enum Refusal {
         /// The days of that year's allowance not taken by other holidays.
         left: u32,
     },
+    /// The server sends no e-mail (it was started without a mail relay).
+    #[error("this server sends no e-mail")]
+    NoMail,
+    /// Not an e-mail address the server can write to.
+    #[error("{address} is not an e-mail address")]
+    BadAddress {
+        /// The address as given (cut to 320 characters).
+        address: String,
+    },
+    /// A sign-in link's token that is unknown, used already, or more than a day old.
+    #[error("this sign-in link has been used or is out of date: open the game from a newer e-mail")]
+    LinkExpired,
     /// The player has as many connections open to the server as it allows one player.
     #[error("you have {max} connections open to this server already: close one first")]
     TooManyConnections {
@@ -202,7 +214,8 @@ pub enum Refusal {
         max: u32,
     },
     /// Too many requests of this kind came lately: new players, new games or invitation codes
-    /// from the client's address, or lines of table talk from the player.
+    /// from the client's address, lines of table talk from the player, or links to confirm an
+    /// e-mail address sent to the player or to that address.
     #[error("too many requests of this kind lately: try again in {seconds} s")]
     SlowDown {
         /// When the next one will be taken, in seconds from now.

@@ -12,6 +12,7 @@ use clap::{Args, ValueEnum};
 
 use crate::admission::Limits;
 use crate::log::Log;
+use crate::mail::{MailConfig, MailTiming, PASSWORD_VAR, SmtpUrl};
 use crate::protocol::DEFAULT_PORT;
 use crate::server::{ServerConfig, serve};
 use crate::store::{GameId, PlayerId};
@@ -120,6 +121,36 @@ pub struct ServerArgs {
     /// `/` for the page, `/join/CODE` and `/watch/CODE` for invitations.
     #[arg(long, value_name = "DIR")]
     pub web: Option<PathBuf>,
+    /// E-mail players who are away through this relay: smtp://[USER@]HOST[:PORT] (STARTTLS,
+    /// port 587; unencrypted only to a relay on this machine) or smtps://[USER@]HOST[:PORT]
+    /// (TLS, port 465). The password comes from QIGUO_SMTP_PASSWORD or --smtp-password-file,
+    /// never the command line. Without it the server sends no e-mail, and says so.
+    #[arg(long, value_name = "URL", requires_all = ["public_url", "mail_from"])]
+    pub smtp: Option<String>,
+    /// A file holding the relay's password (its first line).
+    #[arg(long, value_name = "FILE", requires = "smtp")]
+    pub smtp_password_file: Option<PathBuf>,
+    /// Who the e-mails are from: an address, or `Name <address>`.
+    #[arg(long, value_name = "ADDRESS", requires = "smtp")]
+    pub mail_from: Option<String>,
+    /// The address players reach this server at, https://HOST[:PORT]: the e-mails' links
+    /// point there.
+    #[arg(long, value_name = "URL", requires = "smtp")]
+    pub public_url: Option<String>,
+    /// Seconds between two looks at the outbox.
+    #[arg(long, value_name = "S", default_value_t = 5,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub mail_every: u64,
+    /// Seconds after a correspondence turn begins that its e-mail is written (a player who
+    /// comes meanwhile is told on their connection and mailed nothing).
+    #[arg(long, value_name = "S", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    pub mail_turn_after: u64,
+    /// Seconds before an e-mail the relay did not take is tried again; each further try waits
+    /// twice as long, at most an hour.
+    #[arg(long, value_name = "S", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub mail_retry_after: u64,
     /// Which lines to log: error, warn, info, debug or trace, or a `tracing` filter such as
     /// `qiguo_server=debug,sqlx=warn`.
     #[arg(long, value_name = "FILTER", default_value = "info", env = "QIGUO_LOG")]
@@ -182,7 +213,59 @@ impl ServerArgs {
         if let Some(dir) = &self.web {
             config.web = Some(crate::page::Page::at(dir).map_err(|e| e.to_string())?);
         }
+        config.mail = self.mail_config()?;
         Ok(config)
+    }
+
+    /// The e-mail the options ask for (none without `--smtp`).
+    fn mail_config(&self) -> Result<Option<MailConfig>, String> {
+        let Some(url) = &self.smtp else {
+            return Ok(None);
+        };
+        let smtp: SmtpUrl = url
+            .parse()
+            .map_err(|e: crate::mail::SmtpUrlError| e.to_string())?;
+        let from_file = match &self.smtp_password_file {
+            Some(file) => {
+                let text = std::fs::read_to_string(file)
+                    .map_err(|e| format!("--smtp-password-file {}: {e}", file.display()))?;
+                Some(text.lines().next().unwrap_or("").to_owned())
+            }
+            None => None,
+        };
+        let from_env = std::env::var(PASSWORD_VAR).ok().filter(|p| !p.is_empty());
+        let password = match (from_file, from_env) {
+            (Some(_), Some(_)) => {
+                return Err(format!(
+                    "the relay's password is given twice: in {PASSWORD_VAR} and --smtp-password-file; keep one"
+                ));
+            }
+            (file, env) => file.or(env),
+        };
+        if let Some(user) = &smtp.user
+            && password.is_none()
+        {
+            return Err(format!(
+                "--smtp: the relay's user {user} needs a password: set {PASSWORD_VAR} or --smtp-password-file"
+            ));
+        }
+        let from = self.mail_from.as_deref().unwrap_or_default();
+        let from = from
+            .parse()
+            .map_err(|e| format!("--mail-from {from}: not an address ({e})"))?;
+        let public = crate::mail::public_url(self.public_url.as_deref().unwrap_or_default())
+            .map_err(|e| e.to_string())?;
+        Ok(Some(MailConfig {
+            smtp,
+            password,
+            from,
+            public_url: public,
+            timing: MailTiming {
+                every: Duration::from_secs(self.mail_every),
+                retry_after: Duration::from_secs(self.mail_retry_after),
+                turn_after: Duration::from_secs(self.mail_turn_after),
+            },
+        }))
     }
 
     /// Installs the process's log subscriber as the options say.

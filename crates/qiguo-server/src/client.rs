@@ -124,8 +124,18 @@ pub async fn connect(
     identity: Identity,
     trust: &Trust,
 ) -> Result<(Client, Welcome), ClientError> {
+    connect_in(url, identity, None, trust).await
+}
+
+/// [`connect`], the player reading `language` (`en`, `sv`, `zh`).
+pub async fn connect_in(
+    url: &str,
+    identity: Identity,
+    language: Option<&str>,
+    trust: &Trust,
+) -> Result<(Client, Welcome), ClientError> {
     let mut client = connect_unsigned(url, trust).await?;
-    let welcome = client.hello(identity).await?;
+    let welcome = client.hello_in(identity, language).await?;
     Ok((client, welcome))
 }
 

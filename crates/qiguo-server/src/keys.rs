@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::client::{Client, ClientError, Trust, Welcome, connect};
+use crate::client::{Client, ClientError, Trust, Welcome, connect_in};
 pub use crate::protocol::keys::{KEYS_FILE, Key, KeyRing};
 
 /// Why the keys could not be read or written.
@@ -72,16 +72,18 @@ pub enum SignInError {
 }
 
 /// Connects to the server at `url` as the player whose key for it is kept in `dir` (or as a
-/// new player called `name`, whose key is then kept there).
+/// new player called `name`, whose key is then kept there), who reads `language` (`en`, `sv`,
+/// `zh`; `None` leaves the server's note as it is).
 pub async fn sign_in(
     url: &str,
     name: &str,
+    language: Option<&str>,
     trust: &Trust,
     dir: &Path,
 ) -> Result<(Client, Welcome), SignInError> {
     let mut ring = KeyRing::load(dir)?;
     let identity = ring.identity(url, name);
-    let (client, welcome) = connect(url, identity, trust).await?;
+    let (client, welcome) = connect_in(url, identity, language, trust).await?;
     if let Some(key) = &welcome.key {
         ring.servers.insert(
             url.to_owned(),

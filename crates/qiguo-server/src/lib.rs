@@ -4,7 +4,7 @@
 //! ([`secret`]), what clients and the server say ([`protocol`], the `qiguo-protocol` crate), the games a running server
 //! holds and plays ([`hub`], around each game's pure core, [`live`]), the server on the network ([`server`]), a client ([`client`]), the
 //! player's keys ([`keys`]), a client on a thread of its own for the window ([`link`]), the
-//! server's log ([`log`]) and counts ([`metrics`]) and its command line ([`cli`], the `qiguo-server` binary's and
+//! e-mail to players who are away ([`mail`]), the server's log ([`log`]) and counts ([`metrics`]) and its command line ([`cli`], the `qiguo-server` binary's and
 //! `qiguo server`'s).
 //!
 //! Every move is written in a transaction before it is acknowledged, so a server killed at any
@@ -18,6 +18,7 @@ pub mod keys;
 pub mod link;
 pub mod live;
 pub mod log;
+pub mod mail;
 pub mod metrics;
 pub mod page;
 pub use qiguo_protocol as protocol;

@@ -50,9 +50,15 @@ impl std::fmt::Debug for Link {
 
 impl Link {
     /// Starts the thread: to `target`, as the player whose key for it is kept in `keys_dir`
-    /// (or as a new player called `name`, whose key is then kept there). `log` receives the own
-    /// server's lines.
-    pub fn start(target: Target, name: String, keys_dir: PathBuf, log: Log) -> Link {
+    /// (or as a new player called `name`, whose key is then kept there), who reads `language`
+    /// (`en`, `sv`, `zh`). `log` receives the own server's lines.
+    pub fn start(
+        target: Target,
+        name: String,
+        language: Option<String>,
+        keys_dir: PathBuf,
+        log: Log,
+    ) -> Link {
         let (asks, asked) = tokio::sync::mpsc::unbounded_channel();
         let (tell, news) = mpsc::channel();
         std::thread::Builder::new()
@@ -69,7 +75,7 @@ impl Link {
                         return;
                     }
                 };
-                rt.block_on(run(target, name, keys_dir, log, asked, tell));
+                rt.block_on(run(target, name, language, keys_dir, log, asked, tell));
             })
             .expect("a thread can be started");
         Link {
@@ -97,6 +103,7 @@ impl Link {
 async fn run(
     target: Target,
     name: String,
+    language: Option<String>,
     keys_dir: PathBuf,
     log: Log,
     mut asked: tokio::sync::mpsc::UnboundedReceiver<(u64, Ask)>,
@@ -128,7 +135,7 @@ async fn run(
         },
     };
     loop {
-        match sign_in(&url, &name, &trust, &keys_dir).await {
+        match sign_in(&url, &name, language.as_deref(), &trust, &keys_dir).await {
             Ok((mut client, welcome)) => {
                 let (player, name) = (welcome.player, welcome.name);
                 if tell.send(News::Connected { player, name }).is_err() {

@@ -14,6 +14,7 @@ use qiguo_rules::{Game, Level, Move, PlayerInfo, Position, Record};
 
 use qiguo_protocol::calendar;
 
+use crate::store::mail::{MailKind, MailNote};
 use crate::store::{StoredGame, StoredSeat};
 
 pub use qiguo_protocol::calendar::DAY_MS;
@@ -64,7 +65,7 @@ pub enum Due {
 }
 
 /// A move checked against the game, ready to be stored and then applied.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Checked {
     /// Its number.
     pub ply: u32,
@@ -79,6 +80,10 @@ pub struct Checked {
     /// After the move, how long after it the server is to act by itself when nobody is
     /// there ([`LiveGame::due_in`]), kept with the game for a server that does not hold it.
     pub due_in: Option<i64>,
+    /// The e-mails the move makes due, in a correspondence game: *your move* (and its reminder
+    /// a day before the turn runs out) to the person to move next, or the end to every person
+    /// seated. Their time is the move's; the hub sets when each is sent.
+    pub mail: Vec<MailNote>,
 }
 
 /// What applying a move did: the event to tell, and whether the game ended with it.
@@ -414,6 +419,7 @@ impl LiveGame {
         let due_in = (!ends)
             .then(|| self.due_in_state(next, &away, now_ms))
             .flatten();
+        let mail = self.mail_notes(ply + 1, ends, next, due_in, now_ms);
         Ok(Checked {
             ply,
             mv,
@@ -421,7 +427,59 @@ impl LiveGame {
             by,
             ends,
             due_in,
+            mail,
         })
+    }
+
+    /// The e-mails a move of a correspondence game makes due at `now_ms`, the game then having
+    /// `moves` moves: the end to every person seated, or the turn of the person holding
+    /// `next`'s seat, with a reminder a day before it runs out (`due_in` after the move) when
+    /// the turn is longer than a day.
+    fn mail_notes(
+        &self,
+        moves: u32,
+        ends: bool,
+        next: u8,
+        due_in: Option<i64>,
+        now_ms: i64,
+    ) -> Vec<MailNote> {
+        if !matches!(self.pace, Pace::Correspondence { .. }) {
+            return Vec::new();
+        }
+        let note = |kind, player: &PlayerId, not_before_ms| MailNote {
+            kind,
+            player: player.clone(),
+            ply: moves,
+            not_before_ms,
+        };
+        if ends {
+            let mut people: Vec<&PlayerId> = self
+                .seats
+                .iter()
+                .filter(|s| !matches!(s.plan, SeatPlan::Computer(_)))
+                .filter_map(|s| s.holder.as_ref())
+                .collect();
+            people.sort();
+            people.dedup();
+            return people
+                .into_iter()
+                .map(|p| note(MailKind::End, p, now_ms))
+                .collect();
+        }
+        let Some(seat) = self.seats.get(usize::from(next)) else {
+            return Vec::new();
+        };
+        let (Some(holder), false) = (&seat.holder, matches!(seat.plan, SeatPlan::Computer(_)))
+        else {
+            return Vec::new();
+        };
+        let mut notes = vec![note(MailKind::Turn, holder, now_ms)];
+        if let Some(due_in) = due_in
+            && due_in > DAY_MS
+        {
+            notes.push(note(MailKind::Reminder, holder, now_ms + due_in - DAY_MS));
+        }
+        notes
     }
 
     /// Applies a move checked by [`LiveGame::check`] (and stored) at `now_ms`. A take-back
@@ -883,10 +941,31 @@ mod tests {
         let mv = first_move(&g);
         let checked = g.check(Mover::Player(&ann), 0, mv, DAY_MS).unwrap();
         assert_eq!(checked.due_in, Some(2 * DAY_MS + 2 * DAY_MS));
-        // Live games know no holidays.
+        // It makes Bo's e-mail due, and its reminder a day before his turn runs out.
+        let note = |kind, not_before_ms| MailNote {
+            kind,
+            player: player(BO),
+            ply: 1,
+            not_before_ms,
+        };
+        assert_eq!(
+            checked.mail,
+            vec![
+                note(MailKind::Turn, DAY_MS),
+                note(MailKind::Reminder, DAY_MS + 3 * DAY_MS)
+            ]
+        );
+        // Live games know no holidays, and write no e-mail.
         let mut live = game(LIVE, SeatPlan::Computer(Level::Random));
         live.seats[0].holidays = vec![(gone, back)];
         assert_eq!(live.deadline(BO_ONLY), Some(1_000 + 60_000));
+        let mv = first_move(&live);
+        assert!(
+            live.check(Mover::Player(&ann), 0, mv, 0)
+                .unwrap()
+                .mail
+                .is_empty()
+        );
     }
 
     fn first_move(g: &LiveGame) -> Move {
@@ -1125,6 +1204,7 @@ mod tests {
                 },
                 ends: false,
                 due_in: None,
+                mail: Vec::new(),
             };
             elsewhere.apply(checked, 3_000, NOBODY);
         }

@@ -1,7 +1,7 @@
 //! What a running server counts, for the operator's Prometheus (`--metrics ADDR`, the text
 //! format at `/metrics`): connections and sessions open, moves stored and how long storing
-//! took, refusals by their code, connections turned away by the limit, searches waiting, games
-//! and players held.
+//! took, refusals by their code, connections turned away by the limit, e-mails by outcome,
+//! searches waiting, games and players held.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -25,6 +25,7 @@ pub struct Metrics {
     store_micros: AtomicU64,
     refusals: Mutex<BTreeMap<String, u64>>,
     turned_away: Mutex<BTreeMap<&'static str, u64>>,
+    mail: Mutex<BTreeMap<&'static str, u64>>,
 }
 
 impl Metrics {
@@ -66,6 +67,11 @@ impl Metrics {
     /// A connection turned away before the upgrade, for `limit` (a short name).
     pub fn turned_away(&self, limit: &'static str) {
         *lock(&self.turned_away).entry(limit).or_insert(0) += 1;
+    }
+
+    /// An e-mail of the outbox sent, retried, dropped or given up (`outcome`).
+    pub fn mail(&self, outcome: &'static str) {
+        *lock(&self.mail).entry(outcome).or_insert(0) += 1;
     }
 
     /// The counts in Prometheus's text format, with the gauges read now.
@@ -131,6 +137,13 @@ impl Metrics {
         );
         for (limit, n) in lock(&self.turned_away).iter() {
             let _ = writeln!(out, "qiguo_turned_away_total{{limit=\"{limit}\"}} {n}");
+        }
+        let _ = writeln!(
+            out,
+            "# HELP qiguo_mail_total E-mails of the outbox looked at, by outcome (sent, retried, dropped, given_up).\n# TYPE qiguo_mail_total counter"
+        );
+        for (outcome, n) in lock(&self.mail).iter() {
+            let _ = writeln!(out, "qiguo_mail_total{{outcome=\"{outcome}\"}} {n}");
         }
         let _ = writeln!(
             out,

@@ -16,7 +16,7 @@ use crate::page::Page;
 use axum::extract::Request;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
-use axum::extract::{Extension, State};
+use axum::extract::{Extension, Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -30,6 +30,7 @@ use tokio::task::JoinHandle;
 
 use crate::admission::{Admission, FORGET_EVERY, Limit, Limits, Rated, Slot, client_address};
 use crate::hub::Hub;
+use crate::hub::mail::{LinkAction, LinkPage, Mailing};
 use crate::log::{Log, Repeats, escaped};
 use crate::protocol::{
     Answer, Ask, ClientFrame, DEFAULT_PORT, Event, Identity, MAX_FRAME_BYTES, PROTOCOL_VERSION,
@@ -80,6 +81,8 @@ pub struct ServerConfig {
     pub web: Option<Page>,
     /// Days of holiday a player may take a calendar year (UTC).
     pub holiday_days: u32,
+    /// The e-mail it sends to players who are away (`--smtp`); without it, none.
+    pub mail: Option<crate::mail::MailConfig>,
 }
 
 impl ServerConfig {
@@ -95,6 +98,7 @@ impl ServerConfig {
             metrics: None,
             web: None,
             holiday_days: crate::hub::HOLIDAY_DAYS,
+            mail: None,
         }
     }
 }
@@ -116,6 +120,9 @@ pub enum ServeError {
     /// The database could not be opened.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The mail relay could not be set up.
+    #[error("{0}")]
+    Mail(String),
 }
 
 /// A running server.
@@ -254,11 +261,16 @@ pub async fn serve_store(
     let addr = listener
         .local_addr()
         .map_err(|e| ServeError::Bind(want, e))?;
+    let mailing = match &config.mail {
+        Some(mail) => Some(Mailing::new(mail.clone()).map_err(ServeError::Mail)?),
+        None => None,
+    };
     let hub = Hub::start(
         store,
         log,
         config.limits.games_per_player,
         config.holiday_days,
+        mailing,
     )
     .await?;
     let secure = tls.is_some();
@@ -269,6 +281,29 @@ pub async fn serve_store(
     let mut router = Router::new()
         .route("/", get(upgrade))
         .route("/healthz", get(healthz));
+    match &config.mail {
+        Some(mail) => {
+            hub.log().info(&format!(
+                "e-mail: sent through {}:{} ({}) from {}, linking to {}",
+                mail.smtp.host,
+                mail.smtp.port,
+                match mail.smtp.security {
+                    crate::mail::Security::StartTls => "STARTTLS",
+                    crate::mail::Security::Implicit => "TLS",
+                    crate::mail::Security::Plain => "unencrypted, on this machine",
+                },
+                mail.from,
+                mail.public_url
+            ));
+            router = router.route(
+                "/mail/{action}/{token}",
+                get(mail_link_asked).post(mail_link_followed),
+            );
+        }
+        None => hub
+            .log()
+            .info("e-mail: none sent (no --smtp); players are told so"),
+    }
     if let Some(page) = &config.web {
         hub.log()
             .info(&format!("serving the page from {}", page.dir().display()));
@@ -348,6 +383,92 @@ async fn healthz(State(hub): State<Arc<Hub>>) -> Response {
         )
             .into_response(),
     }
+}
+
+/// `/mail/ACTION/TOKEN` asked for (a GET, as mail scanners make): a page saying what the link
+/// does, with a button that does it.
+async fn mail_link_asked(
+    State(hub): State<Arc<Hub>>,
+    Path((action, token)): Path<(String, String)>,
+) -> Response {
+    mail_link(&hub, &action, &token, false).await
+}
+
+/// `/mail/ACTION/TOKEN` followed (a POST: the page's button, or a mail program's one click of
+/// RFC 8058): done.
+async fn mail_link_followed(
+    State(hub): State<Arc<Hub>>,
+    Path((action, token)): Path<(String, String)>,
+) -> Response {
+    mail_link(&hub, &action, &token, true).await
+}
+
+async fn mail_link(hub: &Hub, action: &str, token: &str, act: bool) -> Response {
+    let Some(action) = LinkAction::from_path(action) else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let page = hub.link_page(action, token, act).await;
+    let status = if page.ok {
+        StatusCode::OK
+    } else {
+        StatusCode::GONE
+    };
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+            // The token is in the address: sent to nobody else.
+            (header::REFERRER_POLICY, "no-referrer"),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+            ),
+        ],
+        link_page_html(&page),
+    )
+        .into_response()
+}
+
+/// A link's page: its title, what it says and (asked) a button posting to the same address.
+fn link_page_html(page: &LinkPage) -> String {
+    let button = page
+        .button
+        .as_ref()
+        .map(|b| {
+            format!(
+                "<form method=\"post\"><button type=\"submit\">{}</button></form>",
+                html_escaped(b)
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <meta name=\"robots\" content=\"noindex\"><title>{title}</title>\
+         <style>body{{font-family:sans-serif;max-width:36em;margin:3em auto;padding:0 1em;\
+         background:#f4efe4;color:#2b2118}}button{{font-size:1.1em;padding:.5em 1.5em}}</style>\
+         </head><body><h1>{title}</h1><p>{text}</p>{button}</body></html>\n",
+        lang = page.language.html_tag(),
+        title = html_escaped(&page.title),
+        text = html_escaped(&page.text),
+    )
+}
+
+/// `text` with HTML's special characters escaped.
+fn html_escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Now and then: the rate limits forget the addresses that have not asked lately.
@@ -773,7 +894,14 @@ impl Session {
         self.bad_frames = 0;
         let req = frame.req;
         let answer = match (&self.player, frame.ask) {
-            (None, Ask::Hello { version, identity }) => {
+            (
+                None,
+                Ask::Hello {
+                    version,
+                    identity,
+                    language,
+                },
+            ) => {
                 if version != PROTOCOL_VERSION {
                     return self.refuse_version(req, u64::from(version)).await;
                 }
@@ -792,6 +920,9 @@ impl Session {
                         self.hub.metrics().session(true);
                         self.player = Some((id.clone(), name.clone()));
                         *write(&self.muted) = self.hub.muted_by(&id).await;
+                        if let Some(language) = &language {
+                            self.hub.note_language(&id, language).await;
+                        }
                         self.listen_personal(&id);
                         Ok(Answer::Welcome {
                             version: PROTOCOL_VERSION,
@@ -872,6 +1003,10 @@ impl Session {
             Ask::Say { game, text } => hub.say(player, &game, &text).await,
             Ask::Away { until } => hub.away(player, until.as_deref()).await,
             Ask::Holidays {} => hub.holidays(player).await,
+            Ask::Mail {} => Ok(Answer::Mail(hub.mail_view(player).await?)),
+            Ask::SetMail { address, digest } => {
+                hub.set_mail(player, address.as_deref(), digest).await
+            }
             Ask::Talk { game, before } => {
                 let follows = self.following.contains_key(&game);
                 hub.talk(player, &game, before, follows).await

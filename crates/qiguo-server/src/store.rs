@@ -26,6 +26,7 @@ use crate::secret::{self, NoRandomness};
 
 mod group;
 mod holidays;
+pub mod mail;
 mod talk;
 
 /// The schema, in order; each applied once, recorded in the database.
@@ -52,6 +53,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "holidays",
         include_str!("../migrations/0006_holidays.sql"),
     ),
+    (7, "mail", include_str!("../migrations/0007_mail.sql")),
 ];
 
 /// The PostgreSQL channel on which a server says that a game changed (the payload is the
@@ -489,7 +491,8 @@ impl Store {
             .ok_or(StoreError::WrongKey)?;
         let stored: String = row.try_get("key_hash")?;
         // Both are hashes of the same length: comparing them tells nothing about the key.
-        if stored != secret::key_hash(key) {
+        // Beside the first key, a player may have one for each device a link signed in.
+        if stored != secret::key_hash(key) && !self.other_key(id, key).await? {
             return Err(StoreError::WrongKey);
         }
         Ok(row.try_get("name")?)
@@ -770,7 +773,9 @@ impl Store {
     /// Stores move number `ply` (from 0) of `game`, made for `seat` (by its player, by a
     /// stand-in computer, or an overdue pass), and returns once it is committed; `ends`: the
     /// move ends the game, which is marked finished in the same transaction; `due_in`: when
-    /// the game is due after it ([`crate::live::LiveGame::due_in`]). Refused unless the game
+    /// the game is due after it ([`crate::live::LiveGame::due_in`]); `mail`: the e-mails it
+    /// writes, kept with it for those of their players who gave a confirmed address. Refused
+    /// unless the game
     /// has exactly `ply` moves: two writers can never both store a move for one turn.
     pub async fn append_move(
         &self,
@@ -781,6 +786,7 @@ impl Store {
         by: MadeBy,
         ends: bool,
         due_in: Option<i64>,
+        mail: Vec<mail::MailNote>,
     ) -> Result<(), StoreError> {
         let write = MoveWrite {
             game: game.clone(),
@@ -791,6 +797,7 @@ impl Store {
             ends,
             due_in,
             now: self.now(),
+            mail,
         };
         // With the other moves waiting, in one transaction (see `group`).
         self.group.write(write).await
@@ -964,6 +971,8 @@ pub(crate) struct MoveWrite {
     ends: bool,
     due_in: Option<i64>,
     now: i64,
+    /// The e-mails it writes into the outbox (to players with a confirmed address).
+    mail: Vec<mail::MailNote>,
 }
 
 /// How many moves `game` has, within `tx`; refused if it is over. On PostgreSQL (`lock`) the

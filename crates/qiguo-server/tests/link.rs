@@ -49,6 +49,7 @@ fn a_window_link_serves_plays_and_is_joined() {
     let mut ann = Link::start(
         Target::Own(Box::new(config)),
         "Ann".into(),
+        Some("sv".into()),
         dir.join("ann"),
         quiet.clone(),
     );
@@ -85,6 +86,7 @@ fn a_window_link_serves_plays_and_is_joined() {
             insecure_lan: false,
         },
         "Bo".into(),
+        None,
         dir.join("bo"),
         quiet,
     );

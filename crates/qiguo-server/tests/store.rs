@@ -77,7 +77,7 @@ fn moves_of_many_games_at_once_are_committed_together_each_checked_alone() {
                 let (store, id) = (store.clone(), id.clone());
                 writes.push(tokio::spawn(async move {
                     store
-                        .append_move(&id, 0, mv, 0, MadeBy::Seat, false, Some(1000))
+                        .append_move(&id, 0, mv, 0, MadeBy::Seat, false, Some(1000), Vec::new())
                         .await
                 }));
             }
@@ -158,12 +158,22 @@ fn players_games_seats_and_moves_are_kept(url: &str) {
                     MadeBy::Seat,
                     false,
                     None,
+                    Vec::new(),
                 )
                 .await
                 .unwrap();
             game.play(mv).unwrap();
             let again = store
-                .append_move(&created.id, ply, mv, 0, MadeBy::Seat, false, None)
+                .append_move(
+                    &created.id,
+                    ply,
+                    mv,
+                    0,
+                    MadeBy::Seat,
+                    false,
+                    None,
+                    Vec::new(),
+                )
                 .await;
             assert!(matches!(again, Err(StoreError::OutOfTurn { has, expected })
                 if has == ply + 1 && expected == ply));
@@ -188,7 +198,16 @@ fn players_games_seats_and_moves_are_kept(url: &str) {
         let mv = game.position().legal_moves()[0];
         assert!(matches!(
             store
-                .append_move(&created.id, 12, mv, 5, MadeBy::Seat, false, None)
+                .append_move(
+                    &created.id,
+                    12,
+                    mv,
+                    5,
+                    MadeBy::Seat,
+                    false,
+                    None,
+                    Vec::new()
+                )
                 .await,
             Err(StoreError::Finished)
         ));
@@ -239,7 +258,16 @@ fn store_child_writes_moves_until_killed() {
             }
             let mv = moves[ply as usize % moves.len()];
             store
-                .append_move(&created.id, ply, mv, 0, MadeBy::Seat, false, None)
+                .append_move(
+                    &created.id,
+                    ply,
+                    mv,
+                    0,
+                    MadeBy::Seat,
+                    false,
+                    None,
+                    Vec::new(),
+                )
                 .await
                 .unwrap();
             game.play(mv).unwrap();

@@ -66,7 +66,7 @@ pub(super) fn connect_or_leave(
             }
             #[cfg(not(target_arch = "wasm32"))]
             OnlineRequested::OwnServer { lan, port, name } => {
-                link::own_server(*lan, *port, name.clone(), keys)
+                link::own_server(*lan, *port, name.clone(), tr.language().code(), keys)
             }
             #[cfg(target_arch = "wasm32")]
             OnlineRequested::OwnServer { .. } => {
@@ -78,7 +78,7 @@ pub(super) fn connect_or_leave(
                 name,
                 insecure_lan,
             } => (
-                link::remote(url, name.clone(), keys, *insecure_lan),
+                link::remote(url, name.clone(), tr.language().code(), keys, *insecure_lan),
                 url.clone(),
             ),
         };
@@ -148,6 +148,10 @@ pub(super) fn send_commands(
             OnlineCommand::Away(until) => {
                 online.ask(Ask::Away { until }, Asked::Holidays { changed: true })
             }
+            OnlineCommand::SetMail { address, digest } => online.ask(
+                Ask::SetMail { address, digest },
+                Asked::Mail { changed: true },
+            ),
             OnlineCommand::Finished(page) => online.ask(Ask::Finished { page }, Asked::Finished),
             OnlineCommand::Rematch(game) => online.ask(Ask::Rematch { game }, Asked::Created),
             OnlineCommand::AnswerTakeBack(agree) => {
@@ -198,6 +202,7 @@ pub(super) fn read_news(
                 online.name = Some(name);
                 online.ask(Ask::Games {}, Asked::Games);
                 online.ask(Ask::Holidays {}, Asked::Holidays { changed: false });
+                online.ask(Ask::Mail {}, Asked::Mail { changed: false });
                 // Back after a lost connection: the game on the board is read again.
                 reopen(online);
             }
@@ -239,6 +244,12 @@ pub(super) fn read_news(
                             // The deadlines of the player's games moved with them.
                             online.ask(Ask::Games {}, Asked::Games);
                         }
+                    }
+                    (Asked::Mail { changed }, Ok(Answer::Mail(mail))) => {
+                        if changed && mail.address.is_some() && !mail.confirmed {
+                            notices.write(Notice::done(tr.text("online-mail-sent-link")));
+                        }
+                        online.mail = Some(mail);
                     }
                     (Asked::TakeBack, Ok(_)) => {
                         notices.write(Notice::done(tr.text("online-take-back-asked")));

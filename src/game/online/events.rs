@@ -98,6 +98,12 @@ pub(super) fn on_event(
                 s.away_until = until;
             }
         }
+        Event::Mail(mail) => {
+            if mail.confirmed && online.mail.as_ref().is_some_and(|m| !m.confirmed) {
+                notices.write(Notice::done(tr.text("online-mail-confirmed")));
+            }
+            online.mail = Some(mail);
+        }
         Event::Rematch { by, .. } => {
             notices.write(Notice::done(tr!(tr, "online-rematch-offered", name = by)));
             online.ask(Ask::Games {}, Asked::Games);

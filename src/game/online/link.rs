@@ -41,13 +41,21 @@ pub(crate) fn save_keys(dir: &Path, ring: &KeyRing) -> Result<(), String> {
 }
 
 /// A link to the server at `url`, as the player whose key for it is kept in `keys` (or a new
-/// player called `name`); `insecure_lan`: plain `ws://` to another machine allowed (on the
-/// desktop; a page's browser decides what its page may reach).
-pub(crate) fn remote(url: &str, name: String, keys: PathBuf, insecure_lan: bool) -> Link {
+/// player called `name`), who reads `language` (`en`, `sv`, `zh`); `insecure_lan`: plain
+/// `ws://` to another machine allowed (on the desktop; a page's browser decides what its page
+/// may reach).
+pub(crate) fn remote(
+    url: &str,
+    name: String,
+    language: &str,
+    keys: PathBuf,
+    insecure_lan: bool,
+) -> Link {
+    let language = Some(language.to_owned());
     #[cfg(target_arch = "wasm32")]
     return {
         let _ = insecure_lan;
-        Link::start(url.to_owned(), name, keys)
+        Link::start(url.to_owned(), name, language, keys)
     };
     #[cfg(not(target_arch = "wasm32"))]
     return Link::start(
@@ -57,6 +65,7 @@ pub(crate) fn remote(url: &str, name: String, keys: PathBuf, insecure_lan: bool)
             insecure_lan,
         },
         name,
+        language,
         keys,
         qiguo_server::log::Log::tracing(),
     );
@@ -65,7 +74,13 @@ pub(crate) fn remote(url: &str, name: String, keys: PathBuf, insecure_lan: bool)
 /// A link to a server of the window's own, listening on `port` of this machine (or of every
 /// network it is on, for a LAN evening): the link, and the address others reach it at.
 #[cfg(not(target_arch = "wasm32"))]
-pub(crate) fn own_server(lan: bool, port: u16, name: String, keys: PathBuf) -> (Link, String) {
+pub(crate) fn own_server(
+    lan: bool,
+    port: u16,
+    name: String,
+    language: &str,
+    keys: PathBuf,
+) -> (Link, String) {
     use std::net::{IpAddr, Ipv4Addr, SocketAddr};
     let bind = if lan {
         IpAddr::V4(Ipv4Addr::UNSPECIFIED)
@@ -88,6 +103,7 @@ pub(crate) fn own_server(lan: bool, port: u16, name: String, keys: PathBuf) -> (
     let link = Link::start(
         qiguo_server::link::Target::Own(Box::new(config)),
         name,
+        Some(language.to_owned()),
         keys,
         log,
     );

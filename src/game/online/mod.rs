@@ -37,7 +37,9 @@ use std::collections::{HashMap, VecDeque};
 
 use bevy::prelude::*;
 use link::Link;
-use qiguo_protocol::{Ask, GameSummary, Holidays, NewGame, SeatView, TakeBackView, TalkLine};
+use qiguo_protocol::{
+    Ask, GameSummary, Holidays, MailView, NewGame, SeatView, TakeBackView, TalkLine,
+};
 use qiguo_protocol::{GameId, MadeBy};
 use qiguo_rules::{Kingdom, Move};
 
@@ -86,6 +88,8 @@ pub struct Online {
     pub table: Option<OnlineTable>,
     /// The player's holidays, once the server said.
     pub holidays: Option<Holidays>,
+    /// The player's e-mail as the server has it, once it said.
+    pub mail: Option<MailView>,
     /// The page of finished games last read: the games, the page, whether more follow.
     pub finished: Option<(Vec<GameSummary>, u32, bool)>,
     /// What each request was for, by tag.
@@ -171,6 +175,10 @@ enum Asked {
     Muted,
     /// A page of finished games.
     Finished,
+    /// The player's e-mail: asked, or `changed` (given, removed).
+    Mail {
+        changed: bool,
+    },
     Other,
 }
 
@@ -230,6 +238,13 @@ pub enum OnlineCommand {
     },
     /// Go on holiday until a day (`YYYY-MM-DD`), or (`None`) be back.
     Away(Option<String>),
+    /// Give the server an e-mail address (with a daily digest or not), or (`None`) remove it.
+    SetMail {
+        /// The address as typed, or `None`.
+        address: Option<String>,
+        /// One e-mail a day rather than one a turn.
+        digest: bool,
+    },
     /// Read a page of my finished games.
     Finished(u32),
     /// Offer the players of a finished game a rematch, and put it on the board.

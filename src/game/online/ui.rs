@@ -79,6 +79,10 @@ pub(crate) struct OnlineForm {
     keys_note: Option<(bool, String)>,
     /// The last day of a holiday, as typed (`YYYY-MM-DD`).
     away_until: String,
+    /// The e-mail address being typed (filled from the server's once it said).
+    mail_address: Option<String>,
+    /// One e-mail a day rather than one a turn.
+    mail_digest: bool,
 }
 
 impl OnlineForm {
@@ -137,6 +141,8 @@ impl Default for OnlineForm {
             keys_text: String::new(),
             keys_note: None,
             away_until: String::new(),
+            mail_address: None,
+            mail_digest: false,
         }
     }
 }
@@ -217,6 +223,7 @@ pub(crate) fn online_window(
                     ui.separator();
                     my_games(ui, tr, &online, &mut commands);
                     holidays(ui, tr, &mut form, &online, &mut commands);
+                    mail(ui, tr, &mut form, &online, &mut commands);
                     ui.separator();
                     new_game_form(ui, tr, &mut form, &the_match, &mut commands);
                     ui.separator();
@@ -591,6 +598,79 @@ fn holidays(
         .small()
         .color(Color32::from_gray(170)),
     );
+}
+
+/// The player's e-mail: an address to be told at when it is their move and they are away
+/// (confirmed through a link sent there), one e-mail a turn or a daily digest; removed at any
+/// time. A server that sends no e-mail says so.
+fn mail(
+    ui: &mut egui::Ui,
+    tr: Tr,
+    form: &mut OnlineForm,
+    online: &Online,
+    commands: &mut MessageWriter<OnlineCommand>,
+) {
+    let Some(mail) = &online.mail else {
+        return;
+    };
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(tr.text("online-mail")).strong())
+            .on_hover_text(tr.text("online-mail-hint"));
+        if !mail.offered {
+            ui.label(
+                RichText::new(tr.text("online-mail-not-offered")).color(Color32::from_gray(170)),
+            );
+            return;
+        }
+        let typed = form.mail_address.get_or_insert_with(|| {
+            form.mail_digest = mail.digest;
+            mail.address.clone().unwrap_or_default()
+        });
+        ui.add(
+            egui::TextEdit::singleline(typed)
+                .desired_width(190.0)
+                .char_limit(254)
+                .hint_text(tr.text("online-mail-address")),
+        );
+        ui.checkbox(&mut form.mail_digest, tr.text("online-mail-digest"))
+            .on_hover_text(tr.text("online-mail-digest-hint"));
+        let typed = typed.trim().to_owned();
+        let changed =
+            mail.address.as_deref() != Some(typed.as_str()) || mail.digest != form.mail_digest;
+        if ui
+            .add_enabled(
+                !typed.is_empty() && changed,
+                egui::Button::new(tr.text("online-mail-save")),
+            )
+            .clicked()
+        {
+            commands.write(OnlineCommand::SetMail {
+                address: Some(typed),
+                digest: form.mail_digest,
+            });
+        }
+        if mail.address.is_some() && ui.button(tr.text("online-mail-remove")).clicked() {
+            form.mail_address = Some(String::new());
+            commands.write(OnlineCommand::SetMail {
+                address: None,
+                digest: false,
+            });
+        }
+    });
+    if let Some(address) = &mail.address {
+        let (text, color) = if mail.confirmed {
+            (
+                tr!(tr, "online-mail-confirmed-line", address = address.clone()),
+                Color32::from_rgb(150, 210, 140),
+            )
+        } else {
+            (
+                tr!(tr, "online-mail-unconfirmed", address = address.clone()),
+                Color32::from_rgb(255, 215, 120),
+            )
+        };
+        ui.label(RichText::new(text).small().color(color));
+    }
 }
 
 /// The finished games, a page at a time (read when the section is opened): who played, who

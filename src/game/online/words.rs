@@ -103,6 +103,11 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
         Refusal::TalkTooLong { max } => tr!(tr, "server-refusal-talk-too-long", max = *max),
         Refusal::NobodyToMute { .. } => tr.text("server-refusal-nobody-to-mute"),
         Refusal::TalkBarred => tr.text("server-refusal-talk-barred"),
+        Refusal::NoMail => tr.text("server-refusal-no-mail"),
+        Refusal::BadAddress { address } => {
+            tr!(tr, "server-refusal-bad-address", address = address.clone())
+        }
+        Refusal::LinkExpired => tr.text("server-refusal-link-expired"),
         Refusal::SlowDown { seconds } => tr!(tr, "server-refusal-slow-down", seconds = *seconds),
         Refusal::TryAgain => tr.text("server-refusal-try-again"),
         Refusal::ShuttingDown => tr.text("server-refusal-shutting-down"),

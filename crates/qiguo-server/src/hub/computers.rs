@@ -119,6 +119,9 @@ impl Hub {
             if seen_at.elapsed() >= SEEN_EVERY {
                 seen_at = tokio::time::Instant::now();
                 hub.note_seen().await;
+                if hub.mail_offered() {
+                    hub.note_online().await;
+                }
                 let gone = hub.let_go();
                 if gone > 0 {
                     let (games, players) = hub.held();

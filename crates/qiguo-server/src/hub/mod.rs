@@ -13,6 +13,7 @@ mod claims;
 mod computers;
 mod held;
 mod holidays;
+pub mod mail;
 mod presence;
 mod replication;
 mod searches;
@@ -120,6 +121,8 @@ pub struct Hub {
     holiday_days: u32,
     /// What the server counts, for the operator.
     metrics: crate::metrics::Metrics,
+    /// The e-mail it sends, if it was given a relay ([`mail`]).
+    mail: Option<mail::Mailing>,
     /// On PostgreSQL, the connection holding the turns this server claimed ([`claims`]).
     claims: tokio::sync::Mutex<Option<sqlx::postgres::PgConnection>>,
     log: Log,
@@ -133,13 +136,16 @@ impl Hub {
     /// A hub on `store`: loads every unfinished game, starts the clock (and, on PostgreSQL, the
     /// listener for other servers' changes). Must be called within a Tokio runtime.
     /// A player may hold a seat in `games_per_player` unfinished games at most, and take
-    /// `holiday_days` days of holiday a calendar year.
+    /// `holiday_days` days of holiday a calendar year. With `mail`, it e-mails players who are
+    /// away.
     pub async fn start(
         store: Store,
         log: Log,
         games_per_player: u32,
         holiday_days: u32,
+        mail: Option<mail::Mailing>,
     ) -> Result<Arc<Hub>, StoreError> {
+        let mail_every = mail.as_ref().map(|m| m.config().timing.every);
         let hub = Arc::new(Hub {
             store,
             games: Mutex::new(HashMap::new()),
@@ -150,6 +156,7 @@ impl Hub {
             closing: watch::Sender::new(false),
             games_per_player,
             holiday_days,
+            mail,
             claims: tokio::sync::Mutex::new(None),
             metrics: crate::metrics::Metrics::default(),
             log,
@@ -160,6 +167,9 @@ impl Hub {
         let due = hub.load_due().await?;
         hub.log.info(&format!("{due} games due loaded"));
         tokio::spawn(Hub::clock(Arc::downgrade(&hub)));
+        if let Some(every) = mail_every {
+            tokio::spawn(Hub::mailer(Arc::downgrade(&hub), every));
+        }
         Ok(hub)
     }
 
@@ -294,6 +304,17 @@ impl Hub {
                 self.log
                     .info(&format!("new player {} ({})", new.id.0, escaped(&name)));
                 Ok((new.id, name, Some(new.key)))
+            }
+            Identity::Link { token } => {
+                if token.len() > 128 {
+                    return Err(Refusal::LinkExpired);
+                }
+                let (id, name, key) = self.store.sign_in_by_link(token).await?;
+                self.log.info(&format!(
+                    "player {} signed in on a new device by an e-mailed link",
+                    id.0
+                ));
+                Ok((id, shown_name(&name), Some(key)))
             }
         }
     }
@@ -517,7 +538,8 @@ impl Hub {
     ) -> Result<u32, Refusal> {
         let mut g = live.lock().await;
         let id = g.game.id.clone();
-        let checked = g.game.check(mover, ply, mv, self.store.now())?;
+        let mut checked = g.game.check(mover, ply, mv, self.store.now())?;
+        let mail = self.mail_due(std::mem::take(&mut checked.mail));
         let asked = std::time::Instant::now();
         match self
             .store
@@ -529,6 +551,7 @@ impl Hub {
                 checked.by,
                 checked.ends,
                 checked.due_in,
+                mail,
             )
             .await
         {
@@ -544,9 +567,10 @@ impl Hub {
         self.metrics.stored(asked.elapsed());
         let now = self.store.now();
         let presence = self.presence(&g.game);
+        let foreseen = checked.ends;
         let events = g.game.apply(checked, now, &presence);
         let over = g.game.is_over();
-        if over && !checked.ends {
+        if over && !foreseen {
             // The check foresaw no end: mark it now rather than leave a game that cannot move.
             self.log.error(&format!(
                 "game {}: ended unforeseen by its move's check",

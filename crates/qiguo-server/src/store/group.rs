@@ -194,8 +194,44 @@ async fn counts(
     Ok(counts)
 }
 
-/// Writes the moves of `accepted`, their games' rows, and drops their take-backs: three
-/// statements (and on PostgreSQL a fourth, telling the other servers).
+/// The e-mails the moves of `accepted` write, one statement for all, kept only for players with
+/// a confirmed address (none for most moves: nothing is written then).
+async fn write_mail(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    accepted: &[(MoveWrite, Answer)],
+) -> Result<(), StoreError> {
+    let notes: Vec<(&MoveWrite, &super::mail::MailNote)> = accepted
+        .iter()
+        .flat_map(|(w, _)| w.mail.iter().map(move |note| (w, note)))
+        .collect();
+    if notes.is_empty() {
+        return Ok(());
+    }
+    let rows: Vec<String> = (0..notes.len()).map(|i| row(i * 6 + 1, 6)).collect();
+    let sql = format!(
+        "INSERT INTO mail_outbox (kind, player, game_id, ply, made_ms, not_before_ms) \
+         SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6 \
+         FROM (VALUES {}) AS v JOIN mail_addresses a ON a.player = v.column2 \
+         WHERE a.confirmed_ms IS NOT NULL ON CONFLICT DO NOTHING",
+        rows.join(", ")
+    );
+    let mut query = sqlx::query(&sql);
+    for (w, note) in notes {
+        query = query
+            .bind(note.kind.code())
+            .bind(&note.player.0)
+            .bind(&w.game.0)
+            .bind(i64::from(note.ply))
+            .bind(w.now)
+            .bind(note.not_before_ms);
+    }
+    query.execute(&mut **tx).await?;
+    Ok(())
+}
+
+/// Writes the moves of `accepted`, their games' rows, the e-mails they write, and drops their
+/// take-backs: three statements, a fourth for e-mails (and on PostgreSQL one more, telling
+/// the other servers).
 async fn write(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     kind: &Kind,
@@ -243,6 +279,7 @@ async fn write(
         query = query.bind(&w.game.0);
     }
     query.execute(&mut **tx).await?;
+    write_mail(tx, accepted).await?;
     if let Kind::Postgres(server) = kind {
         let sql = format!(
             "SELECT pg_notify($1, v.column1) FROM (VALUES {}) AS v",

@@ -1,0 +1,672 @@
+//! E-mail to players who are away. A player gives an address, confirmed through a link sent to
+//! it; the moves of correspondence games write their e-mails into the outbox with themselves
+//! ([`crate::live::Checked::mail`]); and every server sends what is due there, each e-mail
+//! decided when it goes: *your move* only if the turn is still theirs and they have no
+//! connection open on any server (or folded into their daily digest), the reminder a day before
+//! the turn runs out as it stands then (a holiday moves it), the end with the result. Every
+//! game link carries a one-time token that signs the player in on the device that opens it.
+
+use std::time::Duration;
+
+use lettre::Message;
+use lettre::message::Mailbox;
+use qiguo_protocol::calendar::DAY_MS;
+use qiguo_rules::Kingdom;
+
+use super::{Hub, lock, shown_name};
+use crate::live::LiveGame;
+use crate::log::escaped;
+use crate::mail::compose::{GameNote, Letter};
+use crate::mail::texts::MailLanguage;
+use crate::mail::{MAX_ATTEMPTS, MailConfig, Relay, SendError};
+use crate::protocol::{Answer, Event, MailView, Refusal};
+use crate::store::mail::{
+    CONFIRM_DAYS, MAX_ADDRESS_BYTES, MailKind, MailNote, Outcome, Outgoing, Purpose, SIGNIN_MS,
+    UNSUBSCRIBE_MS,
+};
+use crate::store::{GameId, PlayerId, StoreError};
+
+/// How many e-mails a server claims from the outbox at a time.
+const CLAIM_AT_ONCE: u32 = 16;
+
+/// How long a reminder or digest waits while its player is connected (they see their games).
+const WHILE_CONNECTED_MS: i64 = 10 * 60 * 1000;
+
+/// How often the tokens out of date and the e-mails long done are forgotten.
+const PRUNE_EVERY: Duration = Duration::from_secs(3600);
+
+/// A server's e-mail: what it was told, and its relay.
+#[derive(Debug)]
+pub struct Mailing {
+    config: MailConfig,
+    relay: Relay,
+}
+
+impl Mailing {
+    /// The e-mail of `config`; refused if its relay cannot be set up.
+    pub fn new(config: MailConfig) -> Result<Mailing, String> {
+        let relay = Relay::new(&config)?;
+        Ok(Mailing { config, relay })
+    }
+
+    /// What it was told.
+    pub fn config(&self) -> &MailConfig {
+        &self.config
+    }
+}
+
+/// What to do with an e-mail of the outbox.
+enum Written {
+    /// Send it.
+    Send(Box<Message>),
+    /// Nothing to send: no longer true or wanted.
+    Drop(&'static str),
+    /// Not now: look again then (ms since 1970).
+    Later(i64),
+}
+
+/// A page a link of an e-mail opens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkPage {
+    /// Its language (the player's).
+    pub language: MailLanguage,
+    /// Its title.
+    pub title: String,
+    /// What it says.
+    pub text: String,
+    /// The button that does it (on a page shown by a GET), if there is one.
+    pub button: Option<String>,
+    /// Whether the link worked.
+    pub ok: bool,
+}
+
+/// What a link of an e-mail does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkAction {
+    /// Confirms an address.
+    Confirm,
+    /// Stops the e-mails to an address.
+    Unsubscribe,
+}
+
+impl LinkAction {
+    /// The action of a link's path (`confirm`, `unsubscribe`).
+    pub fn from_path(path: &str) -> Option<LinkAction> {
+        match path {
+            "confirm" => Some(LinkAction::Confirm),
+            "unsubscribe" => Some(LinkAction::Unsubscribe),
+            _ => None,
+        }
+    }
+
+    fn purpose(self) -> Purpose {
+        match self {
+            LinkAction::Confirm => Purpose::Confirm,
+            LinkAction::Unsubscribe => Purpose::Unsubscribe,
+        }
+    }
+
+    fn words(self) -> &'static str {
+        match self {
+            LinkAction::Confirm => "confirm",
+            LinkAction::Unsubscribe => "unsubscribe",
+        }
+    }
+}
+
+/// An address as given, checked: trimmed, at most [`MAX_ADDRESS_BYTES`], `local@domain` with
+/// nothing else (no name, no spaces or controls).
+pub fn checked_address(given: &str) -> Result<String, Refusal> {
+    let address = given.trim();
+    let bad = || Refusal::BadAddress {
+        address: given.chars().take(320).collect(),
+    };
+    if address.len() > MAX_ADDRESS_BYTES
+        || address
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || c == '<' || c == '>')
+    {
+        return Err(bad());
+    }
+    let parsed: lettre::Address = address.parse().map_err(|_| bad())?;
+    if !parsed.domain().contains('.') && parsed.domain() != "localhost" {
+        return Err(bad());
+    }
+    Ok(address.to_owned())
+}
+
+impl Hub {
+    /// Whether this server sends e-mail.
+    pub fn mail_offered(&self) -> bool {
+        self.mail.is_some()
+    }
+
+    /// Notes the language `player` reads (`en`, `sv`, `zh`), said at hello, for the e-mails.
+    pub async fn note_language(&self, player: &PlayerId, code: &str) {
+        if self.mail.is_none() {
+            return;
+        }
+        let language = MailLanguage::from_code(Some(code));
+        if let Err(e) = self.store.set_language(player, language.code()).await {
+            self.log
+                .warn(&format!("player {}: language not noted: {e}", player.0));
+        }
+    }
+
+    /// `player`'s e-mail as the client sees it.
+    pub async fn mail_view(&self, player: &PlayerId) -> Result<MailView, Refusal> {
+        let Some(_) = &self.mail else {
+            return Ok(MailView::default());
+        };
+        let address = self.store.mail_of(player).await?;
+        Ok(MailView {
+            offered: true,
+            confirmed: address.as_ref().is_some_and(|a| a.confirmed),
+            digest: address.as_ref().is_some_and(|a| a.digest),
+            address: address.map(|a| a.address),
+        })
+    }
+
+    /// `player` gives an address (or `None`: removes theirs), with one digest a day or not.
+    pub async fn set_mail(
+        &self,
+        player: &PlayerId,
+        address: Option<&str>,
+        digest: bool,
+    ) -> Result<Answer, Refusal> {
+        if self.mail.is_none() {
+            return Err(Refusal::NoMail);
+        }
+        match address {
+            None => {
+                self.store.remove_address(player).await?;
+                self.log
+                    .info(&format!("player {}: e-mail address removed", player.0));
+            }
+            Some(given) => {
+                let address = checked_address(given)?;
+                let queued = self.store.give_address(player, &address, digest).await?;
+                self.log.info(&format!(
+                    "player {}: {}",
+                    player.0,
+                    if queued {
+                        "e-mail address given; its confirmation queued"
+                    } else {
+                        "e-mail digest changed"
+                    }
+                ));
+            }
+        }
+        Ok(Answer::Mail(self.mail_view(player).await?))
+    }
+
+    /// The e-mails a move writes, as the store keeps them: none if this server sends none;
+    /// *your move* after [`crate::mail::MailTiming::turn_after`].
+    pub(super) fn mail_due(&self, mut notes: Vec<MailNote>) -> Vec<MailNote> {
+        let Some(mailing) = &self.mail else {
+            return Vec::new();
+        };
+        let after = i64::try_from(mailing.config.timing.turn_after.as_millis()).unwrap_or(0);
+        for note in &mut notes {
+            if note.kind == MailKind::Turn {
+                note.not_before_ms = note.not_before_ms.saturating_add(after);
+            }
+        }
+        notes
+    }
+
+    /// Whether `player` is signed in on this server now.
+    fn signed_in_here(&self, player: &PlayerId) -> bool {
+        lock(&self.players)
+            .get(player)
+            .is_some_and(|events| events.receiver_count() > 0)
+    }
+
+    /// Notes in the database the players signed in here (so that every server knows they are
+    /// not away).
+    pub(super) async fn note_online(&self) {
+        let players: Vec<PlayerId> = lock(&self.players)
+            .iter()
+            .filter(|(_, events)| events.receiver_count() > 0)
+            .map(|(player, _)| player.clone())
+            .collect();
+        for some in players.chunks(500) {
+            if let Err(e) = self.store.note_online(some).await {
+                self.log.warn(&format!("players online not noted: {e}"));
+            }
+        }
+    }
+
+    /// Every [`crate::mail::MailTiming::every`] while the server runs: sends the e-mails due.
+    pub(super) async fn mailer(hub: std::sync::Weak<Hub>, every: Duration) {
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut pruned: Option<tokio::time::Instant> = None;
+        loop {
+            tick.tick().await;
+            let Some(hub) = hub.upgrade() else {
+                return;
+            };
+            if *hub.closing.borrow() {
+                return;
+            }
+            while hub.send_due().await == CLAIM_AT_ONCE as usize {}
+            if pruned.is_none_or(|at| at.elapsed() >= PRUNE_EVERY) {
+                pruned = Some(tokio::time::Instant::now());
+                if let Err(e) = hub.store.prune_mail().await {
+                    hub.log.warn(&format!("old e-mails not forgotten: {e}"));
+                }
+            }
+        }
+    }
+
+    /// Sends the e-mails due now (a few at a time): how many were claimed.
+    async fn send_due(&self) -> usize {
+        let Some(mailing) = &self.mail else {
+            return 0;
+        };
+        let claimed = match self.store.claim_mail(CLAIM_AT_ONCE).await {
+            Ok(claimed) => claimed,
+            Err(e) => {
+                self.log.warn(&format!("the outbox was not read: {e}"));
+                return 0;
+            }
+        };
+        for mail in &claimed {
+            if *self.closing.borrow() {
+                // Claims run out; this server or another sends them later.
+                break;
+            }
+            self.send_one(mailing, mail).await;
+        }
+        claimed.len()
+    }
+
+    async fn send_one(&self, mailing: &Mailing, mail: &Outgoing) {
+        let about = format!(
+            "e-mail {} to player {}{}",
+            mail.kind.code(),
+            mail.player.0,
+            mail.game
+                .as_ref()
+                .map(|g| format!(" (game {})", g.0))
+                .unwrap_or_default()
+        );
+        let now = self.store.now();
+        let tries = mail.attempts + 1;
+        let noted = match self.write(mailing, mail).await {
+            Err(e) => {
+                self.log.warn(&format!("{about} not written: {e}"));
+                let again = now + backoff_ms(mailing, tries);
+                self.store
+                    .mail_later(mail, again, tries, Some(&e.to_string()))
+                    .await
+            }
+            Ok(Written::Drop(why)) => {
+                self.log.info(&format!("{about} not sent: {why}"));
+                self.metrics.mail("dropped");
+                self.store
+                    .mail_done(mail, Outcome::Dropped, mail.attempts, Some(why))
+                    .await
+            }
+            Ok(Written::Later(at)) => self.store.mail_later(mail, at, mail.attempts, None).await,
+            Ok(Written::Send(message)) => match mailing.relay.send(*message).await {
+                Ok(()) => {
+                    self.log.info(&format!("{about} sent"));
+                    self.metrics.mail("sent");
+                    if mail.kind == MailKind::Digest
+                        && let Err(e) = self.store.digest_sent(&mail.player).await
+                    {
+                        self.log.warn(&format!("{about}: not noted as sent: {e}"));
+                    }
+                    self.store.mail_done(mail, Outcome::Sent, tries, None).await
+                }
+                Err(SendError::Transient(why)) if tries < MAX_ATTEMPTS => {
+                    let wait = backoff_ms(mailing, tries);
+                    self.log.warn(&format!(
+                        "{about} not sent (try {tries}): {}; trying again in {} s",
+                        escaped(&why),
+                        wait / 1000
+                    ));
+                    self.metrics.mail("retried");
+                    self.store
+                        .mail_later(mail, now + wait, tries, Some(&why))
+                        .await
+                }
+                Err(SendError::Transient(why) | SendError::Permanent(why)) => {
+                    self.log.warn(&format!(
+                        "{about} given up after {tries} tries: {}",
+                        escaped(&why)
+                    ));
+                    self.metrics.mail("given_up");
+                    self.store
+                        .mail_done(mail, Outcome::GivenUp, tries, Some(&why))
+                        .await
+                }
+            },
+        };
+        if let Err(e) = noted {
+            // The claim runs out and the e-mail is looked at again.
+            self.log.warn(&format!("{about}: outcome not noted: {e}"));
+        }
+    }
+
+    /// Writes the e-mail of `mail` as things stand now, or says why not or not yet.
+    async fn write(&self, mailing: &Mailing, mail: &Outgoing) -> Result<Written, StoreError> {
+        let player = &mail.player;
+        let Some(address) = self.store.mail_of(player).await? else {
+            return Ok(Written::Drop("no address"));
+        };
+        let (name, language, online_ms) = self.store.player_mail_facts(player).await?;
+        let now = self.store.now();
+        let config = &mailing.config;
+        let Ok(to) = address.address.parse::<lettre::Address>() else {
+            return Ok(Written::Drop("the address cannot be written to"));
+        };
+        let mut letter = Letter {
+            to: Mailbox::new(None, to),
+            language: MailLanguage::from_code(language.as_deref()),
+            name: shown_name(&name),
+            server: config.public_url.clone(),
+            unsubscribe: None,
+        };
+        if mail.kind == MailKind::Confirm {
+            if mail.address.as_deref() != Some(address.address.as_str()) || address.confirmed {
+                return Ok(Written::Drop("the address changed, or is confirmed"));
+            }
+            let token = self
+                .store
+                .make_token(
+                    player,
+                    Purpose::Confirm,
+                    Some(&address.address),
+                    None,
+                    i64::from(CONFIRM_DAYS) * DAY_MS,
+                )
+                .await?;
+            let link = format!("{}/mail/confirm/{token}", config.public_url);
+            let (subject, body) = letter.confirm(&link, CONFIRM_DAYS);
+            return self.message(mailing, &letter, subject, body);
+        }
+        if !address.confirmed {
+            return Ok(Written::Drop("the address is not confirmed"));
+        }
+        let unsubscribe = self
+            .store
+            .make_token(
+                player,
+                Purpose::Unsubscribe,
+                Some(&address.address),
+                None,
+                UNSUBSCRIBE_MS,
+            )
+            .await?;
+        letter.unsubscribe = Some(format!(
+            "{}/mail/unsubscribe/{unsubscribe}",
+            config.public_url
+        ));
+        let connected = self.signed_in_here(player)
+            || online_ms.is_some_and(|seen| now - seen < super::PRESENT_FOR.as_millis() as i64);
+        if mail.kind == MailKind::Digest {
+            if connected {
+                return Ok(Written::Later(now + WHILE_CONNECTED_MS));
+            }
+            let mut waiting = Vec::new();
+            let games = self
+                .games(player)
+                .await
+                .map_err(|why| StoreError::Commit(why.to_string()))?;
+            for summary in games {
+                if summary.your_turn
+                    && let Some((game, _)) = self
+                        .game_note(mailing, &summary.id, player, letter.language)
+                        .await?
+                {
+                    waiting.push(game);
+                }
+            }
+            if waiting.is_empty() {
+                return Ok(Written::Drop("no game waits"));
+            }
+            let (subject, body) = letter.digest(&waiting);
+            return self.message(mailing, &letter, subject, body);
+        }
+        let Some(id) = &mail.game else {
+            return Ok(Written::Drop("no game"));
+        };
+        let Some((game, live)) = self.game_note(mailing, id, player, letter.language).await? else {
+            return Ok(Written::Drop("no such game"));
+        };
+        if mail.kind == MailKind::End {
+            if !live.is_over() {
+                return Ok(Written::Drop("the game is not over"));
+            }
+            let summary = live.summary(player, &self.presence(&live));
+            let winner = summary.winner.map(|k| letter.language.kingdom(k));
+            let result = letter.result(winner.as_deref(), summary.victory.as_deref());
+            let yours = kingdoms_of(&live, &summary.yours)
+                .into_iter()
+                .map(|k| letter.language.kingdom(k))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let (subject, body) = letter.end(&game, &result, &yours);
+            return self.message(mailing, &letter, subject, body);
+        }
+        // Your move, or its reminder: only while the turn is still the player's.
+        if live.is_over()
+            || i64::from(game.moves) != mail.ply
+            || live.holder_to_move() != Some(player)
+        {
+            return Ok(Written::Drop("the turn was played"));
+        }
+        let reminder = mail.kind == MailKind::Reminder;
+        if reminder {
+            let Some(deadline) = game.deadline_ms else {
+                return Ok(Written::Drop("the turn has no deadline now"));
+            };
+            if deadline - DAY_MS > now + 60_000 {
+                // A holiday moved it.
+                return Ok(Written::Later(deadline - DAY_MS));
+            }
+            if deadline <= now {
+                return Ok(Written::Drop("the turn ran out"));
+            }
+            if connected {
+                return Ok(Written::Later(now + WHILE_CONNECTED_MS));
+            }
+        } else {
+            if connected {
+                return Ok(Written::Drop("told on their connection"));
+            }
+            if address.digest {
+                let at = address
+                    .digest_sent_ms
+                    .map_or(now, |sent| (sent + DAY_MS).max(now));
+                self.store.queue_digest(player, at).await?;
+                return Ok(Written::Drop("folded into the digest"));
+            }
+        }
+        let (subject, body) = letter.turn(&game, reminder);
+        self.message(mailing, &letter, subject, body)
+    }
+
+    fn message(
+        &self,
+        mailing: &Mailing,
+        letter: &Letter,
+        subject: String,
+        body: String,
+    ) -> Result<Written, StoreError> {
+        match letter.message(&mailing.config.from, subject, body) {
+            Ok(message) => Ok(Written::Send(Box::new(message))),
+            Err(why) => {
+                self.log
+                    .warn(&format!("an e-mail could not be written: {why}"));
+                Ok(Written::Drop("it could not be written"))
+            }
+        }
+    }
+
+    /// A game as an e-mail to `player` tells of it (its link signing them in), and the game;
+    /// `None` if there is no such game or they hold no seat in it.
+    async fn game_note(
+        &self,
+        mailing: &Mailing,
+        id: &GameId,
+        player: &PlayerId,
+        language: MailLanguage,
+    ) -> Result<Option<(GameNote, LiveGame)>, StoreError> {
+        let live = match self.live(id).await {
+            Ok(live) => live,
+            Err(_) => return Ok(None),
+        };
+        let game = live.lock().await.game.clone();
+        if game.seats_of(player).is_empty() {
+            return Ok(None);
+        }
+        let summary = game.summary(player, &self.presence(&game));
+        let token = self
+            .store
+            .make_token(player, Purpose::SignIn, None, Some(id), SIGNIN_MS)
+            .await?;
+        let kingdom = summary
+            .to_move
+            .filter(|_| summary.your_turn)
+            .or_else(|| kingdoms_of(&game, &summary.yours).first().copied())
+            .map(|k| language.kingdom(k))
+            .unwrap_or_default();
+        let note = GameNote {
+            players: summary.players.clone(),
+            kingdom,
+            moves: summary.moves,
+            deadline_ms: summary.deadline_ms,
+            link: format!(
+                "{}/join/{}#signin={token}",
+                mailing.config.public_url, game.code
+            ),
+        };
+        Ok(Some((note, game)))
+    }
+
+    /// The page a link of an e-mail opens: asked (`act` false, a GET, as mail scanners make)
+    /// it says what the link does, with a button; done (`act`, a POST) it does it.
+    pub async fn link_page(&self, action: LinkAction, token: &str, act: bool) -> LinkPage {
+        let expired = |language: MailLanguage| LinkPage {
+            language,
+            title: language.text(&format!("page-{}-title", action.words()), &[]),
+            text: language.text("page-expired", &[]),
+            button: None,
+            ok: false,
+        };
+        if token.len() > 128 || self.mail.is_none() {
+            return expired(MailLanguage::English);
+        }
+        let found = match self.store.token(token, action.purpose()).await {
+            Ok(Some(found)) => found,
+            Ok(None) => return expired(MailLanguage::English),
+            Err(e) => {
+                self.log.warn(&format!("a link was not read: {e}"));
+                return expired(MailLanguage::English);
+            }
+        };
+        let language = MailLanguage::from_code(found.language.as_deref());
+        let args = [
+            ("address", found.address.clone().unwrap_or_default()),
+            ("name", shown_name(&found.name)),
+        ];
+        let title = language.text(&format!("page-{}-title", action.words()), &[]);
+        if !act {
+            return LinkPage {
+                language,
+                title,
+                text: language.text(&format!("page-{}-text", action.words()), &args),
+                button: Some(language.text(&format!("page-{}-button", action.words()), &[])),
+                ok: true,
+            };
+        }
+        let done = match action {
+            LinkAction::Confirm => self.store.confirm_address(token).await,
+            LinkAction::Unsubscribe => self.store.unsubscribe(token).await,
+        };
+        match done {
+            Ok((player, _)) => {
+                self.log.info(&format!(
+                    "player {}: e-mail {}",
+                    player.0,
+                    match action {
+                        LinkAction::Confirm => "address confirmed",
+                        LinkAction::Unsubscribe => "unsubscribed",
+                    }
+                ));
+                if let Ok(view) = self.mail_view(&player).await {
+                    self.tell_here(&player, Event::Mail(view.clone()));
+                    if self.store.is_postgres()
+                        && let Err(e) = self.store.tell_player(&player, &Event::Mail(view)).await
+                    {
+                        self.log.warn(&format!(
+                            "player {} not told on other servers: {e}",
+                            player.0
+                        ));
+                    }
+                }
+                LinkPage {
+                    language,
+                    title,
+                    text: language.text(&format!("page-{}-done", action.words()), &args),
+                    button: None,
+                    ok: true,
+                }
+            }
+            Err(StoreError::Refused(_)) => expired(language),
+            Err(e) => {
+                self.log.warn(&format!("a link was not followed: {e}"));
+                expired(language)
+            }
+        }
+    }
+}
+
+/// How long to wait after the `tries`-th failed try, in ms.
+fn backoff_ms(mailing: &Mailing, tries: u32) -> i64 {
+    i64::try_from(mailing.config.timing.backoff(tries).as_millis()).unwrap_or(i64::MAX)
+}
+
+/// The kingdoms of `seats` (player numbers) in `game`.
+fn kingdoms_of(game: &LiveGame, seats: &[u8]) -> Vec<Kingdom> {
+    let start = game.game().start_position().seats();
+    Kingdom::ALL
+        .into_iter()
+        .filter(|&k| start.player(k).is_some_and(|seat| seats.contains(&seat)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_are_checked() {
+        assert_eq!(
+            checked_address(" ann@example.org ").unwrap(),
+            "ann@example.org"
+        );
+        assert_eq!(checked_address("bo@localhost").unwrap(), "bo@localhost");
+        for bad in [
+            "",
+            "ann",
+            "ann@",
+            "@example.org",
+            "Ann <ann@example.org>",
+            "ann@example.org\r\nBcc: x@y.z",
+            "ann @example.org",
+            "ann@example",
+        ] {
+            assert!(
+                matches!(checked_address(bad), Err(Refusal::BadAddress { .. })),
+                "{bad:?}"
+            );
+        }
+        let long = format!("{}@example.org", "a".repeat(250));
+        assert!(checked_address(&long).is_err());
+    }
+}

@@ -1,0 +1,622 @@
+//! E-mail through a real SMTP server on loopback (Debian's `aiosmtpd`, started by each test,
+//! keeping what it receives in a Maildir): an address confirmed through its link (a GET shows a
+//! button, the POST confirms), *your move* received in the player's language when they have no
+//! connection (none while they have one), its link signing them in on a new device and opening
+//! the game as theirs, one e-mail a turn, one-click unsubscribe honoured; a relay down, then up
+//! after a restart: the e-mail arrives, once. Without `/usr/bin/aiosmtpd` the tests are built
+//! ignored.
+
+mod common;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use common::*;
+use qiguo_rules::{Kingdom, Level};
+use qiguo_server::client::{Client, Trust, Welcome};
+use qiguo_server::mail::{MailConfig, MailTiming};
+use qiguo_server::protocol::{Answer, Ask, Event, Identity, MailView, Refusal};
+use qiguo_server::server::{Running, ServerConfig, serve_store};
+use qiguo_server::{Pace, Store, WhenOverdue};
+use qiguo_testkit::TempDir;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// Debian's SMTP server.
+const AIOSMTPD: &str = "/usr/bin/aiosmtpd";
+
+/// An SMTP server on 127.0.0.1, keeping every e-mail it takes in a Maildir; stopped when
+/// dropped.
+struct Relay {
+    child: Child,
+    port: u16,
+}
+
+impl Relay {
+    /// Starts one on `port`, and waits until it takes connections.
+    async fn start(port: u16, maildir: &Path) -> Relay {
+        let child = Command::new(AIOSMTPD)
+            .args(["-n", "-l", &format!("127.0.0.1:{port}")])
+            .args(["-c", "aiosmtpd.handlers.Mailbox"])
+            .arg(maildir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("aiosmtpd starts");
+        let relay = Relay { child, port };
+        for _ in 0..100 {
+            if tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .is_ok()
+            {
+                return relay;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("aiosmtpd did not listen on {port}");
+    }
+
+    fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The e-mails in `maildir`, in the order they came.
+fn received(maildir: &Path) -> Vec<Mail> {
+    let Ok(entries) = std::fs::read_dir(maildir.join("new")) else {
+        return Vec::new();
+    };
+    let mut files: Vec<(std::time::SystemTime, String, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .map(|e| {
+            let made = e.metadata().and_then(|m| m.modified()).unwrap();
+            (made, e.file_name().to_string_lossy().into_owned(), e.path())
+        })
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|(_, _, path)| Mail::read(&std::fs::read_to_string(path).unwrap()))
+        .collect()
+}
+
+/// Waits (at most 20 s) until `maildir` holds `n` e-mails; all of them.
+async fn wait_for_mails(maildir: &Path, n: usize) -> Vec<Mail> {
+    for _ in 0..200 {
+        let mails = received(maildir);
+        if mails.len() >= n {
+            return mails;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{n} e-mails expected, got {}", received(maildir).len());
+}
+
+/// An e-mail as received: its headers (unfolded) and its body, decoded.
+#[derive(Debug)]
+struct Mail {
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Mail {
+    fn read(raw: &str) -> Mail {
+        let raw = raw.replace("\r\n", "\n");
+        let (head, body) = raw.split_once("\n\n").unwrap();
+        let mut headers: Vec<(String, String)> = Vec::new();
+        for line in head.lines() {
+            if line.starts_with([' ', '\t']) {
+                headers.last_mut().unwrap().1.push_str(line.trim_start());
+            } else if let Some((name, value)) = line.split_once(':') {
+                headers.push((name.to_owned(), value.trim().to_owned()));
+            }
+        }
+        let mut mail = Mail {
+            headers,
+            body: String::new(),
+        };
+        mail.body = match mail.header("Content-Transfer-Encoding").as_deref() {
+            Some("quoted-printable") => quoted_printable(body),
+            Some("base64") => String::from_utf8(base64(&body.replace(['\n', ' '], ""))).unwrap(),
+            _ => body.to_owned(),
+        };
+        mail
+    }
+
+    fn header(&self, name: &str) -> Option<String> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.clone())
+    }
+
+    /// The token of the first link in the body that has `before` just before it.
+    fn token_after(&self, before: &str) -> String {
+        let at = self.body.find(before).unwrap_or_else(|| {
+            panic!("no {before} in {}", self.body);
+        });
+        self.body[at + before.len()..]
+            .chars()
+            .take_while(char::is_ascii_alphanumeric)
+            .collect()
+    }
+}
+
+fn quoted_printable(text: &str) -> String {
+    let text = text.replace("=\n", "");
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'='
+            && let Some(b) = text
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(b);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+fn base64(text: &str) -> Vec<u8> {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = Vec::new();
+    let (mut acc, mut bits) = (0u32, 0);
+    for c in text.bytes().filter(|&c| c != b'=') {
+        let v = ALPHABET.iter().position(|&a| a == c).unwrap() as u32;
+        acc = (acc << 6) | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    out
+}
+
+/// A free port on 127.0.0.1 (free a moment ago).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A server on `port` of 127.0.0.1, e-mailing through the relay on `smtp_port`, its links to
+/// itself; e-mails written at once and retried after a second.
+async fn mailing_server(db: &str, port: u16, smtp_port: u16, lines: &Lines) -> Running {
+    let mut config = ServerConfig::new(db);
+    config.bind = IpAddr::V4(Ipv4Addr::LOCALHOST);
+    config.port = port;
+    config.limits = roomy();
+    config.mail = Some(MailConfig {
+        smtp: format!("smtp://127.0.0.1:{smtp_port}").parse().unwrap(),
+        password: None,
+        from: "Qiguo <games@qiguo.test>".parse().unwrap(),
+        public_url: format!("http://127.0.0.1:{port}"),
+        timing: MailTiming {
+            every: Duration::from_millis(100),
+            retry_after: Duration::from_secs(1),
+            turn_after: Duration::ZERO,
+        },
+    });
+    let store = Store::open(db).await.unwrap();
+    serve_store(&config, store, None, lines.log())
+        .await
+        .unwrap()
+}
+
+/// An HTTP/1.1 request to the server at `addr`: the status and the body.
+async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
+    let mut tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    tcp.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    tcp.read_to_end(&mut answer).await.unwrap();
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let status = answer[9..12].parse().unwrap();
+    let body = answer.split_once("\r\n\r\n").map(|(_, b)| b.to_owned());
+    (status, body.unwrap_or_default())
+}
+
+async fn mail_of(client: &mut Client) -> MailView {
+    match client.ask(Ask::Mail {}).await.unwrap() {
+        Answer::Mail(view) => view,
+        other => panic!("{other:?}"),
+    }
+}
+
+async fn set_mail(client: &mut Client, address: Option<&str>) -> Result<MailView, Refusal> {
+    match client
+        .ask(Ask::SetMail {
+            address: address.map(str::to_owned),
+            digest: false,
+        })
+        .await
+    {
+        Ok(Answer::Mail(view)) => Ok(view),
+        Ok(other) => panic!("{other:?}"),
+        Err(e) => Err(e.refusal().cloned().expect("a refusal")),
+    }
+}
+
+/// Bo, reading Swedish, with a confirmed address (`bo@qiguo.test`) on the server at `url`,
+/// whose page is at `addr`: his client, his welcome, and the confirmation e-mail.
+async fn bo_confirmed(url: &str, addr: SocketAddr, maildir: &Path) -> (Client, Welcome, Mail) {
+    let (mut bo, me) = qiguo_server::client::connect_in(
+        url,
+        Identity::New { name: "Bo".into() },
+        Some("sv"),
+        &Trust::default(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        mail_of(&mut bo).await,
+        MailView {
+            offered: true,
+            ..MailView::default()
+        }
+    );
+    let given = set_mail(&mut bo, Some(" bo@qiguo.test ")).await.unwrap();
+    assert_eq!(given.address.as_deref(), Some("bo@qiguo.test"));
+    assert!(!given.confirmed);
+    let before = received(maildir).len();
+    let confirm = wait_for_mails(maildir, before + 1).await.remove(before);
+    assert_eq!(confirm.header("To").as_deref(), Some("bo@qiguo.test"));
+    assert!(confirm.header("List-Unsubscribe").is_none(), "{confirm:?}");
+    assert!(confirm.body.starts_with("Hej Bo,"), "{}", confirm.body);
+    let token = confirm.token_after("/mail/confirm/");
+    let path = format!("/mail/confirm/{token}");
+    // A GET, as a mail scanner makes, changes nothing: a page with a button.
+    let (status, page) = http(addr, "GET", &path, "").await;
+    assert_eq!(status, 200, "{page}");
+    assert!(
+        page.contains("<form method=\"post\">") && page.contains("lang=\"sv\""),
+        "{page}"
+    );
+    assert!(!mail_of(&mut bo).await.confirmed);
+    // The button's POST confirms, and Bo's connection hears of it.
+    let (status, page) = http(addr, "POST", &path, "").await;
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("bo@qiguo.test är bekräftad"), "{page}");
+    let heard = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            if let Ok(Event::Mail(view)) = bo.next_event().await {
+                return view;
+            }
+        }
+    })
+    .await
+    .expect("Bo is told");
+    assert!(heard.confirmed);
+    // Used once.
+    assert_eq!(http(addr, "POST", &path, "").await.0, 410);
+    (bo, me, confirm)
+}
+
+/// A correspondence game of Ann (Qin) and Bo (Chu) against five computers: Ann's table, Bo
+/// seated, the code.
+async fn game_of_ann_and_bo(url: &str, bo: &mut Client) -> (Table, String) {
+    let (mut ann, _) = newcomer(url, "Ann").await;
+    let pace = Pace::Correspondence {
+        days: 3,
+        overdue: WhenOverdue::StandIn,
+    };
+    let (id, code) = create(&mut ann, new_game(seats(1, Level::Random), pace)).await;
+    bo.ask(Ask::Join {
+        code: code.clone(),
+        kingdom: Kingdom::Chu,
+    })
+    .await
+    .unwrap();
+    let opened = ann.ask(Ask::Open { game: id }).await.unwrap();
+    (Table::new(ann, opened), code)
+}
+
+/// Bo plays his turn on a connection of his own, and leaves.
+async fn bo_plays(url: &str, bo: &Welcome, code: &str) {
+    let client = returning(url, bo).await;
+    let mut table = join(client, code, Kingdom::Chu).await;
+    table.wait_turn().await;
+    table.play(|m| m[0]).await;
+}
+
+#[cfg_attr(
+    not(smtp_tests),
+    ignore = "needs Debian's aiosmtpd (python3-aiosmtpd; .ci/run installs it)"
+)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_away_is_mailed_their_move_and_the_links_work() {
+    let dir = TempDir::new("mail");
+    let maildir = dir.path().join("mail");
+    let relay = Relay::start(free_port(), &maildir).await;
+    let lines = Lines::default();
+    let port = free_port();
+    let server = mailing_server(&sqlite(&dir), port, relay.port, &lines).await;
+    let url = server.url();
+    let (mut bo, me, _) = bo_confirmed(&url, server.addr, &maildir).await;
+    assert_eq!(
+        set_mail(&mut bo, Some("Bo <bo@qiguo.test>")).await,
+        Err(Refusal::BadAddress {
+            address: "Bo <bo@qiguo.test>".into()
+        })
+    );
+    let (mut ann, code) = game_of_ann_and_bo(&url, &mut bo).await;
+    // Bo is connected when his turn begins: he is told there, and mailed nothing.
+    ann.wait_turn().await;
+    ann.play(|m| m[0]).await;
+    for _ in 0..100 {
+        if lines.contains("e-mail turn to player") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        lines.contains(&format!(
+            "e-mail turn to player {} (game {}) not sent: told on their connection",
+            me.player.0, ann.id.0
+        )),
+        "{:?}",
+        lines.0.lock().unwrap()
+    );
+    assert_eq!(received(&maildir).len(), 1);
+    // He plays, and leaves; the computers play; Ann moves: Bo, away, is mailed.
+    drop(bo);
+    bo_plays(&url, &me, &code).await;
+    ann.wait_turn().await;
+    ann.play(|m| m[0]).await;
+    let turn = wait_for_mails(&maildir, 2).await.remove(1);
+    assert_eq!(turn.header("To").as_deref(), Some("bo@qiguo.test"));
+    assert_eq!(
+        turn.header("List-Unsubscribe-Post").as_deref(),
+        Some("List-Unsubscribe=One-Click")
+    );
+    let unsubscribe = turn.header("List-Unsubscribe").unwrap();
+    assert!(
+        unsubscribe.starts_with(&format!("<http://127.0.0.1:{port}/mail/unsubscribe/")),
+        "{unsubscribe}"
+    );
+    assert!(
+        turn.body
+            .contains("Det är ditt drag som Chu i partiet mellan Ann, Bo"),
+        "{}",
+        turn.body
+    );
+    assert!(
+        turn.body
+            .contains(&format!("http://127.0.0.1:{port}/join/{code}#signin="))
+    );
+    // The link signs him in on a device that has no key of his: the game opens as his.
+    let token = turn.token_after("#signin=");
+    let (mut device, welcome) = qiguo_server::client::connect(
+        &url,
+        Identity::Link {
+            token: token.clone(),
+        },
+        &Trust::default(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(welcome.player, me.player);
+    let device_key = welcome.key.clone().expect("a key for the device");
+    let opened = device
+        .ask(Ask::Open {
+            game: ann.id.clone(),
+        })
+        .await
+        .unwrap();
+    let Answer::Game(view) = opened else {
+        panic!("{opened:?}")
+    };
+    assert!(view.seats[1].yours && !view.seats[0].yours);
+    drop(device);
+    // The link works once; the device's key, and his first, go on working.
+    let again =
+        qiguo_server::client::connect(&url, Identity::Link { token }, &Trust::default()).await;
+    assert_eq!(
+        again.err().and_then(|e| e.refusal().cloned()),
+        Some(Refusal::LinkExpired)
+    );
+    let on_device = Identity::Player {
+        id: me.player.clone(),
+        key: device_key,
+    };
+    drop(
+        qiguo_server::client::connect(&url, on_device, &Trust::default())
+            .await
+            .unwrap(),
+    );
+    // One e-mail a turn: his next turn brings the next.
+    bo_plays(&url, &me, &code).await;
+    ann.wait_turn().await;
+    ann.play(|m| m[0]).await;
+    let next = wait_for_mails(&maildir, 3).await.remove(2);
+    assert!(next.body.contains("Drag 15 är gjort"), "{}", next.body);
+    // One click (RFC 8058) from the mail program: no more e-mail.
+    let unsubscribe = next.header("List-Unsubscribe").unwrap();
+    let path = unsubscribe
+        .trim_matches(['<', '>'])
+        .strip_prefix(&format!("http://127.0.0.1:{port}"))
+        .unwrap()
+        .to_owned();
+    let (status, page) = http(server.addr, "POST", &path, "List-Unsubscribe=One-Click").await;
+    assert_eq!(status, 200, "{page}");
+    let mut bo = returning(&url, &me).await;
+    assert_eq!(mail_of(&mut bo).await.address, None);
+    drop(bo);
+    bo_plays(&url, &me, &code).await;
+    ann.wait_turn().await;
+    ann.play(|m| m[0]).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(received(&maildir).len(), 3, "nothing after unsubscribing");
+    let turns = lines.count(&format!("e-mail turn to player {}", me.player.0));
+    assert_eq!(
+        turns, 3,
+        "three turns looked at: one told on his connection, two sent"
+    );
+}
+
+#[cfg_attr(
+    not(smtp_tests),
+    ignore = "needs Debian's aiosmtpd (python3-aiosmtpd; .ci/run installs it)"
+)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_relay_down_then_up_gets_the_e_mail_through_once_across_a_restart() {
+    let dir = TempDir::new("mail-down");
+    let db = sqlite(&dir);
+    let maildir = dir.path().join("mail");
+    let mut relay = Relay::start(free_port(), &maildir).await;
+    let lines = Lines::default();
+    let server = mailing_server(&db, free_port(), relay.port, &lines).await;
+    let url = server.url();
+    let (mut bo, me, _) = bo_confirmed(&url, server.addr, &maildir).await;
+    let (mut ann, code) = game_of_ann_and_bo(&url, &mut bo).await;
+    ann.wait_turn().await;
+    ann.play(|m| m[0]).await;
+    drop(bo);
+    bo_plays(&url, &me, &code).await;
+    // The relay goes down; Ann moves: the e-mail waits, tried again and again.
+    relay.stop();
+    ann.wait_turn().await;
+    ann.play(|m| m[0]).await;
+    for _ in 0..100 {
+        if lines.contains("not sent (try 2)") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        lines.contains("not sent (try 1)"),
+        "{:?}",
+        lines.0.lock().unwrap()
+    );
+    assert!(
+        lines.contains("not sent (try 2)"),
+        "{:?}",
+        lines.0.lock().unwrap()
+    );
+    // The server stops; the relay comes back; a server on the same database sends it, once.
+    drop(ann);
+    server.shutdown(Duration::from_secs(5)).await;
+    drop(server);
+    let relay = Relay::start(relay.port, &maildir).await;
+    let after = Lines::default();
+    let again = mailing_server(&db, free_port(), relay.port, &after).await;
+    let turn = wait_for_mails(&maildir, 2).await.remove(1);
+    assert!(
+        turn.body.contains("Det är ditt drag som Chu"),
+        "{}",
+        turn.body
+    );
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(received(&maildir).len(), 2, "the e-mail arrives once");
+    assert_eq!(after.count(") sent"), 1, "{:?}", after.0.lock().unwrap());
+    drop(again);
+}
+
+#[cfg_attr(
+    not(smtp_tests),
+    ignore = "needs Debian's aiosmtpd (python3-aiosmtpd; .ci/run installs it)"
+)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn confirmations_are_limited_per_player_and_per_address() {
+    let dir = TempDir::new("mail-limits");
+    let maildir = dir.path().join("mail");
+    let relay = Relay::start(free_port(), &maildir).await;
+    let lines = Lines::default();
+    let server = mailing_server(&sqlite(&dir), free_port(), relay.port, &lines).await;
+    let url = server.url();
+    // Three addresses a day for one player; the fourth waits.
+    let (mut cy, _) = newcomer(&url, "Cy").await;
+    for n in 0..3 {
+        set_mail(&mut cy, Some(&format!("cy{n}@qiguo.test")))
+            .await
+            .unwrap();
+    }
+    assert!(matches!(
+        set_mail(&mut cy, Some("cy3@qiguo.test")).await,
+        Err(Refusal::SlowDown { seconds }) if seconds > 86_000
+    ));
+    // Three confirmations a day to one address, whoever asks: a stranger's inbox is not flooded.
+    for name in ["Dee", "Eve", "Fay"] {
+        let (mut client, _) = newcomer(&url, name).await;
+        set_mail(&mut client, Some("target@qiguo.test"))
+            .await
+            .unwrap();
+    }
+    let (mut gus, _) = newcomer(&url, "Gus").await;
+    assert!(matches!(
+        set_mail(&mut gus, Some("target@qiguo.test")).await,
+        Err(Refusal::SlowDown { .. })
+    ));
+    // The same address again changes nothing but the digest, and sends nothing.
+    let (mut hal, _) = newcomer(&url, "Hal").await;
+    set_mail(&mut hal, Some("hal@qiguo.test")).await.unwrap();
+    let digest = hal
+        .ask(Ask::SetMail {
+            address: Some("hal@qiguo.test".into()),
+            digest: true,
+        })
+        .await
+        .unwrap();
+    assert!(matches!(
+        digest,
+        Answer::Mail(MailView { digest: true, .. })
+    ));
+    // A confirmation is sent for the address a player has when it goes: Cy's last, Hal's
+    // once, the target's three times (and Cy's earlier ones only if they went before he
+    // changed his address).
+    wait_for_mails(&maildir, 5).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let to = |address: &str| {
+        received(&maildir)
+            .iter()
+            .filter(|m| m.header("To").as_deref() == Some(address))
+            .count()
+    };
+    assert_eq!(to("target@qiguo.test"), 3);
+    assert_eq!(to("hal@qiguo.test"), 1);
+    assert_eq!(to("cy2@qiguo.test"), 1);
+    assert_eq!(to("cy3@qiguo.test"), 0);
+    assert_eq!(
+        received(&maildir).len(),
+        5 + to("cy0@qiguo.test") + to("cy1@qiguo.test")
+    );
+    // Removed, the address is forgotten.
+    assert_eq!(set_mail(&mut hal, None).await.unwrap().address, None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_without_a_relay_offers_no_e_mail() {
+    let dir = TempDir::new("mail-none");
+    let lines = Lines::default();
+    let server = start(&sqlite(&dir), None, &lines).await;
+    let (mut ann, _) = newcomer(&server.url(), "Ann").await;
+    assert_eq!(mail_of(&mut ann).await, MailView::default());
+    assert_eq!(
+        set_mail(&mut ann, Some("ann@qiguo.test")).await,
+        Err(Refusal::NoMail)
+    );
+    assert_eq!(http(server.addr, "GET", "/mail/confirm/x", "").await.0, 404);
+    assert!(lines.contains("e-mail: none sent (no --smtp)"));
+}
