@@ -348,11 +348,26 @@ async fn bo_plays(url: &str, bo: &Welcome, code: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_away_is_mailed_their_move_and_the_links_work() {
     let dir = TempDir::new("mail");
+    away_is_mailed(&dir, &sqlite(&dir)).await;
+}
+
+#[cfg_attr(
+    not(all(smtp_tests, postgres_tests)),
+    ignore = "needs Debian's aiosmtpd and PostgreSQL (QIGUO_POSTGRES_URL; .ci/run provides both)"
+)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_away_is_mailed_their_move_on_postgresql() {
+    let dir = TempDir::new("mail-pg");
+    away_is_mailed(&dir, &postgres()).await;
+}
+
+/// [`a_player_away_is_mailed_their_move_and_the_links_work`] on the database `db`.
+async fn away_is_mailed(dir: &TempDir, db: &str) {
     let maildir = dir.path().join("mail");
     let relay = Relay::start(free_port(), &maildir).await;
     let lines = Lines::default();
     let port = free_port();
-    let server = mailing_server(&sqlite(&dir), port, relay.port, &lines).await;
+    let server = mailing_server(db, port, relay.port, &lines).await;
     let url = server.url();
     let (mut bo, me, _) = bo_confirmed(&url, server.addr, &maildir).await;
     assert_eq!(
