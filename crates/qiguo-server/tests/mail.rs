@@ -200,6 +200,17 @@ fn free_port() -> u16 {
 /// A server on `port` of 127.0.0.1, e-mailing through the relay on `smtp_port`, its links to
 /// itself; e-mails written at once and retried after a second.
 async fn mailing_server(db: &str, port: u16, smtp_port: u16, lines: &Lines) -> Running {
+    mailing_server_at(db, port, smtp_port, lines, None).await
+}
+
+/// [`mailing_server`] on `clock`, if given.
+async fn mailing_server_at(
+    db: &str,
+    port: u16,
+    smtp_port: u16,
+    lines: &Lines,
+    clock: Option<qiguo_server::store::Clock>,
+) -> Running {
     let mut config = ServerConfig::new(db);
     config.bind = IpAddr::V4(Ipv4Addr::LOCALHOST);
     config.port = port;
@@ -215,7 +226,10 @@ async fn mailing_server(db: &str, port: u16, smtp_port: u16, lines: &Lines) -> R
             turn_after: Duration::ZERO,
         },
     });
-    let store = Store::open(db).await.unwrap();
+    let mut store = Store::open(db).await.unwrap();
+    if let Some(clock) = clock {
+        store.set_clock(clock);
+    }
     serve_store(&config, store, None, lines.log())
         .await
         .unwrap()
@@ -317,7 +331,12 @@ async fn bo_confirmed(url: &str, addr: SocketAddr, maildir: &Path) -> (Client, W
 /// A correspondence game of Ann (Qin) and Bo (Chu) against five computers: Ann's table, Bo
 /// seated, the code.
 async fn game_of_ann_and_bo(url: &str, bo: &mut Client) -> (Table, String) {
-    let (mut ann, _) = newcomer(url, "Ann").await;
+    let (ann, _) = newcomer(url, "Ann").await;
+    game_of(ann, bo).await
+}
+
+/// [`game_of_ann_and_bo`] with Ann's client given.
+async fn game_of(mut ann: Client, bo: &mut Client) -> (Table, String) {
     let pace = Pace::Correspondence {
         days: 3,
         overdue: WhenOverdue::StandIn,
@@ -634,4 +653,167 @@ async fn a_server_without_a_relay_offers_no_e_mail() {
     );
     assert_eq!(http(server.addr, "GET", "/mail/confirm/x", "").await.0, 404);
     assert!(lines.contains("e-mail: none sent (no --smtp)"));
+}
+
+/// A game where only Qin (Ann's) and Chu (Bo's, to move) have pieces, by correspondence: Chu
+/// conceding ends it, Qin the last kingdom left.
+fn endgame() -> qiguo_server::protocol::NewGame {
+    use qiguo_rules::{Board, Game, Piece, PlayerInfo, Position, Record, Rules, Seats, Setup};
+    let mut board = Board::empty();
+    for (piece, point) in [("wQ", "a1"), ("wR", "a5"), ("rQ", "s19"), ("rR", "s15")] {
+        board.set(point.parse().unwrap(), Piece::from_fen(piece));
+    }
+    let setup = Setup {
+        board,
+        to_move: Kingdom::Chu,
+    };
+    let pos = Position::new(&setup, Rules::default(), Seats::seven()).unwrap();
+    let start = Record::from_game(&Game::new(pos), PlayerInfo::defaults(7));
+    let mut seats = vec![
+        qiguo_server::SeatPlan::Creator,
+        qiguo_server::SeatPlan::Open,
+    ];
+    seats.extend([qiguo_server::SeatPlan::Computer(Level::Random); 5]);
+    qiguo_server::protocol::NewGame {
+        start,
+        seats,
+        pace: Pace::Correspondence {
+            days: 3,
+            overdue: WhenOverdue::StandIn,
+        },
+    }
+}
+
+/// Waits until the e-mail log says `part`, with the clock where it is (the sending task looks
+/// every 100 ms).
+async fn logged(lines: &Lines, part: &str) {
+    for _ in 0..100 {
+        if lines.contains(part) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("not logged: {part}: {:?}", lines.0.lock().unwrap());
+}
+
+#[cfg_attr(
+    not(smtp_tests),
+    ignore = "needs Debian's aiosmtpd (python3-aiosmtpd; .ci/run installs it)"
+)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_reminder_the_digest_and_the_end_come_when_due() {
+    use qiguo_server::mail::compose::moment_text;
+    use qiguo_server::protocol::calendar::{DAY_MS, date_text, parse_date, start_of};
+
+    let dir = TempDir::new("mail-due");
+    let maildir = dir.path().join("mail");
+    let relay = Relay::start(free_port(), &maildir).await;
+    let day0 = parse_date("2027-03-01").unwrap();
+    let t0 = start_of(day0) + 10 * 3_600_000;
+    let (clock, now) = hand_clock(t0);
+    let set = |ms: i64| *now.lock().unwrap() = ms;
+    let lines = Lines::default();
+    let server =
+        mailing_server_at(&sqlite(&dir), free_port(), relay.port, &lines, Some(clock)).await;
+    let url = server.url();
+    let (mut bo, me, _) = bo_confirmed(&url, server.addr, &maildir).await;
+    let (ann, _) = newcomer(&url, "Ann").await;
+    let (mut ann, code) = game_of(ann, &mut bo).await;
+    drop(bo);
+    ann.wait_turn().await;
+    ann.play(|m| m[0]).await;
+    wait_for_mails(&maildir, 2).await;
+    // Bo goes away today and tomorrow: his turn runs out two days later, and so does the
+    // reminder, which waits for the day before.
+    let mut bo = returning(&url, &me).await;
+    bo.ask(Ask::Away {
+        until: Some(date_text(day0 + 1)),
+    })
+    .await
+    .unwrap();
+    drop(bo);
+    let summary = match ann.client.ask(Ask::Games {}).await.unwrap() {
+        Answer::Games { games } => games.into_iter().find(|g| g.id == ann.id).unwrap(),
+        other => panic!("{other:?}"),
+    };
+    let deadline = summary.deadline_ms.unwrap();
+    assert!(deadline > t0 + 4 * DAY_MS, "{}", moment_text(deadline));
+    set(t0 + 2 * DAY_MS + 60_000);
+    logged(&lines, "due later, at").await;
+    assert!(lines.contains(&format!(
+        "e-mail reminder to player {} (game {}) due later, at {}: the turn runs out later now (a holiday)",
+        me.player.0,
+        ann.id.0,
+        moment_text(deadline - DAY_MS)
+    )));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(received(&maildir).len(), 2, "not yet: the holiday moved it");
+    set(deadline - DAY_MS + 60_000);
+    let reminder = wait_for_mails(&maildir, 3).await.remove(2);
+    assert!(
+        reminder.body.contains(&format!(
+            "Din tur som Chu i partiet mellan Ann, Bo går ut {} (UTC).",
+            moment_text(deadline)
+        )),
+        "{}",
+        reminder.body
+    );
+    // Bo asks for one e-mail a day: his next turn goes into a digest, sent at once (none was
+    // sent before), and the turn after into the next day's.
+    let mut bo = returning(&url, &me).await;
+    let digest = bo
+        .ask(Ask::SetMail {
+            address: Some("bo@qiguo.test".into()),
+            digest: true,
+        })
+        .await
+        .unwrap();
+    assert!(matches!(
+        digest,
+        Answer::Mail(MailView {
+            digest: true,
+            confirmed: true,
+            ..
+        })
+    ));
+    drop(bo);
+    bo_plays(&url, &me, &code).await;
+    ann.wait_turn().await;
+    ann.play(|m| m[0]).await;
+    let digest = wait_for_mails(&maildir, 4).await.remove(3);
+    assert!(
+        digest
+            .body
+            .contains("De här partierna väntar på ditt drag:")
+            && digest.body.contains("- Chu i partiet mellan Ann, Bo"),
+        "{}",
+        digest.body
+    );
+    bo_plays(&url, &me, &code).await;
+    ann.wait_turn().await;
+    ann.play(|m| m[0]).await;
+    logged(&lines, "not sent: folded into the digest").await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(received(&maildir).len(), 4, "one digest a day");
+    let later = *now.lock().unwrap() + DAY_MS;
+    set(later);
+    let next = wait_for_mails(&maildir, 5).await.remove(4);
+    assert!(
+        next.body.contains("- Chu i partiet mellan Ann, Bo"),
+        "{}",
+        next.body
+    );
+    // A game's end reaches every person in it, the one who ended it too.
+    let bo = returning(&url, &me).await;
+    let (_, end_code) = create(&mut ann.client, endgame()).await;
+    let mut bo = join(bo, &end_code, Kingdom::Chu).await;
+    bo.play(|_| qiguo_rules::Move::CONCEDE).await;
+    let end = wait_for_mails(&maildir, 6).await.remove(5);
+    assert!(
+        end.body
+            .contains("är slut efter 1 drag: Qin är den sista som är kvar i spelet.")
+            && end.body.contains("Dina riken: Chu."),
+        "{}",
+        end.body
+    );
 }

@@ -61,8 +61,8 @@ enum Written {
     Send(Box<Message>),
     /// Nothing to send: no longer true or wanted.
     Drop(&'static str),
-    /// Not now: look again then (ms since 1970).
-    Later(i64),
+    /// Not now: look again then (ms since 1970), and why, if the log is to say so.
+    Later(i64, Option<&'static str>),
 }
 
 /// A page a link of an e-mail opens.
@@ -309,7 +309,15 @@ impl Hub {
                     .mail_done(mail, Outcome::Dropped, mail.attempts, Some(why))
                     .await
             }
-            Ok(Written::Later(at)) => self.store.mail_later(mail, at, mail.attempts, None).await,
+            Ok(Written::Later(at, why)) => {
+                if let Some(why) = why {
+                    self.log.info(&format!(
+                        "{about} due later, at {}: {why}",
+                        crate::mail::compose::moment_text(at)
+                    ));
+                }
+                self.store.mail_later(mail, at, mail.attempts, None).await
+            }
             Ok(Written::Send(message)) => match mailing.relay.send(*message).await {
                 Ok(()) => {
                     self.log.info(&format!("{about} sent"));
@@ -409,7 +417,7 @@ impl Hub {
             || online_ms.is_some_and(|seen| now - seen < super::PRESENT_FOR.as_millis() as i64);
         if mail.kind == MailKind::Digest {
             if connected {
-                return Ok(Written::Later(now + WHILE_CONNECTED_MS));
+                return Ok(Written::Later(now + WHILE_CONNECTED_MS, None));
             }
             let mut waiting = Vec::new();
             let games = self
@@ -465,14 +473,16 @@ impl Hub {
                 return Ok(Written::Drop("the turn has no deadline now"));
             };
             if deadline - DAY_MS > now + 60_000 {
-                // A holiday moved it.
-                return Ok(Written::Later(deadline - DAY_MS));
+                return Ok(Written::Later(
+                    deadline - DAY_MS,
+                    Some("the turn runs out later now (a holiday)"),
+                ));
             }
             if deadline <= now {
                 return Ok(Written::Drop("the turn ran out"));
             }
             if connected {
-                return Ok(Written::Later(now + WHILE_CONNECTED_MS));
+                return Ok(Written::Later(now + WHILE_CONNECTED_MS, None));
             }
         } else {
             if connected {
@@ -535,8 +545,17 @@ impl Hub {
             .or_else(|| kingdoms_of(&game, &summary.yours).first().copied())
             .map(|k| language.kingdom(k))
             .unwrap_or_default();
+        // The people at the table, by name (the computers' seats go without saying).
+        let players = game
+            .seats()
+            .iter()
+            .filter(|s| {
+                s.holder.is_some() && !matches!(s.plan, crate::store::SeatPlan::Computer(_))
+            })
+            .filter_map(|s| s.name.clone())
+            .collect();
         let note = GameNote {
-            players: summary.players.clone(),
+            players,
             kingdom,
             moves: summary.moves,
             deadline_ms: summary.deadline_ms,
