@@ -196,6 +196,14 @@ pub(crate) fn signin_token() -> Option<String> {
     Some(token)
 }
 
+/// Whether the page's address carries a sign-in link's token still (it is taken when the page
+/// connects to its server).
+pub(crate) fn signin_token_waiting() -> bool {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .is_some_and(|hash| hash.len() > "#signin=".len() && hash.starts_with("#signin="))
+}
+
 /// The browser's languages, in the player's order of preference (`navigator.languages`).
 pub(crate) fn browser_languages() -> Vec<String> {
     let Some(window) = web_sys::window() else {

@@ -8,7 +8,8 @@
 //! through its `/join/CODE` link by a first-time visitor who types their name, and a move typed
 //! in the page's move box is read back through `qiguo online show`; with the page in a
 //! background tab (no frames drawn), the host's moves bring the guest's turn round, and the
-//! page notifies them.
+//! page notifies them; an e-mail's sign-in link (`/join/CODE#signin=TOKEN`) opened in a browser
+//! that has never seen the player's key signs them in there.
 //!
 //! It needs the bundle (`QIGUO_WEB_BUNDLE` naming its directory when the tests are built) and
 //! `chromium` on the PATH; without them it is built ignored, never passed. `.ci/run` provides
@@ -136,6 +137,58 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
         )],
         "one notification, while the tab was in the background"
     );
-    eprintln!("screenshots in {}", shots_dir().display());
     browser.close().await;
+
+    // The link of an e-mail to the host, opened in a browser that has never seen the host's
+    // key: the page trades its one-time token for a key of its own, and the address bar
+    // loses the token.
+    let keys = std::fs::read_to_string(host.join("online-keys.json")).expect("the host's keys");
+    let keys: serde_json::Value = serde_json::from_str(&keys).expect("a key ring");
+    let host_id = keys["servers"][&server.ws]["player"]
+        .as_str()
+        .expect("the host's id")
+        .to_owned();
+    let store = qiguo_server::Store::open(&server.db())
+        .await
+        .expect("the server's database");
+    let token = store
+        .make_token(
+            &qiguo_server::PlayerId(host_id.clone()),
+            qiguo_server::store::mail::Purpose::SignIn,
+            None,
+            Some(&qiguo_server::GameId(id.clone())),
+            qiguo_server::store::mail::SIGNIN_MS,
+        )
+        .await
+        .expect("a sign-in token");
+    store.close().await;
+    let mut phone = Browser::open().await;
+    phone
+        .visit(&format!("{}/join/{code}#signin={token}", server.http))
+        .await;
+    phone.wait_for_board().await;
+    let start = std::time::Instant::now();
+    let ring = loop {
+        let ring = phone
+            .eval(
+                "Object.keys(localStorage).filter(k => k.endsWith('online-keys.json'))\
+                 .map(k => localStorage.getItem(k)).join('')",
+            )
+            .await;
+        let ring = ring.as_str().unwrap_or("").to_owned();
+        if ring.contains(&host_id) || start.elapsed() > Duration::from_secs(30) {
+            break ring;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
+    assert!(ring.contains(&host_id), "{ring}");
+    assert_eq!(
+        phone.eval("location.hash").await,
+        "",
+        "the token left the address"
+    );
+    phone.wait_frames(10).await;
+    phone.screenshot("signed-in-by-link").await;
+    eprintln!("screenshots in {}", shots_dir().display());
+    phone.close().await;
 }

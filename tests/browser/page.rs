@@ -92,6 +92,14 @@ impl Served {
         }
     }
 
+    /// The server's database.
+    pub fn db(&self) -> String {
+        format!(
+            "sqlite://{}",
+            self.dir.path().join("server.sqlite").display()
+        )
+    }
+
     /// A data directory of one command-line player.
     pub fn player_dir(&self, name: &str) -> PathBuf {
         let dir = self.dir.path().join(name);

@@ -300,6 +300,11 @@ fn table_talk_and_holidays_reach_the_other_window() {
                 .is_some_and(|h| h.away_until.as_ref() == Some(&until))
     });
     assert!(online(&bo).holidays.as_ref().unwrap().used >= 1);
+    // The window's own server has no mail relay: the E-mail line says so.
+    assert_eq!(
+        online(&bo).mail,
+        Some(qiguo_server::protocol::MailView::default())
+    );
     // The finished games, a page: none yet.
     send(&mut bo, OnlineCommand::Finished(0));
     run(&mut [&mut ann, &mut bo], false, |a| {

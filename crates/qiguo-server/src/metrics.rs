@@ -186,6 +186,9 @@ mod tests {
         metrics.refused(&Refusal::SlowDown { seconds: 5 });
         metrics.refused(&Refusal::NoCode);
         metrics.turned_away("per_address");
+        metrics.mail("sent");
+        metrics.mail("sent");
+        metrics.mail("retried");
         let text = metrics.render(1, 2, 5, 4);
         for line in [
             "qiguo_connections 1",
@@ -197,6 +200,8 @@ mod tests {
             "qiguo_refusals_total{code=\"slow_down\"} 2",
             "qiguo_refusals_total{code=\"no_code\"} 1",
             "qiguo_turned_away_total{limit=\"per_address\"} 1",
+            "qiguo_mail_total{outcome=\"sent\"} 2",
+            "qiguo_mail_total{outcome=\"retried\"} 1",
             "qiguo_move_store_seconds_bucket{le=\"0.001\"} 0",
             "qiguo_move_store_seconds_bucket{le=\"0.002\"} 1",
             "qiguo_move_store_seconds_bucket{le=\"0.05\"} 2",

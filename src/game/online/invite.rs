@@ -4,7 +4,8 @@
 //! the same link (`qiguo --join URL`, or pasted into *Online…*).
 //!
 //! Following an invitation: connect to the link's server (a first-time visitor first chooses
-//! a name in the *Online…* window; someone with a key for that server is signed in at once),
+//! a name in the *Online…* window; someone with a key for that server, or who came by a game
+//! link the server e-mailed them, is signed in at once),
 //! watch the game to see its seats, then take the open seat — asking which, when several are
 //! open — or stay watching when none is (or when the link says watch). A seat already held is
 //! simply opened.
@@ -197,7 +198,11 @@ fn follow(
                 // Waiting for the player's name and their Connect.
             }
             _ => {
-                if known_to(&invitation.server) || !name.is_empty() {
+                // Known there, named, or signed in by an e-mailed link: connect at once.
+                if known_to(&invitation.server)
+                    || !name.is_empty()
+                    || super::link::signs_in_by_link(&invitation.server)
+                {
                     requests.write(OnlineRequested::Remote {
                         url: invitation.server.clone(),
                         name,

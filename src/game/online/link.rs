@@ -24,6 +24,19 @@ pub(crate) fn home_server() -> Option<String> {
     return None;
 }
 
+/// Whether this program was opened from a sign-in link to `server` (a game link the server
+/// e-mailed, opened in a page): the player is then signed in by it, not asked for a name.
+pub(crate) fn signs_in_by_link(server: &str) -> bool {
+    #[cfg(target_arch = "wasm32")]
+    return crate::web::link::page_server().as_deref() == Some(server)
+        && crate::web::signin_token_waiting();
+    #[cfg(not(target_arch = "wasm32"))]
+    return {
+        let _ = server;
+        false
+    };
+}
+
 /// The player's keys kept in the data directory `dir` (none yet: an empty ring).
 pub(crate) fn load_keys(dir: &Path) -> Result<KeyRing, String> {
     #[cfg(target_arch = "wasm32")]
