@@ -23,8 +23,13 @@ use qiguo_server::{Pace, Store, WhenOverdue};
 use qiguo_testkit::TempDir;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-/// Debian's SMTP server.
+/// Debian's SMTP server (its own Python, whatever `python3` is on the PATH).
 const AIOSMTPD: &str = "/usr/bin/aiosmtpd";
+
+/// The tests on PostgreSQL share its outbox: one at a time, or one's server would send the
+/// other's e-mails through its own relay.
+static ON_POSTGRESQL: std::sync::LazyLock<tokio::sync::Mutex<()>> =
+    std::sync::LazyLock::new(|| tokio::sync::Mutex::new(()));
 
 /// An SMTP server on 127.0.0.1, keeping every e-mail it takes in a Maildir; stopped when
 /// dropped.
@@ -33,12 +38,29 @@ struct Relay {
     port: u16,
 }
 
+/// A handler for aiosmtpd keeping e-mails as its Mailbox does, but refusing for good (550)
+/// every address at `gone.qiguo.test`.
+const PICKY_HANDLER: &str = "\
+from aiosmtpd.handlers import Mailbox
+
+class Picky(Mailbox):
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address.endswith('@gone.qiguo.test'):
+            return '550 5.1.1 <%s>: no such mailbox here' % address
+        envelope.rcpt_tos.append(address)
+        return '250 OK'
+";
+
 impl Relay {
     /// Starts one on `port`, and waits until it takes connections.
     async fn start(port: u16, maildir: &Path) -> Relay {
+        let handlers = maildir.with_extension("handlers");
+        std::fs::create_dir_all(&handlers).unwrap();
+        std::fs::write(handlers.join("picky.py"), PICKY_HANDLER).unwrap();
         let child = Command::new(AIOSMTPD)
+            .env("PYTHONPATH", &handlers)
             .args(["-n", "-l", &format!("127.0.0.1:{port}")])
-            .args(["-c", "aiosmtpd.handlers.Mailbox"])
+            .args(["-c", "picky.Picky"])
             .arg(maildir)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -376,6 +398,7 @@ async fn a_player_away_is_mailed_their_move_and_the_links_work() {
 )]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_away_is_mailed_their_move_on_postgresql() {
+    let _alone = ON_POSTGRESQL.lock().await;
     let dir = TempDir::new("mail-pg");
     away_is_mailed(&dir, &postgres()).await;
 }
@@ -816,4 +839,81 @@ async fn the_reminder_the_digest_and_the_end_come_when_due() {
         "{}",
         end.body
     );
+}
+
+#[cfg_attr(
+    not(smtp_tests),
+    ignore = "needs Debian's aiosmtpd (python3-aiosmtpd; .ci/run installs it)"
+)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_permanent_refusal_is_given_up_at_once() {
+    let dir = TempDir::new("mail-refused");
+    let maildir = dir.path().join("mail");
+    let relay = Relay::start(free_port(), &maildir).await;
+    let lines = Lines::default();
+    let server = mailing_server(&sqlite(&dir), free_port(), relay.port, &lines).await;
+    let (mut cy, me) = newcomer(&server.url(), "Cy").await;
+    set_mail(&mut cy, Some("cy@gone.qiguo.test")).await.unwrap();
+    logged(&lines, "given up after 1 tries").await;
+    assert!(
+        lines.contains(&format!(
+            "e-mail confirm to player {} given up after 1 tries: permanent error (550): 5.1.1 <cy@gone.qiguo.test>: no such mailbox here",
+            me.player.0
+        )),
+        "{:?}",
+        lines.0.lock().unwrap()
+    );
+    // Not tried again.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(lines.count("e-mail confirm to player"), 1);
+    assert!(received(&maildir).is_empty());
+}
+
+#[cfg_attr(
+    not(all(smtp_tests, postgres_tests)),
+    ignore = "needs Debian's aiosmtpd and PostgreSQL (QIGUO_POSTGRES_URL; .ci/run provides both)"
+)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_on_one_database_send_each_e_mail_once() {
+    let _alone = ON_POSTGRESQL.lock().await;
+    let dir = TempDir::new("mail-two");
+    let maildir = dir.path().join("mail");
+    let relay = Relay::start(free_port(), &maildir).await;
+    let (one, two) = (Lines::default(), Lines::default());
+    let a = mailing_server(&postgres(), free_port(), relay.port, &one).await;
+    let b = mailing_server(&postgres(), free_port(), relay.port, &two).await;
+    // Ten players give addresses, half on each server: ten confirmations, each sent once.
+    let mut clients = Vec::new();
+    for n in 0..10 {
+        let url = if n % 2 == 0 { a.url() } else { b.url() };
+        let (mut client, _) = newcomer(&url, &format!("P{n}")).await;
+        set_mail(&mut client, Some(&format!("p{n}@qiguo.test")))
+            .await
+            .unwrap();
+        clients.push(client);
+    }
+    let mails = wait_for_mails(&maildir, 10).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(received(&maildir).len(), 10, "{mails:?}");
+    let mut to: Vec<String> = received(&maildir)
+        .iter()
+        .filter_map(|m| m.header("To"))
+        .collect();
+    to.sort();
+    to.dedup();
+    assert_eq!(to.len(), 10, "one each: {to:?}");
+    let sent = |lines: &Lines| sent_count(lines, "e-mail confirm to player");
+    assert_eq!(sent(&one) + sent(&two), 10);
+    drop((a, b));
+}
+
+/// How many of the e-mails beginning `about` the log says were sent.
+fn sent_count(lines: &Lines, about: &str) -> usize {
+    lines
+        .0
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|l| l.starts_with(about) && l.ends_with(" sent"))
+        .count()
 }
