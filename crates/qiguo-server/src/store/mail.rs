@@ -57,6 +57,12 @@ pub enum Purpose {
 }
 
 impl Purpose {
+    /// Whether a token of this purpose works once only (signing in and confirming do; stopping
+    /// the e-mails may be asked again, as mail programs may, and says the same).
+    fn once(self) -> bool {
+        !matches!(self, Purpose::Unsubscribe)
+    }
+
     fn code(self) -> &'static str {
         match self {
             Purpose::Confirm => "confirm",
@@ -323,14 +329,19 @@ impl Store {
         Ok(token)
     }
 
-    /// The token `token` for `purpose`, if it works still (made, not run out, not used): for a
-    /// page to show what following it will do.
+    /// The token `token` for `purpose`, if it works still (made, not run out, not used if it
+    /// works once): for a page to show what following it will do.
     pub async fn token(&self, token: &str, purpose: Purpose) -> Result<Option<Token>, StoreError> {
-        let row = sqlx::query(
+        let unused = if purpose.once() {
+            " AND t.used_ms IS NULL"
+        } else {
+            ""
+        };
+        let row = sqlx::query(&format!(
             "SELECT t.player, t.address, p.name, p.language FROM mail_tokens t \
              JOIN players p ON p.id = t.player \
-             WHERE t.hash = $1 AND t.purpose = $2 AND t.expires_ms > $3 AND t.used_ms IS NULL",
-        )
+             WHERE t.hash = $1 AND t.purpose = $2 AND t.expires_ms > $3{unused}"
+        ))
         .bind(secret::key_hash(token))
         .bind(purpose.code())
         .bind(self.now())
@@ -347,8 +358,8 @@ impl Store {
         .transpose()
     }
 
-    /// Uses `token` for `purpose` once, within `tx`: refused [`Refusal::LinkExpired`] unless it
-    /// works still.
+    /// Uses `token` for `purpose` (once, if it works once), within `tx`: refused
+    /// [`Refusal::LinkExpired`] unless it works still.
     async fn use_token(
         &self,
         tx: &mut sqlx::Transaction<'_, sqlx::Any>,
@@ -357,9 +368,14 @@ impl Store {
     ) -> Result<(PlayerId, Option<String>), StoreError> {
         let now = self.now();
         let lock = if self.postgres { " FOR UPDATE" } else { "" };
+        let unused = if purpose.once() {
+            " AND used_ms IS NULL"
+        } else {
+            ""
+        };
         let row = sqlx::query(&format!(
             "SELECT player, address FROM mail_tokens WHERE hash = $1 AND purpose = $2 \
-             AND expires_ms > $3 AND used_ms IS NULL{lock}"
+             AND expires_ms > $3{unused}{lock}"
         ))
         .bind(secret::key_hash(token))
         .bind(purpose.code())
