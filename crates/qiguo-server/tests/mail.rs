@@ -604,7 +604,11 @@ async fn confirmations_are_limited_per_player_and_per_address() {
     let maildir = dir.path().join("mail");
     let relay = Relay::start(free_port(), &maildir).await;
     let lines = Lines::default();
-    let server = mailing_server(&sqlite(&dir), free_port(), relay.port, &lines).await;
+    // The clock stands still: every address is given in the same millisecond, and each
+    // confirmation still counts, and goes, on its own.
+    let (clock, _) = hand_clock(qiguo_server::store::now_ms());
+    let server =
+        mailing_server_at(&sqlite(&dir), free_port(), relay.port, &lines, Some(clock)).await;
     let url = server.url();
     // Three addresses a day for one player; the fourth waits.
     let (mut cy, _) = newcomer(&url, "Cy").await;

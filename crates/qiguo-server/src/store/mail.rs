@@ -279,13 +279,23 @@ impl Store {
         .bind(i64::from(digest))
         .execute(&mut *tx)
         .await?;
-        sqlx::query(
-            "INSERT INTO mail_outbox (kind, player, game_id, ply, address, made_ms, not_before_ms) \
-             VALUES ('confirm', $1, '', $2, $3, $2, $2) ON CONFLICT DO NOTHING",
+        // Each confirmation a row of its own, even two asked within one millisecond.
+        let last: Option<i64> = sqlx::query(
+            "SELECT MAX(ply) AS last FROM mail_outbox WHERE kind = 'confirm' AND player = $1",
         )
         .bind(&player.0)
-        .bind(now)
+        .fetch_one(&mut *tx)
+        .await?
+        .try_get("last")?;
+        let key = last.map_or(now, |last| now.max(last + 1));
+        sqlx::query(
+            "INSERT INTO mail_outbox (kind, player, game_id, ply, address, made_ms, not_before_ms) \
+             VALUES ('confirm', $1, '', $2, $3, $4, $4)",
+        )
+        .bind(&player.0)
+        .bind(key)
         .bind(address)
+        .bind(now)
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
