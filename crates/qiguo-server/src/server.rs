@@ -403,7 +403,7 @@ async fn mail_link_followed(
     mail_link(&hub, &action, &token, true).await
 }
 
-async fn mail_link(hub: &Hub, action: &str, token: &str, act: bool) -> Response {
+async fn mail_link(hub: &Arc<Hub>, action: &str, token: &str, act: bool) -> Response {
     let Some(action) = LinkAction::from_path(action) else {
         return StatusCode::NOT_FOUND.into_response();
     };

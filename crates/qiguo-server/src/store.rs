@@ -1021,6 +1021,22 @@ async fn note_change(
     Ok(())
 }
 
+/// Within `tx`, on PostgreSQL (`lock`), holds `player`'s row until `tx` ends, so that one change
+/// of theirs (holidays, e-mail address) is made at a time, whichever server makes it.
+async fn lock_player(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    player: &PlayerId,
+    lock: bool,
+) -> Result<(), StoreError> {
+    if lock {
+        sqlx::query("SELECT id FROM players WHERE id = $1 FOR UPDATE")
+            .bind(&player.0)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
+
 /// `NOTIFY`s the other servers on PostgreSQL, when `tx` commits, that `game` changed.
 async fn notify(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,

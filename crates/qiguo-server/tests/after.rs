@@ -6,39 +6,13 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use qiguo_rules::{
-    Board, Game, Kingdom, Move, Piece, PlayerInfo, Position, Record, Rules, Seats, Setup,
-};
+use qiguo_rules::{Kingdom, Move};
 use qiguo_server::client::Client;
-use qiguo_server::protocol::{
-    Answer, Ask, Event, FINISHED_PER_PAGE, GameSummary, NewGame, Refusal,
-};
-use qiguo_server::{GameId, Pace, SeatPlan};
+use qiguo_server::protocol::{Answer, Ask, Event, FINISHED_PER_PAGE, GameSummary, Refusal};
+use qiguo_server::{GameId, Pace};
 use qiguo_testkit::TempDir;
 
 const LIVE: Pace = Pace::Live { wait_seconds: 600 };
-
-/// A game where only Qin (Ann's) and Chu (the open seat) have pieces, Chu to move: Chu
-/// conceding ends it, Qin the last kingdom left.
-fn endgame() -> NewGame {
-    let mut board = Board::empty();
-    for (piece, point) in [("wQ", "a1"), ("wR", "a5"), ("rQ", "s19"), ("rR", "s15")] {
-        board.set(point.parse().unwrap(), Piece::from_fen(piece));
-    }
-    let setup = Setup {
-        board,
-        to_move: Kingdom::Chu,
-    };
-    let pos = Position::new(&setup, Rules::default(), Seats::seven()).unwrap();
-    let start = Record::from_game(&Game::new(pos), PlayerInfo::defaults(7));
-    let mut plans = vec![SeatPlan::Creator, SeatPlan::Open];
-    plans.extend([SeatPlan::Computer(qiguo_rules::Level::Random); 5]);
-    NewGame {
-        start,
-        seats: plans,
-        pace: LIVE,
-    }
-}
 
 async fn games(client: &mut Client) -> Vec<GameSummary> {
     match client.ask(Ask::Games {}).await.unwrap() {
@@ -58,7 +32,7 @@ async fn finished(client: &mut Client, page: u32) -> (Vec<GameSummary>, bool) {
 /// Qin's. Bo's table, and the game.
 async fn a_finished_game(ann: &mut Client, url: &str) -> (Table, GameId) {
     let (bo, _) = newcomer(url, "Bo").await;
-    let (id, code) = create(ann, endgame()).await;
+    let (id, code) = create(ann, endgame(LIVE)).await;
     let mut bo = join(bo, &code, Kingdom::Chu).await;
     bo.play(|_| Move::CONCEDE).await;
     assert!(bo.game.position().is_over());
@@ -145,7 +119,7 @@ async fn a_rematch_seats_the_same_players() {
     assert!(view.record.moves.is_empty());
     assert_eq!(
         view.record.replay().unwrap().position().to_fen(),
-        endgame().start.replay().unwrap().position().to_fen()
+        endgame(LIVE).start.replay().unwrap().position().to_fen()
     );
     // Only after the game, and only by a player in it.
     let refused = ann

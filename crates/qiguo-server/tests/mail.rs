@@ -18,8 +18,8 @@ use qiguo_rules::{Kingdom, Level};
 use qiguo_server::client::{Client, Trust, Welcome};
 use qiguo_server::mail::{MailConfig, MailTiming};
 use qiguo_server::protocol::{Answer, Ask, Event, Identity, MailView, Refusal};
-use qiguo_server::server::{Running, ServerConfig, serve_store};
-use qiguo_server::{Pace, Store, WhenOverdue};
+use qiguo_server::server::{Running, ServerConfig};
+use qiguo_server::{Pace, WhenOverdue};
 use qiguo_testkit::TempDir;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -248,13 +248,7 @@ async fn mailing_server_at(
             turn_after: Duration::ZERO,
         },
     });
-    let mut store = Store::open(db).await.unwrap();
-    if let Some(clock) = clock {
-        store.set_clock(clock);
-    }
-    serve_store(&config, store, None, lines.log())
-        .await
-        .unwrap()
+    serve_on(&config, clock, lines).await
 }
 
 /// An HTTP/1.1 request to the server at `addr`: the status and the body.
@@ -696,35 +690,6 @@ async fn a_server_without_a_relay_offers_no_e_mail() {
     assert!(lines.contains("e-mail: none sent (no --smtp)"));
 }
 
-/// A game where only Qin (Ann's) and Chu (Bo's, to move) have pieces, by correspondence: Chu
-/// conceding ends it, Qin the last kingdom left.
-fn endgame() -> qiguo_server::protocol::NewGame {
-    use qiguo_rules::{Board, Game, Piece, PlayerInfo, Position, Record, Rules, Seats, Setup};
-    let mut board = Board::empty();
-    for (piece, point) in [("wQ", "a1"), ("wR", "a5"), ("rQ", "s19"), ("rR", "s15")] {
-        board.set(point.parse().unwrap(), Piece::from_fen(piece));
-    }
-    let setup = Setup {
-        board,
-        to_move: Kingdom::Chu,
-    };
-    let pos = Position::new(&setup, Rules::default(), Seats::seven()).unwrap();
-    let start = Record::from_game(&Game::new(pos), PlayerInfo::defaults(7));
-    let mut seats = vec![
-        qiguo_server::SeatPlan::Creator,
-        qiguo_server::SeatPlan::Open,
-    ];
-    seats.extend([qiguo_server::SeatPlan::Computer(Level::Random); 5]);
-    qiguo_server::protocol::NewGame {
-        start,
-        seats,
-        pace: Pace::Correspondence {
-            days: 3,
-            overdue: WhenOverdue::StandIn,
-        },
-    }
-}
-
 /// Waits until the e-mail log says `part`, with the clock where it is (the sending task looks
 /// every 100 ms).
 async fn logged(lines: &Lines, part: &str) {
@@ -846,7 +811,11 @@ async fn the_reminder_the_digest_and_the_end_come_when_due() {
     );
     // A game's end reaches every person in it, the one who ended it too.
     let bo = returning(&url, &me).await;
-    let (_, end_code) = create(&mut ann.client, endgame()).await;
+    let pace = Pace::Correspondence {
+        days: 3,
+        overdue: WhenOverdue::StandIn,
+    };
+    let (_, end_code) = create(&mut ann.client, endgame(pace)).await;
     let mut bo = join(bo, &end_code, Kingdom::Chu).await;
     bo.play(|_| qiguo_rules::Move::CONCEDE).await;
     let end = wait_for_mails(&maildir, 6).await.remove(5);

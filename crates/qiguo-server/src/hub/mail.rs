@@ -6,6 +6,7 @@
 //! the turn runs out as it stands then (a holiday moves it), the end with the result. Every
 //! game link carries a one-time token that signs the player in on the device that opens it.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use lettre::Message;
@@ -569,7 +570,12 @@ impl Hub {
 
     /// The page a link of an e-mail opens: asked (`act` false, a GET, as mail scanners make)
     /// it says what the link does, with a button; done (`act`, a POST) it does it.
-    pub async fn link_page(&self, action: LinkAction, token: &str, act: bool) -> LinkPage {
+    pub async fn link_page(
+        self: &Arc<Self>,
+        action: LinkAction,
+        token: &str,
+        act: bool,
+    ) -> LinkPage {
         let expired = |language: MailLanguage| LinkPage {
             language,
             title: language.text(&format!("page-{}-title", action.words()), &[]),
@@ -618,15 +624,7 @@ impl Hub {
                     }
                 ));
                 if let Ok(view) = self.mail_view(&player).await {
-                    self.tell_here(&player, Event::Mail(view.clone()));
-                    if self.store.is_postgres()
-                        && let Err(e) = self.store.tell_player(&player, &Event::Mail(view)).await
-                    {
-                        self.log.warn(&format!(
-                            "player {} not told on other servers: {e}",
-                            player.0
-                        ));
-                    }
+                    self.tell_player(&player, Event::Mail(view));
                 }
                 LinkPage {
                     language,

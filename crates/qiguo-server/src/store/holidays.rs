@@ -24,13 +24,7 @@ impl Store {
         allowance: u32,
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        if self.postgres {
-            // One change of a player's holidays at a time, whichever server makes it.
-            sqlx::query("SELECT id FROM players WHERE id = $1 FOR UPDATE")
-                .bind(&player.0)
-                .execute(&mut *tx)
-                .await?;
-        }
+        super::lock_player(&mut tx, player, self.postgres).await?;
         let rows = sqlx::query(
             "SELECT first_day, last_day FROM holidays WHERE player = $1 ORDER BY first_day",
         )

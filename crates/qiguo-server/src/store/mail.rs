@@ -230,13 +230,7 @@ impl Store {
     ) -> Result<bool, StoreError> {
         let now = self.now();
         let mut tx = self.pool.begin().await?;
-        if self.postgres {
-            // One change of a player's address at a time, whichever server makes it.
-            sqlx::query("SELECT id FROM players WHERE id = $1 FOR UPDATE")
-                .bind(&player.0)
-                .execute(&mut *tx)
-                .await?;
-        }
+        super::lock_player(&mut tx, player, self.postgres).await?;
         let same = sqlx::query("SELECT address FROM mail_addresses WHERE player = $1")
             .bind(&player.0)
             .fetch_optional(&mut *tx)

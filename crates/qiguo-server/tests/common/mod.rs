@@ -8,7 +8,9 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 
-use qiguo_rules::{Game, Level, Move, PlayerInfo, Position, Record, Rules};
+use qiguo_rules::{
+    Board, Game, Level, Move, Piece, PlayerInfo, Position, Record, Rules, Seats, Setup,
+};
 use qiguo_server::admission::Limits;
 use qiguo_server::client::{Client, ClientError, Trust, Welcome};
 use qiguo_server::log::Log;
@@ -100,13 +102,16 @@ pub async fn start_limited(
     config.bind = IpAddr::V4(Ipv4Addr::LOCALHOST);
     config.port = 0;
     config.limits = limits;
-    let mut store = Store::open(db).await.unwrap();
+    serve_on(&config, clock, lines).await
+}
+
+/// A server as `config` says, on `clock` if given.
+pub async fn serve_on(config: &ServerConfig, clock: Option<Clock>, lines: &Lines) -> Running {
+    let mut store = Store::open(&config.db).await.unwrap();
     if let Some(clock) = clock {
         store.set_clock(clock);
     }
-    serve_store(&config, store, None, lines.log())
-        .await
-        .unwrap()
+    serve_store(config, store, None, lines.log()).await.unwrap()
 }
 
 /// A clock the test moves by hand, in milliseconds since 1970.
@@ -139,6 +144,24 @@ pub async fn returning(url: &str, me: &Welcome) -> Client {
 pub fn new_game(seats: Vec<SeatPlan>, pace: Pace) -> NewGame {
     let game = Game::new(Position::start(Rules::default()));
     let start = Record::from_game(&game, PlayerInfo::defaults(seats.len()));
+    NewGame { start, seats, pace }
+}
+
+/// A game at `pace` where only Qin (the creator's) and Chu (the open seat, to move) have
+/// pieces: Chu conceding ends it, Qin the last kingdom left.
+pub fn endgame(pace: Pace) -> NewGame {
+    let mut board = Board::empty();
+    for (piece, point) in [("wQ", "a1"), ("wR", "a5"), ("rQ", "s19"), ("rR", "s15")] {
+        board.set(point.parse().unwrap(), Piece::from_fen(piece));
+    }
+    let setup = Setup {
+        board,
+        to_move: qiguo_rules::Kingdom::Chu,
+    };
+    let pos = Position::new(&setup, Rules::default(), Seats::seven()).unwrap();
+    let start = Record::from_game(&Game::new(pos), PlayerInfo::defaults(7));
+    let mut seats = vec![SeatPlan::Creator, SeatPlan::Open];
+    seats.extend([SeatPlan::Computer(Level::Random); 5]);
     NewGame { start, seats, pace }
 }
 
