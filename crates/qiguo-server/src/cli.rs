@@ -46,6 +46,10 @@ pub struct ServerArgs {
     /// The TCP port to listen on.
     #[arg(long, value_name = "P", default_value_t = DEFAULT_PORT)]
     pub port: u16,
+    /// Serve on the listening socket given as standard input instead of binding --bind and
+    /// --port: systemd's StandardInput=socket, inetd's wait mode, or a test that keeps its port.
+    #[arg(long, conflicts_with_all = ["bind", "port"])]
+    pub listen_stdin: bool,
     /// The database: `sqlite://FILE` (created, with its folder, if missing) or
     /// `postgres://USER@HOST/DB`. By default server.sqlite in the data directory
     /// (QIGUO_DATA_DIR, or the platform's data directory for qiguo).
@@ -193,6 +197,9 @@ impl ServerArgs {
         let mut config = ServerConfig::new(db);
         config.bind = self.bind;
         config.port = self.port;
+        if self.listen_stdin {
+            config.listener = Some(std::sync::Arc::new(listener_on_stdin()?));
+        }
         config.tls = self.tls_cert.clone().zip(self.tls_key.clone());
         config.insecure_lan = self.insecure_lan;
         config.limits = Limits {
@@ -281,6 +288,29 @@ impl ServerArgs {
         };
         installed.map_err(|e| format!("cannot start the log: {e}"))
     }
+}
+
+/// The listening TCP socket that standard input is (Unix only).
+#[cfg(unix)]
+fn listener_on_stdin() -> Result<std::net::TcpListener, String> {
+    use std::os::fd::AsFd;
+    let fd = std::io::stdin()
+        .as_fd()
+        .try_clone_to_owned()
+        .map_err(|e| format!("--listen-stdin: {e}"))?;
+    let listener = std::net::TcpListener::from(fd);
+    match listener.local_addr() {
+        Ok(_) => Ok(listener),
+        Err(e) => Err(format!(
+            "--listen-stdin: standard input is not a listening TCP socket ({e})"
+        )),
+    }
+}
+
+/// No socket comes as standard input on this platform.
+#[cfg(not(unix))]
+fn listener_on_stdin() -> Result<std::net::TcpListener, String> {
+    Err("--listen-stdin: only on Unix".to_owned())
 }
 
 fn fail(program: &str, message: &str, code: u8) -> ExitCode {

@@ -66,6 +66,10 @@ pub struct ServerConfig {
     pub bind: IpAddr,
     /// The port (0: any free port).
     pub port: u16,
+    /// A socket already bound and listening (a supervisor's, given as standard input with
+    /// `--listen-stdin`, or a test's): served instead of binding `bind` and `port`, so that the
+    /// port is never let go between the one who chose it and the server.
+    pub listener: Option<Arc<std::net::TcpListener>>,
     /// The database's URL (`sqlite://…` or `postgres://…`).
     pub db: String,
     /// The certificate chain and private key (PEM files) to serve TLS with.
@@ -91,6 +95,7 @@ impl ServerConfig {
         ServerConfig {
             bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: DEFAULT_PORT,
+            listener: None,
             db: db.into(),
             tls: None,
             insecure_lan: false,
@@ -117,6 +122,9 @@ pub enum ServeError {
     /// The address could not be bound.
     #[error("cannot listen on {0}: {1}")]
     Bind(SocketAddr, std::io::Error),
+    /// The listening socket handed to the server cannot be served.
+    #[error("the listening socket given (--listen-stdin) cannot be served: {0}")]
+    Given(std::io::Error),
     /// The database could not be opened.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -232,8 +240,12 @@ fn tls_acceptor(cert: &PathBuf, key: &PathBuf) -> Result<tokio_rustls::TlsAccept
 /// Opens the database, loads its games and starts serving. Must be called within a Tokio
 /// runtime; the server runs on it until [`Running::stop`] or the runtime ends.
 pub async fn serve(config: &ServerConfig, log: Log) -> Result<Running, ServeError> {
-    if config.tls.is_none() && !config.bind.is_loopback() && !config.insecure_lan {
-        return Err(ServeError::Insecure(config.bind));
+    let bind = match &config.listener {
+        Some(listener) => listener.local_addr().map_err(ServeError::Given)?.ip(),
+        None => config.bind,
+    };
+    if config.tls.is_none() && !bind.is_loopback() && !config.insecure_lan {
+        return Err(ServeError::Insecure(bind));
     }
     let tls = match &config.tls {
         Some((cert, key)) => Some(tls_acceptor(cert, key)?),
@@ -255,9 +267,18 @@ pub async fn serve_store(
     // One server a SQLite file: a second is refused before it listens.
     let claim = store.claim()?;
     let want = SocketAddr::new(config.bind, config.port);
-    let listener = TcpListener::bind(want)
-        .await
-        .map_err(|e| ServeError::Bind(want, e))?;
+    let listener = match &config.listener {
+        Some(given) => given
+            .try_clone()
+            .and_then(|l| {
+                l.set_nonblocking(true)?;
+                TcpListener::from_std(l)
+            })
+            .map_err(ServeError::Given)?,
+        None => TcpListener::bind(want)
+            .await
+            .map_err(|e| ServeError::Bind(want, e))?,
+    };
     let addr = listener
         .local_addr()
         .map_err(|e| ServeError::Bind(want, e))?;
