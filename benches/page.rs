@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use common::{OPENING_PLIES, medium_move, mid_game};
 use page::{Browser, Served};
 use qiguo_ai::job::{SearchDone, SearchJob};
-use qiguo_ai::{Engine, Level};
+use qiguo_ai::{Engine, Level, TableSize};
 use qiguo_rules::{Game, PlayerInfo, Record, Rules, Seats};
 use serde_json::Value;
 
@@ -28,7 +28,7 @@ use serde_json::Value;
 const COLD_LOADS: usize = 3;
 
 /// The worker's transposition table (`crates/qiguo-worker`'s, and the desktop game's).
-const TABLE_BITS: u32 = 17;
+const TABLE: TableSize = TableSize::entries_log2(17);
 
 fn main() {
     let bundle = std::env::var_os("QIGUO_WEB_BUNDLE")
@@ -53,12 +53,12 @@ fn main() {
     println!("natively, after {OPENING_PLIES} moves (classic):");
     let medium_ms: f64 = round
         .iter()
-        .map(|job| job.run(&mut Engine::new(TABLE_BITS)).elapsed_us as f64 / 1000.0)
+        .map(|job| job.run(&mut Engine::new(TABLE)).elapsed_us as f64 / 1000.0)
         .sum();
     println!("  six Medium searches of a round: {medium_ms:.0} ms in all (one core)");
     for threads in [1, 2] {
         for job in &hard {
-            let mut engine = Engine::new(TABLE_BITS);
+            let mut engine = Engine::new(TABLE);
             engine.set_threads(threads);
             let done = job.run(&mut engine);
             println!(

@@ -1,6 +1,6 @@
 //! What the game's benches share: the position they measure from.
 
-use qiguo_ai::{Engine, Level, Limits};
+use qiguo_ai::{Engine, Level, Limits, TableSize};
 use qiguo_rules::{Game, Kingdom, Position, Preset, Rules};
 
 /// Moves played by Easy players before a round is measured (twelve rounds of seven).
@@ -10,7 +10,7 @@ pub const OPENING_PLIES: usize = 84;
 /// `OPENING_PLIES` moves in, with Qin to move.
 pub fn mid_game() -> Game {
     let mut game = Game::new(Position::start(Rules::preset(Preset::Classic)));
-    let mut engine = Engine::new(16);
+    let mut engine = Engine::new(TableSize::entries_log2(16));
     let limits = Limits {
         nodes: Some(20_000),
         ..Limits::default()
@@ -28,7 +28,7 @@ pub fn mid_game() -> Game {
 
 /// The move Medium would choose for the side to move in `game`, by node budget.
 pub fn medium_move(game: &Game) -> qiguo_rules::Move {
-    Engine::new(16)
+    Engine::new(TableSize::entries_log2(16))
         .search(
             game.position(),
             Level::Medium,

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
-use qiguo_ai::{Engine, Level, LevelSearch, Limits};
+use qiguo_ai::{Engine, Level, LevelSearch, Limits, TableSize};
 use qiguo_rules::{Game, Kingdom, Move, Preset, Rules, notation};
 use qiguo_server::client::{Client, ClientError, Trust};
 use qiguo_server::keys::{SignInError, sign_in};
@@ -560,7 +560,7 @@ async fn play(
     kingdom: Kingdom,
     level: Level,
 ) -> Result<(), Failure> {
-    let mut engine = Some(Engine::new(18));
+    let mut engine = Some(Engine::new(TableSize::entries_log2(18)));
     loop {
         match play_connected(args, id, kingdom, level, &mut engine).await {
             Ok(()) => return Ok(()),
@@ -616,7 +616,9 @@ async fn play_connected(
         if pos.player_of(pos.to_move()) == seat {
             let ply = game.len() as u32;
             let pos = pos.clone();
-            let mut searcher = engine.take().unwrap_or_else(|| Engine::new(18));
+            let mut searcher = engine
+                .take()
+                .unwrap_or_else(|| Engine::new(TableSize::entries_log2(18)));
             let (searcher, best) = tokio::task::spawn_blocking(move || {
                 let limits = Limits {
                     movetime: Some(level.movetime()),

@@ -76,7 +76,7 @@ pub(crate) struct SharedEngine(Searcher);
 
 impl Default for SharedEngine {
     fn default() -> SharedEngine {
-        SharedEngine(Searcher::new(17))
+        SharedEngine(Searcher::new(qiguo_ai::TableSize::entries_log2(17)))
     }
 }
 

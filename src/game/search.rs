@@ -15,7 +15,7 @@ pub(crate) use native::{Search, Searcher};
 mod native {
     use std::sync::{Arc, Mutex};
 
-    use qiguo_ai::{BackgroundSearch, Engine, Level, Limits};
+    use qiguo_ai::{BackgroundSearch, Engine, Level, Limits, TableSize};
     use qiguo_rules::Game;
 
     /// A search on a thread of its own.
@@ -26,9 +26,9 @@ mod native {
     pub(crate) struct Searcher(Arc<Mutex<Engine>>);
 
     impl Searcher {
-        /// A searcher with a transposition table of 2^`table_bits` entries.
-        pub(crate) fn new(table_bits: u32) -> Searcher {
-            Searcher(Arc::new(Mutex::new(Engine::new(table_bits))))
+        /// A searcher with a transposition table of `table`.
+        pub(crate) fn new(table: TableSize) -> Searcher {
+            Searcher(Arc::new(Mutex::new(Engine::new(table))))
         }
 
         /// Starts searching the position `game` has reached.

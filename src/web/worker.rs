@@ -43,8 +43,8 @@ pub(crate) struct Searcher {
 
 impl Searcher {
     /// A searcher (its worker starts with its first search). The worker's engine has the
-    /// desktop's table size; `_table_bits` is kept for the desktop's signature.
-    pub(crate) fn new(_table_bits: u32) -> Searcher {
+    /// desktop's table size; `_table` is kept for the desktop's signature.
+    pub(crate) fn new(_table: qiguo_ai::TableSize) -> Searcher {
         Searcher {
             id: NEXT_SEARCHER.fetch_add(1, Ordering::Relaxed),
         }

@@ -7,13 +7,13 @@
 
 use std::time::Duration;
 
-use qiguo_ai::{Engine, Level, LevelSearch, Limits, SearchResult, available_threads};
+use qiguo_ai::{Engine, Level, LevelSearch, Limits, SearchResult, TableSize, available_threads};
 use qiguo_rules::{Position, Preset, Rules};
 use qiguo_testkit::CROWDED_MIDGAME;
 
 /// Searches `pos` afresh (an empty table) at `level` within `limits`.
 fn search(pos: &Position, level: Level, limits: Limits) -> SearchResult {
-    let mut engine = Engine::new(20);
+    let mut engine = Engine::new(TableSize::entries_log2(20));
     engine.search(pos, level, &limits, 1).expect("a move")
 }
 

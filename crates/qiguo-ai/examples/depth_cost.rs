@@ -7,7 +7,7 @@
 //! `cargo run --release -p qiguo-ai --example depth_cost -- [DEPTH] [GAMES] [EVERY] [CAP]`
 //! (defaults: 5, 3, 12 and 20,000,000).
 
-use qiguo_ai::{Engine, Level, LevelSearch, Limits};
+use qiguo_ai::{Engine, Level, LevelSearch, Limits, TableSize};
 use qiguo_rules::{Game, Position, Preset, Rules, Seats};
 
 /// Positions every `every` moves of `games` games between Easy players.
@@ -20,7 +20,7 @@ fn positions(games: u64, every: usize) -> Vec<Position> {
     let mut out = Vec::new();
     for seed in 1..=games {
         let mut game = Game::start(rules, Seats::seven());
-        let mut engine = Engine::new(16);
+        let mut engine = Engine::new(TableSize::entries_log2(16));
         while game.outcome().is_none() && game.len() < 1_000 {
             if game.len() % every == every - 1 {
                 out.push(game.position().clone());
@@ -59,7 +59,7 @@ fn main() {
     let (mut total, mut medium, mut hard, mut capped) = (0u64, 0, 0, 0);
     let mut costs = Vec::new();
     for (i, pos) in positions.iter().enumerate() {
-        let mut engine = Engine::new(20);
+        let mut engine = Engine::new(TableSize::entries_log2(20));
         let limits = Limits {
             depth: Some(depth as u32),
             nodes: Some(cap),

@@ -11,14 +11,14 @@
 
 use std::time::Instant;
 
-use qiguo_ai::{Engine, Level, Limits};
+use qiguo_ai::{Engine, Level, Limits, TableSize};
 use qiguo_rules::random::SplitMix64;
 use qiguo_rules::{Position, Preset, Rules};
 use qiguo_testkit::CROWDED_MIDGAME;
 
 /// Positions every 50 moves of a 200-move game between Easy players under each preset.
 fn positions() -> Vec<Position> {
-    let mut easy = Engine::new(16);
+    let mut easy = Engine::new(TableSize::entries_log2(16));
     let limits = Limits {
         nodes: Some(5000),
         ..Limits::default()
@@ -63,7 +63,7 @@ fn main() {
         ..Limits::default()
     };
     let all = Instant::now();
-    let mut engine = Engine::new(20);
+    let mut engine = Engine::new(TableSize::entries_log2(20));
     engine.set_threads(threads);
     for (i, pos) in positions().iter().enumerate() {
         engine.clear();

@@ -5,10 +5,10 @@
 //!
 //! ```
 //! use std::sync::{Arc, Mutex};
-//! use qiguo_ai::{BackgroundSearch, Engine, Level, Limits};
+//! use qiguo_ai::{BackgroundSearch, Engine, Level, Limits, TableSize};
 //! use qiguo_rules::{Position, Rules};
 //!
-//! let engine = Arc::new(Mutex::new(Engine::new(16)));
+//! let engine = Arc::new(Mutex::new(Engine::new(TableSize::entries_log2(16))));
 //! let pos = Position::start(Rules::default());
 //! let limits = Limits { nodes: Some(2_000), ..Limits::default() };
 //! let search = BackgroundSearch::start(engine, pos.clone(), Level::Hard, limits, 1);
@@ -100,7 +100,7 @@ mod tests {
     use super::*;
 
     fn engine() -> Arc<Mutex<Engine>> {
-        Arc::new(Mutex::new(Engine::new(12)))
+        Arc::new(Mutex::new(Engine::new(crate::TableSize::entries_log2(12))))
     }
 
     #[test]
@@ -128,7 +128,7 @@ mod tests {
             nodes: Some(5_000),
             ..Limits::default()
         };
-        let here = Engine::new(12)
+        let here = Engine::new(crate::TableSize::entries_log2(12))
             .search(&pos, Level::Medium, &limits, 3)
             .unwrap();
         let there = BackgroundSearch::start(engine(), pos, Level::Medium, limits, 3)

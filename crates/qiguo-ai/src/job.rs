@@ -6,7 +6,7 @@
 //! position the game has, repetitions included.
 //!
 //! ```
-//! use qiguo_ai::Engine;
+//! use qiguo_ai::{Engine, TableSize};
 //! use qiguo_ai::job::SearchJob;
 //! use qiguo_rules::{Game, Level, PlayerInfo, Record, Rules, Seats};
 //!
@@ -15,7 +15,7 @@
 //! let job = SearchJob { id: 1, record, level: Level::Medium, movetime_ms: None,
 //!     nodes: Some(2_000), seed: 7 };
 //! let text = job.to_json();
-//! let done = SearchJob::from_json(&text).unwrap().run(&mut Engine::new(16));
+//! let done = SearchJob::from_json(&text).unwrap().run(&mut Engine::new(TableSize::entries_log2(16)));
 //! let mv = qiguo_rules::notation::parse_move(done.best.as_deref().unwrap()).unwrap();
 //! assert!(game.position().is_legal(mv));
 //! ```
@@ -135,7 +135,7 @@ mod tests {
 
     fn job_after(moves: usize) -> (Game, SearchJob) {
         let mut game = Game::start(Rules::default(), Seats::default());
-        let mut engine = Engine::new(14);
+        let mut engine = Engine::new(crate::TableSize::entries_log2(14));
         for seed in 0..moves as u64 {
             let limits = Limits {
                 nodes: Some(300),
@@ -164,13 +164,13 @@ mod tests {
         let (game, job) = job_after(10);
         let done = SearchJob::from_json(&job.to_json())
             .unwrap()
-            .run(&mut Engine::new(16));
+            .run(&mut Engine::new(crate::TableSize::entries_log2(16)));
         let done = SearchDone::from_json(&done.to_json()).unwrap();
         let limits = Limits {
             nodes: Some(3_000),
             ..Limits::default()
         };
-        let direct = Engine::new(16)
+        let direct = Engine::new(crate::TableSize::entries_log2(16))
             .search(game.position(), Level::Hard, &limits, 9)
             .unwrap();
         assert_eq!(done.id, 42);
@@ -184,7 +184,7 @@ mod tests {
     fn a_job_that_cannot_be_replayed_says_why_and_has_no_move() {
         let (_, mut job) = job_after(2);
         job.record.moves.push("a1a1".to_owned());
-        let done = job.run(&mut Engine::new(14));
+        let done = job.run(&mut Engine::new(crate::TableSize::entries_log2(14)));
         assert_eq!(done.best, None);
         assert!(
             done.error.as_deref().is_some_and(|e| !e.is_empty()),

@@ -8,11 +8,11 @@
 //! ally costs the ally's whole army, so it is chosen only when worth it).
 //!
 //! ```
-//! use qiguo_ai::{Engine, Level, Limits};
+//! use qiguo_ai::{Engine, Level, Limits, TableSize};
 //! use qiguo_rules::{Position, Rules};
 //!
 //! let pos = Position::start(Rules::default());
-//! let mut engine = Engine::new(16);
+//! let mut engine = Engine::new(TableSize::entries_log2(16));
 //! let limits = Limits { nodes: Some(2_000), ..Limits::default() };
 //! let result = engine.search(&pos, Level::Hard, &limits, 1).unwrap();
 //! assert!(pos.is_legal(result.best));
@@ -34,3 +34,4 @@ pub use background::BackgroundSearch;
 pub use level::LevelSearch;
 pub use qiguo_rules::{Level, ParseLevelError};
 pub use search::{Engine, Limits, SearchResult, WIN, available_threads};
+pub use tt::TableSize;

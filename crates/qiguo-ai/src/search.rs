@@ -25,7 +25,7 @@ use qiguo_rules::{Kingdom, Move, Outcome, Piece, PieceKind, Position};
 
 use crate::eval::{evaluate, general_exposed, victim_value};
 use crate::level::LevelSearch;
-use crate::tt::{Bound, Entry, Table};
+use crate::tt::{Bound, Entry, Table, TableSize};
 use qiguo_rules::Level;
 
 /// A score beyond any evaluation: a won game (less the moves it takes).
@@ -126,15 +126,15 @@ struct Iterations {
 
 impl Default for Engine {
     fn default() -> Engine {
-        Engine::new(18)
+        Engine::new(TableSize::entries_log2(18))
     }
 }
 
 impl Engine {
-    /// An engine with a transposition table of 2^`tt_bits` entries.
-    pub fn new(tt_bits: u32) -> Engine {
+    /// An engine with a transposition table of `table`.
+    pub fn new(table: TableSize) -> Engine {
         Engine {
-            tt: Arc::new(Table::new(tt_bits)),
+            tt: Arc::new(Table::new(table)),
             killers: vec![[u32::MAX; 2]; MAX_PLY + 1],
             history: vec![0; 361 * 361],
             buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
@@ -155,11 +155,16 @@ impl Engine {
         }
     }
 
+    /// How large its transposition table is.
+    pub fn table_size(&self) -> TableSize {
+        self.tt.size()
+    }
+
     /// An engine that searches beside this one, sharing its transposition table.
     fn helper(&self) -> Engine {
         Engine {
             tt: self.tt.clone(),
-            ..Engine::new(0)
+            ..Engine::new(TableSize::entries_log2(0))
         }
     }
 

@@ -89,16 +89,62 @@ impl Entry {
     }
 }
 
+/// How large a transposition table is: a power of two of entries of
+/// [`TableSize::ENTRY_BYTES`] bytes each. Asked for in mebibytes (the largest table that fits)
+/// or as a number of entries, never as a bare number that two readers could take differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TableSize {
+    bits: u32,
+}
+
+impl TableSize {
+    /// The bytes of one entry (the packed entry and the key mixed with it).
+    pub const ENTRY_BYTES: usize = std::mem::size_of::<[AtomicU64; 2]>();
+
+    /// The largest table within `mb` mebibytes (one entry at least).
+    pub const fn megabytes(mb: u32) -> TableSize {
+        let entries = ((mb as u64) << 20) / TableSize::ENTRY_BYTES as u64;
+        TableSize {
+            bits: if entries == 0 {
+                0
+            } else {
+                63 - entries.leading_zeros()
+            },
+        }
+    }
+
+    /// A table of 2^`bits` entries (`bits` at most 40).
+    pub const fn entries_log2(bits: u32) -> TableSize {
+        assert!(bits <= 40, "a transposition table of at most 2^40 entries");
+        TableSize { bits }
+    }
+
+    /// How many entries it holds.
+    pub const fn entries(self) -> usize {
+        1 << self.bits
+    }
+
+    /// How many bytes it takes.
+    pub const fn bytes(self) -> usize {
+        self.entries() * TableSize::ENTRY_BYTES
+    }
+}
+
 impl Table {
-    /// A table of 2^`bits` entries.
-    pub fn new(bits: u32) -> Table {
-        let size = 1usize << bits;
+    /// A table of `size`.
+    pub fn new(size: TableSize) -> Table {
+        let size = size.entries();
         Table {
             slots: (0..size)
                 .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
                 .collect(),
             mask: size - 1,
         }
+    }
+
+    /// How large it is.
+    pub fn size(&self) -> TableSize {
+        TableSize::entries_log2((self.mask + 1).trailing_zeros())
     }
 
     /// The entry for `key`, if stored.
@@ -138,7 +184,7 @@ mod tests {
 
     #[test]
     fn stores_and_prefers_depth() {
-        let t = Table::new(4);
+        let t = Table::new(TableSize::entries_log2(4));
         let e = |key, depth, score| Entry {
             key,
             score,
@@ -158,7 +204,7 @@ mod tests {
 
     #[test]
     fn entries_come_back_as_stored() {
-        let t = Table::new(6);
+        let t = Table::new(TableSize::entries_log2(6));
         let far = Move::new(Point::new(18, 18).unwrap(), Point::new(0, 17).unwrap());
         for (i, (score, mv, depth, bound)) in [
             (-2_000_000, far.bits(), 64, Bound::Lower),
@@ -186,5 +232,17 @@ mod tests {
         );
         t.clear();
         assert!(t.probe(0xDEAD_BEEF_0000_0000).is_none());
+    }
+
+    #[test]
+    fn a_size_in_megabytes_is_the_largest_table_within_them() {
+        assert_eq!(TableSize::ENTRY_BYTES, 16);
+        assert_eq!(TableSize::megabytes(16).bytes(), 16 << 20);
+        assert_eq!(TableSize::megabytes(16).entries(), 1 << 20);
+        // Not a power of two: the largest power of two below.
+        assert_eq!(TableSize::megabytes(24).bytes(), 16 << 20);
+        assert_eq!(TableSize::megabytes(1).entries(), 1 << 16);
+        assert_eq!(TableSize::megabytes(0).entries(), 1);
+        assert_eq!(TableSize::entries_log2(18).bytes(), 4 << 20);
     }
 }

@@ -1,7 +1,7 @@
 //! The computer players choose legal moves in all kinds of positions, take a General left
 //! unprotected, and are reproducible for a fixed seed and node budget.
 
-use qiguo_ai::{Engine, Level, LevelSearch, Limits};
+use qiguo_ai::{Engine, Level, LevelSearch, Limits, TableSize};
 use qiguo_rules::{Game, Move, PieceKind, Position, Preset, Rules, Seating, Seats, notation};
 
 /// A random legal move, a capture two times in three when there is one.
@@ -50,7 +50,7 @@ fn positions() -> Vec<Position> {
 fn every_level_returns_a_legal_move() {
     let positions = positions();
     assert!(positions.len() > 40, "{}", positions.len());
-    let mut engine = Engine::new(16);
+    let mut engine = Engine::new(TableSize::entries_log2(16));
     for (i, pos) in positions.iter().enumerate() {
         for level in Level::ALL {
             let limits = Limits {
@@ -76,7 +76,7 @@ fn a_finished_game_has_no_move() {
     .unwrap();
     assert!(pos.is_over());
     assert!(
-        Engine::new(10)
+        Engine::new(TableSize::entries_log2(10))
             .search(&pos, Level::Hard, &Limits::default(), 0)
             .is_none()
     );
@@ -92,7 +92,7 @@ fn an_unprotected_general_is_taken() {
     )
     .unwrap();
     for level in [Level::Easy, Level::Medium, Level::Hard] {
-        let mut engine = Engine::new(16);
+        let mut engine = Engine::new(TableSize::entries_log2(16));
         let limits = Limits {
             nodes: Some(50_000),
             ..Limits::default()
@@ -114,7 +114,7 @@ fn a_general_in_danger_is_saved_or_defended() {
         Rules::preset(Preset::Classic),
     )
     .unwrap();
-    let mut engine = Engine::new(16);
+    let mut engine = Engine::new(TableSize::entries_log2(16));
     let limits = Limits {
         nodes: Some(100_000),
         ..Limits::default()
@@ -142,8 +142,12 @@ fn searches_are_reproducible_for_a_seed_and_node_budget() {
             nodes: Some(20_000),
             ..Limits::default()
         };
-        let a = Engine::new(16).search(pos, level, &limits, 42).unwrap();
-        let b = Engine::new(16).search(pos, level, &limits, 42).unwrap();
+        let a = Engine::new(TableSize::entries_log2(16))
+            .search(pos, level, &limits, 42)
+            .unwrap();
+        let b = Engine::new(TableSize::entries_log2(16))
+            .search(pos, level, &limits, 42)
+            .unwrap();
         assert_eq!(
             (a.best, a.score, a.depth, a.nodes),
             (b.best, b.score, b.depth, b.nodes),
@@ -163,7 +167,7 @@ fn hard_takes_a_free_general_when_its_own_is_safe() {
         nodes: Some(750_000),
         ..Limits::default()
     };
-    let result = Engine::new(18)
+    let result = Engine::new(TableSize::entries_log2(18))
         .search(&pos, Level::Hard, &limits, 1)
         .unwrap();
     assert_eq!(result.best, notation::parse_move("n17n19").unwrap());
@@ -257,7 +261,7 @@ fn hard_takes_free_generals_in_generated_positions() {
         "only {} positions with a free General",
         positions.len()
     );
-    let mut engine = Engine::new(18);
+    let mut engine = Engine::new(TableSize::entries_log2(18));
     for pos in positions {
         let free = free_generals(&pos);
         let limits = Limits {
@@ -288,7 +292,7 @@ fn a_position_met_again_gets_another_near_best_move() {
         nodes: Some(20_000),
         ..Limits::default()
     };
-    let mut engine = Engine::new(16);
+    let mut engine = Engine::new(TableSize::entries_log2(16));
     let first = engine.search(&pos, Level::Medium, &limits, 7).unwrap();
     let second = engine.search(&pos, Level::Medium, &limits, 7).unwrap();
     let third = engine.search(&pos, Level::Medium, &limits, 7).unwrap();
@@ -332,7 +336,7 @@ fn takes_a_free_general(threads: usize) {
         threads: Some(threads),
         ..Limits::default()
     };
-    let result = Engine::new(18)
+    let result = Engine::new(TableSize::entries_log2(18))
         .search(&pos, Level::Hard, &limits, 1)
         .unwrap();
     let taken = result.best.to().and_then(|to| pos.piece_at(to));

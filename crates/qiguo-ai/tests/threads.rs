@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use qiguo_ai::{Engine, Level, LevelSearch, Limits};
+use qiguo_ai::{Engine, Level, LevelSearch, Limits, TableSize};
 use qiguo_rules::{Position, Preset, Rules};
 use qiguo_testkit::CROWDED_MIDGAME;
 
@@ -25,13 +25,13 @@ fn nodes(n: u64) -> Limits {
 #[test]
 fn one_thread_again_searches_as_an_engine_that_never_had_helpers() {
     let pos = midgame();
-    let mut shared = Engine::new(16);
+    let mut shared = Engine::new(TableSize::entries_log2(16));
     shared.set_threads(2);
     assert_eq!(shared.threads(), 2);
     shared.set_threads(1);
     assert_eq!(shared.threads(), 1);
     let a = shared.search(&pos, Level::Hard, &nodes(60_000), 3).unwrap();
-    let b = Engine::new(16)
+    let b = Engine::new(TableSize::entries_log2(16))
         .search(&pos, Level::Hard, &nodes(60_000), 3)
         .unwrap();
     assert_eq!(
@@ -44,10 +44,10 @@ fn one_thread_again_searches_as_an_engine_that_never_had_helpers() {
 fn levels_that_look_one_move_deep_stay_on_one_thread() {
     let pos = midgame();
     for level in [Level::Easy, Level::Medium] {
-        let mut two = Engine::new(16);
+        let mut two = Engine::new(TableSize::entries_log2(16));
         two.set_threads(2);
         let a = two.search(&pos, level, &nodes(level.nodes()), 9).unwrap();
-        let b = Engine::new(16)
+        let b = Engine::new(TableSize::entries_log2(16))
             .search(&pos, level, &nodes(level.nodes()), 9)
             .unwrap();
         assert_eq!((a.best, a.nodes), (b.best, b.nodes), "{level}");
@@ -64,7 +64,7 @@ fn a_stop_ends_every_thread_with_a_move() {
         stop: Some(stop.clone()),
         ..Limits::default()
     };
-    let mut engine = Engine::new(16);
+    let mut engine = Engine::new(TableSize::entries_log2(16));
     engine.set_threads(3);
     let asked = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(200));

@@ -5,12 +5,12 @@
 
 use std::time::Duration;
 
-use qiguo_ai::{Engine, Level, Limits};
+use qiguo_ai::{Engine, Level, Limits, TableSize};
 use qiguo_rules::{Position, Rules};
 
 #[test]
 fn moves_come_within_the_time_budget() {
-    let mut engine = Engine::new(18);
+    let mut engine = Engine::new(TableSize::entries_log2(18));
     let mut pos = Position::start(Rules::default());
     for budget_ms in [150u64, 400, 250, 400, 150, 400] {
         let budget = Duration::from_millis(budget_ms);

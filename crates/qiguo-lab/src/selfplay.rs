@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use qiguo_ai::{Engine, Level, LevelSearch, Limits};
+use qiguo_ai::{Engine, Level, LevelSearch, Limits, TableSize};
 use qiguo_rules::{Game, Kingdom, Rules, Seats, Victory};
 use serde::Serialize;
 
@@ -140,7 +140,7 @@ impl Series {
     /// players within Easy's node budget (the same on any machine).
     pub fn opening_of(&self, index: u32) -> Game {
         let mut game = Game::start(self.rules, Seats::seven());
-        let mut engine = Engine::new(16);
+        let mut engine = Engine::new(TableSize::entries_log2(16));
         let limits = Budget::Nodes(None).limits(Level::Easy);
         while game.outcome().is_none() && game.len() < self.opening.min(self.max_plies) {
             // Apart from the seeds of the levels' own moves in the same game.
@@ -158,7 +158,9 @@ impl Series {
     pub fn play(&self, index: u32) -> GameResult {
         let levels = self.levels_of(index);
         let mut game = self.opening_of(index);
-        let mut engines: Vec<Engine> = (0..7).map(|_| Engine::new(16)).collect();
+        let mut engines: Vec<Engine> = (0..7)
+            .map(|_| Engine::new(TableSize::entries_log2(16)))
+            .collect();
         engines[self.measured_of(index).index()].set_threads(self.measured_threads);
         while game.outcome().is_none() && game.len() < self.max_plies {
             let ply = game.len() as u64;

@@ -10,7 +10,7 @@
 //! ```
 
 use qiguo_ai::job::SearchJob;
-use qiguo_ai::{Engine, Level, Limits};
+use qiguo_ai::{Engine, Level, Limits, TableSize};
 use qiguo_rules::{Game, PlayerInfo, Record, Rules, Seats};
 
 fn main() {
@@ -31,7 +31,7 @@ fn main() {
         std::process::exit(2);
     }
     let mut game = Game::start(Rules::default(), Seats::default());
-    let mut easy = Engine::new(14);
+    let mut easy = Engine::new(TableSize::entries_log2(14));
     for n in 0..after {
         let limits = Limits {
             nodes: Some(2_000),
@@ -54,7 +54,7 @@ fn main() {
         println!("{}", job.to_json());
         return;
     }
-    let mut engine = Engine::new(17);
+    let mut engine = Engine::new(TableSize::entries_log2(17));
     engine.set_threads(threads);
     println!("{}", job.run(&mut engine).to_json());
 }

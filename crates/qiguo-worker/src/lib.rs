@@ -8,13 +8,13 @@
 
 use std::cell::RefCell;
 
-use qiguo_ai::Engine;
 use qiguo_ai::job::{SearchDone, SearchJob};
+use qiguo_ai::{Engine, TableSize};
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::wasm_bindgen;
 
-/// The transposition table's size, as a power of two of entries (the desktop game's).
-const TABLE_BITS: u32 = 17;
+/// The transposition table's size (the desktop game's: 2^17 entries, 2 MiB).
+const TABLE: TableSize = TableSize::entries_log2(17);
 
 thread_local! {
     static ENGINE: RefCell<Option<Engine>> = const { RefCell::new(None) };
@@ -25,9 +25,8 @@ thread_local! {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
 pub fn think(job: &str) -> String {
     let done = match SearchJob::from_json(job) {
-        Ok(job) => ENGINE.with_borrow_mut(|engine| {
-            job.run(engine.get_or_insert_with(|| Engine::new(TABLE_BITS)))
-        }),
+        Ok(job) => ENGINE
+            .with_borrow_mut(|engine| job.run(engine.get_or_insert_with(|| Engine::new(TABLE)))),
         Err(e) => SearchDone::failed(id_of(job), format!("unreadable search job: {e}")),
     };
     done.to_json()

@@ -127,7 +127,7 @@ pub struct Hint {
 impl Default for Hint {
     fn default() -> Hint {
         Hint {
-            engine: Searcher::new(17),
+            engine: Searcher::new(qiguo_ai::TableSize::entries_log2(17)),
             search: None,
             shown: None,
             limits: Limits {

@@ -16,12 +16,23 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
-use qiguo_ai::{Engine, LevelSearch, Limits};
+use qiguo_ai::{Engine, LevelSearch, Limits, TableSize};
 use qiguo_rules::{Level, Move, Position};
 use tokio::sync::oneshot;
 
-/// The transposition table of one search, in MB.
-const TABLE_MB: u32 = 16;
+/// The transposition table of one search: 16 MiB.
+const TABLE: TableSize = TableSize::megabytes(16);
+
+/// An engine with its table of [`TABLE`].
+fn engine() -> Engine {
+    Engine::new(TABLE)
+}
+
+thread_local! {
+    /// Each search thread's engine, kept from one search to the next, so that its table is
+    /// made once per thread (16 MiB each) and not once per move.
+    static ENGINE: std::cell::RefCell<Engine> = std::cell::RefCell::new(engine());
+}
 
 /// What a search is asked for.
 #[derive(Clone, Debug)]
@@ -129,13 +140,13 @@ impl Searches {
             attended,
         } = ask;
         let work: Work = Box::new(move || {
-            let mut engine = Engine::new(TABLE_MB);
             let limits = Limits {
                 nodes: Some(level.nodes()),
                 threads: Some(1),
                 ..Limits::default()
             };
-            engine.search(&pos, level, &limits, seed).map(|r| r.best)
+            ENGINE
+                .with_borrow_mut(|engine| engine.search(&pos, level, &limits, seed).map(|r| r.best))
         });
         self.run(work, level == Level::Hard, attended).await
     }
@@ -204,6 +215,12 @@ fn work(shared: &Shared) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_computer_searches_with_a_table_of_sixteen_mebibytes() {
+        // Once a bare 16 read as 2^16 entries of 16 bytes: 1 MiB.
+        assert_eq!(super::engine().table_size().bytes(), 16 * 1024 * 1024);
+    }
+
     use std::sync::mpsc;
     use std::time::Duration;
 
