@@ -30,3 +30,33 @@ pub use store::{
     CreatedGame, GameId, MadeBy, NewPlayer, Pace, PlayerId, SeatPlan, Store, StoreError,
     StoredGame, WhenOverdue,
 };
+
+#[cfg(test)]
+mod build_script {
+    /// What the build script told Cargo, as Cargo keeps it beside `OUT_DIR`.
+    fn told() -> String {
+        let output = std::path::Path::new(env!("OUT_DIR")).with_file_name("output");
+        std::fs::read_to_string(&output).unwrap_or_else(|e| panic!("{}: {e}", output.display()))
+    }
+
+    /// A path that does not exist, or a variable the script does not read, would make Cargo
+    /// run it again at every build, and rebuild the server, the game and every test after it.
+    #[test]
+    fn the_build_script_is_run_again_only_for_what_it_reads() {
+        let told = told();
+        let mut watched = 0;
+        for line in told.lines() {
+            if let Some(path) = line.strip_prefix("cargo::rerun-if-changed=") {
+                assert!(
+                    std::path::Path::new(path).exists(),
+                    "{path} is watched but does not exist"
+                );
+                watched += 1;
+            }
+            if let Some(variable) = line.strip_prefix("cargo::rerun-if-env-changed=") {
+                assert_eq!(variable, "QIGUO_POSTGRES_URL", "the one variable it reads");
+            }
+        }
+        assert_eq!(watched, 2, "aiosmtpd and systemd-analyze: {told}");
+    }
+}
