@@ -400,20 +400,9 @@ impl Hub {
         if !address.confirmed {
             return Ok(Written::Drop("the address is not confirmed"));
         }
-        let unsubscribe = self
-            .store
-            .make_token(
-                player,
-                Purpose::Unsubscribe,
-                Some(&address.address),
-                None,
-                UNSUBSCRIBE_MS,
-            )
-            .await?;
-        letter.unsubscribe = Some(format!(
-            "{}/mail/unsubscribe/{unsubscribe}",
-            config.public_url
-        ));
+        // From here on the e-mail is decided first, and its tokens (the unsubscribe link's,
+        // each game link's) are made only for one that goes: a player who is told on their
+        // connection, or whose mail waits, collects none.
         let connected = self.signed_in_here(player)
             || online_ms.is_some_and(|seen| now - seen < super::PRESENT_FOR.as_millis() as i64);
         if mail.kind == MailKind::Digest {
@@ -427,23 +416,30 @@ impl Hub {
                 .map_err(|why| StoreError::Commit(why.to_string()))?;
             for summary in games {
                 if summary.your_turn
-                    && let Some((game, _)) = self
-                        .game_note(mailing, &summary.id, player, letter.language)
-                        .await?
+                    && let Some((game, live)) =
+                        self.game_note(&summary.id, player, letter.language).await?
                 {
-                    waiting.push(game);
+                    waiting.push((game, summary.id, live.code.clone()));
                 }
             }
             if waiting.is_empty() {
                 return Ok(Written::Drop("no game waits"));
             }
-            let (subject, body) = letter.digest(&waiting);
+            self.unsubscribe_link(mailing, &mut letter, player, &address.address)
+                .await?;
+            let mut notes = Vec::with_capacity(waiting.len());
+            for (mut note, id, code) in waiting {
+                self.sign_in_link(mailing, &mut note, player, &id, &code)
+                    .await?;
+                notes.push(note);
+            }
+            let (subject, body) = letter.digest(&notes);
             return self.message(mailing, &letter, subject, body);
         }
         let Some(id) = &mail.game else {
             return Ok(Written::Drop("no game"));
         };
-        let Some((game, live)) = self.game_note(mailing, id, player, letter.language).await? else {
+        let Some((mut game, live)) = self.game_note(id, player, letter.language).await? else {
             return Ok(Written::Drop("no such game"));
         };
         if mail.kind == MailKind::End {
@@ -458,6 +454,10 @@ impl Hub {
                 .map(|k| letter.language.kingdom(k))
                 .collect::<Vec<_>>()
                 .join(", ");
+            self.unsubscribe_link(mailing, &mut letter, player, &address.address)
+                .await?;
+            self.sign_in_link(mailing, &mut game, player, id, &live.code)
+                .await?;
             let (subject, body) = letter.end(&game, &result, &yours);
             return self.message(mailing, &letter, subject, body);
         }
@@ -497,8 +497,56 @@ impl Hub {
                 return Ok(Written::Drop("folded into the digest"));
             }
         }
+        self.unsubscribe_link(mailing, &mut letter, player, &address.address)
+            .await?;
+        self.sign_in_link(mailing, &mut game, player, id, &live.code)
+            .await?;
         let (subject, body) = letter.turn(&game, reminder);
         self.message(mailing, &letter, subject, body)
+    }
+
+    /// Makes the one-click unsubscribe link of an e-mail to `player` at `address` that goes
+    /// (its token good for a year).
+    async fn unsubscribe_link(
+        &self,
+        mailing: &Mailing,
+        letter: &mut Letter,
+        player: &PlayerId,
+        address: &str,
+    ) -> Result<(), StoreError> {
+        let token = self
+            .store
+            .make_token(
+                player,
+                Purpose::Unsubscribe,
+                Some(address),
+                None,
+                UNSUBSCRIBE_MS,
+            )
+            .await?;
+        letter.unsubscribe = Some(format!(
+            "{}/mail/unsubscribe/{token}",
+            mailing.config.public_url
+        ));
+        Ok(())
+    }
+
+    /// Makes the link of `note` (game `id`, invitation `code`) in an e-mail that goes, signing
+    /// `player` in on the device that opens it (one time, for a day).
+    async fn sign_in_link(
+        &self,
+        mailing: &Mailing,
+        note: &mut GameNote,
+        player: &PlayerId,
+        id: &GameId,
+        code: &str,
+    ) -> Result<(), StoreError> {
+        let token = self
+            .store
+            .make_token(player, Purpose::SignIn, None, Some(id), SIGNIN_MS)
+            .await?;
+        note.link = format!("{}/join/{code}#signin={token}", mailing.config.public_url);
+        Ok(())
     }
 
     fn message(
@@ -518,11 +566,10 @@ impl Hub {
         }
     }
 
-    /// A game as an e-mail to `player` tells of it (its link signing them in), and the game;
+    /// A game as an e-mail to `player` tells of it (its link not yet made), and the game;
     /// `None` if there is no such game or they hold no seat in it.
     async fn game_note(
         &self,
-        mailing: &Mailing,
         id: &GameId,
         player: &PlayerId,
         language: MailLanguage,
@@ -536,10 +583,6 @@ impl Hub {
             return Ok(None);
         }
         let summary = game.summary(player, &self.presence(&game));
-        let token = self
-            .store
-            .make_token(player, Purpose::SignIn, None, Some(id), SIGNIN_MS)
-            .await?;
         let kingdom = summary
             .to_move
             .filter(|_| summary.your_turn)
@@ -560,10 +603,8 @@ impl Hub {
             kingdom,
             moves: summary.moves,
             deadline_ms: summary.deadline_ms,
-            link: format!(
-                "{}/join/{}#signin={token}",
-                mailing.config.public_url, game.code
-            ),
+            // Made by [`Hub::sign_in_link`] once the e-mail is sure to go.
+            link: String::new(),
         };
         Ok(Some((note, game)))
     }
