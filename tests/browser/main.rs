@@ -19,7 +19,7 @@ mod page;
 
 use std::time::Duration;
 
-use page::{Browser, Served, bundle, qiguo_online, shots_dir};
+use page::{Browser, PATIENCE, Served, bundle, qiguo_online, shots_dir};
 use qiguo_rules::{Game, Rules, Seats};
 
 /// The whole visit: the board drawn, a lesson's first step, a game joined by link.
@@ -41,12 +41,10 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
 
     // A lesson from the welcome card: its first step played in the move box.
     browser.click_welcome_learn().await;
-    browser
-        .wait_for_title("The General", Duration::from_secs(20))
-        .await;
+    browser.wait_for_title("The General", PATIENCE).await;
     browser.type_move("c10g14").await;
     browser.screenshot("lesson-typed").await;
-    browser.wait_for_title("2/2", Duration::from_secs(20)).await;
+    browser.wait_for_title("2/2", PATIENCE).await;
     browser.screenshot("lesson").await;
 
     // Six Medium computers from the welcome card (back through the toolbar): Qin's move typed,
@@ -56,9 +54,7 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
     let start = Game::start(Rules::default(), Seats::default());
     let qin = start.position().legal_moves()[0].to_string();
     browser.type_move(&qin).await;
-    browser
-        .wait_for_title("move 3", Duration::from_secs(120))
-        .await;
+    browser.wait_for_title("move 3", PATIENCE).await;
     assert!(
         browser.computers_searched_ms().await.is_some(),
         "the page counted its computers' search"
@@ -94,13 +90,11 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
     browser.wait_frames(10).await;
     browser.screenshot("invited").await;
     browser.type_text("Guest\n").await;
-    browser
-        .wait_for_title("Your move", Duration::from_secs(30))
-        .await;
+    browser.wait_for_title("Your move", PATIENCE).await;
     browser.screenshot("joined").await;
     browser.type_move("a13c12").await;
     browser.screenshot("moved").await;
-    let record = page::poll(Duration::from_secs(20), || {
+    let record = page::poll(PATIENCE, || {
         let shown = qiguo_online(&server.ws, &host, "Host", &["show", &id]);
         shown.contains("a13c12").then_some(shown)
     });
@@ -124,7 +118,7 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
     let start = std::time::Instant::now();
     let notified = loop {
         let notified = browser.notified().await;
-        if !notified.is_empty() || start.elapsed() > Duration::from_secs(20) {
+        if !notified.is_empty() || start.elapsed() > PATIENCE {
             break notified;
         }
         tokio::time::sleep(Duration::from_millis(250)).await;
@@ -176,7 +170,7 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
             )
             .await;
         let ring = ring.as_str().unwrap_or("").to_owned();
-        if ring.contains(&host_id) || start.elapsed() > Duration::from_secs(30) {
+        if ring.contains(&host_id) || start.elapsed() > PATIENCE {
             break ring;
         }
         tokio::time::sleep(Duration::from_millis(250)).await;

@@ -12,6 +12,11 @@ use qiguo_testkit::TempDir;
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
+
+/// The longest the test waits for what it expects of the page (a board drawn, a title, a
+/// notification): time enough for a machine busy with a build beside the test; a wait returns
+/// as soon as its thing is there.
+pub const PATIENCE: Duration = Duration::from_secs(120);
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 /// The bundle the tests were built against.
@@ -227,12 +232,12 @@ impl Browser {
             .send(Message::text(message.to_string()))
             .await
             .expect("a command is sent");
-        let deadline = Instant::now() + Duration::from_secs(60);
+        let deadline = Instant::now() + PATIENCE;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             let frame = tokio::time::timeout(left, self.socket.next())
                 .await
-                .unwrap_or_else(|_| panic!("{method}: no answer within a minute"))
+                .unwrap_or_else(|_| panic!("{method}: no answer within {PATIENCE:?}"))
                 .expect("the socket is open")
                 .expect("a frame");
             let Message::Text(text) = frame else {
@@ -301,9 +306,16 @@ impl Browser {
             json!({ "targetId": other["targetId"] }),
         )
         .await;
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        let shown = self.eval("document.visibilityState").await;
-        shown.as_str().unwrap_or_default().to_owned()
+        // The page is told a moment later: wait for it rather than for a length of time.
+        let start = Instant::now();
+        loop {
+            let shown = self.eval("document.visibilityState").await;
+            let shown = shown.as_str().unwrap_or_default().to_owned();
+            if shown == "hidden" || start.elapsed() > PATIENCE {
+                return shown;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 
     /// Evaluates `expression` in the page and waits for the promise it gives: its value.
@@ -345,11 +357,11 @@ impl Browser {
             if let Some(ms) = drawn.as_str().and_then(|s| s.parse().ok()) {
                 return ms;
             }
-            if start.elapsed() > Duration::from_secs(90) {
+            if start.elapsed() > PATIENCE {
                 let notice = self
                     .eval("document.getElementById('loading')?.textContent ?? null")
                     .await;
-                panic!("the board was not drawn within 90 s; the page says {notice}");
+                panic!("the board was not drawn within {PATIENCE:?}; the page says {notice}");
             }
             tokio::time::sleep(Duration::from_millis(250)).await;
         }
@@ -413,8 +425,7 @@ impl Browser {
     pub async fn play_against_medium_computers(&mut self) {
         self.click_welcome_medium().await;
         self.click_welcome_computers().await;
-        self.wait_for_title("Qin to move · move 1", Duration::from_secs(30))
-            .await;
+        self.wait_for_title("Qin to move · move 1", PATIENCE).await;
     }
 
     /// The milliseconds the page's computers have searched in all, as the page counts them

@@ -16,7 +16,7 @@ use qiguo_rules::{Kingdom, PlayerInfo, Position, Record, Rules};
 use qiguo_server::protocol::NewGame;
 use qiguo_server::{Pace, SeatPlan};
 
-const LIMIT: Duration = Duration::from_secs(60);
+const LIMIT: Duration = Duration::from_secs(120);
 
 /// A window's data directory, kept as long as the window (removed when the app is dropped).
 #[derive(Resource)]

@@ -4,6 +4,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
+use std::os::fd::OwnedFd;
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -17,13 +18,13 @@ fn qiguo(data: &Path) -> Command {
     command
 }
 
-/// A free loopback port (bound, then let go).
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+/// A listener on a loopback port of the test's own, and its port: bound once and held for the
+/// whole test, so that no test beside it can take the port, and a server started again finds
+/// it where it was (connections made meanwhile wait in its queue).
+fn loopback() -> (TcpListener, u16) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    (listener, port)
 }
 
 /// A child process killed (SIGKILL) when dropped, so that a failing test leaves none behind.
@@ -36,16 +37,18 @@ impl Drop for Killed {
     }
 }
 
-/// `qiguo server` on `port`, its database in `data`; returns once it listens.
-fn server(data: &Path, port: u16) -> Killed {
-    server_with(data, port, &[])
+/// `qiguo server` on `listener` (handed to it as its standard input), its database in `data`;
+/// returns once it serves.
+fn server(data: &Path, listener: &TcpListener) -> Killed {
+    server_with(data, listener, &[])
 }
 
 /// [`server`] with `args` besides.
-fn server_with(data: &Path, port: u16, args: &[&str]) -> Killed {
+fn server_with(data: &Path, listener: &TcpListener, args: &[&str]) -> Killed {
     let mut child = qiguo(data)
-        .args(["server", "--port", &port.to_string()])
+        .args(["server", "--listen-stdin"])
         .args(args)
+        .stdin(OwnedFd::from(listener.try_clone().unwrap()))
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -79,8 +82,8 @@ fn online_output(data: &Path, port: u16, args: &[&str]) -> Output {
 fn a_game_is_played_from_the_command_line_across_a_killed_server() {
     let dir = TempDir::new("online-cli");
     let (server_dir, ann, bo) = (dir.join("server"), dir.join("ann"), dir.join("bo"));
-    let port = free_port();
-    let srv = server(&server_dir, port);
+    let (listener, port) = loopback();
+    let srv = server(&server_dir, &listener);
     // Ann creates a game by correspondence: her seat, an open one, five computers.
     let created = online(
         &ann,
@@ -138,9 +141,9 @@ fn a_game_is_played_from_the_command_line_across_a_killed_server() {
             .spawn()
             .unwrap(),
     );
-    // The game as the server has it, once it has `ply` moves (within a minute).
+    // The game as the server has it, once it has `ply` moves (within two minutes).
     let moves_once = |ply: usize| {
-        let deadline = Instant::now() + Duration::from_secs(60);
+        let deadline = Instant::now() + Duration::from_secs(120);
         loop {
             let shown = online(&ann, port, &["show", &game]);
             let record: qiguo_rules::Record =
@@ -166,7 +169,7 @@ fn a_game_is_played_from_the_command_line_across_a_killed_server() {
     ann_moves(7);
     let before = moves_once(8);
     drop(srv);
-    let srv = server(&server_dir, port);
+    let srv = server(&server_dir, &listener);
     // Chu's move is made (before the kill, or by the player connecting again), the computers
     // play on after the restart, and Chu's next move comes from the player too.
     ann_moves(14);
@@ -200,6 +203,12 @@ fn bad_server_and_online_options_are_refused_with_one_line() {
         "--insecure-lan",
     );
     refused(&["server", "--db", "mysql://x"], "--db");
+    // Standard input (here /dev/null) must be a listening socket, and then no port is bound.
+    refused(
+        &["server", "--listen-stdin"],
+        "--listen-stdin: standard input is not a listening TCP socket",
+    );
+    refused(&["server", "--listen-stdin", "--port", "7206"], "--port");
     refused(&["server", "--tls-cert", "x.pem"], "--tls-key");
     refused(
         &[
@@ -240,7 +249,8 @@ fn bad_server_and_online_options_are_refused_with_one_line() {
         &[
             "online",
             "--server",
-            &format!("ws://127.0.0.1:{}", free_port()),
+            // Nothing listens on port 1 (a port of the system's that no test takes).
+            "ws://127.0.0.1:1",
             "games",
         ],
         "cannot be reached",
@@ -267,8 +277,8 @@ fn online_lines(data: &Path, port: u16, args: &[&str]) -> Vec<Value> {
 fn the_table_talks_from_the_command_line() {
     let dir = TempDir::new("online-talk");
     let (server_dir, ann, bo) = (dir.join("server"), dir.join("ann"), dir.join("bo"));
-    let port = free_port();
-    let _srv = server(&server_dir, port);
+    let (listener, port) = loopback();
+    let _srv = server(&server_dir, &listener);
     let created = online(
         &ann,
         port,
@@ -324,8 +334,8 @@ fn the_table_talks_from_the_command_line() {
 fn holidays_are_taken_from_the_command_line() {
     let dir = TempDir::new("online-away");
     let (server_dir, ann) = (dir.join("server"), dir.join("ann"));
-    let port = free_port();
-    let _srv = server(&server_dir, port);
+    let (listener, port) = loopback();
+    let _srv = server(&server_dir, &listener);
     let none = online(&ann, port, &["--name", "Ann", "holidays"]);
     assert_eq!(
         (none["away_until"].clone(), none["used"].as_u64()),
@@ -381,15 +391,15 @@ fn an_e_mail_address_is_given_from_the_command_line() {
         "{said}"
     );
     // No relay listens where this server sends: the address is taken, its confirmation waits.
-    let port = free_port();
-    let smtp = format!("smtp://127.0.0.1:{}", free_port());
+    let (listener, port) = loopback();
+    let smtp = "smtp://127.0.0.1:1";
     let public = format!("http://127.0.0.1:{port}");
     let _srv = server_with(
         &server_dir,
-        port,
+        &listener,
         &[
             "--smtp",
-            &smtp,
+            smtp,
             "--public-url",
             &public,
             "--mail-from",

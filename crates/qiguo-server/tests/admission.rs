@@ -61,12 +61,30 @@ async fn from_stranger(to: SocketAddr) -> TcpStream {
     socket.connect(to).await.unwrap()
 }
 
-/// What the server answers on `tcp` within `within`: its bytes until it closes, or what came
-/// until then.
-async fn answer(tcp: &mut TcpStream, within: Duration) -> (String, bool) {
+/// The head of what the server answers on `tcp` (through its blank line), with whatever
+/// came with it; within [`PATIENCE`].
+async fn head(tcp: &mut TcpStream) -> String {
     let mut got = Vec::new();
     let mut buf = [0u8; 4096];
-    let closed = tokio::time::timeout(within, async {
+    let read = tokio::time::timeout(PATIENCE, async {
+        while !got.windows(4).any(|w| w == b"\r\n\r\n") {
+            match tcp.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await;
+    assert!(read.is_ok(), "no answer within {PATIENCE:?}");
+    String::from_utf8_lossy(&got).into_owned()
+}
+
+/// Everything the server sends on `tcp` until it closes it, which it must within
+/// [`PATIENCE`].
+async fn until_closed(tcp: &mut TcpStream) -> String {
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    let closed = tokio::time::timeout(PATIENCE, async {
         loop {
             match tcp.read(&mut buf).await {
                 Ok(0) | Err(_) => return,
@@ -74,9 +92,10 @@ async fn answer(tcp: &mut TcpStream, within: Duration) -> (String, bool) {
             }
         }
     })
-    .await
-    .is_ok();
-    (String::from_utf8_lossy(&got).into_owned(), closed)
+    .await;
+    let got = String::from_utf8_lossy(&got).into_owned();
+    assert!(closed.is_ok(), "not closed within {PATIENCE:?}: {got}");
+    got
 }
 
 /// A WebSocket upgrade's request, with an `X-Forwarded-For` if given.
@@ -131,7 +150,7 @@ async fn a_flood_from_one_address_leaves_room_for_everyone_else() {
     let mut refused = 0;
     let mut held = Vec::new();
     for mut tcp in opened {
-        let (said, closed) = answer(&mut tcp, Duration::from_millis(200)).await;
+        let said = head(&mut tcp).await;
         if said.starts_with("HTTP/1.1 503") {
             assert!(
                 said.contains("too many connections from your address"),
@@ -141,7 +160,7 @@ async fn a_flood_from_one_address_leaves_room_for_everyone_else() {
                 said.to_ascii_lowercase().contains("retry-after: 60"),
                 "{said}"
             );
-            assert!(closed, "a refused connection is closed");
+            until_closed(&mut tcp).await;
             refused += 1;
         } else {
             assert!(said.starts_with("HTTP/1.1 101"), "{said}");
@@ -154,16 +173,23 @@ async fn a_flood_from_one_address_leaves_room_for_everyone_else() {
     // The sessions that said no hello are closed by its deadline (2 s here), and the room
     // is given back.
     for tcp in &mut held {
-        let (_, closed) = answer(tcp, Duration::from_secs(5)).await;
-        assert!(closed, "no hello, closed in time");
+        until_closed(tcp).await;
     }
-    let mut again = from_stranger(to).await;
-    again
-        .write_all(upgrade_request(None).as_bytes())
-        .await
-        .unwrap();
-    let (said, _) = answer(&mut again, Duration::from_millis(500)).await;
-    assert!(said.starts_with("HTTP/1.1 101"), "{said}");
+    // The room is given back once the server has seen them closed (a moment after they are).
+    let started = tokio::time::Instant::now();
+    loop {
+        let mut again = from_stranger(to).await;
+        again
+            .write_all(upgrade_request(None).as_bytes())
+            .await
+            .unwrap();
+        let said = head(&mut again).await;
+        if said.starts_with("HTTP/1.1 101") {
+            break;
+        }
+        assert!(started.elapsed() < PATIENCE, "no room again: {said}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     // The flood is in the log as a few lines and a count, not one line a connection.
     assert!(server.said("too many connections from your address") <= 5);
 }
@@ -187,14 +213,12 @@ async fn a_full_server_says_so_and_a_silent_connection_is_closed() {
         .write_all(upgrade_request(None).as_bytes())
         .await
         .unwrap();
-    let (said, closed) = answer(&mut one_more, Duration::from_secs(2)).await;
+    let said = until_closed(&mut one_more).await;
     assert!(said.starts_with("HTTP/1.1 503"), "{said}");
     assert!(said.contains("the server is full"), "{said}");
-    assert!(closed);
     // They are closed by the deadline on their first request's headers...
     for tcp in &mut quiet {
-        let (said, closed) = answer(tcp, Duration::from_secs(4)).await;
-        assert!(closed, "{said}");
+        until_closed(tcp).await;
     }
     // ...and a person gets in; the server says it is healthy.
     a_person_plays(&server.url, "Bo").await;
@@ -203,7 +227,7 @@ async fn a_full_server_says_so_and_a_silent_connection_is_closed() {
         .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         .await
         .unwrap();
-    let (said, _) = answer(&mut health, Duration::from_secs(3)).await;
+    let said = until_closed(&mut health).await;
     assert!(said.starts_with("HTTP/1.1 200"), "{said}");
     assert!(said.ends_with("ok\n"), "{said}");
 }
@@ -251,18 +275,18 @@ async fn rates_and_caps_are_refused_with_their_reasons() {
         Some(Refusal::TooManyConnections { max: 2 })
     ));
     second.close().await;
-    let mut third = None;
-    for _ in 0..50 {
-        // Closed as soon as the server has seen the close.
-        if let Ok((c, _)) =
-            qiguo_server::client::connect(url, identity.clone(), &Trust::default()).await
-        {
-            third = Some(c);
-            break;
+    // Given back as soon as the server has seen the close.
+    let started = tokio::time::Instant::now();
+    loop {
+        match qiguo_server::client::connect(url, identity.clone(), &Trust::default()).await {
+            Ok(_) => break,
+            Err(e) => assert!(
+                started.elapsed() < PATIENCE,
+                "a closed connection gives its place back: {e}"
+            ),
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert!(third.is_some(), "a closed connection gives its place back");
     // Games in progress: two; a third is refused.
     let (_, code) = create(&mut ann, new_game(seats(0, Level::Random), LIVE)).await;
     create(&mut ann, new_game(seats(0, Level::Random), LIVE)).await;
@@ -303,14 +327,19 @@ async fn rates_and_caps_are_refused_with_their_reasons() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_silent_session_is_pinged_and_closed_when_it_does_not_answer() {
     let dir = TempDir::new("admission-idle");
-    let server = Server::start(&dir, &["--ping-after", "1"]);
+    let server = Server::start(&dir, &["--ping-after", "2"]);
     let url = &server.url;
     let (mut awake, _) = newcomer(url, "Awake").await;
-    // A client that never reads does not answer pings either.
+    // A client that never reads does not answer pings either: pinged after two silent
+    // seconds, closed after two more.
     let (asleep, _) = newcomer(url, "Asleep").await;
-    // The awake one only waits for news: reading, it answers the server's pings.
-    let news = tokio::time::timeout(Duration::from_millis(3500), awake.next_event()).await;
-    assert!(news.is_err(), "no news, and not closed: {news:?}");
+    // The awake one only waits for news meanwhile: reading, it answers the server's pings.
+    tokio::select! {
+        news = awake.next_event() => panic!("no news, and not closed: {news:?}"),
+        () = eventually("the silent one closed", || {
+            server.said("answered nothing, not even a ping; closed") == 1
+        }) => {}
+    }
     assert!(matches!(
         awake.ask(Ask::Games {}).await,
         Ok(Answer::Games { .. })
@@ -337,7 +366,7 @@ async fn only_a_named_proxy_says_who_the_client_is() {
         tcp.write_all(upgrade_request(forwarded).as_bytes())
             .await
             .unwrap();
-        let (said, _) = answer(&mut tcp, Duration::from_millis(400)).await;
+        let said = head(&mut tcp).await;
         (said, tcp)
     };
     // Through the proxy (127.0.0.1): counted by the client it names.

@@ -3,8 +3,6 @@
 
 mod common;
 
-use std::time::Duration;
-
 use common::*;
 use qiguo_rules::{Kingdom, Move};
 use qiguo_server::client::Client;
@@ -92,7 +90,7 @@ async fn a_rematch_seats_the_same_players() {
     assert_ne!(rematch, id);
     assert!(!code.is_empty());
     // Bo is told, and holds Chu in it already; the same start, rules and pace.
-    let told = tokio::time::timeout(Duration::from_secs(5), async {
+    let told = tokio::time::timeout(PATIENCE, async {
         loop {
             if let Event::Rematch { game, rematch, by } = bo.client.next_event().await.unwrap() {
                 return (game, rematch, by);

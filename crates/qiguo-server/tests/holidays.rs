@@ -24,9 +24,9 @@ async fn away(client: &mut Client, until: Option<String>) -> Result<Holidays, Re
     }
 }
 
-/// The next `away` event `table` hears within five seconds: (seat, until, deadline).
+/// The next `away` event `table` hears, within [`PATIENCE`]: (seat, until, deadline).
 async fn hears_away(table: &mut Table) -> (u8, Option<String>, Option<i64>) {
-    tokio::time::timeout(Duration::from_secs(5), async {
+    tokio::time::timeout(PATIENCE, async {
         loop {
             if let Event::Away {
                 seat,
@@ -104,7 +104,7 @@ async fn a_holiday_stops_the_clock_across_a_restart() {
     assert_eq!(view.seats[1].away_until, None);
     assert_eq!(view.deadline_ms, Some(back + DAY_MS));
     bo.close().await;
-    tokio::time::timeout(Duration::from_secs(15), async {
+    tokio::time::timeout(PATIENCE, async {
         loop {
             let stored = store.load_game(&id).await.unwrap();
             if stored.game.len() > 1 {

@@ -24,10 +24,7 @@ fn wait_for<T>(link: &Link, kept: &mut Vec<News>, mut pick: impl FnMut(&News) ->
         if let Some(i) = kept.iter().position(|n| pick(n).is_some()) {
             return pick(&kept.remove(i)).unwrap();
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "waited for news: {kept:?}"
-        );
+        assert!(start.elapsed() < PATIENCE, "waited for news: {kept:?}");
         std::thread::sleep(Duration::from_millis(5));
     }
 }

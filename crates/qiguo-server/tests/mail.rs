@@ -8,7 +8,7 @@
 
 mod common;
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -23,8 +23,9 @@ use qiguo_server::{Pace, WhenOverdue};
 use qiguo_testkit::TempDir;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-/// Debian's SMTP server (its own Python, whatever `python3` is on the PATH).
-const AIOSMTPD: &str = "/usr/bin/aiosmtpd";
+/// Debian's SMTP server in Python (python3-aiosmtpd), run by Debian's own Python (the one
+/// `PATH` finds may lack the package).
+const PYTHON: &str = "/usr/bin/python3";
 
 /// The tests on PostgreSQL share its outbox: one at a time, or one's server would send the
 /// other's e-mails through its own relay.
@@ -32,16 +33,20 @@ static ON_POSTGRESQL: std::sync::LazyLock<tokio::sync::Mutex<()>> =
     std::sync::LazyLock::new(|| tokio::sync::Mutex::new(()));
 
 /// An SMTP server on 127.0.0.1, keeping every e-mail it takes in a Maildir; stopped when
-/// dropped.
+/// dropped. Its port is bound by the test and handed to it as its standard input, so that no
+/// parallel test can take the port in between; once stopped, its port refuses connections.
 struct Relay {
     child: Child,
     port: u16,
 }
 
-/// A handler for aiosmtpd keeping e-mails as its Mailbox does, but refusing for good (550)
-/// every address at `gone.qiguo.test`.
-const PICKY_HANDLER: &str = "\
+/// aiosmtpd serving on the listening socket that is its standard input, keeping e-mails in the
+/// Maildir named by its argument as aiosmtpd's Mailbox does, but refusing for good (550) every
+/// address at `gone.qiguo.test`.
+const RELAY: &str = "\
+import asyncio, socket, sys
 from aiosmtpd.handlers import Mailbox
+from aiosmtpd.smtp import SMTP
 
 class Picky(Mailbox):
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
@@ -49,34 +54,32 @@ class Picky(Mailbox):
             return '550 5.1.1 <%s>: no such mailbox here' % address
         envelope.rcpt_tos.append(address)
         return '250 OK'
+
+async def main(maildir):
+    listening = socket.socket(fileno=0)
+    handler = Picky(maildir)
+    loop = asyncio.get_running_loop()
+    server = await loop.create_server(lambda: SMTP(handler), sock=listening)
+    await server.serve_forever()
+
+asyncio.run(main(sys.argv[1]))
 ";
 
 impl Relay {
-    /// Starts one on `port`, and waits until it takes connections.
-    async fn start(port: u16, maildir: &Path) -> Relay {
-        let handlers = maildir.with_extension("handlers");
-        std::fs::create_dir_all(&handlers).unwrap();
-        std::fs::write(handlers.join("picky.py"), PICKY_HANDLER).unwrap();
-        let child = Command::new(AIOSMTPD)
-            .env("PYTHONPATH", &handlers)
-            .args(["-n", "-l", &format!("127.0.0.1:{port}")])
-            .args(["-c", "picky.Picky"])
+    /// Starts one on a port of its own. It takes connections at once: they wait in the
+    /// socket's queue until aiosmtpd has started.
+    fn start(maildir: &Path) -> Relay {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let child = Command::new(PYTHON)
+            .args(["-c", RELAY])
             .arg(maildir)
+            .stdin(std::os::fd::OwnedFd::from(listener))
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(Stdio::inherit())
             .spawn()
             .expect("aiosmtpd starts");
-        let relay = Relay { child, port };
-        for _ in 0..100 {
-            if tokio::net::TcpStream::connect(("127.0.0.1", port))
-                .await
-                .is_ok()
-            {
-                return relay;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        panic!("aiosmtpd did not listen on {port}");
+        Relay { child, port }
     }
 
     fn stop(&mut self) {
@@ -110,16 +113,13 @@ fn received(maildir: &Path) -> Vec<Mail> {
         .collect()
 }
 
-/// Waits (at most 20 s) until `maildir` holds `n` e-mails; all of them.
+/// Waits until `maildir` holds `n` e-mails: all of them.
 async fn wait_for_mails(maildir: &Path, n: usize) -> Vec<Mail> {
-    for _ in 0..200 {
-        let mails = received(maildir);
-        if mails.len() >= n {
-            return mails;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("{n} e-mails expected, got {}", received(maildir).len());
+    eventually(&format!("{n} e-mails in {}", maildir.display()), || {
+        received(maildir).len() >= n
+    })
+    .await;
+    received(maildir)
 }
 
 /// An e-mail as received: its headers (unfolded) and its body, decoded.
@@ -210,32 +210,23 @@ fn base64(text: &str) -> Vec<u8> {
     out
 }
 
-/// A free port on 127.0.0.1 (free a moment ago).
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// A server on `port` of 127.0.0.1, e-mailing through the relay on `smtp_port`, its links to
-/// itself; e-mails written at once and retried after a second.
-async fn mailing_server(db: &str, port: u16, smtp_port: u16, lines: &Lines) -> Running {
-    mailing_server_at(db, port, smtp_port, lines, None).await
+/// A server on a port of 127.0.0.1 bound once here, e-mailing through the relay on
+/// `smtp_port`, its links to itself; e-mails written at once and retried after a second.
+async fn mailing_server(db: &str, smtp_port: u16, lines: &Lines) -> Running {
+    mailing_server_at(db, smtp_port, lines, None).await
 }
 
 /// [`mailing_server`] on `clock`, if given.
 async fn mailing_server_at(
     db: &str,
-    port: u16,
     smtp_port: u16,
     lines: &Lines,
     clock: Option<qiguo_server::store::Clock>,
 ) -> Running {
+    let listener = loopback_listener();
+    let port = listener.local_addr().unwrap().port();
     let mut config = ServerConfig::new(db);
-    config.bind = IpAddr::V4(Ipv4Addr::LOCALHOST);
-    config.port = port;
+    config.listener = Some(listener);
     config.limits = roomy();
     config.mail = Some(MailConfig {
         smtp: format!("smtp://127.0.0.1:{smtp_port}").parse().unwrap(),
@@ -249,6 +240,22 @@ async fn mailing_server_at(
         },
     });
     serve_on(&config, clock, lines).await
+}
+
+/// How many e-mail tokens `player` has in the database `db`, by purpose.
+async fn tokens_of(db: &str, player: &qiguo_server::PlayerId) -> Vec<(String, i64)> {
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(db).await.unwrap();
+    let rows: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT purpose, COUNT(*) FROM mail_tokens WHERE player = $1 \
+         GROUP BY purpose ORDER BY purpose",
+    )
+    .bind(player.0.clone())
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    rows
 }
 
 /// An HTTP/1.1 request to the server at `addr`: the status and the body.
@@ -340,7 +347,7 @@ async fn bo_confirmed(url: &str, addr: SocketAddr, maildir: &Path) -> (Client, W
         page.contains(&format!("{} är bekräftad", bo_address())),
         "{page}"
     );
-    let heard = tokio::time::timeout(Duration::from_secs(5), async {
+    let heard = tokio::time::timeout(PATIENCE, async {
         loop {
             if let Ok(Event::Mail(view)) = bo.next_event().await {
                 return view;
@@ -411,10 +418,10 @@ async fn a_player_away_is_mailed_their_move_on_postgresql() {
 /// [`a_player_away_is_mailed_their_move_and_the_links_work`] on the database `db`.
 async fn away_is_mailed(dir: &TempDir, db: &str) {
     let maildir = dir.path().join("mail");
-    let relay = Relay::start(free_port(), &maildir).await;
+    let relay = Relay::start(&maildir);
     let lines = Lines::default();
-    let port = free_port();
-    let server = mailing_server(db, port, relay.port, &lines).await;
+    let server = mailing_server(db, relay.port, &lines).await;
+    let port = server.addr.port();
     let url = server.url();
     let (mut bo, me, _) = bo_confirmed(&url, server.addr, &maildir).await;
     assert_eq!(
@@ -427,12 +434,7 @@ async fn away_is_mailed(dir: &TempDir, db: &str) {
     // Bo is connected when his turn begins: he is told there, and mailed nothing.
     ann.wait_turn().await;
     ann.play(|m| m[0]).await;
-    for _ in 0..100 {
-        if lines.contains("e-mail turn to player") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    logged(&lines, "e-mail turn to player").await;
     assert!(
         lines.contains(&format!(
             "e-mail turn to player {} (game {}) not sent: told on their connection",
@@ -442,6 +444,12 @@ async fn away_is_mailed(dir: &TempDir, db: &str) {
         lines.0.lock().unwrap()
     );
     assert_eq!(received(&maildir).len(), 1);
+    // An e-mail not sent makes no tokens: his links are the confirmation's only.
+    assert_eq!(
+        tokens_of(db, &me.player).await,
+        [("confirm".to_owned(), 1)],
+        "no unsubscribe or sign-in token for an e-mail not sent"
+    );
     // He plays, and leaves; the computers play; Ann moves: Bo, away, is mailed.
     drop(bo);
     bo_plays(&url, &me, &code).await;
@@ -550,9 +558,9 @@ async fn a_relay_down_then_up_gets_the_e_mail_through_once_across_a_restart() {
     let dir = TempDir::new("mail-down");
     let db = sqlite(&dir);
     let maildir = dir.path().join("mail");
-    let mut relay = Relay::start(free_port(), &maildir).await;
+    let mut relay = Relay::start(&maildir);
     let lines = Lines::default();
-    let server = mailing_server(&db, free_port(), relay.port, &lines).await;
+    let server = mailing_server(&db, relay.port, &lines).await;
     let url = server.url();
     let (mut bo, me, _) = bo_confirmed(&url, server.addr, &maildir).await;
     let (mut ann, code) = game_of_ann_and_bo(&url, &mut bo).await;
@@ -564,12 +572,7 @@ async fn a_relay_down_then_up_gets_the_e_mail_through_once_across_a_restart() {
     relay.stop();
     ann.wait_turn().await;
     ann.play(|m| m[0]).await;
-    for _ in 0..100 {
-        if lines.contains("not sent (try 2)") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    logged(&lines, "not sent (try 2)").await;
     assert!(
         lines.contains("not sent (try 1)"),
         "{:?}",
@@ -584,9 +587,10 @@ async fn a_relay_down_then_up_gets_the_e_mail_through_once_across_a_restart() {
     drop(ann);
     server.shutdown(Duration::from_secs(5)).await;
     drop(server);
-    let relay = Relay::start(relay.port, &maildir).await;
+    // On a port of its own: the new server is told where it is.
+    let relay = Relay::start(&maildir);
     let after = Lines::default();
-    let again = mailing_server(&db, free_port(), relay.port, &after).await;
+    let again = mailing_server(&db, relay.port, &after).await;
     let turn = wait_for_mails(&maildir, 2).await.remove(1);
     assert!(
         turn.body.contains("Det är ditt drag som Chu"),
@@ -607,13 +611,12 @@ async fn a_relay_down_then_up_gets_the_e_mail_through_once_across_a_restart() {
 async fn confirmations_are_limited_per_player_and_per_address() {
     let dir = TempDir::new("mail-limits");
     let maildir = dir.path().join("mail");
-    let relay = Relay::start(free_port(), &maildir).await;
+    let relay = Relay::start(&maildir);
     let lines = Lines::default();
     // The clock stands still: every address is given in the same millisecond, and each
     // confirmation still counts, and goes, on its own.
     let (clock, _) = hand_clock(qiguo_server::store::now_ms());
-    let server =
-        mailing_server_at(&sqlite(&dir), free_port(), relay.port, &lines, Some(clock)).await;
+    let server = mailing_server_at(&sqlite(&dir), relay.port, &lines, Some(clock)).await;
     let url = server.url();
     // Three addresses a day for one player; the fourth waits.
     let (mut cy, _) = newcomer(&url, "Cy").await;
@@ -693,13 +696,7 @@ async fn a_server_without_a_relay_offers_no_e_mail() {
 /// Waits until the e-mail log says `part`, with the clock where it is (the sending task looks
 /// every 100 ms).
 async fn logged(lines: &Lines, part: &str) {
-    for _ in 0..100 {
-        if lines.contains(part) {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("not logged: {part}: {:?}", lines.0.lock().unwrap());
+    eventually(&format!("logged: {part}"), || lines.contains(part)).await;
 }
 
 #[cfg_attr(
@@ -713,14 +710,13 @@ async fn the_reminder_the_digest_and_the_end_come_when_due() {
 
     let dir = TempDir::new("mail-due");
     let maildir = dir.path().join("mail");
-    let relay = Relay::start(free_port(), &maildir).await;
+    let relay = Relay::start(&maildir);
     let day0 = parse_date("2027-03-01").unwrap();
     let t0 = start_of(day0) + 10 * 3_600_000;
     let (clock, now) = hand_clock(t0);
     let set = |ms: i64| *now.lock().unwrap() = ms;
     let lines = Lines::default();
-    let server =
-        mailing_server_at(&sqlite(&dir), free_port(), relay.port, &lines, Some(clock)).await;
+    let server = mailing_server_at(&sqlite(&dir), relay.port, &lines, Some(clock)).await;
     let url = server.url();
     let (mut bo, me, _) = bo_confirmed(&url, server.addr, &maildir).await;
     let (ann, _) = newcomer(&url, "Ann").await;
@@ -836,9 +832,9 @@ async fn the_reminder_the_digest_and_the_end_come_when_due() {
 async fn a_permanent_refusal_is_given_up_at_once() {
     let dir = TempDir::new("mail-refused");
     let maildir = dir.path().join("mail");
-    let relay = Relay::start(free_port(), &maildir).await;
+    let relay = Relay::start(&maildir);
     let lines = Lines::default();
-    let server = mailing_server(&sqlite(&dir), free_port(), relay.port, &lines).await;
+    let server = mailing_server(&sqlite(&dir), relay.port, &lines).await;
     let (mut cy, me) = newcomer(&server.url(), "Cy").await;
     set_mail(&mut cy, Some("cy@gone.qiguo.test")).await.unwrap();
     logged(&lines, "given up after 1 tries").await;
@@ -865,10 +861,10 @@ async fn two_servers_on_one_database_send_each_e_mail_once() {
     let _alone = ON_POSTGRESQL.lock().await;
     let dir = TempDir::new("mail-two");
     let maildir = dir.path().join("mail");
-    let relay = Relay::start(free_port(), &maildir).await;
+    let relay = Relay::start(&maildir);
     let (one, two) = (Lines::default(), Lines::default());
-    let a = mailing_server(&postgres(), free_port(), relay.port, &one).await;
-    let b = mailing_server(&postgres(), free_port(), relay.port, &two).await;
+    let a = mailing_server(&postgres(), relay.port, &one).await;
+    let b = mailing_server(&postgres(), relay.port, &two).await;
     // Ten players give addresses, half on each server: ten confirmations, each sent once.
     let mut clients = Vec::new();
     for n in 0..10 {

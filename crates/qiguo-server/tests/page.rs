@@ -6,7 +6,6 @@
 mod common;
 
 use std::net::{IpAddr, Ipv4Addr};
-use std::time::Duration;
 
 use qiguo_server::Store;
 use qiguo_server::client::Trust;
@@ -61,9 +60,9 @@ async fn get(addr: std::net::SocketAddr, path: &str, headers: &[(&str, &str)]) -
     request.push_str("\r\n");
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut raw = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut raw))
+    tokio::time::timeout(common::PATIENCE, stream.read_to_end(&mut raw))
         .await
-        .expect("the server answers within 10 s")
+        .expect("the server answers")
         .unwrap();
     let split = raw
         .windows(4)

@@ -321,7 +321,7 @@ async fn hostile_requests_are_refused_and_change_nothing() {
     assert!(lines.contains("wrong key"));
     assert!(lines.contains("is not open"));
     // Ann's first refusals are written one by one, the rest counted once she leaves.
-    let counted = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
+    let counted = tokio::time::Instant::now() + PATIENCE;
     while !lines.contains("more refusals not written one by one") {
         assert!(tokio::time::Instant::now() < counted, "refusals counted");
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
@@ -568,7 +568,7 @@ async fn an_overdue_turn_passes_when_the_creator_chose_so() {
     let opened = ann.ask(Ask::Open { game: id.clone() }).await.unwrap();
     let mut table = Table::new(ann, opened);
     while table.game.len() < 7 {
-        tokio::time::timeout(Duration::from_secs(30), table.next())
+        tokio::time::timeout(PATIENCE, table.next())
             .await
             .unwrap()
             .unwrap();
@@ -612,7 +612,7 @@ async fn games_nobody_uses_are_let_go_and_found_again_when_due() {
     ann.close().await;
     // Nobody follows either: both are let go, and so is Ann's own channel.
     let hub = server.hub.clone();
-    let gone = tokio::time::Instant::now() + Duration::from_secs(5);
+    let gone = tokio::time::Instant::now() + PATIENCE;
     while hub.held() != (0, 0) {
         hub.let_go();
         assert!(
@@ -628,7 +628,7 @@ async fn games_nobody_uses_are_let_go_and_found_again_when_due() {
     *now.lock().unwrap() += day + 1;
     assert_eq!(hub.load_due().await.unwrap(), 1);
     let store = qiguo_server::Store::open(&sqlite(&dir)).await.unwrap();
-    let played = tokio::time::Instant::now() + Duration::from_secs(20);
+    let played = tokio::time::Instant::now() + PATIENCE;
     while store.load_game(&post).await.unwrap().game.len() < 14 {
         assert!(
             tokio::time::Instant::now() < played,

@@ -57,6 +57,30 @@ impl Lines {
     }
 }
 
+/// The longest a test waits for what it expects: time enough for a machine busy with a build
+/// beside the tests, and a broken server is still told. A wait returns as soon as the thing
+/// waited for is there, so this is never a length of time a test lasts.
+pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(90);
+
+/// Waits until `holds` (looked at every 50 ms), within [`PATIENCE`]; panics saying `what`.
+pub async fn eventually(what: &str, mut holds: impl FnMut() -> bool) {
+    let waited = tokio::time::timeout(PATIENCE, async {
+        while !holds() {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    })
+    .await;
+    if waited.is_err() {
+        panic!("not within {PATIENCE:?}: {what}");
+    }
+}
+
+/// A listener on a port of 127.0.0.1 of its own, bound once here and handed to what serves on
+/// it ([`ServerConfig::listener`]): never let go, so no test running beside can take it.
+pub fn loopback_listener() -> Arc<std::net::TcpListener> {
+    Arc::new(std::net::TcpListener::bind("127.0.0.1:0").expect("a port on loopback"))
+}
+
 /// A SQLite file's URL in `dir`.
 pub fn sqlite(dir: &qiguo_testkit::TempDir) -> String {
     format!(
