@@ -482,6 +482,7 @@ page-title-lesson = { $lesson } · { $step }/{ $steps }
 online-no-host-in-page = A page cannot host a game: connect to the server that served it.
 online-failed = Could not connect: { $why }
 online-refused = The server refused: { $why }
+online-behind = This server speaks a newer protocol (version { $server }; this Qiguo { $client }): it still answers, but update Qiguo before it stops.
 online-take-back-asked = Asked the other players to take the moves back.
 online-server-decides = In an online game the server decides that.
 online-leave-first = An online game is on the board: leave it first (Online… → Leave this game).
@@ -701,7 +702,7 @@ online-take-back-question = { $name } asks to take back the moves from move { $p
 ## Why an online server refused (each code of the protocol's refusals)
 server-refusal-hello-first = The server expected this window to introduce itself first.
 server-refusal-already-signed-in = Already signed in on this connection.
-server-refusal-version = This server speaks protocol version { $server } and this Qiguo { $client }: use the same version of Qiguo.
+server-refusal-version = This server speaks protocol version { $server } and this Qiguo { $client }: update Qiguo (in a browser, reload the page).
 server-refusal-bad-frame = The server could not read what was sent ({ $why }).
 server-refusal-wrong-key = The server does not know this player, or the key is wrong.
 server-refusal-name-empty = A player needs a name.

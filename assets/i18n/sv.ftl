@@ -462,6 +462,7 @@ page-title-lesson = { $lesson } · { $step }/{ $steps }
 online-no-host-in-page = En sida kan inte vara värd för ett parti: anslut till servern som visade den.
 online-failed = Kunde inte ansluta: { $why }
 online-refused = Servern sa nej: { $why }
+online-behind = Servern talar ett nyare protokoll (version { $server }; det här Qiguo { $client }): den svarar ännu, men uppdatera Qiguo innan den slutar.
 online-take-back-asked = Bad de andra spelarna om att ta tillbaka dragen.
 online-server-decides = I ett parti på nätet bestämmer servern det.
 online-leave-first = Ett parti på nätet är på brädet: lämna det först (Online… → Lämna partiet).
@@ -681,7 +682,7 @@ online-take-back-question = { $name } ber att få ta tillbaka dragen från drag 
 ## Varför en server sa nej (varje kod i protokollets avslag)
 server-refusal-hello-first = Servern väntade sig att fönstret först presenterade sig.
 server-refusal-already-signed-in = Redan inloggad på den här anslutningen.
-server-refusal-version = Servern talar protokollversion { $server } och det här Qiguo { $client }: använd samma version av Qiguo.
+server-refusal-version = Servern talar protokollversion { $server } och det här Qiguo { $client }: uppdatera Qiguo (i en webbläsare: ladda om sidan).
 server-refusal-bad-frame = Servern kunde inte läsa det som skickades ({ $why }).
 server-refusal-wrong-key = Servern känner inte den här spelaren, eller så är nyckeln fel.
 server-refusal-name-empty = En spelare behöver ett namn.

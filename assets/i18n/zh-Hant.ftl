@@ -455,6 +455,7 @@ page-title-lesson = { $lesson } · { $step }/{ $steps }
 online-no-host-in-page = 網頁無法自行開設伺服器：請連線到提供此網頁的伺服器。
 online-failed = 無法連線：{ $why }
 online-refused = 伺服器拒絕：{ $why }
+online-behind = 此伺服器使用較新的協定（第 { $server } 版；此 Qiguo 為第 { $client } 版）：目前仍可連線，但請在停止支援前更新 Qiguo。
 online-take-back-asked = 已請其他棋手同意悔棋。
 online-server-decides = 在連線對局裡，這由伺服器決定。
 online-leave-first = 棋盤上是連線對局：請先離開（連線… → 離開此局）。
@@ -674,7 +675,7 @@ online-take-back-question = { $name } 請求悔棋，從第 { $ply } 步起收�
 ## 伺服器拒絕的原因（協定中每個拒絕代碼）
 server-refusal-hello-first = 伺服器要求此視窗先自我介紹。
 server-refusal-already-signed-in = 此連線已經登入。
-server-refusal-version = 此伺服器使用協定第 { $server } 版，此 Qiguo 為第 { $client } 版：請使用相同版本的 Qiguo。
+server-refusal-version = 此伺服器使用協定第 { $server } 版，此 Qiguo 為第 { $client } 版：請更新 Qiguo（在瀏覽器中請重新載入頁面）。
 server-refusal-bad-frame = 伺服器無法讀取送出的內容（{ $why }）。
 server-refusal-wrong-key = 伺服器不認識此玩家，或金鑰錯誤。
 server-refusal-name-empty = 玩家需要名字。

@@ -256,7 +256,18 @@ impl From<ArgError> for Failure {
 pub async fn connect(server: &str, name: &str, trust: Trust) -> Result<Client, String> {
     let dir = SaveDir::locate().map_err(|e| e.to_string())?;
     match sign_in(server, name, None, &trust, dir.root()).await {
-        Ok((client, _)) => Ok(client),
+        Ok((client, welcome)) => {
+            // Answered still, for a while: said once on standard error, beside the JSON.
+            if qiguo_protocol::versions::behind(welcome.server_version) {
+                eprintln!(
+                    "qiguo: this server speaks protocol version {} and this qiguo {}: it still \
+                     answers, but update qiguo before it stops",
+                    welcome.server_version,
+                    qiguo_protocol::PROTOCOL_VERSION
+                );
+            }
+            Ok(client)
+        }
         Err(SignInError::Client(e)) => Err(client_failure(&e)),
         Err(e) => Err(e.to_string()),
     }

@@ -301,7 +301,10 @@ fn hear(state: &mut State, text: &str) {
     if let Some(req) = state.hello {
         match state.talk.hear(text, Some(req)) {
             Ok(Heard::Answer(Answer::Welcome {
-                player, name, key, ..
+                player,
+                name,
+                key,
+                version,
             })) => {
                 state.hello = None;
                 state.signed_in = true;
@@ -310,6 +313,9 @@ fn hear(state: &mut State, text: &str) {
                 }
                 info!("signed in to {} as {name}", state.url);
                 state.news.push(News::Connected { player, name });
+                if qiguo_protocol::versions::behind(version) {
+                    state.news.push(News::Behind { server: version });
+                }
                 pump(state);
             }
             Ok(Heard::Answer(other)) => {

@@ -196,6 +196,36 @@ pub(crate) fn signin_token() -> Option<String> {
     Some(token)
 }
 
+/// Reloads the page to take up its server's newer version (`server`), once per version: a
+/// page that comes back no newer is not reloaded again. It reloads at the game it showed
+/// (`code`, watched or played: `/join/CODE` opens a game one plays in as one's own), else where
+/// it was; the key ring stays in the browser's storage. Whether it reloads (not where the
+/// session's storage, which remembers the try, cannot be written).
+pub(crate) fn reload_for_update(server: u32, shown: Option<(&str, bool)>) -> bool {
+    const TRIED: &str = "qiguo-reloaded-for-protocol";
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    let Some(storage) = window.session_storage().ok().flatten() else {
+        return false;
+    };
+    let version = server.to_string();
+    if storage.get_item(TRIED).ok().flatten().as_deref() == Some(version.as_str()) {
+        return false;
+    }
+    if storage.set_item(TRIED, &version).is_err() {
+        return false;
+    }
+    let location = window.location();
+    match shown {
+        Some((code, watching)) => {
+            let path = if watching { "watch" } else { "join" };
+            location.replace(&format!("/{path}/{code}")).is_ok()
+        }
+        None => location.reload().is_ok(),
+    }
+}
+
 /// Whether the page's address carries a sign-in link's token still (it is taken when the page
 /// connects to its server).
 pub(crate) fn signin_token_waiting() -> bool {

@@ -429,3 +429,43 @@ fn an_e_mail_address_is_given_from_the_command_line() {
     let removed = online(&ann, port, &["email", "--remove"]);
     assert_eq!(removed["address"], Value::Null);
 }
+
+/// `qiguo online` signed in to a server of a newer protocol version, which still answers this
+/// one, does what it was asked and says on standard error that qiguo should be updated. The
+/// server is a stand-in that welcomes in the next version's words and lists no games.
+#[test]
+fn online_says_when_its_server_is_newer() {
+    use tokio_tungstenite::tungstenite::{Message, accept};
+
+    let dir = TempDir::new("online-cli-newer");
+    let (listener, port) = loopback();
+    let newer = qiguo_protocol::PROTOCOL_VERSION + 1;
+    std::thread::spawn(move || {
+        let (tcp, _) = listener.accept().unwrap();
+        let mut ws = accept(tcp).unwrap();
+        while let Ok(Message::Text(text)) = ws.read() {
+            let frame: Value = serde_json::from_str(&text).unwrap();
+            let answer = match frame["ask"]["type"].as_str() {
+                Some("hello") => serde_json::json!({"type": "welcome", "version": newer,
+                    "player": "p1", "name": "Ann", "key": "k1"}),
+                Some("games") => serde_json::json!({"type": "games", "games": []}),
+                other => panic!("not asked here: {other:?}"),
+            };
+            let reply = serde_json::json!({"type": "reply", "req": frame["req"], "answer": answer});
+            ws.send(Message::text(reply.to_string())).unwrap();
+        }
+    });
+    let out = online_output(dir.path(), port, &["--name", "Ann", "games"]);
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{said}");
+    let listed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(listed["games"], serde_json::json!([]), "{listed}");
+    assert_eq!(
+        said.trim_end(),
+        format!(
+            "qiguo: this server speaks protocol version {newer} and this qiguo {}: it still \
+             answers, but update qiguo before it stops",
+            newer - 1
+        )
+    );
+}

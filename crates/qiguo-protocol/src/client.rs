@@ -121,6 +121,9 @@ pub struct Welcome {
     pub name: String,
     /// For a new player, their key: keep it (it is never sent again).
     pub key: Option<String>,
+    /// The server's protocol version: newer than this client's when the server still answers
+    /// it but an update waits ([`crate::versions::behind`]).
+    pub server_version: u32,
 }
 
 /// The numbering of requests and the events kept while answers are awaited.
@@ -233,8 +236,16 @@ impl<T: Transport> Client<T> {
             .await?
         {
             Answer::Welcome {
-                player, name, key, ..
-            } => Ok(Welcome { player, name, key }),
+                player,
+                name,
+                key,
+                version,
+            } => Ok(Welcome {
+                player,
+                name,
+                key,
+                server_version: version,
+            }),
             other => Err(ClientError::Protocol(format!("{other:?}"))),
         }
     }

@@ -23,6 +23,13 @@ pub enum News {
         /// Their name.
         name: String,
     },
+    /// The server speaks a newer protocol version than this client: it still answers it (for
+    /// one release), and an update waits — the page reloads to take up the server's own, the
+    /// window says so.
+    Behind {
+        /// The server's version.
+        server: u32,
+    },
     /// The answer to the request tagged `tag`, or why it failed.
     Answer {
         /// The tag the link's `ask` gave.

@@ -137,8 +137,14 @@ async fn run(
     loop {
         match sign_in(&url, &name, language.as_deref(), &trust, &keys_dir).await {
             Ok((mut client, welcome)) => {
+                let server = welcome.server_version;
                 let (player, name) = (welcome.player, welcome.name);
                 if tell.send(News::Connected { player, name }).is_err() {
+                    return;
+                }
+                if crate::protocol::versions::behind(server)
+                    && tell.send(News::Behind { server }).is_err()
+                {
                     return;
                 }
                 let lost = serve_link(&mut client, &mut asked, &tell).await;

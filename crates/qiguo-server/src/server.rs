@@ -36,7 +36,7 @@ use crate::protocol::{
     Answer, Ask, ClientFrame, DEFAULT_PORT, Event, Identity, MAX_FRAME_BYTES, PROTOCOL_VERSION,
     ServerFrame,
 };
-use crate::protocol::{Refusal, refused_in_old_shape};
+use crate::protocol::{Refusal, refused_in_old_shape, versions};
 use crate::store::{GameId, PlayerId, Store, StoreError};
 
 /// The most an HTTP request's head may take in memory (hyper's smallest read buffer).
@@ -727,6 +727,8 @@ struct Session {
     bad_frames: u32,
     /// The players whose table talk this player muted: their lines are not passed on.
     muted: Muted,
+    /// The protocol version the client said hello in: frames go to it in that version's shape.
+    version: u32,
 }
 
 /// Players muted by a session's player, shared with the tasks passing on its games' events.
@@ -754,6 +756,7 @@ impl Session {
             personal: None,
             bad_frames: 0,
             muted: Muted::default(),
+            version: PROTOCOL_VERSION,
         };
         let limits = session.admission.limits();
         let (hello_within, ping_after) = (limits.hello_within, limits.ping_after);
@@ -849,12 +852,9 @@ impl Session {
     }
 
     async fn send(&mut self, frame: ServerFrame) -> Next {
-        let text = match serde_json::to_string(&frame) {
-            Ok(text) => text,
-            Err(e) => {
-                self.log(&format!("frame not written: {e}"));
-                return Next::Go;
-            }
+        // In the shape of the client's version; nothing of what it does not know.
+        let Some(text) = versions::frame_for(self.version, &frame) else {
+            return Next::Go;
         };
         match tokio::time::timeout(SEND_WITHIN, self.socket.send(Message::Text(text.into()))).await
         {
@@ -905,7 +905,7 @@ impl Session {
             Err(e) => {
                 // A client of another version says hello differently: tell it so.
                 if let Some(version) = hello_version(text)
-                    && version != u64::from(PROTOCOL_VERSION)
+                    && !u32::try_from(version).is_ok_and(versions::served)
                 {
                     return self.refuse_version(0, version).await;
                 }
@@ -923,9 +923,10 @@ impl Session {
                     language,
                 },
             ) => {
-                if version != PROTOCOL_VERSION {
+                if !versions::served(version) {
                     return self.refuse_version(req, u64::from(version)).await;
                 }
+                self.version = version;
                 if let Identity::New { .. } = identity
                     && let Err(e) = self.admission.rate(Rated::NewPlayer, self.peer.ip())
                 {
@@ -937,7 +938,11 @@ impl Session {
                             Ok(slot) => self.player_slot = Some(slot),
                             Err(e) => return self.refuse(req, e, true).await,
                         }
-                        self.log(&format!("signed in as {} ({})", id.0, escaped(&name)));
+                        self.log(&format!(
+                            "signed in as {} ({}), protocol {version}",
+                            id.0,
+                            escaped(&name)
+                        ));
                         self.hub.metrics().session(true);
                         self.player = Some((id.clone(), name.clone()));
                         *write(&self.muted) = self.hub.muted_by(&id).await;

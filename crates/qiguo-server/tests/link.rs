@@ -118,3 +118,59 @@ fn a_window_link_serves_plays_and_is_joined() {
         .unwrap();
     assert_eq!(keys.servers[&url].name, "Bo");
 }
+
+/// A link to a server of a newer protocol version, which still answers this one, reports that
+/// an update waits ([`News::Behind`]) after signing in. The server here is a stand-in that
+/// welcomes in the next version's words.
+#[test]
+fn a_link_is_told_when_its_server_is_newer() {
+    use futures_util::{SinkExt, StreamExt};
+    use qiguo_server::protocol::PROTOCOL_VERSION;
+    use tokio_tungstenite::tungstenite::Message;
+
+    let dir = TempDir::new("link-behind");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let url = format!("ws://{}", listener.local_addr().unwrap());
+    let newer = tokio::runtime::Runtime::new().unwrap();
+    newer.spawn(async move {
+        let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+        let (tcp, _) = listener.accept().await.unwrap();
+        let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
+        let Some(Ok(Message::Text(hello))) = ws.next().await else {
+            panic!("a hello")
+        };
+        let hello: serde_json::Value = serde_json::from_str(&hello).unwrap();
+        assert_eq!(hello["ask"]["version"], PROTOCOL_VERSION);
+        let welcome = serde_json::json!({
+            "type": "reply",
+            "req": hello["req"],
+            "answer": {"type": "welcome", "version": PROTOCOL_VERSION + 1,
+                       "player": "p1", "name": "Ann", "key": "k1"},
+        });
+        ws.send(Message::text(welcome.to_string())).await.unwrap();
+        // Open until the test ends.
+        while let Some(Ok(_)) = ws.next().await {}
+    });
+    let quiet = Log::tapped(|level, line| println!("link: {level} {line}"));
+    let link = Link::start(
+        Target::Remote {
+            url,
+            ca: None,
+            insecure_lan: false,
+        },
+        "Ann".into(),
+        None,
+        dir.join("ann"),
+        quiet,
+    );
+    let mut seen = Vec::new();
+    wait_for(&link, &mut seen, |n| {
+        matches!(n, News::Connected { .. }).then_some(())
+    });
+    let server = wait_for(&link, &mut seen, |n| match n {
+        News::Behind { server } => Some(*server),
+        _ => None,
+    });
+    assert_eq!(server, PROTOCOL_VERSION + 1);
+}

@@ -659,3 +659,110 @@ async fn games_nobody_uses_are_let_go_and_found_again_when_due() {
     table.wait_turn().await;
     assert_eq!(table.game.len(), 14);
 }
+
+/// The next frame on `raw` as JSON.
+async fn raw_frame(raw: &mut qiguo_server::client::Client) -> serde_json::Value {
+    serde_json::from_str(&raw.read_text().await.unwrap()).unwrap()
+}
+
+/// A client of the version before today's (4, raw frames) is answered and plays on, in the shape
+/// its types read; its welcome names the server's version, newer than its own. One older still
+/// (3) is refused with the code `version`, naming both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_told() {
+    use qiguo_server::protocol::PROTOCOL_VERSION;
+    use qiguo_server::protocol::versions::OLDEST_SERVED;
+
+    let dir = TempDir::new("server-versions");
+    let lines = Lines::default();
+    let server = start(&sqlite(&dir), None, &lines).await;
+    let url = server.url();
+    assert_eq!(OLDEST_SERVED, 4, "the steps down below are version 4's");
+    let mut old = qiguo_server::client::connect_unsigned(&url, &Trust::default())
+        .await
+        .unwrap();
+    old.send_text(
+        r#"{"req":1,"ask":{"type":"hello","version":4,"identity":{"as":"new","name":"Old"}}}"#
+            .to_owned(),
+    )
+    .await
+    .unwrap();
+    let welcome = raw_frame(&mut old).await;
+    assert_eq!(welcome["answer"]["type"], "welcome", "{welcome}");
+    assert_eq!(welcome["answer"]["version"], PROTOCOL_VERSION);
+    assert!(lines.contains("protocol 4"));
+    // A game created and listed: its summary without version 5's fields.
+    let asked = serde_json::json!({
+        "req": 2,
+        "ask": Ask::Create { game: new_game(seats(0, Level::Random), LIVE) },
+    });
+    old.send_text(asked.to_string()).await.unwrap();
+    let created = loop {
+        let frame = raw_frame(&mut old).await;
+        if frame["type"] == "reply" {
+            break frame;
+        }
+    };
+    let game = created["answer"]["game"].as_str().unwrap().to_owned();
+    old.send_text(r#"{"req":3,"ask":{"type":"games"}}"#.to_owned())
+        .await
+        .unwrap();
+    let games = loop {
+        let frame = raw_frame(&mut old).await;
+        if frame["type"] == "reply" {
+            break frame;
+        }
+    };
+    let summary = &games["answer"]["games"][0];
+    assert_eq!(summary["id"], game.as_str(), "{games}");
+    assert!(
+        summary.get("winner").is_none() && summary.get("victory").is_none(),
+        "{games}"
+    );
+    // Its table talk without the muted seats (a version 5 field).
+    old.send_text(format!(
+        r#"{{"req":4,"ask":{{"type":"talk","game":"{game}","before":null}}}}"#
+    ))
+    .await
+    .unwrap();
+    let talk = loop {
+        let frame = raw_frame(&mut old).await;
+        if frame["type"] == "reply" {
+            break frame;
+        }
+    };
+    assert_eq!(talk["answer"]["type"], "talk", "{talk}");
+    assert!(talk["answer"].get("muted").is_none(), "{talk}");
+    // A client of today's version gets them.
+    let (mut new, _) = newcomer(&url, "New").await;
+    let (id, _) = create(&mut new, new_game(seats(0, Level::Random), LIVE)).await;
+    match new
+        .ask(Ask::Talk {
+            game: id,
+            before: None,
+        })
+        .await
+        .unwrap()
+    {
+        Answer::Talk { muted, .. } => assert!(muted.is_empty()),
+        other => panic!("{other:?}"),
+    }
+    // Version 3: refused, with both versions in the code it reads.
+    let mut older = qiguo_server::client::connect_unsigned(&url, &Trust::default())
+        .await
+        .unwrap();
+    older
+        .send_text(
+            r#"{"req":1,"ask":{"type":"hello","version":3,"identity":{"as":"new","name":"Older"}}}"#
+                .to_owned(),
+        )
+        .await
+        .unwrap();
+    let refused = raw_frame(&mut older).await;
+    assert_eq!(refused["type"], "refused", "{refused}");
+    assert_eq!(refused["closing"], true);
+    assert_eq!(
+        refused["refusal"],
+        serde_json::json!({"code": "version", "server": PROTOCOL_VERSION, "client": 3})
+    );
+}

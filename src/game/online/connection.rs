@@ -8,7 +8,8 @@ use bevy::prelude::*;
 use qiguo_protocol::link::News;
 
 use super::link;
-use qiguo_protocol::{Answer, Ask};
+use qiguo_protocol::client::ClientError;
+use qiguo_protocol::{Answer, Ask, Refusal};
 
 use super::*;
 use crate::game::online::notify::Notifier;
@@ -206,8 +207,28 @@ pub(super) fn read_news(
                 // Back after a lost connection: the game on the board is read again.
                 reopen(online);
             }
+            News::Behind { server } => {
+                if !reload_for_update(server, online.table.as_ref()) {
+                    notices.write(Notice::error(tr!(
+                        tr,
+                        "online-behind",
+                        server = server,
+                        client = qiguo_protocol::PROTOCOL_VERSION
+                    )));
+                }
+            }
             News::Lost(why) => online.status = Status::Lost(why),
             News::Refused(failure) => {
+                // Refused for being too old: a page takes up the server's own version.
+                if let ClientError::Refused {
+                    refusal: Refusal::Version { server, client },
+                    ..
+                } = &failure
+                    && u64::from(*server) > *client
+                    && reload_for_update(*server, online.table.as_ref())
+                {
+                    continue;
+                }
                 let why = words::failure_words(*tr, &failure);
                 online.status = Status::Refused(why.clone());
                 notices.write(Notice::error(tr!(tr, "online-refused", why = why)));
@@ -278,4 +299,17 @@ pub(super) fn read_news(
             ),
         }
     }
+}
+
+/// A page takes up the server's newer version by reloading, once per version, at the game it
+/// showed (its key ring stays in the browser's storage); whether it does. A window cannot: it
+/// says an update waits.
+fn reload_for_update(server: u32, table: Option<&OnlineTable>) -> bool {
+    #[cfg(target_arch = "wasm32")]
+    return crate::web::reload_for_update(server, table.map(|t| (t.code.as_str(), t.watching)));
+    #[cfg(not(target_arch = "wasm32"))]
+    return {
+        let _ = (server, table);
+        false
+    };
 }

@@ -1,0 +1,186 @@
+//! Which versions of the protocol a server answers, and its frames as an older client reads
+//! them.
+//!
+//! A server answers its own version, [`PROTOCOL_VERSION`], and the one before it
+//! ([`OLDEST_SERVED`]): for one release, a page still open on a phone, a window not yet updated
+//! and a script keep playing while the server is upgraded under them. Each is told, in a frame
+//! it already reads, that it is behind: the welcome carries the server's own `version`, which a
+//! client compares with its own ([`behind`]) to reload (a page) or to say that an update is
+//! waiting (the window, `qiguo online`). A client older than that is refused with the code
+//! `version` (naming both versions), and the page reloads itself to get the server's own.
+//!
+//! Frames go to an older client in the shape of its version ([`frame_for`]): the fields its
+//! types do not know are taken out (they deny unknown fields), and the events and answers it
+//! does not know are not sent. Each version's step down is written once, below, when the next
+//! version is made.
+
+use serde_json::Value;
+
+use crate::frames::{PROTOCOL_VERSION, ServerFrame};
+
+/// The oldest version a server of [`PROTOCOL_VERSION`] answers: the one before it.
+pub const OLDEST_SERVED: u32 = PROTOCOL_VERSION - 1;
+
+/// Whether a server of this version answers a client of `version`.
+pub fn served(version: u32) -> bool {
+    (OLDEST_SERVED..=PROTOCOL_VERSION).contains(&version)
+}
+
+/// Whether a client of this version is behind the server that welcomed it with
+/// `server_version`: the page reloads, the window and `qiguo online` say an update waits.
+pub fn behind(server_version: u32) -> bool {
+    server_version > PROTOCOL_VERSION
+}
+
+/// `frame` as JSON text for a client of `version` (one that is [`served`]); `None` when that
+/// client knows nothing of it (an event or answer of a later version), so it is not sent.
+pub fn frame_for(version: u32, frame: &ServerFrame) -> Option<String> {
+    if version >= PROTOCOL_VERSION {
+        return serde_json::to_string(frame).ok();
+    }
+    let mut value = serde_json::to_value(frame).ok()?;
+    let mut at = PROTOCOL_VERSION;
+    while at > version {
+        value = step_down(at, value)?;
+        at -= 1;
+    }
+    serde_json::to_string(&value).ok()
+}
+
+/// A frame of version `from` as version `from - 1` reads it.
+fn step_down(from: u32, value: Value) -> Option<Value> {
+    match from {
+        5 => five_to_four(value),
+        // Versions before 4 are not served.
+        _ => Some(value),
+    }
+}
+
+/// Version 5 added e-mail (the `mail` answer and event), finished games and rematches (the
+/// `finished` answer, the `rematch` event, a summary's `winner` and `victory`) and the seats a
+/// player muted in the `talk` answer.
+fn five_to_four(mut value: Value) -> Option<Value> {
+    let kind = value.get("type")?.as_str()?.to_owned();
+    match kind.as_str() {
+        "event" => {
+            let event = value.get("event")?.get("type")?.as_str()?;
+            if matches!(event, "mail" | "rematch") {
+                return None;
+            }
+        }
+        "reply" => {
+            let answer = value.get_mut("answer")?;
+            match answer.get("type")?.as_str()? {
+                "mail" | "finished" => return None,
+                "games" => {
+                    for game in answer.get_mut("games")?.as_array_mut()? {
+                        let game = game.as_object_mut()?;
+                        game.remove("winner");
+                        game.remove("victory");
+                    }
+                }
+                "talk" => {
+                    answer.as_object_mut()?.remove("muted");
+                }
+                _ => {}
+            }
+        }
+        _ => {}
+    }
+    Some(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frames::{Answer, Event, GameSummary, MailView};
+    use crate::model::GameId;
+    use crate::refusal::Refusal;
+
+    fn summary() -> GameSummary {
+        GameSummary {
+            id: GameId("g".into()),
+            players: vec!["Ann".into()],
+            yours: vec![0],
+            to_move: None,
+            your_turn: false,
+            moves: 3,
+            since_ms: 0,
+            deadline_ms: None,
+            finished: true,
+            winner: Some(qiguo_rules::Kingdom::Qin),
+            victory: Some("last".into()),
+        }
+    }
+
+    #[test]
+    fn the_version_before_is_served_and_no_other() {
+        assert!(served(PROTOCOL_VERSION));
+        assert!(served(PROTOCOL_VERSION - 1));
+        assert!(!served(PROTOCOL_VERSION - 2));
+        assert!(!served(PROTOCOL_VERSION + 1));
+        assert!(behind(PROTOCOL_VERSION + 1));
+        assert!(!behind(PROTOCOL_VERSION));
+    }
+
+    #[test]
+    fn todays_clients_get_frames_as_they_are() {
+        let frame = ServerFrame::Reply {
+            req: 2,
+            answer: Answer::Games {
+                games: vec![summary()],
+            },
+        };
+        assert_eq!(
+            frame_for(PROTOCOL_VERSION, &frame).unwrap(),
+            serde_json::to_string(&frame).unwrap()
+        );
+    }
+
+    #[test]
+    fn a_version_four_client_gets_what_its_types_read() {
+        // A summary without the fields version 5 added.
+        let games = ServerFrame::Reply {
+            req: 2,
+            answer: Answer::Games {
+                games: vec![summary()],
+            },
+        };
+        let text = frame_for(4, &games).unwrap();
+        let value: Value = serde_json::from_str(&text).unwrap();
+        let game = &value["answer"]["games"][0];
+        assert_eq!(game["moves"], 3);
+        assert!(
+            game.get("winner").is_none() && game.get("victory").is_none(),
+            "{text}"
+        );
+        // The talk answer without the muted seats.
+        let talk = ServerFrame::Reply {
+            req: 3,
+            answer: Answer::Talk {
+                game: GameId("g".into()),
+                lines: Vec::new(),
+                muted: vec![2],
+            },
+        };
+        let text = frame_for(4, &talk).unwrap();
+        assert!(!text.contains("muted"), "{text}");
+        // Events and answers of version 5 are not sent.
+        let mail = ServerFrame::Event {
+            event: Event::Mail(MailView::default()),
+        };
+        assert_eq!(frame_for(4, &mail), None);
+        let rematch = ServerFrame::Event {
+            event: Event::Rematch {
+                game: GameId("g".into()),
+                rematch: GameId("h".into()),
+                by: "Ann".into(),
+            },
+        };
+        assert_eq!(frame_for(4, &rematch), None);
+        // A refusal goes as it is: clients since version 3 read a code they do not know.
+        let refused = ServerFrame::refused(4, Refusal::NoMail, false);
+        let text = frame_for(4, &refused).unwrap();
+        assert_eq!(serde_json::from_str::<ServerFrame>(&text).unwrap(), refused);
+    }
+}
