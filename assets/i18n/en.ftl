@@ -739,6 +739,6 @@ server-refusal-nobody-to-mute = That seat has no other player to mute.
 server-refusal-talk-barred = The server's operator has barred you from table talk.
 server-refusal-no-mail = This server sends no e-mail.
 server-refusal-bad-address = { $address } is not an e-mail address.
-server-refusal-link-expired = This sign-in link has been used or is out of date: open the game from a newer e-mail.
+server-refusal-link-expired = This sign-in link has expired or was used. Join under a name, or open the game from a newer e-mail.
 server-refusal-try-again = The server could not do it just now; try again.
 server-refusal-shutting-down = The server is shutting down; try again in a moment.

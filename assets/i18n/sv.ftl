@@ -719,6 +719,6 @@ server-refusal-nobody-to-mute = Den platsen har ingen annan spelare att tysta.
 server-refusal-talk-barred = Serverns operatör har stängt av dig från samtalet vid bordet.
 server-refusal-no-mail = Den här servern skickar ingen e-post.
 server-refusal-bad-address = { $address } är ingen e-postadress.
-server-refusal-link-expired = Den här inloggningslänken är redan använd eller för gammal: öppna partiet från ett nyare brev.
+server-refusal-link-expired = Den här inloggningslänken har gått ut eller är redan använd. Gå med under ett namn, eller öppna partiet från ett nyare brev.
 server-refusal-try-again = Servern kunde inte göra det just nu; försök igen.
 server-refusal-shutting-down = Servern stängs av; försök igen om en stund.

@@ -712,6 +712,6 @@ server-refusal-nobody-to-mute = 該席位沒有其他玩家可以靜音。
 server-refusal-talk-barred = 伺服器管理員已禁止你在席間發言。
 server-refusal-no-mail = 此伺服器不寄送電子郵件。
 server-refusal-bad-address = { $address } 不是電子郵件地址。
-server-refusal-link-expired = 此登入連結已使用過或已過期：請從較新的郵件開啟對局。
+server-refusal-link-expired = 此登入連結已過期或已使用。請以名字加入，或從較新的郵件開啟對局。
 server-refusal-try-again = 伺服器暫時無法處理；請再試一次。
 server-refusal-shutting-down = 伺服器正在關閉；請稍後再試。

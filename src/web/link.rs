@@ -324,11 +324,22 @@ fn hear(state: &mut State, text: &str) {
                 close(state);
             }
             Ok(_) => {}
-            Err(e) if state.by_link => {
+            Err(e)
+                if state.by_link
+                    && (key_ring(state).servers.contains_key(&state.url)
+                        || !state.name.trim().is_empty()) =>
+            {
                 // A link used already or out of date: the server closes the connection, and
-                // the link connects again as the player kept here (or a new one).
+                // the link connects again as the player kept here (or as the name given).
                 warn!("the sign-in link was not taken ({e}); signing in as before");
                 state.hello = None;
+            }
+            Err(e) if state.by_link => {
+                // Nobody to sign in as on this device: the page says why in its own words and
+                // asks for a name to join under, never a hello without one.
+                warn!("the sign-in link was not taken ({e}); nobody kept here to sign in as");
+                state.news.push(News::Refused(e));
+                close(state);
             }
             Err(e) => {
                 // Refused (a wrong key, another version) or not a server that speaks Qiguo:

@@ -9,7 +9,8 @@
 //! in the page's move box is read back through `qiguo online show`; with the page in a
 //! background tab (no frames drawn), the host's moves bring the guest's turn round, and the
 //! page notifies them; an e-mail's sign-in link (`/join/CODE#signin=TOKEN`) opened in a browser
-//! that has never seen the player's key signs them in there.
+//! that has never seen the player's key signs them in there, and opened again (used) in
+//! another says so and lets the visitor join under a name.
 //!
 //! It needs the bundle (`QIGUO_WEB_BUNDLE` naming its directory when the tests are built) and
 //! `chromium` on the PATH; without them it is built ignored, never passed. `.ci/run` provides
@@ -183,6 +184,39 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
     );
     phone.wait_frames(10).await;
     phone.screenshot("signed-in-by-link").await;
-    eprintln!("screenshots in {}", shots_dir().display());
     phone.close().await;
+
+    // The same link again, now used, in a browser that knows nobody: the page says so in its
+    // own words and asks for a name (never a hello without one); the visitor who gives one is
+    // signed in under it.
+    let mut late = Browser::open().await;
+    late.visit(&format!("{}/join/{code}#signin={token}", server.http))
+        .await;
+    late.wait_for_board().await;
+    late.wait_frames(10).await;
+    late.screenshot("link-used").await;
+    late.type_text("Late\n").await;
+    let start = std::time::Instant::now();
+    let ring = loop {
+        let ring = late
+            .eval(
+                "Object.keys(localStorage).filter(k => k.endsWith('online-keys.json'))\
+                 .map(k => localStorage.getItem(k)).join('')",
+            )
+            .await;
+        let ring = ring.as_str().unwrap_or("").to_owned();
+        if ring.contains("\"Late\"") || start.elapsed() > PATIENCE {
+            break ring;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
+    assert!(
+        ring.contains("\"Late\""),
+        "signed in under the name given: {ring}"
+    );
+    assert!(!ring.contains(&host_id), "{ring}");
+    late.wait_frames(10).await;
+    late.screenshot("link-used-joined").await;
+    late.close().await;
+    eprintln!("screenshots in {}", shots_dir().display());
 }
