@@ -290,24 +290,12 @@ fn piece_key(kind: PieceKind) -> &'static str {
     }
 }
 
-/// In a page: the first of the browser's languages (in the player's order) that is one of the
-/// game's.
-#[cfg(target_arch = "wasm32")]
+/// The first of the platform's languages (the browser's in a page, in the player's order; the
+/// system's locale on the desktop) that is one of the game's.
 pub fn system_language() -> Option<Language> {
-    crate::web::browser_languages()
+    crate::locale::platform_locales()
         .iter()
         .find_map(|locale| Language::from_locale(locale))
-}
-
-/// The language of the system's locale (`LC_ALL`, `LC_MESSAGES`, `LANG`, as POSIX orders
-/// them), if it is one of the game's.
-#[cfg(not(target_arch = "wasm32"))]
-pub fn system_language() -> Option<Language> {
-    ["LC_ALL", "LC_MESSAGES", "LANG"]
-        .into_iter()
-        .filter_map(|var| std::env::var(var).ok())
-        .find(|value| !value.is_empty())
-        .and_then(|locale| Language::from_locale(&locale))
 }
 
 /// A message with variables: `tr!(tr, "id", name = value, …)`; values are strings or numbers.

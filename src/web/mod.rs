@@ -233,20 +233,3 @@ pub(crate) fn signin_token_waiting() -> bool {
         .and_then(|w| w.location().hash().ok())
         .is_some_and(|hash| hash.len() > "#signin=".len() && hash.starts_with("#signin="))
 }
-
-/// The browser's languages, in the player's order of preference (`navigator.languages`).
-pub(crate) fn browser_languages() -> Vec<String> {
-    let Some(window) = web_sys::window() else {
-        return Vec::new();
-    };
-    let navigator = window.navigator();
-    let mut languages: Vec<String> = navigator
-        .languages()
-        .iter()
-        .filter_map(|l| l.as_string())
-        .collect();
-    if languages.is_empty() {
-        languages.extend(navigator.language());
-    }
-    languages
-}
