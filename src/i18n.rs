@@ -427,8 +427,9 @@ mod tests {
 
     /// Literals shaped like ids that are not messages: egui ids, keys, command-line values and
     /// test data.
-    const NOT_MESSAGES: [&str; 11] = [
+    const NOT_MESSAGES: [&str; 12] = [
         "data-board-drawn-ms",
+        "qiguo-reloaded-for-protocol",
         "data-computers-searched-ms",
         "go-between",
         "two-players",
