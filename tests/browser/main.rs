@@ -162,20 +162,7 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
         .visit(&format!("{}/join/{code}#signin={token}", server.http))
         .await;
     phone.wait_for_board().await;
-    let start = std::time::Instant::now();
-    let ring = loop {
-        let ring = phone
-            .eval(
-                "Object.keys(localStorage).filter(k => k.endsWith('online-keys.json'))\
-                 .map(k => localStorage.getItem(k)).join('')",
-            )
-            .await;
-        let ring = ring.as_str().unwrap_or("").to_owned();
-        if ring.contains(&host_id) || start.elapsed() > PATIENCE {
-            break ring;
-        }
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    };
+    let ring = phone.key_ring_with(&host_id).await;
     assert!(ring.contains(&host_id), "{ring}");
     assert_eq!(
         phone.eval("location.hash").await,
@@ -196,20 +183,7 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
     late.wait_frames(10).await;
     late.screenshot("link-used").await;
     late.type_text("Late\n").await;
-    let start = std::time::Instant::now();
-    let ring = loop {
-        let ring = late
-            .eval(
-                "Object.keys(localStorage).filter(k => k.endsWith('online-keys.json'))\
-                 .map(k => localStorage.getItem(k)).join('')",
-            )
-            .await;
-        let ring = ring.as_str().unwrap_or("").to_owned();
-        if ring.contains("\"Late\"") || start.elapsed() > PATIENCE {
-            break ring;
-        }
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    };
+    let ring = late.key_ring_with("\"Late\"").await;
     assert!(
         ring.contains("\"Late\""),
         "signed in under the name given: {ring}"

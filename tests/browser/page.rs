@@ -367,6 +367,25 @@ impl Browser {
         }
     }
 
+    /// The page's key ring as kept in its storage, once it holds `part` (or as it is after
+    /// [`PATIENCE`]).
+    pub async fn key_ring_with(&mut self, part: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let ring = self
+                .eval(
+                    "Object.keys(localStorage).filter(k => k.endsWith('online-keys.json'))\
+                     .map(k => localStorage.getItem(k)).join('')",
+                )
+                .await;
+            let ring = ring.as_str().unwrap_or("").to_owned();
+            if ring.contains(part) || start.elapsed() > PATIENCE {
+                return ring;
+            }
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+    }
+
     /// The page's title.
     pub async fn title(&mut self) -> String {
         self.eval("document.title")

@@ -665,6 +665,16 @@ async fn raw_frame(raw: &mut qiguo_server::client::Client) -> serde_json::Value 
     serde_json::from_str(&raw.read_text().await.unwrap()).unwrap()
 }
 
+/// The next reply on `raw` as JSON, the events before it passed by.
+async fn raw_reply(raw: &mut qiguo_server::client::Client) -> serde_json::Value {
+    loop {
+        let frame = raw_frame(raw).await;
+        if frame["type"] == "reply" {
+            return frame;
+        }
+    }
+}
+
 /// A client of the version before today's (4, raw frames) is answered and plays on, in the shape
 /// its types read; its welcome names the server's version, newer than its own. One older still
 /// (3) is refused with the code `version`, naming both.
@@ -697,22 +707,12 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
         "ask": Ask::Create { game: new_game(seats(0, Level::Random), LIVE) },
     });
     old.send_text(asked.to_string()).await.unwrap();
-    let created = loop {
-        let frame = raw_frame(&mut old).await;
-        if frame["type"] == "reply" {
-            break frame;
-        }
-    };
+    let created = raw_reply(&mut old).await;
     let game = created["answer"]["game"].as_str().unwrap().to_owned();
     old.send_text(r#"{"req":3,"ask":{"type":"games"}}"#.to_owned())
         .await
         .unwrap();
-    let games = loop {
-        let frame = raw_frame(&mut old).await;
-        if frame["type"] == "reply" {
-            break frame;
-        }
-    };
+    let games = raw_reply(&mut old).await;
     let summary = &games["answer"]["games"][0];
     assert_eq!(summary["id"], game.as_str(), "{games}");
     assert!(
@@ -725,12 +725,7 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     ))
     .await
     .unwrap();
-    let talk = loop {
-        let frame = raw_frame(&mut old).await;
-        if frame["type"] == "reply" {
-            break frame;
-        }
-    };
+    let talk = raw_reply(&mut old).await;
     assert_eq!(talk["answer"]["type"], "talk", "{talk}");
     assert!(talk["answer"].get("muted").is_none(), "{talk}");
     // A client of today's version gets them.
