@@ -34,6 +34,7 @@ fn main() -> ExitCode {
         }
     };
     match cli.tool {
+        #[cfg(feature = "host")]
         Some(cli::Tool::Server(args)) => qiguo_server::cli::run(&args, "qiguo"),
         Some(cli::Tool::Online(args)) => cli::online::run_online(&args),
         Some(tool) => match cli::run(&tool) {

@@ -1,26 +1,22 @@
 //! `qiguo online`, a client without a window for scripts and tests: every command prints one
 //! JSON line; `play` one per move it makes. The player's key for each server is kept in the data
-//! directory. (`qiguo server` is the server crate's command line, `qiguo_server::cli`.)
+//! directory. It speaks through the client crate, as the window and the page do. (`qiguo
+//! server` is the server crate's command line, `qiguo_server::cli`.)
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use qiguo_ai::{Engine, Level, LevelSearch, Limits, TableSize};
+use qiguo_client::{Backoff, Client, ClientError, KeyStore, SignInError, Trust, sign_in};
+use qiguo_protocol::{Answer, Ask, Event, GameView, MAX_DAYS, MIN_DAYS, NewGame, Refusal};
+use qiguo_protocol::{GameId, MadeBy, Pace, SeatPlan, WhenOverdue};
 use qiguo_rules::{Game, Kingdom, Move, Preset, Rules, notation};
-use qiguo_server::client::{Client, ClientError, Trust};
-use qiguo_server::keys::{SignInError, sign_in};
-use qiguo_server::protocol::{Answer, Ask, Event, GameView, MAX_DAYS, MIN_DAYS, NewGame, Refusal};
-use qiguo_server::{GameId, MadeBy, Pace, SeatPlan, WhenOverdue};
 use serde_json::json;
 
 use super::args::{ArgError, SeatingArg};
 use crate::saves::SaveDir;
-
-/// How long `play` waits before connecting again to a server that went away.
-pub const RECONNECT_AFTER: Duration = Duration::from_secs(2);
 
 /// Options of `qiguo online`.
 #[derive(Args, Debug)]
@@ -255,7 +251,8 @@ impl From<ArgError> for Failure {
 /// key is then kept).
 pub async fn connect(server: &str, name: &str, trust: Trust) -> Result<Client, String> {
     let dir = SaveDir::locate().map_err(|e| e.to_string())?;
-    match sign_in(server, name, None, &trust, dir.root()).await {
+    let keys = KeyStore::new(dir.root());
+    match sign_in(server, name, None, &trust, &keys).await {
         Ok((client, welcome)) => {
             // Answered still, for a while: said once on standard error, beside the JSON.
             if qiguo_protocol::versions::behind(welcome.server_version) {
@@ -572,18 +569,21 @@ async fn play(
     level: Level,
 ) -> Result<(), Failure> {
     let mut engine = Some(Engine::new(TableSize::entries_log2(18)));
+    // The client crate's reconnection policy, as the window's and the page's.
+    let mut backoff = Backoff::seeded_now();
     loop {
-        match play_connected(args, id, kingdom, level, &mut engine).await {
+        match play_connected(args, id, kingdom, level, &mut engine, &mut backoff).await {
             Ok(()) => return Ok(()),
             // Refusals are final (not your seat, no such game); a lost server is waited for.
             Err(e @ ClientError::Refused { .. }) => return Err(Failure::Other(client_failure(&e))),
             Err(e) => {
+                let wait = backoff.next_wait();
                 let _ = writeln!(
                     std::io::stderr(),
-                    "qiguo: {e}; connecting again in {} s",
-                    RECONNECT_AFTER.as_secs()
+                    "qiguo: {e}; connecting again in {:.1} s",
+                    wait.as_secs_f64()
                 );
-                tokio::time::sleep(RECONNECT_AFTER).await;
+                tokio::time::sleep(wait).await;
             }
         }
     }
@@ -595,10 +595,13 @@ async fn play_connected(
     kingdom: Kingdom,
     level: Level,
     engine: &mut Option<Engine>,
+    backoff: &mut Backoff,
 ) -> Result<(), ClientError> {
     let mut client = connect(&args.server, &args.name, args.trust())
         .await
         .map_err(ClientError::Connection)?;
+    // Signed in: a later loss starts the waits from the shortest again.
+    backoff.reset();
     let Answer::Game(view) = client.ask(Ask::Open { game: id.clone() }).await? else {
         return Err(ClientError::Protocol("not a game".into()));
     };

@@ -102,9 +102,14 @@ pub fn run(tool: &Tool) -> Result<String, ToolError> {
             Ok(format!("{}\n", result.best))
         }
         // They run until their game ends and print as it goes: `main` runs them itself.
-        Tool::Server(_) | Tool::Online(_) => Err(ToolError::Arg(ArgError::new(
+        #[cfg(feature = "host")]
+        Tool::Server(_) => Err(ToolError::Arg(ArgError::new(
             "server",
-            "the server and client run from the command line, not as tools",
+            "the server runs from the command line, not as a tool",
+        ))),
+        Tool::Online(_) => Err(ToolError::Arg(ArgError::new(
+            "online",
+            "the client runs from the command line, not as a tool",
         ))),
         Tool::Icon { size, path } => {
             crate::saves::write_atomically(path, &crate::game::art::icon::icon_png(*size))

@@ -5,7 +5,6 @@
 //! search in a Web Worker ([`worker`]); the storage is the browser's (`crate::storage`).
 
 pub(crate) mod files;
-pub(crate) mod link;
 pub(crate) mod notify;
 pub(crate) mod worker;
 

@@ -148,10 +148,10 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
         .expect("the server's database");
     let token = store
         .make_token(
-            &qiguo_server::PlayerId(host_id.clone()),
+            &qiguo_protocol::PlayerId(host_id.clone()),
             qiguo_server::store::mail::Purpose::SignIn,
             None,
-            Some(&qiguo_server::GameId(id.clone())),
+            Some(&qiguo_protocol::GameId(id.clone())),
             qiguo_server::store::mail::SIGNIN_MS,
         )
         .await

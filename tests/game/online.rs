@@ -12,9 +12,9 @@ use qiguo::game::online::{Online, OnlineCommand, OnlineRequested, Status};
 use qiguo::game::recap::Recap;
 use qiguo::game::state::{Match, MoveRequested, SeatAuthority, TurnPhase, UndoRequested};
 use qiguo_ai::Level;
+use qiguo_protocol::NewGame;
+use qiguo_protocol::{Pace, SeatPlan};
 use qiguo_rules::{Kingdom, PlayerInfo, Position, Record, Rules};
-use qiguo_server::protocol::NewGame;
-use qiguo_server::{Pace, SeatPlan};
 
 const LIMIT: Duration = Duration::from_secs(120);
 
@@ -234,7 +234,7 @@ fn two_windows_play_through_a_window_s_own_server() {
 fn table_talk_and_holidays_reach_the_other_window() {
     let pace = Pace::Correspondence {
         days: 3,
-        overdue: qiguo_server::WhenOverdue::StandIn,
+        overdue: qiguo_protocol::WhenOverdue::StandIn,
     };
     let (mut ann, mut bo) = ann_and_bo("online-talk", pace);
     let talk = |a: &App| -> Vec<String> {
@@ -286,8 +286,8 @@ fn table_talk_and_holidays_reach_the_other_window() {
     }
     assert_eq!(talk(&bo).len(), 1);
     // Bo goes on holiday: his window counts the days, Ann's panel says until when.
-    let today = qiguo_server::protocol::calendar::day_of(qiguo_server::store::now_ms());
-    let until = qiguo_server::protocol::calendar::date_text(today + 6);
+    let today = qiguo_protocol::calendar::day_of(jiff::Timestamp::now().as_millisecond());
+    let until = qiguo_protocol::calendar::date_text(today + 6);
     send(&mut bo, OnlineCommand::Away(Some(until.clone())));
     run(&mut [&mut ann, &mut bo], false, |a| {
         online(a[0])
@@ -301,10 +301,7 @@ fn table_talk_and_holidays_reach_the_other_window() {
     });
     assert!(online(&bo).holidays.as_ref().unwrap().used >= 1);
     // The window's own server has no mail relay: the E-mail line says so.
-    assert_eq!(
-        online(&bo).mail,
-        Some(qiguo_server::protocol::MailView::default())
-    );
+    assert_eq!(online(&bo).mail, Some(qiguo_protocol::MailView::default()));
     // The finished games, a page: none yet.
     send(&mut bo, OnlineCommand::Finished(0));
     run(&mut [&mut ann, &mut bo], false, |a| {

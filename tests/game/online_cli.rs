@@ -343,8 +343,8 @@ fn holidays_are_taken_from_the_command_line() {
     );
     assert_eq!(none["allowance"], 14);
     // Away until the day after tomorrow (UTC): three days.
-    let today = qiguo_server::protocol::calendar::day_of(qiguo_server::store::now_ms());
-    let until = qiguo_server::protocol::calendar::date_text(today + 2);
+    let today = qiguo_protocol::calendar::day_of(jiff::Timestamp::now().as_millisecond());
+    let until = qiguo_protocol::calendar::date_text(today + 2);
     let away = online(&ann, port, &["away", &until]);
     assert_eq!(away["away_until"], until.as_str());
     assert!(away["used"].as_u64().unwrap() >= 1, "{away}");

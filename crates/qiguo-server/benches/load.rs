@@ -24,8 +24,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use qiguo_client::{Client, Trust};
 use qiguo_rules::{Game, Level, PlayerInfo, Position, Record, Rules};
-use qiguo_server::client::{Client, Trust};
 use qiguo_server::protocol::{Answer, Ask, Event, Identity, NewGame};
 use qiguo_server::{GameId, MadeBy, Pace, SeatPlan};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -99,7 +99,7 @@ fn new_game() -> NewGame {
 }
 
 async fn newcomer(url: &str, name: String) -> Client {
-    qiguo_server::client::connect(url, Identity::New { name }, &Trust::default())
+    qiguo_client::connect(url, Identity::New { name }, &Trust::default())
         .await
         .unwrap()
         .0
@@ -326,21 +326,21 @@ fn qiguo_protocol_client(
 /// A WebSocket over a plain TCP stream, carrying text frames.
 struct Raw(tokio_tungstenite::WebSocketStream<TcpStream>);
 
-impl qiguo_server::client::Transport for Raw {
-    async fn send(&mut self, text: String) -> Result<(), qiguo_server::client::ClientError> {
+impl qiguo_protocol::client::Transport for Raw {
+    async fn send(&mut self, text: String) -> Result<(), qiguo_client::ClientError> {
         use futures_util::SinkExt;
         self.0
             .send(tokio_tungstenite::tungstenite::Message::Text(text.into()))
             .await
-            .map_err(|e| qiguo_server::client::ClientError::Connection(e.to_string()))
+            .map_err(|e| qiguo_client::ClientError::Connection(e.to_string()))
     }
 
     async fn recv(
         &mut self,
         within: Option<Duration>,
-    ) -> Result<String, qiguo_server::client::ClientError> {
+    ) -> Result<String, qiguo_client::ClientError> {
         use futures_util::StreamExt;
-        use qiguo_server::client::ClientError;
+        use qiguo_client::ClientError;
         let read = async {
             loop {
                 match self.0.next().await {

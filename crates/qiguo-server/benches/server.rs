@@ -9,8 +9,8 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use qiguo_client::Trust;
 use qiguo_rules::{Game, Level, PlayerInfo, Position, Record, Rules};
-use qiguo_server::client::Trust;
 use qiguo_server::protocol::{Answer, Ask, Event, Identity, NewGame};
 use qiguo_server::server::{ServerConfig, serve};
 use qiguo_server::{MadeBy, Pace, SeatPlan};
@@ -38,7 +38,7 @@ fn rss() -> u64 {
 }
 
 async fn player(url: String, n: usize, rounds: usize) -> Vec<Duration> {
-    let (mut client, _) = qiguo_server::client::connect(
+    let (mut client, _) = qiguo_client::connect(
         &url,
         Identity::New {
             name: format!("Bench {n}"),

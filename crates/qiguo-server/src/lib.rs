@@ -2,8 +2,7 @@
 //! ([`admission`]), where games live ([`store`]: players,
 //! games, seats, moves and invitations in SQLite or PostgreSQL), the secrets that guard them
 //! ([`secret`]), what clients and the server say ([`protocol`], the `qiguo-protocol` crate), the games a running server
-//! holds and plays ([`hub`], around each game's pure core, [`live`]), the server on the network ([`server`]), a client ([`client`]), the
-//! player's keys ([`keys`]), a client on a thread of its own for the window ([`link`]), the
+//! holds and plays ([`hub`], around each game's pure core, [`live`]), the server on the network ([`server`]), the
 //! e-mail to players who are away ([`mail`]), the server's log ([`log`]) and counts ([`metrics`]) and its command line ([`cli`], the `qiguo-server` binary's and
 //! `qiguo server`'s).
 //!
@@ -12,10 +11,7 @@
 
 pub mod admission;
 pub mod cli;
-pub mod client;
 pub mod hub;
-pub mod keys;
-pub mod link;
 pub mod live;
 pub mod log;
 pub mod mail;

@@ -10,9 +10,9 @@ use std::process::Child;
 use std::time::Duration;
 
 use common::*;
+use qiguo_client::{ClientError, Trust};
 use qiguo_rules::Level;
 use qiguo_server::Pace;
-use qiguo_server::client::{ClientError, Trust};
 use qiguo_server::protocol::{Answer, Ask, Identity, Refusal};
 use qiguo_testkit::TempDir;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -254,8 +254,7 @@ async fn rates_and_caps_are_refused_with_their_reasons() {
     newcomer(url, "Bo").await;
     newcomer(url, "Cy").await;
     let fourth =
-        qiguo_server::client::connect(url, Identity::New { name: "Di".into() }, &Trust::default())
-            .await;
+        qiguo_client::connect(url, Identity::New { name: "Di".into() }, &Trust::default()).await;
     match fourth.map(|_| ()).unwrap_err() {
         ClientError::Refused {
             refusal: Refusal::SlowDown { seconds },
@@ -269,7 +268,7 @@ async fn rates_and_caps_are_refused_with_their_reasons() {
         id: me.player.clone(),
         key: me.key.clone().unwrap(),
     };
-    let third = qiguo_server::client::connect(url, identity.clone(), &Trust::default()).await;
+    let third = qiguo_client::connect(url, identity.clone(), &Trust::default()).await;
     assert!(matches!(
         third.map(|_| ()).unwrap_err().refusal(),
         Some(Refusal::TooManyConnections { max: 2 })
@@ -278,7 +277,7 @@ async fn rates_and_caps_are_refused_with_their_reasons() {
     // Given back as soon as the server has seen the close.
     let started = tokio::time::Instant::now();
     loop {
-        match qiguo_server::client::connect(url, identity.clone(), &Trust::default()).await {
+        match qiguo_client::connect(url, identity.clone(), &Trust::default()).await {
             Ok(_) => break,
             Err(e) => assert!(
                 started.elapsed() < PATIENCE,

@@ -4,8 +4,8 @@
 mod common;
 
 use common::*;
+use qiguo_client::Client;
 use qiguo_rules::{Kingdom, Move};
-use qiguo_server::client::Client;
 use qiguo_server::protocol::{Answer, Ask, Event, FINISHED_PER_PAGE, GameSummary, Refusal};
 use qiguo_server::{GameId, Pace};
 use qiguo_testkit::TempDir;

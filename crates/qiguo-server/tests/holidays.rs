@@ -7,8 +7,8 @@ mod common;
 use std::time::Duration;
 
 use common::*;
+use qiguo_client::Client;
 use qiguo_rules::{Kingdom, Level};
-use qiguo_server::client::Client;
 use qiguo_server::protocol::calendar::{DAY_MS, date_text, day_of, parse_date, start_of};
 use qiguo_server::protocol::{Answer, Ask, Event, Holidays, Refusal};
 use qiguo_server::{Pace, Store, WhenOverdue};

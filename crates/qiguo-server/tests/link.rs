@@ -1,18 +1,19 @@
-//! The link (a client on a thread of its own, as the window uses it): its own server started,
-//! a game created, opened and moved in, a second player joining through another link (the
-//! first told when he comes and goes), and the player's key kept for the next time.
+//! The client crate's link (on a thread of its own, as the window uses it) against this server:
+//! its own server started, a game created, opened and moved in, a second player joining through
+//! another link (the first told when he comes and goes), the player's key kept for the next
+//! time, and the link coming back after its server was stopped and started again.
 
 mod common;
 
 use std::time::{Duration, Instant};
 
 use common::*;
+use qiguo_client::{KeyStore, Link, News, Target, Trust, Who};
 use qiguo_rules::{Kingdom, Level};
 use qiguo_server::Pace;
-use qiguo_server::link::{Link, News, Target};
 use qiguo_server::log::Log;
 use qiguo_server::protocol::{Answer, Ask, Event};
-use qiguo_server::server::ServerConfig;
+use qiguo_server::server::{ServerConfig, serve};
 use qiguo_testkit::TempDir;
 
 /// Takes from `link`'s news (those already polled in `kept` first) the first that `pick`
@@ -26,6 +27,26 @@ fn wait_for<T>(link: &Link, kept: &mut Vec<News>, mut pick: impl FnMut(&News) ->
         }
         assert!(start.elapsed() < PATIENCE, "waited for news: {kept:?}");
         std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The link's own server, as the window starts it.
+fn own(config: ServerConfig, log: Log) -> Target {
+    Target::Own(Box::new(move || {
+        Box::pin(async move {
+            let running = serve(&config, log).await.map_err(|e| e.to_string())?;
+            let url = format!("ws://127.0.0.1:{}", running.addr.port());
+            Ok((url, Box::new(running) as Box<dyn std::any::Any + Send>))
+        })
+    }))
+}
+
+fn who(name: &str, language: Option<&str>, keys: std::path::PathBuf) -> Who {
+    Who {
+        name: name.into(),
+        language: language.map(str::to_owned),
+        keys: KeyStore::new(keys),
+        token: None,
     }
 }
 
@@ -43,13 +64,7 @@ fn a_window_link_serves_plays_and_is_joined() {
     let quiet = Log::tapped(|level, line| println!("server: {level} {line}"));
     let mut config = ServerConfig::new(sqlite(&dir));
     config.port = 0;
-    let mut ann = Link::start(
-        Target::Own(Box::new(config)),
-        "Ann".into(),
-        Some("sv".into()),
-        dir.join("ann"),
-        quiet.clone(),
-    );
+    let mut ann = Link::start(own(config, quiet), who("Ann", Some("sv"), dir.join("ann")));
     let mut seen = Vec::new();
     let url = wait_for(&ann, &mut seen, |n| match n {
         News::Serving { url } => Some(url.clone()),
@@ -76,17 +91,11 @@ fn a_window_link_serves_plays_and_is_joined() {
         matches!(n, News::Event(Event::Moved { ply: 0, .. })).then_some(())
     });
     // Bo joins through a link of his own to Ann's server; Ann hears of it.
-    let mut bo = Link::start(
-        Target::Remote {
-            url: url.clone(),
-            ca: None,
-            insecure_lan: false,
-        },
-        "Bo".into(),
-        None,
-        dir.join("bo"),
-        quiet,
-    );
+    let remote = Target::Remote {
+        url: url.clone(),
+        trust: Trust::default(),
+    };
+    let mut bo = Link::start(remote, who("Bo", None, dir.join("bo")));
     let mut bo_seen = Vec::new();
     wait_for(&bo, &mut bo_seen, |n| {
         matches!(n, News::Connected { .. }).then_some(())
@@ -114,8 +123,7 @@ fn a_window_link_serves_plays_and_is_joined() {
     assert_eq!(answer(&bo, &mut bo_seen, tag), Answer::Done);
     assert!(!wait_for(&ann, &mut seen, presence));
     // Bo's key is kept for Ann's server.
-    let keys = <qiguo_server::keys::KeyRing as qiguo_server::keys::KeyFile>::load(&dir.join("bo"))
-        .unwrap();
+    let keys = KeyStore::new(dir.join("bo")).load().unwrap();
     assert_eq!(keys.servers[&url].name, "Bo");
 }
 
@@ -152,18 +160,11 @@ fn a_link_is_told_when_its_server_is_newer() {
         // Open until the test ends.
         while let Some(Ok(_)) = ws.next().await {}
     });
-    let quiet = Log::tapped(|level, line| println!("link: {level} {line}"));
-    let link = Link::start(
-        Target::Remote {
-            url,
-            ca: None,
-            insecure_lan: false,
-        },
-        "Ann".into(),
-        None,
-        dir.join("ann"),
-        quiet,
-    );
+    let remote = Target::Remote {
+        url,
+        trust: Trust::default(),
+    };
+    let link = Link::start(remote, who("Ann", None, dir.join("ann")));
     let mut seen = Vec::new();
     wait_for(&link, &mut seen, |n| {
         matches!(n, News::Connected { .. }).then_some(())
@@ -173,4 +174,48 @@ fn a_link_is_told_when_its_server_is_newer() {
         _ => None,
     });
     assert_eq!(server, PROTOCOL_VERSION + 1);
+}
+
+/// The server goes away and comes back on the same listener: the link says it lost the
+/// connection, fails a request made meanwhile at once, connects again by the reconnection
+/// policy and signs in as the same player with the key it kept.
+#[test]
+fn a_link_comes_back_after_its_server_restarts() {
+    let dir = TempDir::new("link-restart");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let lines = Lines::default();
+    let listener = loopback_listener();
+    let mut config = ServerConfig::new(sqlite(&dir));
+    config.listener = Some(listener.clone());
+    let first = rt.block_on(serve_on(&config, None, &lines));
+    let remote = Target::Remote {
+        url: first.url(),
+        trust: Trust::default(),
+    };
+    let mut link = Link::start(remote, who("Cy", None, dir.join("cy")));
+    let mut seen = Vec::new();
+    let connected = |n: &News| match n {
+        News::Connected { player, .. } => Some(player.clone()),
+        _ => None,
+    };
+    let player = wait_for(&link, &mut seen, connected);
+    rt.block_on(first.shutdown(PATIENCE));
+    drop(first);
+    wait_for(&link, &mut seen, |n| {
+        matches!(n, News::Lost(_)).then_some(())
+    });
+    // Away: failed at once, not kept waiting for the server.
+    let tag = link.ask(Ask::Games {});
+    let failed = wait_for(&link, &mut seen, |n| match n {
+        News::Answer { tag: t, result } if *t == tag => Some(result.is_err()),
+        _ => None,
+    });
+    assert!(failed, "a request made while away fails");
+    let _second = rt.block_on(serve_on(&config, None, &lines));
+    assert_eq!(wait_for(&link, &mut seen, connected), player);
+    let tag = link.ask(Ask::Games {});
+    assert!(matches!(
+        answer(&link, &mut seen, tag),
+        Answer::Games { .. }
+    ));
 }

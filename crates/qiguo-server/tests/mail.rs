@@ -14,8 +14,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use common::*;
+use qiguo_client::{Client, Trust, Welcome};
 use qiguo_rules::{Kingdom, Level};
-use qiguo_server::client::{Client, Trust, Welcome};
 use qiguo_server::mail::{MailConfig, MailTiming};
 use qiguo_server::protocol::{Answer, Ask, Event, Identity, MailView, Refusal};
 use qiguo_server::server::{Running, ServerConfig};
@@ -305,7 +305,7 @@ fn bo_address() -> String {
 /// Bo, reading Swedish, with a confirmed address ([`bo_address`]) on the server at `url`,
 /// whose page is at `addr`: his client, his welcome, and the confirmation e-mail.
 async fn bo_confirmed(url: &str, addr: SocketAddr, maildir: &Path) -> (Client, Welcome, Mail) {
-    let (mut bo, me) = qiguo_server::client::connect_in(
+    let (mut bo, me) = qiguo_client::connect_in(
         url,
         Identity::New { name: "Bo".into() },
         Some("sv"),
@@ -478,7 +478,7 @@ async fn away_is_mailed(dir: &TempDir, db: &str) {
     );
     // The link signs him in on a device that has no key of his: the game opens as his.
     let token = turn.token_after("#signin=");
-    let (mut device, welcome) = qiguo_server::client::connect(
+    let (mut device, welcome) = qiguo_client::connect(
         &url,
         Identity::Link {
             token: token.clone(),
@@ -501,8 +501,7 @@ async fn away_is_mailed(dir: &TempDir, db: &str) {
     assert!(view.seats[1].yours && !view.seats[0].yours);
     drop(device);
     // The link works once; the device's key, and his first, go on working.
-    let again =
-        qiguo_server::client::connect(&url, Identity::Link { token }, &Trust::default()).await;
+    let again = qiguo_client::connect(&url, Identity::Link { token }, &Trust::default()).await;
     assert_eq!(
         again.err().and_then(|e| e.refusal().cloned()),
         Some(Refusal::LinkExpired)
@@ -512,7 +511,7 @@ async fn away_is_mailed(dir: &TempDir, db: &str) {
         key: device_key,
     };
     drop(
-        qiguo_server::client::connect(&url, on_device, &Trust::default())
+        qiguo_client::connect(&url, on_device, &Trust::default())
             .await
             .unwrap(),
     );

@@ -7,8 +7,8 @@ mod common;
 
 use std::net::{IpAddr, Ipv4Addr};
 
+use qiguo_client::Trust;
 use qiguo_server::Store;
-use qiguo_server::client::Trust;
 use qiguo_server::page::Page;
 use qiguo_server::protocol::Identity;
 use qiguo_server::server::{ServerConfig, serve_store};
@@ -168,7 +168,7 @@ async fn the_page_its_files_and_the_protocol_share_one_port() {
 
     // The protocol, on the same port and path, for a WebSocket upgrade.
     let url = format!("ws://{addr}");
-    let (_client, welcome) = qiguo_server::client::connect(
+    let (_client, welcome) = qiguo_client::connect(
         &url,
         Identity::New { name: "Ann".into() },
         &Trust::default(),

@@ -7,8 +7,8 @@ mod common;
 use std::time::Duration;
 
 use common::*;
+use qiguo_client::{ClientError, Trust};
 use qiguo_rules::{Kingdom, Level};
-use qiguo_server::client::{ClientError, Trust};
 use qiguo_server::protocol::Refusal;
 use qiguo_server::protocol::{Answer, Ask, Event, Identity, MAX_FRAME_BYTES};
 use qiguo_server::{GameId, Pace, PlayerId, WhenOverdue};
@@ -105,7 +105,7 @@ async fn hostile_requests_are_refused_and_change_nothing() {
     .unwrap();
 
     // A wrong key, a made-up player: refused, and the connection closed.
-    let wrong = qiguo_server::client::connect(
+    let wrong = qiguo_client::connect(
         &url,
         Identity::Player {
             id: ann_me.player.clone(),
@@ -121,7 +121,7 @@ async fn hostile_requests_are_refused_and_change_nothing() {
             ..
         })
     ));
-    let nobody = qiguo_server::client::connect(
+    let nobody = qiguo_client::connect(
         &url,
         Identity::Player {
             id: PlayerId("f".repeat(32)),
@@ -245,7 +245,7 @@ async fn hostile_requests_are_refused_and_change_nothing() {
     let _ = eve.send_text("x".repeat(MAX_FRAME_BYTES + 1)).await;
     assert!(eve.ask(Ask::Games {}).await.is_err());
     // A client that asks before saying hello, or says it in another version, is turned away.
-    let mut raw = qiguo_server::client::connect_unsigned(&url, &Trust::default())
+    let mut raw = qiguo_client::connect_unsigned(&url, &Trust::default())
         .await
         .unwrap();
     raw.send_text(r#"{"req":1,"ask":{"type":"games"}}"#.to_owned())
@@ -270,7 +270,7 @@ async fn hostile_requests_are_refused_and_change_nothing() {
             2,
         ),
     ] {
-        let mut raw = qiguo_server::client::connect_unsigned(&url, &Trust::default())
+        let mut raw = qiguo_client::connect_unsigned(&url, &Trust::default())
             .await
             .unwrap();
         raw.send_text(old.to_owned()).await.unwrap();
@@ -284,7 +284,7 @@ async fn hostile_requests_are_refused_and_change_nothing() {
     }
     let later =
         r#"{"req":1,"ask":{"type":"hello","version":9,"identity":{"as":"new","name":"Later"}}}"#;
-    let mut raw = qiguo_server::client::connect_unsigned(&url, &Trust::default())
+    let mut raw = qiguo_client::connect_unsigned(&url, &Trust::default())
         .await
         .unwrap();
     raw.send_text(later.to_owned()).await.unwrap();
@@ -661,12 +661,12 @@ async fn games_nobody_uses_are_let_go_and_found_again_when_due() {
 }
 
 /// The next frame on `raw` as JSON.
-async fn raw_frame(raw: &mut qiguo_server::client::Client) -> serde_json::Value {
+async fn raw_frame(raw: &mut qiguo_client::Client) -> serde_json::Value {
     serde_json::from_str(&raw.read_text().await.unwrap()).unwrap()
 }
 
 /// The next reply on `raw` as JSON, the events before it passed by.
-async fn raw_reply(raw: &mut qiguo_server::client::Client) -> serde_json::Value {
+async fn raw_reply(raw: &mut qiguo_client::Client) -> serde_json::Value {
     loop {
         let frame = raw_frame(raw).await;
         if frame["type"] == "reply" {
@@ -688,7 +688,7 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     let server = start(&sqlite(&dir), None, &lines).await;
     let url = server.url();
     assert_eq!(OLDEST_SERVED, 4, "the steps down below are version 4's");
-    let mut old = qiguo_server::client::connect_unsigned(&url, &Trust::default())
+    let mut old = qiguo_client::connect_unsigned(&url, &Trust::default())
         .await
         .unwrap();
     old.send_text(
@@ -743,7 +743,7 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
         other => panic!("{other:?}"),
     }
     // Version 3: refused, with both versions in the code it reads.
-    let mut older = qiguo_server::client::connect_unsigned(&url, &Trust::default())
+    let mut older = qiguo_client::connect_unsigned(&url, &Trust::default())
         .await
         .unwrap();
     older

@@ -13,8 +13,8 @@ use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use common::*;
+use qiguo_client::{ClientError, Trust};
 use qiguo_rules::Level;
-use qiguo_server::client::{ClientError, Trust};
 use qiguo_server::protocol::{Answer, Ask, Identity};
 use qiguo_server::server::{ServeError, ServerConfig, serve};
 use qiguo_server::{Pace, Store};
@@ -208,20 +208,17 @@ async fn tls_is_served_and_plain_only_on_loopback() {
         extra_ca: Some(data("ca.pem")),
         insecure_lan: false,
     };
-    let (mut ann, me) =
-        qiguo_server::client::connect(&url, Identity::New { name: "Ann".into() }, &trust)
-            .await
-            .unwrap();
+    let (mut ann, me) = qiguo_client::connect(&url, Identity::New { name: "Ann".into() }, &trust)
+        .await
+        .unwrap();
     assert_eq!(me.name, "Ann");
     ann.ask(Ask::Games {}).await.unwrap();
     // Without the authority the certificate is not trusted; plain WebSocket gets nowhere.
     let untrusted =
-        qiguo_server::client::connect(&url, Identity::New { name: "Bo".into() }, &Trust::default())
-            .await;
+        qiguo_client::connect(&url, Identity::New { name: "Bo".into() }, &Trust::default()).await;
     assert!(matches!(untrusted, Err(ClientError::Connection(_))));
     let plain = format!("ws://127.0.0.1:{}", server.addr.port());
-    let plain =
-        qiguo_server::client::connect(&plain, Identity::New { name: "Cy".into() }, &trust).await;
+    let plain = qiguo_client::connect(&plain, Identity::New { name: "Cy".into() }, &trust).await;
     assert!(plain.is_err());
     assert!(lines.contains("TLS handshake failed"));
     // Plain on an address others can reach: refused before anything is opened.
@@ -315,7 +312,7 @@ fn the_server_runs_as_a_service() {
     // Ann stays connected (her table is kept) while the counts are read.
     let (id, _ann) = rt.block_on(async {
         let (mut ann, _) =
-            qiguo_server::client::connect(&url, Identity::New { name: "Ann".into() }, &trust)
+            qiguo_client::connect(&url, Identity::New { name: "Ann".into() }, &trust)
                 .await
                 .unwrap();
         let (id, _) = create(&mut ann, new_game(seats(0, Level::Random), LIVE)).await;
@@ -343,8 +340,7 @@ fn the_server_runs_as_a_service() {
     signal(&child, "HUP");
     logged(&log, "the certificate read before is kept");
     rt.block_on(async {
-        let again =
-            qiguo_server::client::connect(&url, Identity::New { name: "Bo".into() }, &trust).await;
+        let again = qiguo_client::connect(&url, Identity::New { name: "Bo".into() }, &trust).await;
         assert!(again.is_ok(), "{again:?}");
     });
     // A backup of the live database, made by the same binary beside the server.
@@ -502,7 +498,7 @@ fn sigterm_and_ctrl_c_shut_the_server_down_gracefully() {
     }
     // Nothing new is accepted after the listener closed.
     assert!(
-        rt.block_on(qiguo_server::client::connect(
+        rt.block_on(qiguo_client::connect(
             &url,
             Identity::New { name: "Cy".into() },
             &Trust::default()

@@ -8,12 +8,12 @@ use std::process::Command;
 use std::time::Duration;
 
 use common::*;
+use qiguo_client::Client;
 use qiguo_rules::{Kingdom, Level};
 use qiguo_server::GameId;
 use qiguo_server::Pace;
 use qiguo_server::Store;
 use qiguo_server::admission::Limits;
-use qiguo_server::client::Client;
 use qiguo_server::protocol::{Answer, Ask, Event, MAX_TALK_CHARS, Refusal, TalkLine};
 use qiguo_testkit::TempDir;
 

@@ -1,7 +1,7 @@
 //! The connection: the link started on request (to the window's own server or one elsewhere)
 //! or let go, the player's requests sent, and what the link reports read and answered.
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(feature = "host", not(target_arch = "wasm32")))]
 use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
 
 use bevy::prelude::*;
@@ -19,7 +19,7 @@ use crate::tr;
 
 /// The address other machines reach a server listening on `bind` at: this machine's address on
 /// the network it reaches others by (found by routing, no packet sent), else `bind` itself.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(feature = "host", not(target_arch = "wasm32")))]
 pub(crate) fn joinable_address(bind: SocketAddr) -> SocketAddr {
     if !bind.ip().is_unspecified() {
         return bind;
@@ -65,11 +65,11 @@ pub(super) fn connect_or_leave(
                 }
                 continue;
             }
-            #[cfg(not(target_arch = "wasm32"))]
+            #[cfg(all(feature = "host", not(target_arch = "wasm32")))]
             OnlineRequested::OwnServer { lan, port, name } => {
                 link::own_server(*lan, *port, name.clone(), tr.language().code(), keys)
             }
-            #[cfg(target_arch = "wasm32")]
+            #[cfg(not(all(feature = "host", not(target_arch = "wasm32"))))]
             OnlineRequested::OwnServer { .. } => {
                 notices.write(Notice::error(tr.text("online-no-host-in-page")));
                 continue;

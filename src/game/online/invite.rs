@@ -14,7 +14,6 @@ use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, RichText};
 use qiguo_protocol::SeatPlan;
-use qiguo_protocol::keys::{KEYS_FILE, KeyRing};
 use qiguo_rules::Kingdom;
 
 use super::ui::OnlineForm;
@@ -163,11 +162,7 @@ fn known_to(server: &str) -> bool {
     let Some(dir) = crate::storage::data_dir() else {
         return false;
     };
-    crate::storage::read(&dir.join(KEYS_FILE))
-        .ok()
-        .and_then(|bytes| String::from_utf8(bytes).ok())
-        .and_then(|text| KeyRing::from_json(&text).ok())
-        .is_some_and(|ring| ring.servers.contains_key(server))
+    qiguo_client::KeyStore::new(dir).knows(server)
 }
 
 /// Moves the invitation along as the connection and the game on the board allow.

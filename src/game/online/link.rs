@@ -1,25 +1,24 @@
-//! The link to a server, by platform: on the desktop a client on a thread of its own, which can
-//! also start the window's own server first (`qiguo_server::link`); in a page, the browser's
-//! WebSocket (`crate::web::link`), and no server of its own (a page cannot listen). Both report
-//! the same [`News`](qiguo_protocol::link::News).
+//! The link to a server, through the client crate on every platform: on the desktop on a
+//! thread of its own, which can also start the window's own server first (with the `host`
+//! feature); in a page on the browser's WebSocket, with no server of its own (a page cannot
+//! listen). Both report the same [`News`](qiguo_client::News). The player's keys are the client
+//! crate's [`KeyStore`].
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use qiguo_protocol::keys::KeyRing;
+use qiguo_client::{KeyStore, Who};
 
-#[cfg(target_arch = "wasm32")]
-pub(crate) use crate::web::link::Link;
-#[cfg(not(target_arch = "wasm32"))]
-pub(crate) use qiguo_server::link::Link;
+pub(crate) use qiguo_client::Link;
 
-/// Whether this platform can run a server of its own (the desktop window can; a page cannot).
-pub(crate) const CAN_HOST: bool = cfg!(not(target_arch = "wasm32"));
+/// Whether this program can run a server of its own (the desktop window built with the `host`
+/// feature can; a page cannot).
+pub(crate) const CAN_HOST: bool = cfg!(all(feature = "host", not(target_arch = "wasm32")));
 
 /// The server this program came from, if any: in a page, the page's own origin (as a WebSocket
 /// URL); on the desktop, none.
 pub(crate) fn home_server() -> Option<String> {
     #[cfg(target_arch = "wasm32")]
-    return crate::web::link::page_server();
+    return qiguo_client::page_server();
     #[cfg(not(target_arch = "wasm32"))]
     return None;
 }
@@ -28,7 +27,7 @@ pub(crate) fn home_server() -> Option<String> {
 /// e-mailed, opened in a page): the player is then signed in by it, not asked for a name.
 pub(crate) fn signs_in_by_link(server: &str) -> bool {
     #[cfg(target_arch = "wasm32")]
-    return crate::web::link::page_server().as_deref() == Some(server)
+    return qiguo_client::page_server().as_deref() == Some(server)
         && crate::web::signin_token_waiting();
     #[cfg(not(target_arch = "wasm32"))]
     return {
@@ -37,26 +36,29 @@ pub(crate) fn signs_in_by_link(server: &str) -> bool {
     };
 }
 
-/// The player's keys kept in the data directory `dir` (none yet: an empty ring).
-pub(crate) fn load_keys(dir: &Path) -> Result<KeyRing, String> {
+/// Who the link signs in as: the player whose key for the server is kept in `keys` (or a new
+/// player called `name`), who reads `language` (`en`, `sv`, `zh`). In a page opened from a
+/// sign-in link to `url`, its token signs the player in on this device first.
+fn who(url: &str, name: String, language: &str, keys: PathBuf) -> Who {
     #[cfg(target_arch = "wasm32")]
-    return crate::web::link::load_keys(dir);
+    let token = (qiguo_client::page_server().as_deref() == Some(url))
+        .then(crate::web::signin_token)
+        .flatten();
     #[cfg(not(target_arch = "wasm32"))]
-    return <KeyRing as qiguo_server::keys::KeyFile>::load(dir).map_err(|e| e.to_string());
+    let token = {
+        let _ = url;
+        None
+    };
+    Who {
+        name,
+        language: Some(language.to_owned()),
+        keys: KeyStore::new(keys),
+        token,
+    }
 }
 
-/// Keeps `ring` as the player's keys in `dir` (on the desktop, readable by its owner only).
-pub(crate) fn save_keys(dir: &Path, ring: &KeyRing) -> Result<(), String> {
-    #[cfg(target_arch = "wasm32")]
-    return crate::web::link::save_keys(dir, ring);
-    #[cfg(not(target_arch = "wasm32"))]
-    return qiguo_server::keys::KeyFile::save(ring, dir).map_err(|e| e.to_string());
-}
-
-/// A link to the server at `url`, as the player whose key for it is kept in `keys` (or a new
-/// player called `name`), who reads `language` (`en`, `sv`, `zh`); `insecure_lan`: plain
-/// `ws://` to another machine allowed (on the desktop; a page's browser decides what its page
-/// may reach).
+/// A link to the server at `url`, as [`who`] says; `insecure_lan`: plain `ws://` to another
+/// machine allowed (on the desktop; a page's browser decides what its page may reach).
 pub(crate) fn remote(
     url: &str,
     name: String,
@@ -64,29 +66,29 @@ pub(crate) fn remote(
     keys: PathBuf,
     insecure_lan: bool,
 ) -> Link {
-    let language = Some(language.to_owned());
+    let who = who(url, name, language, keys);
     #[cfg(target_arch = "wasm32")]
     return {
         let _ = insecure_lan;
-        Link::start(url.to_owned(), name, language, keys)
+        Link::start(url.to_owned(), who, crate::web::notify::heard)
     };
     #[cfg(not(target_arch = "wasm32"))]
     return Link::start(
-        qiguo_server::link::Target::Remote {
+        qiguo_client::Target::Remote {
             url: url.to_owned(),
-            ca: None,
-            insecure_lan,
+            trust: qiguo_client::Trust {
+                extra_ca: None,
+                insecure_lan,
+            },
         },
-        name,
-        language,
-        keys,
-        qiguo_server::log::Log::tracing(),
+        who,
     );
 }
 
 /// A link to a server of the window's own, listening on `port` of this machine (or of every
-/// network it is on, for a LAN evening): the link, and the address others reach it at.
-#[cfg(not(target_arch = "wasm32"))]
+/// network it is on, for a LAN evening): the link, and the address others reach it at. The
+/// server keeps its games in the data directory `keys` beside the player's keys.
+#[cfg(all(feature = "host", not(target_arch = "wasm32")))]
 pub(crate) fn own_server(
     lan: bool,
     port: u16,
@@ -111,14 +113,18 @@ pub(crate) fn own_server(
         "ws://{}",
         super::connection::joinable_address(SocketAddr::new(bind, port))
     );
-    // The own server's lines reach Bevy's log through `tracing`.
-    let log = qiguo_server::log::Log::tracing();
-    let link = Link::start(
-        qiguo_server::link::Target::Own(Box::new(config)),
-        name,
-        Some(language.to_owned()),
-        keys,
-        log,
-    );
+    let start: qiguo_client::Starter = Box::new(move || {
+        Box::pin(async move {
+            // The own server's lines reach Bevy's log through `tracing`.
+            let log = qiguo_server::log::Log::tracing();
+            let running = qiguo_server::server::serve(&config, log)
+                .await
+                .map_err(|e| e.to_string())?;
+            let url = format!("ws://127.0.0.1:{}", running.addr.port());
+            Ok((url, Box::new(running) as Box<dyn std::any::Any + Send>))
+        })
+    });
+    let who = who("", name, language, keys);
+    let link = Link::start(qiguo_client::Target::Own(start), who);
     (link, address)
 }

@@ -7,6 +7,7 @@ use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_ai::Level;
+use qiguo_client::{KeyStore, KeysError};
 use qiguo_protocol::{DEFAULT_PORT, GameSummary, MAX_DAYS, MAX_NAME_CHARS, MIN_DAYS, NewGame};
 use qiguo_protocol::{Pace, SeatPlan, WhenOverdue};
 use qiguo_rules::Kingdom;
@@ -377,20 +378,23 @@ fn keys_section(
             );
             ui.horizontal(|ui| {
                 if ui.button(tr.text("keys-copy")).clicked() {
-                    form.keys_note = Some(match super::link::load_keys(&dir) {
-                        Ok(ring) => {
-                            ui.ctx().copy_text(ring.to_json());
-                            (true, tr!(tr, "keys-copied", count = ring.servers.len()))
+                    form.keys_note = Some(match KeyStore::new(&dir).export() {
+                        Ok((text, count)) => {
+                            ui.ctx().copy_text(text);
+                            (true, tr!(tr, "keys-copied", count = count))
                         }
-                        Err(why) => (false, tr!(tr, "keys-unreadable", why = why)),
+                        Err(why) => (false, tr!(tr, "keys-unreadable", why = why.to_string())),
                     });
                 }
                 #[cfg(target_arch = "wasm32")]
                 {
                     if ui.button(tr.text("share-download")).clicked() {
-                        let done = super::link::load_keys(&dir).and_then(|ring| {
-                            crate::web::files::download("qiguo-keys.json", &ring.to_json())
-                        });
+                        let done = KeyStore::new(&dir)
+                            .export()
+                            .map_err(|e| e.to_string())
+                            .and_then(|(text, _)| {
+                                crate::web::files::download("qiguo-keys.json", &text)
+                            });
                         if let Err(why) = done {
                             form.keys_note = Some((false, tr!(tr, "keys-unreadable", why = why)));
                         }
@@ -439,18 +443,10 @@ fn keys_section(
 
 /// Takes in keys exported elsewhere (their JSON): what came of it, for the player.
 fn import_keys(tr: Tr, dir: &std::path::Path, text: &str) -> (bool, String) {
-    let imported = match qiguo_protocol::keys::KeyRing::from_json(text.trim()) {
-        Ok(ring) => ring,
-        Err(e) => return (false, tr!(tr, "keys-not-keys", why = e.to_string())),
-    };
-    let mut ring = match super::link::load_keys(dir) {
-        Ok(ring) => ring,
-        Err(why) => return (false, tr!(tr, "keys-unreadable", why = why)),
-    };
-    let changed = ring.merge(imported);
-    match super::link::save_keys(dir, &ring) {
-        Ok(()) => (true, tr!(tr, "keys-imported", count = changed)),
-        Err(why) => (false, tr!(tr, "keys-unreadable", why = why)),
+    match KeyStore::new(dir).import(text) {
+        Ok(changed) => (true, tr!(tr, "keys-imported", count = changed)),
+        Err(KeysError::NotKeys(e)) => (false, tr!(tr, "keys-not-keys", why = e.to_string())),
+        Err(why) => (false, tr!(tr, "keys-unreadable", why = why.to_string())),
     }
 }
 

@@ -8,11 +8,11 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 
+use qiguo_client::{Client, ClientError, Trust, Welcome};
 use qiguo_rules::{
     Board, Game, Level, Move, Piece, PlayerInfo, Position, Record, Rules, Seats, Setup,
 };
 use qiguo_server::admission::Limits;
-use qiguo_server::client::{Client, ClientError, Trust, Welcome};
 use qiguo_server::log::Log;
 use qiguo_server::protocol::{Answer, Ask, Event, GameView, Identity, NewGame};
 use qiguo_server::server::{Running, ServerConfig, serve_store};
@@ -147,7 +147,7 @@ pub fn hand_clock(start: i64) -> (Clock, Arc<Mutex<i64>>) {
 
 /// A new player's client.
 pub async fn newcomer(url: &str, name: &str) -> (Client, Welcome) {
-    qiguo_server::client::connect(url, Identity::New { name: name.into() }, &Trust::default())
+    qiguo_client::connect(url, Identity::New { name: name.into() }, &Trust::default())
         .await
         .unwrap()
 }
@@ -158,7 +158,7 @@ pub async fn returning(url: &str, me: &Welcome) -> Client {
         id: me.player.clone(),
         key: me.key.clone().expect("a new player's key"),
     };
-    qiguo_server::client::connect(url, identity, &Trust::default())
+    qiguo_client::connect(url, identity, &Trust::default())
         .await
         .unwrap()
         .0

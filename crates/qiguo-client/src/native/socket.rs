@@ -1,11 +1,11 @@
-//! The native client of the server: the protocol crate's [`qiguo_protocol::client::Client`] over
-//! a WebSocket (`ws://`, or `wss://` through rustls). Used by `qiguo online` and by the window's
-//! *Online…*; the tests drive servers with it.
+//! The native client: the protocol crate's [`qiguo_protocol::client::Client`] over a WebSocket
+//! (`ws://`, or `wss://` through rustls). `qiguo online` and the window's link connect with it;
+//! the server's tests drive servers with it.
 //!
 //! ```no_run
-//! # async fn demo() -> Result<(), qiguo_server::client::ClientError> {
-//! use qiguo_server::client::{Trust, connect};
-//! use qiguo_server::protocol::{Ask, Identity};
+//! # async fn demo() -> Result<(), qiguo_client::ClientError> {
+//! use qiguo_client::{Trust, connect};
+//! use qiguo_protocol::{Ask, Identity};
 //! let (mut client, me) = connect(
 //!     "ws://127.0.0.1:7206",
 //!     Identity::New { name: "Ana".into() },
@@ -29,11 +29,10 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::{Connector, MaybeTlsStream, WebSocketStream};
 
-pub use qiguo_protocol::client::{
+use qiguo_protocol::Identity;
+use qiguo_protocol::client::{
     ANSWER_WITHIN, ClientError, MAX_SERVER_FRAME_BYTES, Transport, Welcome, is_loopback_url,
 };
-
-use crate::protocol::Identity;
 
 /// Which servers a client trusts: for `wss://` the usual web authorities and any extra
 /// authority's certificate (a PEM file, for a server with a certificate of its own making);
@@ -142,6 +141,12 @@ pub async fn connect_in(
 /// Connects without saying hello: the server takes nothing but a hello from it (tests speak
 /// raw frames on it).
 pub async fn connect_unsigned(url: &str, trust: &Trust) -> Result<Client, ClientError> {
+    Ok(Client::new(open(url, trust).await?))
+}
+
+/// Opens a WebSocket to the server at `url`, as `trust` allows: plain `ws://` to this machine
+/// only unless told, `wss://` with the web's authorities and the extra one.
+pub(crate) async fn open(url: &str, trust: &Trust) -> Result<WebSocket, ClientError> {
     if !(url.starts_with("ws://") || url.starts_with("wss://")) {
         return Err(ClientError::Address(url.to_owned()));
     }
@@ -166,7 +171,7 @@ pub async fn connect_unsigned(url: &str, trust: &Trust) -> Result<Client, Client
             }
             e => ClientError::Connection(e.to_string()),
         })?;
-    Ok(Client::new(WebSocket(ws)))
+    Ok(WebSocket(ws))
 }
 
 #[cfg(test)]
