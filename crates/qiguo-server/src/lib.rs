@@ -16,6 +16,7 @@ pub mod live;
 pub mod log;
 pub mod mail;
 pub mod metrics;
+pub mod model;
 pub mod page;
 pub use qiguo_protocol as protocol;
 pub mod secret;

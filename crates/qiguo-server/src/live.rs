@@ -14,8 +14,7 @@ use qiguo_rules::{Game, Level, Move, PlayerInfo, Position, Record};
 
 use qiguo_protocol::calendar;
 
-use crate::store::mail::{MailKind, MailNote};
-use crate::store::{StoredGame, StoredSeat};
+use crate::model::{MailKind, MailNote, StoredGame, StoredSeat};
 
 pub use qiguo_protocol::calendar::DAY_MS;
 

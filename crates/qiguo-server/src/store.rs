@@ -16,13 +16,15 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use qiguo_protocol::{Event, NewGame, Refusal};
 pub use qiguo_protocol::{GameId, MadeBy, Pace, PlayerId, SeatPlan, TakeBackView, WhenOverdue};
-use qiguo_rules::{Game, Move, Record};
+use qiguo_rules::{Move, Record};
 use serde::Serialize;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyPool, Executor, Row};
 
 use crate::secret::{self, NoRandomness};
+
+pub use crate::model::{StoredGame, StoredSeat};
 
 mod group;
 mod holidays;
@@ -85,49 +87,6 @@ pub struct CreatedGame {
     pub id: GameId,
     /// The invitation code, to be sent to the other players.
     pub code: String,
-}
-
-/// A seat of a stored game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoredSeat {
-    /// Who was to play it.
-    pub plan: SeatPlan,
-    /// The player who holds it, once taken.
-    pub holder: Option<PlayerId>,
-    /// The holder's name.
-    pub name: Option<String>,
-    /// When the holder last had the game open, in milliseconds since 1970.
-    pub seen_ms: Option<i64>,
-    /// The holder's holidays that end on the day the turn began or later, as moments (ms
-    /// since 1970, the first in, the second out), in order; read for correspondence games.
-    pub holidays: Vec<(i64, i64)>,
-}
-
-/// A game as stored: its record (moves included), replayed and checked, its seats and pace.
-#[derive(Clone, Debug)]
-pub struct StoredGame {
-    /// The id.
-    pub id: GameId,
-    /// The invitation code.
-    pub code: String,
-    /// Who created it.
-    pub creator: PlayerId,
-    /// The record: start and every move stored.
-    pub record: Record,
-    /// The game, replayed from the record.
-    pub game: Game,
-    /// Its seats, by player number.
-    pub seats: Vec<StoredSeat>,
-    /// Its pace.
-    pub pace: Pace,
-    /// When the last move was made (or the game created), in milliseconds since 1970.
-    pub moved_ms: i64,
-    /// Whether the game is over (it takes no more moves).
-    pub finished: bool,
-    /// Which moves (by number) a stand-in computer made.
-    pub stand_ins: Vec<u32>,
-    /// The take-back being asked, if any.
-    pub take_back: Option<TakeBackView>,
 }
 
 /// Why the store did not do what was asked. Nothing was changed.

@@ -8,6 +8,7 @@
 //! and marks each sent, dropped or given up, or due again later. A server that stops while
 //! sending leaves its claims to run out, and another (or itself, restarted) sends them then.
 
+pub use crate::model::{MailKind, MailNote};
 use qiguo_protocol::calendar::DAY_MS;
 use sqlx::Row;
 
@@ -83,60 +84,6 @@ pub struct Token {
     pub language: Option<String>,
     /// The address it concerns (confirm, unsubscribe).
     pub address: Option<String>,
-}
-
-/// A kind of e-mail.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MailKind {
-    /// The link confirming an address.
-    Confirm,
-    /// A correspondence turn of the player's began.
-    Turn,
-    /// A day is left before the player's turn runs out.
-    Reminder,
-    /// A game of the player's ended.
-    End,
-    /// The day's games waiting for the player.
-    Digest,
-}
-
-impl MailKind {
-    /// Its name in the outbox (and the log).
-    pub fn code(self) -> &'static str {
-        match self {
-            MailKind::Confirm => "confirm",
-            MailKind::Turn => "turn",
-            MailKind::Reminder => "reminder",
-            MailKind::End => "end",
-            MailKind::Digest => "digest",
-        }
-    }
-
-    fn from_code(code: &str) -> Option<MailKind> {
-        [
-            MailKind::Confirm,
-            MailKind::Turn,
-            MailKind::Reminder,
-            MailKind::End,
-            MailKind::Digest,
-        ]
-        .into_iter()
-        .find(|k| k.code() == code)
-    }
-}
-
-/// An e-mail a move writes into the outbox with itself (kept only for players with a
-/// confirmed address).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MailNote {
-    /// Which.
-    pub kind: MailKind,
-    /// To whom.
-    pub player: PlayerId,
-    /// The move number it is about (the turn's, or the game's last).
-    pub ply: u32,
-    /// Not before then, ms since 1970.
-    pub not_before_ms: i64,
 }
 
 /// A row of the outbox claimed for sending.

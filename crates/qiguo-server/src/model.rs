@@ -1,0 +1,103 @@
+//! What the server keeps of a game, plainly: the game as stored (its record, seats and pace)
+//! and the e-mails a move asks for. Data without I/O, shared by each game's pure core
+//! ([`crate::live`]), which reads and makes them, and the store, which reads and writes them.
+
+use qiguo_protocol::{GameId, Pace, PlayerId, SeatPlan, TakeBackView};
+use qiguo_rules::{Game, Record};
+
+/// A seat of a stored game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredSeat {
+    /// Who was to play it.
+    pub plan: SeatPlan,
+    /// The player who holds it, once taken.
+    pub holder: Option<PlayerId>,
+    /// The holder's name.
+    pub name: Option<String>,
+    /// When the holder last had the game open, in milliseconds since 1970.
+    pub seen_ms: Option<i64>,
+    /// The holder's holidays that end on the day the turn began or later, as moments (ms
+    /// since 1970, the first in, the second out), in order; read for correspondence games.
+    pub holidays: Vec<(i64, i64)>,
+}
+
+/// A game as stored: its record (moves included), replayed and checked, its seats and pace.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    /// The id.
+    pub id: GameId,
+    /// The invitation code.
+    pub code: String,
+    /// Who created it.
+    pub creator: PlayerId,
+    /// The record: start and every move stored.
+    pub record: Record,
+    /// The game, replayed from the record.
+    pub game: Game,
+    /// Its seats, by player number.
+    pub seats: Vec<StoredSeat>,
+    /// Its pace.
+    pub pace: Pace,
+    /// When the last move was made (or the game created), in milliseconds since 1970.
+    pub moved_ms: i64,
+    /// Whether the game is over (it takes no more moves).
+    pub finished: bool,
+    /// Which moves (by number) a stand-in computer made.
+    pub stand_ins: Vec<u32>,
+    /// The take-back being asked, if any.
+    pub take_back: Option<TakeBackView>,
+}
+
+/// A kind of e-mail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MailKind {
+    /// The link confirming an address.
+    Confirm,
+    /// A correspondence turn of the player's began.
+    Turn,
+    /// A day is left before the player's turn runs out.
+    Reminder,
+    /// A game of the player's ended.
+    End,
+    /// The day's games waiting for the player.
+    Digest,
+}
+
+impl MailKind {
+    /// Its name in the outbox (and the log).
+    pub fn code(self) -> &'static str {
+        match self {
+            MailKind::Confirm => "confirm",
+            MailKind::Turn => "turn",
+            MailKind::Reminder => "reminder",
+            MailKind::End => "end",
+            MailKind::Digest => "digest",
+        }
+    }
+
+    pub(crate) fn from_code(code: &str) -> Option<MailKind> {
+        [
+            MailKind::Confirm,
+            MailKind::Turn,
+            MailKind::Reminder,
+            MailKind::End,
+            MailKind::Digest,
+        ]
+        .into_iter()
+        .find(|k| k.code() == code)
+    }
+}
+
+/// An e-mail a move writes into the outbox with itself (kept only for players with a
+/// confirmed address).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MailNote {
+    /// Which.
+    pub kind: MailKind,
+    /// To whom.
+    pub player: PlayerId,
+    /// The move number it is about (the turn's, or the game's last).
+    pub ply: u32,
+    /// Not before then, ms since 1970.
+    pub not_before_ms: i64,
+}

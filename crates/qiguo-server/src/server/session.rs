@@ -1,0 +1,470 @@
+//! One client's WebSocket session: the hello (with its version), then requests answered in
+//! order and the events of the games followed passed on, each frame in the client's version's
+//! shape; refusals counted, bad frames limited, silent clients pinged, the player's slots held
+//! until it ends.
+
+use std::collections::{HashMap, HashSet};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket, close_code};
+use tokio::sync::{broadcast, mpsc};
+use tokio::task::JoinHandle;
+
+use super::{BAD_FRAMES_ALLOWED, REFUSALS_LOGGED, SEND_WITHIN};
+use crate::admission::{Admission, Rated, Slot};
+use crate::hub::Hub;
+use crate::log::{Repeats, escaped};
+use crate::protocol::{Answer, Ask, ClientFrame, Event, Identity, PROTOCOL_VERSION, ServerFrame};
+use crate::protocol::{Refusal, refused_in_old_shape, versions};
+use crate::store::{GameId, PlayerId};
+
+/// One client's connection.
+pub(super) struct Session {
+    hub: Arc<Hub>,
+    admission: Arc<Admission>,
+    peer: SocketAddr,
+    socket: WebSocket,
+    player: Option<(PlayerId, String)>,
+    /// The player's place among their connections, held while signed in.
+    player_slot: Option<Slot>,
+    /// The refusals written to the log, and those only counted.
+    refusals: Repeats,
+    outbox: mpsc::Sender<ServerFrame>,
+    /// The games followed, each with the task passing on its events and whether the player
+    /// counts as present in it.
+    following: HashMap<GameId, (JoinHandle<()>, bool)>,
+    personal: Option<JoinHandle<()>>,
+    bad_frames: u32,
+    /// The players whose table talk this player muted: their lines are not passed on.
+    muted: Muted,
+    /// The protocol version the client said hello in: frames go to it in that version's shape.
+    version: u32,
+}
+
+/// Players muted by a session's player, shared with the tasks passing on its games' events.
+type Muted = Arc<std::sync::RwLock<HashSet<PlayerId>>>;
+
+/// What to do with the connection after a frame.
+enum Next {
+    Go,
+    Close,
+}
+
+impl Session {
+    pub(super) async fn run(
+        hub: Arc<Hub>,
+        admission: Arc<Admission>,
+        peer: SocketAddr,
+        socket: WebSocket,
+    ) {
+        let (outbox, mut out) = mpsc::channel(256);
+        let mut session = Session {
+            hub,
+            admission,
+            peer,
+            socket,
+            player: None,
+            player_slot: None,
+            refusals: Repeats::writing("refusals", REFUSALS_LOGGED),
+            outbox,
+            following: HashMap::new(),
+            personal: None,
+            bad_frames: 0,
+            muted: Muted::default(),
+            version: PROTOCOL_VERSION,
+        };
+        let limits = session.admission.limits();
+        let (hello_within, ping_after) = (limits.hello_within, limits.ping_after);
+        let hello_by = tokio::time::Instant::now() + hello_within;
+        let mut closing = session.hub.closing();
+        // Heard from last; pinged when silent for `ping_after`, closed when silent for twice.
+        let mut heard = tokio::time::Instant::now();
+        let mut pinged = false;
+        loop {
+            if *closing.borrow_and_update() {
+                session.going_away().await;
+                break;
+            }
+            let quiet_until = heard + if pinged { 2 * ping_after } else { ping_after };
+            let next = tokio::select! {
+                frame = session.socket.recv() => {
+                    heard = tokio::time::Instant::now();
+                    pinged = false;
+                    match frame {
+                    Some(Ok(Message::Text(text))) => session.read(text.as_str()).await,
+                    Some(Ok(Message::Binary(_))) => {
+                        session.refuse_frame("frames are JSON text".into()).await
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => Next::Go,
+                    Some(Ok(Message::Close(_))) | None => Next::Close,
+                    Some(Err(e)) => {
+                        session.log(&format!("connection lost: {e}"));
+                        Next::Close
+                    }
+                }},
+                Some(frame) = out.recv() => session.send(frame).await,
+                () = tokio::time::sleep_until(hello_by), if session.player.is_none() => {
+                    session.log("said no hello in time");
+                    Next::Close
+                }
+                () = tokio::time::sleep_until(quiet_until), if session.player.is_some() => {
+                    if pinged {
+                        session.log("answered nothing, not even a ping; closed");
+                        session.close_idle().await;
+                        Next::Close
+                    } else {
+                        pinged = true;
+                        session.ping().await
+                    }
+                }
+                _ = closing.changed() => Next::Go,
+            };
+            if let Next::Close = next {
+                break;
+            }
+        }
+        session.end();
+    }
+
+    fn who(&self) -> String {
+        match &self.player {
+            Some((id, _)) => format!("{} {}", self.peer, id.0),
+            None => self.peer.to_string(),
+        }
+    }
+
+    fn log(&self, line: &str) {
+        self.hub.log().info(&format!("{}: {line}", self.who()));
+    }
+
+    /// Closes the connection because the server shuts down (WebSocket code 1001, going away);
+    /// the client may connect again to another server or later.
+    async fn going_away(&mut self) {
+        let close = Message::Close(Some(CloseFrame {
+            code: close_code::AWAY,
+            reason: "the server is shutting down".into(),
+        }));
+        let _ = tokio::time::timeout(Duration::from_secs(2), self.socket.send(close)).await;
+        self.log("closed: the server is shutting down");
+    }
+
+    /// Asks a silent client to show it is there (browsers and tungstenite answer by themselves).
+    async fn ping(&mut self) -> Next {
+        let ping = Message::Ping(Default::default());
+        match tokio::time::timeout(SEND_WITHIN, self.socket.send(ping)).await {
+            Ok(Ok(())) => Next::Go,
+            _ => Next::Close,
+        }
+    }
+
+    /// Closes a session that answered nothing (WebSocket code 1001: it may connect again).
+    async fn close_idle(&mut self) {
+        let close = Message::Close(Some(CloseFrame {
+            code: close_code::AWAY,
+            reason: "idle: nothing heard, not even an answer to a ping".into(),
+        }));
+        let _ = tokio::time::timeout(Duration::from_secs(2), self.socket.send(close)).await;
+    }
+
+    async fn send(&mut self, frame: ServerFrame) -> Next {
+        // In the shape of the client's version; nothing of what it does not know.
+        let Some(text) = versions::frame_for(self.version, &frame) else {
+            return Next::Go;
+        };
+        match tokio::time::timeout(SEND_WITHIN, self.socket.send(Message::Text(text.into()))).await
+        {
+            Ok(Ok(())) => Next::Go,
+            Ok(Err(_)) => Next::Close,
+            Err(_) => {
+                self.log("does not read what it is sent; closed");
+                Next::Close
+            }
+        }
+    }
+
+    async fn refuse(&mut self, req: u64, refusal: Refusal, closing: bool) -> Next {
+        // What a refusal says may hold what the client sent: escaped, and counted in floods.
+        self.hub.metrics().refused(&refusal);
+        let line = format!("{}: refused: {}", self.who(), escaped(&refusal.to_string()));
+        self.refusals.note(self.hub.log(), &line);
+        let sent = self.send(ServerFrame::refused(req, refusal, closing)).await;
+        if closing { Next::Close } else { sent }
+    }
+
+    async fn refuse_frame(&mut self, why: String) -> Next {
+        self.bad_frames += 1;
+        let closing = self.bad_frames > BAD_FRAMES_ALLOWED || self.player.is_none();
+        self.refuse(0, Refusal::BadFrame { why }, closing).await
+    }
+
+    /// Refuses a client of another protocol version and closes: in the shape of a refusal its
+    /// version reads (versions before 3 know no refusal codes).
+    async fn refuse_version(&mut self, req: u64, client: u64) -> Next {
+        let refusal = Refusal::Version {
+            server: PROTOCOL_VERSION,
+            client,
+        };
+        if client >= 3 {
+            return self.refuse(req, refusal, true).await;
+        }
+        self.log(&format!("refused: {}", escaped(&refusal.to_string())));
+        let text = refused_in_old_shape(req, &refusal.to_string(), true);
+        let _ =
+            tokio::time::timeout(SEND_WITHIN, self.socket.send(Message::Text(text.into()))).await;
+        Next::Close
+    }
+
+    async fn read(&mut self, text: &str) -> Next {
+        let frame: ClientFrame = match serde_json::from_str(text) {
+            Ok(frame) => frame,
+            Err(e) => {
+                // A client of another version says hello differently: tell it so.
+                if let Some(version) = hello_version(text)
+                    && !u32::try_from(version).is_ok_and(versions::served)
+                {
+                    return self.refuse_version(0, version).await;
+                }
+                return self.refuse_frame(e.to_string()).await;
+            }
+        };
+        self.bad_frames = 0;
+        let req = frame.req;
+        let answer = match (&self.player, frame.ask) {
+            (
+                None,
+                Ask::Hello {
+                    version,
+                    identity,
+                    language,
+                },
+            ) => {
+                if !versions::served(version) {
+                    return self.refuse_version(req, u64::from(version)).await;
+                }
+                self.version = version;
+                if let Identity::New { .. } = identity
+                    && let Err(e) = self.admission.rate(Rated::NewPlayer, self.peer.ip())
+                {
+                    return self.refuse(req, e, true).await;
+                }
+                match self.hub.sign_in(&identity).await {
+                    Ok((id, name, key)) => {
+                        match self.admission.player_slot(&id) {
+                            Ok(slot) => self.player_slot = Some(slot),
+                            Err(e) => return self.refuse(req, e, true).await,
+                        }
+                        self.log(&format!(
+                            "signed in as {} ({}), protocol {version}",
+                            id.0,
+                            escaped(&name)
+                        ));
+                        self.hub.metrics().session(true);
+                        self.player = Some((id.clone(), name.clone()));
+                        *write(&self.muted) = self.hub.muted_by(&id).await;
+                        if let Some(language) = &language {
+                            self.hub.note_language(&id, language).await;
+                        }
+                        self.listen_personal(&id);
+                        Ok(Answer::Welcome {
+                            version: PROTOCOL_VERSION,
+                            player: id,
+                            name,
+                            key,
+                        })
+                    }
+                    Err(e) => return self.refuse(req, e, true).await,
+                }
+            }
+            (None, _) => {
+                return self.refuse(req, Refusal::HelloFirst, true).await;
+            }
+            (Some(_), Ask::Hello { .. }) => Err(Refusal::AlreadySignedIn),
+            (Some((player, _)), ask) => {
+                let player = player.clone();
+                let hub = self.hub.clone();
+                // Held while the answer commits; a shutdown waits for it.
+                let Some(_open) = hub.hold().await else {
+                    return self.refuse(req, Refusal::ShuttingDown, true).await;
+                };
+                self.answer(&player, ask).await
+            }
+        };
+        match answer {
+            Ok(answer) => self.send(ServerFrame::Reply { req, answer }).await,
+            Err(e) => self.refuse(req, e, false).await,
+        }
+    }
+
+    async fn answer(&mut self, player: &PlayerId, ask: Ask) -> Result<Answer, Refusal> {
+        let hub = self.hub.clone();
+        let rated = match &ask {
+            Ask::Create { .. } | Ask::Rematch { .. } => Some(Rated::NewGame),
+            Ask::Join { .. } | Ask::Watch { .. } => Some(Rated::Code),
+            _ => None,
+        };
+        if let Some(kind) = rated {
+            self.admission.rate(kind, self.peer.ip())?;
+        }
+        if let Ask::Say { .. } = ask {
+            self.admission.rate_talk(player)?;
+        }
+        match ask {
+            Ask::Hello { .. } => Err(Refusal::AlreadySignedIn),
+            Ask::Create { game } => hub.create(player, game).await,
+            Ask::Join { code, kingdom } => {
+                let (view, events) = hub.join(player, &code, kingdom).await?;
+                self.follow(&view.id, events, true);
+                Ok(Answer::Game(Box::new(view)))
+            }
+            Ask::Open { game } => {
+                let (view, events) = hub.open(player, &game).await?;
+                self.follow(&view.id, events, true);
+                Ok(Answer::Game(Box::new(view)))
+            }
+            Ask::Watch { code } => {
+                let (view, events) = hub.watch(player, &code).await?;
+                self.follow(&view.id, events, false);
+                Ok(Answer::Game(Box::new(view)))
+            }
+            Ask::Close { game } => {
+                self.unfollow(&game);
+                Ok(Answer::Done)
+            }
+            Ask::Games {} => Ok(Answer::Games {
+                games: hub.games(player).await?,
+            }),
+            Ask::Finished { page } => hub.finished(player, page).await,
+            Ask::Rematch { game } => hub.rematch(player, &game).await,
+            Ask::Move { game, ply, mv } => {
+                let ply = hub.play(player, &game, ply, &mv).await?;
+                Ok(Answer::Moved { ply })
+            }
+            Ask::TakeBack { game, ply } => hub.ask_take_back(player, &game, ply).await,
+            Ask::AnswerTakeBack { game, agree } => hub.answer_take_back(player, &game, agree).await,
+            Ask::Say { game, text } => hub.say(player, &game, &text).await,
+            Ask::Away { until } => hub.away(player, until.as_deref()).await,
+            Ask::Holidays {} => hub.holidays(player).await,
+            Ask::Mail {} => Ok(Answer::Mail(hub.mail_view(player).await?)),
+            Ask::SetMail { address, digest } => {
+                hub.set_mail(player, address.as_deref(), digest).await
+            }
+            Ask::Talk { game, before } => {
+                let follows = self.following.contains_key(&game);
+                hub.talk(player, &game, before, follows).await
+            }
+            Ask::Mute { game, seat, mute } => {
+                let follows = self.following.contains_key(&game);
+                let muted = hub.mute(player, &game, seat, mute, follows).await?;
+                let mut set = write(&self.muted);
+                if mute {
+                    set.insert(muted);
+                } else {
+                    set.remove(&muted);
+                }
+                Ok(Answer::Done)
+            }
+        }
+    }
+
+    /// Passes a game's events to the client from now on; `present` when the hub counts the
+    /// player as having it open (joined or opened, not watched).
+    fn follow(&mut self, game: &GameId, events: broadcast::Receiver<Event>, present: bool) {
+        self.unfollow(game);
+        let task = tokio::spawn(forward(
+            game.clone(),
+            events,
+            self.outbox.clone(),
+            self.muted.clone(),
+        ));
+        self.following.insert(game.clone(), (task, present));
+    }
+
+    fn unfollow(&mut self, game: &GameId) {
+        if let Some((task, present)) = self.following.remove(game) {
+            task.abort();
+            if present && let Some((player, _)) = &self.player {
+                self.hub.follow(game, player, false);
+            }
+        }
+    }
+
+    fn listen_personal(&mut self, player: &PlayerId) {
+        let mut events = self.hub.personal(player);
+        let outbox = self.outbox.clone();
+        self.personal = Some(tokio::spawn(async move {
+            loop {
+                match events.recv().await {
+                    Ok(event) => {
+                        if outbox.send(ServerFrame::Event { event }).await.is_err() {
+                            return;
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(broadcast::error::RecvError::Closed) => return,
+                }
+            }
+        }));
+    }
+
+    fn end(mut self) {
+        let games: Vec<GameId> = self.following.keys().cloned().collect();
+        for game in games {
+            self.unfollow(&game);
+        }
+        if let Some(task) = self.personal.take() {
+            task.abort();
+        }
+        self.refusals.flush(self.hub.log());
+        if self.player.is_some() {
+            self.hub.metrics().session(false);
+        }
+        self.log("left");
+    }
+}
+
+/// The set of muted players, to read or change (one a panic left behind is as good as any).
+fn write(muted: &Muted) -> std::sync::RwLockWriteGuard<'_, HashSet<PlayerId>> {
+    muted
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Passes a game's events to a session's outbox, but for the table talk of players it
+/// `muted`; a follower that fell behind is told to read the game afresh.
+async fn forward(
+    game: GameId,
+    mut events: broadcast::Receiver<Event>,
+    outbox: mpsc::Sender<ServerFrame>,
+    muted: Muted,
+) {
+    loop {
+        let event = match events.recv().await {
+            Ok(Event::Said { line, .. })
+                if line.author.as_ref().is_some_and(|author| {
+                    muted
+                        .read()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .contains(author)
+                }) =>
+            {
+                continue;
+            }
+            Ok(event) => event,
+            Err(broadcast::error::RecvError::Lagged(_)) => Event::Stale { game: game.clone() },
+            Err(broadcast::error::RecvError::Closed) => return,
+        };
+        if outbox.send(ServerFrame::Event { event }).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// The version in a hello that does not read as this version's hello.
+fn hello_version(text: &str) -> Option<u64> {
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    let ask = value.get("ask")?;
+    (ask.get("type")?.as_str()? == "hello").then_some(())?;
+    ask.get("version")?.as_u64()
+}
