@@ -16,23 +16,23 @@ use qiguo_protocol::calendar;
 
 use crate::model::{MailKind, MailNote, StoredGame, StoredSeat};
 
-pub use qiguo_protocol::calendar::DAY_MS;
+pub(crate) use qiguo_protocol::calendar::DAY_MS;
 
 /// The level a stand-in plays at.
-pub const STAND_IN_LEVEL: Level = Level::Medium;
+pub(crate) const STAND_IN_LEVEL: Level = Level::Medium;
 
 /// A correspondence game rests (is adjourned) once every person's seat has been stood in for,
 /// or passed, on this many of its turns in a row, and nobody holding a seat has it open.
-pub const ADJOURN_AFTER_ROUNDS: u32 = 3;
+pub(crate) const ADJOURN_AFTER_ROUNDS: u32 = 3;
 
 /// Whether the player of each seat counts as present (has the game open, here or on another
 /// server lately), by player number; seats beyond it are absent. Computers' seats are present
 /// whatever it says.
-pub type Presence<'a> = &'a [bool];
+pub(crate) type Presence<'a> = &'a [bool];
 
 /// Who makes a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mover<'a> {
+pub(crate) enum Mover<'a> {
     /// A player, through a client.
     Player(&'a PlayerId),
     /// The server's computer for a computer's seat.
@@ -45,7 +45,7 @@ pub enum Mover<'a> {
 
 impl Mover<'_> {
     /// How the move is kept.
-    pub fn made_by(self) -> MadeBy {
+    pub(crate) fn made_by(self) -> MadeBy {
         match self {
             Mover::Player(_) | Mover::Computer => MadeBy::Seat,
             Mover::StandIn => MadeBy::StandIn,
@@ -56,7 +56,7 @@ impl Mover<'_> {
 
 /// What is due on a game's turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Due {
+pub(crate) enum Due {
     /// A search at this level, for a computer's seat or a stand-in.
     Search(Level, Mover<'static>),
     /// The overdue kingdom passes (a correspondence game whose overdue turns pass).
@@ -65,7 +65,7 @@ pub enum Due {
 
 /// A move checked against the game, ready to be stored and then applied.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Checked {
+pub(crate) struct Checked {
     /// Its number.
     pub ply: u32,
     /// The move.
@@ -85,24 +85,13 @@ pub struct Checked {
     pub mail: Vec<MailNote>,
 }
 
-/// What applying a move did: the event to tell, and whether the game ended with it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Applied {
-    /// The move told to the game's followers.
-    pub event: Event,
-    /// The game is over now.
-    pub over: bool,
-}
-
 /// One game held by a server.
 #[derive(Clone, Debug)]
-pub struct LiveGame {
+pub(crate) struct LiveGame {
     /// The id.
     pub id: GameId,
     /// The invitation code.
     pub code: String,
-    /// Who created it.
-    pub creator: PlayerId,
     game: Game,
     players: Vec<PlayerInfo>,
     seats: Vec<StoredSeat>,
@@ -130,7 +119,6 @@ impl LiveGame {
         LiveGame {
             id: stored.id,
             code: stored.code,
-            creator: stored.creator,
             game: stored.game,
             players: stored.record.players,
             seats: stored.seats,
@@ -167,37 +155,32 @@ impl LiveGame {
 
 impl LiveGame {
     /// The game.
-    pub fn game(&self) -> &Game {
+    pub(crate) fn game(&self) -> &Game {
         &self.game
     }
 
     /// Its record: start, players and every move (overdue passes marked).
-    pub fn record(&self) -> Record {
+    pub(crate) fn record(&self) -> Record {
         Record::from_game(&self.game, self.players.clone())
     }
 
-    /// Its pace.
-    pub fn pace(&self) -> Pace {
-        self.pace
-    }
-
     /// Its seats, by player number.
-    pub fn seats(&self) -> &[StoredSeat] {
+    pub(crate) fn seats(&self) -> &[StoredSeat] {
         &self.seats
     }
 
     /// When the turn began (the last move, or the creation), ms since 1970.
-    pub fn moved_ms(&self) -> i64 {
+    pub(crate) fn moved_ms(&self) -> i64 {
         self.moved_ms
     }
 
     /// Whether the game takes no more moves.
-    pub fn is_over(&self) -> bool {
+    pub(crate) fn is_over(&self) -> bool {
         self.finished || self.game.position().is_over()
     }
 
     /// The take-back being asked.
-    pub fn take_back(&self) -> Option<&TakeBackView> {
+    pub(crate) fn take_back(&self) -> Option<&TakeBackView> {
         self.take_back.as_ref()
     }
 
@@ -206,13 +189,13 @@ impl LiveGame {
     }
 
     /// The player number to move.
-    pub fn seat_to_move(&self) -> u8 {
+    pub(crate) fn seat_to_move(&self) -> u8 {
         let pos = self.position();
         pos.player_of(pos.to_move())
     }
 
     /// The holder of the seat to move, if a person holds it.
-    pub fn holder_to_move(&self) -> Option<&PlayerId> {
+    pub(crate) fn holder_to_move(&self) -> Option<&PlayerId> {
         self.seats
             .get(usize::from(self.seat_to_move()))?
             .holder
@@ -220,7 +203,7 @@ impl LiveGame {
     }
 
     /// The player numbers `player` holds.
-    pub fn seats_of(&self, player: &PlayerId) -> Vec<u8> {
+    pub(crate) fn seats_of(&self, player: &PlayerId) -> Vec<u8> {
         (0..self.seats.len() as u8)
             .filter(|&i| self.seats[usize::from(i)].holder.as_ref() == Some(player))
             .collect()
@@ -244,7 +227,7 @@ impl LiveGame {
     /// 1970: `None` when a computer is to move, the player is present in a live game, the
     /// game is adjourned or over. A player stood in for on their last turn too is stood in for
     /// at once in a live game.
-    pub fn deadline(&self, present: Presence) -> Option<i64> {
+    pub(crate) fn deadline(&self, present: Presence) -> Option<i64> {
         if self.is_over() {
             return None;
         }
@@ -281,7 +264,7 @@ impl LiveGame {
     /// correspondence game's person; `None` for a live game (it goes on only while a person is
     /// there, and the server that serves them holds it), an adjourned or finished one. The
     /// database keeps it (`due_ms`), so that a game nobody follows need not be held.
-    pub fn due_in(&self) -> Option<i64> {
+    pub(crate) fn due_in(&self) -> Option<i64> {
         if self.is_over() {
             return None;
         }
@@ -305,7 +288,7 @@ impl LiveGame {
     }
 
     /// The last day (`YYYY-MM-DD`) of the holiday the player of `seat` is on at `now_ms`.
-    pub fn away_until(&self, seat: u8, now_ms: i64) -> Option<String> {
+    pub(crate) fn away_until(&self, seat: u8, now_ms: i64) -> Option<String> {
         let seat = self.seats.get(usize::from(seat))?;
         seat.holidays
             .iter()
@@ -324,7 +307,7 @@ impl LiveGame {
     }
 
     /// Whether a person holding a seat is present.
-    pub fn attended(&self, present: Presence) -> bool {
+    pub(crate) fn attended(&self, present: Presence) -> bool {
         self.seats
             .iter()
             .enumerate()
@@ -336,7 +319,7 @@ impl LiveGame {
     /// rests while no person holding a seat is present; a correspondence game once every
     /// person's seat was stood in for or passed on its last [`ADJOURN_AFTER_ROUNDS`] turns, and
     /// nobody holding a seat is present.
-    pub fn adjourned(&self, present: Presence) -> bool {
+    pub(crate) fn adjourned(&self, present: Presence) -> bool {
         if self.attended(present) {
             return false;
         }
@@ -349,7 +332,7 @@ impl LiveGame {
     /// What is due on the turn at `now_ms`: the computer of a computer's seat, or (its
     /// deadline passed) a stand-in or an overdue pass; `None` when nothing is, or the game is
     /// [adjourned](LiveGame::adjourned).
-    pub fn due(&self, now_ms: i64, present: Presence) -> Option<Due> {
+    pub(crate) fn due(&self, now_ms: i64, present: Presence) -> Option<Due> {
         if self.is_over() || self.adjourned(present) {
             return None;
         }
@@ -372,7 +355,13 @@ impl LiveGame {
     }
 
     /// Checks `mv` as move `ply`, made by `mover` at `now_ms`; nothing changes.
-    pub fn check(&self, mover: Mover, ply: u32, mv: Move, now_ms: i64) -> Result<Checked, Refusal> {
+    pub(crate) fn check(
+        &self,
+        mover: Mover,
+        ply: u32,
+        mv: Move,
+        now_ms: i64,
+    ) -> Result<Checked, Refusal> {
         if let Mover::Player(player) = mover
             && self.seats_of(player).is_empty()
         {
@@ -483,7 +472,7 @@ impl LiveGame {
 
     /// Applies a move checked by [`LiveGame::check`] (and stored) at `now_ms`. A take-back
     /// being asked is dropped (its event is returned first).
-    pub fn apply(&mut self, checked: Checked, now_ms: i64, present: Presence) -> Vec<Event> {
+    pub(crate) fn apply(&mut self, checked: Checked, now_ms: i64, present: Presence) -> Vec<Event> {
         let Checked { ply, mv, by, .. } = checked;
         debug_assert_eq!(
             ply as usize,
@@ -521,14 +510,14 @@ impl LiveGame {
     }
 
     /// Takes when each seat's player was last seen (by any server, from the database).
-    pub fn set_seen(&mut self, seen: &[Option<i64>]) {
+    pub(crate) fn set_seen(&mut self, seen: &[Option<i64>]) {
         for (seat, &seen) in self.seats.iter_mut().zip(seen) {
             seat.seen_ms = seen;
         }
     }
 
     /// Seats `player`, called `name`, in `seat` (taken in the database): the event to tell.
-    pub fn seat(&mut self, seat: u8, player: &PlayerId, name: &str) -> Event {
+    pub(crate) fn seat(&mut self, seat: u8, player: &PlayerId, name: &str) -> Event {
         if let Some(s) = self.seats.get_mut(usize::from(seat)) {
             s.holder = Some(player.clone());
             s.name = Some(name.to_owned());
@@ -542,7 +531,7 @@ impl LiveGame {
 
     /// `player` asks to take back the moves from `ply` on: the take-back asked (the asker
     /// agrees).
-    pub fn ask_take_back(&mut self, player: &PlayerId, ply: u32) -> Result<Event, Refusal> {
+    pub(crate) fn ask_take_back(&mut self, player: &PlayerId, ply: u32) -> Result<Event, Refusal> {
         let by = *self.seats_of(player).first().ok_or(Refusal::NoGame)?;
         if self.finished {
             return Err(Refusal::GameOver);
@@ -574,7 +563,7 @@ impl LiveGame {
     }
 
     /// `player` agrees to the take-back asked, or refuses it (`Some` event: refused, dropped).
-    pub fn answer_take_back(
+    pub(crate) fn answer_take_back(
         &mut self,
         player: &PlayerId,
         agree: bool,
@@ -602,7 +591,7 @@ impl LiveGame {
 
     /// The take-back every person agreed to, to be stored: the first move taken back and the
     /// moves the game has; `None` while someone has not agreed (or none is asked).
-    pub fn take_back_agreed(&self) -> Option<(u32, u32)> {
+    pub(crate) fn take_back_agreed(&self) -> Option<(u32, u32)> {
         let take_back = self.take_back.as_ref()?;
         let waiting = self
             .seats
@@ -613,7 +602,7 @@ impl LiveGame {
     }
 
     /// Takes back the moves from `ply` on (stored) at `now_ms`: the event to tell.
-    pub fn take_back_to(&mut self, ply: u32, now_ms: i64, present: Presence) -> Event {
+    pub(crate) fn take_back_to(&mut self, ply: u32, now_ms: i64, present: Presence) -> Event {
         self.take_back = None;
         while self.game.len() > ply as usize {
             self.game.undo();
@@ -631,7 +620,12 @@ impl LiveGame {
 
     /// Takes the game as the database has it now (changed by another server): the events
     /// that tell its followers what changed.
-    pub fn replace(&mut self, stored: StoredGame, present: Presence, now_ms: i64) -> Vec<Event> {
+    pub(crate) fn replace(
+        &mut self,
+        stored: StoredGame,
+        present: Presence,
+        now_ms: i64,
+    ) -> Vec<Event> {
         let old = std::mem::replace(self, LiveGame::from(stored));
         let id = self.id.clone();
         let mut events = Vec::new();
@@ -702,7 +696,7 @@ impl LiveGame {
     }
 
     /// The event telling the player to move that the game waits for them, with that player.
-    pub fn your_turn(&self) -> Option<(PlayerId, Event)> {
+    pub(crate) fn your_turn(&self) -> Option<(PlayerId, Event)> {
         if self.is_over() {
             return None;
         }
@@ -717,7 +711,12 @@ impl LiveGame {
     }
 
     /// The game as `player` sees it (`None`: a watcher).
-    pub fn view(&self, player: Option<&PlayerId>, present: Presence, now_ms: i64) -> GameView {
+    pub(crate) fn view(
+        &self,
+        player: Option<&PlayerId>,
+        present: Presence,
+        now_ms: i64,
+    ) -> GameView {
         GameView {
             id: self.id.clone(),
             code: self.code.clone(),
@@ -744,7 +743,7 @@ impl LiveGame {
     }
 
     /// The game in `player`'s list of games.
-    pub fn summary(&self, player: &PlayerId, present: Presence) -> GameSummary {
+    pub(crate) fn summary(&self, player: &PlayerId, present: Presence) -> GameSummary {
         let yours = self.seats_of(player);
         let over = self.is_over();
         let outcome = self.game.outcome().filter(|_| over);
@@ -768,7 +767,7 @@ impl LiveGame {
     /// The new game a rematch of this one asked by `player` is: the same start (rules, seats,
     /// position, names), pace and seat plans, `player`'s seats theirs, the other people's open
     /// (the server seats them). Refused unless the game is over and `player` held a seat.
-    pub fn rematch(&self, player: &PlayerId) -> Result<NewGame, Refusal> {
+    pub(crate) fn rematch(&self, player: &PlayerId) -> Result<NewGame, Refusal> {
         if self.seats_of(player).is_empty() {
             return Err(Refusal::NoGame);
         }
@@ -798,7 +797,7 @@ impl LiveGame {
 
 /// When a clock that runs `run` ms from `start` runs out, stopped while its player is away:
 /// `holidays` are moments away and back, in order.
-pub fn clock_runs_out(start: i64, run: i64, holidays: &[(i64, i64)]) -> i64 {
+pub(crate) fn clock_runs_out(start: i64, run: i64, holidays: &[(i64, i64)]) -> i64 {
     let (mut at, mut left) = (start, run);
     for &(gone, back) in holidays {
         if back <= at {
@@ -1111,7 +1110,7 @@ mod tests {
         let again = LiveGame::from(StoredGame {
             id: g.id.clone(),
             code: g.code.clone(),
-            creator: g.creator.clone(),
+            creator: player(ANN),
             record: g.record(),
             game: g.game().clone(),
             seats: g.seats.clone(),
@@ -1210,11 +1209,11 @@ mod tests {
         let stored = StoredGame {
             id: elsewhere.id.clone(),
             code: elsewhere.code.clone(),
-            creator: elsewhere.creator.clone(),
+            creator: player(ANN),
             record: elsewhere.record(),
             game: elsewhere.game().clone(),
             seats: elsewhere.seats().to_vec(),
-            pace: elsewhere.pace(),
+            pace: elsewhere.pace,
             moved_ms: elsewhere.moved_ms(),
             finished: false,
             stand_ins: vec![1],

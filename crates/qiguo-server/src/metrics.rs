@@ -16,7 +16,7 @@ const BUCKETS: [f64; 10] = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5
 
 /// The server's counts.
 #[derive(Debug, Default)]
-pub struct Metrics {
+pub(crate) struct Metrics {
     sessions: AtomicI64,
     moves: AtomicU64,
     talk: AtomicU64,
@@ -30,13 +30,13 @@ pub struct Metrics {
 
 impl Metrics {
     /// A session signed in (`true`) or ended (`false`).
-    pub fn session(&self, open: bool) {
+    pub(crate) fn session(&self, open: bool) {
         self.sessions
             .fetch_add(if open { 1 } else { -1 }, Ordering::Relaxed);
     }
 
     /// A move stored, which took `took` from asking the database to its commit.
-    pub fn stored(&self, took: Duration) {
+    pub(crate) fn stored(&self, took: Duration) {
         self.moves.fetch_add(1, Ordering::Relaxed);
         let seconds = took.as_secs_f64();
         let bucket = BUCKETS
@@ -51,12 +51,12 @@ impl Metrics {
     }
 
     /// A line of table talk stored.
-    pub fn talk(&self) {
+    pub(crate) fn talk(&self) {
         self.talk.fetch_add(1, Ordering::Relaxed);
     }
 
     /// A request refused.
-    pub fn refused(&self, refusal: &Refusal) {
+    pub(crate) fn refused(&self, refusal: &Refusal) {
         let code = serde_json::to_value(refusal)
             .ok()
             .and_then(|v| v.get("code")?.as_str().map(str::to_owned))
@@ -65,17 +65,17 @@ impl Metrics {
     }
 
     /// A connection turned away before the upgrade, for `limit` (a short name).
-    pub fn turned_away(&self, limit: &'static str) {
+    pub(crate) fn turned_away(&self, limit: &'static str) {
         *lock(&self.turned_away).entry(limit).or_insert(0) += 1;
     }
 
     /// An e-mail of the outbox sent, retried, dropped or given up (`outcome`).
-    pub fn mail(&self, outcome: &'static str) {
+    pub(crate) fn mail(&self, outcome: &'static str) {
         *lock(&self.mail).entry(outcome).or_insert(0) += 1;
     }
 
     /// The counts in Prometheus's text format, with the gauges read now.
-    pub fn render(
+    pub(crate) fn render(
         &self,
         connections: usize,
         searches_waiting: usize,

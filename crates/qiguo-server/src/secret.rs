@@ -24,18 +24,18 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// A fresh id (a player's or a game's): 128 random bits in hex.
-pub fn new_id() -> Result<String, NoRandomness> {
+pub(crate) fn new_id() -> Result<String, NoRandomness> {
     Ok(hex(&random_bytes::<16>()?))
 }
 
 /// A fresh player's key: 256 random bits in hex. Only its [`key_hash`] is stored.
-pub fn new_key() -> Result<String, NoRandomness> {
+pub(crate) fn new_key() -> Result<String, NoRandomness> {
     Ok(hex(&random_bytes::<32>()?))
 }
 
 /// What a key is kept as: its SHA-256, in hex. (A key is random, not a password: a plain hash
 /// is enough to make a stolen database useless for signing in.)
-pub fn key_hash(key: &str) -> String {
+pub(crate) fn key_hash(key: &str) -> String {
     hex(&Sha256::digest(key.as_bytes()))
 }
 
@@ -46,7 +46,7 @@ const CODE_GROUPS: usize = 4;
 const CODE_GROUP_LEN: usize = 4;
 
 /// A fresh invitation code, `7KQM-2XWD-…`: 16 letters of 5 bits, 80 random bits in all.
-pub fn new_code() -> Result<String, NoRandomness> {
+pub(crate) fn new_code() -> Result<String, NoRandomness> {
     let bytes = random_bytes::<{ CODE_GROUPS * CODE_GROUP_LEN }>()?;
     let letters: Vec<char> = bytes
         .iter()
@@ -66,7 +66,7 @@ fn grouped(letters: &[char]) -> String {
 
 /// A code as typed, in the form it is stored: capitals, O read as 0 and I or L as 1, dashes
 /// where they go; `None` if it cannot be a code.
-pub fn normalize_code(typed: &str) -> Option<String> {
+pub(crate) fn normalize_code(typed: &str) -> Option<String> {
     let letters: Vec<char> = typed
         .chars()
         .filter(|c| !c.is_whitespace() && *c != '-')

@@ -11,7 +11,7 @@ use crate::store::{GameId, PlayerId};
 impl Hub {
     /// Page `page` of `player`'s finished games, the newest first (read from the database,
     /// none of them held).
-    pub async fn finished(&self, player: &PlayerId, page: u32) -> Result<Answer, Refusal> {
+    pub(crate) async fn finished(&self, player: &PlayerId, page: u32) -> Result<Answer, Refusal> {
         let skip = page.saturating_mul(FINISHED_PER_PAGE);
         // One more than a page says whether another follows.
         let mut ids = self
@@ -33,7 +33,7 @@ impl Hub {
     /// `player` offers the other people of finished game `id` a rematch: the same start,
     /// seats and pace, each person seated where they were (one who has as many games in
     /// progress as allowed finds their seat open, to take with the code).
-    pub async fn rematch(
+    pub(crate) async fn rematch(
         self: &Arc<Self>,
         player: &PlayerId,
         id: &GameId,

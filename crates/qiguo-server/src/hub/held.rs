@@ -12,7 +12,7 @@ use super::{Hub, Shared, lock};
 use crate::store::{GameId, StoreError};
 
 /// The most games due that one look at the database loads.
-pub const DUE_AT_ONCE: u32 = 500;
+pub(super) const DUE_AT_ONCE: u32 = 500;
 
 impl Hub {
     /// Loads the games whose time has come that are not held yet, and starts what is due on

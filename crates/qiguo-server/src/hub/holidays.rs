@@ -15,7 +15,7 @@ pub const HOLIDAY_DAYS: u32 = 14;
 impl Hub {
     /// `player` goes on holiday until `until` (`YYYY-MM-DD`, today or later), changes its last
     /// day, or (`None`) is back today.
-    pub async fn away(
+    pub(crate) async fn away(
         self: &Arc<Self>,
         player: &PlayerId,
         until: Option<&str>,
@@ -48,7 +48,7 @@ impl Hub {
     }
 
     /// `player`'s holidays.
-    pub async fn holidays(&self, player: &PlayerId) -> Result<Answer, Refusal> {
+    pub(crate) async fn holidays(&self, player: &PlayerId) -> Result<Answer, Refusal> {
         let today = day_of(self.store.now());
         Ok(Answer::Holidays(
             self.store

@@ -45,13 +45,13 @@ pub struct Mailing {
 
 impl Mailing {
     /// The e-mail of `config`; refused if its relay cannot be set up.
-    pub fn new(config: MailConfig) -> Result<Mailing, String> {
+    pub(crate) fn new(config: MailConfig) -> Result<Mailing, String> {
         let relay = Relay::new(&config)?;
         Ok(Mailing { config, relay })
     }
 
     /// What it was told.
-    pub fn config(&self) -> &MailConfig {
+    pub(crate) fn config(&self) -> &MailConfig {
         &self.config
     }
 }
@@ -92,7 +92,7 @@ pub enum LinkAction {
 
 impl LinkAction {
     /// The action of a link's path (`confirm`, `unsubscribe`).
-    pub fn from_path(path: &str) -> Option<LinkAction> {
+    pub(crate) fn from_path(path: &str) -> Option<LinkAction> {
         match path {
             "confirm" => Some(LinkAction::Confirm),
             "unsubscribe" => Some(LinkAction::Unsubscribe),
@@ -138,12 +138,12 @@ pub fn checked_address(given: &str) -> Result<String, Refusal> {
 
 impl Hub {
     /// Whether this server sends e-mail.
-    pub fn mail_offered(&self) -> bool {
+    pub(crate) fn mail_offered(&self) -> bool {
         self.mail.is_some()
     }
 
     /// Notes the language `player` reads (`en`, `sv`, `zh`), said at hello, for the e-mails.
-    pub async fn note_language(&self, player: &PlayerId, code: &str) {
+    pub(crate) async fn note_language(&self, player: &PlayerId, code: &str) {
         if self.mail.is_none() {
             return;
         }
@@ -155,7 +155,7 @@ impl Hub {
     }
 
     /// `player`'s e-mail as the client sees it.
-    pub async fn mail_view(&self, player: &PlayerId) -> Result<MailView, Refusal> {
+    pub(crate) async fn mail_view(&self, player: &PlayerId) -> Result<MailView, Refusal> {
         let Some(_) = &self.mail else {
             return Ok(MailView::default());
         };
@@ -169,7 +169,7 @@ impl Hub {
     }
 
     /// `player` gives an address (or `None`: removes theirs), with one digest a day or not.
-    pub async fn set_mail(
+    pub(crate) async fn set_mail(
         &self,
         player: &PlayerId,
         address: Option<&str>,
@@ -611,7 +611,7 @@ impl Hub {
 
     /// The page a link of an e-mail opens: asked (`act` false, a GET, as mail scanners make)
     /// it says what the link does, with a button; done (`act`, a POST) it does it.
-    pub async fn link_page(
+    pub(crate) async fn link_page(
         self: &Arc<Self>,
         action: LinkAction,
         token: &str,

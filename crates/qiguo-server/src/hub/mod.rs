@@ -138,7 +138,7 @@ impl Hub {
     /// A player may hold a seat in `games_per_player` unfinished games at most, and take
     /// `holiday_days` days of holiday a calendar year. With `mail`, it e-mails players who are
     /// away.
-    pub async fn start(
+    pub(crate) async fn start(
         store: Store,
         log: Log,
         games_per_player: u32,
@@ -175,14 +175,14 @@ impl Hub {
 
     /// Leave to change the database, held while the change commits; `None` once the server
     /// shuts down.
-    pub async fn hold(&self) -> Option<tokio::sync::RwLockReadGuard<'_, bool>> {
+    pub(crate) async fn hold(&self) -> Option<tokio::sync::RwLockReadGuard<'_, bool>> {
         let open = self.gate.read().await;
         (!*open).then_some(open)
     }
 
     /// Shuts the hub: waits for the changes being committed, lets no new one begin, and tells
     /// the sessions to close their connections.
-    pub async fn close(&self) {
+    pub(crate) async fn close(&self) {
         *self.gate.write().await = true;
         self.closing.send_replace(true);
         self.log
@@ -190,12 +190,12 @@ impl Hub {
     }
 
     /// Closes the database once nothing uses it any more.
-    pub async fn close_store(&self) {
+    pub(crate) async fn close_store(&self) {
         self.store.close().await;
     }
 
     /// Changes to `true` when the server shuts down.
-    pub fn closing(&self) -> watch::Receiver<bool> {
+    pub(crate) fn closing(&self) -> watch::Receiver<bool> {
         self.closing.subscribe()
     }
 
@@ -205,19 +205,19 @@ impl Hub {
     }
 
     /// What the server counts.
-    pub fn metrics(&self) -> &crate::metrics::Metrics {
+    pub(crate) fn metrics(&self) -> &crate::metrics::Metrics {
         &self.metrics
     }
 
     /// The metrics in Prometheus's text format, `connections` being open.
-    pub fn render_metrics(&self, connections: usize) -> String {
+    pub(crate) fn render_metrics(&self, connections: usize) -> String {
         let (games, players) = self.held();
         self.metrics
             .render(connections, self.searches_waiting(), games, players)
     }
 
     /// Whether the server can serve: not shutting down, and its database answering.
-    pub async fn healthy(&self) -> Result<(), String> {
+    pub(crate) async fn healthy(&self) -> Result<(), String> {
         if *self.closing.borrow() {
             return Err("shutting down".into());
         }
@@ -229,7 +229,7 @@ impl Hub {
     }
 
     /// The computers' searches waiting for a thread.
-    pub fn searches_waiting(&self) -> usize {
+    pub(crate) fn searches_waiting(&self) -> usize {
         self.searches.waiting()
     }
 
@@ -289,7 +289,7 @@ impl Hub {
     // ----- Players -----
 
     /// Signs a client in (or makes a new player): their id, name and, when new, key.
-    pub async fn sign_in(
+    pub(crate) async fn sign_in(
         &self,
         identity: &Identity,
     ) -> Result<(PlayerId, String, Option<String>), Refusal> {
@@ -320,7 +320,7 @@ impl Hub {
     }
 
     /// The events for `player` themself (another game waiting for them).
-    pub fn personal(&self, player: &PlayerId) -> broadcast::Receiver<Event> {
+    pub(crate) fn personal(&self, player: &PlayerId) -> broadcast::Receiver<Event> {
         lock(&self.players)
             .entry(player.clone())
             .or_insert_with(|| broadcast::channel(EVENTS_KEPT).0)
@@ -362,7 +362,7 @@ impl Hub {
     // ----- Games -----
 
     /// Creates a game by `player`.
-    pub async fn create(
+    pub(crate) async fn create(
         self: &Arc<Self>,
         player: &PlayerId,
         new: NewGame,
@@ -382,7 +382,7 @@ impl Hub {
     }
 
     /// Takes the seat of `kingdom` in the game of `code` for `player` (or opens it, if theirs).
-    pub async fn join(
+    pub(crate) async fn join(
         self: &Arc<Self>,
         player: &PlayerId,
         code: &str,
@@ -430,7 +430,7 @@ impl Hub {
     }
 
     /// Opens a game in which `player` holds a seat.
-    pub async fn open(
+    pub(crate) async fn open(
         self: &Arc<Self>,
         player: &PlayerId,
         id: &GameId,
@@ -449,7 +449,7 @@ impl Hub {
 
     /// `player` follows the game of `code` read-only (their own seats in it marked as theirs,
     /// so that a link to a game they play in opens it as theirs).
-    pub async fn watch(
+    pub(crate) async fn watch(
         &self,
         player: &PlayerId,
         code: &str,
@@ -484,7 +484,7 @@ impl Hub {
     /// `player`'s games: those waiting for their move first, then by their last move. Games
     /// held here are summed up as held; the others as the database has them, without being
     /// held.
-    pub async fn games(&self, player: &PlayerId) -> Result<Vec<GameSummary>, Refusal> {
+    pub(crate) async fn games(&self, player: &PlayerId) -> Result<Vec<GameSummary>, Refusal> {
         let ids = self.store.games_of(player).await?;
         let mut games = Vec::with_capacity(ids.len());
         for id in ids {
@@ -510,7 +510,7 @@ impl Hub {
     // ----- Moves -----
 
     /// A move by `player`, as typed: refused unless it is legal, for `ply`, and theirs.
-    pub async fn play(
+    pub(crate) async fn play(
         self: &Arc<Self>,
         player: &PlayerId,
         id: &GameId,
@@ -605,7 +605,7 @@ impl Hub {
     // ----- Take-backs -----
 
     /// `player` asks to take back the moves from `ply` on: the other people must agree.
-    pub async fn ask_take_back(
+    pub(crate) async fn ask_take_back(
         self: &Arc<Self>,
         player: &PlayerId,
         id: &GameId,
@@ -635,7 +635,7 @@ impl Hub {
     }
 
     /// `player` agrees to, or refuses, the take-back asked in `id`.
-    pub async fn answer_take_back(
+    pub(crate) async fn answer_take_back(
         self: &Arc<Self>,
         player: &PlayerId,
         id: &GameId,

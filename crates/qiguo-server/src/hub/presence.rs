@@ -21,7 +21,7 @@ impl Hub {
     /// Notes that one more (`true`) or one fewer connection of `player` follows `game`. When
     /// that makes the player come (their first connection) or go (their last), the game's
     /// followers are told, once the game is free (a caller may hold it).
-    pub fn follow(self: &Arc<Self>, game: &GameId, player: &PlayerId, on: bool) {
+    pub(crate) fn follow(self: &Arc<Self>, game: &GameId, player: &PlayerId, on: bool) {
         let changed = {
             let mut present = lock(&self.present);
             let key = (game.clone(), player.clone());

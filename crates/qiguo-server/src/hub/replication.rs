@@ -149,7 +149,7 @@ impl Hub {
 
     /// Reads a game again from the database (changed by another server) and tells its
     /// followers what changed.
-    pub async fn refresh(self: &Arc<Self>, id: &GameId) {
+    pub(crate) async fn refresh(self: &Arc<Self>, id: &GameId) {
         let live = lock(&self.games).get(id).cloned();
         let Some(live) = live else {
             // Not held here: read when someone opens it here, or when it is due.

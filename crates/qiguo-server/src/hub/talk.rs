@@ -13,7 +13,7 @@ use crate::store::{GameId, PlayerId};
 
 impl Hub {
     /// `player` writes `text` at the table of game `id`.
-    pub async fn say(
+    pub(crate) async fn say(
         self: &Arc<Self>,
         player: &PlayerId,
         id: &GameId,
@@ -49,7 +49,7 @@ impl Hub {
 
     /// The table talk of game `id` before line `before`, for `player`, who holds a seat in it
     /// or (`follows`) follows it on this connection.
-    pub async fn talk(
+    pub(crate) async fn talk(
         &self,
         player: &PlayerId,
         id: &GameId,
@@ -78,7 +78,7 @@ impl Hub {
     }
 
     /// `player` mutes (`on`) or unmutes the holder of `seat` in game `id`: that holder.
-    pub async fn mute(
+    pub(crate) async fn mute(
         &self,
         player: &PlayerId,
         id: &GameId,
@@ -102,7 +102,7 @@ impl Hub {
     }
 
     /// The players `player` muted (none, if the database cannot say now: said in the log).
-    pub async fn muted_by(&self, player: &PlayerId) -> HashSet<PlayerId> {
+    pub(crate) async fn muted_by(&self, player: &PlayerId) -> HashSet<PlayerId> {
         self.store.muted_by(player).await.unwrap_or_else(|e| {
             self.log
                 .warn(&format!("muted players of {} not read: {e}", player.0));

@@ -19,7 +19,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::{CHANGES_CHANNEL, MoveWrite, StoreError, made_by_code};
 
 /// The most moves one transaction commits.
-pub const BATCH: usize = 256;
+pub(super) const BATCH: usize = 256;
 
 type Answer = oneshot::Sender<Result<(), StoreError>>;
 
