@@ -77,8 +77,11 @@ impl Served {
                 .next()
                 .expect("the server says where it listens")
                 .expect("its output is text");
-            if let Some(at) = line.find("listening on ") {
-                let url = line[at + "listening on ".len()..]
+            // "listening url=ws://HOST:PORT protocol=N"
+            if let Some(at) = line.find(" url=")
+                && line.contains("listening")
+            {
+                let url = line[at + " url=".len()..]
                     .split_whitespace()
                     .next()
                     .expect("a URL")

@@ -54,7 +54,7 @@ fn server_with(data: &Path, listener: &TcpListener, args: &[&str]) -> Killed {
         .unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     for line in lines.by_ref() {
-        if line.unwrap().contains("listening on ws://127.0.0.1:") {
+        if line.unwrap().contains("url=ws://127.0.0.1:") {
             break;
         }
     }

@@ -234,6 +234,58 @@ pub enum Refusal {
     Unknown,
 }
 
+impl Refusal {
+    /// Its code, as on the wire (`not_your_turn`): what the server's metrics count it by,
+    /// without writing the refusal out.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Refusal::HelloFirst => "hello_first",
+            Refusal::AlreadySignedIn => "already_signed_in",
+            Refusal::Version { .. } => "version",
+            Refusal::BadFrame { .. } => "bad_frame",
+            Refusal::WrongKey => "wrong_key",
+            Refusal::NameEmpty => "name_empty",
+            Refusal::NameTooLong { .. } => "name_too_long",
+            Refusal::NameCharacters => "name_characters",
+            Refusal::Wait { .. } => "wait",
+            Refusal::NoPerson => "no_person",
+            Refusal::Days { .. } => "days",
+            Refusal::SeatPlans { .. } => "seat_plans",
+            Refusal::BadStart { .. } => "bad_start",
+            Refusal::NoGame => "no_game",
+            Refusal::NoCode => "no_code",
+            Refusal::NoSuchSeat { .. } => "no_such_seat",
+            Refusal::SeatNotOpen { .. } => "seat_not_open",
+            Refusal::SeatTaken { .. } => "seat_taken",
+            Refusal::InvitationExpired => "invitation_expired",
+            Refusal::GameOver => "game_over",
+            Refusal::NotAMove { .. } => "not_a_move",
+            Refusal::IllegalMove { .. } => "illegal_move",
+            Refusal::MovedOn { .. } => "moved_on",
+            Refusal::NotYourTurn { .. } => "not_your_turn",
+            Refusal::TakeBackOwnOnly => "take_back_own_only",
+            Refusal::TakeBackPending => "take_back_pending",
+            Refusal::NoTakeBack => "no_take_back",
+            Refusal::NotOver => "not_over",
+            Refusal::TalkEmpty => "talk_empty",
+            Refusal::TalkTooLong { .. } => "talk_too_long",
+            Refusal::NobodyToMute { .. } => "nobody_to_mute",
+            Refusal::TalkBarred => "talk_barred",
+            Refusal::BadDate { .. } => "bad_date",
+            Refusal::HolidayDays { .. } => "holiday_days",
+            Refusal::NoMail => "no_mail",
+            Refusal::BadAddress { .. } => "bad_address",
+            Refusal::LinkExpired => "link_expired",
+            Refusal::TooManyConnections { .. } => "too_many_connections",
+            Refusal::TooManyGames { .. } => "too_many_games",
+            Refusal::SlowDown { .. } => "slow_down",
+            Refusal::TryAgain => "try_again",
+            Refusal::ShuttingDown => "shutting_down",
+            Refusal::Unknown => "unknown",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,5 +316,88 @@ mod tests {
             serde_json::from_str::<Refusal>(later).unwrap(),
             Refusal::Unknown
         );
+    }
+
+    #[test]
+    fn each_code_is_the_one_on_the_wire() {
+        for refusal in [
+            Refusal::HelloFirst,
+            Refusal::AlreadySignedIn,
+            Refusal::Version {
+                server: 1,
+                client: 1,
+            },
+            Refusal::BadFrame { why: String::new() },
+            Refusal::WrongKey,
+            Refusal::NameEmpty,
+            Refusal::NameTooLong { max: 1 },
+            Refusal::NameCharacters,
+            Refusal::Wait {
+                seconds: 1,
+                min: 1,
+                max: 1,
+            },
+            Refusal::NoPerson,
+            Refusal::Days {
+                days: 1,
+                min: 1,
+                max: 1,
+            },
+            Refusal::SeatPlans {
+                plans: 1,
+                players: 1,
+            },
+            Refusal::BadStart { why: String::new() },
+            Refusal::NoGame,
+            Refusal::NoCode,
+            Refusal::NoSuchSeat {
+                kingdom: Kingdom::Qin,
+            },
+            Refusal::SeatNotOpen {
+                kingdom: Kingdom::Qin,
+            },
+            Refusal::SeatTaken { seat: 1 },
+            Refusal::InvitationExpired,
+            Refusal::GameOver,
+            Refusal::NotAMove { why: String::new() },
+            Refusal::IllegalMove {
+                mv: String::new(),
+                why: String::new(),
+            },
+            Refusal::MovedOn { has: 1, ply: 1 },
+            Refusal::NotYourTurn {
+                kingdom: Kingdom::Qin,
+            },
+            Refusal::TakeBackOwnOnly,
+            Refusal::TakeBackPending,
+            Refusal::NoTakeBack,
+            Refusal::NotOver,
+            Refusal::TalkEmpty,
+            Refusal::TalkTooLong { max: 1 },
+            Refusal::NobodyToMute { seat: 1 },
+            Refusal::TalkBarred,
+            Refusal::BadDate {
+                date: String::new(),
+            },
+            Refusal::HolidayDays {
+                year: 1,
+                asked: 1,
+                left: 1,
+            },
+            Refusal::NoMail,
+            Refusal::BadAddress {
+                address: String::new(),
+            },
+            Refusal::LinkExpired,
+            Refusal::TooManyConnections { max: 1 },
+            Refusal::TooManyGames { max: 1 },
+            Refusal::SlowDown { seconds: 1 },
+            Refusal::TryAgain,
+            Refusal::ShuttingDown,
+        ] {
+            let wire = serde_json::to_value(&refusal).unwrap();
+            assert_eq!(wire["code"], refusal.code(), "{refusal:?}");
+        }
+        assert_eq!(Refusal::Unknown.code(), "unknown");
     }
 }

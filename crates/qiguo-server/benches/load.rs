@@ -56,7 +56,10 @@ impl Server {
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
         let url = loop {
             let line = lines.next().expect("the server starts").unwrap();
-            if let Some((_, rest)) = line.split_once("listening on ") {
+            // "listening url=ws://127.0.0.1:PORT protocol=N"
+            if line.contains("listening")
+                && let Some((_, rest)) = line.split_once(" url=")
+            {
                 break rest.split(' ').next().unwrap().to_owned();
             }
         };

@@ -12,6 +12,7 @@ use clap::{Args, ValueEnum};
 
 use crate::admission::Limits;
 use crate::log::Log;
+use crate::log::note;
 use crate::mail::{MailConfig, MailTiming, PASSWORD_VAR, SmtpUrl};
 use crate::protocol::DEFAULT_PORT;
 use crate::server::{ServerConfig, serve};
@@ -346,29 +347,34 @@ pub fn run(args: &ServerArgs, program: &str) -> ExitCode {
         // Before the first connections come (a server that cannot start says only why).
         raise_open_files(config.limits.connections);
         if let Some(at) = running.metrics {
-            running
-                .hub
-                .log()
-                .info(&format!("metrics at http://{at}/metrics"));
+            note!(
+                running.hub.log(),
+                INFO,
+                "metrics served",
+                url = format!("http://{at}/metrics")
+            );
         }
         let mut signals = Signals::new();
         let signal = loop {
             match signals.next().await {
                 // A renewed certificate: read again, for the connections to come.
                 "SIGHUP" => match running.reload_tls() {
-                    Ok(()) => running
-                        .hub
-                        .log()
-                        .info("SIGHUP: the certificate and key read again"),
-                    Err(e) => running
-                        .hub
-                        .log()
-                        .error(&format!("SIGHUP: {e}; the certificate read before is kept")),
+                    Ok(()) => note!(
+                        running.hub.log(),
+                        INFO,
+                        "SIGHUP: the certificate and key read again"
+                    ),
+                    Err(e) => note!(
+                        running.hub.log(),
+                        ERROR,
+                        "SIGHUP: the certificate read before is kept",
+                        why = e
+                    ),
                 },
                 other => break other,
             }
         };
-        running.hub.log().info(&format!("{signal}: shutting down"));
+        note!(running.hub.log(), INFO, "shutting down", signal = signal);
         running.shutdown(SHUTDOWN_WITHIN).await;
         ExitCode::SUCCESS
     })

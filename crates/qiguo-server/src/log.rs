@@ -54,6 +54,18 @@ impl Log {
         }
     }
 
+    /// Whether the lines also go to a tap (then [`note!`] writes the tap's text).
+    pub(crate) fn is_tapped(&self) -> bool {
+        self.tap.is_some()
+    }
+
+    /// Hands a line to the tap alone (its `tracing` event was written by [`note!`]).
+    pub(crate) fn to_tap(&self, level: Level, line: &str) {
+        if let Some(tap) = &self.tap {
+            tap(level, line);
+        }
+    }
+
     /// Something happened as it should: a player came, a move was made.
     pub fn info(&self, line: &str) {
         self.line(Level::INFO, line);
@@ -69,6 +81,35 @@ impl Log {
         self.line(Level::ERROR, line);
     }
 }
+
+/// Writes an event to a [`Log`]: a fixed message and its fields, each field a `tracing` field
+/// of its own (`--log-format json` gives each its key, beside the span's: the connection's peer
+/// and player, the game), written with `Display`; a tap reads the message followed by
+/// ` key=value` for each field. Every value is evaluated once.
+///
+/// ```ignore
+/// note!(log, INFO, "moved", game = id.0, ply = ply + 1, by = who);
+/// ```
+macro_rules! note {
+    ($log:expr, $level:ident, $message:literal $(, $key:ident = $value:expr)* $(,)?) => {{
+        let log: &$crate::log::Log = &$log;
+        #[allow(unused_parens)]
+        let ($($key,)*) = ($(&$value,)*);
+        ::tracing::event!(
+            target: "qiguo_server",
+            ::tracing::Level::$level,
+            $($key = %$key,)*
+            $message
+        );
+        if log.is_tapped() {
+            log.to_tap(
+                ::tracing::Level::$level,
+                &format!(concat!($message $(, " ", stringify!($key), "={}")*), $($key),*),
+            );
+        }
+    }};
+}
+pub(crate) use note;
 
 /// The most characters of a client's text a log line keeps.
 pub const CLIENT_TEXT_KEPT: usize = 120;
@@ -123,8 +164,8 @@ impl Repeats {
         }
     }
 
-    /// One more line: written, or counted.
-    pub fn note(&mut self, log: &Log, line: &str) {
+    /// One more line: whether to write it (`true`), or it is counted.
+    pub fn admit(&mut self, log: &Log) -> bool {
         if self.since.elapsed() >= REPEATS_EVERY {
             self.flush(log);
             self.since = Instant::now();
@@ -132,19 +173,23 @@ impl Repeats {
         }
         if self.written < self.each {
             self.written += 1;
-            log.info(line);
+            true
         } else {
             self.counted += 1;
+            false
         }
     }
 
     /// Writes how many were counted and not written, if any.
     pub fn flush(&mut self, log: &Log) {
         if self.counted > 0 {
-            log.info(&format!(
-                "{} more {} not written one by one",
-                self.counted, self.what
-            ));
+            note!(
+                log,
+                INFO,
+                "more lines not written one by one",
+                count = self.counted,
+                what = self.what
+            );
             self.counted = 0;
         }
     }
@@ -176,17 +221,19 @@ mod tests {
         let log = Log::tapped(move |_, line| kept.lock().unwrap().push(line.to_owned()));
         let mut refusals = Repeats::writing("refusals", 3);
         for n in 0..1000 {
-            refusals.note(&log, &format!("refused {n}"));
+            if refusals.admit(&log) {
+                note!(log, INFO, "refused", n = n);
+            }
         }
         refusals.flush(&log);
         refusals.flush(&log);
         assert_eq!(
             *seen.lock().unwrap(),
             vec![
-                "refused 0",
-                "refused 1",
-                "refused 2",
-                "997 more refusals not written one by one"
+                "refused n=0",
+                "refused n=1",
+                "refused n=2",
+                "more lines not written one by one count=997 what=refusals"
             ]
         );
     }

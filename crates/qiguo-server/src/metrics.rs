@@ -23,7 +23,7 @@ pub(crate) struct Metrics {
     /// Moves stored within each bucket's bound (not cumulative), and above the last.
     store_buckets: [AtomicU64; BUCKETS.len() + 1],
     store_micros: AtomicU64,
-    refusals: Mutex<BTreeMap<String, u64>>,
+    refusals: Mutex<BTreeMap<&'static str, u64>>,
     turned_away: Mutex<BTreeMap<&'static str, u64>>,
     mail: Mutex<BTreeMap<&'static str, u64>>,
 }
@@ -57,11 +57,7 @@ impl Metrics {
 
     /// A request refused.
     pub(crate) fn refused(&self, refusal: &Refusal) {
-        let code = serde_json::to_value(refusal)
-            .ok()
-            .and_then(|v| v.get("code")?.as_str().map(str::to_owned))
-            .unwrap_or_else(|| "unknown".to_owned());
-        *lock(&self.refusals).entry(code).or_insert(0) += 1;
+        *lock(&self.refusals).entry(refusal.code()).or_insert(0) += 1;
     }
 
     /// A connection turned away before the upgrade, for `limit` (a short name).

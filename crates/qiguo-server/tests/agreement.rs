@@ -101,7 +101,7 @@ async fn two_servers_on_one_postgres_serve_the_same_game() {
     // none refused for another server's.
     // (The servers serve every game of the database: other tests' games are theirs too.)
     let computers =
-        lines_a.count_all(&[&id.0, "(computer)"]) + lines_b.count_all(&[&id.0, "(computer)"]);
+        lines_a.count_all(&[&id.0, "by=computer"]) + lines_b.count_all(&[&id.0, "by=computer"]);
     assert_eq!(computers, 15);
     assert!(!lines_a.contains("move not made") && !lines_b.contains("move not made"));
 }
@@ -214,9 +214,9 @@ async fn no_stand_in_plays_for_a_player_present_on_the_other_server() {
     let events = heard(&mut bo, Duration::from_secs(4)).await;
     assert_eq!(bo.game.len(), turn, "nobody moved for Bo: {events:?}");
     // (The servers serve every game of the database: other tests' games are theirs too.)
-    let stood_in = format!("game {}: move {} ", id.0, turn + 1);
+    let stood_in = format!("move game={} ply={} ", id.0, turn + 1);
     for lines in [&lines_a, &lines_b] {
-        assert_eq!(lines.count_all(&[&stood_in, "(stand-in)"]), 0);
+        assert_eq!(lines.count_all(&[&stood_in, "by=stand-in"]), 0);
     }
     bo.play(|m| m[1]).await;
     // Bo leaves. On his next turn, once 40 s have passed since he was last seen, a stand-in

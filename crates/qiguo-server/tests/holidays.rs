@@ -145,5 +145,5 @@ async fn a_holiday_stops_the_clock_across_a_restart() {
             Err(Refusal::BadDate { date: bad })
         );
     }
-    assert!(lines.contains("away until 2027-03-04"));
+    assert!(lines.contains("until=2027-03-04"));
 }

@@ -437,7 +437,7 @@ async fn away_is_mailed(dir: &TempDir, db: &str) {
     logged(&lines, "e-mail turn to player").await;
     assert!(
         lines.contains(&format!(
-            "e-mail turn to player {} (game {}) not sent: told on their connection",
+            "e-mail not sent mail=e-mail turn to player {} (game {}) why=told on their connection",
             me.player.0, ann.id.0
         )),
         "{:?}",
@@ -571,17 +571,9 @@ async fn a_relay_down_then_up_gets_the_e_mail_through_once_across_a_restart() {
     relay.stop();
     ann.wait_turn().await;
     ann.play(|m| m[0]).await;
-    logged(&lines, "not sent (try 2)").await;
-    assert!(
-        lines.contains("not sent (try 1)"),
-        "{:?}",
-        lines.0.lock().unwrap()
-    );
-    assert!(
-        lines.contains("not sent (try 2)"),
-        "{:?}",
-        lines.0.lock().unwrap()
-    );
+    logged(&lines, "attempt=2").await;
+    assert!(lines.contains("attempt=1"), "{:?}", lines.0.lock().unwrap());
+    assert!(lines.contains("attempt=2"), "{:?}", lines.0.lock().unwrap());
     // The server stops; the relay comes back; a server on the same database sends it, once.
     drop(ann);
     server.shutdown(Duration::from_secs(5)).await;
@@ -598,7 +590,12 @@ async fn a_relay_down_then_up_gets_the_e_mail_through_once_across_a_restart() {
     );
     tokio::time::sleep(Duration::from_secs(2)).await;
     assert_eq!(received(&maildir).len(), 2, "the e-mail arrives once");
-    assert_eq!(after.count(") sent"), 1, "{:?}", after.0.lock().unwrap());
+    assert_eq!(
+        after.count("e-mail sent mail="),
+        1,
+        "{:?}",
+        after.0.lock().unwrap()
+    );
     drop(again);
 }
 
@@ -740,9 +737,9 @@ async fn the_reminder_the_digest_and_the_end_come_when_due() {
     let deadline = summary.deadline_ms.unwrap();
     assert!(deadline > t0 + 4 * DAY_MS, "{}", moment_text(deadline));
     set(t0 + 2 * DAY_MS + 60_000);
-    logged(&lines, "due later, at").await;
+    logged(&lines, "e-mail due later").await;
     assert!(lines.contains(&format!(
-        "e-mail reminder to player {} (game {}) due later, at {}: the turn runs out later now (a holiday)",
+        "e-mail due later mail=e-mail reminder to player {} (game {}) at={} why=the turn runs out later now (a holiday)",
         me.player.0,
         ann.id.0,
         moment_text(deadline - DAY_MS)
@@ -793,7 +790,7 @@ async fn the_reminder_the_digest_and_the_end_come_when_due() {
     bo_plays(&url, &me, &code).await;
     ann.wait_turn().await;
     ann.play(|m| m[0]).await;
-    logged(&lines, "not sent: folded into the digest").await;
+    logged(&lines, "why=folded into the digest").await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(received(&maildir).len(), 4, "one digest a day");
     let later = *now.lock().unwrap() + DAY_MS;
@@ -836,10 +833,10 @@ async fn a_permanent_refusal_is_given_up_at_once() {
     let server = mailing_server(&sqlite(&dir), relay.port, &lines).await;
     let (mut cy, me) = newcomer(&server.url(), "Cy").await;
     set_mail(&mut cy, Some("cy@gone.qiguo.test")).await.unwrap();
-    logged(&lines, "given up after 1 tries").await;
+    logged(&lines, "e-mail given up").await;
     assert!(
         lines.contains(&format!(
-            "e-mail confirm to player {} given up after 1 tries: permanent error (550): 5.1.1 <cy@gone.qiguo.test>: no such mailbox here",
+            "e-mail given up mail=e-mail confirm to player {} tries=1 why=permanent error (550): 5.1.1 <cy@gone.qiguo.test>: no such mailbox here",
             me.player.0
         )),
         "{:?}",
@@ -899,6 +896,6 @@ fn sent_count(lines: &Lines, about: &str) -> usize {
         .lock()
         .unwrap()
         .iter()
-        .filter(|l| l.starts_with(about) && l.ends_with(" sent"))
+        .filter(|l| l.starts_with(&format!("e-mail sent mail={about}")))
         .count()
 }

@@ -82,7 +82,7 @@ async fn two_people_and_five_computers_play_through_the_server() {
     assert_eq!(games.len(), 1);
     assert!(games[0].your_turn);
     assert_eq!(games[0].players[1], "趙雲");
-    assert!(lines.contains("move 21"));
+    assert!(lines.contains("ply=21"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -322,7 +322,7 @@ async fn hostile_requests_are_refused_and_change_nothing() {
     assert!(lines.contains("is not open"));
     // Ann's first refusals are written one by one, the rest counted once she leaves.
     let counted = tokio::time::Instant::now() + PATIENCE;
-    while !lines.contains("more refusals not written one by one") {
+    while !lines.contains("more lines not written one by one count=") {
         assert!(tokio::time::Instant::now() < counted, "refusals counted");
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
@@ -700,7 +700,7 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     let welcome = raw_frame(&mut old).await;
     assert_eq!(welcome["answer"]["type"], "welcome", "{welcome}");
     assert_eq!(welcome["answer"]["version"], PROTOCOL_VERSION);
-    assert!(lines.contains("protocol 4"));
+    assert!(lines.contains("protocol=4"));
     // A game created and listed: its summary without version 5's fields.
     let asked = serde_json::json!({
         "req": 2,

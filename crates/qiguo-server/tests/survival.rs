@@ -152,7 +152,7 @@ async fn fifty_games_at_once() {
     for player in players {
         assert_eq!(player.await.unwrap(), vec![21; 10]);
     }
-    assert_eq!(lines.count("created by"), 50);
+    assert_eq!(lines.count("game created"), 50);
 }
 
 fn data(name: &str) -> PathBuf {
@@ -292,7 +292,7 @@ fn the_server_runs_as_a_service() {
             "127.0.0.1:0",
         ],
     );
-    let metrics = logged(&log, "metrics at http://");
+    let metrics = logged(&log, "metrics served url=http://");
     let metrics = metrics
         .split("http://")
         .nth(1)
@@ -480,7 +480,7 @@ fn sigterm_and_ctrl_c_shut_the_server_down_gracefully() {
         let log = log.lock().unwrap();
         let at = |said: &str| log.iter().rposition(|l| l.contains(said));
         for said in [
-            "SIGTERM: shutting down",
+            "shutting down signal=SIGTERM",
             "every connection closed",
             "stopped",
         ] {
@@ -532,16 +532,28 @@ fn sigterm_and_ctrl_c_shut_the_server_down_gracefully() {
     let status = exits_within(&mut child, PATIENCE);
     assert!(status.success(), "exit status {status:?}");
     let log = log.lock().unwrap();
-    // JSON lines, one object each, with the level and the message.
+    // JSON lines, one object each, with the level, the message and its fields; a connection's
+    // lines carry its span (the peer, and the player once signed in).
     let said: Vec<serde_json::Value> = log
         .iter()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
         .collect();
-    assert!(said.iter().any(|v| {
-        v["level"] == "INFO"
-            && v["message"]
-                .as_str()
-                .unwrap_or("")
-                .contains("SIGINT: shutting down")
-    }));
+    assert!(
+        said.iter().any(|v| {
+            v["level"] == "INFO" && v["message"] == "shutting down" && v["signal"] == "SIGINT"
+        }),
+        "{said:#?}"
+    );
+    let signed_in = said
+        .iter()
+        .find(|v| v["message"] == "signed in")
+        .unwrap_or_else(|| panic!("a sign-in: {said:#?}"));
+    assert!(signed_in["player"].is_string(), "{signed_in}");
+    assert_eq!(signed_in["span"]["name"], "session", "{signed_in}");
+    assert!(
+        signed_in["span"]["peer"]
+            .as_str()
+            .is_some_and(|p| p.starts_with("127.0.0.1:")),
+        "{signed_in}"
+    );
 }

@@ -156,7 +156,7 @@ async fn the_table_talks_and_a_watcher_reads() {
     );
     assert_eq!(talk(&mut bo.client, &id).await.unwrap().len(), 3);
     // What was said is not in the log.
-    assert!(lines.contains("line 1 of table talk by"));
+    assert!(lines.contains("table talk game=") && lines.contains(" line=1 by="));
     assert!(!lines.contains("alliance"));
     // Kept with the game: read again after the server restarts.
     drop((ann, bo, cy));

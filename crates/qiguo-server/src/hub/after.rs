@@ -5,6 +5,7 @@ use std::sync::Arc;
 use super::{Hub, shown_name, tidy};
 use crate::live::LiveGame;
 use crate::log::escaped;
+use crate::log::note;
 use crate::protocol::{Answer, Event, FINISHED_PER_PAGE, GameSummary, Refusal};
 use crate::store::{GameId, PlayerId};
 
@@ -76,13 +77,15 @@ impl Hub {
                 },
             );
         }
-        self.log.info(&format!(
-            "game {}: rematch of game {} offered by {} ({})",
-            game.0,
-            id.0,
-            player.0,
-            escaped(&by)
-        ));
+        note!(
+            self.log,
+            INFO,
+            "rematch offered",
+            game = game.0,
+            of = id.0,
+            by = player.0,
+            name = escaped(&by)
+        );
         self.wake(&game);
         Ok(Answer::Created { game, code })
     }

@@ -8,6 +8,7 @@ use sqlx::Connection;
 use sqlx::postgres::PgConnection;
 
 use super::Hub;
+use crate::log::note;
 use crate::store::GameId;
 
 /// The advisory lock's key for a game: the first 64 bits of its id (128 random bits in hex).
@@ -42,7 +43,7 @@ impl Hub {
                 match PgConnection::connect(self.store.url()).await {
                     Ok(conn) => *claims = Some(conn),
                     Err(e) => {
-                        self.log.warn(&format!("turns not claimed: {e}"));
+                        note!(self.log, WARN, "turns not claimed", why = e);
                         return None;
                     }
                 }
@@ -74,7 +75,7 @@ impl Hub {
                 Err(e) => {
                     *claims = None;
                     if attempt == 1 {
-                        self.log.warn(&format!("turns not claimed: {e}"));
+                        note!(self.log, WARN, "turns not claimed", why = e);
                     }
                 }
             }

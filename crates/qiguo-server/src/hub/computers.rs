@@ -11,18 +11,25 @@ use super::presence::SEEN_EVERY;
 use super::searches::SearchAsk;
 use super::{Hub, Shared, lock};
 use crate::live::{Due, Mover};
+use crate::log::note;
 use crate::store::GameId;
+use tracing::Instrument;
 
 impl Hub {
     /// Starts a computer or stand-in on the game's turn if one is due and none is thinking.
     pub(super) fn wake(self: &Arc<Self>, id: &GameId) {
         let hub = self.clone();
+        // A span per game's turn: the computer's lines (and the store's) carry the game.
+        let span = tracing::info_span!(target: "qiguo_server", "game", game = %id.0);
         let id = id.clone();
-        tokio::spawn(async move {
-            if let Ok(live) = hub.live(&id).await {
-                hub.think(&live).await;
+        tokio::spawn(
+            async move {
+                if let Ok(live) = hub.live(&id).await {
+                    hub.think(&live).await;
+                }
             }
-        });
+            .instrument(span),
+        );
     }
 
     /// What is due in the game now, unless a search already runs on it.
@@ -45,7 +52,7 @@ impl Hub {
                         return;
                     };
                     if let Err(e) = self.make(live, Mover::Overdue, ply, Move::PASS).await {
-                        self.log.error(&format!("an overdue pass not made: {e}"));
+                        note!(self.log, ERROR, "an overdue pass not made", why = e);
                     }
                     return;
                 }
@@ -57,7 +64,7 @@ impl Hub {
                 let id = g.game.id.clone();
                 match self.store.seen_of(&id).await {
                     Ok(seen) => g.game.set_seen(&seen),
-                    Err(e) => self.log.warn(&format!("presence not read: {e}")),
+                    Err(e) => note!(self.log, WARN, "presence not read", why = e),
                 }
                 if self.due(&g).is_none() {
                     return;
@@ -89,8 +96,13 @@ impl Hub {
             && let Some(_open) = self.hold().await
             && let Err(e) = self.make(live, mover, ply, mv).await
         {
-            self.log
-                .error(&format!("game {}: computer's move not made: {e}", id.0));
+            note!(
+                self.log,
+                ERROR,
+                "computer's move not made",
+                game = id.0,
+                why = e
+            );
         }
         self.release(claim).await;
     }
@@ -125,12 +137,17 @@ impl Hub {
                 let gone = hub.let_go();
                 if gone > 0 {
                     let (games, players) = hub.held();
-                    hub.log.info(&format!(
-                        "{gone} games nobody uses let go; {games} games and {players} players' channels held"
-                    ));
+                    note!(
+                        hub.log,
+                        INFO,
+                        "games nobody uses let go",
+                        gone = gone,
+                        games = games,
+                        players = players
+                    );
                 }
                 if let Err(e) = hub.load_due().await {
-                    hub.log.warn(&format!("games due not read: {e}"));
+                    note!(hub.log, WARN, "games due not read", why = e);
                 }
             }
         }

@@ -9,6 +9,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::{Hub, Shared, lock};
+use crate::log::note;
 use crate::store::{GameId, StoreError};
 
 /// The most games due that one look at the database loads.
@@ -29,7 +30,7 @@ impl Hub {
             let live = match self.load(&id).await {
                 Ok(live) => live,
                 Err(e) => {
-                    self.log.error(&format!("game {} not loaded: {e}", id.0));
+                    note!(self.log, ERROR, "game not loaded", game = id.0, why = e);
                     // Not looked at again until someone opens it.
                     let _ = self.store.set_due(&id, None).await;
                     continue;
@@ -42,8 +43,7 @@ impl Hub {
                 let next = next.filter(|&at| at > now);
                 drop(g);
                 if let Err(e) = self.store.set_due(&id, next).await {
-                    self.log
-                        .warn(&format!("game {}: due time not kept: {e}", id.0));
+                    note!(self.log, WARN, "due time not kept", game = id.0, why = e);
                 }
             } else {
                 drop(g);

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use qiguo_protocol::calendar::{date_text, day_of, parse_date};
 
 use super::Hub;
+use crate::log::note;
 use crate::protocol::{Answer, Refusal};
 use crate::store::{GameId, PlayerId};
 
@@ -33,10 +34,16 @@ impl Hub {
         self.store
             .set_away(player, until, today, self.holiday_days)
             .await?;
-        self.log.info(&match until {
-            Some(day) => format!("player {} away until {}", player.0, date_text(day)),
-            None => format!("player {} back", player.0),
-        });
+        match until {
+            Some(day) => note!(
+                self.log,
+                INFO,
+                "away",
+                player = player.0,
+                until = date_text(day)
+            ),
+            None => note!(self.log, INFO, "back", player = player.0),
+        }
         // Each of their games: its seats read again (clocks, deadlines, the followers told),
         // its due time kept, the other servers told.
         let games = self.store.unfinished_games_of(player).await?;
@@ -75,8 +82,7 @@ impl Hub {
             g.game.due_in().map(|d| g.game.moved_ms().saturating_add(d))
         };
         if let Err(e) = self.store.set_due(id, next).await {
-            self.log
-                .warn(&format!("game {}: due time not kept: {e}", id.0));
+            note!(self.log, WARN, "due time not kept", game = id.0, why = e);
         }
     }
 }

@@ -17,6 +17,7 @@ use qiguo_rules::Kingdom;
 use super::{Hub, lock, shown_name};
 use crate::live::LiveGame;
 use crate::log::escaped;
+use crate::log::note;
 use crate::mail::compose::{GameNote, Letter};
 use crate::mail::texts::MailLanguage;
 use crate::mail::{MAX_ATTEMPTS, MailConfig, Relay, SendError};
@@ -149,8 +150,13 @@ impl Hub {
         }
         let language = MailLanguage::from_code(Some(code));
         if let Err(e) = self.store.set_language(player, language.code()).await {
-            self.log
-                .warn(&format!("player {}: language not noted: {e}", player.0));
+            note!(
+                self.log,
+                WARN,
+                "language not noted",
+                player = player.0,
+                why = e
+            );
         }
     }
 
@@ -181,21 +187,18 @@ impl Hub {
         match address {
             None => {
                 self.store.remove_address(player).await?;
-                self.log
-                    .info(&format!("player {}: e-mail address removed", player.0));
+                note!(self.log, INFO, "e-mail address removed", player = player.0);
             }
             Some(given) => {
                 let address = checked_address(given)?;
                 let queued = self.store.give_address(player, &address, digest).await?;
-                self.log.info(&format!(
-                    "player {}: {}",
-                    player.0,
-                    if queued {
-                        "e-mail address given; its confirmation queued"
-                    } else {
-                        "e-mail digest changed"
-                    }
-                ));
+                note!(
+                    self.log,
+                    INFO,
+                    "e-mail address given",
+                    player = player.0,
+                    confirmation_queued = queued
+                );
             }
         }
         Ok(Answer::Mail(self.mail_view(player).await?))
@@ -233,7 +236,7 @@ impl Hub {
             .collect();
         for some in players.chunks(500) {
             if let Err(e) = self.store.note_online(some).await {
-                self.log.warn(&format!("players online not noted: {e}"));
+                note!(self.log, WARN, "players online not noted", why = e);
             }
         }
     }
@@ -255,7 +258,7 @@ impl Hub {
             if pruned.is_none_or(|at| at.elapsed() >= PRUNE_EVERY) {
                 pruned = Some(tokio::time::Instant::now());
                 if let Err(e) = hub.store.prune_mail().await {
-                    hub.log.warn(&format!("old e-mails not forgotten: {e}"));
+                    note!(hub.log, WARN, "old e-mails not forgotten", why = e);
                 }
             }
         }
@@ -269,7 +272,7 @@ impl Hub {
         let claimed = match self.store.claim_mail(CLAIM_AT_ONCE).await {
             Ok(claimed) => claimed,
             Err(e) => {
-                self.log.warn(&format!("the outbox was not read: {e}"));
+                note!(self.log, WARN, "the outbox was not read", why = e);
                 return 0;
             }
         };
@@ -297,14 +300,14 @@ impl Hub {
         let tries = mail.attempts + 1;
         let noted = match self.write(mailing, mail).await {
             Err(e) => {
-                self.log.warn(&format!("{about} not written: {e}"));
+                note!(self.log, WARN, "e-mail not written", mail = about, why = e);
                 let again = now + backoff_ms(mailing, tries);
                 self.store
                     .mail_later(mail, again, tries, Some(&e.to_string()))
                     .await
             }
             Ok(Written::Drop(why)) => {
-                self.log.info(&format!("{about} not sent: {why}"));
+                note!(self.log, INFO, "e-mail not sent", mail = about, why = why);
                 self.metrics.mail("dropped");
                 self.store
                     .mail_done(mail, Outcome::Dropped, mail.attempts, Some(why))
@@ -312,41 +315,59 @@ impl Hub {
             }
             Ok(Written::Later(at, why)) => {
                 if let Some(why) = why {
-                    self.log.info(&format!(
-                        "{about} due later, at {}: {why}",
-                        crate::mail::compose::moment_text(at)
-                    ));
+                    note!(
+                        self.log,
+                        INFO,
+                        "e-mail due later",
+                        mail = about,
+                        at = crate::mail::compose::moment_text(at),
+                        why = why
+                    );
                 }
                 self.store.mail_later(mail, at, mail.attempts, None).await
             }
             Ok(Written::Send(message)) => match mailing.relay.send(*message).await {
                 Ok(()) => {
-                    self.log.info(&format!("{about} sent"));
+                    note!(self.log, INFO, "e-mail sent", mail = about);
                     self.metrics.mail("sent");
                     if mail.kind == MailKind::Digest
                         && let Err(e) = self.store.digest_sent(&mail.player).await
                     {
-                        self.log.warn(&format!("{about}: not noted as sent: {e}"));
+                        note!(
+                            self.log,
+                            WARN,
+                            "e-mail not noted as sent",
+                            mail = about,
+                            why = e
+                        );
                     }
                     self.store.mail_done(mail, Outcome::Sent, tries, None).await
                 }
                 Err(SendError::Transient(why)) if tries < MAX_ATTEMPTS => {
                     let wait = backoff_ms(mailing, tries);
-                    self.log.warn(&format!(
-                        "{about} not sent (try {tries}): {}; trying again in {} s",
-                        escaped(&why),
-                        wait / 1000
-                    ));
+                    note!(
+                        self.log,
+                        WARN,
+                        "e-mail not sent",
+                        mail = about,
+                        attempt = tries,
+                        why = escaped(&why),
+                        again_in_s = wait / 1000
+                    );
                     self.metrics.mail("retried");
                     self.store
                         .mail_later(mail, now + wait, tries, Some(&why))
                         .await
                 }
                 Err(SendError::Transient(why) | SendError::Permanent(why)) => {
-                    self.log.warn(&format!(
-                        "{about} given up after {tries} tries: {}",
-                        escaped(&why)
-                    ));
+                    note!(
+                        self.log,
+                        WARN,
+                        "e-mail given up",
+                        mail = about,
+                        tries = tries,
+                        why = escaped(&why)
+                    );
                     self.metrics.mail("given_up");
                     self.store
                         .mail_done(mail, Outcome::GivenUp, tries, Some(&why))
@@ -356,7 +377,13 @@ impl Hub {
         };
         if let Err(e) = noted {
             // The claim runs out and the e-mail is looked at again.
-            self.log.warn(&format!("{about}: outcome not noted: {e}"));
+            note!(
+                self.log,
+                WARN,
+                "e-mail outcome not noted",
+                mail = about,
+                why = e
+            );
         }
     }
 
@@ -559,8 +586,7 @@ impl Hub {
         match letter.message(&mailing.config.from, subject, body) {
             Ok(message) => Ok(Written::Send(Box::new(message))),
             Err(why) => {
-                self.log
-                    .warn(&format!("an e-mail could not be written: {why}"));
+                note!(self.log, WARN, "an e-mail could not be written", why = why);
                 Ok(Written::Drop("it could not be written"))
             }
         }
@@ -631,7 +657,7 @@ impl Hub {
             Ok(Some(found)) => found,
             Ok(None) => return expired(MailLanguage::English),
             Err(e) => {
-                self.log.warn(&format!("a link was not read: {e}"));
+                note!(self.log, WARN, "a link was not read", why = e);
                 return expired(MailLanguage::English);
             }
         };
@@ -656,14 +682,16 @@ impl Hub {
         };
         match done {
             Ok((player, _)) => {
-                self.log.info(&format!(
-                    "player {}: e-mail {}",
-                    player.0,
-                    match action {
+                note!(
+                    self.log,
+                    INFO,
+                    "e-mail link followed",
+                    player = player.0,
+                    action = match action {
                         LinkAction::Confirm => "address confirmed",
                         LinkAction::Unsubscribe => "unsubscribed",
                     }
-                ));
+                );
                 if let Ok(view) = self.mail_view(&player).await {
                     self.tell_player(&player, Event::Mail(view));
                 }
@@ -677,7 +705,7 @@ impl Hub {
             }
             Err(StoreError::Refused(_)) => expired(language),
             Err(e) => {
-                self.log.warn(&format!("a link was not followed: {e}"));
+                note!(self.log, WARN, "a link was not followed", why = e);
                 expired(language)
             }
         }

@@ -31,6 +31,7 @@ pub use self::holidays::HOLIDAY_DAYS;
 pub use self::presence::{PRESENT_FOR, SEEN_EVERY};
 pub use self::replication::listener_name;
 use crate::live::{LiveGame, Mover};
+use crate::log::note;
 use crate::log::{Log, escaped};
 use crate::protocol::{Answer, Event, GameSummary, GameView, Identity, MAX_MOVE_BYTES, NewGame};
 use crate::store::{GameId, PlayerId, SeatPlan, Store, StoreError, StoredGame};
@@ -165,7 +166,7 @@ impl Hub {
             hub.listen_first().await;
         }
         let due = hub.load_due().await?;
-        hub.log.info(&format!("{due} games due loaded"));
+        note!(hub.log, INFO, "games due loaded", games = due);
         tokio::spawn(Hub::clock(Arc::downgrade(&hub)));
         if let Some(every) = mail_every {
             tokio::spawn(Hub::mailer(Arc::downgrade(&hub), every));
@@ -185,8 +186,11 @@ impl Hub {
     pub(crate) async fn close(&self) {
         *self.gate.write().await = true;
         self.closing.send_replace(true);
-        self.log
-            .info("no more changes taken; connections told to close");
+        note!(
+            self.log,
+            INFO,
+            "no more changes taken; connections told to close"
+        );
     }
 
     /// Closes the database once nothing uses it any more.
@@ -270,11 +274,13 @@ impl Hub {
         let mut stored = self.store.load_game(id).await?;
         let (tidied, over) = tidy(&mut stored);
         if !tidied.is_empty() {
-            self.log.warn(&format!(
-                "game {} stored before today's checks: {}",
-                id.0,
-                tidied.join("; ")
-            ));
+            note!(
+                self.log,
+                WARN,
+                "game stored before today's checks, put right",
+                game = id.0,
+                what = tidied.join("; ")
+            );
             if over {
                 self.store.finish(id).await?;
             }
@@ -301,8 +307,13 @@ impl Hub {
             Identity::New { name } => {
                 let name = clean_name(name)?;
                 let new = self.store.add_player(&name).await?;
-                self.log
-                    .info(&format!("new player {} ({})", new.id.0, escaped(&name)));
+                note!(
+                    self.log,
+                    INFO,
+                    "new player",
+                    player = new.id.0,
+                    name = escaped(&name)
+                );
                 Ok((new.id, name, Some(new.key)))
             }
             Identity::Link { token } => {
@@ -310,10 +321,12 @@ impl Hub {
                     return Err(Refusal::LinkExpired);
                 }
                 let (id, name, key) = self.store.sign_in_by_link(token).await?;
-                self.log.info(&format!(
-                    "player {} signed in on a new device by an e-mailed link",
-                    id.0
-                ));
+                note!(
+                    self.log,
+                    INFO,
+                    "signed in on a new device by an e-mailed link",
+                    player = id.0
+                );
                 Ok((id, shown_name(&name), Some(key)))
             }
         }
@@ -342,10 +355,13 @@ impl Hub {
             let (hub, player, event) = (self.clone(), player.clone(), event.clone());
             tokio::spawn(async move {
                 if let Err(e) = hub.store.tell_player(&player, &event).await {
-                    hub.log.warn(&format!(
-                        "player {} not told on other servers: {e}",
-                        player.0
-                    ));
+                    note!(
+                        hub.log,
+                        WARN,
+                        "player not told on other servers",
+                        player = player.0,
+                        why = e
+                    );
                 }
             });
         }
@@ -372,8 +388,13 @@ impl Hub {
         let created = self.store.create_game(player, &new).await?;
         let stored = self.store.load_game(&created.id).await?;
         self.insert(stored, 0);
-        self.log
-            .info(&format!("game {} created by {}", created.id.0, player.0));
+        note!(
+            self.log,
+            INFO,
+            "game created",
+            game = created.id.0,
+            by = player.0
+        );
         self.wake(&created.id);
         Ok(Answer::Created {
             game: created.id,
@@ -412,12 +433,15 @@ impl Hub {
             let name = shown_name(&self.store.take_seat(&id, seat, player).await?);
             let seated = g.game.seat(seat, player, &name);
             g.tell(seated);
-            self.log.info(&format!(
-                "game {}: seat {seat} taken by {} ({})",
-                id.0,
-                player.0,
-                escaped(&name)
-            ));
+            note!(
+                self.log,
+                INFO,
+                "seat taken",
+                game = id.0,
+                seat = seat,
+                by = player.0,
+                name = escaped(&name)
+            );
         }
         self.follow(&id, player, true);
         let view = g
@@ -572,28 +596,33 @@ impl Hub {
         let over = g.game.is_over();
         if over && !foreseen {
             // The check foresaw no end: mark it now rather than leave a game that cannot move.
-            self.log.error(&format!(
-                "game {}: ended unforeseen by its move's check",
-                id.0
-            ));
+            note!(
+                self.log,
+                ERROR,
+                "game ended unforeseen by its move's check",
+                game = id.0
+            );
             self.store.finish(&id).await?;
         }
         for event in events {
             g.tell(event);
         }
-        self.log.info(&format!(
-            "game {}: move {} {mv} ({})",
-            id.0,
-            ply + 1,
-            match mover {
+        note!(
+            self.log,
+            INFO,
+            "move",
+            game = id.0,
+            ply = ply + 1,
+            mv = mv,
+            by = match mover {
                 Mover::Player(p) => p.0.as_str(),
                 Mover::Computer => "computer",
                 Mover::StandIn => "stand-in",
                 Mover::Overdue => "overdue, passed",
             }
-        ));
+        );
         if over {
-            self.log.info(&format!("game {}: over", id.0));
+            note!(self.log, INFO, "game over", game = id.0);
         } else {
             self.tell_next(&g);
         }
@@ -624,12 +653,14 @@ impl Hub {
         }
         g.game = next;
         g.tell(asked);
-        self.log.info(&format!(
-            "game {}: take-back to move {} asked by {}",
-            id.0,
-            ply + 1,
-            player.0
-        ));
+        note!(
+            self.log,
+            INFO,
+            "take-back asked",
+            game = id.0,
+            to_move = ply + 1,
+            by = player.0
+        );
         self.settle_take_back(&mut g).await?;
         Ok(Answer::Done)
     }
@@ -648,8 +679,13 @@ impl Hub {
             self.store.drop_take_back(id).await?;
             g.game = next;
             g.tell(refused);
-            self.log
-                .info(&format!("game {}: take-back refused by {}", id.0, player.0));
+            note!(
+                self.log,
+                INFO,
+                "take-back refused",
+                game = id.0,
+                by = player.0
+            );
             return Ok(Answer::Done);
         }
         if next.take_back_agreed().is_none()
@@ -677,8 +713,13 @@ impl Hub {
         let presence = self.presence(&g.game);
         let taken = g.game.take_back_to(ply, now, &presence);
         g.tell(taken);
-        self.log
-            .info(&format!("game {}: moves from {} taken back", id.0, ply + 1));
+        note!(
+            self.log,
+            INFO,
+            "moves taken back",
+            game = id.0,
+            from_move = ply + 1
+        );
         Ok(())
     }
 }

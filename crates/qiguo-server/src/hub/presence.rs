@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use super::{Hub, lock};
 use crate::live::LiveGame;
+use crate::log::note;
 use crate::protocol::Event;
 use crate::store::{GameId, PlayerId, StoredSeat};
 
@@ -93,7 +94,7 @@ impl Hub {
         let present: Vec<(GameId, PlayerId)> = lock(&self.present).keys().cloned().collect();
         for (game, player) in present {
             if let Err(e) = self.store.seen(&game, &player).await {
-                self.log.warn(&format!("presence not noted: {e}"));
+                note!(self.log, WARN, "presence not noted", why = e);
             }
         }
     }

@@ -9,6 +9,7 @@ use std::time::Duration;
 use sqlx::postgres::{PgConnectOptions, PgListener, PgPoolOptions};
 
 use super::{Hub, lock};
+use crate::log::note;
 use crate::protocol::Event;
 use crate::store::{CHANGES_CHANNEL, GameId, PLAYERS_CHANNEL, PlayerId};
 
@@ -42,15 +43,21 @@ impl Hub {
     pub(super) async fn listen_first(self: &Arc<Self>) {
         let first = match listener(self.store.url(), self.store.server_id()).await {
             Ok(listener) => {
-                self.log.info(&format!(
-                    "listening for other servers' changes as {}",
-                    listener_name(self.store.server_id())
-                ));
+                note!(
+                    self.log,
+                    INFO,
+                    "listening for other servers' changes",
+                    listener = listener_name(self.store.server_id())
+                );
                 Some(listener)
             }
             Err(e) => {
-                self.log
-                    .warn(&format!("cannot listen for other servers yet: {e}"));
+                note!(
+                    self.log,
+                    WARN,
+                    "cannot listen for other servers yet",
+                    why = e
+                );
                 None
             }
         };
@@ -75,7 +82,7 @@ impl Hub {
                         Ok(listener) => listener,
                         Err(e) => {
                             if let Some(h) = hub.upgrade() {
-                                h.log.warn(&format!("cannot listen for other servers: {e}"));
+                                note!(h.log, WARN, "cannot listen for other servers", why = e);
                             }
                             lost = true;
                             tokio::time::sleep(Duration::from_secs(2)).await;
@@ -119,7 +126,7 @@ impl Hub {
                     }
                     Err(e) => {
                         if let Some(h) = hub.upgrade() {
-                            h.log.warn(&format!("lost the other servers: {e}"));
+                            note!(h.log, WARN, "lost the other servers", why = e);
                         }
                         break;
                     }
@@ -137,10 +144,12 @@ impl Hub {
             return false;
         };
         let held: Vec<GameId> = lock(&h.games).keys().cloned().collect();
-        h.log.info(&format!(
-            "listening for other servers again: {} games held read again",
-            held.len()
-        ));
+        note!(
+            h.log,
+            INFO,
+            "listening for other servers again; games held read again",
+            games = held.len()
+        );
         for id in held {
             h.refresh(&id).await;
         }
@@ -161,8 +170,7 @@ impl Hub {
         let stored = match self.store.load_game(id).await {
             Ok(stored) => stored,
             Err(e) => {
-                self.log
-                    .error(&format!("game {} not read again: {e}", id.0));
+                note!(self.log, ERROR, "game not read again", game = id.0, why = e);
                 return;
             }
         };

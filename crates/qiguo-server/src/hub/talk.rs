@@ -8,6 +8,7 @@ use std::sync::Arc;
 use qiguo_protocol::clean_talk;
 
 use super::{Hub, Live};
+use crate::log::note;
 use crate::protocol::{Answer, Event, Refusal, TALK_LINES_READ};
 use crate::store::{GameId, PlayerId};
 
@@ -37,13 +38,15 @@ impl Hub {
         });
         self.metrics.talk();
         // What was said stays between the players: the log says only who and how much.
-        self.log.info(&format!(
-            "game {}: line {} of table talk by {} ({} characters)",
-            id.0,
-            n + 1,
-            player.0,
-            text.chars().count()
-        ));
+        note!(
+            self.log,
+            INFO,
+            "table talk",
+            game = id.0,
+            line = n + 1,
+            by = player.0,
+            chars = text.chars().count()
+        );
         Ok(Answer::Said { n })
     }
 
@@ -104,8 +107,13 @@ impl Hub {
     /// The players `player` muted (none, if the database cannot say now: said in the log).
     pub(crate) async fn muted_by(&self, player: &PlayerId) -> HashSet<PlayerId> {
         self.store.muted_by(player).await.unwrap_or_else(|e| {
-            self.log
-                .warn(&format!("muted players of {} not read: {e}", player.0));
+            note!(
+                self.log,
+                WARN,
+                "muted players not read",
+                player = player.0,
+                why = e
+            );
             HashSet::new()
         })
     }
@@ -140,9 +148,13 @@ impl Hub {
                     });
                 }
             }
-            Err(e) => self
-                .log
-                .warn(&format!("game {}: table talk not read: {e}", g.game.id.0)),
+            Err(e) => note!(
+                self.log,
+                WARN,
+                "table talk not read",
+                game = g.game.id.0,
+                why = e
+            ),
         }
     }
 }

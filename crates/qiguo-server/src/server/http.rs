@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use axum::Router;
 
+use crate::log::note;
 use crate::page::Page;
 use axum::extract::Request;
 use axum::extract::ws::WebSocketUpgrade;
@@ -29,6 +30,7 @@ use crate::protocol::MAX_FRAME_BYTES;
 
 use super::session::Session;
 use super::{MAX_HEAD_BYTES, SOCKET_BUFFER_BYTES, ServeError, TOLD_AT_ONCE, Tls};
+use tracing::Instrument;
 
 /// Serves the metrics at `at` (`/metrics`, Prometheus's text format), on a listener of its own
 /// so that the operator can keep it off the public network; returns where it listens.
@@ -202,7 +204,7 @@ pub(super) async fn accept_loop(
             Ok(accepted) => accepted,
             Err(e) => {
                 // Out of file descriptors, most likely: wait for some to be given back.
-                hub.log().warn(&format!("accept failed: {e}"));
+                note!(hub.log(), WARN, "accept failed", why = e);
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             }
@@ -228,7 +230,15 @@ pub(super) async fn accept_loop(
             })),
             Err(limit) => {
                 hub.metrics().turned_away(limit.name());
-                turned_away.note(hub.log(), &format!("{peer}: {}", limit.reason()));
+                if turned_away.admit(hub.log()) {
+                    note!(
+                        hub.log(),
+                        INFO,
+                        "turned away",
+                        peer = peer,
+                        limit = limit.reason()
+                    );
+                }
                 // Told why while few are being told; beyond that, closed at once.
                 let Ok(telling) = telling.clone().try_acquire_owned() else {
                     continue;
@@ -277,12 +287,17 @@ async fn serve_connection(
                     .await
             }
             Ok(Err(e)) => {
-                hub.log()
-                    .info(&format!("{peer}: TLS handshake failed: {e}"));
+                note!(
+                    hub.log(),
+                    INFO,
+                    "TLS handshake failed",
+                    peer = peer,
+                    why = e
+                );
                 Ok(())
             }
             Err(_) => {
-                hub.log().info(&format!("{peer}: TLS handshake too slow"));
+                note!(hub.log(), INFO, "TLS handshake too slow", peer = peer);
                 Ok(())
             }
         },
@@ -294,7 +309,7 @@ async fn serve_connection(
         }
     };
     if let Err(e) = served {
-        hub.log().info(&format!("{peer}: connection ended: {e}"));
+        note!(hub.log(), INFO, "connection ended", peer = peer, why = e);
     }
 }
 
@@ -342,8 +357,13 @@ pub(super) async fn upgrade(
         .and_then(|v| v.to_str().ok());
     let Some(client) = client_address(peer.ip(), forwarded, &admission.limits().trusted_proxies)
     else {
-        hub.log()
-            .info(&format!("{peer}: {}", Limit::NoClientAddress.reason()));
+        note!(
+            hub.log(),
+            INFO,
+            "turned away",
+            peer = peer,
+            limit = Limit::NoClientAddress.reason()
+        );
         return unavailable(Limit::NoClientAddress);
     };
     let address = match address {
@@ -352,8 +372,14 @@ pub(super) async fn upgrade(
             Ok(address) => Arc::new(address),
             Err(limit) => {
                 hub.metrics().turned_away(limit.name());
-                hub.log()
-                    .info(&format!("{client} (through {peer}): {}", limit.reason()));
+                note!(
+                    hub.log(),
+                    INFO,
+                    "turned away",
+                    client = client,
+                    peer = peer,
+                    limit = limit.reason()
+                );
                 return unavailable(limit);
             }
         },
@@ -365,7 +391,16 @@ pub(super) async fn upgrade(
         .max_write_buffer_size(2 * MAX_FRAME_BYTES)
         .on_upgrade(move |socket| async move {
             let peer = SocketAddr::new(client, peer.port());
-            Session::run(hub, admission, peer, socket).await;
+            // A span per connection: its lines carry the peer, and the player once signed in.
+            let span = tracing::info_span!(
+                target: "qiguo_server",
+                "session",
+                peer = %peer,
+                player = tracing::field::Empty
+            );
+            Session::run(hub, admission, peer, socket)
+                .instrument(span)
+                .await;
             drop((slot, address));
         })
 }

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use axum::Router;
 
+use crate::log::note;
 use crate::page::Page;
 use axum::extract::Extension;
 use axum::routing::get;
@@ -192,17 +193,20 @@ impl Running {
         self.hub.close().await;
         let all = u32::try_from(self.max_connections).unwrap_or(u32::MAX);
         match tokio::time::timeout(within, self.slots.acquire_many(all)).await {
-            Ok(_) => self.hub.log().info("every connection closed"),
+            Ok(_) => note!(self.hub.log(), INFO, "every connection closed"),
             Err(_) => {
                 let open = self.max_connections - self.slots.available_permits();
-                self.hub.log().warn(&format!(
-                    "{open} connections still open after {} s; closed with the process",
-                    within.as_secs()
-                ));
+                note!(
+                    self.hub.log(),
+                    WARN,
+                    "connections still open at the deadline; closed with the process",
+                    open = open,
+                    after_s = within.as_secs()
+                );
             }
         }
         self.hub.close_store().await;
-        self.hub.log().info("stopped");
+        note!(self.hub.log(), INFO, "stopped");
     }
 }
 
@@ -293,39 +297,49 @@ pub async fn serve_store(
     )
     .await?;
     let secure = tls.is_some();
-    hub.log().info(&format!(
-        "listening on {}://{addr} (protocol {PROTOCOL_VERSION})",
-        if secure { "wss" } else { "ws" }
-    ));
+    note!(
+        hub.log(),
+        INFO,
+        "listening",
+        url = format!("{}://{addr}", if secure { "wss" } else { "ws" }),
+        protocol = PROTOCOL_VERSION
+    );
     let mut router = Router::new()
         .route("/", get(upgrade))
         .route("/healthz", get(healthz));
     match &config.mail {
         Some(mail) => {
-            hub.log().info(&format!(
-                "e-mail: sent through {}:{} ({}) from {}, linking to {}",
-                mail.smtp.host,
-                mail.smtp.port,
-                match mail.smtp.security {
+            note!(
+                hub.log(),
+                INFO,
+                "e-mail: sent through a relay",
+                relay = format!("{}:{}", mail.smtp.host, mail.smtp.port),
+                security = match mail.smtp.security {
                     crate::mail::Security::StartTls => "STARTTLS",
                     crate::mail::Security::Implicit => "TLS",
                     crate::mail::Security::Plain => "unencrypted, on this machine",
                 },
-                mail.from,
-                mail.public_url
-            ));
+                from = mail.from,
+                links = mail.public_url
+            );
             router = router.route(
                 "/mail/{action}/{token}",
                 get(mail_link_asked).post(mail_link_followed),
             );
         }
-        None => hub
-            .log()
-            .info("e-mail: none sent (no --smtp); players are told so"),
+        None => note!(
+            hub.log(),
+            INFO,
+            "e-mail: none sent (no --smtp); players are told so"
+        ),
     }
     if let Some(page) = &config.web {
-        hub.log()
-            .info(&format!("serving the page from {}", page.dir().display()));
+        note!(
+            hub.log(),
+            INFO,
+            "serving the page",
+            from = page.dir().display()
+        );
         router = router.fallback(page_file).layer(Extension(page.clone()));
     }
     let router = router.with_state(hub.clone());

@@ -15,6 +15,7 @@ use tokio::task::JoinHandle;
 use super::{BAD_FRAMES_ALLOWED, REFUSALS_LOGGED, SEND_WITHIN};
 use crate::admission::{Admission, Rated, Slot};
 use crate::hub::Hub;
+use crate::log::note;
 use crate::log::{Repeats, escaped};
 use crate::protocol::{Answer, Ask, ClientFrame, Event, Identity, PROTOCOL_VERSION, ServerFrame};
 use crate::protocol::{Refusal, refused_in_old_shape, versions};
@@ -100,18 +101,18 @@ impl Session {
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => Next::Go,
                     Some(Ok(Message::Close(_))) | None => Next::Close,
                     Some(Err(e)) => {
-                        session.log(&format!("connection lost: {e}"));
+                        note!(session.hub.log(), INFO, "connection lost", why = e);
                         Next::Close
                     }
                 }},
                 Some(frame) = out.recv() => session.send(frame).await,
                 () = tokio::time::sleep_until(hello_by), if session.player.is_none() => {
-                    session.log("said no hello in time");
+                    note!(session.hub.log(), INFO, "said no hello in time");
                     Next::Close
                 }
                 () = tokio::time::sleep_until(quiet_until), if session.player.is_some() => {
                     if pinged {
-                        session.log("answered nothing, not even a ping; closed");
+                        note!(session.hub.log(), INFO, "answered nothing, not even a ping; closed");
                         session.close_idle().await;
                         Next::Close
                     } else {
@@ -128,17 +129,6 @@ impl Session {
         session.end();
     }
 
-    fn who(&self) -> String {
-        match &self.player {
-            Some((id, _)) => format!("{} {}", self.peer, id.0),
-            None => self.peer.to_string(),
-        }
-    }
-
-    fn log(&self, line: &str) {
-        self.hub.log().info(&format!("{}: {line}", self.who()));
-    }
-
     /// Closes the connection because the server shuts down (WebSocket code 1001, going away);
     /// the client may connect again to another server or later.
     async fn going_away(&mut self) {
@@ -147,7 +137,7 @@ impl Session {
             reason: "the server is shutting down".into(),
         }));
         let _ = tokio::time::timeout(Duration::from_secs(2), self.socket.send(close)).await;
-        self.log("closed: the server is shutting down");
+        note!(self.hub.log(), INFO, "closed: the server is shutting down");
     }
 
     /// Asks a silent client to show it is there (browsers and tungstenite answer by themselves).
@@ -178,7 +168,11 @@ impl Session {
             Ok(Ok(())) => Next::Go,
             Ok(Err(_)) => Next::Close,
             Err(_) => {
-                self.log("does not read what it is sent; closed");
+                note!(
+                    self.hub.log(),
+                    INFO,
+                    "does not read what it is sent; closed"
+                );
                 Next::Close
             }
         }
@@ -187,8 +181,16 @@ impl Session {
     async fn refuse(&mut self, req: u64, refusal: Refusal, closing: bool) -> Next {
         // What a refusal says may hold what the client sent: escaped, and counted in floods.
         self.hub.metrics().refused(&refusal);
-        let line = format!("{}: refused: {}", self.who(), escaped(&refusal.to_string()));
-        self.refusals.note(self.hub.log(), &line);
+        if self.refusals.admit(self.hub.log()) {
+            let why = escaped(&refusal.to_string());
+            note!(
+                self.hub.log(),
+                INFO,
+                "refused",
+                code = refusal.code(),
+                why = why
+            );
+        }
         let sent = self.send(ServerFrame::refused(req, refusal, closing)).await;
         if closing { Next::Close } else { sent }
     }
@@ -209,7 +211,13 @@ impl Session {
         if client >= 3 {
             return self.refuse(req, refusal, true).await;
         }
-        self.log(&format!("refused: {}", escaped(&refusal.to_string())));
+        note!(
+            self.hub.log(),
+            INFO,
+            "refused",
+            code = refusal.code(),
+            why = escaped(&refusal.to_string())
+        );
         let text = refused_in_old_shape(req, &refusal.to_string(), true);
         let _ =
             tokio::time::timeout(SEND_WITHIN, self.socket.send(Message::Text(text.into()))).await;
@@ -255,11 +263,16 @@ impl Session {
                             Ok(slot) => self.player_slot = Some(slot),
                             Err(e) => return self.refuse(req, e, true).await,
                         }
-                        self.log(&format!(
-                            "signed in as {} ({}), protocol {version}",
-                            id.0,
-                            escaped(&name)
-                        ));
+                        // The connection's lines carry the player from here on.
+                        tracing::Span::current().record("player", tracing::field::display(&id.0));
+                        note!(
+                            self.hub.log(),
+                            INFO,
+                            "signed in",
+                            player = id.0,
+                            name = escaped(&name),
+                            protocol = version
+                        );
                         self.hub.metrics().session(true);
                         self.player = Some((id.clone(), name.clone()));
                         *write(&self.muted) = self.hub.muted_by(&id).await;
@@ -420,7 +433,7 @@ impl Session {
         if self.player.is_some() {
             self.hub.metrics().session(false);
         }
-        self.log("left");
+        note!(self.hub.log(), INFO, "left");
     }
 }
 
