@@ -61,10 +61,7 @@ impl Hub {
             .iter()
             .map(|(id, live)| (id.clone(), live.clone()))
             .collect();
-        let opened: HashSet<GameId> = lock(&self.present)
-            .keys()
-            .map(|(game, _)| game.clone())
-            .collect();
+        let opened: HashSet<GameId> = self.presence.games_open();
         let mut idle = Vec::new();
         for (id, live) in held {
             // A game busy now is looked at next time.
@@ -96,15 +93,12 @@ impl Hub {
             let keep = games.len() * 2;
             games.shrink_to(keep);
         }
-        let mut players = lock(&self.players);
-        players.retain(|_, channel| channel.receiver_count() > 0);
-        let keep = players.len() * 2;
-        players.shrink_to(keep);
+        self.players.let_go_unheard();
         idle.len()
     }
 
     /// Games and players' channels held now.
     pub fn held(&self) -> (usize, usize) {
-        (lock(&self.games).len(), lock(&self.players).len())
+        (lock(&self.games).len(), self.players.held())
     }
 }

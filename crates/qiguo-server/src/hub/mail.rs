@@ -14,7 +14,7 @@ use lettre::message::Mailbox;
 use qiguo_protocol::calendar::DAY_MS;
 use qiguo_rules::Kingdom;
 
-use super::{Hub, lock, shown_name};
+use super::{Hub, shown_name};
 use crate::live::LiveGame;
 use crate::log::escaped;
 use crate::log::note;
@@ -221,19 +221,13 @@ impl Hub {
 
     /// Whether `player` is signed in on this server now.
     fn signed_in_here(&self, player: &PlayerId) -> bool {
-        lock(&self.players)
-            .get(player)
-            .is_some_and(|events| events.receiver_count() > 0)
+        self.players.signed_in(player)
     }
 
     /// Notes in the database the players signed in here (so that every server knows they are
     /// not away).
     pub(super) async fn note_online(&self) {
-        let players: Vec<PlayerId> = lock(&self.players)
-            .iter()
-            .filter(|(_, events)| events.receiver_count() > 0)
-            .map(|(player, _)| player.clone())
-            .collect();
+        let players = self.players.online();
         for some in players.chunks(500) {
             if let Err(e) = self.store.note_online(some).await {
                 note!(self.log, WARN, "players online not noted", why = e);

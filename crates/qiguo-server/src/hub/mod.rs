@@ -14,6 +14,7 @@ mod computers;
 mod held;
 mod holidays;
 pub mod mail;
+mod players;
 mod presence;
 mod replication;
 mod searches;
@@ -105,10 +106,10 @@ type Shared = Arc<tokio::sync::Mutex<Live>>;
 pub struct Hub {
     store: Store,
     games: Mutex<HashMap<GameId, Shared>>,
-    /// Each signed-in player's own events, for all their connections.
-    players: Mutex<HashMap<PlayerId, broadcast::Sender<Event>>>,
-    /// How many connections of each player follow each game on this server.
-    present: Mutex<HashMap<(GameId, PlayerId), usize>>,
+    /// Each signed-in player's own events, for all their connections ([`players`]).
+    players: players::Players,
+    /// Who has which game open on this server ([`presence`]).
+    presence: presence::Presence,
     /// The computers' searches: a thread per core, fair between games.
     searches: searches::Searches,
     /// Whether the server is shutting down; every change to the database holds it for reading
@@ -150,8 +151,8 @@ impl Hub {
         let hub = Arc::new(Hub {
             store,
             games: Mutex::new(HashMap::new()),
-            players: Mutex::new(HashMap::new()),
-            present: Mutex::new(HashMap::new()),
+            players: players::Players::default(),
+            presence: presence::Presence::default(),
             searches: searches::Searches::start(qiguo_ai::available_threads()),
             gate: tokio::sync::RwLock::new(false),
             closing: watch::Sender::new(false),
@@ -334,10 +335,7 @@ impl Hub {
 
     /// The events for `player` themself (another game waiting for them).
     pub(crate) fn personal(&self, player: &PlayerId) -> broadcast::Receiver<Event> {
-        lock(&self.players)
-            .entry(player.clone())
-            .or_insert_with(|| broadcast::channel(EVENTS_KEPT).0)
-            .subscribe()
+        self.players.subscribe(player)
     }
 
     /// Tells the player to move, on all their connections (on every server), that the game
@@ -370,9 +368,7 @@ impl Hub {
 
     /// Tells `player` `event` on their connections to this server.
     fn tell_here(&self, player: &PlayerId, event: Event) {
-        if let Some(tx) = lock(&self.players).get(player) {
-            let _ = tx.send(event);
-        }
+        self.players.tell(player, event);
     }
 
     // ----- Games -----

@@ -2,7 +2,8 @@
 //! told to the game's followers when a player comes or goes, and noted in the database every
 //! [`SEEN_EVERY`] so that other servers on it count them present for [`PRESENT_FOR`].
 
-use std::sync::Arc;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::{Hub, lock};
@@ -18,28 +19,58 @@ pub const PRESENT_FOR: Duration = Duration::from_secs(30);
 /// How often a server notes in the database which players have their games open.
 pub const SEEN_EVERY: Duration = Duration::from_secs(10);
 
+/// The presence room: how many connections of each player follow each game on this server.
+/// It owns that count alone; the hub tells the followers and notes it in the database.
+#[derive(Debug, Default)]
+pub(super) struct Presence {
+    open: Mutex<HashMap<(GameId, PlayerId), usize>>,
+}
+
+impl Presence {
+    /// One more (`true`) or one fewer connection of `player` follows `game`: whether that made
+    /// the player come (their first connection) or go (their last).
+    pub(super) fn follow(&self, game: &GameId, player: &PlayerId, on: bool) -> bool {
+        let mut open = lock(&self.open);
+        let key = (game.clone(), player.clone());
+        let count = open.entry(key.clone()).or_insert(0);
+        if on {
+            *count += 1;
+            *count == 1
+        } else {
+            let was = *count;
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                open.remove(&key);
+            }
+            was == 1
+        }
+    }
+
+    /// Whether `player` has `game` open on this server.
+    pub(super) fn here(&self, game: &GameId, player: &PlayerId) -> bool {
+        lock(&self.open).contains_key(&(game.clone(), player.clone()))
+    }
+
+    /// Every game and player with the game open here.
+    pub(super) fn everyone(&self) -> Vec<(GameId, PlayerId)> {
+        lock(&self.open).keys().cloned().collect()
+    }
+
+    /// The games someone has open here.
+    pub(super) fn games_open(&self) -> HashSet<GameId> {
+        lock(&self.open)
+            .keys()
+            .map(|(game, _)| game.clone())
+            .collect()
+    }
+}
+
 impl Hub {
     /// Notes that one more (`true`) or one fewer connection of `player` follows `game`. When
     /// that makes the player come (their first connection) or go (their last), the game's
     /// followers are told, once the game is free (a caller may hold it).
     pub(crate) fn follow(self: &Arc<Self>, game: &GameId, player: &PlayerId, on: bool) {
-        let changed = {
-            let mut present = lock(&self.present);
-            let key = (game.clone(), player.clone());
-            let count = present.entry(key.clone()).or_insert(0);
-            if on {
-                *count += 1;
-                *count == 1
-            } else {
-                let was = *count;
-                *count = count.saturating_sub(1);
-                if *count == 0 {
-                    present.remove(&key);
-                }
-                was == 1
-            }
-        };
-        if changed {
+        if self.presence.follow(game, player, on) {
             let (hub, game, player) = (self.clone(), game.clone(), player.clone());
             tokio::spawn(async move { hub.tell_presence(&game, &player).await });
         }
@@ -53,7 +84,7 @@ impl Hub {
             return;
         };
         let g = live.lock().await;
-        let present = self.here(game, player);
+        let present = self.presence.here(game, player);
         for seat in g.game.seats_of(player) {
             g.tell(Event::Presence {
                 game: game.clone(),
@@ -61,11 +92,6 @@ impl Hub {
                 present,
             });
         }
-    }
-
-    /// Whether `player` has `game` open on this server.
-    fn here(&self, game: &GameId, player: &PlayerId) -> bool {
-        lock(&self.present).contains_key(&(game.clone(), player.clone()))
     }
 
     /// Who counts as present in `game`, by seat: its holder has it open here, or was seen with
@@ -82,7 +108,7 @@ impl Hub {
             .map(|s| {
                 s.holder
                     .as_ref()
-                    .is_some_and(|holder| self.here(game, holder))
+                    .is_some_and(|holder| self.presence.here(game, holder))
                     || s.seen_ms
                         .is_some_and(|seen| now - seen < PRESENT_FOR.as_millis() as i64)
             })
@@ -91,11 +117,42 @@ impl Hub {
 
     /// Notes in the database the players who have games open here.
     pub(super) async fn note_seen(&self) {
-        let present: Vec<(GameId, PlayerId)> = lock(&self.present).keys().cloned().collect();
-        for (game, player) in present {
+        for (game, player) in self.presence.everyone() {
             if let Err(e) = self.store.seen(&game, &player).await {
                 note!(self.log, WARN, "presence not noted", why = e);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_player_comes_with_the_first_connection_and_goes_with_the_last() {
+        let presence = Presence::default();
+        let (game, other) = (GameId("g".into()), GameId("h".into()));
+        let ann = PlayerId("ann".into());
+        assert!(
+            presence.follow(&game, &ann, true),
+            "the first connection: she comes"
+        );
+        assert!(!presence.follow(&game, &ann, true), "a second: nothing new");
+        assert!(presence.here(&game, &ann));
+        assert!(!presence.here(&other, &ann));
+        assert!(
+            !presence.follow(&game, &ann, false),
+            "one of two closed: still here"
+        );
+        assert!(
+            presence.follow(&game, &ann, false),
+            "the last closed: she goes"
+        );
+        assert!(!presence.here(&game, &ann));
+        assert!(presence.games_open().is_empty());
+        // A close never seen opened changes nothing (and never underflows).
+        assert!(!presence.follow(&other, &ann, false));
+        assert!(presence.everyone().is_empty());
     }
 }
