@@ -87,7 +87,7 @@ impl Log {
 /// and player, the game), written with `Display`; a tap reads the message followed by
 /// ` key=value` for each field. Every value is evaluated once.
 ///
-/// ```ignore
+/// ```text
 /// note!(log, INFO, "moved", game = id.0, ply = ply + 1, by = who);
 /// ```
 macro_rules! note {
