@@ -1,5 +1,6 @@
 //! The server's log: one line per event through `tracing` (target `qiguo_server`), at a level
-//! saying how much it matters. Whoever runs the server installs the subscriber: the standalone
+//! saying how much it matters, written only through [`note!`] (a fixed message and its fields,
+//! never text built beforehand). Whoever runs the server installs the subscriber: the standalone
 //! binary writes text or JSON lines to standard output, the window sends them to its own log.
 //!
 //! A [`Log`] may also be tapped: every line is then handed to a function as well, which is how
@@ -40,20 +41,6 @@ impl Log {
         }
     }
 
-    /// Writes a line at `level`.
-    pub fn line(&self, level: Level, line: &str) {
-        match level {
-            Level::ERROR => tracing::error!(target: "qiguo_server", "{line}"),
-            Level::WARN => tracing::warn!(target: "qiguo_server", "{line}"),
-            Level::INFO => tracing::info!(target: "qiguo_server", "{line}"),
-            Level::DEBUG => tracing::debug!(target: "qiguo_server", "{line}"),
-            Level::TRACE => tracing::trace!(target: "qiguo_server", "{line}"),
-        }
-        if let Some(tap) = &self.tap {
-            tap(level, line);
-        }
-    }
-
     /// Whether the lines also go to a tap (then [`note!`] writes the tap's text).
     pub(crate) fn is_tapped(&self) -> bool {
         self.tap.is_some()
@@ -64,21 +51,6 @@ impl Log {
         if let Some(tap) = &self.tap {
             tap(level, line);
         }
-    }
-
-    /// Something happened as it should: a player came, a move was made.
-    pub fn info(&self, line: &str) {
-        self.line(Level::INFO, line);
-    }
-
-    /// Something went wrong that the server works around: a database hiccup, a lost listener.
-    pub fn warn(&self, line: &str) {
-        self.line(Level::WARN, line);
-    }
-
-    /// Something the server could not do: a game it could not load, a search that failed.
-    pub fn error(&self, line: &str) {
-        self.line(Level::ERROR, line);
     }
 }
 
@@ -243,9 +215,9 @@ mod tests {
         let seen = Arc::new(Mutex::new(Vec::new()));
         let kept = seen.clone();
         let log = Log::tapped(move |level, line| kept.lock().unwrap().push((level, line.into())));
-        log.info("game 1 created");
-        log.warn("presence not noted");
-        log.error("game 2 not loaded");
+        note!(log, INFO, "game 1 created");
+        note!(log, WARN, "presence not noted");
+        note!(log, ERROR, "game 2 not loaded");
         assert_eq!(
             *seen.lock().unwrap(),
             vec![
