@@ -83,12 +83,15 @@ impl Link {
                 {
                     Ok(rt) => rt.block_on(run(target, who, asked, tell)),
                     Err(e) => {
-                        let _ = tell.send(News::NotServing(e.to_string()));
+                        let why = format!("no runtime for the link: {e}");
+                        let _ = tell.send(News::Refused(ClientError::Connection(why)));
                     }
                 }
             });
         if let Err(e) = spawned {
-            let _ = tell.send(News::Lost(format!("no thread for the link: {e}")));
+            // The link stops before it began (as a refused one does): no thread will retry.
+            let why = format!("no thread for the link: {e}");
+            let _ = tell.send(News::Refused(ClientError::Connection(why)));
         }
         Link {
             asks,
