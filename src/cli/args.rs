@@ -83,6 +83,10 @@ pub struct GameArgs {
     /// game's own CPU work alone.
     #[arg(long, requires = "bench_frames")]
     pub no_render: bool,
+    /// With --bench-frames or --screenshot: draw into an image of WxH pixels instead of a
+    /// window (no window opens and no display is needed, only a graphics device).
+    #[arg(long, value_name = "WxH", conflicts_with_all = ["window", "no_render", "join"])]
+    pub offscreen: Option<WindowSize>,
 }
 
 /// An option that cannot be used as given: which option, and why. Printed as one line.
@@ -183,6 +187,15 @@ impl GameArgs {
                 ));
             }
         }
+        if let Some(size) = self.offscreen
+            && self.bench_frames.is_none()
+            && self.screenshot.is_none()
+        {
+            return Err(ArgError::new(
+                format!("--offscreen {}x{}", size.width, size.height),
+                "it draws only for --bench-frames or --screenshot",
+            ));
+        }
         let levels = match self.levels.as_deref() {
             None => vec![None; seats.player_count()],
             Some(text) => parse_levels(text, seats.player_count())?,
@@ -195,6 +208,7 @@ impl GameArgs {
             screenshot: self.screenshot.clone(),
             bench_frames: self.bench_frames,
             no_render: self.no_render,
+            offscreen: self.offscreen,
             language: self.language,
             invitation: self.join.clone(),
             plain: self.join.is_none()
@@ -527,5 +541,42 @@ mod tests {
             "{}",
             error_line(&err)
         );
+    }
+
+    #[test]
+    fn offscreen_draws_only_for_a_benchmark_or_a_screenshot() {
+        let cli = parse(args("qiguo --bench-frames 10 --offscreen 800x600")).unwrap();
+        let launch = cli.game.launch().unwrap();
+        assert_eq!(
+            launch.offscreen,
+            Some(WindowSize {
+                width: 800,
+                height: 600
+            })
+        );
+        assert_eq!(launch.window, None);
+        let cli = parse(args("qiguo --screenshot shot.png --offscreen 1280x720")).unwrap();
+        assert!(cli.game.launch().unwrap().offscreen.is_some());
+        let cli = parse(args("qiguo --offscreen 800x600")).unwrap();
+        let e = cli.game.launch().unwrap_err();
+        assert_eq!(e.option, "--offscreen 800x600");
+        assert!(e.why.contains("--bench-frames or --screenshot"), "{e}");
+        // The size is checked as a window's is.
+        let err = parse(args("qiguo --bench-frames 10 --offscreen 10x10")).unwrap_err();
+        assert!(
+            error_line(&err).contains("--offscreen"),
+            "{}",
+            error_line(&err)
+        );
+        // Nothing to draw into an image without a graphics device, and no window to size.
+        for conflict in ["--no-render", "--window 800x600"] {
+            let line = format!("qiguo --bench-frames 10 --offscreen 800x600 {conflict}");
+            let err = parse(args(&line)).unwrap_err();
+            assert!(
+                error_line(&err).contains("cannot be used with"),
+                "{line}: {}",
+                error_line(&err)
+            );
+        }
     }
 }

@@ -118,4 +118,6 @@ pub fn view_plugins(app: &mut App) {
     ));
     #[cfg(feature = "sound")]
     app.add_plugins(sound::player::plugin);
+    #[cfg(not(target_arch = "wasm32"))]
+    app.add_plugins(tools::offscreen::plugin);
 }

@@ -34,6 +34,7 @@ pub fn run() {
         screenshot: None,
         bench_frames: None,
         no_render: false,
+        offscreen: None,
         language: None,
         plain: invitation.is_none(),
         invitation,

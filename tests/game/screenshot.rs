@@ -80,23 +80,33 @@ fn screenshot(xvfb: &Xvfb, dir: &Path, name: &str, args: &[&str]) -> Vec<[u8; 3]
         .stderr(Stdio::piped())
         .spawn()
         .expect("the game starts");
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > Duration::from_secs(300) {
-            let _ = child.kill();
-            panic!("{name}: no screenshot within 300 s");
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    };
+    let status = wait_for(&mut child, name);
     let mut err = String::new();
     use std::io::Read;
     let _ = child.stderr.take().unwrap().read_to_string(&mut err);
     assert!(status.success(), "{name}: the game failed: {err}");
     assert!(!err.contains("panicked"), "{name}: {err}");
-    let bytes = std::fs::read(&path).expect("the screenshot was written");
+    read_png(&path, name)
+}
+
+/// The game's exit, within the patience a software renderer on a busy machine needs.
+fn wait_for(child: &mut Child, name: &str) -> std::process::ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if started.elapsed() > Duration::from_secs(300) {
+            let _ = child.kill();
+            panic!("{name}: the game did not finish within 300 s");
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// The pixels of a 1280×720 screenshot.
+fn read_png(path: &Path, name: &str) -> Vec<[u8; 3]> {
+    let bytes = std::fs::read(path).expect("the screenshot was written");
     let image = Image::from_buffer(
         &bytes,
         ImageType::Extension("png"),
@@ -259,6 +269,65 @@ fn the_game_draws_board_stones_and_interface() {
     );
     check("midgame", &midgame);
     assert_ne!(start, midgame);
+}
+
+/// `--offscreen`: no X server at all. The frames are timed (the GPU's time too: lavapipe has
+/// timestamp queries) and the last one saved, drawn as in a window of the same size.
+#[test]
+#[cfg_attr(
+    skip_window_tests,
+    ignore = "QIGUO_SKIP_WINDOW_TESTS was set at build time"
+)]
+fn frames_are_timed_and_drawn_into_an_image_without_a_display() {
+    let dir = qiguo_testkit::TempDir::new("offscreen");
+    let path = dir.path().join("offscreen.png");
+    let icd = lavapipe_icd().expect("mesa-vulkan-drivers must be installed (lavapipe)");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qiguo"))
+        .args([
+            "--bench-frames",
+            "2",
+            "--offscreen",
+            "1280x720",
+            "--view",
+            "top",
+        ])
+        .arg("--screenshot")
+        .arg(&path)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("VK_ICD_FILENAMES", icd)
+        .env("XDG_RUNTIME_DIR", dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the game starts");
+    let read_all = |mut from: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = from.read_to_string(&mut text);
+            text
+        })
+    };
+    let stdout = read_all(Box::new(child.stdout.take().unwrap()));
+    let stderr = read_all(Box::new(child.stderr.take().unwrap()));
+    let status = wait_for(&mut child, "offscreen");
+    let report = stdout.join().unwrap();
+    let err = stderr.join().unwrap();
+    assert!(status.success(), "the game failed: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for line in [
+        "frames timed: 2",
+        "main world per frame",
+        "GPU per frame (render passes,",
+        "frame time: mean",
+    ] {
+        assert!(
+            report.contains(line),
+            "no {line:?} in the report:\n{report}"
+        );
+    }
+    let pixels = read_png(&path, "offscreen");
+    check("offscreen", &pixels);
 }
 
 #[test]

@@ -79,6 +79,9 @@ pub struct Launch {
     pub bench_frames: Option<u32>,
     /// Whether to run without a graphics device (benchmarks only).
     pub no_render: bool,
+    /// Draw into an image of this size instead of a window (benchmarks and screenshots only;
+    /// no window and no display needed).
+    pub offscreen: Option<WindowSize>,
     /// The interface's language asked for on the command line (`--lang`).
     pub language: Option<crate::i18n::Language>,
     /// An invitation to follow once the window is open (`--join URL`; in a page, its own

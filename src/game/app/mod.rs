@@ -15,6 +15,8 @@ use qiguo_rules::PlayerInfo;
 
 use crate::game::app::launch::Launch;
 use crate::game::preferences::Preferences;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::game::tools::offscreen;
 use crate::game::tools::{perf, screenshot};
 use crate::game::{Match, camera, computer, logic_plugins, saving, view_plugins};
 
@@ -22,7 +24,9 @@ use crate::game::{Match, camera, computer, logic_plugins, saving, view_plugins};
 #[cfg(not(target_arch = "wasm32"))]
 pub fn run(launch: Launch) -> ExitCode {
     let _ = perf::PROCESS_START.set(bevy::platform::time::Instant::now());
-    if let Err(message) = check_display() {
+    if launch.offscreen.is_none()
+        && let Err(message) = check_display()
+    {
         eprintln!("qiguo: {message}");
         return ExitCode::from(1);
     }
@@ -69,27 +73,30 @@ pub fn game_app(launch: Launch) -> App {
         Some(_) => plugins.disable::<bevy::render::pipelined_rendering::PipelinedRenderingPlugin>(),
         None => plugins,
     };
-    app.add_plugins(
-        plugins
-            .set(WindowPlugin {
-                primary_window: Some(window::primary_window(&preferences, launch.window)),
-                ..default()
-            })
-            .set(bevy::render::RenderPlugin {
-                // For a screenshot, draw nothing until every pipeline is ready.
-                synchronous_pipeline_compilation: launch.screenshot.is_some(),
-                // `--no-render` (benchmarks only): every system but no graphics device.
-                render_creation: RenderCreation::Automatic(Box::new(WgpuSettings {
-                    backends: if launch.no_render {
-                        None
-                    } else {
-                        WgpuSettings::default().backends
-                    },
-                    ..default()
-                })),
-                ..default()
-            }),
-    );
+    let plugins = plugins.set(WindowPlugin {
+        primary_window: Some(window::primary_window(&preferences, launch.window)),
+        ..default()
+    });
+    // `--offscreen`: no window at all; the camera draws into an image.
+    #[cfg(not(target_arch = "wasm32"))]
+    let plugins = match launch.offscreen {
+        Some(_) => offscreen::without_window(plugins),
+        None => plugins,
+    };
+    app.add_plugins(plugins.set(bevy::render::RenderPlugin {
+        // For a screenshot, draw nothing until every pipeline is ready.
+        synchronous_pipeline_compilation: launch.screenshot.is_some(),
+        // `--no-render` (benchmarks only): every system but no graphics device.
+        render_creation: RenderCreation::Automatic(Box::new(WgpuSettings {
+            backends: if launch.no_render {
+                None
+            } else {
+                WgpuSettings::default().backends
+            },
+            ..default()
+        })),
+        ..default()
+    }));
     // The palette is needed when the stones and board are first drawn (at start-up).
     app.insert_resource(crate::game::art::palette::Palette(
         preferences.settings.palette,
@@ -114,7 +121,7 @@ pub fn game_app(launch: Launch) -> App {
         ..default()
     });
     if let Some(path) = launch.screenshot.clone() {
-        app.insert_resource(screenshot::ScreenshotRequest { path });
+        app.insert_resource(screenshot::ScreenshotRequest { path, image: None });
         // The picture shows the position asked for: computer players wait.
         app.insert_resource(computer::ComputerSettings {
             enabled: false,
@@ -123,6 +130,10 @@ pub fn game_app(launch: Launch) -> App {
     }
     if let Some(frames) = launch.bench_frames {
         app.insert_resource(perf::BenchFrames { frames });
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some(size) = launch.offscreen {
+        app.insert_resource(offscreen::Offscreen(size));
     }
     // Screenshots and benchmarks leave the player's saves alone.
     if launch.screenshot.is_none() && launch.bench_frames.is_none() {

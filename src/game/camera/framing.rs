@@ -9,7 +9,6 @@
 
 use bevy::camera::SubCameraView;
 use bevy::prelude::*;
-use bevy::window::PrimaryWindow;
 use bevy_panorbit_camera::PanOrbitCamera;
 
 use crate::game::layout::{BOARD_HALF, BOARD_THICKNESS, STONE_HEIGHT};
@@ -217,24 +216,25 @@ pub(crate) fn shifted_view(window: Vec2, axis: Vec2) -> (SubCameraView, f32) {
     (view, fov)
 }
 
-/// Measures the free area from the panels, the window and the view's pitch (the board's shape
-/// on screen), whenever one of them changes.
+/// Measures the free area from the panels, the picture's size (the window's, or the image's
+/// with `--offscreen`) and the view's pitch (the board's shape on screen), whenever one of them
+/// changes.
 pub(crate) fn measure_free_area(
     panels: Res<PanelRects>,
-    windows: Query<&Window, With<PrimaryWindow>>,
-    cameras: Query<&PanOrbitCamera>,
+    cameras: Query<(&Camera, &PanOrbitCamera)>,
     mut free: ResMut<FreeArea>,
     mut measured_for: Local<Option<(Vec2, f32)>>,
 ) {
-    let Ok(window) = windows.single() else { return };
-    let size = Vec2::new(
-        window.physical_width() as f32,
-        window.physical_height() as f32,
-    );
+    let Some((camera, orbit)) = cameras.iter().next() else {
+        return;
+    };
+    let Some(size) = camera.physical_target_size().map(|s| s.as_vec2()) else {
+        return;
+    };
     if size.min_element() < 1.0 {
         return;
     }
-    let pitch = cameras.iter().next().map_or(0.95, |c| c.target_pitch);
+    let pitch = orbit.target_pitch;
     if !panels.is_changed() && *measured_for == Some((size, pitch)) {
         return;
     }

@@ -1,5 +1,8 @@
 //! The project's own measuring tools, switched on from the command line and never in a
-//! player's game: `--bench-frames N` ([`perf`]) and `--screenshot FILE` ([`screenshot`]).
+//! player's game: `--bench-frames N` ([`perf`]) and `--screenshot FILE` ([`screenshot`]), in a
+//! window or drawn into an image without one (`--offscreen WxH`, [`offscreen`]).
 
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) mod offscreen;
 pub(crate) mod perf;
 pub(crate) mod screenshot;

@@ -1,6 +1,7 @@
-//! Screenshot mode: once the scene is fully drawn, save a PNG of the window and exit. The app
-//! compiles pipelines synchronously in this mode, so the frames drawn are complete; a few frames
-//! more let the interface lay itself out.
+//! Screenshot mode: once the scene is fully drawn, save a PNG of the window (or of the image
+//! drawn into with `--offscreen`) and exit. The app compiles pipelines synchronously in this
+//! mode, so the frames drawn are complete; a few frames more let the interface lay itself out.
+//! With `--bench-frames` as well, the picture waits for the last timed frame.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -8,6 +9,8 @@ use std::time::Duration;
 use bevy::diagnostic::FrameCount;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
+
+use crate::game::tools::perf::{BenchFrames, FramesTimed};
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(
@@ -21,6 +24,8 @@ pub(crate) fn plugin(app: &mut App) {
 pub(crate) struct ScreenshotRequest {
     /// The PNG's path.
     pub(crate) path: PathBuf,
+    /// The image drawn into instead of a window (`--offscreen`), if any.
+    pub(crate) image: Option<Handle<Image>>,
 }
 
 /// Frames drawn before the picture is taken: the interface needs a couple of passes (not a
@@ -36,6 +41,8 @@ fn take_screenshot(
     request: Res<ScreenshotRequest>,
     frames: Res<FrameCount>,
     time: Res<Time<Real>>,
+    bench: Option<Res<BenchFrames>>,
+    timed: Option<Res<FramesTimed>>,
     mut taken: Local<bool>,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -44,12 +51,16 @@ fn take_screenshot(
         exit.write(AppExit::from_code(1));
         return;
     }
-    if *taken || frames.0 < SETTLE_FRAMES {
+    if *taken || frames.0 < SETTLE_FRAMES || (bench.is_some() && timed.is_none()) {
         return;
     }
     *taken = true;
     let path = request.path.clone();
-    commands.spawn(Screenshot::primary_window()).observe(
+    let shot = match &request.image {
+        Some(image) => Screenshot::image(image.clone()),
+        None => Screenshot::primary_window(),
+    };
+    commands.spawn(shot).observe(
         move |captured: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
             let saved = captured
                 .image

@@ -257,11 +257,11 @@ fn window_zoom(width: f32, height: f32) -> f32 {
 }
 
 /// Ctrl+plus and Ctrl+minus make the interface larger or smaller, Ctrl+0 resets it; the board is
-/// not affected. The size also follows the window's.
+/// not affected. The size also follows the window's (or the image's, with `--offscreen`).
 fn zoom_keys(
     mut contexts: EguiContexts,
     keys: Res<ButtonInput<KeyCode>>,
-    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    cameras: Query<&Camera, With<Camera3d>>,
     mut zoom: ResMut<InterfaceZoom>,
 ) -> Result {
     if crate::game::keys::command_held(&keys) {
@@ -271,9 +271,11 @@ fn zoom_keys(
             }
         }
     }
-    let base = windows
-        .single()
-        .map_or(1.0, |w| window_zoom(w.width(), w.height()));
+    let base = cameras
+        .iter()
+        .next()
+        .and_then(Camera::logical_target_size)
+        .map_or(1.0, |size| window_zoom(size.x, size.y));
     let ctx = contexts.ctx_mut()?;
     let wanted = zoom.chosen * base;
     if (ctx.zoom_factor() - wanted).abs() > 1e-4 {
