@@ -70,27 +70,15 @@ impl Served {
             .stderr(Stdio::inherit())
             .spawn()
             .unwrap_or_else(|e| panic!("{} does not start: {e}", server.display()));
-        let stdout = child.stdout.take().expect("its output");
-        let mut lines = BufReader::new(stdout).lines();
-        let ws = loop {
-            let line = lines
-                .next()
-                .expect("the server says where it listens")
-                .expect("its output is text");
-            // "listening url=ws://HOST:PORT protocol=N"
-            if let Some(at) = line.find(" url=")
-                && line.contains("listening")
-            {
-                let url = line[at + " url=".len()..]
-                    .split_whitespace()
-                    .next()
-                    .expect("a URL")
-                    .to_owned();
-                break url;
-            }
-        };
-        // The rest of its log is read (and dropped) so that it never blocks on a full pipe.
-        std::thread::spawn(move || for _ in lines {});
+        // The URL from the line saying where it listens; the rest of its log is read (and
+        // dropped) so that it never blocks on a full pipe.
+        let ws = qiguo_testkit::wait_for_line(
+            child.stdout.take().expect("its output"),
+            PATIENCE,
+            "the server saying where it listens",
+            qiguo_testkit::listening_url,
+            |_| {},
+        );
         let http = ws.replacen("ws://", "http://", 1);
         Served {
             _server: Killed(child),

@@ -2,7 +2,6 @@
 //! moved in, listed and shown by JSON lines; a seat played by `online play` across a server
 //! killed with SIGKILL and started again; bad options refused with one line.
 
-use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
 use std::os::fd::OwnedFd;
 use std::path::Path;
@@ -11,6 +10,9 @@ use std::time::{Duration, Instant};
 
 use qiguo_testkit::TempDir;
 use serde_json::Value;
+
+/// How long a server here may take to start, on a busy machine.
+const PATIENCE: Duration = Duration::from_secs(90);
 
 fn qiguo(data: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_qiguo"));
@@ -52,13 +54,13 @@ fn server_with(data: &Path, listener: &TcpListener, args: &[&str]) -> Killed {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    for line in lines.by_ref() {
-        if line.unwrap().contains("url=ws://127.0.0.1:") {
-            break;
-        }
-    }
-    std::thread::spawn(move || for _ in lines {});
+    qiguo_testkit::wait_for_line(
+        child.stdout.take().unwrap(),
+        PATIENCE,
+        "qiguo server saying where it listens",
+        qiguo_testkit::listening_url,
+        |_| {},
+    );
     Killed(child)
 }
 

@@ -16,7 +16,6 @@
 //!
 //! `cargo bench -p qiguo-server --bench load -- floods|crowd [N]|throughput [C P R]`
 
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -53,17 +52,13 @@ impl Server {
             .stdout(Stdio::piped())
             .spawn()
             .unwrap();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let url = loop {
-            let line = lines.next().expect("the server starts").unwrap();
-            // "listening url=ws://127.0.0.1:PORT protocol=N"
-            if line.contains("listening")
-                && let Some((_, rest)) = line.split_once(" url=")
-            {
-                break rest.split(' ').next().unwrap().to_owned();
-            }
-        };
-        std::thread::spawn(move || for _ in lines.map_while(Result::ok) {});
+        let url = qiguo_testkit::wait_for_line(
+            child.stdout.take().unwrap(),
+            std::time::Duration::from_secs(90),
+            "the server saying where it listens",
+            qiguo_testkit::listening_url,
+            |_| {},
+        );
         Server { child, url }
     }
 

@@ -8,13 +8,14 @@
 
 use qiguo_protocol::{
     Event, GameId, GameSummary, GameView, MadeBy, NewGame, Pace, PlayerId, Refusal, SeatPlan,
-    SeatView, TakeBackView, WhenOverdue,
+    SeatView, TakeBackView,
 };
 use qiguo_rules::{Game, Level, Move, PlayerInfo, Position, Record};
 
-use qiguo_protocol::calendar;
-
 use crate::model::{MailKind, MailNote, StoredGame, StoredSeat};
+
+mod clock;
+mod take_back;
 
 pub(crate) use qiguo_protocol::calendar::DAY_MS;
 
@@ -209,151 +210,6 @@ impl LiveGame {
             .collect()
     }
 
-    /// Whether the player of `seat` counts as present.
-    fn present(&self, seat: u8, present: Presence) -> bool {
-        match self.seats.get(usize::from(seat)) {
-            Some(StoredSeat {
-                plan: SeatPlan::Computer(_),
-                ..
-            }) => true,
-            Some(StoredSeat {
-                holder: Some(_), ..
-            }) => present.get(usize::from(seat)).copied().unwrap_or(false),
-            _ => false,
-        }
-    }
-
-    /// When a stand-in plays (or the kingdom passes) if the player to move does not, ms since
-    /// 1970: `None` when a computer is to move, the player is present in a live game, the
-    /// game is adjourned or over. A player stood in for on their last turn too is stood in for
-    /// at once in a live game.
-    pub(crate) fn deadline(&self, present: Presence) -> Option<i64> {
-        if self.is_over() {
-            return None;
-        }
-        let seat = self.seat_to_move();
-        if let SeatPlan::Computer(_) = self.seats.get(usize::from(seat))?.plan {
-            return None;
-        }
-        match self.pace {
-            Pace::Correspondence { .. } if self.adjourned(present) => None,
-            Pace::Correspondence { days, .. } => Some(clock_runs_out(
-                self.moved_ms,
-                i64::from(days) * DAY_MS,
-                &self.seats.get(usize::from(seat))?.holidays,
-            )),
-            Pace::Live { wait_seconds } => {
-                if self.present(seat, present) {
-                    return None;
-                }
-                if self.adjourned(present) {
-                    return None;
-                }
-                let stood_in_last = self.away.get(usize::from(seat)).is_some_and(|&n| n > 0);
-                Some(if stood_in_last {
-                    self.moved_ms
-                } else {
-                    self.moved_ms + i64::from(wait_seconds) * 1000
-                })
-            }
-        }
-    }
-
-    /// How long after the turn began the server is to act on the game by itself, nobody
-    /// being there: at once for a correspondence game's computer, when the days are up for a
-    /// correspondence game's person; `None` for a live game (it goes on only while a person is
-    /// there, and the server that serves them holds it), an adjourned or finished one. The
-    /// database keeps it (`due_ms`), so that a game nobody follows need not be held.
-    pub(crate) fn due_in(&self) -> Option<i64> {
-        if self.is_over() {
-            return None;
-        }
-        self.due_in_state(self.seat_to_move(), &self.away, self.moved_ms)
-    }
-
-    /// [`LiveGame::due_in`] for a turn of `to_move` beginning at `start`, `away` counting the
-    /// turns not played by their seats.
-    fn due_in_state(&self, to_move: u8, away: &[u32], start: i64) -> Option<i64> {
-        let Pace::Correspondence { days, .. } = self.pace else {
-            return None;
-        };
-        if self.everyone_away(away) {
-            return None;
-        }
-        let seat = self.seats.get(usize::from(to_move))?;
-        match seat.plan {
-            SeatPlan::Computer(_) => Some(0),
-            _ => Some(clock_runs_out(start, i64::from(days) * DAY_MS, &seat.holidays) - start),
-        }
-    }
-
-    /// The last day (`YYYY-MM-DD`) of the holiday the player of `seat` is on at `now_ms`.
-    pub(crate) fn away_until(&self, seat: u8, now_ms: i64) -> Option<String> {
-        let seat = self.seats.get(usize::from(seat))?;
-        seat.holidays
-            .iter()
-            .find(|&&(_, back)| back > now_ms)
-            .map(|&(_, back)| calendar::date_text(calendar::day_of(back) - 1))
-    }
-
-    /// Whether every person's seat was stood in for or passed on its last
-    /// [`ADJOURN_AFTER_ROUNDS`] turns, by the turns `away` counts.
-    fn everyone_away(&self, away: &[u32]) -> bool {
-        self.seats
-            .iter()
-            .zip(away)
-            .filter(|(s, _)| !matches!(s.plan, SeatPlan::Computer(_)))
-            .all(|(_, &away)| away >= ADJOURN_AFTER_ROUNDS)
-    }
-
-    /// Whether a person holding a seat is present.
-    pub(crate) fn attended(&self, present: Presence) -> bool {
-        self.seats
-            .iter()
-            .enumerate()
-            .any(|(i, s)| s.holder.is_some() && present.get(i).copied().unwrap_or(false))
-    }
-
-    /// Whether the game rests, nobody being there for it, until a person holding a seat comes
-    /// back (a policy of the server: the rules are not changed, nothing is stored). A live game
-    /// rests while no person holding a seat is present; a correspondence game once every
-    /// person's seat was stood in for or passed on its last [`ADJOURN_AFTER_ROUNDS`] turns, and
-    /// nobody holding a seat is present.
-    pub(crate) fn adjourned(&self, present: Presence) -> bool {
-        if self.attended(present) {
-            return false;
-        }
-        match self.pace {
-            Pace::Live { .. } => true,
-            Pace::Correspondence { .. } => self.everyone_away(&self.away),
-        }
-    }
-
-    /// What is due on the turn at `now_ms`: the computer of a computer's seat, or (its
-    /// deadline passed) a stand-in or an overdue pass; `None` when nothing is, or the game is
-    /// [adjourned](LiveGame::adjourned).
-    pub(crate) fn due(&self, now_ms: i64, present: Presence) -> Option<Due> {
-        if self.is_over() || self.adjourned(present) {
-            return None;
-        }
-        match self.seats.get(usize::from(self.seat_to_move()))?.plan {
-            SeatPlan::Computer(level) => Some(Due::Search(level, Mover::Computer)),
-            _ => {
-                let due = self.deadline(present)?;
-                if due > now_ms {
-                    return None;
-                }
-                match self.pace {
-                    Pace::Correspondence {
-                        overdue: WhenOverdue::Pass,
-                        ..
-                    } => Some(Due::Pass),
-                    _ => Some(Due::Search(STAND_IN_LEVEL, Mover::StandIn)),
-                }
-            }
-        }
-    }
-
     /// Checks `mv` as move `ply`, made by `mover` at `now_ms`; nothing changes.
     pub(crate) fn check(
         &self,
@@ -526,95 +382,6 @@ impl LiveGame {
             game: self.id.clone(),
             seat,
             name: name.to_owned(),
-        }
-    }
-
-    /// `player` asks to take back the moves from `ply` on: the take-back asked (the asker
-    /// agrees).
-    pub(crate) fn ask_take_back(&mut self, player: &PlayerId, ply: u32) -> Result<Event, Refusal> {
-        let by = *self.seats_of(player).first().ok_or(Refusal::NoGame)?;
-        if self.finished {
-            return Err(Refusal::GameOver);
-        }
-        let has = self.game.len() as u32;
-        let mover_of = |n: u32| {
-            let r = self.game.reports().nth(n as usize)?;
-            Some(self.game.position_at(n as usize).player_of(r.mover))
-        };
-        if ply >= has
-            || mover_of(ply)
-                .is_none_or(|m| self.seats[usize::from(m)].holder.as_ref() != Some(player))
-        {
-            return Err(Refusal::TakeBackOwnOnly);
-        }
-        if self.take_back.is_some() {
-            return Err(Refusal::TakeBackPending);
-        }
-        let take_back = TakeBackView {
-            by,
-            ply,
-            agreed: vec![by],
-        };
-        self.take_back = Some(take_back.clone());
-        Ok(Event::TakeBackAsked {
-            game: self.id.clone(),
-            take_back,
-        })
-    }
-
-    /// `player` agrees to the take-back asked, or refuses it (`Some` event: refused, dropped).
-    pub(crate) fn answer_take_back(
-        &mut self,
-        player: &PlayerId,
-        agree: bool,
-    ) -> Result<Option<Event>, Refusal> {
-        let seats = self.seats_of(player);
-        if seats.is_empty() {
-            return Err(Refusal::NoGame);
-        }
-        let Some(take_back) = self.take_back.as_mut() else {
-            return Err(Refusal::NoTakeBack);
-        };
-        if !agree {
-            self.take_back = None;
-            return Ok(Some(Event::TakeBackRefused {
-                game: self.id.clone(),
-            }));
-        }
-        for seat in seats {
-            if !take_back.agreed.contains(&seat) {
-                take_back.agreed.push(seat);
-            }
-        }
-        Ok(None)
-    }
-
-    /// The take-back every person agreed to, to be stored: the first move taken back and the
-    /// moves the game has; `None` while someone has not agreed (or none is asked).
-    pub(crate) fn take_back_agreed(&self) -> Option<(u32, u32)> {
-        let take_back = self.take_back.as_ref()?;
-        let waiting = self
-            .seats
-            .iter()
-            .enumerate()
-            .any(|(i, s)| s.holder.is_some() && !take_back.agreed.contains(&(i as u8)));
-        (!waiting).then_some((take_back.ply, self.game.len() as u32))
-    }
-
-    /// Takes back the moves from `ply` on (stored) at `now_ms`: the event to tell.
-    pub(crate) fn take_back_to(&mut self, ply: u32, now_ms: i64, present: Presence) -> Event {
-        self.take_back = None;
-        while self.game.len() > ply as usize {
-            self.game.undo();
-        }
-        self.stand_ins.retain(|&n| n < ply);
-        self.away = self.count_away();
-        self.moved_ms = now_ms;
-        Event::TakenBack {
-            game: self.id.clone(),
-            ply,
-            since_ms: self.moved_ms,
-            deadline_ms: self.deadline(present),
         }
     }
 
@@ -795,24 +562,6 @@ impl LiveGame {
     }
 }
 
-/// When a clock that runs `run` ms from `start` runs out, stopped while its player is away:
-/// `holidays` are moments away and back, in order.
-pub(crate) fn clock_runs_out(start: i64, run: i64, holidays: &[(i64, i64)]) -> i64 {
-    let (mut at, mut left) = (start, run);
-    for &(gone, back) in holidays {
-        if back <= at {
-            continue;
-        }
-        let gone = gone.max(at);
-        if gone - at >= left {
-            break;
-        }
-        left -= gone - at;
-        at = back;
-    }
-    at.saturating_add(left)
-}
-
 /// Counts a turn of `seat` in `away`: its own move starts the count again, a stand-in's or an
 /// overdue pass adds one.
 fn count_turn(away: &mut [u32], seat: u8, by: MadeBy) {
@@ -834,7 +583,9 @@ mod tests {
     use qiguo_protocol::NewGame;
     use qiguo_rules::{Kingdom, Preset, Rules, Seats};
 
+    use super::clock::clock_runs_out;
     use super::*;
+    use qiguo_protocol::WhenOverdue;
 
     const ANN: &str = "ann";
     const BO: &str = "bo";

@@ -88,6 +88,57 @@ pub fn mutate(text: &str, edits: &[(usize, u8, u8)]) -> Vec<u8> {
     bytes
 }
 
+/// Where a server's log line says it listens: `listening url=ws://HOST:PORT protocol=N` in
+/// text, `"message":"listening","url":"ws://HOST:PORT"` in JSON.
+pub fn listening_url(line: &str) -> Option<String> {
+    if !line.contains("listening") {
+        return None;
+    }
+    let at = line.find("ws://").or_else(|| line.find("wss://"))?;
+    let url = &line[at..];
+    let end = url.find([' ', '"']).unwrap_or(url.len());
+    Some(url[..end].to_owned())
+}
+
+/// Reads a child process's output on a thread of its own and waits, at most `patience`, for the
+/// first line `find` accepts: what it found. Every line (that one too) is handed to `each` as
+/// it comes, and the output is read to its end, so that the child never blocks on a full pipe.
+///
+/// # Panics
+///
+/// When the output ends, or `patience` passes, without such a line; `what` names the wait.
+pub fn wait_for_line<T: Send + 'static>(
+    output: impl std::io::Read + Send + 'static,
+    patience: std::time::Duration,
+    what: &str,
+    find: impl Fn(&str) -> Option<T> + Send + 'static,
+    mut each: impl FnMut(&str) + Send + 'static,
+) -> T {
+    use std::io::BufRead;
+    let (found_tx, found_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut found_tx = Some(found_tx);
+        for line in std::io::BufReader::new(output)
+            .lines()
+            .map_while(Result::ok)
+        {
+            each(&line);
+            if let Some(found) = found_tx.as_ref().and_then(|_| find(&line)) {
+                let _ = found_tx.take().map(|tx| tx.send(found));
+            }
+        }
+    });
+    match found_rx.recv_timeout(patience) {
+        Ok(found) => found,
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            panic!("{what}: not within {} s", patience.as_secs())
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+            panic!("{what}: the output ended first")
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,5 +153,64 @@ mod tests {
         drop(a);
         assert!(!kept.exists());
         assert!(b.path().is_dir());
+    }
+
+    #[test]
+    fn a_listening_line_gives_its_url() {
+        assert_eq!(
+            listening_url("INFO listening url=ws://127.0.0.1:4000 protocol=6").as_deref(),
+            Some("ws://127.0.0.1:4000")
+        );
+        assert_eq!(
+            listening_url(r#"{"message":"listening","url":"wss://h:1"}"#).as_deref(),
+            Some("wss://h:1")
+        );
+        assert_eq!(listening_url("url=ws://127.0.0.1:4000"), None);
+        assert_eq!(listening_url("listening on nothing"), None);
+    }
+
+    #[test]
+    fn a_line_is_waited_for_and_every_line_seen() {
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let keep = seen.clone();
+        let text = "starting\nlistening url=ws://127.0.0.1:9 protocol=6\nafter\n";
+        let url = wait_for_line(
+            std::io::Cursor::new(text),
+            std::time::Duration::from_secs(90),
+            "the test's server",
+            listening_url,
+            move |line| keep.lock().unwrap().push(line.to_owned()),
+        );
+        assert_eq!(url, "ws://127.0.0.1:9");
+        // The reader goes on to the end: wait for its last line.
+        while seen.lock().unwrap().len() < 3 {
+            std::thread::yield_now();
+        }
+        assert_eq!(seen.lock().unwrap()[2], "after");
+    }
+
+    #[test]
+    #[should_panic(expected = "the output ended first")]
+    fn output_that_ends_without_the_line_fails_at_once() {
+        wait_for_line(
+            std::io::Cursor::new("starting\n"),
+            std::time::Duration::from_secs(90),
+            "the test's server",
+            listening_url,
+            |_| {},
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "not within 0 s")]
+    fn output_that_stays_silent_fails_after_patience() {
+        let (reader, _writer) = std::io::pipe().unwrap();
+        wait_for_line(
+            reader,
+            std::time::Duration::from_millis(50),
+            "the test's server",
+            listening_url,
+            |_| {},
+        );
     }
 }

@@ -7,9 +7,8 @@
 use sqlx::Connection;
 use sqlx::postgres::PgConnection;
 
-use super::Hub;
-use crate::log::note;
-use crate::store::GameId;
+use crate::log::{Log, note};
+use crate::store::{GameId, Store};
 
 /// The advisory lock's key for a game: the first 64 bits of its id (128 random bits in hex).
 fn key(game: &GameId) -> i64 {
@@ -24,11 +23,28 @@ fn key(game: &GameId) -> i64 {
     )
 }
 
-/// A turn claimed: released (the lock given back) with [`Hub::release`].
+/// A turn claimed: released (the lock given back) with [`Claims::release`].
 #[derive(Debug)]
 pub(super) struct Claim(i64);
 
-impl Hub {
+/// The turns this server claimed: on PostgreSQL, the connection holding their locks (made when
+/// first needed, and again if it is lost); nothing on SQLite.
+pub(super) struct Claims {
+    store: Store,
+    log: Log,
+    held: tokio::sync::Mutex<Option<PgConnection>>,
+}
+
+impl Claims {
+    /// Claims on `store`'s database, saying in `log` when they cannot be made.
+    pub(super) fn new(store: Store, log: Log) -> Claims {
+        Claims {
+            store,
+            log,
+            held: tokio::sync::Mutex::new(None),
+        }
+    }
+
     /// Claims the turn that follows `ply` moves of `game` for this server: `None` when another
     /// server holds it or the game has moved on (its move will be heard). Always a claim on
     /// SQLite.
@@ -37,7 +53,7 @@ impl Hub {
             return Some(Claim(0));
         }
         let key = key(game);
-        let mut claims = self.claims.lock().await;
+        let mut claims = self.held.lock().await;
         for attempt in 0..2 {
             if claims.is_none() {
                 match PgConnection::connect(self.store.url()).await {
@@ -88,7 +104,7 @@ impl Hub {
         if !self.store.is_postgres() {
             return;
         }
-        if let Some(conn) = self.claims.lock().await.as_mut() {
+        if let Some(conn) = self.held.lock().await.as_mut() {
             let _ = sqlx::query("SELECT pg_advisory_unlock($1)")
                 .bind(claim.0)
                 .execute(conn)

@@ -9,7 +9,7 @@ use qiguo_rules::Move;
 
 use super::presence::SEEN_EVERY;
 use super::searches::SearchAsk;
-use super::{Hub, Shared, lock};
+use super::{Hub, Shared};
 use crate::live::{Due, Mover};
 use crate::log::note;
 use crate::store::GameId;
@@ -86,7 +86,7 @@ impl Hub {
         };
         // One server a turn: the one that claims it searches; the others hear its move.
         let id = live.lock().await.game.id.clone();
-        let Some(claim) = self.claim(&id, ply).await else {
+        let Some(claim) = self.claims.claim(&id, ply).await else {
             live.lock().await.thinking = false;
             return;
         };
@@ -104,7 +104,7 @@ impl Hub {
                 why = e
             );
         }
-        self.release(claim).await;
+        self.claims.release(claim).await;
     }
 
     /// Every second: computers and stand-ins that are due; every [`SEEN_EVERY`]: notes the
@@ -119,11 +119,7 @@ impl Hub {
                 return;
             };
             // Only games with a move due wake (a game busy elsewhere is looked at next time).
-            let games: Vec<(GameId, Shared)> = lock(&hub.games)
-                .iter()
-                .map(|(id, live)| (id.clone(), live.clone()))
-                .collect();
-            for (id, live) in games {
+            for (id, live) in hub.held.all() {
                 if live.try_lock().is_ok_and(|g| hub.due(&g).is_some()) {
                     hub.wake(&id);
                 }

@@ -142,7 +142,7 @@ impl Hub {
         let ids = self.store.games_of(player).await?;
         let mut games = Vec::with_capacity(ids.len());
         for id in ids {
-            let held = lock(&self.games).get(&id).cloned();
+            let held = self.held.get(&id);
             let summary = match held {
                 Some(live) => {
                     let g = live.lock().await;

@@ -66,10 +66,10 @@ impl Hub {
 
     /// Reads game `id` again after its players' holidays changed, and keeps when it is due.
     async fn read_seats_again(self: &Arc<Self>, id: &GameId) {
-        let held = super::lock(&self.games).contains_key(id);
+        let held = self.held.contains(id);
         let live = if held {
             self.refresh(id).await;
-            super::lock(&self.games).get(id).cloned()
+            self.held.get(id)
         } else {
             // Read now, holidays and all.
             self.live(id).await.ok()

@@ -1,12 +1,14 @@
 //! The games a server holds while it runs, around each game's pure core ([`LiveGame`]): this
 //! module holds the games and the players' sign-in, and coordinates a request — check it on the
 //! game, store it, apply it, tell the followers (the requests about games, moves and take-backs
-//! in [`games`]). Rooms own their state: who has a game open ([`presence`]), each player's own
-//! channel ([`players`]), the computers' search threads ([`searches`]), the e-mail's relay
-//! ([`mail`]). The other parts act on the hub: the computers and stand-ins that move for seats
-//! and the clock that wakes them ([`computers`]), the games held only while in use ([`held`]),
-//! the changes other servers on the same PostgreSQL make ([`replication`]), table talk,
-//! holidays and finished games.
+//! in [`games`]). Rooms own their state, each behind its own lock: the games held in memory
+//! ([`held`]), who has a game open ([`presence`]), each player's own channel ([`players`]), the
+//! computers' search threads ([`searches`]), the turns claimed among servers ([`claims`]), the
+//! e-mail's relay ([`mail`]); the database's tables are the store's, split the same way. The
+//! hub's own methods coordinate them, grouped by concern: the computers and stand-ins that
+//! move for seats and the clock that wakes them ([`computers`]), which games to hold and let go
+//! ([`held`]), the changes other servers on the same PostgreSQL make ([`replication`]), table
+//! talk, holidays and finished games. A new concern is a new room and its requests here.
 //!
 //! Every change goes to the database first ([`Store`]) and is told once committed. A move is
 //! checked against the rules engine before it is stored; the stored count of moves decides
@@ -25,7 +27,6 @@ mod replication;
 mod searches;
 mod talk;
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use qiguo_protocol::model::MAX_NAME_CHARS;
@@ -110,7 +111,8 @@ type Shared = Arc<tokio::sync::Mutex<Live>>;
 /// The server's games and the clients following them.
 pub struct Hub {
     store: Store,
-    games: Mutex<HashMap<GameId, Shared>>,
+    /// The games held in memory ([`held`]).
+    held: held::Held,
     /// Each signed-in player's own events, for all their connections ([`players`]).
     players: players::Players,
     /// Who has which game open on this server ([`presence`]).
@@ -130,8 +132,8 @@ pub struct Hub {
     metrics: crate::metrics::Metrics,
     /// The e-mail it sends, if it was given a relay ([`mail`]).
     mail: Option<mail::Mailing>,
-    /// On PostgreSQL, the connection holding the turns this server claimed ([`claims`]).
-    claims: tokio::sync::Mutex<Option<sqlx::postgres::PgConnection>>,
+    /// The computers' turns this server claimed among servers on one database ([`claims`]).
+    claims: claims::Claims,
     log: Log,
 }
 
@@ -154,8 +156,9 @@ impl Hub {
     ) -> Result<Arc<Hub>, StoreError> {
         let mail_every = mail.as_ref().map(|m| m.config().timing.every);
         let hub = Arc::new(Hub {
+            claims: claims::Claims::new(store.clone(), log.clone()),
             store,
-            games: Mutex::new(HashMap::new()),
+            held: held::Held::default(),
             players: players::Players::default(),
             presence: presence::Presence::default(),
             searches: searches::Searches::start(qiguo_ai::available_threads()),
@@ -164,7 +167,6 @@ impl Hub {
             games_per_player,
             holiday_days,
             mail,
-            claims: tokio::sync::Mutex::new(None),
             metrics: crate::metrics::Metrics::default(),
             log,
         });
@@ -257,7 +259,7 @@ impl Hub {
             thinking: false,
             talk,
         }));
-        lock(&self.games).entry(id).or_insert(live).clone()
+        self.held.insert(id, live)
     }
 
     /// A game asked for by id: one the asker holds a seat in, as the caller checks; any other
@@ -267,8 +269,8 @@ impl Hub {
     }
 
     async fn live(&self, id: &GameId) -> Result<Shared, Refusal> {
-        if let Some(live) = lock(&self.games).get(id) {
-            return Ok(live.clone());
+        if let Some(live) = self.held.get(id) {
+            return Ok(live);
         }
         Ok(self.load(id).await?)
     }
@@ -433,7 +435,7 @@ mod tests {
 
     /// A game as an older server could have stored it: a wait of 0, a 50,015-character name
     /// with terminal escapes and a right-to-left override, a record ended by agreement.
-    fn stored_before_the_checks() -> StoredGame {
+    pub(super) fn stored_before_the_checks() -> StoredGame {
         let game = Game::new(Position::start(Rules::default()));
         let mut players = PlayerInfo::defaults(7);
         players[0].name = format!("\u{1b}[31m{}\u{202e}", "x".repeat(50_000));

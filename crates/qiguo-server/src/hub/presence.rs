@@ -79,7 +79,7 @@ impl Hub {
     /// Tells the followers of `game` whether `player` has it open here now, for each of their
     /// seats (as it is when told: a quick close and open tells twice the same).
     async fn tell_presence(&self, game: &GameId, player: &PlayerId) {
-        let live = lock(&self.games).get(game).cloned();
+        let live = self.held.get(game);
         let Some(live) = live else {
             return;
         };

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use sqlx::postgres::{PgConnectOptions, PgListener, PgPoolOptions};
 
-use super::{Hub, lock};
+use super::Hub;
 use crate::log::note;
 use crate::protocol::Event;
 use crate::store::{CHANGES_CHANNEL, GameId, PLAYERS_CHANNEL, PlayerId};
@@ -143,7 +143,7 @@ impl Hub {
         let Some(h) = hub.upgrade() else {
             return false;
         };
-        let held: Vec<GameId> = lock(&h.games).keys().cloned().collect();
+        let held = h.held.ids();
         note!(
             h.log,
             INFO,
@@ -159,7 +159,7 @@ impl Hub {
     /// Reads a game again from the database (changed by another server) and tells its
     /// followers what changed.
     pub(crate) async fn refresh(self: &Arc<Self>, id: &GameId) {
-        let live = lock(&self.games).get(id).cloned();
+        let live = self.held.get(id);
         let Some(live) = live else {
             // Not held here: read when someone opens it here, or when it is due.
             return;

@@ -3,7 +3,6 @@
 
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader};
 use std::net::{IpAddr, Ipv4Addr};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -349,18 +348,6 @@ pub const FROM_ONE_MACHINE: &[&str] = &[
     "1000000",
 ];
 
-/// Where a server's log line says it listens: `listening url=ws://HOST:PORT protocol=N` in
-/// text, `"message":"listening","url":"ws://HOST:PORT"` in JSON.
-pub fn listening_url(line: &str) -> Option<String> {
-    if !line.contains("listening") {
-        return None;
-    }
-    let at = line.find("ws://").or_else(|| line.find("wss://"))?;
-    let url = &line[at..];
-    let end = url.find([' ', '"']).unwrap_or(url.len());
-    Some(url[..end].to_owned())
-}
-
 /// The server binary on the database `db`, any free port on loopback, its limits raised for
 /// players all on this machine ([`FROM_ONE_MACHINE`]), with `args` besides.
 pub fn server_process(db: &str, args: &[&str]) -> (Child, String, Arc<Mutex<Vec<String>>>) {
@@ -380,21 +367,17 @@ pub fn server_binary(db: &str, args: &[&str]) -> (Child, String, Arc<Mutex<Vec<S
         .unwrap();
     // Its log read on a thread of its own (so that it never blocks on a full pipe), kept for
     // the test to read; the URL taken from the line saying where it listens, within patience.
-    let lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let kept = Arc::new(Mutex::new(Vec::new()));
     let keep = kept.clone();
-    let (url_tx, url_rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in lines.map_while(Result::ok) {
+    let url = qiguo_testkit::wait_for_line(
+        child.stdout.take().unwrap(),
+        PATIENCE,
+        "the server saying where it listens",
+        qiguo_testkit::listening_url,
+        move |line| {
             println!("server: {line}");
-            if let Some(url) = listening_url(&line) {
-                let _ = url_tx.send(url);
-            }
-            keep.lock().unwrap().push(line);
-        }
-    });
-    let url = url_rx
-        .recv_timeout(PATIENCE)
-        .unwrap_or_else(|e| panic!("the server did not say where it listens ({e})"));
+            keep.lock().unwrap().push(line.to_owned());
+        },
+    );
     (child, url, kept)
 }
