@@ -10,7 +10,10 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use qiguo_client::Trust;
-use qiguo_rules::{Game, Level, PlayerInfo, Position, Record, Rules};
+use qiguo_rules::{Game, Kingdom, Level, PlayerInfo, Position, Record, Rules};
+
+/// How long a player waits for the computers' moves before the benchmark fails.
+const PATIENCE: Duration = Duration::from_secs(90);
 use qiguo_server::protocol::{Answer, Ask, Event, Identity, NewGame};
 use qiguo_server::server::{ServerConfig, serve};
 use qiguo_server::{MadeBy, Pace, SeatPlan};
@@ -57,10 +60,22 @@ async fn player(url: String, n: usize, rounds: usize) -> Vec<Duration> {
     };
     let mut game = view.record.replay().unwrap();
     let mut trips = Vec::new();
+    // The ply of Qin's last move.
+    let mut last_own = 0;
     for round in 0..rounds {
-        // Wait for Qin's turn (the computers' six moves).
-        while game.len() < round * 7 {
-            match client.next_event().await.unwrap() {
+        // Wait for Qin's turn again: the computers' moves, as many as kingdoms remain (a
+        // round is seven moves only while all seven stand).
+        let qin_plays = |game: &Game| {
+            !game.position().is_over() && game.position().alive().contains(Kingdom::Qin)
+        };
+        while round > 0
+            && qin_plays(&game)
+            && (game.position().to_move() != Kingdom::Qin || game.len() <= last_own)
+        {
+            let event = tokio::time::timeout(PATIENCE, client.next_event())
+                .await
+                .unwrap_or_else(|_| panic!("player {n}: no move within {PATIENCE:?}"));
+            match event.unwrap() {
                 Event::Moved { mv, by, ply, .. } if ply as usize == game.len() => {
                     let mv = qiguo_rules::notation::parse_move(&mv).unwrap();
                     if by == MadeBy::OverduePass {
@@ -72,9 +87,10 @@ async fn player(url: String, n: usize, rounds: usize) -> Vec<Duration> {
                 _ => {}
             }
         }
-        if game.position().is_over() {
+        if !qin_plays(&game) {
             break;
         }
+        last_own = game.len();
         let moves = game.position().legal_moves();
         let mv = moves[(round * 13 + n) % moves.len()];
         let start = Instant::now();
