@@ -296,7 +296,7 @@ fn every_acknowledged_move_survives_a_kill(url: &str) {
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "store_child_writes_moves_until_killed",
+            "store::store_child_writes_moves_until_killed",
             "--ignored",
             "--nocapture",
         ])

@@ -3,8 +3,6 @@
 //! policy (hashed names kept, the rest revalidated), conditional requests, nothing outside the
 //! bundle, and the protocol on the same port and path for a WebSocket upgrade.
 
-mod common;
-
 use std::net::{IpAddr, Ipv4Addr};
 
 use qiguo_client::Trust;
@@ -60,7 +58,7 @@ async fn get(addr: std::net::SocketAddr, path: &str, headers: &[(&str, &str)]) -
     request.push_str("\r\n");
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut raw = Vec::new();
-    tokio::time::timeout(common::PATIENCE, stream.read_to_end(&mut raw))
+    tokio::time::timeout(crate::common::PATIENCE, stream.read_to_end(&mut raw))
         .await
         .expect("the server answers")
         .unwrap();
@@ -93,12 +91,12 @@ async fn get(addr: std::net::SocketAddr, path: &str, headers: &[(&str, &str)]) -
 async fn the_page_its_files_and_the_protocol_share_one_port() {
     let dir = TempDir::new("qiguo-page");
     let web = bundle(&dir);
-    let db = common::sqlite(&dir);
+    let db = crate::common::sqlite(&dir);
     let mut config = ServerConfig::new(&db);
     config.bind = IpAddr::V4(Ipv4Addr::LOCALHOST);
     config.port = 0;
     config.web = Some(Page::at(&web).unwrap());
-    let lines = common::Lines::default();
+    let lines = crate::common::Lines::default();
     let store = Store::open(&db).await.unwrap();
     let running = serve_store(&config, store, None, lines.log())
         .await

@@ -1,8 +1,6 @@
 //! What the server tests share: a server on a loopback port with its log kept, and a player at a
 //! table who follows a game's events and plays their own kingdoms.
 
-#![allow(dead_code)]
-
 use std::net::{IpAddr, Ipv4Addr};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};

@@ -5,14 +5,12 @@
 //! The PostgreSQL tests need `QIGUO_POSTGRES_URL` when they are built (and run); without it
 //! they are ignored.
 
-mod common;
-
 use std::net::{IpAddr, Ipv4Addr};
 use std::path::PathBuf;
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use qiguo_client::{ClientError, Trust};
 use qiguo_rules::Level;
 use qiguo_server::protocol::{Answer, Ask, Identity};

@@ -3,13 +3,11 @@
 //! another address of the loopback network, standing for a stranger). Each test is bounded in
 //! connections and seconds and stops by itself.
 
-mod common;
-
 use std::net::SocketAddr;
 use std::process::Child;
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use qiguo_client::{ClientError, Trust};
 use qiguo_rules::Level;
 use qiguo_server::Pace;

@@ -2,11 +2,10 @@
 //! and seats that answer only to their players, hostile input refused with nothing changed,
 //! correspondence games across restarts and overdue moves, take-backs by consent.
 
-mod common;
 
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use qiguo_client::{ClientError, Trust};
 use qiguo_rules::{Kingdom, Level};
 use qiguo_server::protocol::Refusal;

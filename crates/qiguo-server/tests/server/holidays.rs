@@ -2,11 +2,9 @@
 //! correspondence clock across a restart, the others are told, the stand-in plays only once the
 //! time is up after the return; the yearly allowance, early returns and bad dates.
 
-mod common;
-
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use qiguo_client::Client;
 use qiguo_rules::{Kingdom, Level};
 use qiguo_server::protocol::calendar::{DAY_MS, date_text, day_of, parse_date, start_of};

@@ -2,12 +2,10 @@
 //! text over the limit refused; muting; the rate; the operator's hiding and barring (through the
 //! binary's `talk` command); lines kept across a restart.
 
-mod common;
-
 use std::process::Command;
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use qiguo_client::Client;
 use qiguo_rules::{Kingdom, Level};
 use qiguo_server::GameId;

@@ -3,11 +3,9 @@
 //! another link (the first told when he comes and goes), the player's key kept for the next
 //! time, and the link coming back after its server was stopped and started again.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use qiguo_client::{KeyStore, Link, News, Target, Trust, Who};
 use qiguo_rules::{Kingdom, Level};
 use qiguo_server::Pace;

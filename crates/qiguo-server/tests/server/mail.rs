@@ -6,14 +6,12 @@
 //! after a restart: the e-mail arrives, once. Without `/usr/bin/aiosmtpd` the tests are built
 //! ignored.
 
-mod common;
-
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use qiguo_client::{Client, Trust, Welcome};
 use qiguo_rules::{Kingdom, Level};
 use qiguo_server::mail::{MailConfig, MailTiming};

@@ -6,14 +6,12 @@
 //! These tests need `QIGUO_POSTGRES_URL` when they are built (and run); without it they are
 //! ignored.
 
-mod common;
-
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::*;
+use crate::common::*;
 use qiguo_rules::{Kingdom, Level};
 use qiguo_server::Pace;
 use qiguo_server::Store;

@@ -1,9 +1,7 @@
 //! After the game: a finished game leaves the list of games in progress for *Finished* (paged,
 //! with its winner and how), and a rematch seats the same players at the same rules and pace.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use qiguo_client::Client;
 use qiguo_rules::{Kingdom, Move};
 use qiguo_server::protocol::{Answer, Ask, Event, FINISHED_PER_PAGE, GameSummary, Refusal};
