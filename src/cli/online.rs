@@ -11,7 +11,7 @@ use clap::{Args, Subcommand};
 use qiguo_ai::{Engine, Level, LevelSearch, Limits, TableSize};
 use qiguo_client::{Backoff, Client, ClientError, KeyStore, SignInError, Trust, sign_in};
 use qiguo_protocol::{Answer, Ask, Event, GameView, MAX_DAYS, MIN_DAYS, NewGame, Refusal};
-use qiguo_protocol::{GameId, MadeBy, Pace, SeatPlan, WhenOverdue};
+use qiguo_protocol::{GameId, MadeBy, Pace, QuickPace, SeatPlan, WhenOverdue};
 use qiguo_rules::{Game, Kingdom, Move, Preset, Rules, notation};
 use serde_json::json;
 
@@ -79,6 +79,15 @@ pub enum OnlineCommand {
         /// In a game by correspondence, what an overdue move becomes: stand-in or pass.
         #[arg(long, value_name = "WHAT", default_value = "stand-in")]
         overdue: String,
+    },
+    /// Play now: a seat at once in a game of PACE with computers in the other kingdoms — a
+    /// computer's kingdom taken over in a game under way, or a new game; prints the game, the
+    /// kingdom and what was taken over.
+    Quick {
+        /// brisk (live, 30 s a move), calm (live, 3 min), daily (a day a move) or relaxed
+        /// (three days).
+        #[arg(long, value_name = "PACE", default_value = "brisk")]
+        pace: QuickPace,
     },
     /// Take an open seat with a game's invitation code.
     Join {
@@ -305,6 +314,24 @@ async fn online(args: &OnlineArgs) -> Result<(), Failure> {
                 other => unexpected(other)?,
             }
         }
+        OnlineCommand::Quick { pace } => match client.ask(Ask::Quick { pace: *pace }).await? {
+            Answer::Seated {
+                kingdom,
+                took_over,
+                game,
+            } => {
+                let seat = game.seats.iter().position(|s| s.yours);
+                json!({
+                    "game": game.id,
+                    "pace": pace.name(),
+                    "seat": seat,
+                    "kingdom": kingdom,
+                    "moves": game.record.moves.len(),
+                    "took_over": took_over,
+                })
+            }
+            other => unexpected(other)?,
+        },
         OnlineCommand::Join { code, seat } => {
             let view = game_view(
                 client

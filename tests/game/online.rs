@@ -317,3 +317,80 @@ fn table_talk_and_holidays_reach_the_other_window() {
             .is_some_and(|t| t.seats[1].away_until.is_none())
     });
 }
+
+/// Play now from the window: Ann's window serves and plays now (brisk): a new game, Ann as Qin
+/// against six Easy computers. Bo's window plays now at the same pace: he takes a computer's
+/// kingdom over in Ann's game; Ann's board shows it as his (a person's, no longer a computer's),
+/// and from its next turn it waits for Bo, who plays it.
+#[test]
+fn play_now_takes_a_computers_kingdom_over_in_another_window() {
+    use qiguo_protocol::QuickPace;
+    let mut ann = window("online-quick-ann", 1);
+    let mut bo = window("online-quick-bo", 2);
+    send(
+        &mut ann,
+        OnlineRequested::OwnServer {
+            lan: false,
+            port: 0,
+            name: "Ann".into(),
+        },
+    );
+    run(&mut [&mut ann], false, |a| {
+        online(a[0]).status == Status::Connected
+    });
+    let url = online(&ann)
+        .served
+        .clone()
+        .expect("the own server's address");
+    send(&mut ann, OnlineCommand::Quick(QuickPace::Brisk));
+    run(&mut [&mut ann], false, |a| online(a[0]).table.is_some());
+    assert!(online(&ann).table.as_ref().unwrap().holds(0));
+    assert!(
+        the_match(&ann).players()[1..]
+            .iter()
+            .all(|p| p.computer == Some(Level::Easy))
+    );
+    send(
+        &mut bo,
+        OnlineRequested::Remote {
+            url,
+            name: "Bo".into(),
+            insecure_lan: false,
+        },
+    );
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        online(a[1]).status == Status::Connected
+    });
+    send(&mut bo, OnlineCommand::Quick(QuickPace::Brisk));
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        online(a[1]).table.is_some()
+    });
+    let table = online(&bo).table.as_ref().unwrap();
+    assert_eq!(table.id, online(&ann).table.as_ref().unwrap().id);
+    let seat = (1..7u8)
+        .find(|&s| table.holds(s))
+        .expect("a kingdom of Bo's");
+    assert!(seats(&bo).plays_here(seat) && !seats(&bo).plays_here(0));
+    // Ann's board: the kingdom is Bo's now.
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        the_match(a[0]).players()[usize::from(seat)].name == "Bo"
+    });
+    assert_eq!(the_match(&ann).players()[usize::from(seat)].computer, None);
+    assert!(!seats(&ann).plays_here(seat));
+    // They play: the computers move the other kingdoms, Bo his own, twice.
+    let kingdom = the_match(&bo)
+        .position()
+        .seats()
+        .kingdoms_of(seat)
+        .iter()
+        .next()
+        .unwrap();
+    run(&mut [&mut ann, &mut bo], true, |a| {
+        the_match(a[0])
+            .game()
+            .reports()
+            .filter(|r| r.mover == kingdom)
+            .count()
+            >= 2
+    });
+}

@@ -276,6 +276,29 @@ fn online_lines(data: &Path, port: u16, args: &[&str]) -> Vec<Value> {
 }
 
 #[test]
+fn quick_play_from_the_command_line() {
+    let dir = TempDir::new("online-quick");
+    let (server_dir, ann, bo) = (dir.join("server"), dir.join("ann"), dir.join("bo"));
+    let (listener, port) = loopback();
+    let _srv = server(&server_dir, &listener);
+    let first = online(&ann, port, &["--name", "Ann", "quick", "--pace", "daily"]);
+    assert_eq!(first["kingdom"], "qin", "{first}");
+    assert_eq!(first["pace"], "daily");
+    assert!(first["took_over"].is_null(), "{first}");
+    // Bo, for the same pace: a computer's kingdom in Ann's game, and what he took over.
+    let second = online(&bo, port, &["--name", "Bo", "quick", "--pace", "daily"]);
+    assert_eq!(second["game"], first["game"], "{second}");
+    assert_ne!(second["kingdom"], "qin");
+    assert_eq!(second["took_over"]["moves"], 0, "{second}");
+    assert_eq!(second["took_over"]["to_move"], "qin", "{second}");
+    // A pace that is not one: one line, naming the paces.
+    let out = online_output(&bo, port, &["quick", "--pace", "blitz"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("brisk, calm, daily or relaxed"), "{err}");
+}
+
+#[test]
 fn the_table_talks_from_the_command_line() {
     let dir = TempDir::new("online-talk");
     let (server_dir, ann, bo) = (dir.join("server"), dir.join("ann"), dir.join("bo"));

@@ -12,7 +12,7 @@
 use qiguo_rules::{Kingdom, Record};
 use serde::{Deserialize, Serialize};
 
-use crate::model::{GameId, MadeBy, NewGame, Pace, PlayerId, SeatPlan};
+use crate::model::{GameId, MadeBy, NewGame, Pace, PlayerId, QuickPace, SeatPlan};
 use crate::refusal::Refusal;
 
 /// The version of these messages. A client speaking another is refused at [`Ask::Hello`].
@@ -20,7 +20,7 @@ use crate::refusal::Refusal;
 /// 5: e-mail (a hello's `language`, signing in by a link's one-time token, [`Ask::Mail`]).
 /// 4: table talk, holidays (a seat's `away_until`). 3: refusals are codes with parameters ([`Refusal`]) beside the English `why`; events of
 /// unknown types are ignored. 2: presence events. 1: the first.
-pub const PROTOCOL_VERSION: u32 = 5;
+pub const PROTOCOL_VERSION: u32 = 6;
 
 /// The port a server listens on unless told otherwise (the year of the 1206 text, plus 6000).
 pub const DEFAULT_PORT: u16 = 7206;
@@ -125,6 +125,13 @@ pub enum Ask {
     Rematch {
         /// The finished game, one the client held a seat in.
         game: GameId,
+    },
+    /// Play now: a seat at once in a game of `pace` (answered with [`Answer::Seated`]), which
+    /// the client then follows. A kingdom a computer holds in a quick game of that pace under
+    /// way, taken over at its next turn; else a new game against computers.
+    Quick {
+        /// The pace.
+        pace: QuickPace,
     },
     /// A move for a kingdom the client holds (answered with [`Answer::Moved`] once it is
     /// stored; every follower, the client included, also gets [`Event::Moved`]).
@@ -347,6 +354,20 @@ pub struct GameSummary {
     pub victory: Option<String>,
 }
 
+/// A kingdom taken over from a computer in a quick game under way, as it stood.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TakenOver {
+    /// Moves played in the game so far.
+    pub moves: u32,
+    /// The pieces the kingdom has taken.
+    pub captures: u32,
+    /// The pieces it has lost.
+    pub losses: u32,
+    /// The kingdom whose turn it is.
+    pub to_move: Kingdom,
+}
+
 /// The server's answer to a request.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -371,6 +392,16 @@ pub enum Answer {
     },
     /// A game now followed, as it stands.
     Game(Box<GameView>),
+    /// A seat given by quick play, in the game now followed.
+    Seated {
+        /// The kingdom the client plays.
+        kingdom: Kingdom,
+        /// What the client took over from a computer in a game under way; `None` in a new
+        /// game.
+        took_over: Option<TakenOver>,
+        /// The game, as it stands.
+        game: Box<GameView>,
+    },
     /// The client's games: those waiting for its move first, then the others by the time of
     /// their last move, the newest first.
     Games {

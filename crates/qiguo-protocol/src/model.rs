@@ -84,6 +84,82 @@ pub enum Pace {
     },
 }
 
+/// The paces of quick play ("Play now"): a game that starts at once with computers in the other
+/// kingdoms, which people who ask later for the same pace take over. Two live, two by
+/// correspondence; the computers' level is fixed per pace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QuickPace {
+    /// Live, a seat waiting 30 s for its person before a stand-in plays: a game in one sitting
+    /// (about a minute a round with seven people), against Easy computers that answer at once.
+    Brisk,
+    /// Live, 3 minutes a move: time to think on a phone or between other things, against
+    /// Medium computers.
+    Calm,
+    /// By correspondence, a day a move, a stand-in for an overdue move (so that one absent
+    /// person never holds six up), against Medium computers.
+    Daily,
+    /// By correspondence, three days a move, a stand-in for an overdue move, against Hard
+    /// computers (their time costs nothing at this pace).
+    Relaxed,
+}
+
+impl QuickPace {
+    /// Every quick pace, the quickest first.
+    pub const ALL: [QuickPace; 4] = [
+        QuickPace::Brisk,
+        QuickPace::Calm,
+        QuickPace::Daily,
+        QuickPace::Relaxed,
+    ];
+
+    /// The game's pace.
+    pub fn pace(self) -> Pace {
+        match self {
+            QuickPace::Brisk => Pace::Live { wait_seconds: 30 },
+            QuickPace::Calm => Pace::Live { wait_seconds: 180 },
+            QuickPace::Daily => Pace::Correspondence {
+                days: 1,
+                overdue: WhenOverdue::StandIn,
+            },
+            QuickPace::Relaxed => Pace::Correspondence {
+                days: 3,
+                overdue: WhenOverdue::StandIn,
+            },
+        }
+    }
+
+    /// The level of the computers in its games.
+    pub fn level(self) -> Level {
+        match self {
+            QuickPace::Brisk => Level::Easy,
+            QuickPace::Calm | QuickPace::Daily => Level::Medium,
+            QuickPace::Relaxed => Level::Hard,
+        }
+    }
+
+    /// Its name on the wire and on the command line (`brisk`, `calm`, `daily`, `relaxed`).
+    pub fn name(self) -> &'static str {
+        match self {
+            QuickPace::Brisk => "brisk",
+            QuickPace::Calm => "calm",
+            QuickPace::Daily => "daily",
+            QuickPace::Relaxed => "relaxed",
+        }
+    }
+}
+
+impl std::str::FromStr for QuickPace {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<QuickPace, String> {
+        QuickPace::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| format!("{text:?} is not a pace: brisk, calm, daily or relaxed"))
+    }
+}
+
 /// A new game: its start, who plays each seat, and its pace.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

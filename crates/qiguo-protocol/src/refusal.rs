@@ -213,6 +213,12 @@ pub enum Refusal {
         /// The most a player may have in progress at once.
         max: u32,
     },
+    /// The player plays as many quick games as the server allows one player at once.
+    #[error("you play {max} quick games already: finish one before beginning another")]
+    TooManyQuickGames {
+        /// The most quick games a player may play at once.
+        max: u32,
+    },
     /// Too many requests of this kind came lately: new players, new games or invitation codes
     /// from the client's address, lines of table talk from the player, or links to confirm an
     /// e-mail address sent to the player or to that address.
@@ -278,6 +284,7 @@ impl Refusal {
             Refusal::LinkExpired => "link_expired",
             Refusal::TooManyConnections { .. } => "too_many_connections",
             Refusal::TooManyGames { .. } => "too_many_games",
+            Refusal::TooManyQuickGames { .. } => "too_many_quick_games",
             Refusal::SlowDown { .. } => "slow_down",
             Refusal::TryAgain => "try_again",
             Refusal::ShuttingDown => "shutting_down",
@@ -391,6 +398,7 @@ mod tests {
             Refusal::LinkExpired,
             Refusal::TooManyConnections { max: 1 },
             Refusal::TooManyGames { max: 1 },
+            Refusal::TooManyQuickGames { max: 1 },
             Refusal::SlowDown { seconds: 1 },
             Refusal::TryAgain,
             Refusal::ShuttingDown,

@@ -16,7 +16,7 @@
 
 use serde_json::Value;
 
-use crate::frames::{PROTOCOL_VERSION, ServerFrame};
+use crate::frames::{Ask, PROTOCOL_VERSION, ServerFrame};
 
 /// The oldest version a server of [`PROTOCOL_VERSION`] answers: the one before it.
 pub const OLDEST_SERVED: u32 = PROTOCOL_VERSION - 1;
@@ -30,6 +30,16 @@ pub fn served(version: u32) -> bool {
 /// `server_version`: the page reloads, the window and `qiguo online` say an update waits.
 pub fn behind(server_version: u32) -> bool {
     server_version > PROTOCOL_VERSION
+}
+
+/// Whether a client of `version` could have asked `ask`: a request of a later version (read
+/// because the request types are today's) is refused as a bad frame, since that client could
+/// not read its answer.
+pub fn knows(version: u32, ask: &Ask) -> bool {
+    match ask {
+        Ask::Quick { .. } => version >= 6,
+        _ => true,
+    }
 }
 
 /// `frame` as JSON text for a client of `version` (one that is [`served`]); `None` when that
@@ -50,10 +60,21 @@ pub fn frame_for(version: u32, frame: &ServerFrame) -> Option<String> {
 /// A frame of version `from` as version `from - 1` reads it.
 fn step_down(from: u32, value: Value) -> Option<Value> {
     match from {
+        6 => six_to_five(value),
         5 => five_to_four(value),
         // Versions before 4 are not served.
         _ => Some(value),
     }
+}
+
+/// Version 6 added quick play (the `seated` answer, to the `quick` request).
+fn six_to_five(value: Value) -> Option<Value> {
+    if value.get("type")?.as_str()? == "reply"
+        && value.get("answer")?.get("type")?.as_str()? == "seated"
+    {
+        return None;
+    }
+    Some(value)
 }
 
 /// Version 5 added e-mail (the `mail` answer and event), finished games and rematches (the
@@ -135,6 +156,52 @@ mod tests {
             frame_for(PROTOCOL_VERSION, &frame).unwrap(),
             serde_json::to_string(&frame).unwrap()
         );
+    }
+
+    #[test]
+    fn a_version_five_client_asks_no_quick_game_and_gets_no_seat() {
+        use crate::model::QuickPace;
+        let quick = Ask::Quick {
+            pace: QuickPace::Brisk,
+        };
+        assert!(knows(PROTOCOL_VERSION, &quick));
+        assert!(!knows(5, &quick));
+        assert!(knows(5, &Ask::Games {}));
+        let seated = ServerFrame::Reply {
+            req: 2,
+            answer: Answer::Seated {
+                kingdom: qiguo_rules::Kingdom::Chu,
+                took_over: None,
+                game: Box::new(crate::frames::GameView {
+                    id: GameId("g".into()),
+                    code: "CODE".into(),
+                    record: qiguo_rules::Record::from_game(
+                        &qiguo_rules::Game::new(qiguo_rules::Position::start(
+                            qiguo_rules::Rules::default(),
+                        )),
+                        qiguo_rules::PlayerInfo::defaults(7),
+                    ),
+                    stand_ins: Vec::new(),
+                    seats: Vec::new(),
+                    pace: QuickPace::Brisk.pace(),
+                    since_ms: 0,
+                    deadline_ms: None,
+                    finished: false,
+                    take_back: None,
+                }),
+            },
+        };
+        assert!(frame_for(PROTOCOL_VERSION, &seated).is_some());
+        assert_eq!(frame_for(5, &seated), None);
+        // Everything else of version 5 goes as it is.
+        let games = ServerFrame::Reply {
+            req: 2,
+            answer: Answer::Games {
+                games: vec![summary()],
+            },
+        };
+        let text = frame_for(5, &games).unwrap();
+        assert_eq!(serde_json::from_str::<ServerFrame>(&text).unwrap(), games);
     }
 
     #[test]

@@ -27,6 +27,7 @@ mod secret;
 pub mod server;
 pub mod store;
 
+pub use qiguo_protocol::QuickPace;
 pub use store::{
     CreatedGame, GameId, MadeBy, NewPlayer, Pace, PlayerId, SeatPlan, Store, StoreError,
     StoredGame, WhenOverdue,

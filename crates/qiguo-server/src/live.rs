@@ -385,6 +385,15 @@ impl LiveGame {
         }
     }
 
+    /// `player`, named `name`, takes over the computer's seat `seat` (quick play): the seat is
+    /// theirs as if they had joined it, from its next turn on.
+    pub(crate) fn take_over(&mut self, seat: u8, player: &PlayerId, name: &str) -> Event {
+        if let Some(s) = self.seats.get_mut(usize::from(seat)) {
+            s.plan = SeatPlan::Open;
+        }
+        self.seat(seat, player, name)
+    }
+
     /// Takes the game as the database has it now (changed by another server): the events
     /// that tell its followers what changed.
     pub(crate) fn replace(

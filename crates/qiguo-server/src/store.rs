@@ -18,7 +18,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use qiguo_protocol::{Event, NewGame, Refusal};
+use qiguo_protocol::{Event, NewGame, QuickPace, Refusal};
 pub use qiguo_protocol::{GameId, MadeBy, Pace, PlayerId, SeatPlan, TakeBackView, WhenOverdue};
 use qiguo_rules::{Move, Record};
 use serde::Serialize;
@@ -35,6 +35,7 @@ mod group;
 mod holidays;
 pub mod mail;
 mod players;
+mod quick;
 mod talk;
 
 /// The schema, in order; each applied once, recorded in the database.
@@ -62,6 +63,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../migrations/0006_holidays.sql"),
     ),
     (7, "mail", include_str!("../migrations/0007_mail.sql")),
+    (8, "quick", include_str!("../migrations/0008_quick.sql")),
 ];
 
 /// The PostgreSQL channel on which a server says that a game changed (the payload is the

@@ -110,6 +110,7 @@ pub(super) fn send_commands(
                 online.ask(Ask::Open { game }, Asked::Board { watching: false })
             }
             OnlineCommand::Create(game) => online.ask(Ask::Create { game }, Asked::Created),
+            OnlineCommand::Quick(pace) => online.ask(Ask::Quick { pace }, Asked::Quick),
             OnlineCommand::Join { code, kingdom } => {
                 online.ask(
                     Ask::Join { code, kingdom },
@@ -243,6 +244,22 @@ pub(super) fn read_news(
                     (Asked::Games, Ok(Answer::Games { games })) => online.games = games,
                     (Asked::Board { watching }, Ok(Answer::Game(view))) => {
                         put_on_board(online, &view, watching, &mut games, &mut notices, &tr);
+                    }
+                    (
+                        Asked::Quick,
+                        Ok(Answer::Seated {
+                            kingdom,
+                            took_over,
+                            game,
+                        }),
+                    ) => {
+                        put_on_board(online, &game, false, &mut games, &mut notices, &tr);
+                        notices.write(Notice::done(words::seated_words(
+                            *tr,
+                            kingdom,
+                            took_over.as_ref(),
+                        )));
+                        online.ask(Ask::Games {}, Asked::Games);
                     }
                     (Asked::Created, Ok(Answer::Created { game, code })) => {
                         notices.write(Notice::done(tr!(tr, "online-created", code = code)));

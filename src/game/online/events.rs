@@ -43,9 +43,14 @@ pub(super) fn on_event(
         Event::Seated { game, seat, name } if on_board(&game) => {
             if let Some(s) = online.seat_mut(seat) {
                 s.name = Some(name.clone());
+                // A computer's seat taken over by a person (quick play) is a person's now.
+                if matches!(s.plan, qiguo_protocol::SeatPlan::Computer(_)) {
+                    s.plan = qiguo_protocol::SeatPlan::Open;
+                }
                 let mut named = the_match.players().to_vec();
                 if let Some(p) = named.get_mut(usize::from(seat)) {
                     p.name = name.clone();
+                    p.computer = None;
                     players.write(PlayersFromServer(named));
                 }
             }

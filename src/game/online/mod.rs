@@ -163,6 +163,8 @@ enum Asked {
         watching: bool,
     },
     Created,
+    /// Play now: a seat in a quick game, put on the board.
+    Quick,
     Move,
     TakeBack,
     /// The table talk of the game on the board.
@@ -216,6 +218,8 @@ pub enum OnlineCommand {
     Open(GameId),
     /// Create a game, and put it on the board.
     Create(NewGame),
+    /// Play now at a pace: a seat at once in a quick game, put on the board.
+    Quick(qiguo_protocol::QuickPace),
     /// Take an open seat with a code, and put the game on the board.
     Join {
         /// The code, as typed.

@@ -84,6 +84,8 @@ pub(crate) struct OnlineForm {
     mail_address: Option<String>,
     /// One e-mail a day rather than one a turn.
     mail_digest: bool,
+    /// The pace asked for by *Play now*.
+    quick_pace: qiguo_protocol::QuickPace,
 }
 
 impl OnlineForm {
@@ -144,6 +146,7 @@ impl Default for OnlineForm {
             away_until: String::new(),
             mail_address: None,
             mail_digest: false,
+            quick_pace: qiguo_protocol::QuickPace::Brisk,
         }
     }
 }
@@ -221,6 +224,8 @@ pub(crate) fn online_window(
                             super::notify::ask();
                         }
                     });
+                    ui.separator();
+                    quick_form(ui, tr, &mut form, &mut commands);
                     ui.separator();
                     my_games(ui, tr, &online, &mut commands);
                     holidays(ui, tr, &mut form, &online, &mut commands);
@@ -793,6 +798,41 @@ fn level_label(tr: Tr, choice: SeatChoice) -> String {
         SeatChoice::Open => tr.text("seat-open"),
         SeatChoice::Computer(l) => tr!(tr, "computer-level", level = tr.level(l)),
     }
+}
+
+/// *Play now*: a pace, and a seat at once in a quick game of it (a computer's kingdom taken
+/// over, or a new game against computers).
+fn quick_form(
+    ui: &mut egui::Ui,
+    tr: Tr,
+    form: &mut OnlineForm,
+    commands: &mut MessageWriter<OnlineCommand>,
+) {
+    use qiguo_protocol::QuickPace;
+    ui.heading(tr.text("online-quick"));
+    ui.label(
+        RichText::new(tr.text("online-quick-intro"))
+            .small()
+            .color(Color32::from_gray(170)),
+    );
+    ui.horizontal_wrapped(|ui| {
+        for pace in QuickPace::ALL {
+            let (label, hint) = match pace {
+                QuickPace::Brisk => ("online-quick-brisk", "online-quick-brisk-hint"),
+                QuickPace::Calm => ("online-quick-calm", "online-quick-calm-hint"),
+                QuickPace::Daily => ("online-quick-daily", "online-quick-daily-hint"),
+                QuickPace::Relaxed => ("online-quick-relaxed", "online-quick-relaxed-hint"),
+            };
+            ui.radio_value(&mut form.quick_pace, pace, tr.text(label))
+                .on_hover_text(tr.text(hint));
+        }
+        if ui
+            .button(RichText::new(tr.text("online-quick-play")).strong())
+            .clicked()
+        {
+            commands.write(OnlineCommand::Quick(form.quick_pace));
+        }
+    });
 }
 
 /// A new online game with the board's rules and seating: who plays each seat, and its pace.

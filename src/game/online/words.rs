@@ -8,6 +8,26 @@ use qiguo_protocol::client::ClientError;
 use crate::i18n::Tr;
 use crate::tr;
 
+/// What quick play gave: a new game's kingdom, or a kingdom taken over and how it stood.
+pub(crate) fn seated_words(
+    tr: Tr,
+    kingdom: qiguo_rules::Kingdom,
+    took_over: Option<&qiguo_protocol::TakenOver>,
+) -> String {
+    match took_over {
+        None => tr!(tr, "online-quick-new", kingdom = tr.kingdom(kingdom)),
+        Some(t) => tr!(
+            tr,
+            "online-quick-took-over",
+            kingdom = tr.kingdom(kingdom),
+            moves = t.moves,
+            captures = t.captures,
+            losses = t.losses,
+            to_move = tr.kingdom(t.to_move)
+        ),
+    }
+}
+
 /// A refusal in words; `why` is the server's English, for a code unknown here.
 pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
     match refusal {
@@ -90,6 +110,9 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
             tr!(tr, "server-refusal-too-many-connections", max = *max)
         }
         Refusal::TooManyGames { max } => tr!(tr, "server-refusal-too-many-games", max = *max),
+        Refusal::TooManyQuickGames { max } => {
+            tr!(tr, "server-refusal-too-many-quick-games", max = *max)
+        }
         Refusal::BadDate { date } => tr!(tr, "server-refusal-bad-date", date = date.clone()),
         Refusal::HolidayDays { year, asked, left } => tr!(
             tr,

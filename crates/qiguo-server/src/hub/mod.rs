@@ -23,6 +23,7 @@ mod holidays;
 pub mod mail;
 mod players;
 mod presence;
+mod quick;
 mod replication;
 mod searches;
 mod talk;

@@ -312,8 +312,14 @@ impl Session {
 
     async fn answer(&mut self, player: &PlayerId, ask: Ask) -> Result<Answer, Refusal> {
         let hub = self.hub.clone();
+        // A request of a later version than the client's: it could not read the answer.
+        if !versions::knows(self.version, &ask) {
+            return Err(Refusal::BadFrame {
+                why: format!("not a request of protocol version {}", self.version),
+            });
+        }
         let rated = match &ask {
-            Ask::Create { .. } | Ask::Rematch { .. } => Some(Rated::NewGame),
+            Ask::Create { .. } | Ask::Rematch { .. } | Ask::Quick { .. } => Some(Rated::NewGame),
             Ask::Join { .. } | Ask::Watch { .. } => Some(Rated::Code),
             _ => None,
         };
@@ -326,6 +332,15 @@ impl Session {
         match ask {
             Ask::Hello { .. } => Err(Refusal::AlreadySignedIn),
             Ask::Create { game } => hub.create(player, game).await,
+            Ask::Quick { pace } => {
+                let seat = hub.quick(player, pace).await?;
+                self.follow(&seat.view.id, seat.events, true);
+                Ok(Answer::Seated {
+                    kingdom: seat.kingdom,
+                    took_over: seat.took_over,
+                    game: Box::new(seat.view),
+                })
+            }
             Ask::Join { code, kingdom } => {
                 let (view, events) = hub.join(player, &code, kingdom).await?;
                 self.follow(&view.id, events, true);

@@ -11,14 +11,24 @@ impl Store {
         creator: &PlayerId,
         spec: &NewGame,
     ) -> Result<CreatedGame, StoreError> {
+        self.create_game_as(creator, spec, None).await
+    }
+
+    /// [`Store::create_game`], a quick game of `quick` if given.
+    pub(super) async fn create_game_as(
+        &self,
+        creator: &PlayerId,
+        spec: &NewGame,
+        quick: Option<QuickPace>,
+    ) -> Result<CreatedGame, StoreError> {
         spec.check().map_err(StoreError::BadSpec)?;
         let id = secret::new_id()?;
         let code = secret::new_code()?;
         let now = self.now();
         let mut tx = self.pool.begin().await?;
         sqlx::query(
-            "INSERT INTO games (id, code, creator, record, pace, created_ms, moved_ms, due_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            "INSERT INTO games (id, code, creator, record, pace, created_ms, moved_ms, due_ms, \
+             quick) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
         .bind(&id)
         .bind(&code)
@@ -29,6 +39,7 @@ impl Store {
         .bind(now)
         // Looked at by whichever server does not hold it (the one creating it does).
         .bind(matches!(spec.pace, Pace::Correspondence { .. }).then_some(now))
+        .bind(quick.map(QuickPace::name))
         .execute(&mut *tx)
         .await?;
         for (seat, plan) in spec.seats.iter().enumerate() {

@@ -2,7 +2,6 @@
 //! and seats that answer only to their players, hostile input refused with nothing changed,
 //! correspondence games across restarts and overdue moves, take-backs by consent.
 
-
 use std::time::Duration;
 
 use crate::common::*;
@@ -674,9 +673,10 @@ async fn raw_reply(raw: &mut qiguo_client::Client) -> serde_json::Value {
     }
 }
 
-/// A client of the version before today's (4, raw frames) is answered and plays on, in the shape
-/// its types read; its welcome names the server's version, newer than its own. One older still
-/// (3) is refused with the code `version`, naming both.
+/// A client of the version before today's (5, raw frames) is answered and plays on, in the shape
+/// its types read; its welcome names the server's version, newer than its own, and a request of
+/// today's version only (quick play) is refused as a bad frame, since it could not read the
+/// answer. One older still (4) is refused with the code `version`, naming both.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_told() {
     use qiguo_server::protocol::PROTOCOL_VERSION;
@@ -686,12 +686,12 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     let lines = Lines::default();
     let server = start(&sqlite(&dir), None, &lines).await;
     let url = server.url();
-    assert_eq!(OLDEST_SERVED, 4, "the steps down below are version 4's");
+    assert_eq!(OLDEST_SERVED, 5, "the steps down below are version 5's");
     let mut old = qiguo_client::connect_unsigned(&url, &Trust::default())
         .await
         .unwrap();
     old.send_text(
-        r#"{"req":1,"ask":{"type":"hello","version":4,"identity":{"as":"new","name":"Old"}}}"#
+        r#"{"req":1,"ask":{"type":"hello","version":5,"identity":{"as":"new","name":"Old"}}}"#
             .to_owned(),
     )
     .await
@@ -699,8 +699,8 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     let welcome = raw_frame(&mut old).await;
     assert_eq!(welcome["answer"]["type"], "welcome", "{welcome}");
     assert_eq!(welcome["answer"]["version"], PROTOCOL_VERSION);
-    assert!(lines.contains("protocol=4"));
-    // A game created and listed: its summary without version 5's fields.
+    assert!(lines.contains("protocol=5"));
+    // A game created and listed, as version 5 reads them.
     let asked = serde_json::json!({
         "req": 2,
         "ask": Ask::Create { game: new_game(seats(0, Level::Random), LIVE) },
@@ -712,42 +712,31 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
         .await
         .unwrap();
     let games = raw_reply(&mut old).await;
-    let summary = &games["answer"]["games"][0];
-    assert_eq!(summary["id"], game.as_str(), "{games}");
-    assert!(
-        summary.get("winner").is_none() && summary.get("victory").is_none(),
-        "{games}"
-    );
-    // Its table talk without the muted seats (a version 5 field).
-    old.send_text(format!(
-        r#"{{"req":4,"ask":{{"type":"talk","game":"{game}","before":null}}}}"#
-    ))
-    .await
-    .unwrap();
-    let talk = raw_reply(&mut old).await;
-    assert_eq!(talk["answer"]["type"], "talk", "{talk}");
-    assert!(talk["answer"].get("muted").is_none(), "{talk}");
-    // A client of today's version gets them.
-    let (mut new, _) = newcomer(&url, "New").await;
-    let (id, _) = create(&mut new, new_game(seats(0, Level::Random), LIVE)).await;
-    match new
-        .ask(Ask::Talk {
-            game: id,
-            before: None,
-        })
+    assert_eq!(games["answer"]["games"][0]["id"], game.as_str(), "{games}");
+    // Quick play is version 6's: refused, and the connection goes on.
+    old.send_text(r#"{"req":4,"ask":{"type":"quick","pace":"brisk"}}"#.to_owned())
         .await
-        .unwrap()
-    {
-        Answer::Talk { muted, .. } => assert!(muted.is_empty()),
-        other => panic!("{other:?}"),
-    }
-    // Version 3: refused, with both versions in the code it reads.
+        .unwrap();
+    let refused = loop {
+        let frame = raw_frame(&mut old).await;
+        if frame["type"] != "event" {
+            break frame;
+        }
+    };
+    assert_eq!(refused["type"], "refused", "{refused}");
+    assert_eq!(refused["refusal"]["code"], "bad_frame", "{refused}");
+    assert_eq!(refused["closing"], false);
+    old.send_text(r#"{"req":5,"ask":{"type":"games"}}"#.to_owned())
+        .await
+        .unwrap();
+    assert_eq!(raw_reply(&mut old).await["answer"]["type"], "games");
+    // Version 4: refused, with both versions in the code it reads.
     let mut older = qiguo_client::connect_unsigned(&url, &Trust::default())
         .await
         .unwrap();
     older
         .send_text(
-            r#"{"req":1,"ask":{"type":"hello","version":3,"identity":{"as":"new","name":"Older"}}}"#
+            r#"{"req":1,"ask":{"type":"hello","version":4,"identity":{"as":"new","name":"Older"}}}"#
                 .to_owned(),
         )
         .await
@@ -757,6 +746,6 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     assert_eq!(refused["closing"], true);
     assert_eq!(
         refused["refusal"],
-        serde_json::json!({"code": "version", "server": PROTOCOL_VERSION, "client": 3})
+        serde_json::json!({"code": "version", "server": PROTOCOL_VERSION, "client": 4})
     );
 }

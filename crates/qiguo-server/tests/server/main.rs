@@ -14,6 +14,7 @@ mod holidays;
 mod link;
 mod mail;
 mod page;
+mod quick;
 mod store;
 mod survival;
 mod talk;

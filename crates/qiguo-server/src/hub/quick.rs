@@ -1,0 +1,399 @@
+//! Quick play ("Play now"): a person asks for a pace and is seated at once — in a quick game of
+//! that pace under way, taking over a computer's kingdom, or else in a new game against
+//! computers, which the people who ask after them take over in turn.
+//!
+//! Which game and which kingdom is the policy written in `docs/online.md`: among the youngest
+//! quick games of the pace, first those where a person is waiting for company (present, and no
+//! other person yet), then the fewest moves played; in the game, a computer's kingdom still in
+//! the game and in the best standing (most pieces left, then fewest lost), never the one whose
+//! move a computer is searching now. The seat is taken in the database only if a computer
+//! still holds it, so that two newcomers, on one server or two, never get the same kingdom.
+
+use crate::live::Presence;
+use qiguo_protocol::{QuickPace, TakenOver};
+use qiguo_rules::{Game, Kingdom, Level, PlayerInfo, Position, Record, Rules, Standing};
+
+// The coordinator's own part: the hub's private types and helpers are this part's too.
+use super::*;
+
+/// The quick games a person may play at once.
+pub(crate) const QUICK_GAMES_AT_ONCE: u32 = 3;
+
+/// How many of the youngest quick games of a pace are looked at for a newcomer.
+const LOOKED_AT: u32 = 24;
+
+/// A computer's kingdom a newcomer could take over, and how good an offer it is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Offer {
+    seat: u8,
+    level: Level,
+    kingdom: Kingdom,
+    /// Whether a person is waiting for company: present, and alone among computers.
+    company: bool,
+    moves: u32,
+    army: usize,
+    lost: u32,
+}
+
+impl Offer {
+    /// The better offer sorts first: company, a younger game, then the kingdom's standing.
+    fn rank(&self) -> (bool, u32, std::cmp::Reverse<usize>, u32, u8) {
+        (
+            !self.company,
+            self.moves,
+            std::cmp::Reverse(self.army),
+            self.lost,
+            self.seat,
+        )
+    }
+}
+
+/// The best kingdom of `game` for a newcomer, if any: a computer's seat of one kingdom still in
+/// the game, not the one a computer is searching for now (`searching`), in the best standing.
+/// `present` says which seats' people have the game open.
+fn best_offer(game: &LiveGame, searching: bool, present: Presence) -> Option<Offer> {
+    if game.is_over() {
+        return None;
+    }
+    let position = game.game().position();
+    let seating = game.game().start_position().seats();
+    let people: Vec<u8> = (0..game.seats().len() as u8)
+        .filter(|&i| {
+            let seat = &game.seats()[usize::from(i)];
+            seat.holder.is_some() && !matches!(seat.plan, SeatPlan::Computer(_))
+        })
+        .collect();
+    let company = people.len() == 1
+        && present
+            .get(usize::from(people[0]))
+            .copied()
+            .unwrap_or(false);
+    game.seats()
+        .iter()
+        .enumerate()
+        .filter_map(|(i, seat)| {
+            let SeatPlan::Computer(level) = seat.plan else {
+                return None;
+            };
+            let i = i as u8;
+            if seat.holder.is_some() || (searching && game.seat_to_move() == i) {
+                return None;
+            }
+            // One kingdom a seat in quick play; a seat of several is not offered.
+            let mut kingdoms = Kingdom::ALL
+                .into_iter()
+                .filter(|&k| seating.player(k) == Some(i));
+            let kingdom = kingdoms.next()?;
+            if kingdoms.next().is_some() || position.standing(kingdom) != Standing::InGame {
+                return None;
+            }
+            Some(Offer {
+                seat: i,
+                level,
+                kingdom,
+                company,
+                moves: game.game().len() as u32,
+                army: position.army_size(kingdom),
+                lost: position.losses(kingdom),
+            })
+        })
+        .min_by_key(Offer::rank)
+}
+
+/// A new quick game of `pace`: the classic rules, seven kingdoms, the asker as Qin (who moves
+/// first, so that they play at once) and the pace's computers in the other six.
+fn new_quick_game(pace: QuickPace) -> NewGame {
+    let level = pace.level();
+    let mut players = PlayerInfo::defaults(7);
+    for player in players.iter_mut().skip(1) {
+        player.computer = Some(level);
+    }
+    let start = Game::new(Position::start(Rules::default()));
+    let mut seats = vec![SeatPlan::Creator];
+    seats.extend([SeatPlan::Computer(level); 6]);
+    NewGame {
+        start: Record::from_game(&start, players),
+        seats,
+        pace: pace.pace(),
+    }
+}
+
+/// A seat given by quick play: the kingdom, what was taken over, the game and its events.
+pub(crate) struct QuickSeat {
+    pub(crate) kingdom: Kingdom,
+    pub(crate) took_over: Option<TakenOver>,
+    pub(crate) view: GameView,
+    pub(crate) events: broadcast::Receiver<Event>,
+}
+
+impl Hub {
+    /// Seats `player` at once in a quick game of `pace` (see the module's policy), and has them
+    /// follow it.
+    pub(crate) async fn quick(
+        self: &Arc<Self>,
+        player: &PlayerId,
+        pace: QuickPace,
+    ) -> Result<QuickSeat, Refusal> {
+        if self.store.quick_games_of(player).await? >= QUICK_GAMES_AT_ONCE {
+            return Err(Refusal::TooManyQuickGames {
+                max: QUICK_GAMES_AT_ONCE,
+            });
+        }
+        self.room_for_a_game(player).await?;
+        let mut offers = Vec::new();
+        for id in self.store.quick_games(pace, LOOKED_AT).await? {
+            let Ok(live) = self.live(&id).await else {
+                continue;
+            };
+            let g = live.lock().await;
+            if !g.game.seats_of(player).is_empty() {
+                continue;
+            }
+            if let Some(offer) = best_offer(&g.game, g.thinking, &self.presence(&g.game)) {
+                offers.push((offer, id.clone(), live.clone()));
+            }
+        }
+        offers.sort_by_key(|(offer, ..)| offer.rank());
+        for (_, id, live) in offers {
+            if let Some(seat) = self.take_over(player, &id, &live).await? {
+                return Ok(seat);
+            }
+        }
+        self.new_quick(player, pace).await
+    }
+
+    /// Takes over the best kingdom of game `id` for `player`, as it stands now (the game may
+    /// have moved on since it was looked at): `None` when it has none to give any more.
+    async fn take_over(
+        self: &Arc<Self>,
+        player: &PlayerId,
+        id: &GameId,
+        live: &Shared,
+    ) -> Result<Option<QuickSeat>, Refusal> {
+        let mut g = live.lock().await;
+        let Some(offer) = best_offer(&g.game, g.thinking, &self.presence(&g.game)) else {
+            return Ok(None);
+        };
+        let ply = g.game.game().len() as u32;
+        let plan = SeatPlan::Computer(offer.level);
+        let name = match self
+            .store
+            .take_over(id, offer.seat, plan, player, ply)
+            .await
+        {
+            Ok(name) => shown_name(&name),
+            Err(StoreError::SeatNotFree(_)) => {
+                // Another server's newcomer took it: read the game again, look elsewhere.
+                drop(g);
+                self.refresh(id).await;
+                return Ok(None);
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let position = g.game.game().position();
+        let took_over = TakenOver {
+            moves: ply,
+            captures: position.captures(offer.kingdom),
+            losses: position.losses(offer.kingdom),
+            to_move: position.to_move(),
+        };
+        let seated = g.game.take_over(offer.seat, player, &name);
+        g.tell(seated);
+        note!(
+            self.log,
+            INFO,
+            "kingdom taken over",
+            game = id.0,
+            seat = offer.seat,
+            ply = ply,
+            by = player.0,
+            name = escaped(&name)
+        );
+        self.follow(id, player, true);
+        let view = g
+            .game
+            .view(Some(player), &self.presence(&g.game), self.store.now());
+        let events = g.subscribe();
+        drop(g);
+        self.wake(id);
+        Ok(Some(QuickSeat {
+            kingdom: offer.kingdom,
+            took_over: Some(took_over),
+            view,
+            events,
+        }))
+    }
+
+    /// A new quick game of `pace` with `player` as Qin.
+    async fn new_quick(
+        self: &Arc<Self>,
+        player: &PlayerId,
+        pace: QuickPace,
+    ) -> Result<QuickSeat, Refusal> {
+        let created = self
+            .store
+            .create_quick_game(player, &new_quick_game(pace), pace)
+            .await?;
+        let stored = self.store.load_game(&created.id).await?;
+        let live = self.insert(stored, 0);
+        note!(
+            self.log,
+            INFO,
+            "quick game created",
+            game = created.id.0,
+            pace = pace.name(),
+            by = player.0
+        );
+        self.follow(&created.id, player, true);
+        let mut g = live.lock().await;
+        let view = g
+            .game
+            .view(Some(player), &self.presence(&g.game), self.store.now());
+        let events = g.subscribe();
+        drop(g);
+        self.wake(&created.id);
+        Ok(QuickSeat {
+            kingdom: Kingdom::Qin,
+            took_over: None,
+            view,
+            events,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::StoredSeat;
+
+    fn quick_game(pace: QuickPace, creator: &str) -> LiveGame {
+        LiveGame::from(stored_quick_game(pace, creator))
+    }
+
+    fn stored_quick_game(pace: QuickPace, creator: &str) -> StoredGame {
+        let new = new_quick_game(pace);
+        let record = new.start.clone();
+        StoredGame {
+            id: GameId("g".into()),
+            code: "CODE".into(),
+            creator: PlayerId(creator.into()),
+            game: record.replay().unwrap(),
+            record,
+            seats: new
+                .seats
+                .iter()
+                .map(|&plan| StoredSeat {
+                    plan,
+                    holder: (plan == SeatPlan::Creator).then(|| PlayerId(creator.into())),
+                    name: (plan == SeatPlan::Creator).then(|| creator.to_owned()),
+                    seen_ms: None,
+                    holidays: Vec::new(),
+                })
+                .collect(),
+            pace: new.pace,
+            moved_ms: 0,
+            finished: false,
+            stand_ins: Vec::new(),
+            take_back: None,
+        }
+    }
+
+    #[test]
+    fn a_new_quick_game_seats_the_asker_as_qin_against_the_paces_computers() {
+        for pace in QuickPace::ALL {
+            let new = new_quick_game(pace);
+            assert_eq!(new.check(), Ok(()), "{pace:?}");
+            assert_eq!(new.seats[0], SeatPlan::Creator);
+            assert!(new.seats[1..] == [SeatPlan::Computer(pace.level()); 6]);
+            assert_eq!(new.pace, pace.pace());
+        }
+    }
+
+    #[test]
+    fn the_offer_is_a_computers_kingdom_and_company_is_seen() {
+        let game = quick_game(QuickPace::Brisk, "ann");
+        // Ann alone, present: she waits for company. Chu (seat 1) is the first in standing
+        // order among equals (all whole armies, nothing lost).
+        let offer = best_offer(
+            &game,
+            false,
+            &[true, false, false, false, false, false, false],
+        )
+        .expect("six computers' kingdoms");
+        assert!(offer.company);
+        assert_eq!((offer.seat, offer.kingdom), (1, Kingdom::Chu));
+        assert_eq!(offer.level, QuickPace::Brisk.level());
+        assert_eq!(offer.moves, 0);
+        // Not present: no company to offer.
+        let offer = best_offer(&game, false, &[false; 7]).unwrap();
+        assert!(!offer.company);
+        // Qin's seat is a person's, never offered, and a searched kingdom is not offered
+        // either: at ply 0 Qin moves, so the search does not matter here.
+        assert_eq!(best_offer(&game, true, &[false; 7]).unwrap().seat, 1);
+    }
+
+    #[test]
+    fn the_kingdom_a_computer_is_searching_for_is_not_offered() {
+        let mut game = quick_game(QuickPace::Calm, "ann");
+        // Qin moves: Chu (seat 1) to move, and a computer searching for it.
+        let mv = game.game().position().legal_moves()[0];
+        let checked = game
+            .check(Mover::Player(&PlayerId("ann".into())), 0, mv, 0)
+            .unwrap();
+        game.apply(checked, 0, &[true; 7]);
+        assert_eq!(game.seat_to_move(), 1);
+        assert_eq!(best_offer(&game, true, &[true; 7]).unwrap().seat, 2);
+        assert_eq!(best_offer(&game, false, &[true; 7]).unwrap().seat, 1);
+    }
+
+    #[test]
+    fn a_taken_kingdom_is_a_persons_and_the_next_offer_moves_on() {
+        let mut game = quick_game(QuickPace::Daily, "ann");
+        let event = game.take_over(1, &PlayerId("bo".into()), "Bo");
+        assert!(matches!(event, Event::Seated { seat: 1, .. }));
+        assert_eq!(game.seats()[1].plan, SeatPlan::Open);
+        assert_eq!(game.seats_of(&PlayerId("bo".into())), vec![1]);
+        let offer = best_offer(
+            &game,
+            false,
+            &[true, true, false, false, false, false, false],
+        )
+        .unwrap();
+        assert_eq!(offer.seat, 2);
+        // Two people now: nobody waits alone for company.
+        assert!(!offer.company);
+    }
+
+    #[test]
+    fn a_finished_game_offers_nothing() {
+        let mut stored = stored_quick_game(QuickPace::Relaxed, "ann");
+        stored.finished = true;
+        assert_eq!(
+            best_offer(&LiveGame::from(stored), false, &[false; 7]),
+            None
+        );
+    }
+
+    #[test]
+    fn offers_rank_company_then_youth_then_standing() {
+        let offer = |company, moves, army, lost, seat| Offer {
+            seat,
+            level: Level::Easy,
+            kingdom: Kingdom::Chu,
+            company,
+            moves,
+            army,
+            lost,
+        };
+        let mut offers = [
+            offer(false, 0, 17, 0, 1),
+            offer(true, 40, 10, 7, 3),
+            offer(false, 0, 17, 0, 2),
+            offer(false, 0, 12, 5, 4),
+            offer(true, 12, 9, 8, 5),
+        ];
+        offers.sort_by_key(Offer::rank);
+        let seats: Vec<u8> = offers.iter().map(|o| o.seat).collect();
+        assert_eq!(seats, vec![5, 3, 1, 2, 4]);
+    }
+}
