@@ -193,6 +193,8 @@ pub(crate) fn online_window(
         .open(&mut open)
         .default_width(600.0)
         .max_width(640.0)
+        // Taller than a small window once connected: it scrolls inside the screen.
+        .vscroll(true)
         .show(ctx, |ui| {
             match &online.status {
                 Status::Offline | Status::Refused(_) => {
