@@ -76,26 +76,46 @@ fn run(apps: &mut [&mut App], playing: bool, done: impl Fn(&[&mut App]) -> bool)
     }
 }
 
+/// Starts `app`'s own server on loopback and connects it as `name`: the server's address.
+fn own_server(app: &mut App, name: &str) -> String {
+    send(
+        app,
+        OnlineRequested::OwnServer {
+            lan: false,
+            port: 0,
+            name: name.into(),
+        },
+    );
+    run(&mut [&mut *app], false, |a| {
+        online(a[0]).status == Status::Connected
+    });
+    online(app)
+        .served
+        .clone()
+        .expect("the own server's address")
+}
+
+/// Connects `guest` as `name` to `host`'s server at `url` (both windows stepped meanwhile).
+fn connect_to(host: &mut App, guest: &mut App, url: String, name: &str) {
+    send(
+        guest,
+        OnlineRequested::Remote {
+            url,
+            name: name.into(),
+            insecure_lan: false,
+        },
+    );
+    run(&mut [host, guest], false, |a| {
+        online(a[1]).status == Status::Connected
+    });
+}
+
 /// Ann's window, serving, and Bo's, connected to it, at one game (of `pace`): Ann on Qin, Bo
 /// having joined Chu with the code as typed by hand, five Random computers.
 fn ann_and_bo(test: &str, pace: Pace) -> (App, App) {
     let mut ann = window(&format!("{test}-ann"), 1);
     let mut bo = window(&format!("{test}-bo"), 2);
-    send(
-        &mut ann,
-        OnlineRequested::OwnServer {
-            lan: false,
-            port: 0,
-            name: "Ann".into(),
-        },
-    );
-    run(&mut [&mut ann], false, |a| {
-        online(a[0]).status == Status::Connected
-    });
-    let url = online(&ann)
-        .served
-        .clone()
-        .expect("the own server's address");
+    let url = own_server(&mut ann, "Ann");
     // A game with the board's rules: Ann on Qin, Chu open, five Random computers.
     let mut plans = vec![SeatPlan::Creator, SeatPlan::Open];
     plans.extend([SeatPlan::Computer(Level::Random); 5]);
@@ -114,17 +134,7 @@ fn ann_and_bo(test: &str, pace: Pace) -> (App, App) {
     let code = online(&ann).table.as_ref().unwrap().code.clone();
     assert!(online(&ann).table.as_ref().unwrap().holds(0));
     // Bo connects to Ann's server and joins with the code, as typed by hand.
-    send(
-        &mut bo,
-        OnlineRequested::Remote {
-            url,
-            name: "Bo".into(),
-            insecure_lan: false,
-        },
-    );
-    run(&mut [&mut ann, &mut bo], false, |a| {
-        online(a[1]).status == Status::Connected
-    });
+    connect_to(&mut ann, &mut bo, url, "Bo");
     send(
         &mut bo,
         OnlineCommand::Join {
@@ -327,21 +337,7 @@ fn play_now_takes_a_computers_kingdom_over_in_another_window() {
     use qiguo_protocol::QuickPace;
     let mut ann = window("online-quick-ann", 1);
     let mut bo = window("online-quick-bo", 2);
-    send(
-        &mut ann,
-        OnlineRequested::OwnServer {
-            lan: false,
-            port: 0,
-            name: "Ann".into(),
-        },
-    );
-    run(&mut [&mut ann], false, |a| {
-        online(a[0]).status == Status::Connected
-    });
-    let url = online(&ann)
-        .served
-        .clone()
-        .expect("the own server's address");
+    let url = own_server(&mut ann, "Ann");
     send(&mut ann, OnlineCommand::Quick(QuickPace::Brisk));
     run(&mut [&mut ann], false, |a| online(a[0]).table.is_some());
     assert!(online(&ann).table.as_ref().unwrap().holds(0));
@@ -350,17 +346,7 @@ fn play_now_takes_a_computers_kingdom_over_in_another_window() {
             .iter()
             .all(|p| p.computer == Some(Level::Easy))
     );
-    send(
-        &mut bo,
-        OnlineRequested::Remote {
-            url,
-            name: "Bo".into(),
-            insecure_lan: false,
-        },
-    );
-    run(&mut [&mut ann, &mut bo], false, |a| {
-        online(a[1]).status == Status::Connected
-    });
+    connect_to(&mut ann, &mut bo, url, "Bo");
     send(&mut bo, OnlineCommand::Quick(QuickPace::Brisk));
     run(&mut [&mut ann, &mut bo], false, |a| {
         online(a[1]).table.is_some()

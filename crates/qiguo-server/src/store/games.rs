@@ -78,16 +78,34 @@ impl Store {
         seat: u8,
         player: &PlayerId,
     ) -> Result<String, StoreError> {
+        self.give_seat(game, seat, SeatPlan::Open, player, None)
+            .await
+    }
+
+    /// Gives seat `seat` of `game`, planned as `from` and held by nobody, to `player` as an
+    /// open seat taken (from move `taken_ply` on, for a computer's seat taken over), once:
+    /// `SeatNotFree` when it is no longer so. Returns the name the seat is then shown with,
+    /// read in the same transaction.
+    pub(super) async fn give_seat(
+        &self,
+        game: &GameId,
+        seat: u8,
+        from: SeatPlan,
+        player: &PlayerId,
+        taken_ply: Option<u32>,
+    ) -> Result<String, StoreError> {
         let mut tx = self.pool.begin().await?;
         let taken = sqlx::query(
-            "UPDATE seats SET holder = $1, seen_ms = $2 WHERE game_id = $3 AND seat = $4 \
-             AND holder IS NULL AND plan = $5",
+            "UPDATE seats SET plan = $1, holder = $2, seen_ms = $3, taken_ply = $4 \
+             WHERE game_id = $5 AND seat = $6 AND holder IS NULL AND plan = $7",
         )
+        .bind(to_json(&SeatPlan::Open))
         .bind(&player.0)
         .bind(self.now())
+        .bind(taken_ply.map(i64::from))
         .bind(&game.0)
         .bind(i64::from(seat))
-        .bind(to_json(&SeatPlan::Open))
+        .bind(to_json(&from))
         .execute(&mut *tx)
         .await?;
         if taken.rows_affected() != 1 {

@@ -49,32 +49,7 @@ impl Store {
         player: &PlayerId,
         ply: u32,
     ) -> Result<String, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let taken = sqlx::query(
-            "UPDATE seats SET plan = $1, holder = $2, seen_ms = $3, taken_ply = $4 \
-             WHERE game_id = $5 AND seat = $6 AND holder IS NULL AND plan = $7",
-        )
-        .bind(to_json(&SeatPlan::Open))
-        .bind(&player.0)
-        .bind(self.now())
-        .bind(i64::from(ply))
-        .bind(&game.0)
-        .bind(i64::from(seat))
-        .bind(to_json(&plan))
-        .execute(&mut *tx)
-        .await?;
-        if taken.rows_affected() != 1 {
-            return Err(StoreError::SeatNotFree(seat));
-        }
-        let name: String = sqlx::query("SELECT name FROM players WHERE id = $1")
-            .bind(&player.0)
-            .fetch_optional(&mut *tx)
-            .await?
-            .ok_or(StoreError::WrongKey)?
-            .try_get("name")?;
-        self.notify_change(&mut tx, game).await?;
-        tx.commit().await?;
-        Ok(name)
+        self.give_seat(game, seat, plan, player, Some(ply)).await
     }
 
     /// How many quick games under way `player` holds a seat in.
