@@ -11,7 +11,7 @@ use clap::{Args, Subcommand};
 use qiguo_ai::{Engine, Level, LevelSearch, Limits, TableSize};
 use qiguo_client::{Backoff, Client, ClientError, KeyStore, SignInError, Trust, sign_in};
 use qiguo_protocol::{Answer, Ask, Event, GameView, MAX_DAYS, MIN_DAYS, NewGame, Refusal};
-use qiguo_protocol::{GameId, MadeBy, Pace, QuickPace, SeatPlan, WhenOverdue};
+use qiguo_protocol::{GameId, MadeBy, Pace, QuickPace, RatingFamily, SeatPlan, WhenOverdue};
 use qiguo_rules::{Game, Kingdom, Move, Preset, Rules, notation};
 use serde_json::json;
 
@@ -106,6 +106,16 @@ pub enum OnlineCommand {
         /// Which page of them (from 0).
         #[arg(long, value_name = "N", default_value_t = 0, requires = "finished")]
         page: u32,
+    },
+    /// Print a pace family's leaderboard (the best established ratings first, then the
+    /// provisional ones) and your rating and rated games there, or another player's.
+    Ratings {
+        /// live or correspondence.
+        #[arg(long, value_name = "FAMILY", default_value = "live")]
+        family: RatingFamily,
+        /// The player to show instead of you, by public name.
+        #[arg(long, value_name = "NAME")]
+        of: Option<String>,
     },
     /// Offer the players of a finished game of yours a rematch: the same start, seats and
     /// pace; prints the new game's id and invitation code.
@@ -359,6 +369,20 @@ async fn online(args: &OnlineArgs) -> Result<(), Failure> {
             }
             other => unexpected(other)?,
         },
+        OnlineCommand::Ratings { family, of } => {
+            let ask = Ask::Ratings {
+                family: *family,
+                of: of.clone(),
+            };
+            match client.ask(ask).await? {
+                Answer::Ratings {
+                    family,
+                    board,
+                    player,
+                } => json!({ "family": family, "board": board, "player": player }),
+                other => unexpected(other)?,
+            }
+        }
         OnlineCommand::Rematch { game } => {
             let ask = Ask::Rematch {
                 game: GameId(game.clone()),

@@ -275,6 +275,8 @@ fn online_lines(data: &Path, port: u16, args: &[&str]) -> Vec<Value> {
         .collect()
 }
 
+/// Quick play and ratings from a terminal: Ann plays now and Bo takes a kingdom of her game
+/// over; each reads the ratings, their own and the other's.
 #[test]
 fn quick_play_from_the_command_line() {
     let dir = TempDir::new("online-quick");
@@ -296,6 +298,33 @@ fn quick_play_from_the_command_line() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("brisk, calm, daily or relaxed"), "{err}");
+    // Ratings: nobody has played a rated game to its end yet; each is a new player's, shown.
+    let ratings = online(&ann, port, &["ratings"]);
+    assert_eq!(ratings["family"], "live", "{ratings}");
+    assert_eq!(ratings["board"], serde_json::json!([]), "{ratings}");
+    assert_eq!(ratings["player"]["name"], "Ann", "{ratings}");
+    assert_eq!(
+        ratings["player"]["rating"],
+        serde_json::json!({"points": 1500, "provisional": true, "games": 0})
+    );
+    let of_bo = online(
+        &ann,
+        port,
+        &["ratings", "--family", "correspondence", "--of", "bo"],
+    );
+    assert_eq!(of_bo["family"], "correspondence", "{of_bo}");
+    assert_eq!(of_bo["player"]["name"], "Bo", "{of_bo}");
+    let out = online_output(&ann, port, &["ratings", "--of", "Nobody"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no_player_named") && err.contains("Nobody"),
+        "{err}"
+    );
+    let out = online_output(&ann, port, &["ratings", "--family", "weekly"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("live or correspondence"), "{err}");
 }
 
 #[test]

@@ -12,15 +12,18 @@
 use qiguo_rules::{Kingdom, Record};
 use serde::{Deserialize, Serialize};
 
-use crate::model::{GameId, MadeBy, NewGame, Pace, PlayerId, QuickPace, SeatPlan};
+use crate::model::{
+    GameId, MadeBy, NewGame, Pace, PlayerId, QuickPace, RatingFamily, RatingShown, SeatPlan,
+};
 use crate::refusal::Refusal;
 
 /// The version of these messages. A client speaking another is refused at [`Ask::Hello`].
 ///
+/// 7: ratings (a seat's `rating`, [`Ask::Ratings`]). 6: quick play ([`Ask::Quick`]).
 /// 5: e-mail (a hello's `language`, signing in by a link's one-time token, [`Ask::Mail`]).
 /// 4: table talk, holidays (a seat's `away_until`). 3: refusals are codes with parameters ([`Refusal`]) beside the English `why`; events of
 /// unknown types are ignored. 2: presence events. 1: the first.
-pub const PROTOCOL_VERSION: u32 = 6;
+pub const PROTOCOL_VERSION: u32 = 7;
 
 /// The port a server listens on unless told otherwise (the year of the 1206 text, plus 6000).
 pub const DEFAULT_PORT: u16 = 7206;
@@ -132,6 +135,15 @@ pub enum Ask {
     Quick {
         /// The pace.
         pace: QuickPace,
+    },
+    /// The leaderboard of a pace family and one player's rating and history in it (answered
+    /// with [`Answer::Ratings`]): the player named `of`, or the client when `None`.
+    Ratings {
+        /// Live or correspondence.
+        family: RatingFamily,
+        /// A player's public name (compared as names are), or `None` for the client's own.
+        #[serde(default)]
+        of: Option<String>,
     },
     /// A move for a kingdom the client holds (answered with [`Answer::Moved`] once it is
     /// stored; every follower, the client included, also gets [`Event::Moved`]).
@@ -253,6 +265,10 @@ pub struct SeatView {
     /// The last day of its player's holiday (`YYYY-MM-DD`, UTC), while they are away.
     #[serde(default)]
     pub away_until: Option<String>,
+    /// The rating of its player (a person's in the game's pace family; a computer's fixed one
+    /// for its level); `None` for a seat nobody holds yet.
+    #[serde(default)]
+    pub rating: Option<RatingShown>,
 }
 
 /// A player's holidays, as the server counts them: days away stop their correspondence clocks.
@@ -368,6 +384,55 @@ pub struct TakenOver {
     pub to_move: Kingdom,
 }
 
+/// How many places one [`Answer::Ratings`] leaderboard lists, and how many of a player's
+/// rated games their history holds.
+pub const RATINGS_LISTED: usize = 50;
+
+/// One place of a leaderboard.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RatingRow {
+    /// The place, from 1.
+    pub place: u32,
+    /// The player's public name.
+    pub name: String,
+    /// Their rating.
+    pub rating: RatingShown,
+}
+
+/// What one rated game did to a player's rating.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RatingChange {
+    /// The game.
+    pub game: GameId,
+    /// When it was rated (it had just ended), in milliseconds since 1970.
+    pub at_ms: i64,
+    /// The player's place in it, from 1.
+    pub place: u8,
+    /// How many sides (people and computers) were placed.
+    pub sides: u8,
+    /// The share of the kingdom's turns the player played, in percent (100 unless they took it
+    /// over mid-game).
+    pub share: u8,
+    /// The shown rating after the game.
+    pub points: i64,
+    /// How much it moved.
+    pub change: i64,
+}
+
+/// A player's rating in a pace family and the games that made it, the newest first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RatingHistory {
+    /// The player's public name.
+    pub name: String,
+    /// Their rating now (a new player's until a rated game ends).
+    pub rating: RatingShown,
+    /// The last [`RATINGS_LISTED`] rated games, the newest first.
+    pub changes: Vec<RatingChange>,
+}
+
 /// The server's answer to a request.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -401,6 +466,16 @@ pub enum Answer {
         took_over: Option<TakenOver>,
         /// The game, as it stands.
         game: Box<GameView>,
+    },
+    /// A pace family's leaderboard and a player's rating in it.
+    Ratings {
+        /// The family.
+        family: RatingFamily,
+        /// The best established ratings, then the provisional ones, each by rating, at most
+        /// [`RATINGS_LISTED`].
+        board: Vec<RatingRow>,
+        /// The player asked about.
+        player: RatingHistory,
     },
     /// The client's games: those waiting for its move first, then the others by the time of
     /// their last move, the newest first.
@@ -471,6 +546,9 @@ pub enum Event {
         seat: u8,
         /// The player's name.
         name: String,
+        /// Their rating in the game's pace family.
+        #[serde(default)]
+        rating: Option<RatingShown>,
     },
     /// A seat's player came (opened the game on this server, where nobody had it open for
     /// them) or went (closed it, or lost the connection, where it was open last).

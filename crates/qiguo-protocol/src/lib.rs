@@ -19,6 +19,6 @@ pub mod versions;
 pub use frames::*;
 pub use model::{
     GameId, MAX_DAYS, MAX_NAME_CHARS, MAX_TALK_CHARS, MIN_DAYS, MadeBy, NewGame, Pace, PlayerId,
-    QuickPace, SeatPlan, WhenOverdue, clean_name, clean_talk,
+    QuickPace, RatingFamily, RatingShown, SeatPlan, WhenOverdue, clean_name, clean_talk,
 };
 pub use refusal::Refusal;

@@ -149,6 +149,72 @@ impl QuickPace {
     }
 }
 
+/// The pace families rated apart: a person's skill at a game in one sitting and at a game
+/// over weeks are different skills, so each has its own rating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RatingFamily {
+    /// Live games ([`Pace::Live`]).
+    Live,
+    /// Games by correspondence ([`Pace::Correspondence`]).
+    Correspondence,
+}
+
+impl RatingFamily {
+    /// Both families.
+    pub const ALL: [RatingFamily; 2] = [RatingFamily::Live, RatingFamily::Correspondence];
+
+    /// The family of games at `pace`.
+    pub fn of(pace: &Pace) -> RatingFamily {
+        match pace {
+            Pace::Live { .. } => RatingFamily::Live,
+            Pace::Correspondence { .. } => RatingFamily::Correspondence,
+        }
+    }
+
+    /// Its name on the wire, in the database and on the command line (`live`,
+    /// `correspondence`).
+    pub fn name(self) -> &'static str {
+        match self {
+            RatingFamily::Live => "live",
+            RatingFamily::Correspondence => "correspondence",
+        }
+    }
+}
+
+impl std::str::FromStr for RatingFamily {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<RatingFamily, String> {
+        RatingFamily::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| format!("{text:?} is not a family of paces: live or correspondence"))
+    }
+}
+
+/// A rating as shown beside a name: points on a scale where a new player has 1500.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RatingShown {
+    /// The points.
+    pub points: i64,
+    /// Too few games are known for them to mean much yet (shown with a `?`).
+    pub provisional: bool,
+    /// Rated games played in the family (0 for a computer, whose rating is fixed).
+    pub games: u32,
+}
+
+impl std::fmt::Display for RatingShown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.points)?;
+        if self.provisional {
+            f.write_str("?")?;
+        }
+        Ok(())
+    }
+}
+
 impl std::str::FromStr for QuickPace {
     type Err = String;
 

@@ -213,6 +213,12 @@ pub enum Refusal {
         /// The most a player may have in progress at once.
         max: u32,
     },
+    /// No player of this name plays on the server.
+    #[error("nobody called {name} plays here")]
+    NoPlayerNamed {
+        /// The name asked about.
+        name: String,
+    },
     /// The player plays as many quick games as the server allows one player at once.
     #[error("you play {max} quick games already: finish one before beginning another")]
     TooManyQuickGames {
@@ -285,6 +291,7 @@ impl Refusal {
             Refusal::TooManyConnections { .. } => "too_many_connections",
             Refusal::TooManyGames { .. } => "too_many_games",
             Refusal::TooManyQuickGames { .. } => "too_many_quick_games",
+            Refusal::NoPlayerNamed { .. } => "no_player_named",
             Refusal::SlowDown { .. } => "slow_down",
             Refusal::TryAgain => "try_again",
             Refusal::ShuttingDown => "shutting_down",
@@ -399,6 +406,7 @@ mod tests {
             Refusal::TooManyConnections { max: 1 },
             Refusal::TooManyGames { max: 1 },
             Refusal::TooManyQuickGames { max: 1 },
+            Refusal::NoPlayerNamed { name: "Ann".into() },
             Refusal::SlowDown { seconds: 1 },
             Refusal::TryAgain,
             Refusal::ShuttingDown,

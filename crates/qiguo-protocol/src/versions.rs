@@ -38,6 +38,7 @@ pub fn behind(server_version: u32) -> bool {
 pub fn knows(version: u32, ask: &Ask) -> bool {
     match ask {
         Ask::Quick { .. } => version >= 6,
+        Ask::Ratings { .. } => version >= 7,
         _ => true,
     }
 }
@@ -60,10 +61,43 @@ pub fn frame_for(version: u32, frame: &ServerFrame) -> Option<String> {
 /// A frame of version `from` as version `from - 1` reads it.
 fn step_down(from: u32, value: Value) -> Option<Value> {
     match from {
+        7 => seven_to_six(value),
         6 => six_to_five(value),
         5 => five_to_four(value),
         // Versions before 4 are not served.
         _ => Some(value),
+    }
+}
+
+/// Version 7 added ratings: the `ratings` answer (to the `ratings` request), a seat's `rating`
+/// wherever a seat is sent (a game's view, in an answer or an event) and the `seated` event's.
+fn seven_to_six(mut value: Value) -> Option<Value> {
+    if value.get("type")?.as_str()? == "reply"
+        && value.get("answer")?.get("type")?.as_str()? == "ratings"
+    {
+        return None;
+    }
+    if value.get("type")?.as_str()? == "event"
+        && let Some(event) = value.get_mut("event")
+        && event.get("type").and_then(Value::as_str) == Some("seated")
+    {
+        event.as_object_mut()?.remove("rating");
+    }
+    without_seat_ratings(&mut value);
+    Some(value)
+}
+
+/// Takes `rating` out of every seat (an object with a `plan` and `present`) within `value`.
+fn without_seat_ratings(value: &mut Value) {
+    match value {
+        Value::Object(object) => {
+            if object.contains_key("plan") && object.contains_key("present") {
+                object.remove("rating");
+            }
+            object.values_mut().for_each(without_seat_ratings);
+        }
+        Value::Array(items) => items.iter_mut().for_each(without_seat_ratings),
+        _ => {}
     }
 }
 
@@ -249,5 +283,91 @@ mod tests {
         let refused = ServerFrame::refused(4, Refusal::NoMail, false);
         let text = frame_for(4, &refused).unwrap();
         assert_eq!(serde_json::from_str::<ServerFrame>(&text).unwrap(), refused);
+    }
+
+    #[test]
+    fn a_version_six_client_gets_no_ratings_and_seats_without_them() {
+        use crate::frames::{GameView, RatingHistory, SeatView};
+        use crate::model::{RatingFamily, RatingShown, SeatPlan};
+        let ratings = Ask::Ratings {
+            family: RatingFamily::Live,
+            of: None,
+        };
+        assert!(knows(PROTOCOL_VERSION, &ratings));
+        assert!(!knows(6, &ratings));
+        let shown = RatingShown {
+            points: 1512,
+            provisional: true,
+            games: 1,
+        };
+        let answer = ServerFrame::Reply {
+            req: 2,
+            answer: Answer::Ratings {
+                family: RatingFamily::Live,
+                board: Vec::new(),
+                player: RatingHistory {
+                    name: "Ann".into(),
+                    rating: shown,
+                    changes: Vec::new(),
+                },
+            },
+        };
+        assert!(frame_for(PROTOCOL_VERSION, &answer).is_some());
+        assert_eq!(frame_for(6, &answer), None);
+        let view = GameView {
+            id: GameId("g".into()),
+            code: "CODE".into(),
+            record: qiguo_rules::Record::from_game(
+                &qiguo_rules::Game::new(
+                    qiguo_rules::Position::start(qiguo_rules::Rules::default()),
+                ),
+                qiguo_rules::PlayerInfo::defaults(7),
+            ),
+            stand_ins: Vec::new(),
+            seats: vec![SeatView {
+                plan: SeatPlan::Creator,
+                name: Some("Ann".into()),
+                yours: true,
+                present: true,
+                away_until: None,
+                rating: Some(shown),
+            }],
+            pace: crate::model::QuickPace::Brisk.pace(),
+            since_ms: 0,
+            deadline_ms: None,
+            finished: false,
+            take_back: None,
+        };
+        let game = ServerFrame::Reply {
+            req: 3,
+            answer: Answer::Game(Box::new(view.clone())),
+        };
+        let today = frame_for(PROTOCOL_VERSION, &game).unwrap();
+        assert!(today.contains("\"rating\""), "{today}");
+        let six = frame_for(6, &game).unwrap();
+        assert!(!six.contains("\"rating\""), "{six}");
+        let value: Value = serde_json::from_str(&six).unwrap();
+        assert_eq!(value["answer"]["seats"][0]["name"], "Ann");
+        let seated = ServerFrame::Event {
+            event: Event::Seated {
+                game: GameId("g".into()),
+                seat: 1,
+                name: "Bo".into(),
+                rating: Some(shown),
+            },
+        };
+        let six_seated = frame_for(6, &seated).unwrap();
+        assert!(!six_seated.contains("rating"), "{six_seated}");
+        assert!(six_seated.contains("\"Bo\""), "{six_seated}");
+        // What remains is what version 6 read: today's types read it with no rating.
+        let mut unrated = view;
+        unrated.seats[0].rating = None;
+        assert_eq!(
+            serde_json::from_str::<ServerFrame>(&six).unwrap(),
+            ServerFrame::Reply {
+                req: 3,
+                answer: Answer::Game(Box::new(unrated)),
+            }
+        );
     }
 }

@@ -22,6 +22,7 @@ pub mod mail;
 mod metrics;
 mod model;
 pub mod page;
+mod rated;
 pub use qiguo_protocol as protocol;
 mod secret;
 pub mod server;

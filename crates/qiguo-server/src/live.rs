@@ -7,12 +7,14 @@
 //! answers the same way in a test as on a server.
 
 use qiguo_protocol::{
-    Event, GameId, GameSummary, GameView, MadeBy, NewGame, Pace, PlayerId, Refusal, SeatPlan,
-    SeatView, TakeBackView,
+    Event, GameId, GameSummary, GameView, MadeBy, NewGame, Pace, PlayerId, RatingFamily, Refusal,
+    SeatPlan, SeatView, TakeBackView,
 };
+use qiguo_rating::Rating;
 use qiguo_rules::{Game, Level, Move, PlayerInfo, Position, Record};
 
 use crate::model::{MailKind, MailNote, StoredGame, StoredSeat};
+use crate::rated;
 
 mod clock;
 mod take_back;
@@ -373,25 +375,56 @@ impl LiveGame {
     }
 
     /// Seats `player`, called `name`, in `seat` (taken in the database): the event to tell.
-    pub(crate) fn seat(&mut self, seat: u8, player: &PlayerId, name: &str) -> Event {
+    pub(crate) fn seat(
+        &mut self,
+        seat: u8,
+        player: &PlayerId,
+        name: &str,
+        rating: Option<(Rating, u32)>,
+    ) -> Event {
         if let Some(s) = self.seats.get_mut(usize::from(seat)) {
             s.holder = Some(player.clone());
             s.name = Some(name.to_owned());
+            s.rating = rating;
         }
         Event::Seated {
             game: self.id.clone(),
             seat,
             name: name.to_owned(),
+            rating: Some(rated::shown(rating)),
         }
+    }
+
+    /// `player`'s rating in the game's pace family is now `rating` (a game of theirs was
+    /// rated): the seats they hold show it from now on.
+    pub(crate) fn set_rating(&mut self, player: &PlayerId, rating: (Rating, u32)) {
+        for seat in &mut self.seats {
+            if seat.holder.as_ref() == Some(player) {
+                seat.rating = Some(rating);
+            }
+        }
+    }
+
+    /// The game's pace family (ratings are kept per family).
+    pub(crate) fn family(&self) -> RatingFamily {
+        RatingFamily::of(&self.pace)
     }
 
     /// `player`, named `name`, takes over the computer's seat `seat` (quick play): the seat is
     /// theirs as if they had joined it, from its next turn on.
-    pub(crate) fn take_over(&mut self, seat: u8, player: &PlayerId, name: &str) -> Event {
+    pub(crate) fn take_over(
+        &mut self,
+        seat: u8,
+        player: &PlayerId,
+        name: &str,
+        rating: Option<(Rating, u32)>,
+        ply: u32,
+    ) -> Event {
         if let Some(s) = self.seats.get_mut(usize::from(seat)) {
             s.plan = SeatPlan::Open;
+            s.taken_ply = Some(ply);
         }
-        self.seat(seat, player, name)
+        self.seat(seat, player, name, rating)
     }
 
     /// Takes the game as the database has it now (changed by another server): the events
@@ -438,6 +471,7 @@ impl LiveGame {
                     game: id.clone(),
                     seat: seat as u8,
                     name: name.clone(),
+                    rating: Some(rated::shown(b.rating)),
                 });
             }
         }
@@ -508,6 +542,11 @@ impl LiveGame {
                     yours: player.is_some() && seat.holder.as_ref() == player,
                     present: self.present(i as u8, present),
                     away_until: self.away_until(i as u8, now_ms),
+                    rating: match (&seat.holder, seat.plan) {
+                        (Some(_), _) => Some(rated::shown(seat.rating)),
+                        (None, SeatPlan::Computer(level)) => Some(rated::shown_computer(level)),
+                        (None, _) => None,
+                    },
                 })
                 .collect(),
             pace: self.pace,
@@ -624,6 +663,8 @@ mod tests {
                 name: None,
                 seen_ms: None,
                 holidays: Vec::new(),
+                taken_ply: None,
+                rating: None,
             })
             .collect();
         LiveGame::from(StoredGame {

@@ -6,7 +6,7 @@ use qiguo_protocol::{GameId, Pace, PlayerId, SeatPlan, TakeBackView};
 use qiguo_rules::{Game, Record};
 
 /// A seat of a stored game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct StoredSeat {
     /// Who was to play it.
     pub plan: SeatPlan,
@@ -19,6 +19,12 @@ pub struct StoredSeat {
     /// The holder's holidays that end on the day the turn began or later, as moments (ms
     /// since 1970, the first in, the second out), in order; read for correspondence games.
     pub holidays: Vec<(i64, i64)>,
+    /// For a seat a person took over from a computer mid-game, the number of moves the game had
+    /// then.
+    pub taken_ply: Option<u32>,
+    /// The holder's rating in the game's pace family and their rated games there, once they
+    /// have one (`None`: a new player's rating, or nobody holds the seat).
+    pub rating: Option<(qiguo_rating::Rating, u32)>,
 }
 
 /// A game as stored: its record (moves included), replayed and checked, its seats and pace.

@@ -10,7 +10,7 @@
 //!
 //! Here the connection, its migrations, the clock and the notices to other servers; one part
 //! per concern beside it: `players` (keys and names), `games` (games, seats, moves), `group`
-//! (the group commit), `talk`, `holidays` and `mail`.
+//! (the group commit), `talk`, `holidays`, `mail`, `quick` and `ratings`.
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -18,7 +18,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use qiguo_protocol::{Event, NewGame, QuickPace, Refusal};
+use qiguo_protocol::{Event, NewGame, QuickPace, RatingFamily, Refusal};
 pub use qiguo_protocol::{GameId, MadeBy, Pace, PlayerId, SeatPlan, TakeBackView, WhenOverdue};
 use qiguo_rules::{Move, Record};
 use serde::Serialize;
@@ -29,6 +29,8 @@ use sqlx::{AnyPool, Executor, Row};
 use crate::secret::{self, NoRandomness};
 
 pub use crate::model::{StoredGame, StoredSeat};
+use ratings::rating_of;
+pub use ratings::{RatingRecord, RatingStep, Rerated};
 
 mod games;
 mod group;
@@ -36,6 +38,7 @@ mod holidays;
 pub mod mail;
 mod players;
 mod quick;
+mod ratings;
 mod talk;
 
 /// The schema, in order; each applied once, recorded in the database.
@@ -64,6 +67,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
     (7, "mail", include_str!("../migrations/0007_mail.sql")),
     (8, "quick", include_str!("../migrations/0008_quick.sql")),
+    (9, "ratings", include_str!("../migrations/0009_ratings.sql")),
 ];
 
 /// The PostgreSQL channel on which a server says that a game changed (the payload is the

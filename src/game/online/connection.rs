@@ -155,6 +155,9 @@ pub(super) fn send_commands(
                 Asked::Mail { changed: true },
             ),
             OnlineCommand::Finished(page) => online.ask(Ask::Finished { page }, Asked::Finished),
+            OnlineCommand::Ratings(family) => {
+                online.ask(Ask::Ratings { family, of: None }, Asked::Ratings)
+            }
             OnlineCommand::Rematch(game) => online.ask(Ask::Rematch { game }, Asked::Created),
             OnlineCommand::AnswerTakeBack(agree) => {
                 let Some(table) = &mut online.table else {
@@ -276,6 +279,14 @@ pub(super) fn read_news(
                     (Asked::Finished, Ok(Answer::Finished { games, page, more })) => {
                         online.finished = Some((games, page, more));
                     }
+                    (
+                        Asked::Ratings,
+                        Ok(Answer::Ratings {
+                            family,
+                            board,
+                            player,
+                        }),
+                    ) => online.ratings = Some((family, board, player)),
                     (Asked::Holidays { changed }, Ok(Answer::Holidays(holidays))) => {
                         online.holidays = Some(holidays);
                         if changed {

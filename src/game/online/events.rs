@@ -40,9 +40,15 @@ pub(super) fn on_event(
                 (by, Ok(mv)) => online.inbox.push_back((ply, mv, by)),
             }
         }
-        Event::Seated { game, seat, name } if on_board(&game) => {
+        Event::Seated {
+            game,
+            seat,
+            name,
+            rating,
+        } if on_board(&game) => {
             if let Some(s) = online.seat_mut(seat) {
                 s.name = Some(name.clone());
+                s.rating = rating;
                 // A computer's seat taken over by a person (quick play) is a person's now.
                 if matches!(s.plan, qiguo_protocol::SeatPlan::Computer(_)) {
                     s.plan = qiguo_protocol::SeatPlan::Open;

@@ -38,7 +38,8 @@ use std::collections::{HashMap, VecDeque};
 use bevy::prelude::*;
 use link::Link;
 use qiguo_protocol::{
-    Ask, GameSummary, Holidays, MailView, NewGame, SeatView, TakeBackView, TalkLine,
+    Ask, GameSummary, Holidays, MailView, NewGame, RatingFamily, RatingHistory, RatingRow,
+    SeatView, TakeBackView, TalkLine,
 };
 use qiguo_protocol::{GameId, MadeBy};
 use qiguo_rules::{Kingdom, Move};
@@ -92,6 +93,8 @@ pub struct Online {
     pub mail: Option<MailView>,
     /// The page of finished games last read: the games, the page, whether more follow.
     pub finished: Option<(Vec<GameSummary>, u32, bool)>,
+    /// The ratings last read: a pace family's leaderboard and the player's own history there.
+    pub ratings: Option<(RatingFamily, Vec<RatingRow>, RatingHistory)>,
     /// What each request was for, by tag.
     asked: HashMap<u64, Asked>,
     /// Moves the server told of, not yet handed to the rules system: (moves before it, move,
@@ -177,6 +180,8 @@ enum Asked {
     Muted,
     /// A page of finished games.
     Finished,
+    /// A leaderboard and the player's rating.
+    Ratings,
     /// The player's e-mail: asked, or `changed` (given, removed).
     Mail {
         changed: bool,
@@ -251,6 +256,8 @@ pub enum OnlineCommand {
     },
     /// Read a page of my finished games.
     Finished(u32),
+    /// Read a pace family's leaderboard and my rating and history in it.
+    Ratings(RatingFamily),
     /// Offer the players of a finished game a rematch, and put it on the board.
     Rematch(GameId),
     /// Take the online game off the board's link: the board keeps it as it stands, played at

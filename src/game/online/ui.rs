@@ -9,7 +9,7 @@ use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_ai::Level;
 use qiguo_client::{KeyStore, KeysError};
 use qiguo_protocol::{DEFAULT_PORT, GameSummary, MAX_DAYS, MAX_NAME_CHARS, MIN_DAYS, NewGame};
-use qiguo_protocol::{Pace, SeatPlan, WhenOverdue};
+use qiguo_protocol::{Pace, RatingFamily, RatingHistory, SeatPlan, WhenOverdue};
 use qiguo_rules::Kingdom;
 
 use crate::game::online::invite::{Invitation, Invited};
@@ -500,6 +500,134 @@ fn my_games(
         games_in_progress(ui, tr, online, commands);
     }
     finished_games(ui, tr, online, commands);
+    ratings(ui, tr, online, commands);
+}
+
+/// The player's rating in a pace family, its history drawn where there is room, and the
+/// family's leaderboard; read when first opened.
+fn ratings(
+    ui: &mut egui::Ui,
+    tr: Tr,
+    online: &Online,
+    commands: &mut MessageWriter<OnlineCommand>,
+) {
+    let shown = egui::CollapsingHeader::new(tr.text("online-ratings"))
+        .id_salt("ratings")
+        .show(ui, |ui| {
+            let Some((family, board, me)) = &online.ratings else {
+                ui.label(RichText::new(tr.text("online-reading")).color(Color32::from_gray(170)));
+                return;
+            };
+            ui.horizontal(|ui| {
+                for (choice, key) in [
+                    (RatingFamily::Live, "online-ratings-live"),
+                    (
+                        RatingFamily::Correspondence,
+                        "online-ratings-correspondence",
+                    ),
+                ] {
+                    if ui
+                        .selectable_label(*family == choice, tr.text(key))
+                        .clicked()
+                        && *family != choice
+                    {
+                        commands.write(OnlineCommand::Ratings(choice));
+                    }
+                }
+            });
+            ui.label(
+                RichText::new(tr!(
+                    tr,
+                    "online-ratings-yours",
+                    rating = me.rating.to_string(),
+                    games = me.rating.games
+                ))
+                .strong(),
+            );
+            if me.rating.provisional {
+                ui.label(
+                    RichText::new(tr.text("online-ratings-provisional"))
+                        .small()
+                        .color(Color32::from_gray(170)),
+                );
+            }
+            rating_plot(ui, me);
+            if let Some(last) = me.changes.first() {
+                ui.label(
+                    RichText::new(tr!(
+                        tr,
+                        "online-ratings-last",
+                        place = last.place,
+                        sides = last.sides,
+                        change = format!("{:+}", last.change)
+                    ))
+                    .small(),
+                );
+            }
+            if board.is_empty() {
+                ui.label(
+                    RichText::new(tr.text("online-ratings-none")).color(Color32::from_gray(170)),
+                );
+                return;
+            }
+            egui::Grid::new("leaderboard")
+                .num_columns(3)
+                .striped(true)
+                .spacing([12.0, 2.0])
+                .show(ui, |ui| {
+                    for row in board {
+                        ui.label(row.place.to_string());
+                        let name = RichText::new(&row.name);
+                        ui.label(if row.name == me.name {
+                            name.strong()
+                        } else {
+                            name
+                        });
+                        ui.label(row.rating.to_string());
+                        ui.end_row();
+                    }
+                });
+        });
+    if shown.header_response.clicked() && online.ratings.is_none() {
+        commands.write(OnlineCommand::Ratings(RatingFamily::Live));
+    }
+}
+
+/// The player's rating after each of their last rated games, the oldest on the left, as a line
+/// (drawn once there are two games).
+fn rating_plot(ui: &mut egui::Ui, me: &RatingHistory) {
+    let points: Vec<i64> = me.changes.iter().rev().map(|c| c.points).collect();
+    if points.len() < 2 {
+        return;
+    }
+    let (low, high) = (
+        *points.iter().min().unwrap_or(&0) as f32,
+        *points.iter().max().unwrap_or(&0) as f32,
+    );
+    let span = (high - low).max(50.0);
+    let width = ui.available_width().min(360.0);
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(width, 60.0), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_stroke(
+        rect,
+        2.0,
+        egui::Stroke::new(1.0, Color32::from_gray(90)),
+        egui::StrokeKind::Inside,
+    );
+    let step = rect.width() / (points.len() - 1) as f32;
+    let line: Vec<egui::Pos2> = points
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| {
+            let y = rect.bottom() - 6.0 - (p as f32 - low) / span * (rect.height() - 12.0);
+            egui::pos2(rect.left() + i as f32 * step, y)
+        })
+        .collect();
+    painter.add(egui::Shape::line(
+        line,
+        egui::Stroke::new(2.0, Color32::from_rgb(150, 210, 255)),
+    ));
+    response.on_hover_text(format!("{} – {}", low as i64, high as i64));
 }
 
 /// The games in progress, those waiting for the player's move first.
@@ -1047,6 +1175,11 @@ pub(crate) fn seat_cell(ui: &mut egui::Ui, tr: Tr, online: &Online, player: u8) 
     };
     let text = match &seat.away_until {
         Some(date) => tr!(tr, "seat-away", seat = text, date = date.clone()),
+        None => text,
+    };
+    // The rating beside the name: a person's in the game's pace family, a computer's fixed one.
+    let text = match &seat.rating {
+        Some(rating) => format!("{text} · {rating}"),
         None => text,
     };
     ui.label(RichText::new(text).small().color(colour));

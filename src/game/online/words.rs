@@ -113,6 +113,9 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
         Refusal::TooManyQuickGames { max } => {
             tr!(tr, "server-refusal-too-many-quick-games", max = *max)
         }
+        Refusal::NoPlayerNamed { name } => {
+            tr!(tr, "server-refusal-no-player-named", name = name.clone())
+        }
         Refusal::BadDate { date } => tr!(tr, "server-refusal-bad-date", date = date.clone()),
         Refusal::HolidayDays { year, asked, left } => tr!(
             tr,

@@ -65,7 +65,8 @@ impl Hub {
             let name = shown_name(&self.store.take_seat(&game, seat, &other).await?);
             {
                 let mut g = rematch.lock().await;
-                let seated = g.game.seat(seat, &other, &name);
+                let rating = self.rating_held(&other, g.game.family()).await?;
+                let seated = g.game.seat(seat, &other, &name, rating);
                 g.tell(seated);
             }
             self.tell_player(

@@ -61,7 +61,8 @@ impl Hub {
                 self.room_for_a_game(player).await?;
             }
             let name = shown_name(&self.store.take_seat(&id, seat, player).await?);
-            let seated = g.game.seat(seat, player, &name);
+            let rating = self.rating_held(player, g.game.family()).await?;
+            let seated = g.game.seat(seat, player, &name, rating);
             g.tell(seated);
             note!(
                 self.log,
@@ -253,6 +254,7 @@ impl Hub {
         );
         if over {
             note!(self.log, INFO, "game over", game = id.0);
+            self.rate_soon(&id);
         } else {
             self.tell_next(&g);
         }

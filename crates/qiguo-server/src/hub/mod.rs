@@ -24,6 +24,7 @@ pub mod mail;
 mod players;
 mod presence;
 mod quick;
+mod ratings;
 mod replication;
 mod searches;
 mod talk;
@@ -176,6 +177,15 @@ impl Hub {
         }
         let due = hub.load_due().await?;
         note!(hub.log, INFO, "games due loaded", games = due);
+        let weak = Arc::downgrade(&hub);
+        tokio::spawn(async move {
+            let Some(hub) = weak.upgrade() else { return };
+            match hub.rate_unrated().await {
+                Ok(0) => {}
+                Ok(games) => note!(hub.log, INFO, "games left unrated, rated", games = games),
+                Err(e) => note!(hub.log, ERROR, "games left unrated not read", error = e),
+            }
+        });
         tokio::spawn(Hub::clock(Arc::downgrade(&hub)));
         if let Some(every) = mail_every {
             tokio::spawn(Hub::mailer(Arc::downgrade(&hub), every));
@@ -460,6 +470,8 @@ mod tests {
                     name: (i == 0).then(|| "Ann\u{202e}".to_owned()),
                     seen_ms: None,
                     holidays: Vec::new(),
+                    taken_ply: None,
+                    rating: None,
                 })
                 .collect(),
             pace: crate::store::Pace::Live { wait_seconds: 0 },

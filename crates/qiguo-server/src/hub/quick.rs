@@ -10,7 +10,8 @@
 //! still holds it, so that two newcomers, on one server or two, never get the same kingdom.
 
 use crate::live::Presence;
-use qiguo_protocol::{QuickPace, TakenOver};
+use crate::rated;
+use qiguo_protocol::{QuickPace, RatingFamily, TakenOver};
 use qiguo_rules::{Game, Kingdom, Level, PlayerInfo, Position, Record, Rules, Standing};
 
 // The coordinator's own part: the hub's private types and helpers are this part's too.
@@ -22,6 +23,9 @@ pub(crate) const QUICK_GAMES_AT_ONCE: u32 = 3;
 /// How many of the youngest quick games of a pace are looked at for a newcomer.
 const LOOKED_AT: u32 = 24;
 
+/// Ratings closer than this (shown points) count as alike when a newcomer is seated.
+const RATING_BAND: i64 = 200;
+
 /// A computer's kingdom a newcomer could take over, and how good an offer it is.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Offer {
@@ -30,16 +34,21 @@ struct Offer {
     kingdom: Kingdom,
     /// Whether a person is waiting for company: present, and alone among computers.
     company: bool,
+    /// How far the people's ratings in the game are from the newcomer's, in bands of
+    /// [`RATING_BAND`] points (0: within one band, or nobody to compare with).
+    distance: u32,
     moves: u32,
     army: usize,
     lost: u32,
 }
 
 impl Offer {
-    /// The better offer sorts first: company, a younger game, then the kingdom's standing.
-    fn rank(&self) -> (bool, u32, std::cmp::Reverse<usize>, u32, u8) {
+    /// The better offer sorts first: company, ratings near the newcomer's, a younger game, then
+    /// the kingdom's standing.
+    fn rank(&self) -> (bool, u32, u32, std::cmp::Reverse<usize>, u32, u8) {
         (
             !self.company,
+            self.distance,
             self.moves,
             std::cmp::Reverse(self.army),
             self.lost,
@@ -50,8 +59,9 @@ impl Offer {
 
 /// The best kingdom of `game` for a newcomer, if any: a computer's seat of one kingdom still in
 /// the game, not the one a computer is searching for now (`searching`), in the best standing.
-/// `present` says which seats' people have the game open.
-fn best_offer(game: &LiveGame, searching: bool, present: Presence) -> Option<Offer> {
+/// `present` says which seats' people have the game open; `newcomer` is the newcomer's rating
+/// (shown points) in the pace's family.
+fn best_offer(game: &LiveGame, searching: bool, present: Presence, newcomer: i64) -> Option<Offer> {
     if game.is_over() {
         return None;
     }
@@ -63,6 +73,16 @@ fn best_offer(game: &LiveGame, searching: bool, present: Presence) -> Option<Off
             seat.holder.is_some() && !matches!(seat.plan, SeatPlan::Computer(_))
         })
         .collect();
+    let distance = match people.len() {
+        0 => 0,
+        n => {
+            let sum: i64 = people
+                .iter()
+                .map(|&i| rated::shown(game.seats()[usize::from(i)].rating).points)
+                .sum();
+            ((sum / n as i64 - newcomer).abs() / RATING_BAND) as u32
+        }
+    };
     let company = people.len() == 1
         && present
             .get(usize::from(people[0]))
@@ -92,6 +112,7 @@ fn best_offer(game: &LiveGame, searching: bool, present: Presence) -> Option<Off
                 level,
                 kingdom,
                 company,
+                distance,
                 moves: game.game().len() as u32,
                 army: position.army_size(kingdom),
                 lost: position.losses(kingdom),
@@ -140,6 +161,8 @@ impl Hub {
             });
         }
         self.room_for_a_game(player).await?;
+        let family = RatingFamily::of(&pace.pace());
+        let newcomer = rated::shown(self.rating_held(player, family).await?).points;
         let mut offers = Vec::new();
         for id in self.store.quick_games(pace, LOOKED_AT).await? {
             let Ok(live) = self.live(&id).await else {
@@ -149,13 +172,14 @@ impl Hub {
             if !g.game.seats_of(player).is_empty() {
                 continue;
             }
-            if let Some(offer) = best_offer(&g.game, g.thinking, &self.presence(&g.game)) {
+            if let Some(offer) = best_offer(&g.game, g.thinking, &self.presence(&g.game), newcomer)
+            {
                 offers.push((offer, id.clone(), live.clone()));
             }
         }
         offers.sort_by_key(|(offer, ..)| offer.rank());
         for (_, id, live) in offers {
-            if let Some(seat) = self.take_over(player, &id, &live).await? {
+            if let Some(seat) = self.take_over(player, &id, &live, newcomer).await? {
                 return Ok(seat);
             }
         }
@@ -169,9 +193,10 @@ impl Hub {
         player: &PlayerId,
         id: &GameId,
         live: &Shared,
+        newcomer: i64,
     ) -> Result<Option<QuickSeat>, Refusal> {
         let mut g = live.lock().await;
-        let Some(offer) = best_offer(&g.game, g.thinking, &self.presence(&g.game)) else {
+        let Some(offer) = best_offer(&g.game, g.thinking, &self.presence(&g.game), newcomer) else {
             return Ok(None);
         };
         let ply = g.game.game().len() as u32;
@@ -197,7 +222,8 @@ impl Hub {
             losses: position.losses(offer.kingdom),
             to_move: position.to_move(),
         };
-        let seated = g.game.take_over(offer.seat, player, &name);
+        let rating = self.rating_held(player, g.game.family()).await?;
+        let seated = g.game.take_over(offer.seat, player, &name, rating, ply);
         g.tell(seated);
         note!(
             self.log,
@@ -288,6 +314,8 @@ mod tests {
                     name: (plan == SeatPlan::Creator).then(|| creator.to_owned()),
                     seen_ms: None,
                     holidays: Vec::new(),
+                    taken_ply: None,
+                    rating: None,
                 })
                 .collect(),
             pace: new.pace,
@@ -318,6 +346,7 @@ mod tests {
             &game,
             false,
             &[true, false, false, false, false, false, false],
+            1500,
         )
         .expect("six computers' kingdoms");
         assert!(offer.company);
@@ -325,11 +354,11 @@ mod tests {
         assert_eq!(offer.level, QuickPace::Brisk.level());
         assert_eq!(offer.moves, 0);
         // Not present: no company to offer.
-        let offer = best_offer(&game, false, &[false; 7]).unwrap();
+        let offer = best_offer(&game, false, &[false; 7], 1500).unwrap();
         assert!(!offer.company);
         // Qin's seat is a person's, never offered, and a searched kingdom is not offered
         // either: at ply 0 Qin moves, so the search does not matter here.
-        assert_eq!(best_offer(&game, true, &[false; 7]).unwrap().seat, 1);
+        assert_eq!(best_offer(&game, true, &[false; 7], 1500).unwrap().seat, 1);
     }
 
     #[test]
@@ -342,14 +371,14 @@ mod tests {
             .unwrap();
         game.apply(checked, 0, &[true; 7]);
         assert_eq!(game.seat_to_move(), 1);
-        assert_eq!(best_offer(&game, true, &[true; 7]).unwrap().seat, 2);
-        assert_eq!(best_offer(&game, false, &[true; 7]).unwrap().seat, 1);
+        assert_eq!(best_offer(&game, true, &[true; 7], 1500).unwrap().seat, 2);
+        assert_eq!(best_offer(&game, false, &[true; 7], 1500).unwrap().seat, 1);
     }
 
     #[test]
     fn a_taken_kingdom_is_a_persons_and_the_next_offer_moves_on() {
         let mut game = quick_game(QuickPace::Daily, "ann");
-        let event = game.take_over(1, &PlayerId("bo".into()), "Bo");
+        let event = game.take_over(1, &PlayerId("bo".into()), "Bo", None, 0);
         assert!(matches!(event, Event::Seated { seat: 1, .. }));
         assert_eq!(game.seats()[1].plan, SeatPlan::Open);
         assert_eq!(game.seats_of(&PlayerId("bo".into())), vec![1]);
@@ -357,6 +386,7 @@ mod tests {
             &game,
             false,
             &[true, true, false, false, false, false, false],
+            1500,
         )
         .unwrap();
         assert_eq!(offer.seat, 2);
@@ -369,31 +399,74 @@ mod tests {
         let mut stored = stored_quick_game(QuickPace::Relaxed, "ann");
         stored.finished = true;
         assert_eq!(
-            best_offer(&LiveGame::from(stored), false, &[false; 7]),
+            best_offer(&LiveGame::from(stored), false, &[false; 7], 1500),
             None
         );
     }
 
     #[test]
-    fn offers_rank_company_then_youth_then_standing() {
-        let offer = |company, moves, army, lost, seat| Offer {
+    fn offers_rank_company_then_ratings_then_youth_then_standing() {
+        let offer = |company, distance, moves, army, lost, seat| Offer {
             seat,
             level: Level::Easy,
             kingdom: Kingdom::Chu,
             company,
+            distance,
             moves,
             army,
             lost,
         };
         let mut offers = [
-            offer(false, 0, 17, 0, 1),
-            offer(true, 40, 10, 7, 3),
-            offer(false, 0, 17, 0, 2),
-            offer(false, 0, 12, 5, 4),
-            offer(true, 12, 9, 8, 5),
+            offer(false, 0, 0, 17, 0, 1),
+            offer(true, 0, 40, 10, 7, 3),
+            offer(false, 0, 0, 17, 0, 2),
+            offer(false, 0, 0, 12, 5, 4),
+            offer(true, 0, 12, 9, 8, 5),
+            offer(true, 2, 0, 17, 0, 6),
+            offer(false, 1, 0, 17, 0, 7),
         ];
         offers.sort_by_key(Offer::rank);
         let seats: Vec<u8> = offers.iter().map(|o| o.seat).collect();
-        assert_eq!(seats, vec![5, 3, 1, 2, 4]);
+        assert_eq!(seats, vec![5, 3, 6, 1, 2, 4, 7]);
+    }
+
+    #[test]
+    fn the_distance_is_between_the_newcomer_and_the_peoples_mean_rating() {
+        let mut stored = stored_quick_game(QuickPace::Brisk, "ann");
+        // Ann at 1800 shown (mu 30), well established.
+        stored.seats[0].rating = Some((
+            qiguo_rating::Rating {
+                mu: 30.0,
+                sigma: 2.0,
+            },
+            20,
+        ));
+        let game = LiveGame::from(stored);
+        let present = [true, false, false, false, false, false, false];
+        assert_eq!(
+            best_offer(&game, false, &present, 1800).unwrap().distance,
+            0
+        );
+        assert_eq!(
+            best_offer(&game, false, &present, 1650).unwrap().distance,
+            0
+        );
+        assert_eq!(
+            best_offer(&game, false, &present, 1500).unwrap().distance,
+            1
+        );
+        assert_eq!(
+            best_offer(&game, false, &present, 1000).unwrap().distance,
+            4
+        );
+        // A game of computers only has nobody to compare with.
+        let mut alone = stored_quick_game(QuickPace::Brisk, "ann");
+        alone.seats[0].holder = None;
+        alone.seats[0].plan = SeatPlan::Computer(Level::Easy);
+        let game = LiveGame::from(alone);
+        assert_eq!(
+            best_offer(&game, false, &[false; 7], 900).unwrap().distance,
+            0
+        );
     }
 }

@@ -364,6 +364,7 @@ impl Session {
                 games: hub.games(player).await?,
             }),
             Ask::Finished { page } => hub.finished(player, page).await,
+            Ask::Ratings { family, of } => hub.ratings(player, family, of.as_deref()).await,
             Ask::Rematch { game } => hub.rematch(player, &game).await,
             Ask::Move { game, ply, mv } => {
                 let ply = hub.play(player, &game, ply, &mv).await?;

@@ -28,7 +28,7 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO games (id, code, creator, record, pace, created_ms, moved_ms, due_ms, \
-             quick) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+             quick, rated) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         )
         .bind(&id)
         .bind(&code)
@@ -40,6 +40,8 @@ impl Store {
         // Looked at by whichever server does not hold it (the one creating it does).
         .bind(matches!(spec.pace, Pace::Correspondence { .. }).then_some(now))
         .bind(quick.map(QuickPace::name))
+        // Quick games are rated.
+        .bind(i64::from(quick.is_some()))
         .execute(&mut *tx)
         .await?;
         for (seat, plan) in spec.seats.iter().enumerate() {
@@ -412,10 +414,13 @@ impl Store {
         record.overdue = overdue;
         let game = record.replay().map_err(|e| damaged(&id.0, e))?;
         let seat_rows = sqlx::query(
-            "SELECT s.plan, s.holder, s.seen_ms, p.name FROM seats s \
-                 LEFT JOIN players p ON p.id = s.holder WHERE s.game_id = $1 ORDER BY s.seat",
+            "SELECT s.plan, s.holder, s.seen_ms, s.taken_ply, p.name, r.mu, r.sigma, r.games \
+             FROM seats s LEFT JOIN players p ON p.id = s.holder \
+             LEFT JOIN ratings r ON r.player = s.holder AND r.family = $2 \
+             WHERE s.game_id = $1 ORDER BY s.seat",
         )
         .bind(&id.0)
+        .bind(RatingFamily::of(&pace).name())
         .fetch_all(&self.pool)
         .await?;
         let mut seats = Vec::with_capacity(seat_rows.len());
@@ -427,6 +432,10 @@ impl Store {
                 name: seat.try_get("name")?,
                 seen_ms: seat.try_get("seen_ms")?,
                 holidays: Vec::new(),
+                taken_ply: seat
+                    .try_get::<Option<i64>, _>("taken_ply")?
+                    .map(|ply| u32::try_from(ply).unwrap_or(u32::MAX)),
+                rating: rating_of(seat)?,
             });
         }
         let moved_ms: i64 = row.try_get("moved_ms")?;

@@ -673,10 +673,11 @@ async fn raw_reply(raw: &mut qiguo_client::Client) -> serde_json::Value {
     }
 }
 
-/// A client of the version before today's (5, raw frames) is answered and plays on, in the shape
-/// its types read; its welcome names the server's version, newer than its own, and a request of
-/// today's version only (quick play) is refused as a bad frame, since it could not read the
-/// answer. One older still (4) is refused with the code `version`, naming both.
+/// A client of the version before today's (6, raw frames) is answered and plays on, in the shape
+/// its types read (a quick game's seats without ratings); its welcome names the server's version,
+/// newer than its own, and a request of today's version only (ratings) is refused as a bad
+/// frame, since it could not read the answer. One older still (5) is refused with the code
+/// `version`, naming both.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_told() {
     use qiguo_server::protocol::PROTOCOL_VERSION;
@@ -686,12 +687,12 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     let lines = Lines::default();
     let server = start(&sqlite(&dir), None, &lines).await;
     let url = server.url();
-    assert_eq!(OLDEST_SERVED, 5, "the steps down below are version 5's");
+    assert_eq!(OLDEST_SERVED, 6, "the steps down below are version 6's");
     let mut old = qiguo_client::connect_unsigned(&url, &Trust::default())
         .await
         .unwrap();
     old.send_text(
-        r#"{"req":1,"ask":{"type":"hello","version":5,"identity":{"as":"new","name":"Old"}}}"#
+        r#"{"req":1,"ask":{"type":"hello","version":6,"identity":{"as":"new","name":"Old"}}}"#
             .to_owned(),
     )
     .await
@@ -699,8 +700,8 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     let welcome = raw_frame(&mut old).await;
     assert_eq!(welcome["answer"]["type"], "welcome", "{welcome}");
     assert_eq!(welcome["answer"]["version"], PROTOCOL_VERSION);
-    assert!(lines.contains("protocol=5"));
-    // A game created and listed, as version 5 reads them.
+    assert!(lines.contains("protocol=6"));
+    // A game created and listed, as version 6 reads them.
     let asked = serde_json::json!({
         "req": 2,
         "ask": Ask::Create { game: new_game(seats(0, Level::Random), LIVE) },
@@ -713,8 +714,18 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
         .unwrap();
     let games = raw_reply(&mut old).await;
     assert_eq!(games["answer"]["games"][0]["id"], game.as_str(), "{games}");
-    // Quick play is version 6's: refused, and the connection goes on.
+    // Quick play, version 6's own: seated, the seats without the ratings it cannot read.
     old.send_text(r#"{"req":4,"ask":{"type":"quick","pace":"brisk"}}"#.to_owned())
+        .await
+        .unwrap();
+    let seated = raw_reply(&mut old).await;
+    assert_eq!(seated["answer"]["type"], "seated", "{seated}");
+    let seats = seated["answer"]["game"]["seats"].as_array().unwrap();
+    assert_eq!(seats.len(), 7);
+    assert!(seats.iter().all(|s| s.get("rating").is_none()), "{seated}");
+    assert!(seats.iter().all(|s| s.get("plan").is_some()), "{seated}");
+    // Ratings are version 7's: refused, and the connection goes on.
+    old.send_text(r#"{"req":5,"ask":{"type":"ratings","family":"live"}}"#.to_owned())
         .await
         .unwrap();
     let refused = loop {
@@ -726,17 +737,17 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     assert_eq!(refused["type"], "refused", "{refused}");
     assert_eq!(refused["refusal"]["code"], "bad_frame", "{refused}");
     assert_eq!(refused["closing"], false);
-    old.send_text(r#"{"req":5,"ask":{"type":"games"}}"#.to_owned())
+    old.send_text(r#"{"req":6,"ask":{"type":"games"}}"#.to_owned())
         .await
         .unwrap();
     assert_eq!(raw_reply(&mut old).await["answer"]["type"], "games");
-    // Version 4: refused, with both versions in the code it reads.
+    // Version 5: refused, with both versions in the code it reads.
     let mut older = qiguo_client::connect_unsigned(&url, &Trust::default())
         .await
         .unwrap();
     older
         .send_text(
-            r#"{"req":1,"ask":{"type":"hello","version":4,"identity":{"as":"new","name":"Older"}}}"#
+            r#"{"req":1,"ask":{"type":"hello","version":5,"identity":{"as":"new","name":"Older"}}}"#
                 .to_owned(),
         )
         .await
@@ -746,6 +757,6 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     assert_eq!(refused["closing"], true);
     assert_eq!(
         refused["refusal"],
-        serde_json::json!({"code": "version", "server": PROTOCOL_VERSION, "client": 4})
+        serde_json::json!({"code": "version", "server": PROTOCOL_VERSION, "client": 5})
     );
 }

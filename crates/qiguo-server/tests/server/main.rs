@@ -15,6 +15,7 @@ mod link;
 mod mail;
 mod page;
 mod quick;
+mod ratings;
 mod store;
 mod survival;
 mod talk;

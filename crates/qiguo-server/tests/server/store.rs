@@ -13,7 +13,7 @@ use qiguo_server::protocol::NewGame;
 use qiguo_server::{MadeBy, Pace, SeatPlan, Store, StoreError, WhenOverdue};
 use qiguo_testkit::TempDir;
 
-fn runtime() -> tokio::runtime::Runtime {
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -37,7 +37,7 @@ fn spec() -> NewGame {
 }
 
 /// A fresh SQLite file's URL in `dir`.
-fn sqlite(dir: &TempDir) -> String {
+pub(crate) fn sqlite(dir: &TempDir) -> String {
     format!(
         "sqlite://{}?mode=rwc",
         dir.path().join("games.sqlite").display()
@@ -45,7 +45,7 @@ fn sqlite(dir: &TempDir) -> String {
 }
 
 /// The PostgreSQL database the tests were built for.
-fn postgres() -> String {
+pub(crate) fn postgres() -> String {
     match option_env!("QIGUO_POSTGRES_URL") {
         Some(url) => url.to_owned(),
         // Only the tests built without it call this, and they are ignored.
