@@ -194,3 +194,73 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
     late.close().await;
     eprintln!("screenshots in {}", shots_dir().display());
 }
+
+/// Play now from the page's first screen: a first-time visitor types a name on the welcome card
+/// and plays at once against six Easy computers (brisk), as Qin; a second visitor, on a phone's
+/// screen, does the same and takes a computer's kingdom over in the first one's game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "needs the web bundle (QIGUO_WEB_BUNDLE, from tools/build-web) and chromium"
+)]
+async fn the_page_plays_now_from_its_first_screen() {
+    use qiguo_server::QuickPace;
+
+    let server = Served::start(&bundle());
+    let mut browser = Browser::open().await;
+    browser.visit(&format!("{}/", server.http)).await;
+    browser.wait_for_board().await;
+    browser.wait_frames(10).await;
+    browser.screenshot("welcome-play-now").await;
+    // Without a name the card says so and stays.
+    browser.click_welcome_play_now().await;
+    browser.wait_frames(4).await;
+    browser.screenshot("welcome-play-now-no-name").await;
+    browser.click_welcome_name().await;
+    browser.type_text("Pia").await;
+    browser.click_welcome_play_now().await;
+    browser.wait_for_title("Your move", PATIENCE).await;
+    browser.wait_frames(10).await;
+    browser.screenshot("played-now").await;
+
+    // A second visitor, on a phone's screen: a computer's kingdom of Pia's game, taken over.
+    let mut phone = Browser::open_sized(390, 844).await;
+    phone.visit(&format!("{}/", server.http)).await;
+    phone.wait_for_board().await;
+    phone.wait_frames(10).await;
+    phone.screenshot("welcome-play-now-phone").await;
+    let store = qiguo_server::Store::open(&server.db())
+        .await
+        .expect("the server's database");
+    let games = store.quick_games(QuickPace::Brisk, 10).await.unwrap();
+    assert_eq!(games.len(), 1, "Pia's game");
+    // The card is as wide on a phone; it is centred the same way.
+    phone.click_at(195 - 35, 422 - 108).await;
+    phone.type_text("Rui").await;
+    phone.click_at(195 - 10, 422 - 177).await;
+    // The server is another process: its database is read until Rui is seated.
+    let start = std::time::Instant::now();
+    let seated = loop {
+        let names: Vec<Option<String>> = store
+            .load_game(&games[0])
+            .await
+            .unwrap()
+            .seats
+            .iter()
+            .map(|s| s.name.clone())
+            .collect();
+        if names.contains(&Some("Rui".into())) {
+            break names;
+        }
+        assert!(start.elapsed() < PATIENCE, "Rui never seated: {names:?}");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
+    assert_eq!(seated[0].as_deref(), Some("Pia"), "{seated:?}");
+    phone.wait_frames(20).await;
+    phone.screenshot("taken-over-phone").await;
+    browser.wait_frames(20).await;
+    browser.screenshot("taken-over-seen").await;
+    store.close().await;
+    phone.close().await;
+    browser.close().await;
+}

@@ -146,6 +146,11 @@ impl Browser {
     /// Starts Chromium (headless, WebGL2 through SwiftShader) with a fresh profile, and
     /// attaches to a new page.
     pub async fn open() -> Browser {
+        Browser::open_sized(1280, 720).await
+    }
+
+    /// [`Browser::open`] with a page of `width` × `height` CSS pixels (a phone's: 390 × 844).
+    pub async fn open_sized(width: u32, height: u32) -> Browser {
         let profile = TempDir::new("qiguo-chromium");
         let mut chromium = Command::new("chromium")
             .args([
@@ -153,7 +158,7 @@ impl Browser {
                 "--no-sandbox",
                 "--no-first-run",
                 "--remote-debugging-port=0",
-                "--window-size=1280,720",
+                &format!("--window-size={width},{height}"),
                 "--enable-unsafe-swiftshader",
                 "--use-angle=swiftshader",
                 "--lang=en-US",
@@ -204,7 +209,12 @@ impl Browser {
         browser
             .call(
                 "Emulation.setDeviceMetricsOverride",
-                json!({ "width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": false }),
+                json!({
+                    "width": width,
+                    "height": height,
+                    "deviceScaleFactor": 1,
+                    "mobile": width < 600,
+                }),
             )
             .await;
         browser
@@ -414,20 +424,30 @@ impl Browser {
         image::load_from_memory(&png).expect("a PNG").into_rgba8()
     }
 
-    /// Clicks the welcome card's first choice (*Learn the pieces*): the card sits in the
-    /// middle of the page, its first choice 110 px above the middle.
+    /// Clicks the welcome card's *Play now, with people* (its first choice in a page a server
+    /// served): the card sits in the middle of the page, that choice 177 px above the middle.
+    pub async fn click_welcome_play_now(&mut self) {
+        self.click_at(640 - 10, 360 - 177).await;
+    }
+
+    /// Clicks the welcome card's name field (for *Play now*), 108 px above the middle.
+    pub async fn click_welcome_name(&mut self) {
+        self.click_at(640 - 35, 360 - 108).await;
+    }
+
+    /// Clicks the welcome card's *Learn the pieces*, 45 px above the middle.
     pub async fn click_welcome_learn(&mut self) {
-        self.click_at(640 - 10, 360 - 110).await;
+        self.click_at(640 - 10, 360 - 45).await;
     }
 
-    /// Clicks the welcome card's *Medium* (the computers' level), 21 px below the middle.
+    /// Clicks the welcome card's *Medium* (the computers' level), 86 px below the middle.
     pub async fn click_welcome_medium(&mut self) {
-        self.click_at(640 - 39, 360 + 21).await;
+        self.click_at(640 - 39, 360 + 86).await;
     }
 
-    /// Clicks the welcome card's *Play against the computer*, 34 px above the middle.
+    /// Clicks the welcome card's *Play against the computer*, 31 px below the middle.
     pub async fn click_welcome_computers(&mut self) {
-        self.click_at(640 - 10, 360 - 34).await;
+        self.click_at(640 - 10, 360 + 31).await;
     }
 
     /// On the welcome card: *Play against the computer* at Medium, until the game is on the

@@ -18,14 +18,14 @@
 mod connection;
 mod events;
 pub mod invite;
-mod link;
+pub(crate) mod link;
 pub(crate) mod notify;
 mod table;
 mod talk;
 pub(crate) mod ui;
 
 pub(crate) use talk::TALK_PANEL;
-mod words;
+pub(crate) mod words;
 
 use connection::{connect_or_leave, read_news, send_commands};
 use events::on_event;

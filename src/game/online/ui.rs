@@ -9,7 +9,7 @@ use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_ai::Level;
 use qiguo_client::{KeyStore, KeysError};
 use qiguo_protocol::{DEFAULT_PORT, GameSummary, MAX_DAYS, MAX_NAME_CHARS, MIN_DAYS, NewGame};
-use qiguo_protocol::{Pace, RatingFamily, RatingHistory, SeatPlan, WhenOverdue};
+use qiguo_protocol::{Pace, QuickPace, RatingFamily, RatingHistory, SeatPlan, WhenOverdue};
 use qiguo_rules::Kingdom;
 
 use crate::game::online::invite::{Invitation, Invited};
@@ -23,15 +23,20 @@ use crate::tr;
 /// The online windows, drawn in the interface's order.
 pub(crate) fn plugin(app: &mut App) {
     app.add_plugins(super::invite::view_plugin);
-    app.init_resource::<OnlineForm>().add_systems(
-        bevy_egui::EguiPrimaryContextPass,
-        (
-            online_window.run_if(|f: Res<OnlineForm>| f.open),
-            take_back_question,
+    app.init_resource::<OnlineForm>()
+        .add_systems(
+            bevy_egui::EguiPrimaryContextPass,
+            (
+                online_window.run_if(|f: Res<OnlineForm>| f.open),
+                take_back_question,
+            )
+                .chain()
+                .in_set(UiSystems::Windows),
         )
-            .chain()
-            .in_set(UiSystems::Windows),
-    );
+        .add_systems(
+            Update,
+            quick_once_connected.run_if(|f: Res<OnlineForm>| f.quick_once_connected),
+        );
 }
 
 /// Who plays a seat of a new online game, as chosen in the form.
@@ -86,6 +91,8 @@ pub(crate) struct OnlineForm {
     mail_digest: bool,
     /// The pace asked for by *Play now*.
     quick_pace: qiguo_protocol::QuickPace,
+    /// *Play now* asked before connecting (the welcome card): asked once signed in.
+    quick_once_connected: bool,
 }
 
 impl OnlineForm {
@@ -114,6 +121,49 @@ impl OnlineForm {
     pub(crate) fn name(&self) -> &str {
         self.name.trim()
     }
+
+    /// The name, to type in.
+    pub(crate) fn name_mut(&mut self) -> &mut String {
+        &mut self.name
+    }
+
+    /// The pace *Play now* asks for, to choose.
+    pub(crate) fn quick_pace_mut(&mut self) -> &mut qiguo_protocol::QuickPace {
+        &mut self.quick_pace
+    }
+
+    /// *Play now* at the chosen pace as soon as the connection being made signs in.
+    pub(crate) fn play_now_once_connected(&mut self) {
+        self.quick_once_connected = true;
+    }
+}
+
+/// Asks for *Play now* once signed in, when it was chosen before connecting; forgotten if the
+/// server refused the connection.
+fn quick_once_connected(
+    mut form: ResMut<OnlineForm>,
+    online: Res<Online>,
+    mut commands: MessageWriter<OnlineCommand>,
+) {
+    match online.status {
+        Status::Connected => {
+            form.quick_once_connected = false;
+            commands.write(OnlineCommand::Quick(form.quick_pace));
+        }
+        Status::Refused(_) => form.quick_once_connected = false,
+        _ => {}
+    }
+}
+
+/// A pace's name and the line that says what it is.
+pub(crate) fn pace_words(tr: Tr, pace: QuickPace) -> (String, String) {
+    let (name, hint) = match pace {
+        QuickPace::Brisk => ("online-quick-brisk", "online-quick-brisk-hint"),
+        QuickPace::Calm => ("online-quick-calm", "online-quick-calm-hint"),
+        QuickPace::Daily => ("online-quick-daily", "online-quick-daily-hint"),
+        QuickPace::Relaxed => ("online-quick-relaxed", "online-quick-relaxed-hint"),
+    };
+    (tr.text(name), tr.text(hint))
 }
 
 impl Default for OnlineForm {
@@ -147,6 +197,7 @@ impl Default for OnlineForm {
             mail_address: None,
             mail_digest: false,
             quick_pace: qiguo_protocol::QuickPace::Brisk,
+            quick_once_connected: false,
         }
     }
 }
@@ -938,7 +989,6 @@ fn quick_form(
     form: &mut OnlineForm,
     commands: &mut MessageWriter<OnlineCommand>,
 ) {
-    use qiguo_protocol::QuickPace;
     ui.heading(tr.text("online-quick"));
     ui.label(
         RichText::new(tr.text("online-quick-intro"))
@@ -947,14 +997,9 @@ fn quick_form(
     );
     ui.horizontal_wrapped(|ui| {
         for pace in QuickPace::ALL {
-            let (label, hint) = match pace {
-                QuickPace::Brisk => ("online-quick-brisk", "online-quick-brisk-hint"),
-                QuickPace::Calm => ("online-quick-calm", "online-quick-calm-hint"),
-                QuickPace::Daily => ("online-quick-daily", "online-quick-daily-hint"),
-                QuickPace::Relaxed => ("online-quick-relaxed", "online-quick-relaxed-hint"),
-            };
-            ui.radio_value(&mut form.quick_pace, pace, tr.text(label))
-                .on_hover_text(tr.text(hint));
+            let (label, hint) = pace_words(tr, pace);
+            ui.radio_value(&mut form.quick_pace, pace, label)
+                .on_hover_text(hint);
         }
         if ui
             .button(RichText::new(tr.text("online-quick-play")).strong())

@@ -1,5 +1,6 @@
-//! The welcome card of the first evening: learn the pieces, play against the computer, play
-//! together at this screen, or online. It opens on the first launch (after the offer to resume
+//! The welcome card of the first evening: play now with people (in a page a Qiguo server
+//! served), learn the pieces, play against the computer, play together at this screen, or
+//! online. It opens on the first launch (after the offer to resume
 //! a game, if there is one), stays away once a choice is made, and comes back from the
 //! toolbar.
 
@@ -11,6 +12,7 @@ use qiguo_rules::Kingdom;
 
 use crate::game::lessons::LessonCommand;
 use crate::game::lessons::ui::LessonsWindow;
+use crate::game::online::OnlineRequested;
 use crate::game::online::ui::OnlineForm;
 use crate::game::preferences::{KeptSetting, Preferences};
 use crate::game::state::{Dialog, NewGameRequested};
@@ -34,7 +36,7 @@ pub(super) fn card_due(welcome: Res<Welcome>, dialog: Res<State<Dialog>>) -> boo
 }
 
 /// The welcome card's state.
-#[derive(Resource, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Resource, Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Welcome {
     /// Whether the card is shown.
     pub(crate) open: bool,
@@ -42,6 +44,8 @@ pub(crate) struct Welcome {
     pub(crate) chosen: bool,
     /// The computers' level for *Play against the computer*.
     pub(crate) level: Level,
+    /// Why the name typed for *Play now* cannot be used, once tried.
+    name_refused: Option<String>,
 }
 
 impl Default for Welcome {
@@ -50,6 +54,7 @@ impl Default for Welcome {
             open: false,
             chosen: false,
             level: Level::Easy,
+            name_refused: None,
         }
     }
 }
@@ -57,6 +62,8 @@ impl Default for Welcome {
 /// What the player chose on the card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Choice {
+    /// Play now with people on the server that served the page.
+    PlayNow,
     Learn,
     AgainstComputers,
     Together,
@@ -88,10 +95,13 @@ pub(super) fn welcome_card(
     mut lessons_window: ResMut<LessonsWindow>,
     mut lessons: MessageWriter<LessonCommand>,
     mut games: MessageWriter<NewGameRequested>,
+    mut requests: MessageWriter<OnlineRequested>,
     tr: Res<Tr>,
 ) -> Result {
     // The offer to resume the last game comes first.
     let tr = *tr;
+    let home = crate::game::online::link::home_server();
+    let name_refused = welcome.name_refused.clone();
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let mut chosen = None;
@@ -101,6 +111,39 @@ pub(super) fn welcome_card(
             ui.set_max_width(CHOICE_WIDTH + 20.0);
             ui.label(tr.text("welcome-intro"));
             ui.add_space(10.0);
+            // A page served by a Qiguo server: people to play with, one click away.
+            if home.is_some() {
+                if choice(
+                    ui,
+                    tr.text("welcome-play-now"),
+                    tr.text("welcome-play-now-line"),
+                ) {
+                    chosen = Some(Choice::PlayNow);
+                }
+                ui.horizontal(|ui| {
+                    ui.label(RichText::new(tr.text("join-name")).small());
+                    ui.add(
+                        egui::TextEdit::singleline(network.name_mut())
+                            .char_limit(qiguo_protocol::MAX_NAME_CHARS)
+                            .desired_width(160.0),
+                    );
+                });
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(RichText::new(tr.text("welcome-pace")).small());
+                    for pace in qiguo_protocol::QuickPace::ALL {
+                        ui.selectable_value(
+                            network.quick_pace_mut(),
+                            pace,
+                            crate::game::online::ui::pace_words(tr, pace).0,
+                        )
+                        .on_hover_text(crate::game::online::ui::pace_words(tr, pace).1);
+                    }
+                });
+                if let Some(why) = &name_refused {
+                    ui.colored_label(Color32::from_rgb(255, 120, 90), why);
+                }
+                ui.add_space(10.0);
+            }
             if choice(ui, tr.text("welcome-learn"), tr.text("welcome-learn-line")) {
                 chosen = Some(Choice::Learn);
             }
@@ -144,8 +187,30 @@ pub(super) fn welcome_card(
                     .color(Color32::from_gray(160)),
             );
         });
+    if chosen == Some(Choice::PlayNow) {
+        match (home, qiguo_protocol::clean_name(network.name())) {
+            (Some(url), Ok(name)) => {
+                network.play_now_once_connected();
+                requests.write(OnlineRequested::Remote {
+                    url,
+                    name,
+                    insecure_lan: false,
+                });
+            }
+            (_, Err(refusal)) => {
+                // The card stays open, saying why.
+                welcome.name_refused = Some(match refusal {
+                    qiguo_protocol::Refusal::NameEmpty => tr.text("join-need-name"),
+                    other => crate::game::online::words::refusal_words(tr, &other, ""),
+                });
+                return Ok(());
+            }
+            (None, _) => {}
+        }
+    }
     if let Some(choice) = chosen {
         match choice {
+            Choice::PlayNow => {}
             Choice::Learn => {
                 lessons.write(LessonCommand::Open(0));
                 lessons_window.open = false;
