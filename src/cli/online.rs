@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use qiguo_ai::{Engine, Level, LevelSearch, Limits, TableSize};
 use qiguo_client::{Backoff, Client, ClientError, KeyStore, SignInError, Trust, sign_in};
+use qiguo_protocol::lobby::{LobbyView, RatingRange, TableId, TableSpec, TableView, WhenUnfilled};
 use qiguo_protocol::{Answer, Ask, Event, GameView, MAX_DAYS, MIN_DAYS, NewGame, Refusal};
 use qiguo_protocol::{GameId, MadeBy, Pace, QuickPace, RatingFamily, SeatPlan, WhenOverdue};
 use qiguo_rules::{Game, Kingdom, Move, Preset, Rules, notation};
@@ -106,6 +107,21 @@ pub enum OnlineCommand {
         /// Which page of them (from 0).
         #[arg(long, value_name = "N", default_value_t = 0, requires = "finished")]
         page: u32,
+    },
+    /// Print the lobby: people online, and playing and waiting at each quick pace; with
+    /// --follow, a line again at each change, until stopped.
+    Lobby {
+        /// Keep printing it as it changes.
+        #[arg(long)]
+        follow: bool,
+    },
+    /// List the open public tables, the soonest to close first.
+    Tables,
+    /// Public tables: create one (and sit at it), sit at one, get up from one.
+    Table {
+        /// What to do at a table.
+        #[command(subcommand)]
+        command: TableCommand,
     },
     /// Print a pace family's leaderboard (the best established ratings first, then the
     /// provisional ones) and your rating and rated games there, or another player's.
@@ -289,6 +305,55 @@ pub async fn connect(server: &str, name: &str, trust: Trust) -> Result<Client, S
     }
 }
 
+/// `qiguo online table …`.
+#[derive(Debug, Subcommand)]
+pub enum TableCommand {
+    /// Create a public table and sit at it; prints the table. Its game starts once every seat
+    /// for people is taken (the one who fills it starts it).
+    Create {
+        /// How many of the seven kingdoms are for people (2 to 7); computers hold the others.
+        #[arg(long, value_name = "N", default_value_t = 7)]
+        people: u8,
+        /// Rules preset: classic, wikipedia, elephantchess, leventhal or ludii.
+        #[arg(long = "rules", value_name = "PRESET", default_value = "classic")]
+        preset: Preset,
+        /// live, or Nd for a move every N days (1 to 14).
+        #[arg(long, value_name = "PACE", default_value = "live")]
+        pace: String,
+        /// In a live game, seconds a seat waits for its absent player before a stand-in plays.
+        #[arg(long, value_name = "S", default_value_t = 60)]
+        wait: u32,
+        /// In a game by correspondence, what an overdue move becomes: stand-in or pass.
+        #[arg(long, value_name = "WHAT", default_value = "stand-in")]
+        overdue: String,
+        /// The computers' level: easy, medium or hard.
+        #[arg(long, value_name = "LEVEL", default_value = "medium")]
+        level: Level,
+        /// The game counts for the ratings.
+        #[arg(long)]
+        rated: bool,
+        /// Only people rated MIN to MAX may sit down (such as 1300-1700).
+        #[arg(long, value_name = "MIN-MAX")]
+        ratings: Option<String>,
+        /// Minutes the table waits to fill (1 to 10080, a week).
+        #[arg(long, value_name = "MINUTES", default_value_t = 30)]
+        fill_within: u32,
+        /// If it has not filled by then: computers (take the empty seats) or close.
+        #[arg(long, value_name = "WHAT", default_value = "computers")]
+        unfilled: String,
+    },
+    /// Sit at an open table; prints the table (with its game, if you filled it).
+    Join {
+        /// The table's id.
+        table: String,
+    },
+    /// Get up from a table not started yet.
+    Leave {
+        /// The table's id.
+        table: String,
+    },
+}
+
 async fn online(args: &OnlineArgs) -> Result<(), Failure> {
     // Arguments are checked before anything is sent.
     let create = match &args.command {
@@ -308,6 +373,10 @@ async fn online(args: &OnlineArgs) -> Result<(), Failure> {
             overdue,
             &args.name,
         )?),
+        _ => None,
+    };
+    let table = match &args.command {
+        OnlineCommand::Table { command } => table_spec(command)?,
         _ => None,
     };
     if let OnlineCommand::Play { game, seat, level } = &args.command {
@@ -369,6 +438,55 @@ async fn online(args: &OnlineArgs) -> Result<(), Failure> {
             }
             other => unexpected(other)?,
         },
+        OnlineCommand::Lobby { follow } => {
+            let view = match client.ask(Ask::Lobby { follow: *follow }).await? {
+                Answer::Lobby(view) => view,
+                other => unexpected(other)?,
+            };
+            let counts = |view: &LobbyView| json!({ "online": view.online, "paces": view.paces });
+            if *follow {
+                print_line(&counts(&view));
+                loop {
+                    if let Event::Lobby(view) = client.next_event().await? {
+                        print_line(&counts(&view));
+                    }
+                }
+            }
+            counts(&view)
+        }
+        OnlineCommand::Tables => match client.ask(Ask::Lobby { follow: false }).await? {
+            Answer::Lobby(view) => {
+                let tables: Vec<serde_json::Value> = view
+                    .tables
+                    .iter()
+                    .map(|t| {
+                        let mut line = table_line(t);
+                        line["spec"] = json!(t.spec);
+                        line
+                    })
+                    .collect();
+                json!({ "tables": tables })
+            }
+            other => unexpected(other)?,
+        },
+        OnlineCommand::Table { command } => {
+            let ask = match command {
+                TableCommand::Create { .. } => Ask::CreateTable {
+                    table: table.expect("checked above"),
+                },
+                TableCommand::Join { table } => Ask::JoinTable {
+                    table: TableId(table.clone()),
+                },
+                TableCommand::Leave { table } => Ask::LeaveTable {
+                    table: TableId(table.clone()),
+                },
+            };
+            match client.ask(ask).await? {
+                Answer::Table(view) => table_line(&view),
+                Answer::Done => json!({ "left": true }),
+                other => unexpected(other)?,
+            }
+        }
         OnlineCommand::Ratings { family, of } => {
             let ask = Ask::Ratings {
                 family: *family,
@@ -566,31 +684,7 @@ fn new_game(
             ),
         ));
     }
-    let overdue = match overdue {
-        "stand-in" => WhenOverdue::StandIn,
-        "pass" => WhenOverdue::Pass,
-        other => {
-            return Err(ArgError::new(
-                format!("--overdue {other}"),
-                "an overdue move is stand-in or pass",
-            ));
-        }
-    };
-    let pace = match pace {
-        "live" => Pace::Live { wait_seconds: wait },
-        days => {
-            let n = days
-                .strip_suffix('d')
-                .and_then(|n| n.parse::<u8>().ok())
-                .ok_or_else(|| {
-                    ArgError::new(
-                        format!("--pace {days}"),
-                        format!("a pace is live, or {MIN_DAYS}d to {MAX_DAYS}d (days per move)"),
-                    )
-                })?;
-            Pace::Correspondence { days: n, overdue }
-        }
-    };
+    let pace = parse_pace(pace, wait, overdue)?;
     NewGame::build(
         &Game::start(rules, table),
         plans,
@@ -609,6 +703,113 @@ fn new_game(
             _ => "create".to_owned(),
         };
         ArgError::new(option, refusal.to_string())
+    })
+}
+
+/// A pace as `--pace`, `--wait` and `--overdue` give it: `live`, or `Nd` for N days a move.
+fn parse_pace(pace: &str, wait: u32, overdue: &str) -> Result<Pace, ArgError> {
+    let overdue = match overdue {
+        "stand-in" => WhenOverdue::StandIn,
+        "pass" => WhenOverdue::Pass,
+        other => {
+            return Err(ArgError::new(
+                format!("--overdue {other}"),
+                "an overdue move is stand-in or pass",
+            ));
+        }
+    };
+    Ok(match pace {
+        "live" => Pace::Live { wait_seconds: wait },
+        days => {
+            let n = days
+                .strip_suffix('d')
+                .and_then(|n| n.parse::<u8>().ok())
+                .ok_or_else(|| {
+                    ArgError::new(
+                        format!("--pace {days}"),
+                        format!("a pace is live, or {MIN_DAYS}d to {MAX_DAYS}d (days per move)"),
+                    )
+                })?;
+            Pace::Correspondence { days: n, overdue }
+        }
+    })
+}
+
+/// A rating range as `--ratings` gives it: `MIN-MAX`.
+fn parse_ratings(text: &str) -> Result<RatingRange, ArgError> {
+    let range = text
+        .split_once('-')
+        .and_then(|(min, max)| Some((min.trim().parse().ok()?, max.trim().parse().ok()?)));
+    match range {
+        Some((min, max)) => Ok(RatingRange { min, max }),
+        None => Err(ArgError::new(
+            format!("--ratings {text}"),
+            "a rating range is MIN-MAX, such as 1300-1700",
+        )),
+    }
+}
+
+/// The table `table create` asks for, checked before anything is sent.
+fn table_spec(command: &TableCommand) -> Result<Option<TableSpec>, ArgError> {
+    let TableCommand::Create {
+        people,
+        preset,
+        pace,
+        wait,
+        overdue,
+        level,
+        rated,
+        ratings,
+        fill_within,
+        unfilled,
+    } = command
+    else {
+        return Ok(None);
+    };
+    let unfilled = match unfilled.as_str() {
+        "computers" => WhenUnfilled::Computers,
+        "close" => WhenUnfilled::Close,
+        other => {
+            return Err(ArgError::new(
+                format!("--unfilled {other}"),
+                "an unfilled table starts with computers, or closes: computers or close",
+            ));
+        }
+    };
+    let spec = TableSpec {
+        preset: *preset,
+        pace: parse_pace(pace, *wait, overdue)?,
+        people: *people,
+        level: *level,
+        rated: *rated,
+        ratings: ratings.as_deref().map(parse_ratings).transpose()?,
+        wait_minutes: *fill_within,
+        unfilled,
+    };
+    spec.check().map_err(|refusal| {
+        let option = match refusal {
+            Refusal::TablePeople { .. } => "--people",
+            Refusal::TableWait { .. } => "--fill-within",
+            Refusal::RatingRange { .. } => "--ratings",
+            Refusal::TableLevel => "--level",
+            Refusal::Wait { .. } => "--wait",
+            Refusal::Days { .. } => "--pace",
+            _ => "table create",
+        };
+        ArgError::new(option, refusal.to_string())
+    })?;
+    Ok(Some(spec))
+}
+
+/// A table as a JSON line says it.
+fn table_line(view: &TableView) -> serde_json::Value {
+    json!({
+        "table": view.id,
+        "host": view.host,
+        "seated": view.seated,
+        "people": view.spec.people,
+        "fill_by_ms": view.fill_by_ms,
+        "game": view.game,
     })
 }
 

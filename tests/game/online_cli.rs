@@ -327,6 +327,77 @@ fn quick_play_from_the_command_line() {
     assert!(err.contains("live or correspondence"), "{err}");
 }
 
+/// Public tables from a terminal: Ann creates one for two, it is listed, Bo sits down and its
+/// game starts; the lobby's counts; a table that cannot be is refused before anything is sent.
+#[test]
+fn public_tables_and_the_lobby_from_the_command_line() {
+    let dir = TempDir::new("online-tables");
+    let (server_dir, ann, bo) = (dir.join("server"), dir.join("ann"), dir.join("bo"));
+    let (listener, port) = loopback();
+    let _srv = server(&server_dir, &listener);
+    let made = online(
+        &ann,
+        port,
+        &[
+            "--name",
+            "Ann",
+            "table",
+            "create",
+            "--people",
+            "2",
+            "--level",
+            "easy",
+            "--fill-within",
+            "30",
+            "--unfilled",
+            "close",
+            "--rated",
+        ],
+    );
+    let table = made["table"].as_str().expect("a table id").to_owned();
+    assert_eq!(made["seated"][0]["name"], "Ann", "{made}");
+    assert!(made["game"].is_null(), "{made}");
+    let listed = online(&bo, port, &["--name", "Bo", "tables"]);
+    assert_eq!(listed["tables"][0]["table"], table.as_str(), "{listed}");
+    assert_eq!(listed["tables"][0]["spec"]["rated"], true, "{listed}");
+    let joined = online(&bo, port, &["table", "join", &table]);
+    assert!(joined["game"].is_string(), "full: started: {joined}");
+    assert_eq!(joined["seated"][1]["name"], "Bo", "{joined}");
+    let games = online(&bo, port, &["games"]);
+    assert_eq!(games["games"][0]["id"], joined["game"], "{games}");
+    let lobby = online(&ann, port, &["lobby"]);
+    assert!(lobby["online"].as_u64().is_some(), "{lobby}");
+    assert_eq!(lobby["paces"].as_array().map(Vec::len), Some(4), "{lobby}");
+    // Refused by the server: the table started.
+    let out = online_output(&ann, port, &["table", "join", &table]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no_table"), "{err}");
+    // Refused before anything is sent: one line naming the option.
+    for (args, says) in [
+        (&["table", "create", "--people", "9"][..], "--people"),
+        (
+            &["table", "create", "--ratings", "1700-1500"][..],
+            "--ratings",
+        ),
+        (&["table", "create", "--ratings", "high"][..], "MIN-MAX"),
+        (
+            &["table", "create", "--unfilled", "later"][..],
+            "computers or close",
+        ),
+        (
+            &["table", "create", "--fill-within", "0"][..],
+            "--fill-within",
+        ),
+    ] {
+        let out = online_output(&ann, port, args);
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
 #[test]
 fn the_table_talks_from_the_command_line() {
     let dir = TempDir::new("online-talk");

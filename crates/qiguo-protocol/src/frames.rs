@@ -12,6 +12,7 @@
 use qiguo_rules::{Kingdom, Record};
 use serde::{Deserialize, Serialize};
 
+use crate::lobby::{LobbyView, TableId, TableSpec, TableView};
 use crate::model::{
     GameId, MadeBy, NewGame, Pace, PlayerId, QuickPace, RatingFamily, RatingShown, SeatPlan,
 };
@@ -19,7 +20,7 @@ use crate::refusal::Refusal;
 
 /// The version of these messages. A client speaking another is refused at [`Ask::Hello`].
 ///
-/// 7: ratings (a seat's `rating`, [`Ask::Ratings`]). 6: quick play ([`Ask::Quick`]).
+/// 7: ratings (a seat's `rating`, [`Ask::Ratings`]), the lobby and public tables. 6: quick play ([`Ask::Quick`]).
 /// 5: e-mail (a hello's `language`, signing in by a link's one-time token, [`Ask::Mail`]).
 /// 4: table talk, holidays (a seat's `away_until`). 3: refusals are codes with parameters ([`Refusal`]) beside the English `why`; events of
 /// unknown types are ignored. 2: presence events. 1: the first.
@@ -135,6 +136,31 @@ pub enum Ask {
     Quick {
         /// The pace.
         pace: QuickPace,
+    },
+    /// The lobby (answered with [`Answer::Lobby`]); with `follow`, [`Event::Lobby`] brings it
+    /// again whenever it changes, until asked with `follow: false` or the connection ends.
+    Lobby {
+        /// Keep sending it as it changes.
+        follow: bool,
+    },
+    /// Create a public table and sit at it (answered with [`Answer::Table`]); it is listed in
+    /// the lobby until it fills and starts its game ([`Event::TableStarted`]) or its time runs
+    /// out ([`TableSpec::unfilled`](crate::lobby::TableSpec)).
+    CreateTable {
+        /// The table.
+        table: TableSpec,
+    },
+    /// Sit at an open table (answered with [`Answer::Table`]); the one who fills it starts its
+    /// game.
+    JoinTable {
+        /// The table.
+        table: TableId,
+    },
+    /// Get up from a table not started yet (answered with [`Answer::Done`]); a table nobody sits
+    /// at any more closes.
+    LeaveTable {
+        /// The table.
+        table: TableId,
     },
     /// The leaderboard of a pace family and one player's rating and history in it (answered
     /// with [`Answer::Ratings`]): the player named `of`, or the client when `None`.
@@ -467,6 +493,10 @@ pub enum Answer {
         /// The game, as it stands.
         game: Box<GameView>,
     },
+    /// The lobby.
+    Lobby(Box<LobbyView>),
+    /// A table the client sits at, as it stands (its `game` once it started).
+    Table(Box<TableView>),
     /// A pace family's leaderboard and a player's rating in it.
     Ratings {
         /// The family.
@@ -523,6 +553,21 @@ pub enum Answer {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Event {
+    /// The lobby changed (to a client following it).
+    Lobby(Box<LobbyView>),
+    /// A table the client sits at filled (or its time ran out, computers taking the empty
+    /// seats): its game started, with the client seated; open it to play.
+    TableStarted {
+        /// The table.
+        table: TableId,
+        /// The game.
+        game: GameId,
+    },
+    /// A table the client sat at closed unfilled.
+    TableClosed {
+        /// The table.
+        table: TableId,
+    },
     /// A move was made.
     Moved {
         /// The game.

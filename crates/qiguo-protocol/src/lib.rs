@@ -12,11 +12,13 @@ pub mod client;
 pub mod frames;
 pub mod keys;
 pub mod link;
+pub mod lobby;
 pub mod model;
 pub mod refusal;
 pub mod versions;
 
 pub use frames::*;
+pub use lobby::{LobbyView, TableId, TableSpec, TableView};
 pub use model::{
     GameId, MAX_DAYS, MAX_NAME_CHARS, MAX_TALK_CHARS, MIN_DAYS, MadeBy, NewGame, Pace, PlayerId,
     QuickPace, RatingFamily, RatingShown, SeatPlan, WhenOverdue, clean_name, clean_talk,

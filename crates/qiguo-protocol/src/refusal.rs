@@ -213,6 +213,59 @@ pub enum Refusal {
         /// The most a player may have in progress at once.
         max: u32,
     },
+    /// A table with too few or too many seats for people.
+    #[error("a table has {min} to {max} seats for people, not {people}")]
+    TablePeople {
+        /// The seats asked for.
+        people: u32,
+        /// The fewest.
+        min: u32,
+        /// The most.
+        max: u32,
+    },
+    /// A table's wait to fill out of bounds.
+    #[error("a table waits {min} to {max} minutes to fill, not {minutes}")]
+    TableWait {
+        /// The wait asked for.
+        minutes: u32,
+        /// The shortest.
+        min: u32,
+        /// The longest.
+        max: u32,
+    },
+    /// A rating range whose lowest end is above its highest.
+    #[error("a rating range from {min} to {max} takes nobody")]
+    RatingRange {
+        /// The lowest end given.
+        min: i64,
+        /// The highest end given.
+        max: i64,
+    },
+    /// A table's computers must search (not play at random).
+    #[error("a table's computers play at Easy, Medium or Hard")]
+    TableLevel,
+    /// No open table has this id (it started, closed, or never was).
+    #[error("no such open table")]
+    NoTable,
+    /// Every seat of the table for people is taken.
+    #[error("that table is full")]
+    TableFull,
+    /// The player's rating is outside the table's range.
+    #[error("that table takes players rated {min} to {max}; your rating is {rating}")]
+    OutsideRatingRange {
+        /// The lowest it takes.
+        min: i64,
+        /// The highest it takes.
+        max: i64,
+        /// The player's.
+        rating: i64,
+    },
+    /// The player sits at as many open tables as the server allows.
+    #[error("you sit at {max} open tables already: leave one first")]
+    TooManyTables {
+        /// The most.
+        max: u32,
+    },
     /// No player of this name plays on the server.
     #[error("nobody called {name} plays here")]
     NoPlayerNamed {
@@ -292,6 +345,14 @@ impl Refusal {
             Refusal::TooManyGames { .. } => "too_many_games",
             Refusal::TooManyQuickGames { .. } => "too_many_quick_games",
             Refusal::NoPlayerNamed { .. } => "no_player_named",
+            Refusal::TablePeople { .. } => "table_people",
+            Refusal::TableWait { .. } => "table_wait",
+            Refusal::RatingRange { .. } => "rating_range",
+            Refusal::TableLevel => "table_level",
+            Refusal::NoTable => "no_table",
+            Refusal::TableFull => "table_full",
+            Refusal::OutsideRatingRange { .. } => "outside_rating_range",
+            Refusal::TooManyTables { .. } => "too_many_tables",
             Refusal::SlowDown { .. } => "slow_down",
             Refusal::TryAgain => "try_again",
             Refusal::ShuttingDown => "shutting_down",
@@ -407,6 +468,26 @@ mod tests {
             Refusal::TooManyGames { max: 1 },
             Refusal::TooManyQuickGames { max: 1 },
             Refusal::NoPlayerNamed { name: "Ann".into() },
+            Refusal::TablePeople {
+                people: 1,
+                min: 2,
+                max: 7,
+            },
+            Refusal::TableWait {
+                minutes: 0,
+                min: 1,
+                max: 2,
+            },
+            Refusal::RatingRange { min: 2, max: 1 },
+            Refusal::TableLevel,
+            Refusal::NoTable,
+            Refusal::TableFull,
+            Refusal::OutsideRatingRange {
+                min: 1,
+                max: 2,
+                rating: 3,
+            },
+            Refusal::TooManyTables { max: 3 },
             Refusal::SlowDown { seconds: 1 },
             Refusal::TryAgain,
             Refusal::ShuttingDown,

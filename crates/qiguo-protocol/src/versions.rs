@@ -38,7 +38,11 @@ pub fn behind(server_version: u32) -> bool {
 pub fn knows(version: u32, ask: &Ask) -> bool {
     match ask {
         Ask::Quick { .. } => version >= 6,
-        Ask::Ratings { .. } => version >= 7,
+        Ask::Ratings { .. }
+        | Ask::Lobby { .. }
+        | Ask::CreateTable { .. }
+        | Ask::JoinTable { .. }
+        | Ask::LeaveTable { .. } => version >= 7,
         _ => true,
     }
 }
@@ -69,19 +73,29 @@ fn step_down(from: u32, value: Value) -> Option<Value> {
     }
 }
 
-/// Version 7 added ratings: the `ratings` answer (to the `ratings` request), a seat's `rating`
-/// wherever a seat is sent (a game's view, in an answer or an event) and the `seated` event's.
+/// Version 7 added ratings — the `ratings` answer (to the `ratings` request), a seat's `rating`
+/// wherever a seat is sent (a game's view, in an answer or an event) and the `seated` event's —
+/// and the lobby: the `lobby` and `table` answers, the `lobby`, `table_started` and
+/// `table_closed` events.
 fn seven_to_six(mut value: Value) -> Option<Value> {
     if value.get("type")?.as_str()? == "reply"
-        && value.get("answer")?.get("type")?.as_str()? == "ratings"
+        && matches!(
+            value.get("answer")?.get("type")?.as_str()?,
+            "ratings" | "lobby" | "table"
+        )
     {
         return None;
     }
     if value.get("type")?.as_str()? == "event"
         && let Some(event) = value.get_mut("event")
-        && event.get("type").and_then(Value::as_str) == Some("seated")
     {
-        event.as_object_mut()?.remove("rating");
+        match event.get("type").and_then(Value::as_str) {
+            Some("seated") => {
+                event.as_object_mut()?.remove("rating");
+            }
+            Some("lobby" | "table_started" | "table_closed") => return None,
+            _ => {}
+        }
     }
     without_seat_ratings(&mut value);
     Some(value)

@@ -10,7 +10,7 @@
 //!
 //! Here the connection, its migrations, the clock and the notices to other servers; one part
 //! per concern beside it: `players` (keys and names), `games` (games, seats, moves), `group`
-//! (the group commit), `talk`, `holidays`, `mail`, `quick` and `ratings`.
+//! (the group commit), `talk`, `holidays`, `mail`, `quick`, `ratings` and `tables` (the lobby).
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -31,6 +31,7 @@ use crate::secret::{self, NoRandomness};
 pub use crate::model::{StoredGame, StoredSeat};
 use ratings::rating_of;
 pub use ratings::{RatingRecord, RatingStep, Rerated};
+pub use tables::{QuickCounts, StoredTable, Watchable};
 
 mod games;
 mod group;
@@ -39,6 +40,7 @@ pub mod mail;
 mod players;
 mod quick;
 mod ratings;
+mod tables;
 mod talk;
 
 /// The schema, in order; each applied once, recorded in the database.
@@ -68,6 +70,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (7, "mail", include_str!("../migrations/0007_mail.sql")),
     (8, "quick", include_str!("../migrations/0008_quick.sql")),
     (9, "ratings", include_str!("../migrations/0009_ratings.sql")),
+    (10, "lobby", include_str!("../migrations/0010_lobby.sql")),
 ];
 
 /// The PostgreSQL channel on which a server says that a game changed (the payload is the

@@ -158,6 +158,16 @@ pub(super) fn send_commands(
             OnlineCommand::Ratings(family) => {
                 online.ask(Ask::Ratings { family, of: None }, Asked::Ratings)
             }
+            OnlineCommand::CreateTable(table) => {
+                online.ask(Ask::CreateTable { table }, Asked::Table)
+            }
+            OnlineCommand::JoinTable(table) => online.ask(Ask::JoinTable { table }, Asked::Table),
+            OnlineCommand::LeaveTable(table) => online.ask(
+                Ask::LeaveTable {
+                    table: table.clone(),
+                },
+                Asked::TableLeft(table),
+            ),
             OnlineCommand::Rematch(game) => online.ask(Ask::Rematch { game }, Asked::Created),
             OnlineCommand::AnswerTakeBack(agree) => {
                 let Some(table) = &mut online.table else {
@@ -208,6 +218,8 @@ pub(super) fn read_news(
                 online.ask(Ask::Games {}, Asked::Games);
                 online.ask(Ask::Holidays {}, Asked::Holidays { changed: false });
                 online.ask(Ask::Mail {}, Asked::Mail { changed: false });
+                // The lobby, kept current by the server from now on.
+                online.ask(Ask::Lobby { follow: true }, Asked::Lobby);
                 // Back after a lost connection: the game on the board is read again.
                 reopen(online);
             }
@@ -287,6 +299,29 @@ pub(super) fn read_news(
                             player,
                         }),
                     ) => online.ratings = Some((family, board, player)),
+                    (Asked::Lobby, Ok(Answer::Lobby(view))) => online.lobby = Some(*view),
+                    (Asked::Table, Ok(Answer::Table(view))) => {
+                        online.my_tables.retain(|t| t.id != view.id);
+                        match &view.game {
+                            // Filled by this player: the game is opened (the others are told).
+                            Some(game) => online.ask(
+                                Ask::Open { game: game.clone() },
+                                Asked::Board { watching: false },
+                            ),
+                            None => {
+                                notices.write(Notice::done(tr!(
+                                    tr,
+                                    "lobby-seated",
+                                    seated = view.seated.len(),
+                                    people = view.spec.people
+                                )));
+                                online.my_tables.push(*view);
+                            }
+                        }
+                    }
+                    (Asked::TableLeft(table), Ok(_)) => {
+                        online.my_tables.retain(|t| t.id != table);
+                    }
                     (Asked::Holidays { changed }, Ok(Answer::Holidays(holidays))) => {
                         online.holidays = Some(holidays);
                         if changed {

@@ -37,6 +37,7 @@ use std::collections::{HashMap, VecDeque};
 
 use bevy::prelude::*;
 use link::Link;
+use qiguo_protocol::lobby::{LobbyView, TableId, TableSpec, TableView};
 use qiguo_protocol::{
     Ask, GameSummary, Holidays, MailView, NewGame, RatingFamily, RatingHistory, RatingRow,
     SeatView, TakeBackView, TalkLine,
@@ -95,6 +96,10 @@ pub struct Online {
     pub finished: Option<(Vec<GameSummary>, u32, bool)>,
     /// The ratings last read: a pace family's leaderboard and the player's own history there.
     pub ratings: Option<(RatingFamily, Vec<RatingRow>, RatingHistory)>,
+    /// The lobby, as the server last sent it (followed while connected).
+    pub lobby: Option<LobbyView>,
+    /// The open tables the player sits at (by id), as the server answered.
+    pub my_tables: Vec<TableView>,
     /// What each request was for, by tag.
     asked: HashMap<u64, Asked>,
     /// Moves the server told of, not yet handed to the rules system: (moves before it, move,
@@ -182,6 +187,12 @@ enum Asked {
     Finished,
     /// A leaderboard and the player's rating.
     Ratings,
+    /// The lobby.
+    Lobby,
+    /// A table created or joined.
+    Table,
+    /// A table left.
+    TableLeft(TableId),
     /// The player's e-mail: asked, or `changed` (given, removed).
     Mail {
         changed: bool,
@@ -258,6 +269,12 @@ pub enum OnlineCommand {
     Finished(u32),
     /// Read a pace family's leaderboard and my rating and history in it.
     Ratings(RatingFamily),
+    /// Create a public table and sit at it.
+    CreateTable(TableSpec),
+    /// Sit at an open table.
+    JoinTable(TableId),
+    /// Get up from a table.
+    LeaveTable(TableId),
     /// Offer the players of a finished game a rematch, and put it on the board.
     Rematch(GameId),
     /// Take the online game off the board's link: the board keeps it as it stands, played at

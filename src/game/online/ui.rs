@@ -8,6 +8,7 @@ use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_ai::Level;
 use qiguo_client::{KeyStore, KeysError};
+use qiguo_protocol::lobby::{TABLE_PEOPLE, TABLE_WAIT_MINUTES, TableId, TableSpec, WhenUnfilled};
 use qiguo_protocol::{DEFAULT_PORT, GameSummary, MAX_DAYS, MAX_NAME_CHARS, MIN_DAYS, NewGame};
 use qiguo_protocol::{Pace, QuickPace, RatingFamily, RatingHistory, SeatPlan, WhenOverdue};
 use qiguo_rules::Kingdom;
@@ -93,6 +94,38 @@ pub(crate) struct OnlineForm {
     quick_pace: qiguo_protocol::QuickPace,
     /// *Play now* asked before connecting (the welcome card): asked once signed in.
     quick_once_connected: bool,
+    /// A new public table, as set in the lobby's form.
+    table: TableForm,
+}
+
+/// The lobby's form for a new public table.
+#[derive(Debug, Clone)]
+struct TableForm {
+    /// Seats for people.
+    people: u8,
+    /// The pace, among the quick paces.
+    pace: QuickPace,
+    /// The computers' level.
+    level: Level,
+    /// Counts for the ratings.
+    rated: bool,
+    /// Minutes to fill.
+    minutes: u32,
+    /// Unfilled by then: close (else computers take the empty seats).
+    close: bool,
+}
+
+impl Default for TableForm {
+    fn default() -> TableForm {
+        TableForm {
+            people: 4,
+            pace: QuickPace::Calm,
+            level: Level::Medium,
+            rated: true,
+            minutes: 30,
+            close: false,
+        }
+    }
 }
 
 impl OnlineForm {
@@ -198,6 +231,7 @@ impl Default for OnlineForm {
             mail_digest: false,
             quick_pace: qiguo_protocol::QuickPace::Brisk,
             quick_once_connected: false,
+            table: TableForm::default(),
         }
     }
 }
@@ -279,6 +313,7 @@ pub(crate) fn online_window(
                     });
                     ui.separator();
                     quick_form(ui, tr, &mut form, &mut commands);
+                    lobby_section(ui, tr, &mut form, &online, &mut commands);
                     ui.separator();
                     my_games(ui, tr, &online, &mut commands);
                     holidays(ui, tr, &mut form, &online, &mut commands);
@@ -1006,6 +1041,193 @@ fn quick_form(
             .clicked()
         {
             commands.write(OnlineCommand::Quick(form.quick_pace));
+        }
+    });
+}
+
+/// The lobby: people online, playing and waiting at each pace; the open tables (to sit at, or
+/// get up from), a form for a new one, and the quick games to watch. Kept current by the server.
+fn lobby_section(
+    ui: &mut egui::Ui,
+    tr: Tr,
+    form: &mut OnlineForm,
+    online: &Online,
+    commands: &mut MessageWriter<OnlineCommand>,
+) {
+    let Some(lobby) = &online.lobby else {
+        return;
+    };
+    let grey = Color32::from_gray(170);
+    ui.add_space(4.0);
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(tr.text("lobby")).strong());
+        ui.label(RichText::new(tr!(tr, "lobby-online", online = lobby.online)).color(grey));
+        for count in &lobby.paces {
+            ui.label(
+                RichText::new(tr!(
+                    tr,
+                    "lobby-pace-count",
+                    pace = pace_words(tr, count.pace).0,
+                    playing = count.playing,
+                    waiting = count.waiting
+                ))
+                .small()
+                .color(grey),
+            );
+        }
+    });
+    let mine = |id: &TableId| online.my_tables.iter().any(|t| t.id == *id);
+    egui::CollapsingHeader::new(tr!(tr, "lobby-tables", count = lobby.tables.len()))
+        .id_salt("lobby tables")
+        .default_open(!lobby.tables.is_empty())
+        .show(ui, |ui| {
+            if lobby.tables.is_empty() {
+                ui.label(RichText::new(tr.text("lobby-no-tables")).color(grey));
+            }
+            egui::Grid::new("open tables")
+                .num_columns(4)
+                .striped(true)
+                .spacing([10.0, 4.0])
+                .show(ui, |ui| {
+                    for table in &lobby.tables {
+                        let people: Vec<String> = table
+                            .seated
+                            .iter()
+                            .map(|p| format!("{} {}", p.name, p.rating))
+                            .collect();
+                        ui.label(people.join(", "));
+                        ui.label(tr!(
+                            tr,
+                            "lobby-table-seats",
+                            seated = table.seated.len(),
+                            people = table.spec.people
+                        ));
+                        ui.label(
+                            RichText::new(table_words(tr, &table.spec))
+                                .small()
+                                .color(grey),
+                        );
+                        if mine(&table.id) {
+                            if ui.small_button(tr.text("lobby-leave")).clicked() {
+                                commands.write(OnlineCommand::LeaveTable(table.id.clone()));
+                            }
+                        } else if ui.small_button(tr.text("lobby-sit")).clicked() {
+                            commands.write(OnlineCommand::JoinTable(table.id.clone()));
+                        }
+                        ui.end_row();
+                    }
+                });
+            ui.add_space(4.0);
+            table_form(ui, tr, &mut form.table, commands);
+        });
+    if !lobby.games.is_empty() {
+        egui::CollapsingHeader::new(tr!(tr, "lobby-games", count = lobby.games.len()))
+            .id_salt("lobby games")
+            .show(ui, |ui| {
+                egui::Grid::new("games to watch")
+                    .num_columns(3)
+                    .striped(true)
+                    .spacing([10.0, 4.0])
+                    .show(ui, |ui| {
+                        for game in &lobby.games {
+                            ui.label(game.people.join(", "));
+                            ui.label(
+                                RichText::new(tr!(
+                                    tr,
+                                    "lobby-game-line",
+                                    pace = pace_words(tr, game.pace).0,
+                                    moves = game.moves
+                                ))
+                                .small()
+                                .color(grey),
+                            );
+                            if ui.small_button(tr.text("lobby-watch")).clicked() {
+                                commands.write(OnlineCommand::Watch(game.code.clone()));
+                            }
+                            ui.end_row();
+                        }
+                    });
+            });
+    }
+}
+
+/// What a table plays, in a line: its pace, computers, rated or not.
+fn table_words(tr: Tr, spec: &TableSpec) -> String {
+    let pace = QuickPace::ALL
+        .into_iter()
+        .find(|p| p.pace() == spec.pace)
+        .map(|p| pace_words(tr, p).0)
+        .unwrap_or_else(|| match spec.pace {
+            Pace::Live { wait_seconds } => tr!(tr, "lobby-live", seconds = wait_seconds),
+            Pace::Correspondence { days, .. } => tr!(tr, "lobby-days", days = days),
+        });
+    tr!(
+        tr,
+        "lobby-table-line",
+        pace = pace,
+        level = tr.level(spec.level),
+        rated = if spec.rated {
+            tr.text("lobby-rated")
+        } else {
+            tr.text("lobby-unrated")
+        }
+    )
+}
+
+/// The form for a new public table.
+fn table_form(
+    ui: &mut egui::Ui,
+    tr: Tr,
+    table: &mut TableForm,
+    commands: &mut MessageWriter<OnlineCommand>,
+) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(tr.text("lobby-new-table"));
+        ui.add(
+            egui::DragValue::new(&mut table.people)
+                .range(TABLE_PEOPLE)
+                .suffix(tr.text("lobby-people-suffix")),
+        );
+        egui::ComboBox::from_id_salt("table pace")
+            .selected_text(pace_words(tr, table.pace).0)
+            .show_ui(ui, |ui| {
+                for pace in QuickPace::ALL {
+                    ui.selectable_value(&mut table.pace, pace, pace_words(tr, pace).0);
+                }
+            });
+        egui::ComboBox::from_id_salt("table level")
+            .selected_text(tr.level(table.level))
+            .show_ui(ui, |ui| {
+                for level in [Level::Easy, Level::Medium, Level::Hard] {
+                    ui.selectable_value(&mut table.level, level, tr.level(level));
+                }
+            });
+        ui.checkbox(&mut table.rated, tr.text("lobby-rated"));
+    });
+    ui.horizontal_wrapped(|ui| {
+        ui.label(tr.text("lobby-fill-within"));
+        ui.add(
+            egui::DragValue::new(&mut table.minutes)
+                .range(TABLE_WAIT_MINUTES)
+                .suffix(tr.text("lobby-minutes-suffix")),
+        );
+        ui.radio_value(&mut table.close, false, tr.text("lobby-unfilled-computers"));
+        ui.radio_value(&mut table.close, true, tr.text("lobby-unfilled-close"));
+        if ui.button(tr.text("lobby-create")).clicked() {
+            commands.write(OnlineCommand::CreateTable(TableSpec {
+                preset: qiguo_rules::Preset::Classic,
+                pace: table.pace.pace(),
+                people: table.people,
+                level: table.level,
+                rated: table.rated,
+                ratings: None,
+                wait_minutes: table.minutes,
+                unfilled: if table.close {
+                    WhenUnfilled::Close
+                } else {
+                    WhenUnfilled::Computers
+                },
+            }));
         }
     });
 }

@@ -116,6 +116,36 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
         Refusal::NoPlayerNamed { name } => {
             tr!(tr, "server-refusal-no-player-named", name = name.clone())
         }
+        Refusal::TablePeople { people, min, max } => tr!(
+            tr,
+            "server-refusal-table-people",
+            people = *people,
+            min = *min,
+            max = *max
+        ),
+        Refusal::TableWait { minutes, min, max } => tr!(
+            tr,
+            "server-refusal-table-wait",
+            minutes = *minutes,
+            min = *min,
+            max = *max
+        ),
+        Refusal::RatingRange { min, max } => {
+            tr!(tr, "server-refusal-rating-range", min = *min, max = *max)
+        }
+        Refusal::TableLevel => tr.text("server-refusal-table-level"),
+        Refusal::NoTable => tr.text("server-refusal-no-table"),
+        Refusal::TableFull => tr.text("server-refusal-table-full"),
+        Refusal::OutsideRatingRange { min, max, rating } => tr!(
+            tr,
+            "server-refusal-outside-rating-range",
+            min = *min,
+            max = *max,
+            rating = *rating
+        ),
+        Refusal::TooManyTables { max } => {
+            tr!(tr, "server-refusal-too-many-tables", max = *max)
+        }
         Refusal::BadDate { date } => tr!(tr, "server-refusal-bad-date", date = date.clone()),
         Refusal::HolidayDays { year, asked, left } => tr!(
             tr,

@@ -255,6 +255,7 @@ impl Hub {
         if over {
             note!(self.log, INFO, "game over", game = id.0);
             self.rate_soon(&id);
+            self.lobby.touch();
         } else {
             self.tell_next(&g);
         }

@@ -20,6 +20,7 @@ mod computers;
 mod games;
 mod held;
 mod holidays;
+mod lobby;
 pub mod mail;
 mod players;
 mod presence;
@@ -37,6 +38,7 @@ use qiguo_rules::{Kingdom, notation};
 use tokio::sync::{broadcast, watch};
 
 pub use self::holidays::HOLIDAY_DAYS;
+pub use self::lobby::{LOBBY_AT_LEAST, LOBBY_EVERY};
 pub use self::presence::{PRESENT_FOR, SEEN_EVERY};
 pub use self::replication::listener_name;
 use crate::live::{LiveGame, Mover};
@@ -136,6 +138,8 @@ pub struct Hub {
     mail: Option<mail::Mailing>,
     /// The computers' turns this server claimed among servers on one database ([`claims`]).
     claims: claims::Claims,
+    /// The lobby's view, sent to the clients following it ([`lobby`]).
+    lobby: lobby::Lobby,
     log: Log,
 }
 
@@ -170,6 +174,7 @@ impl Hub {
             holiday_days,
             mail,
             metrics: crate::metrics::Metrics::default(),
+            lobby: lobby::Lobby::default(),
             log,
         });
         if hub.store.is_postgres() {
@@ -187,6 +192,7 @@ impl Hub {
             }
         });
         tokio::spawn(Hub::clock(Arc::downgrade(&hub)));
+        tokio::spawn(Hub::lobby_keeper(Arc::downgrade(&hub)));
         if let Some(every) = mail_every {
             tokio::spawn(Hub::mailer(Arc::downgrade(&hub), every));
         }

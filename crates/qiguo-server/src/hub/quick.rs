@@ -236,6 +236,7 @@ impl Hub {
             name = escaped(&name)
         );
         self.follow(id, player, true);
+        self.lobby.touch();
         let view = g
             .game
             .view(Some(player), &self.presence(&g.game), self.store.now());
@@ -271,6 +272,7 @@ impl Hub {
             by = player.0
         );
         self.follow(&created.id, player, true);
+        self.lobby.touch();
         let mut g = live.lock().await;
         let view = g
             .game

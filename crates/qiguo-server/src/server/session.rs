@@ -18,7 +18,7 @@ use crate::hub::Hub;
 use crate::log::note;
 use crate::log::{Repeats, escaped};
 use crate::protocol::{Answer, Ask, ClientFrame, Event, Identity, PROTOCOL_VERSION, ServerFrame};
-use crate::protocol::{Refusal, refused_in_old_shape, versions};
+use crate::protocol::{LobbyView, Refusal, refused_in_old_shape, versions};
 use crate::store::{GameId, PlayerId};
 
 /// One client's connection.
@@ -37,6 +37,8 @@ pub(super) struct Session {
     /// counts as present in it.
     following: HashMap<GameId, (JoinHandle<()>, bool)>,
     personal: Option<JoinHandle<()>>,
+    /// Passes the lobby's changes on, while the client follows it.
+    lobby: Option<JoinHandle<()>>,
     bad_frames: u32,
     /// The players whose table talk this player muted: their lines are not passed on.
     muted: Muted,
@@ -72,6 +74,7 @@ impl Session {
             outbox,
             following: HashMap::new(),
             personal: None,
+            lobby: None,
             bad_frames: 0,
             muted: Muted::default(),
             version: PROTOCOL_VERSION,
@@ -319,7 +322,10 @@ impl Session {
             });
         }
         let rated = match &ask {
-            Ask::Create { .. } | Ask::Rematch { .. } | Ask::Quick { .. } => Some(Rated::NewGame),
+            Ask::Create { .. }
+            | Ask::Rematch { .. }
+            | Ask::Quick { .. }
+            | Ask::CreateTable { .. } => Some(Rated::NewGame),
             Ask::Join { .. } | Ask::Watch { .. } => Some(Rated::Code),
             _ => None,
         };
@@ -365,6 +371,21 @@ impl Session {
             }),
             Ask::Finished { page } => hub.finished(player, page).await,
             Ask::Ratings { family, of } => hub.ratings(player, family, of.as_deref()).await,
+            Ask::Lobby { follow } => {
+                let (view, changes) = hub.lobby();
+                self.follow_lobby(follow.then_some(changes));
+                Ok(Answer::Lobby(Box::new(view)))
+            }
+            Ask::CreateTable { table } => Ok(Answer::Table(Box::new(
+                hub.create_table(player, &table).await?,
+            ))),
+            Ask::JoinTable { table } => Ok(Answer::Table(Box::new(
+                hub.join_table(player, &table).await?,
+            ))),
+            Ask::LeaveTable { table } => {
+                hub.leave_table(player, &table).await?;
+                Ok(Answer::Done)
+            }
             Ask::Rematch { game } => hub.rematch(player, &game).await,
             Ask::Move { game, ply, mv } => {
                 let ply = hub.play(player, &game, ply, &mv).await?;
@@ -419,6 +440,27 @@ impl Session {
         }
     }
 
+    /// Passes the lobby on as it changes (the latest view only, however slowly the client
+    /// reads), or (`changes: None`) no more.
+    fn follow_lobby(&mut self, changes: Option<tokio::sync::watch::Receiver<LobbyView>>) {
+        if let Some(task) = self.lobby.take() {
+            task.abort();
+        }
+        let Some(mut changes) = changes else {
+            return;
+        };
+        let outbox = self.outbox.clone();
+        self.lobby = Some(tokio::spawn(async move {
+            while changes.changed().await.is_ok() {
+                let view = Box::new(changes.borrow_and_update().clone());
+                let event = Event::Lobby(view);
+                if outbox.send(ServerFrame::Event { event }).await.is_err() {
+                    return;
+                }
+            }
+        }));
+    }
+
     fn listen_personal(&mut self, player: &PlayerId) {
         let mut events = self.hub.personal(player);
         let outbox = self.outbox.clone();
@@ -443,6 +485,9 @@ impl Session {
             self.unfollow(&game);
         }
         if let Some(task) = self.personal.take() {
+            task.abort();
+        }
+        if let Some(task) = self.lobby.take() {
             task.abort();
         }
         self.refusals.flush(self.hub.log());

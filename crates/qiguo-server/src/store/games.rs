@@ -14,18 +14,37 @@ impl Store {
         self.create_game_as(creator, spec, None).await
     }
 
-    /// [`Store::create_game`], a quick game of `quick` if given.
+    /// [`Store::create_game`], a quick game of `quick` if given (quick games are rated).
     pub(super) async fn create_game_as(
         &self,
         creator: &PlayerId,
         spec: &NewGame,
         quick: Option<QuickPace>,
     ) -> Result<CreatedGame, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let created = self
+            .insert_game(&mut tx, creator, spec, quick, quick.is_some(), &[])
+            .await?;
+        tx.commit().await?;
+        Ok(created)
+    }
+
+    /// Within `tx`, a new game by `creator`: checked, its row and its seats, each seat held by
+    /// `holders[seat]` when given (a person seated from the start, as at a public table), else
+    /// by the creator for a seat planned for the creator, else by nobody yet.
+    pub(super) async fn insert_game(
+        &self,
+        tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+        creator: &PlayerId,
+        spec: &NewGame,
+        quick: Option<QuickPace>,
+        rated: bool,
+        holders: &[Option<PlayerId>],
+    ) -> Result<CreatedGame, StoreError> {
         spec.check().map_err(StoreError::BadSpec)?;
         let id = secret::new_id()?;
         let code = secret::new_code()?;
         let now = self.now();
-        let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO games (id, code, creator, record, pace, created_ms, moved_ms, due_ms, \
              quick, rated) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
@@ -40,21 +59,22 @@ impl Store {
         // Looked at by whichever server does not hold it (the one creating it does).
         .bind(matches!(spec.pace, Pace::Correspondence { .. }).then_some(now))
         .bind(quick.map(QuickPace::name))
-        // Quick games are rated.
-        .bind(i64::from(quick.is_some()))
-        .execute(&mut *tx)
+        .bind(i64::from(rated))
+        .execute(&mut **tx)
         .await?;
         for (seat, plan) in spec.seats.iter().enumerate() {
-            let holder = (*plan == SeatPlan::Creator).then_some(creator.0.as_str());
+            let holder = match holders.get(seat) {
+                Some(Some(player)) => Some(player.0.as_str()),
+                _ => (*plan == SeatPlan::Creator).then_some(creator.0.as_str()),
+            };
             sqlx::query("INSERT INTO seats (game_id, seat, plan, holder) VALUES ($1, $2, $3, $4)")
                 .bind(&id)
                 .bind(seat as i64)
                 .bind(to_json(plan))
                 .bind(holder)
-                .execute(&mut *tx)
+                .execute(&mut **tx)
                 .await?;
         }
-        tx.commit().await?;
         Ok(CreatedGame {
             id: GameId(id),
             code,

@@ -12,6 +12,7 @@ mod agreement;
 mod games;
 mod holidays;
 mod link;
+mod lobby;
 mod mail;
 mod page;
 mod quick;

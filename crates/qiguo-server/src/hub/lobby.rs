@@ -1,0 +1,386 @@
+//! The lobby: one view of the open tables, the quick games to watch and the counts of people
+//! online, playing and waiting at each pace, kept in a watch channel that every client following
+//! the lobby reads (a change is sent to each once, the latest only: a slow reader never holds up
+//! the others, nor a move). It is recounted from the database at most every
+//! [`LOBBY_EVERY`] after something changed here, and every [`LOBBY_AT_LEAST`] in any case (the
+//! other servers on the database change it too). The same keeper starts or closes the tables
+//! whose time to fill ran out.
+//!
+//! Public tables: a person creates one ([`TableSpec`]) and sits at it; others sit down from the
+//! lobby; the one who fills it starts its game, everyone seated in the order they sat down
+//! (kingdoms in turn order) and computers of the table's level in the other seats. A table whose
+//! time runs out starts with computers in its empty seats, or closes, as its creator chose.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use qiguo_protocol::RatingFamily;
+use qiguo_protocol::lobby::{
+    LOBBY_LISTED, LobbyView, PaceCount, TableId, TablePerson, TableSpec, TableView, WatchView,
+    WhenUnfilled,
+};
+use qiguo_rules::{Game, PlayerInfo, Position, Record, Rules};
+
+use crate::rated;
+use crate::store::StoredTable;
+
+// The coordinator's own part: the hub's private types and helpers are this part's too.
+use super::*;
+
+/// The shortest time between two recounts after a change.
+pub const LOBBY_EVERY: Duration = Duration::from_secs(1);
+
+/// The longest time between two recounts.
+pub const LOBBY_AT_LEAST: Duration = Duration::from_secs(10);
+
+/// How long a server's count of people connected counts without being noted again.
+const ONLINE_FRESH_MS: i64 = 30_000;
+
+/// The lobby's room: its view, and whether something changed since it was counted.
+pub(super) struct Lobby {
+    view: watch::Sender<LobbyView>,
+    changed: AtomicBool,
+}
+
+impl Default for Lobby {
+    fn default() -> Lobby {
+        Lobby {
+            view: watch::Sender::new(LobbyView::default()),
+            changed: AtomicBool::new(true),
+        }
+    }
+}
+
+impl Lobby {
+    /// Something the lobby shows changed here: it is recounted soon.
+    pub(super) fn touch(&self) {
+        self.changed.store(true, Ordering::Relaxed);
+    }
+}
+
+/// A new game for table `spec` and the people `seated` at it (in the order they sat down): the
+/// table's rules and pace, seven kingdoms, the people in the first seats (turn order), computers
+/// of the table's level in the others.
+pub(super) fn table_game(spec: &TableSpec, seated: &[(PlayerId, String)]) -> NewGame {
+    let start = Game::new(Position::start(Rules::preset(spec.preset)));
+    let mut players = PlayerInfo::defaults(7);
+    let mut plans = Vec::with_capacity(7);
+    for (i, player) in players.iter_mut().enumerate() {
+        match seated.get(i) {
+            Some((_, name)) => {
+                player.name = shown_name(name);
+                plans.push(SeatPlan::Open);
+            }
+            None => {
+                player.computer = Some(spec.level);
+                plans.push(SeatPlan::Computer(spec.level));
+            }
+        }
+    }
+    NewGame {
+        start: Record::from_game(&start, players),
+        seats: plans,
+        pace: spec.pace,
+    }
+}
+
+/// A table as the lobby shows it.
+fn table_view(table: StoredTable) -> TableView {
+    TableView {
+        id: table.id,
+        spec: table.spec,
+        host: shown_name(&table.host),
+        seated: table
+            .seated
+            .into_iter()
+            .map(|(_, name, rating)| TablePerson {
+                name: shown_name(&name),
+                rating: rated::shown(rating),
+            })
+            .collect(),
+        fill_by_ms: table.fill_by_ms,
+        game: table.game,
+    }
+}
+
+impl Hub {
+    /// The lobby as it stands, and (with `follow`) its changes from now on.
+    pub(crate) fn lobby(&self) -> (LobbyView, watch::Receiver<LobbyView>) {
+        let mut receiver = self.lobby.view.subscribe();
+        let view = receiver.borrow_and_update().clone();
+        (view, receiver)
+    }
+
+    /// Every [`LOBBY_EVERY`]: the tables whose time ran out started or closed, and the lobby
+    /// recounted if something changed (here, or [`LOBBY_AT_LEAST`] ago, elsewhere).
+    pub(super) async fn lobby_keeper(hub: std::sync::Weak<Hub>) {
+        let mut tick = tokio::time::interval(LOBBY_EVERY);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut counted = tokio::time::Instant::now();
+        let mut online_before = None;
+        loop {
+            tick.tick().await;
+            let Some(hub) = hub.upgrade() else {
+                return;
+            };
+            if *hub.closing.borrow() {
+                return;
+            }
+            hub.tables_due().await;
+            let online = hub.players.online().len();
+            let due = hub.lobby.changed.swap(false, Ordering::Relaxed)
+                || online_before != Some(online)
+                || counted.elapsed() >= LOBBY_AT_LEAST;
+            if !due {
+                continue;
+            }
+            online_before = Some(online);
+            counted = tokio::time::Instant::now();
+            hub.recount_lobby().await;
+        }
+    }
+
+    /// Counts the lobby now and sends it to its followers if it changed. The tables' own
+    /// changes are shown at once this way (whoever acts on a table sees the lobby with it);
+    /// the rest waits for the keeper.
+    async fn recount_lobby(&self) {
+        match self.count_lobby(self.players.online().len() as u32).await {
+            Ok(view) => {
+                self.lobby.view.send_if_modified(|shown| {
+                    let changed = *shown != view;
+                    *shown = view;
+                    changed
+                });
+            }
+            Err(e) => note!(self.log, WARN, "lobby not counted", why = e),
+        }
+    }
+
+    /// The lobby, counted from the database; `online` people connected here.
+    async fn count_lobby(&self, online: u32) -> Result<LobbyView, StoreError> {
+        let online = self.store.count_online(online, ONLINE_FRESH_MS).await?;
+        let tables: Vec<TableView> = self
+            .store
+            .open_tables(LOBBY_LISTED as u32)
+            .await?
+            .into_iter()
+            .map(table_view)
+            .collect();
+        let paces = self
+            .store
+            .quick_counts()
+            .await?
+            .into_iter()
+            .map(|(pace, playing, alone)| PaceCount {
+                pace,
+                playing,
+                waiting: alone
+                    + tables
+                        .iter()
+                        .filter(|t| t.spec.pace == pace.pace())
+                        .map(|t| t.seated.len() as u32)
+                        .sum::<u32>(),
+            })
+            .collect();
+        let games = self
+            .store
+            .watchable_games(LOBBY_LISTED as u32)
+            .await?
+            .into_iter()
+            .map(|g| WatchView {
+                game: g.id,
+                code: g.code,
+                pace: g.pace,
+                people: g.people.iter().map(|n| shown_name(n)).collect(),
+                moves: g.moves,
+            })
+            .collect();
+        Ok(LobbyView {
+            online,
+            paces,
+            tables,
+            games,
+        })
+    }
+
+    /// `player` creates a public table and sits at it.
+    pub(crate) async fn create_table(
+        &self,
+        player: &PlayerId,
+        spec: &TableSpec,
+    ) -> Result<TableView, Refusal> {
+        spec.check()?;
+        self.check_rating_for(player, spec).await?;
+        self.room_for_a_game(player).await?;
+        let fill_by = self
+            .store
+            .now()
+            .saturating_add(i64::from(spec.wait_minutes) * 60_000);
+        let id = self.store.create_table(player, spec, fill_by).await?;
+        note!(
+            self.log,
+            INFO,
+            "table created",
+            table = id.0,
+            by = player.0,
+            people = spec.people,
+            rated = spec.rated
+        );
+        self.recount_lobby().await;
+        Ok(table_view(self.store.table(&id).await?))
+    }
+
+    /// `player` sits at table `id`; the one who fills it starts its game.
+    pub(crate) async fn join_table(
+        self: &Arc<Self>,
+        player: &PlayerId,
+        id: &TableId,
+    ) -> Result<TableView, Refusal> {
+        let table = self.store.table(id).await?;
+        if table.game.is_some() {
+            return Err(Refusal::NoTable);
+        }
+        self.check_rating_for(player, &table.spec).await?;
+        if table.seated.iter().all(|(p, ..)| p != player) {
+            self.room_for_a_game(player).await?;
+        }
+        let table = self.store.join_table(id, player).await?;
+        note!(self.log, INFO, "table joined", table = id.0, by = player.0);
+        if table.seated.len() >= usize::from(table.spec.people) {
+            self.start_table(id).await?;
+            return Ok(table_view(self.store.table(id).await?));
+        }
+        self.recount_lobby().await;
+        Ok(table_view(table))
+    }
+
+    /// `player` gets up from table `id`.
+    pub(crate) async fn leave_table(&self, player: &PlayerId, id: &TableId) -> Result<(), Refusal> {
+        let closed = self.store.leave_table(id, player).await?;
+        note!(
+            self.log,
+            INFO,
+            "table left",
+            table = id.0,
+            by = player.0,
+            closed = closed
+        );
+        self.recount_lobby().await;
+        Ok(())
+    }
+
+    /// Refused when `player`'s rating in the family of `spec`'s pace is outside its range.
+    async fn check_rating_for(&self, player: &PlayerId, spec: &TableSpec) -> Result<(), Refusal> {
+        let Some(range) = spec.ratings else {
+            return Ok(());
+        };
+        let family = RatingFamily::of(&spec.pace);
+        let rating = rated::shown(self.rating_held(player, family).await?).points;
+        if spec.takes(rating) {
+            Ok(())
+        } else {
+            Err(Refusal::OutsideRatingRange {
+                min: range.min,
+                max: range.max,
+                rating,
+            })
+        }
+    }
+
+    /// Starts table `id`'s game (once, on any server) and tells everyone seated.
+    async fn start_table(self: &Arc<Self>, id: &TableId) -> Result<(), Refusal> {
+        let Some((created, seated)) = self.store.start_table(id, table_game).await? else {
+            return Ok(());
+        };
+        note!(
+            self.log,
+            INFO,
+            "table started",
+            table = id.0,
+            game = created.id.0,
+            people = seated.len()
+        );
+        for player in &seated {
+            self.tell_player(
+                player,
+                Event::TableStarted {
+                    table: id.clone(),
+                    game: created.id.clone(),
+                },
+            );
+        }
+        self.recount_lobby().await;
+        Ok(())
+    }
+
+    /// The tables whose time to fill ran out: started with computers, or closed, as set.
+    async fn tables_due(self: &Arc<Self>) {
+        let due = match self.store.tables_due(self.store.now(), 20).await {
+            Ok(due) => due,
+            Err(e) => {
+                note!(self.log, WARN, "tables due not read", why = e);
+                return;
+            }
+        };
+        for id in due {
+            let unfilled = match self.store.table(&id).await {
+                Ok(table) => table.spec.unfilled,
+                Err(_) => continue,
+            };
+            let done = match unfilled {
+                WhenUnfilled::Computers => self.start_table(&id).await,
+                WhenUnfilled::Close => self.close_table(&id).await,
+            };
+            if let Err(e) = done {
+                note!(self.log, WARN, "table due not done", table = id.0, why = e);
+            }
+        }
+    }
+
+    /// Closes table `id` unfilled and tells the people who sat at it.
+    async fn close_table(self: &Arc<Self>, id: &TableId) -> Result<(), Refusal> {
+        let seated = self.store.close_table(id).await?;
+        note!(self.log, INFO, "table closed unfilled", table = id.0);
+        for player in &seated {
+            self.tell_player(player, Event::TableClosed { table: id.clone() });
+        }
+        self.recount_lobby().await;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qiguo_protocol::Pace;
+    use qiguo_rules::{Level, Preset};
+
+    #[test]
+    fn a_tables_game_seats_its_people_first_and_computers_after() {
+        let spec = TableSpec {
+            preset: Preset::Wikipedia,
+            pace: Pace::Live { wait_seconds: 60 },
+            people: 4,
+            level: Level::Hard,
+            rated: true,
+            ratings: None,
+            wait_minutes: 10,
+            unfilled: WhenUnfilled::Computers,
+        };
+        let seated = [
+            (PlayerId("a".into()), "Ann".to_owned()),
+            (PlayerId("b".into()), "Bo".to_owned()),
+            (PlayerId("c".into()), "Cy".to_owned()),
+        ];
+        let game = table_game(&spec, &seated);
+        assert_eq!(game.check(), Ok(()));
+        assert_eq!(game.pace, spec.pace);
+        assert_eq!(&game.seats[..3], &[SeatPlan::Open; 3]);
+        assert!(game.seats[3..] == [SeatPlan::Computer(Level::Hard); 4]);
+        let names: Vec<&str> = game.start.players.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(&names[..3], &["Ann", "Bo", "Cy"]);
+        assert_eq!(game.start.players[5].computer, Some(Level::Hard));
+        let rules = *game.start.replay().unwrap().position().rules();
+        assert_eq!(rules, Rules::preset(Preset::Wikipedia));
+    }
+}
