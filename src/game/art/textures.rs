@@ -230,17 +230,19 @@ impl Canvas {
     pub(crate) fn into_image_with(self, repeat: bool, smallest: Option<usize>) -> Image {
         let size = self.size as u32;
         let (data, levels) = mip_chain(self.pixels, self.size);
-        let mut image = Image::new(
+        // Made without its data, then given the whole chain: `Image::new` checks that the data
+        // is one level's (a debug assertion, so a debug build stopped here).
+        let mut image = Image::new_uninit(
             Extent3d {
                 width: size,
                 height: size,
                 depth_or_array_layers: 1,
             },
             TextureDimension::D2,
-            data,
             TextureFormat::Rgba8UnormSrgb,
             RenderAssetUsages::RENDER_WORLD,
         );
+        image.data = Some(data);
         image.texture_descriptor.mip_level_count = levels;
         let address = if repeat {
             ImageAddressMode::Repeat
