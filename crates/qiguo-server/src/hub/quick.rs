@@ -6,7 +6,8 @@
 //! quick games of the pace, first those where a person is waiting for company (present, and no
 //! other person yet), then the fewest moves played; in the game, a computer's kingdom still in
 //! the game and in the best standing (most pieces left, then fewest lost), never the one whose
-//! move a computer is searching now. The seat is taken in the database only if a computer
+//! move it is (a computer is searching for it, on this server or another). The seat is taken in
+//! the database only if a computer
 //! still holds it, so that two newcomers, on one server or two, never get the same kingdom.
 
 use crate::live::Presence;
@@ -58,10 +59,11 @@ impl Offer {
 }
 
 /// The best kingdom of `game` for a newcomer, if any: a computer's seat of one kingdom still in
-/// the game, not the one a computer is searching for now (`searching`), in the best standing.
+/// the game, not the one to move (a computer searches for it now, here or on another server), in
+/// the best standing.
 /// `present` says which seats' people have the game open; `newcomer` is the newcomer's rating
 /// (shown points) in the pace's family.
-fn best_offer(game: &LiveGame, searching: bool, present: Presence, newcomer: i64) -> Option<Offer> {
+fn best_offer(game: &LiveGame, present: Presence, newcomer: i64) -> Option<Offer> {
     if game.is_over() {
         return None;
     }
@@ -96,7 +98,7 @@ fn best_offer(game: &LiveGame, searching: bool, present: Presence, newcomer: i64
                 return None;
             };
             let i = i as u8;
-            if seat.holder.is_some() || (searching && game.seat_to_move() == i) {
+            if seat.holder.is_some() || game.seat_to_move() == i {
                 return None;
             }
             // One kingdom a seat in quick play; a seat of several is not offered.
@@ -139,6 +141,16 @@ fn new_quick_game(pace: QuickPace) -> NewGame {
     }
 }
 
+/// What came of trying to take a kingdom of a game over.
+enum Taken {
+    /// The seat.
+    Seat(Box<QuickSeat>),
+    /// Another newcomer took the kingdom first: the game may have another.
+    Lost,
+    /// The game has no kingdom to give.
+    NoneLeft,
+}
+
 /// A seat given by quick play: the kingdom, what was taken over, the game and its events.
 pub(crate) struct QuickSeat {
     pub(crate) kingdom: Kingdom,
@@ -172,32 +184,38 @@ impl Hub {
             if !g.game.seats_of(player).is_empty() {
                 continue;
             }
-            if let Some(offer) = best_offer(&g.game, g.thinking, &self.presence(&g.game), newcomer)
-            {
+            if let Some(offer) = best_offer(&g.game, &self.presence(&g.game), newcomer) {
                 offers.push((offer, id.clone(), live.clone()));
             }
         }
         offers.sort_by_key(|(offer, ..)| offer.rank());
         for (_, id, live) in offers {
-            if let Some(seat) = self.take_over(player, &id, &live, newcomer).await? {
-                return Ok(seat);
+            // Another newcomer (on this server or another) may take the kingdom first: the game
+            // is read again and its next kingdom tried, so that nobody gets a new game while a
+            // kingdom waited. At most once per seat.
+            for _ in 0..7 {
+                match self.take_over(player, &id, &live, newcomer).await? {
+                    Taken::Seat(seat) => return Ok(*seat),
+                    Taken::Lost => continue,
+                    Taken::NoneLeft => break,
+                }
             }
         }
         self.new_quick(player, pace).await
     }
 
     /// Takes over the best kingdom of game `id` for `player`, as it stands now (the game may
-    /// have moved on since it was looked at): `None` when it has none to give any more.
+    /// have moved on since it was looked at).
     async fn take_over(
         self: &Arc<Self>,
         player: &PlayerId,
         id: &GameId,
         live: &Shared,
         newcomer: i64,
-    ) -> Result<Option<QuickSeat>, Refusal> {
+    ) -> Result<Taken, Refusal> {
         let mut g = live.lock().await;
-        let Some(offer) = best_offer(&g.game, g.thinking, &self.presence(&g.game), newcomer) else {
-            return Ok(None);
+        let Some(offer) = best_offer(&g.game, &self.presence(&g.game), newcomer) else {
+            return Ok(Taken::NoneLeft);
         };
         let ply = g.game.game().len() as u32;
         let plan = SeatPlan::Computer(offer.level);
@@ -208,10 +226,10 @@ impl Hub {
         {
             Ok(name) => shown_name(&name),
             Err(StoreError::SeatNotFree(_)) => {
-                // Another server's newcomer took it: read the game again, look elsewhere.
+                // Another server's newcomer took it: read the game again.
                 drop(g);
                 self.refresh(id).await;
-                return Ok(None);
+                return Ok(Taken::Lost);
             }
             Err(e) => return Err(e.into()),
         };
@@ -243,12 +261,12 @@ impl Hub {
         let events = g.subscribe();
         drop(g);
         self.wake(id);
-        Ok(Some(QuickSeat {
+        Ok(Taken::Seat(Box::new(QuickSeat {
             kingdom: offer.kingdom,
             took_over: Some(took_over),
             view,
             events,
-        }))
+        })))
     }
 
     /// A new quick game of `pace` with `player` as Qin.
@@ -346,7 +364,6 @@ mod tests {
         // order among equals (all whole armies, nothing lost).
         let offer = best_offer(
             &game,
-            false,
             &[true, false, false, false, false, false, false],
             1500,
         )
@@ -356,25 +373,25 @@ mod tests {
         assert_eq!(offer.level, QuickPace::Brisk.level());
         assert_eq!(offer.moves, 0);
         // Not present: no company to offer.
-        let offer = best_offer(&game, false, &[false; 7], 1500).unwrap();
+        let offer = best_offer(&game, &[false; 7], 1500).unwrap();
         assert!(!offer.company);
-        // Qin's seat is a person's, never offered, and a searched kingdom is not offered
-        // either: at ply 0 Qin moves, so the search does not matter here.
-        assert_eq!(best_offer(&game, true, &[false; 7], 1500).unwrap().seat, 1);
+        // Qin's seat is a person's, never offered; at ply 0 Qin moves, so no computer's
+        // kingdom is to move.
+        assert_eq!(best_offer(&game, &[false; 7], 1500).unwrap().seat, 1);
     }
 
     #[test]
-    fn the_kingdom_a_computer_is_searching_for_is_not_offered() {
+    fn the_computers_kingdom_to_move_is_not_offered() {
         let mut game = quick_game(QuickPace::Calm, "ann");
-        // Qin moves: Chu (seat 1) to move, and a computer searching for it.
+        // Qin moves: Chu (seat 1) to move, a computer searching for it here or on another
+        // server: Han, the next in standing order, is offered.
         let mv = game.game().position().legal_moves()[0];
         let checked = game
             .check(Mover::Player(&PlayerId("ann".into())), 0, mv, 0)
             .unwrap();
         game.apply(checked, 0, &[true; 7]);
         assert_eq!(game.seat_to_move(), 1);
-        assert_eq!(best_offer(&game, true, &[true; 7], 1500).unwrap().seat, 2);
-        assert_eq!(best_offer(&game, false, &[true; 7], 1500).unwrap().seat, 1);
+        assert_eq!(best_offer(&game, &[true; 7], 1500).unwrap().seat, 2);
     }
 
     #[test]
@@ -386,7 +403,6 @@ mod tests {
         assert_eq!(game.seats_of(&PlayerId("bo".into())), vec![1]);
         let offer = best_offer(
             &game,
-            false,
             &[true, true, false, false, false, false, false],
             1500,
         )
@@ -400,10 +416,7 @@ mod tests {
     fn a_finished_game_offers_nothing() {
         let mut stored = stored_quick_game(QuickPace::Relaxed, "ann");
         stored.finished = true;
-        assert_eq!(
-            best_offer(&LiveGame::from(stored), false, &[false; 7], 1500),
-            None
-        );
+        assert_eq!(best_offer(&LiveGame::from(stored), &[false; 7], 1500), None);
     }
 
     #[test]
@@ -445,30 +458,15 @@ mod tests {
         ));
         let game = LiveGame::from(stored);
         let present = [true, false, false, false, false, false, false];
-        assert_eq!(
-            best_offer(&game, false, &present, 1800).unwrap().distance,
-            0
-        );
-        assert_eq!(
-            best_offer(&game, false, &present, 1650).unwrap().distance,
-            0
-        );
-        assert_eq!(
-            best_offer(&game, false, &present, 1500).unwrap().distance,
-            1
-        );
-        assert_eq!(
-            best_offer(&game, false, &present, 1000).unwrap().distance,
-            4
-        );
+        assert_eq!(best_offer(&game, &present, 1800).unwrap().distance, 0);
+        assert_eq!(best_offer(&game, &present, 1650).unwrap().distance, 0);
+        assert_eq!(best_offer(&game, &present, 1500).unwrap().distance, 1);
+        assert_eq!(best_offer(&game, &present, 1000).unwrap().distance, 4);
         // A game of computers only has nobody to compare with.
         let mut alone = stored_quick_game(QuickPace::Brisk, "ann");
         alone.seats[0].holder = None;
         alone.seats[0].plan = SeatPlan::Computer(Level::Easy);
         let game = LiveGame::from(alone);
-        assert_eq!(
-            best_offer(&game, false, &[false; 7], 900).unwrap().distance,
-            0
-        );
+        assert_eq!(best_offer(&game, &[false; 7], 900).unwrap().distance, 0);
     }
 }

@@ -318,7 +318,8 @@ impl Store {
         .execute(&self.pool)
         .await?;
         let row = sqlx::query(
-            "SELECT COALESCE(SUM(online), 0) AS n FROM server_online WHERE seen_ms >= $1",
+            "SELECT CAST(COALESCE(SUM(online), 0) AS BIGINT) AS n FROM server_online \
+             WHERE seen_ms >= $1",
         )
         .bind(now - fresh_ms)
         .fetch_one(&self.pool)

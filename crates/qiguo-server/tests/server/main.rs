@@ -6,6 +6,7 @@
 #[allow(dead_code)]
 mod common;
 
+mod across;
 mod admission;
 mod after;
 mod agreement;
