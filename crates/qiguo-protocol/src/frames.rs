@@ -595,6 +595,18 @@ pub enum Event {
         #[serde(default)]
         rating: Option<RatingShown>,
     },
+    /// A computer took a person's seat over (quick play: absent past the grace); the kingdom
+    /// is offered to the next person who plays now at the game's pace.
+    Replaced {
+        /// The game.
+        game: GameId,
+        /// The player number.
+        seat: u8,
+        /// The computer's level.
+        level: qiguo_rules::Level,
+        /// The name of the person replaced.
+        name: String,
+    },
     /// A seat's player came (opened the game on this server, where nobody had it open for
     /// them) or went (closed it, or lost the connection, where it was open last).
     Presence {

@@ -203,6 +203,19 @@ pub struct RatingShown {
     pub provisional: bool,
     /// Rated games played in the family (0 for a computer, whose rating is fixed).
     pub games: u32,
+    /// Rated games the player left (a computer took their kingdom over, absent past the grace),
+    /// in every family: their reliability is the share of their rated games they did not leave.
+    #[serde(default)]
+    pub left: u32,
+}
+
+impl RatingShown {
+    /// The share of rated games played to the end (not left), in percent; `None` before the
+    /// first.
+    pub fn reliability(&self) -> Option<u32> {
+        let played = self.games.max(self.left);
+        (played > 0).then(|| (played - self.left) * 100 / played)
+    }
 }
 
 impl std::fmt::Display for RatingShown {

@@ -266,6 +266,13 @@ pub enum Refusal {
         /// The most.
         max: u32,
     },
+    /// The player left rated games lately (a computer replaced them, absent): their next quick
+    /// game waits, longer the more they left.
+    #[error("you left rated games lately: you may play now again in {seconds} s")]
+    LeftLately {
+        /// When they may, in seconds from now.
+        seconds: u32,
+    },
     /// No player of this name plays on the server.
     #[error("nobody called {name} plays here")]
     NoPlayerNamed {
@@ -345,6 +352,7 @@ impl Refusal {
             Refusal::TooManyGames { .. } => "too_many_games",
             Refusal::TooManyQuickGames { .. } => "too_many_quick_games",
             Refusal::NoPlayerNamed { .. } => "no_player_named",
+            Refusal::LeftLately { .. } => "left_lately",
             Refusal::TablePeople { .. } => "table_people",
             Refusal::TableWait { .. } => "table_wait",
             Refusal::RatingRange { .. } => "rating_range",
@@ -468,6 +476,7 @@ mod tests {
             Refusal::TooManyGames { max: 1 },
             Refusal::TooManyQuickGames { max: 1 },
             Refusal::NoPlayerNamed { name: "Ann".into() },
+            Refusal::LeftLately { seconds: 300 },
             Refusal::TablePeople {
                 people: 1,
                 min: 2,

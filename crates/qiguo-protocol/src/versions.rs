@@ -76,7 +76,7 @@ fn step_down(from: u32, value: Value) -> Option<Value> {
 /// Version 7 added ratings — the `ratings` answer (to the `ratings` request), a seat's `rating`
 /// wherever a seat is sent (a game's view, in an answer or an event) and the `seated` event's —
 /// and the lobby: the `lobby` and `table` answers, the `lobby`, `table_started` and
-/// `table_closed` events.
+/// `table_closed` events; and the `replaced` event (a computer took an absent person's seat).
 fn seven_to_six(mut value: Value) -> Option<Value> {
     if value.get("type")?.as_str()? == "reply"
         && matches!(
@@ -93,7 +93,7 @@ fn seven_to_six(mut value: Value) -> Option<Value> {
             Some("seated") => {
                 event.as_object_mut()?.remove("rating");
             }
-            Some("lobby" | "table_started" | "table_closed") => return None,
+            Some("lobby" | "table_started" | "table_closed" | "replaced") => return None,
             _ => {}
         }
     }
@@ -313,6 +313,7 @@ mod tests {
             points: 1512,
             provisional: true,
             games: 1,
+            left: 0,
         };
         let answer = ServerFrame::Reply {
             req: 2,

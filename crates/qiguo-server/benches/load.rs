@@ -14,7 +14,13 @@
 //!   second (theirs and the computers'). On SQLite, or on PostgreSQL with
 //!   `QIGUO_LOAD_POSTGRES=URL`.
 //!
-//! `cargo bench -p qiguo-server --bench load -- floods|crowd [N]|throughput [C P R]`
+//! - `quick [ASKERS SECONDS WATCHERS PLAYING]`: ASKERS new people (default 2,000) asking for quick
+//!   play (brisk) evenly over SECONDS (60), each timed from the request to the answer that seats
+//!   them with the game's position; no kingdom may be given twice. Meanwhile WATCHERS (1,000)
+//!   follow the lobby (the pushes each gets are counted) and PLAYING (50) people play games of
+//!   their own against six Random computers, their moves timed.
+//!
+//! `cargo bench -p qiguo-server --bench load -- floods|crowd [N]|throughput [C P R]|quick [A S W P]`
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -117,6 +123,21 @@ impl Person {
             client.ask(Ask::Create { game: new_game() }).await.unwrap()
         else {
             panic!()
+        };
+        let Answer::Game(view) = client.ask(Ask::Open { game: id.clone() }).await.unwrap() else {
+            panic!()
+        };
+        let game = view.record.replay().unwrap();
+        Person { client, id, game }
+    }
+
+    /// A new game for the same person's client, once the last is over.
+    async fn sit_again(person: Person, n: usize) -> Person {
+        let mut client = person.client;
+        let Answer::Created { game: id, .. } =
+            client.ask(Ask::Create { game: new_game() }).await.unwrap()
+        else {
+            panic!("game {n}")
         };
         let Answer::Game(view) = client.ask(Ask::Open { game: id.clone() }).await.unwrap() else {
             panic!()
@@ -537,6 +558,184 @@ async fn throughput(
     drop(idle);
 }
 
+/// `askers` new people asking for quick play evenly over `seconds`, while `watchers` follow the
+/// lobby and `playing` people play their own games: the seats' and the moves' times, the
+/// lobby's pushes.
+async fn quick(dir: PathBuf, askers: usize, seconds: u64, watchers: usize, playing: usize) {
+    use qiguo_server::QuickPace;
+    use std::collections::HashSet;
+
+    let limit = (askers + watchers + playing + 100).to_string();
+    let server = Server::start(
+        &dir,
+        &[
+            "--max-connections",
+            &limit,
+            "--max-connections-per-address",
+            &limit,
+            "--new-players-per-minute",
+            "1000000",
+            "--new-games-per-minute",
+            "1000000",
+        ],
+    );
+    let url = server.url.clone();
+    // The lobby's followers, each counting the views pushed to it.
+    let stop = Arc::new(AtomicBool::new(false));
+    let pushes = Arc::new(AtomicUsize::new(0));
+    let mut following = Vec::new();
+    while following.len() < watchers {
+        let batch: Vec<_> = (following.len()..(following.len() + 100).min(watchers))
+            .map(|i| {
+                let url = url.clone();
+                tokio::spawn(async move {
+                    let mut client = newcomer(&url, format!("Watcher {i}")).await;
+                    let answer = client.ask(Ask::Lobby { follow: true }).await.unwrap();
+                    assert!(matches!(answer, Answer::Lobby(_)));
+                    client
+                })
+            })
+            .collect();
+        for task in batch {
+            following.push(task.await.unwrap());
+        }
+    }
+    let last_view = Arc::new(std::sync::Mutex::new(None));
+    let listeners: Vec<_> = following
+        .into_iter()
+        .map(|mut client| {
+            let (stop, pushes, last_view) = (stop.clone(), pushes.clone(), last_view.clone());
+            tokio::spawn(async move {
+                while !stop.load(Ordering::Relaxed) {
+                    match tokio::time::timeout(Duration::from_millis(500), client.next_event())
+                        .await
+                    {
+                        Ok(Ok(Event::Lobby(view))) => {
+                            pushes.fetch_add(1, Ordering::Relaxed);
+                            *last_view.lock().unwrap() = Some(*view);
+                        }
+                        Ok(Ok(_)) | Err(_) => {}
+                        Ok(Err(e)) => panic!("a watcher lost the server: {e}"),
+                    }
+                }
+                client
+            })
+        })
+        .collect();
+    // The people playing their own games, moving as often as their computers let them.
+    let players = sit_down(&url, playing, "Player").await;
+    let movers: Vec<_> = players
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut person)| {
+            let stop = stop.clone();
+            tokio::spawn(async move {
+                let mut trips = Vec::new();
+                let mut n = i;
+                while !stop.load(Ordering::Relaxed) {
+                    match person.play(n).await {
+                        Some(trip) => trips.push(trip),
+                        None => person = Person::sit_again(person, n).await,
+                    }
+                    n += 1;
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                trips
+            })
+        })
+        .collect();
+    // The askers, evenly over the time given; each stays connected.
+    let pushes_before = pushes.load(Ordering::Relaxed);
+    let start = Instant::now();
+    let every = Duration::from_secs(seconds) / askers.max(1) as u32;
+    let mut asks = Vec::with_capacity(askers);
+    for i in 0..askers {
+        tokio::time::sleep_until((start + every * i as u32).into()).await;
+        let url = url.clone();
+        asks.push(tokio::spawn(async move {
+            let mut client = newcomer(&url, format!("Newcomer {i}")).await;
+            let asked = Instant::now();
+            let answer = client
+                .ask(Ask::Quick {
+                    pace: QuickPace::Brisk,
+                })
+                .await
+                .unwrap();
+            let took = asked.elapsed();
+            let Answer::Seated {
+                kingdom,
+                took_over,
+                game,
+            } = answer
+            else {
+                panic!("{answer:?}")
+            };
+            // The position shown is the game's.
+            game.record.replay().unwrap();
+            (took, game.id, kingdom, took_over.is_some(), client)
+        }));
+    }
+    let mut seats = Vec::with_capacity(askers);
+    let mut given = HashSet::new();
+    let mut taken_over = 0;
+    let mut clients = Vec::new();
+    for ask in asks {
+        let (took, game, kingdom, over, client) = ask.await.unwrap();
+        assert!(given.insert((game, kingdom)), "a kingdom given twice");
+        seats.push(took);
+        taken_over += usize::from(over);
+        clients.push(client);
+    }
+    let wall = start.elapsed();
+    // The lobby settles on the last count.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    stop.store(true, Ordering::Relaxed);
+    let pushed = pushes.load(Ordering::Relaxed) - pushes_before;
+    let mut trips = Vec::new();
+    for mover in movers {
+        trips.extend(mover.await.unwrap());
+    }
+    for listener in listeners {
+        drop(listener.await.unwrap());
+    }
+    seats.sort();
+    trips.sort();
+    let view = last_view.lock().unwrap().clone().unwrap_or_default();
+    let brisk = view
+        .paces
+        .iter()
+        .find(|p| p.pace == QuickPace::Brisk)
+        .map_or((0, 0), |p| (p.playing, p.waiting));
+    println!(
+        "{askers} quick asks over {:.1} s ({} took a kingdom over, {} new games; no kingdom \
+         twice): seated in p50 {:.1} ms, p99 {:.1} ms, slowest {:.1} ms",
+        wall.as_secs_f64(),
+        taken_over,
+        askers - taken_over,
+        ms(percentile(&seats, 0.5)),
+        ms(percentile(&seats, 0.99)),
+        ms(*seats.last().unwrap_or(&Duration::ZERO))
+    );
+    println!(
+        "meanwhile {playing} people playing their own games: {} moves, p50 {:.1} ms, p99 {:.1} ms, \
+         slowest {:.1} ms",
+        trips.len(),
+        ms(percentile(&trips, 0.5)),
+        ms(percentile(&trips, 0.99)),
+        ms(*trips.last().unwrap_or(&Duration::ZERO))
+    );
+    println!(
+        "{watchers} lobby followers: {pushed} views pushed ({:.1} each); the last said {} online, \
+         brisk {} playing and {} waiting; server RSS {:.1} MB",
+        pushed as f64 / watchers.max(1) as f64,
+        view.online,
+        brisk.0,
+        brisk.1,
+        server.rss_mb()
+    );
+    drop(clients);
+}
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
@@ -572,9 +771,21 @@ fn main() {
                 number(3, 10),
             ));
         }
+        Some("quick") => {
+            let number =
+                |i: usize, default| args.get(i).and_then(|n| n.parse().ok()).unwrap_or(default);
+            rt.block_on(quick(
+                dir,
+                number(1, 2000),
+                number(2, 60) as u64,
+                number(3, 1000),
+                number(4, 50),
+            ));
+        }
         _ => eprintln!(
             "cargo bench -p qiguo-server --bench load -- floods | crowd [N] | \
-             throughput [CONNECTED PLAYING ROUNDS] (QIGUO_LOAD_POSTGRES=URL for PostgreSQL)"
+             throughput [CONNECTED PLAYING ROUNDS] (QIGUO_LOAD_POSTGRES=URL for PostgreSQL) | \
+             quick [ASKERS SECONDS WATCHERS PLAYING]"
         ),
     }
 }

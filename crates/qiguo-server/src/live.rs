@@ -7,13 +7,13 @@
 //! answers the same way in a test as on a server.
 
 use qiguo_protocol::{
-    Event, GameId, GameSummary, GameView, MadeBy, NewGame, Pace, PlayerId, RatingFamily, Refusal,
-    SeatPlan, SeatView, TakeBackView,
+    Event, GameId, GameSummary, GameView, MadeBy, NewGame, Pace, PlayerId, QuickPace, RatingFamily,
+    Refusal, SeatPlan, SeatView, TakeBackView,
 };
 use qiguo_rating::Rating;
 use qiguo_rules::{Game, Level, Move, PlayerInfo, Position, Record};
 
-use crate::model::{MailKind, MailNote, StoredGame, StoredSeat};
+use crate::model::{Leaver, MailKind, MailNote, StoredGame, StoredSeat};
 use crate::rated;
 
 mod clock;
@@ -107,12 +107,31 @@ pub(crate) struct LiveGame {
     /// stand-in's moves or overdue passes (counted once when the game is read, then kept up
     /// move by move, so that no deadline reads the moves again).
     away: Vec<u32>,
+    /// Its quick pace, for a quick game.
+    quick: Option<QuickPace>,
+    /// The people a computer replaced in it.
+    leavers: Vec<Leaver>,
+    /// For each player number, since when its person has been missing their turns (the first
+    /// deadline they missed, ms since 1970; `None` while they play): a quick game replaces them
+    /// once this is [`REPLACED_AFTER_MS`] old.
+    missing_since: Vec<Option<i64>>,
 }
+
+/// How long a person of a live quick game may be missing their turns before a computer takes
+/// their kingdom over for good (and offers it to the next newcomer): a minute. In a quick game by
+/// correspondence, the turn's deadline is the grace.
+pub(crate) const REPLACED_AFTER_MS: i64 = 60_000;
 
 impl From<StoredGame> for LiveGame {
     fn from(stored: StoredGame) -> LiveGame {
         let mut game = LiveGame::from_parts(stored);
         game.away = game.count_away();
+        // Missing their turns when the game is read: counted from then.
+        game.missing_since = game
+            .away
+            .iter()
+            .map(|&n| (n > 0).then_some(game.moved_ms))
+            .collect();
         game
     }
 }
@@ -131,6 +150,9 @@ impl LiveGame {
             stand_ins: stored.stand_ins,
             take_back: stored.take_back,
             away: Vec::new(),
+            quick: stored.quick,
+            leavers: stored.leavers,
+            missing_since: Vec::new(),
         }
     }
 
@@ -346,6 +368,12 @@ impl LiveGame {
             self.stand_ins.push(ply);
         }
         count_turn(&mut self.away, checked.seat, by);
+        if let Some(missing) = self.missing_since.get_mut(usize::from(checked.seat)) {
+            *missing = match by {
+                MadeBy::Seat => None,
+                _ => Some(missing.unwrap_or(now_ms)),
+            };
+        }
         self.moved_ms = now_ms;
         let mut events = Vec::new();
         if self.take_back.take().is_some() {
@@ -405,6 +433,11 @@ impl LiveGame {
         }
     }
 
+    /// Its quick pace, for a quick game.
+    pub(crate) fn quick(&self) -> Option<QuickPace> {
+        self.quick
+    }
+
     /// The game's pace family (ratings are kept per family).
     pub(crate) fn family(&self) -> RatingFamily {
         RatingFamily::of(&self.pace)
@@ -425,6 +458,57 @@ impl LiveGame {
             s.taken_ply = Some(ply);
         }
         self.seat(seat, player, name, rating)
+    }
+
+    /// A computer of the game's quick pace takes seat `seat` over from its person, absent past
+    /// the grace, at the current move: the seat is a computer's from now on (offered to the
+    /// next newcomer), the person a leaver (rated for the part they played, placed where they
+    /// left). The event that tells the followers.
+    pub(crate) fn replace_absent(&mut self, seat: u8) -> Option<Event> {
+        let level = self.quick?.level();
+        let ply = self.game.len() as u32;
+        let s = self.seats.get_mut(usize::from(seat))?;
+        let player = s.holder.take()?;
+        let name = s.name.take().unwrap_or_default();
+        self.leavers.push(Leaver {
+            seat,
+            player,
+            from_ply: s.taken_ply.take().unwrap_or(0),
+            left_ply: ply,
+        });
+        s.plan = SeatPlan::Computer(level);
+        s.rating = None;
+        s.left = 0;
+        if let Some(missing) = self.missing_since.get_mut(usize::from(seat)) {
+            *missing = None;
+        }
+        Some(Event::Replaced {
+            game: self.id.clone(),
+            seat,
+            level,
+            name,
+        })
+    }
+
+    /// Whether the person of the seat to move, whose stand-in is due, is to be replaced instead
+    /// (a quick game): by correspondence at once (the turn's deadline is the grace), live once
+    /// they have been missing their turns for [`REPLACED_AFTER_MS`]. The seat, the person, and
+    /// the move they held it from.
+    pub(crate) fn replaceable(&self, now_ms: i64) -> Option<(u8, PlayerId, u32)> {
+        self.quick?;
+        let seat = self.seat_to_move();
+        let s = self.seats.get(usize::from(seat))?;
+        let player = s.holder.clone()?;
+        let replace = match self.pace {
+            Pace::Correspondence { .. } => true,
+            Pace::Live { .. } => self
+                .missing_since
+                .get(usize::from(seat))
+                .copied()
+                .flatten()
+                .is_some_and(|since| now_ms - since >= REPLACED_AFTER_MS),
+        };
+        replace.then_some((seat, player, s.taken_ply.unwrap_or(0)))
     }
 
     /// Takes the game as the database has it now (changed by another server): the events
@@ -464,6 +548,15 @@ impl LiveGame {
             _ => {}
         }
         for (seat, (a, b)) in old.seats.iter().zip(&self.seats).enumerate() {
+            // A person replaced on another server.
+            if let (Some(_), None, SeatPlan::Computer(level)) = (&a.holder, &b.holder, b.plan) {
+                events.push(Event::Replaced {
+                    game: id.clone(),
+                    seat: seat as u8,
+                    level,
+                    name: a.name.clone().unwrap_or_default(),
+                });
+            }
             if a.holder != b.holder
                 && let Some(name) = &b.name
             {
@@ -543,7 +636,7 @@ impl LiveGame {
                     present: self.present(i as u8, present),
                     away_until: self.away_until(i as u8, now_ms),
                     rating: match (&seat.holder, seat.plan) {
-                        (Some(_), _) => Some(rated::shown(seat.rating)),
+                        (Some(_), _) => Some(rated::shown_left(seat.rating, seat.left)),
                         (None, SeatPlan::Computer(level)) => Some(rated::shown_computer(level)),
                         (None, _) => None,
                     },
@@ -665,6 +758,7 @@ mod tests {
                 holidays: Vec::new(),
                 taken_ply: None,
                 rating: None,
+                left: 0,
             })
             .collect();
         LiveGame::from(StoredGame {
@@ -679,6 +773,8 @@ mod tests {
             finished: false,
             stand_ins: Vec::new(),
             take_back: None,
+            quick: None,
+            leavers: Vec::new(),
         })
     }
 
@@ -920,6 +1016,8 @@ mod tests {
             finished: false,
             stand_ins: g.stand_ins.clone(),
             take_back: None,
+            quick: None,
+            leavers: Vec::new(),
         });
         assert_eq!(again.away, g.away);
         assert!(again.adjourned(NOBODY));
@@ -1019,6 +1117,8 @@ mod tests {
             finished: false,
             stand_ins: vec![1],
             take_back: None,
+            quick: None,
+            leavers: Vec::new(),
         };
         let events = g.replace(stored.clone(), NOBODY, 0);
         let told: Vec<(u32, MadeBy)> = events

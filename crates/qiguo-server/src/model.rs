@@ -2,7 +2,7 @@
 //! and the e-mails a move asks for. Data without I/O, shared by each game's pure core
 //! ([`crate::live`]), which reads and makes them, and the store, which reads and writes them.
 
-use qiguo_protocol::{GameId, Pace, PlayerId, SeatPlan, TakeBackView};
+use qiguo_protocol::{GameId, Pace, PlayerId, QuickPace, SeatPlan, TakeBackView};
 use qiguo_rules::{Game, Record};
 
 /// A seat of a stored game.
@@ -25,6 +25,21 @@ pub struct StoredSeat {
     /// The holder's rating in the game's pace family and their rated games there, once they
     /// have one (`None`: a new player's rating, or nobody holds the seat).
     pub rating: Option<(qiguo_rating::Rating, u32)>,
+    /// The rated games the holder left (a computer replaced them, absent past the grace).
+    pub left: u32,
+}
+
+/// A person a computer replaced in a quick game, absent past its grace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Leaver {
+    /// The seat.
+    pub seat: u8,
+    /// The person.
+    pub player: PlayerId,
+    /// The move from which they held it.
+    pub from_ply: u32,
+    /// The move at which they were replaced.
+    pub left_ply: u32,
 }
 
 /// A game as stored: its record (moves included), replayed and checked, its seats and pace.
@@ -52,6 +67,10 @@ pub struct StoredGame {
     pub stand_ins: Vec<u32>,
     /// The take-back being asked, if any.
     pub take_back: Option<TakeBackView>,
+    /// Its quick pace, for a quick game.
+    pub quick: Option<QuickPace>,
+    /// The people a computer replaced in it, in the order they left.
+    pub leavers: Vec<Leaver>,
 }
 
 /// A kind of e-mail.

@@ -10,6 +10,8 @@
 //! **Parts.** A person who took a kingdom over from a computer mid-game is rated for the share
 //! of that seat's turns (moves and passes) made from when they took it: a weight on the update
 //! ([`qiguo_rating::Placed::weight`]). A person who played the seat from the start has weight 1.
+//! A person a computer replaced (absent past the grace) is a side of their own, weighed by the
+//! turns they held the seat for, and placed as though the seat fell when they left.
 //!
 //! **Computers** are sides too, at a fixed rating per level that no game changes: they anchor the
 //! scale. A seat nobody held (an open seat never taken) is no side.
@@ -64,11 +66,17 @@ pub(crate) fn computer_rating(level: Level) -> Rating {
 
 /// A person's rating as shown: `None` means no rated game yet (a new person's rating).
 pub(crate) fn shown(rating: Option<(Rating, u32)>) -> RatingShown {
+    shown_left(rating, 0)
+}
+
+/// [`shown`], with the rated games they left.
+pub(crate) fn shown_left(rating: Option<(Rating, u32)>, left: u32) -> RatingShown {
     let (rating, games) = rating.unwrap_or((Rating::default(), 0));
     RatingShown {
         points: rating.shown(),
         provisional: rating.provisional(),
         games,
+        left,
     }
 }
 
@@ -78,6 +86,7 @@ pub(crate) fn shown_computer(level: Level) -> RatingShown {
         points: computer_rating(level).shown(),
         provisional: false,
         games: 0,
+        left: 0,
     }
 }
 
@@ -126,37 +135,92 @@ pub(crate) fn sides(stored: &StoredGame) -> Vec<Side> {
         }
     }
     let winner = game.outcome().map(|o| o.player);
-    // Lower sorts ahead: the winner, then those standing, then the last to fall.
-    let order = |seat: usize| -> (u8, std::cmp::Reverse<usize>) {
-        match fell_after[seat] {
-            _ if winner == Some(seat as u8) => (0, std::cmp::Reverse(0)),
-            None => (1, std::cmp::Reverse(0)),
-            Some(after) => (2, std::cmp::Reverse(after)),
+    // Each side's standing at the end, to be ordered: the seats as they ended, then the people a
+    // computer replaced, who rank as though their seat fell when they left.
+    let mut sides: Vec<(Side, End)> = Vec::new();
+    for seat in (0..seats).filter(|&s| present[s] > 0) {
+        let stored_seat = &stored.seats[seat];
+        let who = match (&stored_seat.holder, stored_seat.plan) {
+            (Some(player), _) => Who::Person(player.clone()),
+            (None, SeatPlan::Computer(level)) => Who::Computer(level),
+            (None, _) => continue,
+        };
+        let weight = match (&who, turns[seat]) {
+            (Who::Person(_), all) if all > 0 => f64::from(turns_since[seat]) / f64::from(all),
+            _ => 1.0,
+        };
+        let end = match fell_after[seat] {
+            _ if winner == Some(seat as u8) => End::Won,
+            None => End::Stood,
+            Some(after) => End::Fell(std::cmp::Reverse(after)),
+        };
+        let side = Side {
+            seat: seat as u8,
+            who,
+            place: 0,
+            weight,
+        };
+        sides.push((side, end));
+    }
+    for leaver in &stored.leavers {
+        let seat = usize::from(leaver.seat);
+        if seat >= seats || present[seat] == 0 {
+            continue;
         }
-    };
-    let placed: Vec<usize> = (0..seats).filter(|&s| present[s] > 0).collect();
-    placed
-        .iter()
-        .filter_map(|&seat| {
-            let stored_seat = &stored.seats[seat];
-            let who = match (&stored_seat.holder, stored_seat.plan) {
-                (Some(player), _) => Who::Person(player.clone()),
-                (None, SeatPlan::Computer(level)) => Who::Computer(level),
-                (None, _) => return None,
-            };
-            let ahead = placed.iter().filter(|&&o| order(o) < order(seat)).count();
-            let weight = match (&who, turns[seat]) {
-                (Who::Person(_), all) if all > 0 => f64::from(turns_since[seat]) / f64::from(all),
-                _ => 1.0,
-            };
-            Some(Side {
-                seat: seat as u8,
-                who,
-                place: (ahead + 1) as u8,
-                weight,
-            })
+        let held = leaver.from_ply as usize..leaver.left_ply as usize;
+        let played = game
+            .reports()
+            .enumerate()
+            .filter(|(n, r)| seating.player(r.mover) == Some(leaver.seat) && held.contains(n))
+            .count();
+        let weight = match turns[seat] {
+            0 => 1.0,
+            all => played as f64 / f64::from(all),
+        };
+        // Placed where they left (or where the seat fell, had it fallen first).
+        let left = leaver.left_ply as usize;
+        let end = End::Fell(std::cmp::Reverse(match fell_after[seat] {
+            Some(after) if after <= left => after,
+            _ => left,
+        }));
+        let side = Side {
+            seat: leaver.seat,
+            who: Who::Person(leaver.player.clone()),
+            place: 0,
+            weight,
+        };
+        sides.push((side, end));
+    }
+    let ends: Vec<End> = sides.iter().map(|(_, end)| *end).collect();
+    let mut sides: Vec<Side> = sides
+        .into_iter()
+        .map(|(mut side, end)| {
+            side.place = (ends.iter().filter(|&&other| other < end).count() + 1) as u8;
+            side
         })
-        .collect()
+        .collect();
+    // A person on two sides (who left a seat and took one again): their best place only.
+    let mut seen = Vec::new();
+    sides.sort_by_key(|s| s.place);
+    sides.retain(|side| match &side.who {
+        Who::Person(p) if seen.contains(p) => false,
+        Who::Person(p) => {
+            seen.push(p.clone());
+            true
+        }
+        Who::Computer(_) => true,
+    });
+    sides.sort_by_key(|s| s.seat);
+    sides
+}
+
+/// Where a side stood at the end, the best first: the winner, those standing, then those who
+/// fell (or left), the last to fall ahead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum End {
+    Won,
+    Stood,
+    Fell(std::cmp::Reverse<usize>),
 }
 
 #[cfg(test)]
@@ -185,6 +249,7 @@ mod tests {
                     holidays: Vec::new(),
                     taken_ply: taken.iter().find(|(s, _)| *s == i).map(|(_, p)| *p),
                     rating: None,
+                    left: 0,
                 }
             })
             .collect();
@@ -200,6 +265,8 @@ mod tests {
             moved_ms: 0,
             stand_ins: Vec::new(),
             take_back: None,
+            quick: None,
+            leavers: Vec::new(),
         }
     }
 
@@ -292,5 +359,43 @@ mod tests {
         assert!(!easy.provisional() && !shown_computer(Level::Hard).provisional);
         assert_eq!(shown(None).points, 1500);
         assert!(shown(None).provisional);
+    }
+
+    #[test]
+    fn a_person_replaced_is_placed_where_they_left_for_the_turns_they_held() {
+        // A round of passes, then every kingdom concedes in turn. Chu's person was replaced at
+        // move 8 (their second turn), before the computer that took over conceded: of Chu's two
+        // turns they played one.
+        let mut game = Game::new(Position::start(Rules::default()));
+        for _ in 0..7 {
+            game.pass_overdue().unwrap();
+        }
+        while !game.position().is_over() {
+            game.play(Move::CONCEDE).unwrap();
+        }
+        let mut stored = stored(game, &[0], &[]);
+        stored.leavers.push(crate::model::Leaver {
+            seat: 1,
+            player: PlayerId("p1".into()),
+            from_ply: 0,
+            left_ply: 8,
+        });
+        let sides = sides(&stored);
+        assert_eq!(sides.len(), 8, "seven seats and the leaver: {sides:?}");
+        let leaver = sides
+            .iter()
+            .find(|s| s.who == Who::Person(PlayerId("p1".into())))
+            .unwrap();
+        assert!((leaver.weight - 0.5).abs() < 1e-12, "{leaver:?}");
+        // Qin fell after move 8 too (its concession was move 7): the leaver shares its place,
+        // behind the computer that took Chu over and conceded later.
+        assert_eq!(leaver.place, 7);
+        let chu = sides
+            .iter()
+            .find(|s| s.seat == 1 && s.who == Who::Computer(Level::Easy))
+            .unwrap();
+        assert_eq!(chu.place, 6);
+        assert_eq!(sides.iter().find(|s| s.seat == 0).unwrap().place, 7);
+        assert_eq!(sides.iter().find(|s| s.seat == 6).unwrap().place, 1);
     }
 }

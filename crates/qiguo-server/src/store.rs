@@ -28,7 +28,7 @@ use sqlx::{AnyPool, Executor, Row};
 
 use crate::secret::{self, NoRandomness};
 
-pub use crate::model::{StoredGame, StoredSeat};
+pub use crate::model::{Leaver, StoredGame, StoredSeat};
 use ratings::rating_of;
 pub use ratings::{RatingRecord, RatingStep, Rerated};
 pub use tables::{QuickCounts, StoredTable, Watchable};
@@ -71,6 +71,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (8, "quick", include_str!("../migrations/0008_quick.sql")),
     (9, "ratings", include_str!("../migrations/0009_ratings.sql")),
     (10, "lobby", include_str!("../migrations/0010_lobby.sql")),
+    (
+        11,
+        "leavers",
+        include_str!("../migrations/0011_leavers.sql"),
+    ),
 ];
 
 /// The PostgreSQL channel on which a server says that a game changed (the payload is the

@@ -62,6 +62,38 @@ pub(super) fn on_event(
             }
             notices.write(Notice::done(tr!(tr, "online-seated", name = name)));
         }
+        Event::Replaced {
+            game,
+            seat,
+            level,
+            name,
+        } if on_board(&game) => {
+            if let Some(s) = online.seat_mut(seat) {
+                s.plan = qiguo_protocol::SeatPlan::Computer(level);
+                s.name = None;
+                s.rating = None;
+            }
+            let mut named = the_match.players().to_vec();
+            if let Some(p) = named.get_mut(usize::from(seat)) {
+                p.computer = Some(level);
+                players.write(PlayersFromServer(named));
+            }
+            let kingdom = the_match
+                .game()
+                .start_position()
+                .seats()
+                .kingdoms_of(seat)
+                .iter()
+                .next();
+            if let Some(kingdom) = kingdom {
+                notices.write(Notice::done(tr!(
+                    tr,
+                    "online-replaced",
+                    name = name,
+                    kingdom = tr.kingdom(kingdom)
+                )));
+            }
+        }
         Event::Presence {
             game,
             seat,

@@ -1449,6 +1449,16 @@ pub(crate) fn seat_cell(ui: &mut egui::Ui, tr: Tr, online: &Online, player: u8) 
         Some(rating) => format!("{text} · {rating}"),
         None => text,
     };
+    // Reliability, once they have left a rated game: the share they played to the end.
+    let text = match seat
+        .rating
+        .as_ref()
+        .filter(|r| r.left > 0)
+        .and_then(|r| r.reliability())
+    {
+        Some(percent) => tr!(tr, "seat-reliability", seat = text, percent = percent),
+        None => text,
+    };
     ui.label(RichText::new(text).small().color(colour));
     true
 }

@@ -113,6 +113,13 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
         Refusal::TooManyQuickGames { max } => {
             tr!(tr, "server-refusal-too-many-quick-games", max = *max)
         }
+        Refusal::LeftLately { seconds } => {
+            tr!(
+                tr,
+                "server-refusal-left-lately",
+                minutes = seconds.div_ceil(60)
+            )
+        }
         Refusal::NoPlayerNamed { name } => {
             tr!(tr, "server-refusal-no-player-named", name = name.clone())
         }

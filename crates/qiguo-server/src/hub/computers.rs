@@ -12,10 +12,69 @@ use super::searches::SearchAsk;
 use super::{Hub, Shared};
 use crate::live::{Due, Mover};
 use crate::log::note;
-use crate::store::GameId;
+use crate::store::{GameId, PlayerId, StoreError};
 use tracing::Instrument;
 
 impl Hub {
+    /// A computer of the quick pace takes seat `seat` over from `player` (absent past the grace,
+    /// holding it since move `from`), in the database and then here; the followers are told,
+    /// and the computer plays on.
+    async fn replace_absent(
+        self: &Arc<Self>,
+        live: &Shared,
+        seat: u8,
+        player: &PlayerId,
+        from: u32,
+    ) {
+        let Some(_open) = self.hold().await else {
+            return;
+        };
+        let mut g = live.lock().await;
+        let id = g.game.id.clone();
+        let ply = g.game.game().len() as u32;
+        let Some(level) = g.game.quick().map(|q| q.level()) else {
+            return;
+        };
+        match self
+            .store
+            .replace_absent(&id, seat, player, from, ply, level)
+            .await
+        {
+            Ok(()) => {}
+            Err(StoreError::SeatNotFree(_)) => {
+                // Another server replaced them, or they came back to it: read it again.
+                drop(g);
+                self.refresh(&id).await;
+                return;
+            }
+            Err(e) => {
+                note!(
+                    self.log,
+                    ERROR,
+                    "absent player not replaced",
+                    game = id.0,
+                    why = e
+                );
+                return;
+            }
+        }
+        if let Some(event) = g.game.replace_absent(seat) {
+            g.tell(event);
+        }
+        note!(
+            self.log,
+            INFO,
+            "absent player replaced",
+            game = id.0,
+            seat = seat,
+            player = player.0,
+            ply = ply
+        );
+        drop(g);
+        self.lobby.touch();
+        self.wake(&id);
+    }
+
     /// Starts a computer or stand-in on the game's turn if one is due and none is thinking.
     pub(super) fn wake(self: &Arc<Self>, id: &GameId) {
         let hub = self.clone();
@@ -58,6 +117,15 @@ impl Hub {
                 }
                 Some(Due::Search(level, mover)) => (level, mover),
             };
+            // A quick game's person missing past the grace: a computer takes the kingdom over
+            // for good, and it is offered to the next newcomer.
+            if mover == Mover::StandIn
+                && let Some((seat, player, from)) = g.game.replaceable(self.store.now())
+            {
+                drop(g);
+                self.replace_absent(live, seat, &player, from).await;
+                return;
+            }
             // A player present through another server has no stand-in: their last sighting
             // there is read now, not when the game last changed.
             if self.store.is_postgres() && mover == Mover::StandIn {

@@ -478,6 +478,7 @@ mod tests {
                     holidays: Vec::new(),
                     taken_ply: None,
                     rating: None,
+                    left: 0,
                 })
                 .collect(),
             pace: crate::store::Pace::Live { wait_seconds: 0 },
@@ -485,6 +486,8 @@ mod tests {
             finished: false,
             stand_ins: Vec::new(),
             take_back: None,
+            quick: None,
+            leavers: Vec::new(),
         }
     }
 

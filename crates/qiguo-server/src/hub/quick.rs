@@ -10,7 +10,7 @@
 //! the database only if a computer
 //! still holds it, so that two newcomers, on one server or two, never get the same kingdom.
 
-use crate::live::Presence;
+use crate::live::{DAY_MS, Presence};
 use crate::rated;
 use qiguo_protocol::{QuickPace, RatingFamily, TakenOver};
 use qiguo_rules::{Game, Kingdom, Level, PlayerInfo, Position, Record, Rules, Standing};
@@ -23,6 +23,19 @@ pub(crate) const QUICK_GAMES_AT_ONCE: u32 = 3;
 
 /// How many of the youngest quick games of a pace are looked at for a newcomer.
 const LOOKED_AT: u32 = 24;
+
+/// How long a person who left rated games lately waits before their next quick game, after
+/// the last they left, by how many they left in the last day: the first is forgiven, then 5
+/// minutes, 15, and an hour from the fourth on.
+pub(crate) fn leaver_wait_ms(left_in_a_day: u32) -> i64 {
+    const MINUTE: i64 = 60_000;
+    match left_in_a_day {
+        0 | 1 => 0,
+        2 => 5 * MINUTE,
+        3 => 15 * MINUTE,
+        _ => 60 * MINUTE,
+    }
+}
 
 /// Ratings closer than this (shown points) count as alike when a newcomer is seated.
 const RATING_BAND: i64 = 200;
@@ -173,6 +186,14 @@ impl Hub {
             });
         }
         self.room_for_a_game(player).await?;
+        let now = self.store.now();
+        let (left, last) = self.store.leaves_since(player, now - DAY_MS).await?;
+        let until = last.unwrap_or(now) + leaver_wait_ms(left);
+        if until > now {
+            return Err(Refusal::LeftLately {
+                seconds: u32::try_from((until - now + 999) / 1000).unwrap_or(u32::MAX),
+            });
+        }
         let family = RatingFamily::of(&pace.pace());
         let newcomer = rated::shown(self.rating_held(player, family).await?).points;
         let mut offers = Vec::new();
@@ -336,6 +357,7 @@ mod tests {
                     holidays: Vec::new(),
                     taken_ply: None,
                     rating: None,
+                    left: 0,
                 })
                 .collect(),
             pace: new.pace,
@@ -343,6 +365,8 @@ mod tests {
             finished: false,
             stand_ins: Vec::new(),
             take_back: None,
+            quick: None,
+            leavers: Vec::new(),
         }
     }
 
@@ -417,6 +441,15 @@ mod tests {
         let mut stored = stored_quick_game(QuickPace::Relaxed, "ann");
         stored.finished = true;
         assert_eq!(best_offer(&LiveGame::from(stored), &[false; 7], 1500), None);
+    }
+
+    #[test]
+    fn leavers_wait_longer_step_by_step() {
+        let waits: Vec<i64> = (0..6).map(leaver_wait_ms).collect();
+        assert_eq!(waits[..2], [0, 0], "the first leave is forgiven");
+        assert!(waits.windows(2).all(|w| w[0] <= w[1]), "{waits:?}");
+        assert_eq!(waits[2], 5 * 60_000);
+        assert_eq!(waits[4], waits[5], "an hour at most");
     }
 
     #[test]

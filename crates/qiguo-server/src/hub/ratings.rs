@@ -122,7 +122,7 @@ impl Hub {
             .map(|(i, row)| RatingRow {
                 place: i as u32 + 1,
                 name: shown_name(&row.name),
-                rating: rated::shown(row.rating),
+                rating: rated::shown_left(row.rating, row.left),
             })
             .collect();
         let record = self.store.rating(&player, family).await?;
@@ -146,7 +146,7 @@ impl Hub {
             board,
             player: RatingHistory {
                 name: shown_name(&record.name),
-                rating: rated::shown(record.rating),
+                rating: rated::shown_left(record.rating, record.left),
                 changes,
             },
         })

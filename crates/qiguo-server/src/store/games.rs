@@ -385,6 +385,71 @@ impl Store {
         Ok(())
     }
 
+    /// A computer of `level` takes seat `seat` of quick game `game` over from `player`, absent
+    /// past the grace, at move `ply` (they held it from move `from`): kept as a leave (counting
+    /// against their reliability when the game is `rated`). Once: `SeatNotFree` when `player`
+    /// holds the seat no more.
+    pub async fn replace_absent(
+        &self,
+        game: &GameId,
+        seat: u8,
+        player: &PlayerId,
+        from: u32,
+        ply: u32,
+        level: qiguo_rules::Level,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let replaced = sqlx::query(
+            "UPDATE seats SET plan = $1, holder = NULL, taken_ply = NULL \
+             WHERE game_id = $2 AND seat = $3 AND holder = $4",
+        )
+        .bind(to_json(&SeatPlan::Computer(level)))
+        .bind(&game.0)
+        .bind(i64::from(seat))
+        .bind(&player.0)
+        .execute(&mut *tx)
+        .await?;
+        if replaced.rows_affected() != 1 {
+            return Err(StoreError::SeatNotFree(seat));
+        }
+        sqlx::query(
+            "INSERT INTO seat_leaves (game_id, seat, player, from_ply, left_ply, rated, at_ms) \
+             SELECT $1, $2, $3, $4, $5, rated, $6 FROM games WHERE id = $1",
+        )
+        .bind(&game.0)
+        .bind(i64::from(seat))
+        .bind(&player.0)
+        .bind(i64::from(from))
+        .bind(i64::from(ply))
+        .bind(self.now())
+        .execute(&mut *tx)
+        .await?;
+        self.notify_change(&mut tx, game).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// How many rated games `player` left (replaced, absent) since `since_ms`, and when they
+    /// last left one.
+    pub async fn leaves_since(
+        &self,
+        player: &PlayerId,
+        since_ms: i64,
+    ) -> Result<(u32, Option<i64>), StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n, MAX(at_ms) AS last FROM seat_leaves \
+             WHERE player = $1 AND rated = 1 AND at_ms >= $2",
+        )
+        .bind(&player.0)
+        .bind(since_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok((
+            u32::try_from(row.try_get::<i64, _>("n")?).unwrap_or(u32::MAX),
+            row.try_get("last")?,
+        ))
+    }
+
     /// Marks `game` finished: it takes no more moves.
     pub async fn finish(&self, game: &GameId) -> Result<(), StoreError> {
         let done = sqlx::query("UPDATE games SET finished_ms = $1, due_ms = NULL WHERE id = $2")
@@ -402,7 +467,8 @@ impl Store {
     /// A stored game with its moves, replayed through the rules engine.
     pub async fn load_game(&self, id: &GameId) -> Result<StoredGame, StoreError> {
         let row = sqlx::query(
-            "SELECT code, creator, record, pace, moved_ms, finished_ms FROM games WHERE id = $1",
+            "SELECT code, creator, record, pace, moved_ms, finished_ms, quick FROM games \
+             WHERE id = $1",
         )
         .bind(&id.0)
         .fetch_optional(&self.pool)
@@ -434,8 +500,9 @@ impl Store {
         record.overdue = overdue;
         let game = record.replay().map_err(|e| damaged(&id.0, e))?;
         let seat_rows = sqlx::query(
-            "SELECT s.plan, s.holder, s.seen_ms, s.taken_ply, p.name, r.mu, r.sigma, r.games \
-             FROM seats s LEFT JOIN players p ON p.id = s.holder \
+            "SELECT s.plan, s.holder, s.seen_ms, s.taken_ply, p.name, r.mu, r.sigma, r.games, \
+             (SELECT COUNT(*) FROM seat_leaves l WHERE l.player = s.holder AND l.rated = 1) \
+             AS left_games FROM seats s LEFT JOIN players p ON p.id = s.holder \
              LEFT JOIN ratings r ON r.player = s.holder AND r.family = $2 \
              WHERE s.game_id = $1 ORDER BY s.seat",
         )
@@ -456,6 +523,7 @@ impl Store {
                     .try_get::<Option<i64>, _>("taken_ply")?
                     .map(|ply| u32::try_from(ply).unwrap_or(u32::MAX)),
                 rating: rating_of(seat)?,
+                left: u32::try_from(seat.try_get::<i64, _>("left_games")?).unwrap_or(u32::MAX),
             });
         }
         let moved_ms: i64 = row.try_get("moved_ms")?;
@@ -476,7 +544,29 @@ impl Store {
                     })
                 })
                 .transpose()?;
+        let leavers = sqlx::query(
+            "SELECT seat, player, from_ply, left_ply FROM seat_leaves WHERE game_id = $1 \
+             ORDER BY left_ply, seat",
+        )
+        .bind(&id.0)
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(|r| {
+            Ok(Leaver {
+                seat: u8::try_from(r.try_get::<i64, _>("seat")?).unwrap_or(u8::MAX),
+                player: PlayerId(r.try_get("player")?),
+                from_ply: u32::try_from(r.try_get::<i64, _>("from_ply")?).unwrap_or(0),
+                left_ply: u32::try_from(r.try_get::<i64, _>("left_ply")?).unwrap_or(0),
+            })
+        })
+        .collect::<Result<_, StoreError>>()?;
+        let quick = row
+            .try_get::<Option<String>, _>("quick")?
+            .and_then(|q| QuickPace::ALL.into_iter().find(|p| p.name() == q));
         Ok(StoredGame {
+            quick,
+            leavers,
             take_back,
             id: id.clone(),
             code: row.try_get("code")?,

@@ -31,6 +31,8 @@ pub struct RatingRecord {
     pub name: String,
     /// Their rating and rated games (`None`: no rated game yet).
     pub rating: Option<(Rating, u32)>,
+    /// The rated games they left.
+    pub left: u32,
 }
 
 /// One rated game in a player's history.
@@ -180,7 +182,9 @@ impl Store {
         limit: u32,
     ) -> Result<Vec<RatingRecord>, StoreError> {
         let rows = sqlx::query(
-            "SELECT r.player, p.name, r.mu, r.sigma, r.games FROM ratings r \
+            "SELECT r.player, p.name, r.mu, r.sigma, r.games, \
+             (SELECT COUNT(*) FROM seat_leaves l WHERE l.player = r.player AND l.rated = 1) \
+             AS left_games FROM ratings r \
              JOIN players p ON p.id = r.player WHERE r.family = $1 \
              ORDER BY CASE WHEN r.sigma > $2 THEN 1 ELSE 0 END, r.mu DESC, p.name, r.player \
              LIMIT $3",
@@ -196,6 +200,7 @@ impl Store {
                     player: PlayerId(r.try_get("player")?),
                     name: r.try_get("name")?,
                     rating: rating_of(r)?,
+                    left: left_of(r)?,
                 })
             })
             .collect()
@@ -208,7 +213,9 @@ impl Store {
         family: RatingFamily,
     ) -> Result<RatingRecord, StoreError> {
         let row = sqlx::query(
-            "SELECT p.id AS player, p.name, r.mu, r.sigma, r.games FROM players p \
+            "SELECT p.id AS player, p.name, r.mu, r.sigma, r.games, \
+             (SELECT COUNT(*) FROM seat_leaves l WHERE l.player = p.id AND l.rated = 1) \
+             AS left_games FROM players p \
              LEFT JOIN ratings r ON r.player = p.id AND r.family = $2 WHERE p.id = $1",
         )
         .bind(&player.0)
@@ -220,6 +227,7 @@ impl Store {
             player: player.clone(),
             name: row.try_get("name")?,
             rating: rating_of(&row)?,
+            left: left_of(&row)?,
         })
     }
 
@@ -326,6 +334,11 @@ pub(super) fn rating_of(row: &sqlx::any::AnyRow) -> Result<Option<(Rating, u32)>
         )),
         _ => None,
     })
+}
+
+/// The rated games left, in a row's `left_games` column.
+fn left_of(row: &sqlx::any::AnyRow) -> Result<u32, StoreError> {
+    Ok(u32::try_from(row.try_get::<i64, _>("left_games")?).unwrap_or(u32::MAX))
 }
 
 /// A small count as stored.

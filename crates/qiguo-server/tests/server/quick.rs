@@ -157,3 +157,78 @@ async fn a_person_plays_a_set_number_of_quick_games_at_once() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A person who leaves a quick game: Bo takes Chu over in Ann's brisk game and goes; a stand-in
+/// plays his turn when its 30 s are up, and again at his next turn, until he has been missing
+/// for a minute: then a computer takes Chu over for good (Ann is told), he counts as having
+/// left a rated game, and the next newcomer may be given his kingdom.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_missing_past_the_grace_is_replaced_by_a_computer() {
+    use qiguo_server::protocol::RatingFamily;
+
+    let dir = TempDir::new("quick-replaced");
+    let lines = Lines::default();
+    let (clock, now) = hand_clock(1_800_000_000_000);
+    let server = start(&sqlite(&dir), Some(clock), &lines).await;
+    let url = server.url();
+    let (mut ann, _) = newcomer(&url, "Ann").await;
+    let (_, _, view) = quick(&mut ann, QuickPace::Brisk).await;
+    let mut ann = Table::new(ann, Answer::Game(Box::new(view)));
+    let (mut bo, _) = newcomer(&url, "Bo").await;
+    let (kingdom, _, bos) = quick(&mut bo, QuickPace::Brisk).await;
+    let seat = seat_of(&bos, kingdom) as u8;
+    assert_eq!(
+        (kingdom, seat),
+        (Kingdom::Chu, 1),
+        "the best standing, first in order"
+    );
+    bo.close().await;
+
+    // Ann moves; Bo is gone: his turn waits 30 s, then a stand-in plays it.
+    ann.play(|moves| moves[0]).await;
+    *now.lock().unwrap() += 31_000;
+    ann.catch_up(2, PATIENCE, "the stand-in's move for Bo")
+        .await;
+    assert_eq!(ann.game.reports().nth(1).unwrap().mover, Kingdom::Chu);
+    ann.wait_turn().await;
+    // A minute after the first stand-in, at his next turn: replaced.
+    *now.lock().unwrap() += 61_000;
+    ann.play(|moves| moves[0]).await;
+    let (replaced, level, name) = ann
+        .until(PATIENCE, "Bo replaced", |event| match event {
+            Event::Replaced {
+                seat, level, name, ..
+            } => Some((seat, level, name)),
+            _ => None,
+        })
+        .await;
+    assert_eq!((replaced, level, name.as_str()), (1, Level::Easy, "Bo"));
+    assert!(lines.contains("absent player replaced"));
+    // The computer plays on for Chu; Ann's turn comes round.
+    ann.wait_turn().await;
+
+    // Bo left a rated game: his reliability says so.
+    let ratings = ann
+        .client
+        .ask(Ask::Ratings {
+            family: RatingFamily::Live,
+            of: Some("Bo".into()),
+        })
+        .await
+        .unwrap();
+    let Answer::Ratings { player, .. } = ratings else {
+        panic!("{ratings:?}")
+    };
+    assert_eq!(player.rating.left, 1, "{player:?}");
+
+    // Chu is a computer's again: a newcomer may be given it.
+    let (mut cy, _) = newcomer(&url, "Cy").await;
+    let (_, took_over, cys) = quick(&mut cy, QuickPace::Brisk).await;
+    assert_eq!(cys.id, ann.id);
+    assert!(took_over.is_some());
+    let chu = &cys.seats[1];
+    assert!(
+        matches!(chu.plan, SeatPlan::Computer(_)) || chu.name.as_deref() == Some("Cy"),
+        "{chu:?}"
+    );
+}
