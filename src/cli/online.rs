@@ -123,6 +123,26 @@ pub enum OnlineCommand {
         #[command(subcommand)]
         command: TableCommand,
     },
+    /// Block a player by their public name: quick play and tables never seat you together, and
+    /// their table talk is hidden from you; --unblock undoes it.
+    Block {
+        /// Their public name.
+        name: String,
+        /// Unblock them instead.
+        #[arg(long)]
+        unblock: bool,
+    },
+    /// Report a player to the server's operator, with a reason and the game it is about.
+    Report {
+        /// Their public name.
+        name: String,
+        /// Why (at most 500 characters).
+        #[arg(long)]
+        reason: String,
+        /// The game's id.
+        #[arg(long, value_name = "GAME")]
+        game: Option<String>,
+    },
     /// Print a pace family's leaderboard (the best established ratings first, then the
     /// provisional ones) and your rating and rated games there, or another player's.
     Ratings {
@@ -438,6 +458,27 @@ async fn online(args: &OnlineArgs) -> Result<(), Failure> {
             }
             other => unexpected(other)?,
         },
+        OnlineCommand::Block { name, unblock } => {
+            let ask = Ask::Block {
+                name: name.clone(),
+                block: !unblock,
+            };
+            match client.ask(ask).await? {
+                Answer::Done => json!({ "name": name, "blocked": !unblock }),
+                other => unexpected(other)?,
+            }
+        }
+        OnlineCommand::Report { name, reason, game } => {
+            let ask = Ask::Report {
+                name: name.clone(),
+                game: game.clone().map(GameId),
+                reason: reason.clone(),
+            };
+            match client.ask(ask).await? {
+                Answer::Done => json!({ "name": name, "reported": true }),
+                other => unexpected(other)?,
+            }
+        }
         OnlineCommand::Lobby { follow } => {
             let view = match client.ask(Ask::Lobby { follow: *follow }).await? {
                 Answer::Lobby(view) => view,

@@ -275,8 +275,9 @@ fn online_lines(data: &Path, port: u16, args: &[&str]) -> Vec<Value> {
         .collect()
 }
 
-/// Quick play and ratings from a terminal: Ann plays now and Bo takes a kingdom of her game
-/// over; each reads the ratings, their own and the other's.
+/// Quick play, ratings and conduct from a terminal: Ann plays now and Bo takes a kingdom of her
+/// game over; each reads the ratings, their own and the other's; Ann blocks, unblocks and
+/// reports Bo.
 #[test]
 fn quick_play_from_the_command_line() {
     let dir = TempDir::new("online-quick");
@@ -305,7 +306,7 @@ fn quick_play_from_the_command_line() {
     assert_eq!(ratings["player"]["name"], "Ann", "{ratings}");
     assert_eq!(
         ratings["player"]["rating"],
-        serde_json::json!({"points": 1500, "provisional": true, "games": 0})
+        serde_json::json!({"points": 1500, "provisional": true, "games": 0, "left": 0})
     );
     let of_bo = online(
         &ann,
@@ -325,6 +326,22 @@ fn quick_play_from_the_command_line() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("live or correspondence"), "{err}");
+    // Blocking and reporting by name.
+    let blocked = online(&ann, port, &["block", "Bo"]);
+    assert_eq!(blocked["blocked"], true, "{blocked}");
+    let unblocked = online(&ann, port, &["block", "bo", "--unblock"]);
+    assert_eq!(unblocked["blocked"], false, "{unblocked}");
+    let game = first["game"].as_str().unwrap();
+    let reported = online(
+        &ann,
+        port,
+        &["report", "Bo", "--reason", "stalls", "--game", game],
+    );
+    assert_eq!(reported["reported"], true, "{reported}");
+    let out = online_output(&ann, port, &["block", "Ann"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("yourself"), "{err}");
 }
 
 /// Public tables from a terminal: Ann creates one for two, it is listed, Bo sits down and its

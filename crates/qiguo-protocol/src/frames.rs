@@ -171,6 +171,27 @@ pub enum Ask {
         #[serde(default)]
         of: Option<String>,
     },
+    /// Block the player called `name`, or no more (`block: false`): quick play and tables never
+    /// seat the two together, and their table talk is hidden from the client (answered with
+    /// [`Answer::Done`]).
+    Block {
+        /// Their public name.
+        name: String,
+        /// Block (`true`) or unblock.
+        block: bool,
+    },
+    /// Report the player called `name` to the server's operator, with a reason and the game it
+    /// is about, if any (answered with [`Answer::Done`]). At most [`crate::MAX_TALK_CHARS`]
+    /// characters of reason, cleaned as table talk; a few a minute.
+    Report {
+        /// Their public name.
+        name: String,
+        /// The game it is about.
+        #[serde(default)]
+        game: Option<GameId>,
+        /// Why.
+        reason: String,
+    },
     /// A move for a kingdom the client holds (answered with [`Answer::Moved`] once it is
     /// stored; every follower, the client included, also gets [`Event::Moved`]).
     Move {

@@ -273,6 +273,15 @@ pub enum Refusal {
         /// When they may, in seconds from now.
         seconds: u32,
     },
+    /// A player cannot block or report themselves.
+    #[error("you cannot block or report yourself")]
+    Yourself,
+    /// Someone at the table and the player keep apart (one blocked the other).
+    #[error("you cannot sit at that table")]
+    TableBlocked,
+    /// The server's operator barred the player from play.
+    #[error("the server's operator barred this player from play")]
+    Barred,
     /// No player of this name plays on the server.
     #[error("nobody called {name} plays here")]
     NoPlayerNamed {
@@ -352,6 +361,9 @@ impl Refusal {
             Refusal::TooManyGames { .. } => "too_many_games",
             Refusal::TooManyQuickGames { .. } => "too_many_quick_games",
             Refusal::NoPlayerNamed { .. } => "no_player_named",
+            Refusal::Yourself => "yourself",
+            Refusal::TableBlocked => "table_blocked",
+            Refusal::Barred => "barred",
             Refusal::LeftLately { .. } => "left_lately",
             Refusal::TablePeople { .. } => "table_people",
             Refusal::TableWait { .. } => "table_wait",
@@ -476,6 +488,9 @@ mod tests {
             Refusal::TooManyGames { max: 1 },
             Refusal::TooManyQuickGames { max: 1 },
             Refusal::NoPlayerNamed { name: "Ann".into() },
+            Refusal::Yourself,
+            Refusal::TableBlocked,
+            Refusal::Barred,
             Refusal::LeftLately { seconds: 300 },
             Refusal::TablePeople {
                 people: 1,

@@ -42,7 +42,9 @@ pub fn knows(version: u32, ask: &Ask) -> bool {
         | Ask::Lobby { .. }
         | Ask::CreateTable { .. }
         | Ask::JoinTable { .. }
-        | Ask::LeaveTable { .. } => version >= 7,
+        | Ask::LeaveTable { .. }
+        | Ask::Block { .. }
+        | Ask::Report { .. } => version >= 7,
         _ => true,
     }
 }

@@ -506,6 +506,65 @@ pub fn talk(args: &ServerArgs, command: &TalkCommand, program: &str) -> ExitCode
     })
 }
 
+/// What the operator does about the players' conduct.
+#[derive(clap::Subcommand, Debug)]
+pub enum ConductCommand {
+    /// Lists the reports players made of each other, the oldest first, a JSON line each: those
+    /// not handled yet, or with --all every one.
+    Reports {
+        /// Every report, the handled ones too.
+        #[arg(long)]
+        all: bool,
+    },
+    /// Marks a report handled (it is no longer listed without --all).
+    Handled {
+        /// The report's id.
+        report: String,
+    },
+    /// Bars a player from play: refused when they sign in (their games go on, their seats
+    /// stood in for as for anyone away).
+    Bar {
+        /// The player's id (as the reports give it).
+        player: String,
+        /// Let them play again instead.
+        #[arg(long)]
+        lift: bool,
+    },
+}
+
+/// Does `command` on the database of `args` (the servers on it need not stop); prints what
+/// was done, or the reports.
+pub fn conduct(args: &ServerArgs, command: &ConductCommand, program: &str) -> ExitCode {
+    on_the_database(args, program, |store| async move {
+        match command {
+            ConductCommand::Reports { all } => {
+                let reports = store.reports(*all).await.map_err(|e| e.to_string())?;
+                let lines: Vec<String> = reports
+                    .iter()
+                    .filter_map(|r| serde_json::to_string(r).ok())
+                    .collect();
+                Ok(match lines.is_empty() {
+                    true => "no reports".to_owned(),
+                    false => lines.join("\n"),
+                })
+            }
+            ConductCommand::Handled { report } => match store.report_handled(report).await {
+                Ok(true) => Ok(format!("report {report} handled")),
+                Ok(false) => Err(format!("no report {report}")),
+                Err(e) => Err(e.to_string()),
+            },
+            ConductCommand::Bar { player, lift } => {
+                match store.bar_from_play(&PlayerId(player.clone()), !lift).await {
+                    Ok(true) if *lift => Ok(format!("player {player} may play again")),
+                    Ok(true) => Ok(format!("player {player} barred from play")),
+                    Ok(false) => Err(format!("no player {player}")),
+                    Err(e) => Err(e.to_string()),
+                }
+            }
+        }
+    })
+}
+
 /// Opens the database of `args`, runs `work` on it and closes it: its words on standard
 /// output and success, or on standard error and failure.
 fn on_the_database<'a, F, W>(args: &ServerArgs, program: &str, work: W) -> ExitCode

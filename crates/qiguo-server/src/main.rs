@@ -12,7 +12,7 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use qiguo_server::cli::{ServerArgs, TalkCommand, backup, run, talk};
+use qiguo_server::cli::{ConductCommand, ServerArgs, TalkCommand, backup, conduct, run, talk};
 
 /// Serves Qiguo Xiangqi's online games (live and by correspondence) over WebSocket; logs one
 /// line per event on standard output; SIGTERM or Ctrl-C shuts it down gracefully, SIGHUP reads
@@ -44,6 +44,14 @@ enum Command {
         #[command(flatten)]
         server: ServerArgs,
     },
+    /// The players' conduct on the database (--db, or the data directory's): lists the reports
+    /// they made of each other, marks one handled, bars a player from play.
+    Conduct {
+        #[command(subcommand)]
+        what: ConductCommand,
+        #[command(flatten)]
+        server: ServerArgs,
+    },
 }
 
 fn main() -> ExitCode {
@@ -51,6 +59,7 @@ fn main() -> ExitCode {
     match &cli.command {
         Some(Command::Backup { to, server }) => backup(server, to, "qiguo-server backup"),
         Some(Command::Talk { what, server }) => talk(server, what, "qiguo-server talk"),
+        Some(Command::Conduct { what, server }) => conduct(server, what, "qiguo-server conduct"),
         None => run(&cli.server, "qiguo-server"),
     }
 }

@@ -29,10 +29,12 @@ use sqlx::{AnyPool, Executor, Row};
 use crate::secret::{self, NoRandomness};
 
 pub use crate::model::{Leaver, StoredGame, StoredSeat};
+pub use conduct::Report;
 use ratings::rating_of;
 pub use ratings::{RatingRecord, RatingStep, Rerated};
 pub use tables::{QuickCounts, StoredTable, Watchable};
 
+mod conduct;
 mod games;
 mod group;
 mod holidays;
@@ -75,6 +77,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         11,
         "leavers",
         include_str!("../migrations/0011_leavers.sql"),
+    ),
+    (
+        12,
+        "conduct",
+        include_str!("../migrations/0012_conduct.sql"),
     ),
 ];
 
@@ -539,6 +546,25 @@ async fn notify(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A migration file not listed would never be applied (as happened once, silently): every
+    /// file of `migrations/` is listed, in the order of its number, with its text.
+    #[test]
+    fn every_migration_file_is_listed_in_order() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "sql"))
+            .collect();
+        files.sort();
+        assert_eq!(files.len(), MIGRATIONS.len(), "{files:?}");
+        for (file, (version, _, sql)) in files.iter().zip(MIGRATIONS) {
+            let name = file.file_name().unwrap().to_string_lossy();
+            assert!(name.starts_with(&format!("{version:04}_")), "{name}");
+            assert_eq!(std::fs::read_to_string(file).unwrap(), *sql, "{name}");
+        }
+    }
 
     #[test]
     fn a_sqlite_file_and_its_folder_are_made_when_missing() {

@@ -158,6 +158,17 @@ pub(super) fn send_commands(
             OnlineCommand::Ratings(family) => {
                 online.ask(Ask::Ratings { family, of: None }, Asked::Ratings)
             }
+            OnlineCommand::Block(name, block) => {
+                online.ask(Ask::Block { name, block }, Asked::Blocked(block))
+            }
+            OnlineCommand::Report { name, game, reason } => online.ask(
+                Ask::Report {
+                    name,
+                    game: Some(game),
+                    reason,
+                },
+                Asked::Reported,
+            ),
             OnlineCommand::CreateTable(table) => {
                 online.ask(Ask::CreateTable { table }, Asked::Table)
             }
@@ -318,6 +329,17 @@ pub(super) fn read_news(
                                 online.my_tables.push(*view);
                             }
                         }
+                    }
+                    (Asked::Blocked(block), Ok(_)) => {
+                        notices.write(Notice::done(tr.text(if block {
+                            "seat-blocked"
+                        } else {
+                            "seat-unblocked"
+                        })));
+                        read_talk(online);
+                    }
+                    (Asked::Reported, Ok(_)) => {
+                        notices.write(Notice::done(tr.text("seat-reported")));
                     }
                     (Asked::TableLeft(table), Ok(_)) => {
                         online.my_tables.retain(|t| t.id != table);

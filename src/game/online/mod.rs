@@ -193,6 +193,10 @@ enum Asked {
     Table,
     /// A table left.
     TableLeft(TableId),
+    /// A player blocked or unblocked: the talk is read again.
+    Blocked(bool),
+    /// A report made.
+    Reported,
     /// The player's e-mail: asked, or `changed` (given, removed).
     Mail {
         changed: bool,
@@ -269,6 +273,17 @@ pub enum OnlineCommand {
     Finished(u32),
     /// Read a pace family's leaderboard and my rating and history in it.
     Ratings(RatingFamily),
+    /// Block (or, `false`, unblock) the player of this name.
+    Block(String, bool),
+    /// Report the player of this name to the server's operator.
+    Report {
+        /// Their name.
+        name: String,
+        /// The game it is about.
+        game: GameId,
+        /// Why.
+        reason: String,
+    },
     /// Create a public table and sit at it.
     CreateTable(TableSpec),
     /// Sit at an open table.

@@ -1416,7 +1416,13 @@ pub(crate) fn online_summary(ui: &mut egui::Ui, tr: Tr, online: &Online) {
 
 /// The Kingdoms panel's "played by" cell in an online game: who holds the seat. Returns
 /// `false` when the game is not online (the ordinary person/computer choice applies).
-pub(crate) fn seat_cell(ui: &mut egui::Ui, tr: Tr, online: &Online, player: u8) -> bool {
+pub(crate) fn seat_cell(
+    ui: &mut egui::Ui,
+    tr: Tr,
+    online: &Online,
+    player: u8,
+    commands: &mut MessageWriter<OnlineCommand>,
+) -> bool {
     let Some(table) = &online.table else {
         return false;
     };
@@ -1459,7 +1465,42 @@ pub(crate) fn seat_cell(ui: &mut egui::Ui, tr: Tr, online: &Online, player: u8) 
         Some(percent) => tr!(tr, "seat-reliability", seat = text, percent = percent),
         None => text,
     };
-    ui.label(RichText::new(text).small().color(colour));
+    let label = ui.label(RichText::new(text).small().color(colour));
+    // Another person's seat: block or report them from here (a right click).
+    if let (Some(name), false, false) = (
+        &seat.name,
+        seat.yours,
+        matches!(seat.plan, SeatPlan::Computer(_)),
+    ) {
+        label
+            .on_hover_text(tr.text("seat-conduct-hint"))
+            .context_menu(|ui| {
+                if ui.button(tr.text("seat-block")).clicked() {
+                    commands.write(OnlineCommand::Block(name.clone(), true));
+                    ui.close();
+                }
+                if ui.button(tr.text("seat-unblock")).clicked() {
+                    commands.write(OnlineCommand::Block(name.clone(), false));
+                    ui.close();
+                }
+                ui.separator();
+                ui.label(RichText::new(tr.text("seat-report")).strong());
+                for reason in [
+                    "seat-report-leaves",
+                    "seat-report-talk",
+                    "seat-report-unfair",
+                ] {
+                    if ui.button(tr.text(reason)).clicked() {
+                        commands.write(OnlineCommand::Report {
+                            name: name.clone(),
+                            game: table.id.clone(),
+                            reason: tr.text(reason),
+                        });
+                        ui.close();
+                    }
+                }
+            });
+    }
     true
 }
 

@@ -124,6 +124,7 @@ pub(super) fn kingdom_table(
     the_match: Res<Match>,
     mut seats: MessageWriter<SeatChangeRequested>,
     online: Res<Online>,
+    mut commands: MessageWriter<crate::game::online::OnlineCommand>,
     tr: Res<Tr>,
 ) -> Result {
     let tr = *tr;
@@ -198,7 +199,11 @@ pub(super) fn kingdom_table(
                             Some(player)
                                 if !out
                                     && crate::game::online::ui::seat_cell(
-                                        ui, tr, &online, player,
+                                        ui,
+                                        tr,
+                                        &online,
+                                        player,
+                                        &mut commands,
                                     ) => {}
                             Some(player) if !out => {
                                 let current = the_match.computer(kingdom);

@@ -241,6 +241,10 @@ impl Hub {
             return Err(Refusal::NoTable);
         }
         self.check_rating_for(player, &table.spec).await?;
+        let apart = self.store.kept_apart(player).await?;
+        if table.seated.iter().any(|(p, ..)| apart.contains(p)) {
+            return Err(Refusal::TableBlocked);
+        }
         if table.seated.iter().all(|(p, ..)| p != player) {
             self.room_for_a_game(player).await?;
         }

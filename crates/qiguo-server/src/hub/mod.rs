@@ -17,6 +17,7 @@
 mod after;
 mod claims;
 mod computers;
+mod conduct;
 mod games;
 mod held;
 mod holidays;
@@ -327,6 +328,9 @@ impl Hub {
         match identity {
             Identity::Player { id, key } => {
                 let name = self.store.sign_in(id, key).await?;
+                if self.store.play_barred(id).await? {
+                    return Err(Refusal::Barred);
+                }
                 Ok((id.clone(), shown_name(&name), None))
             }
             Identity::New { name } => {

@@ -196,13 +196,14 @@ impl Hub {
         }
         let family = RatingFamily::of(&pace.pace());
         let newcomer = rated::shown(self.rating_held(player, family).await?).points;
+        let apart = self.store.kept_apart(player).await?;
         let mut offers = Vec::new();
         for id in self.store.quick_games(pace, LOOKED_AT).await? {
             let Ok(live) = self.live(&id).await else {
                 continue;
             };
             let g = live.lock().await;
-            if !g.game.seats_of(player).is_empty() {
+            if !g.game.seats_of(player).is_empty() || Hub::kept_apart_in(&g.game, &apart) {
                 continue;
             }
             if let Some(offer) = best_offer(&g.game, &self.presence(&g.game), newcomer) {

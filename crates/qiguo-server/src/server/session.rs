@@ -332,7 +332,7 @@ impl Session {
         if let Some(kind) = rated {
             self.admission.rate(kind, self.peer.ip())?;
         }
-        if let Ask::Say { .. } = ask {
+        if let Ask::Say { .. } | Ask::Report { .. } = ask {
             self.admission.rate_talk(player)?;
         }
         match ask {
@@ -371,6 +371,21 @@ impl Session {
             }),
             Ask::Finished { page } => hub.finished(player, page).await,
             Ask::Ratings { family, of } => hub.ratings(player, family, of.as_deref()).await,
+            Ask::Block { name, block } => {
+                let other = hub.block(player, &name, block).await?;
+                // Their table talk is hidden from now on, as for a mute.
+                let mut set = write(&self.muted);
+                if block {
+                    set.insert(other);
+                } else {
+                    set.remove(&other);
+                }
+                Ok(Answer::Done)
+            }
+            Ask::Report { name, game, reason } => {
+                hub.report(player, &name, game.as_ref(), &reason).await?;
+                Ok(Answer::Done)
+            }
             Ask::Lobby { follow } => {
                 let (view, changes) = hub.lobby();
                 self.follow_lobby(follow.then_some(changes));

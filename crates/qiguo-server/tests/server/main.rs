@@ -10,6 +10,7 @@ mod across;
 mod admission;
 mod after;
 mod agreement;
+mod conduct;
 mod games;
 mod holidays;
 mod link;

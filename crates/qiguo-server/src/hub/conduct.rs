@@ -1,0 +1,77 @@
+//! Conduct: a player blocks another (never seated together by quick play or a table, their
+//! table talk hidden, as a mute), reports one to the operator with a reason and the game, and
+//! a player the operator barred from play is refused at sign-in.
+
+use qiguo_protocol::{RatingFamily, clean_talk};
+
+// The coordinator's own part: the hub's private types and helpers are this part's too.
+use super::*;
+
+impl Hub {
+    /// The player called `name` (as names are compared), never `asker`.
+    async fn someone_named(&self, asker: &PlayerId, name: &str) -> Result<PlayerId, Refusal> {
+        let name = clean_name(name)?;
+        let other = self
+            .store
+            .player_named(&name, RatingFamily::Live)
+            .await?
+            .ok_or(Refusal::NoPlayerNamed { name })?;
+        if other == *asker {
+            return Err(Refusal::Yourself);
+        }
+        Ok(other)
+    }
+
+    /// `player` blocks the player called `name` (or no more): who that is.
+    pub(crate) async fn block(
+        &self,
+        player: &PlayerId,
+        name: &str,
+        on: bool,
+    ) -> Result<PlayerId, Refusal> {
+        let other = self.someone_named(player, name).await?;
+        self.store.block(player, &other, on).await?;
+        note!(
+            self.log,
+            INFO,
+            "block",
+            by = player.0,
+            player = other.0,
+            on = on
+        );
+        Ok(other)
+    }
+
+    /// `player` reports the player called `name`, in `game` if given, for `reason`.
+    pub(crate) async fn report(
+        &self,
+        player: &PlayerId,
+        name: &str,
+        game: Option<&GameId>,
+        reason: &str,
+    ) -> Result<(), Refusal> {
+        let reason = clean_talk(reason)?;
+        let other = self.someone_named(player, name).await?;
+        let id = self.store.report(player, &other, game, &reason).await?;
+        note!(
+            self.log,
+            INFO,
+            "reported",
+            report = id,
+            by = player.0,
+            player = other.0,
+            game = game.map_or("", |g| g.0.as_str())
+        );
+        Ok(())
+    }
+
+    /// Whether `game`'s people include one `player` keeps apart from (either blocked the other).
+    pub(super) fn kept_apart_in(
+        game: &LiveGame,
+        apart: &std::collections::HashSet<PlayerId>,
+    ) -> bool {
+        game.seats()
+            .iter()
+            .any(|s| s.holder.as_ref().is_some_and(|h| apart.contains(h)))
+    }
+}
