@@ -260,6 +260,20 @@ async fn the_page_plays_now_from_its_first_screen() {
     phone.screenshot("taken-over-phone").await;
     browser.wait_frames(20).await;
     browser.screenshot("taken-over-seen").await;
+
+    // Pia comes back to the page: known to its server, she is signed in at once and the page
+    // opens on the lobby, where her game is listed to watch (two people play it).
+    browser.visit(&format!("{}/", server.http)).await;
+    browser.wait_for_board().await;
+    page::poll(PATIENCE, || {
+        (server.logged(&["signed in", "name=Pia"]) >= 2).then_some(())
+    });
+    browser.wait_frames(20).await;
+    browser.screenshot("page-lobby").await;
+    phone.visit(&format!("{}/", server.http)).await;
+    phone.wait_for_board().await;
+    phone.wait_frames(20).await;
+    phone.screenshot("page-lobby-phone").await;
     store.close().await;
     phone.close().await;
     browser.close().await;

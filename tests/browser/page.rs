@@ -51,6 +51,8 @@ impl Drop for Killed {
 pub struct Served {
     _server: Killed,
     dir: TempDir,
+    /// Its log, line by line.
+    log: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
     /// `http://127.0.0.1:PORT`.
     pub http: String,
     /// `ws://127.0.0.1:PORT`.
@@ -70,22 +72,35 @@ impl Served {
             .stderr(Stdio::inherit())
             .spawn()
             .unwrap_or_else(|e| panic!("{} does not start: {e}", server.display()));
-        // The URL from the line saying where it listens; the rest of its log is read (and
-        // dropped) so that it never blocks on a full pipe.
+        // The URL from the line saying where it listens; the rest of its log is kept (read as
+        // it comes, so that it never blocks on a full pipe).
+        let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let kept = log.clone();
         let ws = qiguo_testkit::wait_for_line(
             child.stdout.take().expect("its output"),
             PATIENCE,
             "the server saying where it listens",
             qiguo_testkit::listening_url,
-            |_| {},
+            move |line| kept.lock().unwrap().push(line.to_owned()),
         );
         let http = ws.replacen("ws://", "http://", 1);
         Served {
             _server: Killed(child),
             dir,
+            log,
             http,
             ws,
         }
+    }
+
+    /// How many lines of the server's log hold every one of `parts`.
+    pub fn logged(&self, parts: &[&str]) -> usize {
+        self.log
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|line| parts.iter().all(|p| line.contains(p)))
+            .count()
     }
 
     /// The server's database.

@@ -143,8 +143,42 @@ impl Invited {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Invited>()
-        .add_systems(Update, follow.after(super::connection::read_news));
+    app.init_resource::<Invited>().add_systems(
+        Update,
+        (
+            follow.after(super::connection::read_news),
+            open_on_the_lobby.run_if(bevy::ecs::schedule::common_conditions::run_once),
+        ),
+    );
+}
+
+/// A page a Qiguo server served, opened by a player it knows (a key kept for it) and not by an
+/// invitation: it signs in at once and opens on the lobby (*Online…*). A first visit opens on
+/// the welcome card instead, *Play now* and the lessons one click away.
+fn open_on_the_lobby(
+    invited: Res<Invited>,
+    online: Res<Online>,
+    mut form: Option<ResMut<OnlineForm>>,
+    mut requests: MessageWriter<OnlineRequested>,
+) {
+    let Some(home) = super::link::home_server() else {
+        return;
+    };
+    if invited.invitation.is_some() || online.status != Status::Offline || !known_to(&home) {
+        return;
+    }
+    let name = form
+        .as_ref()
+        .map(|f| f.name().to_owned())
+        .unwrap_or_default();
+    requests.write(OnlineRequested::Remote {
+        url: home,
+        name,
+        insecure_lan: false,
+    });
+    if let Some(form) = form.as_mut() {
+        form.open = true;
+    }
 }
 
 /// The question which seat to take, when several are open.
