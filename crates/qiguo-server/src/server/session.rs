@@ -326,7 +326,11 @@ impl Session {
             | Ask::Rematch { .. }
             | Ask::Quick { .. }
             | Ask::CreateTable { .. } => Some(Rated::NewGame),
-            Ask::Join { .. } | Ask::Watch { .. } => Some(Rated::Code),
+            // Tables are found by id in the lobby, as games by code: rated alike.
+            Ask::Join { .. }
+            | Ask::Watch { .. }
+            | Ask::JoinTable { .. }
+            | Ask::LeaveTable { .. } => Some(Rated::Code),
             _ => None,
         };
         if let Some(kind) = rated {

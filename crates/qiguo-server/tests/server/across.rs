@@ -54,16 +54,8 @@ async fn lobby_until(client: &mut Client, what: &str, holds: impl Fn(&LobbyView)
     ignore = "needs PostgreSQL: build and run with QIGUO_POSTGRES_URL set"
 )]
 async fn quick_play_and_the_lobby_span_two_servers_on_one_postgres() {
+    // A schema of the test's own: no other test's games, nor an earlier run's.
     let db = postgres();
-    // The database is kept between runs, and this is the one test of brisk quick play on it
-    // (the store's rating test plays relaxed): the brisk games an earlier run left under way are
-    // ended first, so that they take nobody.
-    let pool = sqlx::PgPool::connect(&db).await.unwrap();
-    sqlx::query("UPDATE games SET finished_ms = 0 WHERE quick = 'brisk' AND finished_ms IS NULL")
-        .execute(&pool)
-        .await
-        .unwrap();
-    pool.close().await;
     let (lines_a, lines_b) = (Lines::default(), Lines::default());
     let a = start(&db, None, &lines_a).await;
     let b = start(&db, None, &lines_b).await;
@@ -102,12 +94,15 @@ async fn quick_play_and_the_lobby_span_two_servers_on_one_postgres() {
 
     // Two at the same moment, one on each server; then three (Qin, to move, is Ann's: every
     // computer's kingdom can be given). Each gets a kingdom of Ann's game, never one twice.
-    for round in [vec![&url_a, &url_b], vec![&url_a, &url_b, &url_a]] {
+    for (round, urls) in [vec![&url_a, &url_b], vec![&url_a, &url_b, &url_a]]
+        .into_iter()
+        .enumerate()
+    {
         let mut asks = Vec::new();
-        for (n, url) in round.into_iter().enumerate() {
+        for (n, url) in urls.into_iter().enumerate() {
             let url = url.clone();
             asks.push(tokio::spawn(async move {
-                let (mut client, _) = newcomer(&url, &format!("Newcomer {n}")).await;
+                let (mut client, _) = newcomer(&url, &format!("Newcomer {n} of {round}")).await;
                 let seat = play_now(&mut client).await;
                 (seat, client)
             }));

@@ -258,8 +258,13 @@ impl Proxy {
             None => Upstream::Tcp(format!("{}:{}", options.get_host(), options.get_port())),
         };
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        // The test's schema kept (the URL's `options`).
+        let schema = db
+            .split(['?', '&'])
+            .find(|part| part.starts_with("options="))
+            .map_or(String::new(), |part| format!("?{part}"));
         let url = format!(
-            "postgres://{}@{}/{}",
+            "postgres://{}@{}/{}{schema}",
             options.get_username(),
             listener.local_addr().unwrap(),
             options.get_database().unwrap_or(options.get_username())

@@ -86,12 +86,42 @@ pub fn sqlite(dir: &qiguo_testkit::TempDir) -> String {
     )
 }
 
-/// The PostgreSQL database the tests were built for.
+/// A schema of its own in the PostgreSQL database the tests were built for: its URL. Every
+/// test (every call) gets an empty one, so that no test meets another's rows, nor an earlier
+/// run's (the servers on one URL share it; NOTIFY channels are the database's, and a server
+/// ignores news of games it does not hold).
 pub fn postgres() -> String {
-    match option_env!("QIGUO_POSTGRES_URL") {
-        Some(url) => url.to_owned(),
-        None => panic!("not built with QIGUO_POSTGRES_URL"),
-    }
+    let Some(base) = option_env!("QIGUO_POSTGRES_URL") else {
+        panic!("not built with QIGUO_POSTGRES_URL")
+    };
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let schema = format!(
+        "t{}_{}_{}",
+        std::process::id(),
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos())
+    );
+    let create = format!("CREATE SCHEMA {schema}");
+    // Made on a thread of its own: the callers may be inside a runtime already.
+    std::thread::spawn(move || {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(async {
+                let pool = sqlx::PgPool::connect(base)
+                    .await
+                    .expect("the test database");
+                sqlx::query(&create).execute(&pool).await.expect("a schema");
+                pool.close().await;
+            })
+    })
+    .join()
+    .expect("the schema made");
+    let joiner = if base.contains('?') { '&' } else { '?' };
+    format!("{base}{joiner}options=-c%20search_path%3D{schema}")
 }
 
 /// Limits for tests whose many players all come from 127.0.0.1, as an operator would raise

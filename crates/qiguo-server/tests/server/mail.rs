@@ -25,11 +25,6 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 /// `PATH` finds may lack the package).
 const PYTHON: &str = "/usr/bin/python3";
 
-/// The tests on PostgreSQL share its outbox: one at a time, or one's server would send the
-/// other's e-mails through its own relay.
-static ON_POSTGRESQL: std::sync::LazyLock<tokio::sync::Mutex<()>> =
-    std::sync::LazyLock::new(|| tokio::sync::Mutex::new(()));
-
 /// An SMTP server on 127.0.0.1, keeping every e-mail it takes in a Maildir; stopped when
 /// dropped. Its port is bound by the test and handed to it as its standard input, so that no
 /// parallel test can take the port in between; once stopped, its port refuses connections.
@@ -408,7 +403,6 @@ async fn a_player_away_is_mailed_their_move_and_the_links_work() {
 )]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_away_is_mailed_their_move_on_postgresql() {
-    let _alone = ON_POSTGRESQL.lock().await;
     let dir = TempDir::new("mail-pg");
     away_is_mailed(&dir, &postgres()).await;
 }
@@ -852,13 +846,13 @@ async fn a_permanent_refusal_is_given_up_at_once() {
 )]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_servers_on_one_database_send_each_e_mail_once() {
-    let _alone = ON_POSTGRESQL.lock().await;
     let dir = TempDir::new("mail-two");
     let maildir = dir.path().join("mail");
     let relay = Relay::start(&maildir);
     let (one, two) = (Lines::default(), Lines::default());
-    let a = mailing_server(&postgres(), relay.port, &one).await;
-    let b = mailing_server(&postgres(), relay.port, &two).await;
+    let db = postgres();
+    let a = mailing_server(&db, relay.port, &one).await;
+    let b = mailing_server(&db, relay.port, &two).await;
     // Ten players give addresses, half on each server: ten confirmations, each sent once.
     let mut clients = Vec::new();
     for n in 0..10 {

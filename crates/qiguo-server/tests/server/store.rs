@@ -44,14 +44,8 @@ pub(crate) fn sqlite(dir: &TempDir) -> String {
     )
 }
 
-/// The PostgreSQL database the tests were built for.
-pub(crate) fn postgres() -> String {
-    match option_env!("QIGUO_POSTGRES_URL") {
-        Some(url) => url.to_owned(),
-        // Only the tests built without it call this, and they are ignored.
-        None => panic!("not built with QIGUO_POSTGRES_URL"),
-    }
-}
+/// A schema of its own in the tests' PostgreSQL database.
+pub(crate) use crate::common::postgres;
 
 #[test]
 fn moves_of_many_games_at_once_are_committed_together_each_checked_alone() {
