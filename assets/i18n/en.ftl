@@ -793,6 +793,7 @@ server-refusal-too-many-connections = You have { $max } connections open to this
 server-refusal-too-many-games = You have { $max } games in progress: finish one before beginning another.
 server-refusal-too-many-quick-games = You play { $max } quick games already: finish one before beginning another.
 server-refusal-no-player-named = Nobody called { $name } plays here.
+server-refusal-name-taken = The name { $name } is taken on this server: choose another.
 server-refusal-yourself = You cannot block or report yourself.
 server-refusal-table-blocked = You cannot sit at that table.
 server-refusal-barred = The server's operator barred you from play.

@@ -773,6 +773,7 @@ server-refusal-too-many-connections = Du har redan { $max } anslutningar öppna 
 server-refusal-too-many-games = Du har { $max } pågående partier: avsluta ett innan du börjar ett nytt.
 server-refusal-too-many-quick-games = Du spelar redan { $max } snabbpartier: avsluta ett innan du börjar ett nytt.
 server-refusal-no-player-named = Ingen som heter { $name } spelar här.
+server-refusal-name-taken = Namnet { $name } är upptaget på den här servern: välj ett annat.
 server-refusal-yourself = Du kan inte blockera eller anmäla dig själv.
 server-refusal-table-blocked = Du kan inte sätta dig vid det bordet.
 server-refusal-barred = Serverns operatör har stängt av dig från spel.

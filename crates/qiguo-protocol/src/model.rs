@@ -397,6 +397,79 @@ pub fn unfit_in_name(c: char) -> bool {
     )
 }
 
+/// A name folded for comparison, so that names a reader could take for one another are one:
+/// public names are unique on a server as folded. Full-width forms read as their ASCII; a
+/// capital I as an l (they look alike), then everything in lower case; Cyrillic and Greek letters
+/// that look like Latin ones as those; `0` as `o` and `1` and `|` as `l`; accents (combining
+/// marks) dropped; spaces, `_`, `-` and `.` dropped (`Ann Lee` is `annlee`). Folding is not
+/// shown anywhere: the name is kept as the player wrote it.
+///
+/// ```
+/// use qiguo_protocol::model::fold_name;
+/// assert_eq!(fold_name("Ann"), fold_name("aNN"));
+/// assert_eq!(fold_name("Ann"), fold_name("\u{0410}nn")); // a Cyrillic А
+/// assert_eq!(fold_name("Ill"), fold_name("lll"));
+/// assert_eq!(fold_name("Bo_1"), fold_name("bol"));
+/// assert_ne!(fold_name("Ann"), fold_name("Anna"));
+/// assert_eq!(fold_name("趙雲"), "趙雲");
+/// ```
+pub fn fold_name(name: &str) -> String {
+    let mut folded = String::with_capacity(name.len());
+    for c in name.chars() {
+        // Full-width ASCII (U+FF01 to U+FF5E) as ASCII.
+        let c = match u32::from(c) {
+            n @ 0xFF01..=0xFF5E => char::from_u32(n - 0xFEE0).unwrap_or(c),
+            _ => c,
+        };
+        let c = if c == 'I' { 'l' } else { c };
+        for c in c.to_lowercase() {
+            let c = match c {
+                // Cyrillic.
+                'а' => 'a',
+                'в' => 'b',
+                'е' | 'ё' => 'e',
+                'к' => 'k',
+                'м' => 'm',
+                'н' => 'h',
+                'о' => 'o',
+                'р' => 'p',
+                'с' => 'c',
+                'т' => 't',
+                'у' => 'y',
+                'х' => 'x',
+                'і' | 'ї' => 'i',
+                'ј' => 'j',
+                'ѕ' => 's',
+                'ԁ' => 'd',
+                'ӏ' => 'l',
+                // Greek.
+                'α' => 'a',
+                'β' => 'b',
+                'ε' => 'e',
+                'η' => 'n',
+                'ι' => 'i',
+                'κ' => 'k',
+                'ν' => 'v',
+                'ο' => 'o',
+                'ρ' => 'p',
+                'τ' => 't',
+                'υ' => 'u',
+                'χ' => 'x',
+                'ζ' => 'z',
+                // Digits and marks.
+                '0' => 'o',
+                '1' | '|' => 'l',
+                c => c,
+            };
+            let combining = matches!(u32::from(c), 0x0300..=0x036F);
+            if !(combining || c.is_whitespace() || matches!(c, '_' | '-' | '.')) {
+                folded.push(c);
+            }
+        }
+    }
+    folded
+}
+
 /// A player's name as the server keeps it: without control, format or separator characters
 /// ([`unfit_in_name`]), trimmed, not empty, at most [`MAX_NAME_CHARS`] characters.
 pub fn clean_name(name: &str) -> Result<String, Refusal> {

@@ -273,6 +273,12 @@ pub enum Refusal {
         /// When they may, in seconds from now.
         seconds: u32,
     },
+    /// Another player has this name (as names are compared: see [`crate::model::fold_name`]).
+    #[error("the name {name} is taken: choose another")]
+    NameTaken {
+        /// The name asked for.
+        name: String,
+    },
     /// A player cannot block or report themselves.
     #[error("you cannot block or report yourself")]
     Yourself,
@@ -362,6 +368,7 @@ impl Refusal {
             Refusal::TooManyQuickGames { .. } => "too_many_quick_games",
             Refusal::NoPlayerNamed { .. } => "no_player_named",
             Refusal::Yourself => "yourself",
+            Refusal::NameTaken { .. } => "name_taken",
             Refusal::TableBlocked => "table_blocked",
             Refusal::Barred => "barred",
             Refusal::LeftLately { .. } => "left_lately",
@@ -489,6 +496,7 @@ mod tests {
             Refusal::TooManyQuickGames { max: 1 },
             Refusal::NoPlayerNamed { name: "Ann".into() },
             Refusal::Yourself,
+            Refusal::NameTaken { name: "Ann".into() },
             Refusal::TableBlocked,
             Refusal::Barred,
             Refusal::LeftLately { seconds: 300 },

@@ -83,6 +83,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "conduct",
         include_str!("../migrations/0012_conduct.sql"),
     ),
+    (13, "names", include_str!("../migrations/0013_names.sql")),
 ];
 
 /// The PostgreSQL channel on which a server says that a game changed (the payload is the
@@ -450,6 +451,13 @@ impl Store {
     pub async fn close(&self) {
         self.pool.close().await;
     }
+}
+
+/// Whether `error` is the database refusing a second row where a unique index allows one.
+fn unique_violation(error: &sqlx::Error) -> bool {
+    error
+        .as_database_error()
+        .is_some_and(|e| e.is_unique_violation())
 }
 
 /// A move to store: [`Store::append_move`]'s request, at `now`.

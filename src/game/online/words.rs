@@ -120,6 +120,9 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
                 minutes = seconds.div_ceil(60)
             )
         }
+        Refusal::NameTaken { name } => {
+            tr!(tr, "server-refusal-name-taken", name = name.clone())
+        }
         Refusal::Yourself => tr.text("server-refusal-yourself"),
         Refusal::TableBlocked => tr.text("server-refusal-table-blocked"),
         Refusal::Barred => tr.text("server-refusal-barred"),

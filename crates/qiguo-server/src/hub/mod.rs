@@ -181,6 +181,16 @@ impl Hub {
         if hub.store.is_postgres() {
             hub.listen_first().await;
         }
+        for (player, was, now) in hub.store.fold_names().await? {
+            note!(
+                hub.log,
+                WARN,
+                "name taken by an earlier player: renamed",
+                player = player.0,
+                was = escaped(&was),
+                now = escaped(&now)
+            );
+        }
         let due = hub.load_due().await?;
         note!(hub.log, INFO, "games due loaded", games = due);
         let weak = Arc::downgrade(&hub);

@@ -27,7 +27,10 @@ async fn finished(client: &mut Client, page: u32) -> (Vec<GameSummary>, bool) {
 /// `ann` creates the endgame, a new player Bo joins it (Chu) and concedes: the game is over,
 /// Qin's. Bo's table, and the game.
 async fn a_finished_game(ann: &mut Client, url: &str) -> (Table, GameId) {
-    let (bo, _) = newcomer(url, "Bo").await;
+    // Names are unique on a server: each game's Bo is another.
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let (bo, _) = newcomer(url, &format!("Bo {n}")).await;
     let (id, code) = create(ann, endgame(LIVE)).await;
     let mut bo = join(bo, &code, Kingdom::Chu).await;
     bo.play(|_| Move::CONCEDE).await;

@@ -198,3 +198,75 @@ async fn blocked_players_are_kept_apart_and_reports_reach_the_operator() {
     assert_eq!(code, Some(0));
     returning(&url, &bo_me).await;
 }
+
+/// Public names are unique as folded: a second "ann" or an "Аnn" with a Cyrillic А is refused
+/// (`name_taken`), at sign-up through a server as in the store; players kept from before are
+/// folded at start, a later one whose name is taken renamed "NAME 2".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn public_names_are_unique_as_folded() {
+    let dir = TempDir::new("names");
+    let db = sqlite(&dir);
+    {
+        let store = qiguo_server::Store::open(&db).await.unwrap();
+        store.add_player("Ann").await.unwrap();
+        for taken in ["ann", "\u{0410}nn", "A n n", "ＡＮＮ"] {
+            match store.add_player(taken).await {
+                Err(qiguo_server::StoreError::Refused(Refusal::NameTaken { name })) => {
+                    assert_eq!(name, taken)
+                }
+                other => panic!("{taken}: {other:?}"),
+            }
+        }
+        store.add_player("Anna").await.expect("another name");
+        // Two players kept from before names were unique, both "Bo".
+        let raw = sqlx::SqlitePool::connect(&db).await.unwrap();
+        for (id, at) in [("old1", 1), ("old2", 2)] {
+            sqlx::query(
+                "INSERT INTO players (id, key_hash, name, created_ms) VALUES ($1, 'x', 'Bo', $2)",
+            )
+            .bind(id)
+            .bind(at)
+            .execute(&raw)
+            .await
+            .unwrap();
+        }
+        raw.close().await;
+        store.close().await;
+    }
+    // A server starting on it folds them: the later Bo is renamed, and says so.
+    let lines = Lines::default();
+    let server = start(&db, None, &lines).await;
+    assert!(lines.contains("name taken by an earlier player: renamed"));
+    let store = qiguo_server::Store::open(&db).await.unwrap();
+    let second = store
+        .rating(
+            &qiguo_server::PlayerId("old2".into()),
+            qiguo_server::protocol::RatingFamily::Live,
+        )
+        .await
+        .unwrap();
+    assert_eq!(second.name, "Bo 2");
+    let first = store
+        .rating(
+            &qiguo_server::PlayerId("old1".into()),
+            qiguo_server::protocol::RatingFamily::Live,
+        )
+        .await
+        .unwrap();
+    assert_eq!(first.name, "Bo");
+    // Through the server: a new "BO" is refused in a frame the client reads, naming the name.
+    match qiguo_client::connect(
+        &server.url(),
+        Identity::New { name: "BO".into() },
+        &qiguo_client::Trust::default(),
+    )
+    .await
+    {
+        Err(e) => assert_eq!(
+            e.refusal(),
+            Some(&Refusal::NameTaken { name: "BO".into() }),
+            "{e}"
+        ),
+        Ok(_) => panic!("a second Bo signed up"),
+    }
+}
