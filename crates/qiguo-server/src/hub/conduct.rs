@@ -2,7 +2,7 @@
 //! table talk hidden, as a mute), reports one to the operator with a reason and the game, and
 //! a player the operator barred from play is refused at sign-in.
 
-use qiguo_protocol::{RatingFamily, clean_talk};
+use qiguo_protocol::clean_talk;
 
 // The coordinator's own part: the hub's private types and helpers are this part's too.
 use super::*;
@@ -13,7 +13,7 @@ impl Hub {
         let name = clean_name(name)?;
         let other = self
             .store
-            .player_named(&name, RatingFamily::Live)
+            .player_named(&name)
             .await?
             .ok_or(Refusal::NoPlayerNamed { name })?;
         if other == *asker {

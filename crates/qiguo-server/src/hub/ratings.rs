@@ -107,7 +107,7 @@ impl Hub {
             Some(name) => {
                 let name = clean_name(name)?;
                 self.store
-                    .player_named(&name, family)
+                    .player_named(&name)
                     .await?
                     .ok_or(Refusal::NoPlayerNamed { name })?
             }

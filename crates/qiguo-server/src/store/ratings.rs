@@ -231,22 +231,13 @@ impl Store {
         })
     }
 
-    /// The player called `name` (compared without regard to case): of several, the one with the
-    /// most rated games in `family`, then the oldest.
-    pub async fn player_named(
-        &self,
-        name: &str,
-        family: RatingFamily,
-    ) -> Result<Option<PlayerId>, StoreError> {
-        let row = sqlx::query(
-            "SELECT p.id FROM players p LEFT JOIN ratings r ON r.player = p.id \
-             AND r.family = $2 WHERE LOWER(p.name) = LOWER($1) \
-             ORDER BY COALESCE(r.games, 0) DESC, p.created_ms, p.id LIMIT 1",
-        )
-        .bind(name)
-        .bind(family.name())
-        .fetch_optional(&self.pool)
-        .await?;
+    /// The player called `name`, compared folded as names are unique
+    /// ([`qiguo_protocol::model::fold_name`]).
+    pub async fn player_named(&self, name: &str) -> Result<Option<PlayerId>, StoreError> {
+        let row = sqlx::query("SELECT id FROM players WHERE folded = $1")
+            .bind(qiguo_protocol::model::fold_name(name))
+            .fetch_optional(&self.pool)
+            .await?;
         row.map(|r| Ok(PlayerId(r.try_get("id")?))).transpose()
     }
 
