@@ -1060,7 +1060,7 @@ fn lobby_section(
     let grey = Color32::from_gray(170);
     ui.add_space(4.0);
     ui.horizontal_wrapped(|ui| {
-        ui.label(RichText::new(tr.text("lobby")).strong());
+        ui.label(RichText::new(tr.text("lobby-title")).strong());
         ui.label(RichText::new(tr!(tr, "lobby-online", online = lobby.online)).color(grey));
         for count in &lobby.paces {
             ui.label(
