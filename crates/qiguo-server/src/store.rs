@@ -453,6 +453,12 @@ impl Store {
     }
 }
 
+/// A count (or a move's number) in `row`'s `column`, as stored (a `BIGINT`): past `u32`, the
+/// largest.
+fn count(row: &sqlx::any::AnyRow, column: &str) -> Result<u32, StoreError> {
+    Ok(u32::try_from(row.try_get::<i64, _>(column)?).unwrap_or(u32::MAX))
+}
+
 /// Whether `error` is the database refusing a second row where a unique index allows one.
 fn unique_violation(error: &sqlx::Error) -> bool {
     error
@@ -497,7 +503,7 @@ async fn count_moves(
     if row.try_get::<Option<i64>, _>("finished_ms")?.is_some() {
         return Err(StoreError::Finished);
     }
-    Ok(u32::try_from(row.try_get::<i64, _>("moves")?).unwrap_or(u32::MAX))
+    Ok(count(&row, "moves")?)
 }
 
 /// Notes within `tx` that `game`'s turn began at `now` and is due `due_in` after it; on

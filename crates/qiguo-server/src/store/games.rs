@@ -153,7 +153,7 @@ impl Store {
         .bind(&player.0)
         .fetch_one(&self.pool)
         .await?;
-        Ok(u32::try_from(row.try_get::<i64, _>("n")?).unwrap_or(u32::MAX))
+        Ok(count(&row, "n")?)
     }
 
     /// Writes `game`'s start record and pace again (a game stored before today's checks, put
@@ -444,10 +444,7 @@ impl Store {
         .bind(since_ms)
         .fetch_one(&self.pool)
         .await?;
-        Ok((
-            u32::try_from(row.try_get::<i64, _>("n")?).unwrap_or(u32::MAX),
-            row.try_get("last")?,
-        ))
+        Ok((count(&row, "n")?, row.try_get("last")?))
     }
 
     /// Marks `game` finished: it takes no more moves.
@@ -523,7 +520,7 @@ impl Store {
                     .try_get::<Option<i64>, _>("taken_ply")?
                     .map(|ply| u32::try_from(ply).unwrap_or(u32::MAX)),
                 rating: rating_of(seat)?,
-                left: u32::try_from(seat.try_get::<i64, _>("left_games")?).unwrap_or(u32::MAX),
+                left: count(&seat, "left_games")?,
             });
         }
         let moved_ms: i64 = row.try_get("moved_ms")?;
@@ -538,7 +535,7 @@ impl Store {
                 .map(|r| -> Result<TakeBackView, StoreError> {
                     Ok(TakeBackView {
                         by: u8::try_from(r.try_get::<i64, _>("by_seat")?).unwrap_or(u8::MAX),
-                        ply: u32::try_from(r.try_get::<i64, _>("ply")?).unwrap_or(u32::MAX),
+                        ply: count(&r, "ply")?,
                         agreed: serde_json::from_str(&r.try_get::<String, _>("agreed")?)
                             .map_err(|e| damaged(&id.0, e))?,
                     })
@@ -563,7 +560,7 @@ impl Store {
         .collect::<Result<_, StoreError>>()?;
         let quick = row
             .try_get::<Option<String>, _>("quick")?
-            .and_then(|q| QuickPace::ALL.into_iter().find(|p| p.name() == q));
+            .and_then(|q| q.parse::<QuickPace>().ok());
         Ok(StoredGame {
             quick,
             leavers,

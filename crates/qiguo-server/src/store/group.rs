@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 use sqlx::{AnyPool, Row};
 use tokio::sync::{mpsc, oneshot};
 
-use super::{CHANGES_CHANNEL, MoveWrite, StoreError, made_by_code};
+use super::{CHANGES_CHANNEL, MoveWrite, StoreError, count, made_by_code};
 
 /// The most moves one transaction commits.
 pub(super) const BATCH: usize = 256;
@@ -188,7 +188,7 @@ async fn counts(
     let mut counts = HashMap::with_capacity(rows.len());
     for r in rows {
         let finished = r.try_get::<Option<i64>, _>("finished_ms")?.is_some();
-        let moves = u32::try_from(r.try_get::<i64, _>("moves")?).unwrap_or(u32::MAX);
+        let moves = count(&r, "moves")?;
         counts.insert(r.try_get("id")?, (!finished).then_some(moves));
     }
     Ok(counts)

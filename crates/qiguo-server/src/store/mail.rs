@@ -12,7 +12,7 @@ pub use crate::model::{MailKind, MailNote};
 use qiguo_protocol::calendar::DAY_MS;
 use sqlx::Row;
 
-use super::{GameId, PlayerId, Refusal, Store, StoreError};
+use super::{GameId, PlayerId, Refusal, Store, StoreError, count};
 use crate::secret;
 
 /// How many confirmation e-mails a player, or an address, may be sent in a day.
@@ -493,7 +493,7 @@ impl Store {
                 game: (!game.is_empty()).then_some(GameId(game)),
                 ply: r.try_get("ply")?,
                 address: r.try_get("address")?,
-                attempts: u32::try_from(r.try_get::<i64, _>("attempts")?).unwrap_or(u32::MAX),
+                attempts: count(&r, "attempts")?,
             });
         }
         Ok(claimed)

@@ -61,7 +61,7 @@ impl Store {
         .bind(&player.0)
         .fetch_one(&self.pool)
         .await?;
-        Ok(u32::try_from(row.try_get::<i64, _>("n")?).unwrap_or(u32::MAX))
+        Ok(count(&row, "n")?)
     }
 }
 

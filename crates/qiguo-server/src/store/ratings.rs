@@ -200,7 +200,7 @@ impl Store {
                     player: PlayerId(r.try_get("player")?),
                     name: r.try_get("name")?,
                     rating: rating_of(r)?,
-                    left: left_of(r)?,
+                    left: count(r, "left_games")?,
                 })
             })
             .collect()
@@ -227,7 +227,7 @@ impl Store {
             player: player.clone(),
             name: row.try_get("name")?,
             rating: rating_of(&row)?,
-            left: left_of(&row)?,
+            left: count(&row, "left_games")?,
         })
     }
 
@@ -325,11 +325,6 @@ pub(super) fn rating_of(row: &sqlx::any::AnyRow) -> Result<Option<(Rating, u32)>
         )),
         _ => None,
     })
-}
-
-/// The rated games left, in a row's `left_games` column.
-fn left_of(row: &sqlx::any::AnyRow) -> Result<u32, StoreError> {
-    Ok(u32::try_from(row.try_get::<i64, _>("left_games")?).unwrap_or(u32::MAX))
 }
 
 /// A small count as stored.

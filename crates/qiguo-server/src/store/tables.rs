@@ -324,7 +324,7 @@ impl Store {
         .bind(now - fresh_ms)
         .fetch_one(&self.pool)
         .await?;
-        Ok(u32::try_from(row.try_get::<i64, _>("n")?).unwrap_or(u32::MAX))
+        Ok(count(&row, "n")?)
     }
 
     /// Per quick pace: the people holding a seat in its games under way, and those alone among
@@ -343,9 +343,9 @@ impl Store {
         let mut counts: QuickCounts = QuickPace::ALL.iter().map(|&p| (p, 0, 0)).collect();
         for row in rows {
             let pace: String = row.try_get("quick")?;
-            if let Some(count) = counts.iter_mut().find(|(p, ..)| p.name() == pace) {
-                count.1 = u32::try_from(row.try_get::<i64, _>("people")?).unwrap_or(u32::MAX);
-                count.2 = u32::try_from(row.try_get::<Option<i64>, _>("alone")?.unwrap_or(0))
+            if let Some(of_pace) = counts.iter_mut().find(|(p, ..)| p.name() == pace) {
+                of_pace.1 = count(&row, "people")?;
+                of_pace.2 = u32::try_from(row.try_get::<Option<i64>, _>("alone")?.unwrap_or(0))
                     .unwrap_or(u32::MAX);
             }
         }
@@ -368,7 +368,7 @@ impl Store {
         for row in rows {
             let id: String = row.try_get("id")?;
             let pace: String = row.try_get("quick")?;
-            let Some(pace) = QuickPace::ALL.into_iter().find(|p| p.name() == pace) else {
+            let Ok(pace) = pace.parse::<QuickPace>() else {
                 continue;
             };
             let people = sqlx::query(
@@ -386,7 +386,7 @@ impl Store {
                 code: row.try_get("code")?,
                 pace,
                 people,
-                moves: u32::try_from(row.try_get::<i64, _>("moves")?).unwrap_or(u32::MAX),
+                moves: count(&row, "moves")?,
             });
         }
         Ok(games)

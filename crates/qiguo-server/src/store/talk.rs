@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::{GameId, PlayerId, Store, StoreError};
+use super::{GameId, PlayerId, Store, StoreError, count};
 use crate::protocol::TalkLine;
 
 /// The columns a line is read from, its writer's name with them.
@@ -15,7 +15,7 @@ const LINE: &str = "SELECT t.n, t.seat, p.name, t.text, t.said_ms, t.author \
 
 fn line(row: &AnyRow) -> Result<TalkLine, StoreError> {
     Ok(TalkLine {
-        n: u32::try_from(row.try_get::<i64, _>("n")?).unwrap_or(u32::MAX),
+        n: count(&row, "n")?,
         seat: u8::try_from(row.try_get::<i64, _>("seat")?).unwrap_or(u8::MAX),
         name: row.try_get("name")?,
         text: row.try_get("text")?,
@@ -120,7 +120,7 @@ impl Store {
                 .bind(&game.0)
                 .fetch_one(&self.pool)
                 .await?;
-        Ok(u32::try_from(row.try_get::<i64, _>("lines")?).unwrap_or(u32::MAX))
+        Ok(count(&row, "lines")?)
     }
 
     /// Whether the operator barred `player` from table talk.
