@@ -503,7 +503,7 @@ async fn count_moves(
     if row.try_get::<Option<i64>, _>("finished_ms")?.is_some() {
         return Err(StoreError::Finished);
     }
-    Ok(count(&row, "moves")?)
+    count(&row, "moves")
 }
 
 /// Notes within `tx` that `game`'s turn began at `now` and is due `due_in` after it; on

@@ -153,7 +153,7 @@ impl Store {
         .bind(&player.0)
         .fetch_one(&self.pool)
         .await?;
-        Ok(count(&row, "n")?)
+        count(&row, "n")
     }
 
     /// Writes `game`'s start record and pace again (a game stored before today's checks, put
@@ -520,7 +520,7 @@ impl Store {
                     .try_get::<Option<i64>, _>("taken_ply")?
                     .map(|ply| u32::try_from(ply).unwrap_or(u32::MAX)),
                 rating: rating_of(seat)?,
-                left: count(&seat, "left_games")?,
+                left: count(seat, "left_games")?,
             });
         }
         let moved_ms: i64 = row.try_get("moved_ms")?;

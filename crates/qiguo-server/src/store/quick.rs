@@ -61,7 +61,7 @@ impl Store {
         .bind(&player.0)
         .fetch_one(&self.pool)
         .await?;
-        Ok(count(&row, "n")?)
+        count(&row, "n")
     }
 }
 

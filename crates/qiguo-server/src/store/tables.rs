@@ -324,7 +324,7 @@ impl Store {
         .bind(now - fresh_ms)
         .fetch_one(&self.pool)
         .await?;
-        Ok(count(&row, "n")?)
+        count(&row, "n")
     }
 
     /// Per quick pace: the people holding a seat in its games under way, and those alone among

@@ -15,7 +15,7 @@ const LINE: &str = "SELECT t.n, t.seat, p.name, t.text, t.said_ms, t.author \
 
 fn line(row: &AnyRow) -> Result<TalkLine, StoreError> {
     Ok(TalkLine {
-        n: count(&row, "n")?,
+        n: count(row, "n")?,
         seat: u8::try_from(row.try_get::<i64, _>("seat")?).unwrap_or(u8::MAX),
         name: row.try_get("name")?,
         text: row.try_get("text")?,
@@ -120,7 +120,7 @@ impl Store {
                 .bind(&game.0)
                 .fetch_one(&self.pool)
                 .await?;
-        Ok(count(&row, "lines")?)
+        count(&row, "lines")
     }
 
     /// Whether the operator barred `player` from table talk.
