@@ -278,7 +278,7 @@ pub enum Tool {
     /// Serve online games (live and by correspondence) to players on other machines, without a
     /// window; prints one line per event (the same server as the `qiguo-server` binary).
     #[cfg(feature = "host")]
-    Server(qiguo_server::cli::ServerArgs),
+    Server(Box<qiguo_server::cli::ServerArgs>),
     /// Play online games without a window: create, join, list, move, show, or play a seat as a
     /// computer. Each command prints one JSON line.
     Online(super::online::OnlineArgs),

@@ -20,11 +20,12 @@ use crate::refusal::Refusal;
 
 /// The version of these messages. A client speaking another is refused at [`Ask::Hello`].
 ///
+/// 8: notifications pushed to devices ([`Ask::Push`], [`Ask::Subscribe`], [`Ask::Unsubscribe`]).
 /// 7: ratings (a seat's `rating`, [`Ask::Ratings`]), the lobby and public tables. 6: quick play ([`Ask::Quick`]).
 /// 5: e-mail (a hello's `language`, signing in by a link's one-time token, [`Ask::Mail`]).
 /// 4: table talk, holidays (a seat's `away_until`). 3: refusals are codes with parameters ([`Refusal`]) beside the English `why`; events of
 /// unknown types are ignored. 2: presence events. 1: the first.
-pub const PROTOCOL_VERSION: u32 = 7;
+pub const PROTOCOL_VERSION: u32 = 8;
 
 /// The port a server listens on unless told otherwise (the year of the 1206 text, plus 6000).
 pub const DEFAULT_PORT: u16 = 7206;
@@ -259,6 +260,27 @@ pub enum Ask {
         #[serde(default)]
         digest: bool,
     },
+    /// Whether the server pushes notifications to devices, the key a page subscribes with, and
+    /// how many of the player's devices it notifies (answered with [`Answer::Push`]).
+    Push {},
+    /// Notify this device (a page's push subscription, as the browser gives it) on the
+    /// occasions the server e-mails: *your move* while the player has no connection, the
+    /// reminder a day before the turn runs out, the end. Answered with [`Answer::Push`];
+    /// refused `no_push` by a server that pushes nothing, `bad_subscription` for an endpoint
+    /// that is not an https address of a push service it posts to.
+    Subscribe {
+        /// The push service's URL for the device.
+        endpoint: String,
+        /// The device's P-256 public key, base64url.
+        p256dh: String,
+        /// The device's authentication secret, base64url.
+        auth: String,
+    },
+    /// Notify the device of `endpoint` no more (answered with [`Answer::Push`]).
+    Unsubscribe {
+        /// Its endpoint, as subscribed.
+        endpoint: String,
+    },
     /// Mute (or unmute) the player holding `seat` of `game`, for the client only: their lines
     /// are no longer sent to it, in any game (answered with [`Answer::Done`]).
     Mute {
@@ -344,6 +366,18 @@ pub struct MailView {
     pub confirmed: bool,
     /// One e-mail a day rather than one a turn.
     pub digest: bool,
+}
+
+/// Notifications to a player's devices, as the server has them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PushView {
+    /// Whether the server pushes notifications at all.
+    pub offered: bool,
+    /// The server's public key (VAPID, base64url), which a page subscribes with.
+    pub key: Option<String>,
+    /// How many of the player's devices it notifies.
+    pub devices: u32,
 }
 
 /// A game as the clients see it: its record so far and its seats.
@@ -552,6 +586,8 @@ pub enum Answer {
     Holidays(Holidays),
     /// The player's e-mail ([`Ask::Mail`], [`Ask::SetMail`]).
     Mail(MailView),
+    /// The player's notified devices ([`Ask::Push`], [`Ask::Subscribe`], [`Ask::Unsubscribe`]).
+    Push(PushView),
     /// A line of table talk was stored: it is line number `n`.
     Said {
         /// Its number (from 0).

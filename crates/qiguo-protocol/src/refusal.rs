@@ -198,6 +198,13 @@ pub enum Refusal {
         /// The address as given (cut to 320 characters).
         address: String,
     },
+    /// The server pushes no notifications (it was started without `--push`).
+    #[error("this server sends no notifications to devices")]
+    NoPush,
+    /// A device's subscription the server does not take: its endpoint is not an https address
+    /// of a push service it posts to, or its keys are not a P-256 key and a 16-byte secret.
+    #[error("this device's subscription is not one this server can send to")]
+    BadSubscription,
     /// A sign-in link's token that is unknown, used already, or more than a day old.
     #[error("this sign-in link has been used or is out of date: open the game from a newer e-mail")]
     LinkExpired,
@@ -362,6 +369,8 @@ impl Refusal {
             Refusal::HolidayDays { .. } => "holiday_days",
             Refusal::NoMail => "no_mail",
             Refusal::BadAddress { .. } => "bad_address",
+            Refusal::NoPush => "no_push",
+            Refusal::BadSubscription => "bad_subscription",
             Refusal::LinkExpired => "link_expired",
             Refusal::TooManyConnections { .. } => "too_many_connections",
             Refusal::TooManyGames { .. } => "too_many_games",
@@ -490,6 +499,8 @@ mod tests {
             Refusal::BadAddress {
                 address: String::new(),
             },
+            Refusal::NoPush,
+            Refusal::BadSubscription,
             Refusal::LinkExpired,
             Refusal::TooManyConnections { max: 1 },
             Refusal::TooManyGames { max: 1 },

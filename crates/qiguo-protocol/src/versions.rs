@@ -45,6 +45,7 @@ pub fn knows(version: u32, ask: &Ask) -> bool {
         | Ask::LeaveTable { .. }
         | Ask::Block { .. }
         | Ask::Report { .. } => version >= 7,
+        Ask::Push { .. } | Ask::Subscribe { .. } | Ask::Unsubscribe { .. } => version >= 8,
         _ => true,
     }
 }
@@ -67,12 +68,24 @@ pub fn frame_for(version: u32, frame: &ServerFrame) -> Option<String> {
 /// A frame of version `from` as version `from - 1` reads it.
 fn step_down(from: u32, value: Value) -> Option<Value> {
     match from {
+        8 => eight_to_seven(value),
         7 => seven_to_six(value),
         6 => six_to_five(value),
         5 => five_to_four(value),
         // Versions before 4 are not served.
         _ => Some(value),
     }
+}
+
+/// Version 8 added notifications pushed to devices: the `push` answer (to the `push`,
+/// `subscribe` and `unsubscribe` requests, which an older client cannot send).
+fn eight_to_seven(value: Value) -> Option<Value> {
+    if value.get("type")?.as_str()? == "reply"
+        && value.get("answer")?.get("type")?.as_str()? == "push"
+    {
+        return None;
+    }
+    Some(value)
 }
 
 /// Version 7 added ratings — the `ratings` answer (to the `ratings` request), a seat's `rating`
@@ -386,5 +399,36 @@ mod tests {
                 answer: Answer::Game(Box::new(unrated)),
             }
         );
+    }
+
+    #[test]
+    fn a_version_seven_client_cannot_ask_for_notifications_and_is_sent_none() {
+        use crate::frames::PushView;
+        let subscribe = Ask::Subscribe {
+            endpoint: "https://fcm.googleapis.com/fcm/send/x".into(),
+            p256dh: "k".into(),
+            auth: "a".into(),
+        };
+        assert!(knows(8, &subscribe));
+        assert!(!knows(7, &subscribe));
+        assert!(!knows(7, &Ask::Push {}));
+        assert!(served(7) && served(8) && !served(6));
+        let answer = ServerFrame::Reply {
+            req: 5,
+            answer: Answer::Push(PushView {
+                offered: true,
+                key: Some("BKey".into()),
+                devices: 1,
+            }),
+        };
+        assert!(frame_for(8, &answer).is_some());
+        assert_eq!(frame_for(7, &answer), None);
+        // Everything else goes to version 7 as it is.
+        let moved = ServerFrame::Reply {
+            req: 6,
+            answer: Answer::Moved { ply: 3 },
+        };
+        let seven: ServerFrame = serde_json::from_str(&frame_for(7, &moved).unwrap()).unwrap();
+        assert_eq!(seven, moved);
     }
 }

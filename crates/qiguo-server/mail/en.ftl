@@ -74,3 +74,9 @@ page-unsubscribe-text = Stop all e-mail to { $address } from this Qiguo server?
 page-unsubscribe-button = Stop the e-mails
 page-unsubscribe-done = No more e-mail will be sent to { $address }. You can give an address again in My games.
 page-expired = This link has been used or is out of date.
+
+## Notifications pushed to a player's devices (Web Push): the turn's, the reminder's and the
+## end's titles are the e-mails' subjects; below them, one line.
+push-turn-body = The game of { $players }, after move { $moves }.
+push-reminder-body = The game of { $players }: your turn runs out on { $deadline } (UTC).
+push-end-body = The game of { $players } is over after { $moves } moves.

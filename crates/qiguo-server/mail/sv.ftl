@@ -73,3 +73,8 @@ page-unsubscribe-text = Sluta skicka e-post till { $address } från den här Qig
 page-unsubscribe-button = Sluta skicka
 page-unsubscribe-done = Ingen mer e-post skickas till { $address }. Du kan ge en adress igen under Mina partier.
 page-expired = Den här länken är redan använd eller för gammal.
+
+## Notiser till en spelares enheter (Web Push): rubrikerna är breven ämnesrader; under dem en rad.
+push-turn-body = Partiet mellan { $players }, efter drag { $moves }.
+push-reminder-body = Partiet mellan { $players }: din tur går ut { $deadline } (UTC).
+push-end-body = Partiet mellan { $players } är slut efter { $moves } drag.

@@ -73,3 +73,8 @@ page-unsubscribe-text = 停止此七國象棋伺服器寄往 { $address } 的所
 page-unsubscribe-button = 停止寄信
 page-unsubscribe-done = 不會再寄信到 { $address }。您可以在「我的對局」中重新提供地址。
 page-expired = 此連結已使用過或已過期。
+
+## 推送到玩家裝置的通知（Web Push）：標題即電子郵件的主旨，其下一行。
+push-turn-body = { $players } 的對局，已走 { $moves } 步。
+push-reminder-body = { $players } 的對局：您這一步於 { $deadline }（UTC）到期。
+push-end-body = { $players } 的對局走了 { $moves } 步後結束。

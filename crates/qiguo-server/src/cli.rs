@@ -142,17 +142,28 @@ pub struct ServerArgs {
     /// point there.
     #[arg(long, value_name = "URL", requires = "smtp")]
     pub public_url: Option<String>,
-    /// Seconds between two looks at the outbox.
+    /// Push notifications to players' devices (Web Push), telling the push services how to reach
+    /// the operator: mailto:ADDRESS or https://PAGE. The server's key pair is made at the first
+    /// start and kept in the database. Pages can subscribe only where the page is served over
+    /// https (or on this machine). Without it the server pushes nothing.
+    #[arg(long, value_name = "CONTACT")]
+    pub push: Option<String>,
+    /// A push service posted to, by host name (its subdomains too); repeat it for more. Without
+    /// it, the browsers' own: fcm.googleapis.com, push.services.mozilla.com, push.apple.com and
+    /// notify.windows.com. Endpoints elsewhere are refused.
+    #[arg(long, value_name = "HOST", requires = "push")]
+    pub push_service: Vec<String>,
+    /// Seconds between two looks at the outbox (e-mails and notifications).
     #[arg(long, value_name = "S", default_value_t = 5,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub mail_every: u64,
-    /// Seconds after a correspondence turn begins that its e-mail is written (a player who
-    /// comes meanwhile is told on their connection and mailed nothing).
+    /// Seconds after a correspondence turn begins that its e-mail and notification are written
+    /// (a player who comes meanwhile is told on their connection, and sent nothing).
     #[arg(long, value_name = "S", default_value_t = 60,
           value_parser = clap::value_parser!(u64).range(0..=86_400))]
     pub mail_turn_after: u64,
-    /// Seconds before an e-mail the relay did not take is tried again; each further try waits
-    /// twice as long, at most an hour.
+    /// Seconds before an e-mail the relay (or a notification a push service) did not take is
+    /// tried again; each further try waits twice as long, at most an hour.
     #[arg(long, value_name = "S", default_value_t = 60,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub mail_retry_after: u64,
@@ -222,7 +233,50 @@ impl ServerArgs {
             config.web = Some(crate::page::Page::at(dir).map_err(|e| e.to_string())?);
         }
         config.mail = self.mail_config()?;
+        config.push = self.push_config()?;
         Ok(config)
+    }
+
+    /// The outbox's timing the options ask for.
+    fn timing(&self) -> MailTiming {
+        MailTiming {
+            every: Duration::from_secs(self.mail_every),
+            retry_after: Duration::from_secs(self.mail_retry_after),
+            turn_after: Duration::from_secs(self.mail_turn_after),
+        }
+    }
+
+    /// The notifications the options ask for (none without `--push`).
+    fn push_config(&self) -> Result<Option<crate::push::PushConfig>, String> {
+        let Some(given) = &self.push else {
+            return Ok(None);
+        };
+        let contact = crate::push::contact(given).map_err(|e| e.to_string())?;
+        let mut services = Vec::new();
+        for host in &self.push_service {
+            let host = host.trim().trim_end_matches('.').to_ascii_lowercase();
+            if host.is_empty()
+                || host.contains(['/', ':', '@', ' '])
+                || host.parse::<std::net::IpAddr>().is_ok()
+            {
+                return Err(format!(
+                    "--push-service {host}: write a push service's host name, such as fcm.googleapis.com"
+                ));
+            }
+            services.push(host);
+        }
+        if services.is_empty() {
+            services = crate::push::PUSH_SERVICES
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect();
+        }
+        Ok(Some(crate::push::PushConfig {
+            contact,
+            services,
+            plain_http_loopback: false,
+            timing: self.timing(),
+        }))
     }
 
     /// The e-mail the options ask for (none without `--smtp`).
@@ -268,11 +322,7 @@ impl ServerArgs {
             password,
             from,
             public_url: public,
-            timing: MailTiming {
-                every: Duration::from_secs(self.mail_every),
-                retry_after: Duration::from_secs(self.mail_retry_after),
-                turn_after: Duration::from_secs(self.mail_turn_after),
-            },
+            timing: self.timing(),
         }))
     }
 

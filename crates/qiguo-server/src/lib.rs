@@ -22,6 +22,7 @@ pub mod mail;
 mod metrics;
 mod model;
 pub mod page;
+pub mod push;
 mod rated;
 pub use qiguo_protocol as protocol;
 mod secret;

@@ -1,6 +1,6 @@
 //! What a running server counts, for the operator's Prometheus (`--metrics ADDR`, the text
 //! format at `/metrics`): connections and sessions open, moves stored and how long storing
-//! took, refusals by their code, connections turned away by the limit, e-mails by outcome,
+//! took, refusals by their code, connections turned away by the limit, e-mails and notifications by outcome,
 //! searches waiting, games and players held.
 
 use std::collections::BTreeMap;
@@ -26,6 +26,7 @@ pub(crate) struct Metrics {
     refusals: Mutex<BTreeMap<&'static str, u64>>,
     turned_away: Mutex<BTreeMap<&'static str, u64>>,
     mail: Mutex<BTreeMap<&'static str, u64>>,
+    push: Mutex<BTreeMap<&'static str, u64>>,
 }
 
 impl Metrics {
@@ -68,6 +69,11 @@ impl Metrics {
     /// An e-mail of the outbox sent, retried, dropped or given up (`outcome`).
     pub(crate) fn mail(&self, outcome: &'static str) {
         *lock(&self.mail).entry(outcome).or_insert(0) += 1;
+    }
+
+    /// A notification of the outbox pushed, retried, dropped or given up (`outcome`).
+    pub(crate) fn push(&self, outcome: &'static str) {
+        *lock(&self.push).entry(outcome).or_insert(0) += 1;
     }
 
     /// The counts in Prometheus's text format, with the gauges read now.
@@ -140,6 +146,13 @@ impl Metrics {
         );
         for (outcome, n) in lock(&self.mail).iter() {
             let _ = writeln!(out, "qiguo_mail_total{{outcome=\"{outcome}\"}} {n}");
+        }
+        let _ = writeln!(
+            out,
+            "# HELP qiguo_push_total Notifications to devices of the outbox looked at, by outcome (sent, retried, dropped, given_up).\n# TYPE qiguo_push_total counter"
+        );
+        for (outcome, n) in lock(&self.push).iter() {
+            let _ = writeln!(out, "qiguo_push_total{{outcome=\"{outcome}\"}} {n}");
         }
         let _ = writeln!(
             out,

@@ -86,6 +86,12 @@ pub enum MailKind {
     End,
     /// The day's games waiting for the player.
     Digest,
+    /// A notification pushed to the player's devices: a turn of theirs began.
+    PushTurn,
+    /// A notification: a day is left for their turn.
+    PushReminder,
+    /// A notification: a game of theirs ended.
+    PushEnd,
 }
 
 impl MailKind {
@@ -97,6 +103,27 @@ impl MailKind {
             MailKind::Reminder => "reminder",
             MailKind::End => "end",
             MailKind::Digest => "digest",
+            MailKind::PushTurn => "push-turn",
+            MailKind::PushReminder => "push-reminder",
+            MailKind::PushEnd => "push-end",
+        }
+    }
+
+    /// Whether it is pushed to devices rather than e-mailed.
+    pub fn pushed(self) -> bool {
+        matches!(
+            self,
+            MailKind::PushTurn | MailKind::PushReminder | MailKind::PushEnd
+        )
+    }
+
+    /// The notification pushed on the occasion of this e-mail, if one is.
+    pub fn push(self) -> Option<MailKind> {
+        match self {
+            MailKind::Turn => Some(MailKind::PushTurn),
+            MailKind::Reminder => Some(MailKind::PushReminder),
+            MailKind::End => Some(MailKind::PushEnd),
+            _ => None,
         }
     }
 
@@ -107,6 +134,9 @@ impl MailKind {
             MailKind::Reminder,
             MailKind::End,
             MailKind::Digest,
+            MailKind::PushTurn,
+            MailKind::PushReminder,
+            MailKind::PushEnd,
         ]
         .into_iter()
         .find(|k| k.code() == code)

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 #[error("the system's random source is not available")]
 pub struct NoRandomness;
 
-fn random_bytes<const N: usize>() -> Result<[u8; N], NoRandomness> {
+pub(crate) fn random_bytes<const N: usize>() -> Result<[u8; N], NoRandomness> {
     let mut bytes = [0u8; N];
     SysRng
         .try_fill_bytes(&mut bytes)

@@ -40,6 +40,7 @@ mod group;
 mod holidays;
 pub mod mail;
 mod players;
+mod push;
 mod quick;
 mod ratings;
 mod tables;
@@ -84,6 +85,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../migrations/0012_conduct.sql"),
     ),
     (13, "names", include_str!("../migrations/0013_names.sql")),
+    (14, "push", include_str!("../migrations/0014_push.sql")),
 ];
 
 /// The PostgreSQL channel on which a server says that a game changed (the payload is the

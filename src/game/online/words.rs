@@ -176,6 +176,8 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
         Refusal::BadAddress { address } => {
             tr!(tr, "server-refusal-bad-address", address = address.clone())
         }
+        Refusal::NoPush => tr.text("server-refusal-no-push"),
+        Refusal::BadSubscription => tr.text("server-refusal-bad-subscription"),
         Refusal::LinkExpired => tr.text("server-refusal-link-expired"),
         Refusal::SlowDown { seconds } => tr!(tr, "server-refusal-slow-down", seconds = *seconds),
         Refusal::TryAgain => tr.text("server-refusal-try-again"),

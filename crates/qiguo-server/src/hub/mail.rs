@@ -34,7 +34,7 @@ pub use links::{LinkAction, LinkPage};
 const CLAIM_AT_ONCE: u32 = 16;
 
 /// How long a reminder or digest waits while its player is connected (they see their games).
-const WHILE_CONNECTED_MS: i64 = 10 * 60 * 1000;
+pub(super) const WHILE_CONNECTED_MS: i64 = 10 * 60 * 1000;
 
 /// How often the tokens out of date and the e-mails long done are forgotten.
 const PRUNE_EVERY: Duration = Duration::from_secs(3600);
@@ -96,9 +96,10 @@ impl Hub {
         self.mail.is_some()
     }
 
-    /// Notes the language `player` reads (`en`, `sv`, `zh`), said at hello, for the e-mails.
+    /// Notes the language `player` reads (`en`, `sv`, `zh`), said at hello, for the e-mails and
+    /// notifications.
     pub(crate) async fn note_language(&self, player: &PlayerId, code: &str) {
-        if self.mail.is_none() {
+        if self.mail.is_none() && self.push.is_none() {
             return;
         }
         let language = MailLanguage::from_code(Some(code));
@@ -157,19 +158,39 @@ impl Hub {
         Ok(Answer::Mail(self.mail_view(player).await?))
     }
 
-    /// The e-mails a move writes, as the store keeps them: none if this server sends none;
-    /// *your move* after [`crate::mail::MailTiming::turn_after`].
-    pub(super) fn mail_due(&self, mut notes: Vec<MailNote>) -> Vec<MailNote> {
-        let Some(mailing) = &self.mail else {
-            return Vec::new();
+    /// The e-mails and notifications a move writes, as the store keeps them: the e-mails if
+    /// this server sends e-mail, a notification on the same occasion of each if it pushes;
+    /// *your move* after each one's [`crate::mail::MailTiming::turn_after`].
+    pub(super) fn mail_due(&self, notes: Vec<MailNote>) -> Vec<MailNote> {
+        let later = |note: &MailNote, after: Duration| MailNote {
+            not_before_ms: if matches!(note.kind, MailKind::Turn | MailKind::PushTurn) {
+                note.not_before_ms
+                    .saturating_add(i64::try_from(after.as_millis()).unwrap_or(0))
+            } else {
+                note.not_before_ms
+            },
+            ..note.clone()
         };
-        let after = i64::try_from(mailing.config.timing.turn_after.as_millis()).unwrap_or(0);
-        for note in &mut notes {
-            if note.kind == MailKind::Turn {
-                note.not_before_ms = note.not_before_ms.saturating_add(after);
+        let mut due = Vec::new();
+        if let Some(pusher) = &self.push {
+            let after = pusher.config().timing.turn_after;
+            for note in &notes {
+                if let Some(kind) = note.kind.push() {
+                    due.push(later(
+                        &MailNote {
+                            kind,
+                            ..note.clone()
+                        },
+                        after,
+                    ));
+                }
             }
         }
-        notes
+        if let Some(mailing) = &self.mail {
+            let after = mailing.config.timing.turn_after;
+            due.extend(notes.iter().map(|note| later(note, after)));
+        }
+        due
     }
 
     /// Whether `player` is signed in on this server now.
@@ -211,12 +232,10 @@ impl Hub {
         }
     }
 
-    /// Sends the e-mails due now (a few at a time): how many were claimed.
+    /// Sends the e-mails and notifications due now (a few at a time): how many were claimed.
     async fn send_due(&self) -> usize {
-        let Some(mailing) = &self.mail else {
-            return 0;
-        };
-        let claimed = match self.store.claim_mail(CLAIM_AT_ONCE).await {
+        let (mail, push) = (self.mail.is_some(), self.push.is_some());
+        let claimed = match self.store.claim_mail(CLAIM_AT_ONCE, mail, push).await {
             Ok(claimed) => claimed,
             Err(e) => {
                 note!(self.log, WARN, "the outbox was not read", why = e);
@@ -228,7 +247,12 @@ impl Hub {
                 // Claims run out; this server or another sends them later.
                 break;
             }
-            self.send_one(mailing, mail).await;
+            match (&self.mail, &self.push) {
+                (_, Some(pusher)) if mail.kind.pushed() => self.push_one(pusher, mail).await,
+                (Some(mailing), _) if !mail.kind.pushed() => self.send_one(mailing, mail).await,
+                // Not claimed by a server that does not send it.
+                _ => {}
+            }
         }
         claimed.len()
     }
@@ -420,9 +444,9 @@ impl Hub {
             if !live.is_over() {
                 return Ok(Written::Drop("the game is not over"));
             }
-            let summary = live.summary(player, &self.presence(&live));
-            let winner = summary.winner.map(|k| letter.language.kingdom(k));
-            let result = letter.result(winner.as_deref(), summary.victory.as_deref());
+            let presence = self.presence(&live);
+            let summary = live.summary(player, &presence);
+            let result = result_of(&live, player, letter.language, &presence);
             let yours = kingdoms_of(&live, &summary.yours)
                 .into_iter()
                 .map(|k| letter.language.kingdom(k))
@@ -541,7 +565,7 @@ impl Hub {
 
     /// A game as an e-mail to `player` tells of it (its link not yet made), and the game;
     /// `None` if there is no such game or they hold no seat in it.
-    async fn game_note(
+    pub(super) async fn game_note(
         &self,
         id: &GameId,
         player: &PlayerId,
@@ -585,11 +609,28 @@ impl Hub {
 
 /// How long to wait after the `tries`-th failed try, in ms.
 fn backoff_ms(mailing: &Mailing, tries: u32) -> i64 {
-    i64::try_from(mailing.config.timing.backoff(tries).as_millis()).unwrap_or(i64::MAX)
+    timing_backoff_ms(&mailing.config.timing, tries)
+}
+
+/// How long to wait after the `tries`-th failed try with `timing`, in ms.
+pub(super) fn timing_backoff_ms(timing: &crate::mail::MailTiming, tries: u32) -> i64 {
+    i64::try_from(timing.backoff(tries).as_millis()).unwrap_or(i64::MAX)
+}
+
+/// The result of the finished game `live`, worded in `language` for `player`.
+pub(super) fn result_of(
+    live: &LiveGame,
+    player: &PlayerId,
+    language: MailLanguage,
+    presence: &[bool],
+) -> String {
+    let summary = live.summary(player, presence);
+    let winner = summary.winner.map(|k| language.kingdom(k));
+    crate::mail::compose::result(language, winner.as_deref(), summary.victory.as_deref())
 }
 
 /// The kingdoms of `seats` (player numbers) in `game`.
-fn kingdoms_of(game: &LiveGame, seats: &[u8]) -> Vec<Kingdom> {
+pub(super) fn kingdoms_of(game: &LiveGame, seats: &[u8]) -> Vec<Kingdom> {
     let start = game.game().start_position().seats();
     Kingdom::ALL
         .into_iter()

@@ -25,6 +25,7 @@ mod lobby;
 pub mod mail;
 mod players;
 mod presence;
+mod push;
 mod quick;
 mod ratings;
 mod replication;
@@ -137,6 +138,8 @@ pub struct Hub {
     metrics: crate::metrics::Metrics,
     /// The e-mail it sends, if it was given a relay ([`mail`]).
     mail: Option<mail::Mailing>,
+    /// The notifications it pushes to players' devices, if it pushes any.
+    push: Option<crate::push::Pusher>,
     /// The computers' turns this server claimed among servers on one database ([`claims`]).
     claims: claims::Claims,
     /// The lobby's view, sent to the clients following it ([`lobby`]).
@@ -153,15 +156,20 @@ impl Hub {
     /// listener for other servers' changes). Must be called within a Tokio runtime.
     /// A player may hold a seat in `games_per_player` unfinished games at most, and take
     /// `holiday_days` days of holiday a calendar year. With `mail`, it e-mails players who are
-    /// away.
+    /// away; with `push`, it notifies their devices.
     pub(crate) async fn start(
         store: Store,
         log: Log,
         games_per_player: u32,
         holiday_days: u32,
         mail: Option<mail::Mailing>,
+        push: Option<crate::push::Pusher>,
     ) -> Result<Arc<Hub>, StoreError> {
-        let mail_every = mail.as_ref().map(|m| m.config().timing.every);
+        // The outbox is read as often as the e-mail's timing says, or else the push's.
+        let outbox_every = mail
+            .as_ref()
+            .map(|m| m.config().timing.every)
+            .or_else(|| push.as_ref().map(|p| p.config().timing.every));
         let hub = Arc::new(Hub {
             claims: claims::Claims::new(store.clone(), log.clone()),
             store,
@@ -174,6 +182,7 @@ impl Hub {
             games_per_player,
             holiday_days,
             mail,
+            push,
             metrics: crate::metrics::Metrics::default(),
             lobby: lobby::Lobby::default(),
             log,
@@ -204,7 +213,7 @@ impl Hub {
         });
         tokio::spawn(Hub::clock(Arc::downgrade(&hub)));
         tokio::spawn(Hub::lobby_keeper(Arc::downgrade(&hub)));
-        if let Some(every) = mail_every {
+        if let Some(every) = outbox_every {
             tokio::spawn(Hub::mailer(Arc::downgrade(&hub), every));
         }
         Ok(hub)

@@ -135,16 +135,7 @@ impl Letter {
 
     /// A game's result: who won and how (`victory` as the rules name it), or nobody.
     pub fn result(&self, winner: Option<&str>, victory: Option<&str>) -> String {
-        match winner {
-            Some(kingdom) => {
-                let how = self.t("victory", &[("victory", victory.unwrap_or("").to_owned())]);
-                self.t(
-                    "mail-end-won",
-                    &[("kingdom", kingdom.to_owned()), ("victory", how)],
-                )
-            }
-            None => self.t("mail-end-nobody", &[]),
-        }
+        result(self.language, winner, victory)
     }
 
     /// The daily digest of the games waiting for the reader.
@@ -283,5 +274,57 @@ mod tests {
             2,
             "{body}"
         );
+    }
+}
+
+/// What a notification pushed to a player's devices tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notice<'a> {
+    /// *Your move*.
+    Turn,
+    /// A day is left for the move.
+    Reminder,
+    /// The game ended: its result as worded ([`Letter::result`]).
+    End(&'a str),
+}
+
+/// The title and the one line of a notification about `game` in `language`: the titles are the
+/// e-mails' subjects.
+pub fn notice(language: MailLanguage, game: &GameNote, what: Notice<'_>) -> (String, String) {
+    let args = [
+        ("kingdom", game.kingdom.clone()),
+        ("players", game.players.join(", ")),
+        ("moves", game.moves.to_string()),
+        (
+            "deadline",
+            game.deadline_ms.map(moment_text).unwrap_or_default(),
+        ),
+        (
+            "result",
+            match what {
+                Notice::End(result) => result.to_owned(),
+                _ => String::new(),
+            },
+        ),
+    ];
+    let (title, line) = match what {
+        Notice::Turn => ("mail-turn-subject", "push-turn-body"),
+        Notice::Reminder => ("mail-reminder-subject", "push-reminder-body"),
+        Notice::End(_) => ("mail-end-subject", "push-end-body"),
+    };
+    (language.text(title, &args), language.text(line, &args))
+}
+
+/// A game's result in `language`: the winning kingdom and how (or that nobody won).
+pub fn result(language: MailLanguage, winner: Option<&str>, victory: Option<&str>) -> String {
+    match winner {
+        Some(kingdom) => {
+            let how = language.text("victory", &[("victory", victory.unwrap_or("").to_owned())]);
+            language.text(
+                "mail-end-won",
+                &[("kingdom", kingdom.to_owned()), ("victory", how)],
+            )
+        }
+        None => language.text("mail-end-nobody", &[]),
     }
 }

@@ -86,6 +86,8 @@ pub struct ServerConfig {
     pub holiday_days: u32,
     /// The e-mail it sends to players who are away (`--smtp`); without it, none.
     pub mail: Option<crate::mail::MailConfig>,
+    /// The notifications it pushes to players' devices (`--push`); without it, none.
+    pub push: Option<crate::push::PushConfig>,
 }
 
 impl ServerConfig {
@@ -103,6 +105,7 @@ impl ServerConfig {
             web: None,
             holiday_days: crate::hub::HOLIDAY_DAYS,
             mail: None,
+            push: None,
         }
     }
 }
@@ -130,6 +133,9 @@ pub enum ServeError {
     /// The mail relay could not be set up.
     #[error("{0}")]
     Mail(String),
+    /// Web Push could not be set up.
+    #[error("{0}")]
+    Push(String),
 }
 
 /// A running server.
@@ -288,12 +294,20 @@ pub async fn serve_store(
         Some(mail) => Some(Mailing::new(mail.clone()).map_err(ServeError::Mail)?),
         None => None,
     };
+    let pusher = match &config.push {
+        Some(push) => Some(
+            crate::push::Pusher::new(push.clone(), store.push_key().await?)
+                .map_err(ServeError::Push)?,
+        ),
+        None => None,
+    };
     let hub = Hub::start(
         store,
         log,
         config.limits.games_per_player,
         config.holiday_days,
         mailing,
+        pusher,
     )
     .await?;
     let secure = tls.is_some();

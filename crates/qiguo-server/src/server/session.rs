@@ -419,6 +419,20 @@ impl Session {
             Ask::SetMail { address, digest } => {
                 hub.set_mail(player, address.as_deref(), digest).await
             }
+            Ask::Push {} => Ok(Answer::Push(hub.push_view(player).await?)),
+            Ask::Subscribe {
+                endpoint,
+                p256dh,
+                auth,
+            } => {
+                let device = crate::push::Subscription {
+                    endpoint,
+                    p256dh,
+                    auth,
+                };
+                hub.subscribe(player, device).await
+            }
+            Ask::Unsubscribe { endpoint } => hub.unsubscribe(player, &endpoint).await,
             Ask::Talk { game, before } => {
                 let follows = self.following.contains_key(&game);
                 hub.talk(player, &game, before, follows).await

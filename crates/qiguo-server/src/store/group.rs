@@ -194,38 +194,48 @@ async fn counts(
     Ok(counts)
 }
 
-/// The e-mails the moves of `accepted` write, one statement for all, kept only for players with
-/// a confirmed address (none for most moves: nothing is written then).
+/// The e-mails and notifications the moves of `accepted` write, one statement for each: the
+/// e-mails kept only for players with a confirmed address, the notifications only for players
+/// with a device subscribed (none for most moves: nothing is written then).
 async fn write_mail(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     accepted: &[(MoveWrite, Answer)],
 ) -> Result<(), StoreError> {
-    let notes: Vec<(&MoveWrite, &super::mail::MailNote)> = accepted
-        .iter()
-        .flat_map(|(w, _)| w.mail.iter().map(move |note| (w, note)))
-        .collect();
-    if notes.is_empty() {
-        return Ok(());
+    for pushed in [false, true] {
+        let notes: Vec<(&MoveWrite, &super::mail::MailNote)> = accepted
+            .iter()
+            .flat_map(|(w, _)| w.mail.iter().map(move |note| (w, note)))
+            .filter(|(_, note)| note.kind.pushed() == pushed)
+            .collect();
+        if notes.is_empty() {
+            continue;
+        }
+        let rows: Vec<String> = (0..notes.len()).map(|i| row(i * 6 + 1, 6)).collect();
+        let only = if pushed {
+            // (SQLite needs a WHERE before an upsert's ON CONFLICT after a join.)
+            "JOIN (SELECT DISTINCT player FROM push_subscriptions) d ON d.player = v.column2 \
+             WHERE 1 = 1"
+        } else {
+            "JOIN mail_addresses a ON a.player = v.column2 WHERE a.confirmed_ms IS NOT NULL"
+        };
+        let sql = format!(
+            "INSERT INTO mail_outbox (kind, player, game_id, ply, made_ms, not_before_ms) \
+             SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6 \
+             FROM (VALUES {}) AS v {only} ON CONFLICT DO NOTHING",
+            rows.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for (w, note) in notes {
+            query = query
+                .bind(note.kind.code())
+                .bind(&note.player.0)
+                .bind(&w.game.0)
+                .bind(i64::from(note.ply))
+                .bind(w.now)
+                .bind(note.not_before_ms);
+        }
+        query.execute(&mut **tx).await?;
     }
-    let rows: Vec<String> = (0..notes.len()).map(|i| row(i * 6 + 1, 6)).collect();
-    let sql = format!(
-        "INSERT INTO mail_outbox (kind, player, game_id, ply, made_ms, not_before_ms) \
-         SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6 \
-         FROM (VALUES {}) AS v JOIN mail_addresses a ON a.player = v.column2 \
-         WHERE a.confirmed_ms IS NOT NULL ON CONFLICT DO NOTHING",
-        rows.join(", ")
-    );
-    let mut query = sqlx::query(&sql);
-    for (w, note) in notes {
-        query = query
-            .bind(note.kind.code())
-            .bind(&note.player.0)
-            .bind(&w.game.0)
-            .bind(i64::from(note.ply))
-            .bind(w.now)
-            .bind(note.not_before_ms);
-    }
-    query.execute(&mut **tx).await?;
     Ok(())
 }
 

@@ -457,10 +457,22 @@ impl Store {
         ))
     }
 
-    /// Claims up to `limit` e-mails due at `now` for [`CLAIM_FOR`], the longest waiting first;
-    /// on PostgreSQL rows another server is claiming are skipped.
-    pub async fn claim_mail(&self, limit: u32) -> Result<Vec<Outgoing>, StoreError> {
+    /// Claims up to `limit` e-mails (`mail`) and notifications (`push`) due at `now` for
+    /// [`CLAIM_FOR`], the longest waiting first; on PostgreSQL rows another server is claiming
+    /// are skipped.
+    pub async fn claim_mail(
+        &self,
+        limit: u32,
+        mail: bool,
+        push: bool,
+    ) -> Result<Vec<Outgoing>, StoreError> {
         let now = self.now();
+        let kinds = match (mail, push) {
+            (true, true) => "",
+            (true, false) => " AND kind NOT LIKE 'push-%'",
+            (false, true) => " AND kind LIKE 'push-%'",
+            (false, false) => return Ok(Vec::new()),
+        };
         let lock = if self.postgres {
             " FOR UPDATE SKIP LOCKED"
         } else {
@@ -470,7 +482,7 @@ impl Store {
             "UPDATE mail_outbox SET claimed_until_ms = $1 \
              WHERE (kind, player, game_id, ply) IN (SELECT kind, player, game_id, ply \
              FROM mail_outbox WHERE done_ms IS NULL AND not_before_ms <= $2 \
-             AND (claimed_until_ms IS NULL OR claimed_until_ms <= $2) \
+             AND (claimed_until_ms IS NULL OR claimed_until_ms <= $2){kinds} \
              ORDER BY not_before_ms LIMIT $3{lock}) \
              RETURNING kind, player, game_id, ply, address, attempts"
         );

@@ -673,11 +673,10 @@ async fn raw_reply(raw: &mut qiguo_client::Client) -> serde_json::Value {
     }
 }
 
-/// A client of the version before today's (6, raw frames) is answered and plays on, in the shape
-/// its types read (a quick game's seats without ratings); its welcome names the server's version,
-/// newer than its own, and a request of today's version only (ratings) is refused as a bad
-/// frame, since it could not read the answer. One older still (5) is refused with the code
-/// `version`, naming both.
+/// A client of the version before today's (7, raw frames) is answered and plays on, in the shape
+/// its types read; its welcome names the server's version, newer than its own, and a request of
+/// today's version only (notifications to devices) is refused as a bad frame, since it could not
+/// read the answer. One older still (6) is refused with the code `version`, naming both.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_told() {
     use qiguo_server::protocol::PROTOCOL_VERSION;
@@ -687,12 +686,12 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     let lines = Lines::default();
     let server = start(&sqlite(&dir), None, &lines).await;
     let url = server.url();
-    assert_eq!(OLDEST_SERVED, 6, "the steps down below are version 6's");
+    assert_eq!(OLDEST_SERVED, 7, "the steps down below are version 7's");
     let mut old = qiguo_client::connect_unsigned(&url, &Trust::default())
         .await
         .unwrap();
     old.send_text(
-        r#"{"req":1,"ask":{"type":"hello","version":6,"identity":{"as":"new","name":"Old"}}}"#
+        r#"{"req":1,"ask":{"type":"hello","version":7,"identity":{"as":"new","name":"Old"}}}"#
             .to_owned(),
     )
     .await
@@ -700,8 +699,8 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     let welcome = raw_frame(&mut old).await;
     assert_eq!(welcome["answer"]["type"], "welcome", "{welcome}");
     assert_eq!(welcome["answer"]["version"], PROTOCOL_VERSION);
-    assert!(lines.contains("protocol=6"));
-    // A game created and listed, as version 6 reads them.
+    assert!(lines.contains("protocol=7"));
+    // A game created and listed, as version 7 reads them.
     let asked = serde_json::json!({
         "req": 2,
         "ask": Ask::Create { game: new_game(seats(0, Level::Random), LIVE) },
@@ -714,7 +713,7 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
         .unwrap();
     let games = raw_reply(&mut old).await;
     assert_eq!(games["answer"]["games"][0]["id"], game.as_str(), "{games}");
-    // Quick play, version 6's own: seated, the seats without the ratings it cannot read.
+    // Quick play: seated, in version 7's shape.
     old.send_text(r#"{"req":4,"ask":{"type":"quick","pace":"brisk"}}"#.to_owned())
         .await
         .unwrap();
@@ -722,10 +721,9 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     assert_eq!(seated["answer"]["type"], "seated", "{seated}");
     let seats = seated["answer"]["game"]["seats"].as_array().unwrap();
     assert_eq!(seats.len(), 7);
-    assert!(seats.iter().all(|s| s.get("rating").is_none()), "{seated}");
     assert!(seats.iter().all(|s| s.get("plan").is_some()), "{seated}");
-    // Ratings are version 7's: refused, and the connection goes on.
-    old.send_text(r#"{"req":5,"ask":{"type":"ratings","family":"live"}}"#.to_owned())
+    // Notifications to devices are version 8's: refused, and the connection goes on.
+    old.send_text(r#"{"req":5,"ask":{"type":"push"}}"#.to_owned())
         .await
         .unwrap();
     let refused = loop {
@@ -741,13 +739,13 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
         .await
         .unwrap();
     assert_eq!(raw_reply(&mut old).await["answer"]["type"], "games");
-    // Version 5: refused, with both versions in the code it reads.
+    // Version 6: refused, with both versions in the code it reads.
     let mut older = qiguo_client::connect_unsigned(&url, &Trust::default())
         .await
         .unwrap();
     older
         .send_text(
-            r#"{"req":1,"ask":{"type":"hello","version":5,"identity":{"as":"new","name":"Older"}}}"#
+            r#"{"req":1,"ask":{"type":"hello","version":6,"identity":{"as":"new","name":"Older"}}}"#
                 .to_owned(),
         )
         .await
@@ -757,6 +755,6 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     assert_eq!(refused["closing"], true);
     assert_eq!(
         refused["refusal"],
-        serde_json::json!({"code": "version", "server": PROTOCOL_VERSION, "client": 5})
+        serde_json::json!({"code": "version", "server": PROTOCOL_VERSION, "client": 6})
     );
 }

@@ -17,6 +17,7 @@ mod link;
 mod lobby;
 mod mail;
 mod page;
+mod push;
 mod quick;
 mod ratings;
 mod store;

@@ -1,0 +1,371 @@
+//! Notifications pushed to players' devices: the devices a player's pages subscribed, and the
+//! notifications of the outbox, written on the e-mails' occasions (a move writes both kinds
+//! with itself) and decided, like an e-mail, when they go: *your move* only if the turn is
+//! still theirs and they have no connection open on any server, the reminder a day before the
+//! turn runs out as it stands then, the end with the result. Each goes to every device of the
+//! player, encrypted to that device ([`crate::push`]); a device its push service no longer
+//! knows is forgotten.
+
+use qiguo_protocol::calendar::DAY_MS;
+
+use super::Hub;
+use super::mail::{WHILE_CONNECTED_MS, result_of, timing_backoff_ms};
+use crate::log::{escaped, note};
+use crate::mail::MAX_ATTEMPTS;
+use crate::mail::compose::{Notice, notice};
+use crate::mail::texts::MailLanguage;
+use crate::protocol::{Answer, PushView, Refusal};
+use crate::push::{Delivery, Pusher, Subscription, Urgency};
+use crate::store::PlayerId;
+use crate::store::mail::{MailKind, Outcome, Outgoing};
+
+/// What to do with a notification of the outbox.
+enum Decided {
+    /// Push it: the message, how urgent, and its topic (the game's, so that a newer one
+    /// replaces an older one a push service still holds).
+    Push(String, Urgency, String),
+    /// Nothing to push: no longer true.
+    Drop(&'static str),
+    /// Not now: look again then (ms since 1970).
+    Later(i64),
+}
+
+impl Hub {
+    /// The player's notified devices as the client sees them.
+    pub(crate) async fn push_view(&self, player: &PlayerId) -> Result<PushView, Refusal> {
+        let Some(pusher) = &self.push else {
+            return Ok(PushView::default());
+        };
+        Ok(PushView {
+            offered: true,
+            key: Some(pusher.public_key()),
+            devices: self.store.devices(player).await?,
+        })
+    }
+
+    /// `player`'s page gives its device's subscription.
+    pub(crate) async fn subscribe(
+        &self,
+        player: &PlayerId,
+        device: Subscription,
+    ) -> Result<Answer, Refusal> {
+        let Some(pusher) = &self.push else {
+            return Err(Refusal::NoPush);
+        };
+        if let Err(why) = pusher.config().check(&device) {
+            note!(
+                self.log,
+                INFO,
+                "device subscription refused",
+                player = player.0,
+                why = why
+            );
+            return Err(Refusal::BadSubscription);
+        }
+        let devices = self.store.subscribe(player, &device).await?;
+        note!(
+            self.log,
+            INFO,
+            "device subscribed",
+            player = player.0,
+            service = service_of(&device.endpoint),
+            devices = devices
+        );
+        Ok(Answer::Push(self.push_view(player).await?))
+    }
+
+    /// `player`'s page stops its device's notifications.
+    pub(crate) async fn unsubscribe(
+        &self,
+        player: &PlayerId,
+        endpoint: &str,
+    ) -> Result<Answer, Refusal> {
+        if self.push.is_none() {
+            return Err(Refusal::NoPush);
+        }
+        let devices = self.store.unsubscribe_device(player, endpoint).await?;
+        note!(
+            self.log,
+            INFO,
+            "device unsubscribed",
+            player = player.0,
+            devices = devices
+        );
+        Ok(Answer::Push(self.push_view(player).await?))
+    }
+
+    /// Pushes the notification of `out` to each of its player's devices, or says why not.
+    pub(super) async fn push_one(&self, pusher: &Pusher, out: &Outgoing) {
+        let about = format!(
+            "{} to player {}{}",
+            out.kind.code(),
+            out.player.0,
+            out.game
+                .as_ref()
+                .map(|g| format!(" (game {})", g.0))
+                .unwrap_or_default()
+        );
+        let timing = &pusher.config().timing;
+        let now = self.store.now();
+        let tries = out.attempts + 1;
+        let decided = match self.decide(out).await {
+            Ok(decided) => decided,
+            Err(why) => {
+                note!(
+                    self.log,
+                    WARN,
+                    "notification not written",
+                    notification = about,
+                    why = why
+                );
+                let again = now + timing_backoff_ms(timing, tries);
+                let _ = self.store.mail_later(out, again, tries, Some(&why)).await;
+                return;
+            }
+        };
+        let (message, urgency, topic) = match decided {
+            Decided::Drop(why) => {
+                note!(
+                    self.log,
+                    INFO,
+                    "notification not pushed",
+                    notification = about,
+                    why = why
+                );
+                self.metrics.push("dropped");
+                self.noted(
+                    &about,
+                    self.store
+                        .mail_done(out, Outcome::Dropped, out.attempts, Some(why))
+                        .await,
+                );
+                return;
+            }
+            Decided::Later(at) => {
+                self.noted(
+                    &about,
+                    self.store.mail_later(out, at, out.attempts, None).await,
+                );
+                return;
+            }
+            Decided::Push(message, urgency, topic) => (message, urgency, topic),
+        };
+        let devices = match self.store.subscriptions(&out.player).await {
+            Ok(devices) => devices,
+            Err(e) => {
+                let again = now + timing_backoff_ms(timing, tries);
+                self.noted(
+                    &about,
+                    self.store
+                        .mail_later(out, again, tries, Some(&e.to_string()))
+                        .await,
+                );
+                return;
+            }
+        };
+        let (mut taken, mut later, mut refused) = (0u32, None, None);
+        for device in &devices {
+            let service = service_of(&device.endpoint);
+            match pusher
+                .send(
+                    device,
+                    message.as_bytes(),
+                    urgency,
+                    Some(&topic),
+                    now / 1000,
+                )
+                .await
+            {
+                Delivery::Taken => {
+                    taken += 1;
+                    if let Err(e) = self.store.push_taken(&device.endpoint).await {
+                        note!(
+                            self.log,
+                            WARN,
+                            "delivery not noted",
+                            notification = about,
+                            why = e
+                        );
+                    }
+                }
+                Delivery::Gone => {
+                    note!(
+                        self.log,
+                        INFO,
+                        "device gone from its push service: forgotten",
+                        notification = about,
+                        service = service
+                    );
+                    if let Err(e) = self.store.push_gone(&device.endpoint).await {
+                        note!(
+                            self.log,
+                            WARN,
+                            "device not forgotten",
+                            notification = about,
+                            why = e
+                        );
+                    }
+                }
+                Delivery::Later(why) => {
+                    note!(
+                        self.log,
+                        WARN,
+                        "notification not taken",
+                        notification = about,
+                        service = service,
+                        attempt = tries,
+                        why = escaped(&why)
+                    );
+                    later = Some(why);
+                }
+                Delivery::Refused(why) => {
+                    note!(
+                        self.log,
+                        WARN,
+                        "notification refused",
+                        notification = about,
+                        service = service,
+                        why = escaped(&why)
+                    );
+                    refused = Some(why);
+                }
+            }
+        }
+        // A message some device's service could not take now goes again later, to every device:
+        // its topic and its tag make the one a device already has give way to the new one.
+        let noted = match (later, taken, refused) {
+            (Some(why), _, _) if tries < MAX_ATTEMPTS => {
+                self.metrics.push("retried");
+                let again = now + timing_backoff_ms(timing, tries);
+                self.store.mail_later(out, again, tries, Some(&why)).await
+            }
+            (_, 1.., _) => {
+                note!(
+                    self.log,
+                    INFO,
+                    "notification pushed",
+                    notification = about,
+                    devices = taken
+                );
+                self.metrics.push("sent");
+                self.store.mail_done(out, Outcome::Sent, tries, None).await
+            }
+            (Some(why), 0, _) | (None, 0, Some(why)) => {
+                self.metrics.push("given_up");
+                self.store
+                    .mail_done(out, Outcome::GivenUp, tries, Some(&why))
+                    .await
+            }
+            (None, 0, None) => {
+                self.metrics.push("dropped");
+                self.store
+                    .mail_done(out, Outcome::Dropped, tries, Some("no device"))
+                    .await
+            }
+        };
+        self.noted(&about, noted);
+    }
+
+    fn noted(&self, about: &str, noted: Result<(), crate::store::StoreError>) {
+        if let Err(e) = noted {
+            // The claim runs out and the notification is looked at again.
+            note!(
+                self.log,
+                WARN,
+                "notification outcome not noted",
+                notification = about,
+                why = e
+            );
+        }
+    }
+
+    /// The notification of `out` as things stand now, or why not or not yet.
+    async fn decide(&self, out: &Outgoing) -> Result<Decided, String> {
+        let player = &out.player;
+        let (_, language, online_ms) = self
+            .store
+            .player_mail_facts(player)
+            .await
+            .map_err(|e| e.to_string())?;
+        let language = MailLanguage::from_code(language.as_deref());
+        let now = self.store.now();
+        let connected = self.players.signed_in(player)
+            || online_ms.is_some_and(|seen| now - seen < super::PRESENT_FOR.as_millis() as i64);
+        let Some(id) = &out.game else {
+            return Ok(Decided::Drop("no game"));
+        };
+        let Some((game, live)) = self
+            .game_note(id, player, language)
+            .await
+            .map_err(|e| e.to_string())?
+        else {
+            return Ok(Decided::Drop("no such game"));
+        };
+        let result;
+        let (what, urgency) = match out.kind {
+            MailKind::PushEnd => {
+                if !live.is_over() {
+                    return Ok(Decided::Drop("the game is not over"));
+                }
+                result = result_of(&live, player, language, &self.presence(&live));
+                (Notice::End(&result), Urgency::Normal)
+            }
+            MailKind::PushTurn | MailKind::PushReminder => {
+                if live.is_over()
+                    || i64::from(game.moves) != out.ply
+                    || live.holder_to_move() != Some(player)
+                {
+                    return Ok(Decided::Drop("the turn was played"));
+                }
+                if out.kind == MailKind::PushReminder {
+                    let Some(deadline) = game.deadline_ms else {
+                        return Ok(Decided::Drop("the turn has no deadline now"));
+                    };
+                    if deadline - DAY_MS > now + 60_000 {
+                        return Ok(Decided::Later(deadline - DAY_MS));
+                    }
+                    if deadline <= now {
+                        return Ok(Decided::Drop("the turn ran out"));
+                    }
+                    if connected {
+                        return Ok(Decided::Later(now + WHILE_CONNECTED_MS));
+                    }
+                    (Notice::Reminder, Urgency::High)
+                } else {
+                    if connected {
+                        return Ok(Decided::Drop("told on their connection"));
+                    }
+                    (Notice::Turn, Urgency::High)
+                }
+            }
+            _ => return Ok(Decided::Drop("not a notification")),
+        };
+        let (title, body) = notice(language, &game, what);
+        // What the page's service worker shows: no key and no sign-in token, only the game's
+        // own link (the device's page signs in with the key it keeps).
+        let message = serde_json::json!({
+            "title": title,
+            "body": body,
+            "url": format!("/join/{}", live.code),
+            "tag": format!("qiguo-{}", id.0),
+            "game": id.0,
+            "kind": out.kind.code(),
+        })
+        .to_string();
+        let topic: String =
+            id.0.chars()
+                .filter(char::is_ascii_alphanumeric)
+                .take(32)
+                .collect();
+        Ok(Decided::Push(message, urgency, topic))
+    }
+}
+
+/// The push service of an endpoint, for the log (its host: the rest of it names the device).
+fn service_of(endpoint: &str) -> String {
+    endpoint
+        .parse::<http::Uri>()
+        .ok()
+        .and_then(|uri| uri.host().map(str::to_owned))
+        .unwrap_or_else(|| "?".into())
+}
