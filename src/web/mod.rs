@@ -53,6 +53,7 @@ pub(crate) fn plugin(app: &mut App) {
             page_title,
             note_search_time,
             notify::keep_words,
+            notify::keep_subscribed,
         ),
     );
 }

@@ -6,6 +6,11 @@
 //! `web::link`), with words kept ready by a frame's system ([`keep_words`]): the interface's
 //! language and the names at each game's table. Browsers need a secure context for
 //! notifications (https, or loopback): a plain LAN page goes without, and nothing is shown.
+//!
+//! Notifications go through the page's service worker (`web/sw.js`, through `qiguo.notify` in
+//! `web/index.html`): Android's Chrome refuses `new Notification`. Where the server pushes
+//! notifications (Web Push) and the player allowed them, the page also subscribes this device
+//! ([`keep_subscribed`]), so that *your move* reaches it while no page is open.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -13,12 +18,12 @@ use std::collections::HashMap;
 use bevy::log::debug;
 use bevy::prelude::*;
 use qiguo_protocol::{Event, GameId, SeatPlan};
-use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Notification, NotificationOptions, NotificationPermission};
 
-use crate::game::online::Online;
 use crate::game::online::notify::your_turn;
+use crate::game::online::{Online, OnlineCommand};
 use crate::i18n::Tr;
 use crate::tr;
 
@@ -110,10 +115,38 @@ pub(crate) fn heard(event: &Event) {
     }
 }
 
-/// Shows a notification with `title` and `body`, if allowed; a click on it brings the page's
-/// tab forward.
+/// The page's own helper `qiguo.NAME` (web/index.html), and the `qiguo` object to call it on.
+fn page_helper(name: &str) -> Option<(JsValue, js_sys::Function)> {
+    let window = web_sys::window()?;
+    let qiguo = js_sys::Reflect::get(&window, &JsValue::from_str("qiguo")).ok()?;
+    let helper = js_sys::Reflect::get(&qiguo, &JsValue::from_str(name)).ok()?;
+    helper.dyn_into().ok().map(|helper| (qiguo, helper))
+}
+
+/// Shows a notification with `title` and `body`, if allowed: through the service worker where
+/// the page has one (a click brings the page forward), else the page's own.
 fn show(title: &str, body: &str) {
     if !allowed() {
+        return;
+    }
+    if let Some((qiguo, notify)) = page_helper("notify") {
+        let note = js_sys::Object::new();
+        for (key, value) in [
+            ("title", title),
+            ("body", body),
+            ("tag", "qiguo: your move"),
+            ("url", "/"),
+        ] {
+            let _ = js_sys::Reflect::set(&note, &JsValue::from_str(key), &JsValue::from_str(value));
+        }
+        match notify.call1(&qiguo, &note) {
+            Ok(shown) => {
+                let failed = Closure::once(move |e: JsValue| debug!("no notification ({e:?})"));
+                let _ = js_sys::Promise::from(shown).catch(&failed);
+                failed.forget();
+            }
+            Err(e) => debug!("no notification ({e:?}): {title}"),
+        }
         return;
     }
     let options = NotificationOptions::new();
@@ -129,5 +162,88 @@ fn show(title: &str, body: &str) {
             shown.set_onclick(Some(on_click.unchecked_ref()));
         }
         Err(e) => debug!("no notification ({e:?}): {title}"),
+    }
+}
+
+/// Whether this browser takes pushed notifications (a service worker and a push manager, in a
+/// secure context).
+fn pushable() -> bool {
+    page_helper("pushable")
+        .and_then(|(qiguo, pushable)| pushable.call0(&qiguo).ok())
+        .is_some_and(|yes| yes.is_truthy())
+}
+
+thread_local! {
+    /// The browser's answer to the last subscription asked: its JSON, or why not.
+    static SUBSCRIBED: RefCell<Option<Result<String, String>>> = const { RefCell::new(None) };
+}
+
+/// A push subscription as the browser gives it (`PushSubscription.toJSON()`).
+#[derive(serde::Deserialize)]
+struct BrowserSubscription {
+    endpoint: String,
+    keys: BrowserKeys,
+}
+
+#[derive(serde::Deserialize)]
+struct BrowserKeys {
+    p256dh: String,
+    auth: String,
+}
+
+/// Keeps this device subscribed to the server's notifications while the player allows them:
+/// once the server has said it pushes (and with which key), the browser's subscription for
+/// that key is made (or found) and given to the server, once a key.
+pub(crate) fn keep_subscribed(
+    online: Res<Online>,
+    mut commands: MessageWriter<OnlineCommand>,
+    mut subscribed_for: Local<Option<String>>,
+) {
+    let Some(key) = online
+        .push
+        .as_ref()
+        .filter(|push| push.offered)
+        .and_then(|push| push.key.clone())
+    else {
+        return;
+    };
+    if subscribed_for.as_ref() == Some(&key) {
+        match SUBSCRIBED.take() {
+            Some(Ok(json)) => match serde_json::from_str::<BrowserSubscription>(&json) {
+                Ok(device) => {
+                    commands.write(OnlineCommand::Subscribe {
+                        endpoint: device.endpoint,
+                        p256dh: device.keys.p256dh,
+                        auth: device.keys.auth,
+                    });
+                }
+                Err(e) => debug!("the browser's push subscription is not read: {e}"),
+            },
+            Some(Err(why)) => debug!("no push subscription: {why}"),
+            None => {}
+        }
+        return;
+    }
+    if !allowed() || !pushable() {
+        return;
+    }
+    let Some((qiguo, subscribe)) = page_helper("subscribe") else {
+        return;
+    };
+    *subscribed_for = Some(key.clone());
+    match subscribe.call1(&qiguo, &JsValue::from_str(&key)) {
+        Ok(promise) => {
+            let made = Closure::once(move |json: JsValue| {
+                SUBSCRIBED.set(Some(json.as_string().ok_or_else(|| "no JSON".to_owned())));
+            });
+            let refused = Closure::once(move |e: JsValue| {
+                SUBSCRIBED.set(Some(Err(format!("{e:?}"))));
+            });
+            let _ = js_sys::Promise::from(promise).then2(&made, &refused);
+            // Each runs at most once, once a connection's key.
+            made.forget();
+            refused.forget();
+        }
+        Err(e) => debug!("no push subscription: {e:?}"),
     }
 }

@@ -278,3 +278,61 @@ async fn the_page_plays_now_from_its_first_screen() {
     phone.close().await;
     browser.close().await;
 }
+
+/// The page as an installed app: installable (a manifest, icons, a service worker), showing a
+/// notification pushed to the device through its service worker (delivered as a push service
+/// would, with the message the server sends), and starting again without a network from what
+/// its service worker kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "needs the web bundle (QIGUO_WEB_BUNDLE, from tools/build-web) and chromium"
+)]
+async fn the_page_installs_shows_pushed_notifications_and_starts_offline() {
+    let mut server = Served::start(&bundle());
+    let mut browser = Browser::open().await;
+    browser.allow_notifications(&server.http).await;
+    browser.visit(&format!("{}/", server.http)).await;
+    browser.wait_for_board().await;
+    browser.wait_for_service_worker().await;
+    let (errors, manifest_errors) = browser.installability().await;
+    assert!(errors.is_empty(), "not installable: {errors:?}");
+    assert!(
+        manifest_errors.is_empty(),
+        "the manifest: {manifest_errors:?}"
+    );
+
+    // A message as the server pushes it (docs/protocol.md), delivered to the service worker.
+    let message = serde_json::json!({
+        "title": "Your move as Chu in Qiguo",
+        "body": "The game of Ann, Bo, after move 8.",
+        "url": "/join/ABCD-EFGH",
+        "tag": "qiguo-g1",
+        "game": "g1",
+        "kind": "push-turn",
+    });
+    browser
+        .deliver_push(&server.http, &message.to_string())
+        .await;
+    let shown = browser.wait_for_service_worker_notifications().await;
+    assert_eq!(
+        shown,
+        [(
+            "Your move as Chu in Qiguo".to_owned(),
+            "The game of Ann, Bo, after move 8.".to_owned(),
+            "/join/ABCD-EFGH".to_owned()
+        )]
+    );
+
+    // The network gone (the server stopped): the page starts again from what it kept.
+    server.stop();
+    browser
+        .eval("document.body.removeAttribute('data-board-drawn-ms')")
+        .await;
+    browser.reload().await;
+    let drawn_ms = browser.wait_for_board().await;
+    let shot = browser.screenshot("page-offline").await;
+    page::assert_board_and_armies(&shot);
+    eprintln!("offline, the board was drawn {drawn_ms} ms after the page opened");
+    browser.close().await;
+}

@@ -49,7 +49,7 @@ impl Drop for Killed {
 
 /// `qiguo-server --web BUNDLE` on loopback, with a database of its own.
 pub struct Served {
-    _server: Killed,
+    server: Killed,
     dir: TempDir,
     /// Its log, line by line.
     log: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
@@ -85,12 +85,19 @@ impl Served {
         );
         let http = ws.replacen("ws://", "http://", 1);
         Served {
-            _server: Killed(child),
+            server: Killed(child),
             dir,
             log,
             http,
             ws,
         }
+    }
+
+    /// Stops the server: its address refuses connections from now on (the page's network is
+    /// gone, as far as the page can tell).
+    pub fn stop(&mut self) {
+        let _ = self.server.0.kill();
+        let _ = self.server.0.wait();
     }
 
     /// How many lines of the server's log hold every one of `parts`.
@@ -153,6 +160,8 @@ pub struct Browser {
     socket: WebSocketStream<MaybeTlsStream<TcpStream>>,
     session: String,
     next_id: u64,
+    /// The events the browser sent while a command waited for its answer, oldest first.
+    events: Vec<Value>,
     _chromium: Killed,
     _profile: TempDir,
 }
@@ -203,6 +212,7 @@ impl Browser {
             socket,
             session: String::new(),
             next_id: 1,
+            events: Vec::new(),
             _chromium: Killed(chromium),
             _profile: profile,
         };
@@ -261,6 +271,9 @@ impl Browser {
             };
             let answer: Value = serde_json::from_str(&text).expect("JSON");
             if answer["id"].as_u64() != Some(id) {
+                if answer.get("method").is_some() {
+                    self.events.push(answer);
+                }
                 continue;
             }
             if let Some(error) = answer.get("error") {
@@ -289,10 +302,15 @@ impl Browser {
         result
     }
 
-    /// From now on the page's notifications are recorded in `window.notified` ([title, body]
-    /// pairs) instead of shown, as by a browser whose player allowed them: headless Chromium
-    /// has no one to ask and nowhere to show them.
+    /// From now on the page's own notifications are recorded in `window.notified` ([title,
+    /// body] pairs) instead of shown, and those of its service worker allowed, as by a browser
+    /// whose player allowed them: headless Chromium has no one to ask.
     pub async fn record_notifications(&mut self) {
+        self.call_browser(
+            "Browser.grantPermissions",
+            json!({ "permissions": ["notifications"] }),
+        )
+        .await;
         let script = "window.notified = []; \
             window.Notification = class { \
               constructor(title, options) { window.notified.push([title, options && options.body]); } \
@@ -305,10 +323,24 @@ impl Browser {
         .await;
     }
 
-    /// The notifications recorded so far (see [`Browser::record_notifications`]).
+    /// The notifications recorded so far (see [`Browser::record_notifications`]), and those
+    /// the service worker shows.
     pub async fn notified(&mut self) -> Vec<(String, String)> {
         let shown = self.eval("JSON.stringify(window.notified || [])").await;
-        serde_json::from_str(shown.as_str().unwrap_or("[]")).unwrap_or_default()
+        let mut all: Vec<(String, String)> =
+            serde_json::from_str(shown.as_str().unwrap_or("[]")).unwrap_or_default();
+        let by_worker = self
+            .eval_promise(
+                "navigator.serviceWorker ? navigator.serviceWorker.getRegistration().then(r => \
+                 r ? r.getNotifications() : []).then(all => \
+                 JSON.stringify(all.map(n => [n.title, n.body]))) : '[]'",
+            )
+            .await;
+        all.extend(
+            serde_json::from_str::<Vec<(String, String)>>(by_worker.as_str().unwrap_or("[]"))
+                .unwrap_or_default(),
+        );
+        all
     }
 
     /// Puts another tab in front, so that the page is hidden (and, as browsers do with
@@ -332,6 +364,121 @@ impl Browser {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+    }
+
+    /// Lets the page at `origin` notify, as a player who said yes (headless Chromium has no one
+    /// to ask).
+    pub async fn allow_notifications(&mut self, origin: &str) {
+        self.call_browser(
+            "Browser.grantPermissions",
+            json!({ "origin": origin, "permissions": ["notifications"] }),
+        )
+        .await;
+    }
+
+    /// Waits until the page's service worker is active and controls the page.
+    pub async fn wait_for_service_worker(&mut self) {
+        let start = Instant::now();
+        loop {
+            let controlled = self
+                .eval("!!(navigator.serviceWorker && navigator.serviceWorker.controller)")
+                .await;
+            if controlled == json!(true) {
+                return;
+            }
+            assert!(
+                start.elapsed() < PATIENCE,
+                "no service worker controls the page within {PATIENCE:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// What keeps the page from being installed, as Chromium judges it (nothing: installable),
+    /// and the errors of its manifest.
+    pub async fn installability(&mut self) -> (Vec<Value>, Vec<Value>) {
+        let errors = self.call("Page.getInstallabilityErrors", json!({})).await;
+        let manifest = self.call("Page.getAppManifest", json!({})).await;
+        (
+            errors["installabilityErrors"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default(),
+            manifest["errors"].as_array().cloned().unwrap_or_default(),
+        )
+    }
+
+    /// Delivers `data` to the service worker of `origin` as a push service would (a message
+    /// pushed to this device while the page may be closed).
+    pub async fn deliver_push(&mut self, origin: &str, data: &str) {
+        self.call("ServiceWorker.enable", json!({})).await;
+        let start = Instant::now();
+        let registration = loop {
+            let found = self.events.iter().rev().find_map(|event| {
+                (event["method"] == "ServiceWorker.workerRegistrationUpdated")
+                    .then(|| event["params"]["registrations"].as_array().cloned())
+                    .flatten()
+                    .and_then(|all| {
+                        all.into_iter().find(|r| {
+                            r["scopeURL"]
+                                .as_str()
+                                .is_some_and(|s| s.starts_with(origin))
+                                && r["isDeleted"] != json!(true)
+                        })
+                    })
+            });
+            if let Some(found) = found {
+                break found["registrationId"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned();
+            }
+            assert!(
+                start.elapsed() < PATIENCE,
+                "no service worker registration reported within {PATIENCE:?}"
+            );
+            // Events come while a command waits: ask something small.
+            self.eval("1").await;
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        self.call(
+            "ServiceWorker.deliverPushMessage",
+            json!({ "origin": origin, "registrationId": registration, "data": data }),
+        )
+        .await;
+    }
+
+    /// The notifications the page's service worker shows now: (title, body, the URL a click
+    /// opens).
+    pub async fn service_worker_notifications(&mut self) -> Vec<(String, String, String)> {
+        let shown = self
+            .eval_promise(
+                "navigator.serviceWorker.ready.then(r => r.getNotifications()).then(all => \
+                 JSON.stringify(all.map(n => [n.title, n.body, (n.data && n.data.url) || ''])))",
+            )
+            .await;
+        serde_json::from_str(shown.as_str().unwrap_or("[]")).unwrap_or_default()
+    }
+
+    /// Waits until the service worker shows a notification: those it shows then.
+    pub async fn wait_for_service_worker_notifications(&mut self) -> Vec<(String, String, String)> {
+        let start = Instant::now();
+        loop {
+            let shown = self.service_worker_notifications().await;
+            if !shown.is_empty() {
+                return shown;
+            }
+            assert!(
+                start.elapsed() < PATIENCE,
+                "the service worker showed no notification within {PATIENCE:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Reloads the page.
+    pub async fn reload(&mut self) {
+        self.call("Page.reload", json!({})).await;
     }
 
     /// Evaluates `expression` in the page and waits for the promise it gives: its value.

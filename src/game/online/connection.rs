@@ -154,6 +154,21 @@ pub(super) fn send_commands(
                 Ask::SetMail { address, digest },
                 Asked::Mail { changed: true },
             ),
+            OnlineCommand::Subscribe {
+                endpoint,
+                p256dh,
+                auth,
+            } => online.ask(
+                Ask::Subscribe {
+                    endpoint,
+                    p256dh,
+                    auth,
+                },
+                Asked::Push,
+            ),
+            OnlineCommand::Unsubscribe(endpoint) => {
+                online.ask(Ask::Unsubscribe { endpoint }, Asked::Push)
+            }
             OnlineCommand::Finished(page) => online.ask(Ask::Finished { page }, Asked::Finished),
             OnlineCommand::Ratings(family) => {
                 online.ask(Ask::Ratings { family, of: None }, Asked::Ratings)
@@ -229,6 +244,7 @@ pub(super) fn read_news(
                 online.ask(Ask::Games {}, Asked::Games);
                 online.ask(Ask::Holidays {}, Asked::Holidays { changed: false });
                 online.ask(Ask::Mail {}, Asked::Mail { changed: false });
+                online.ask(Ask::Push {}, Asked::Push);
                 // The lobby, kept current by the server from now on.
                 online.ask(Ask::Lobby { follow: true }, Asked::Lobby);
                 // Back after a lost connection: the game on the board is read again.
@@ -351,6 +367,7 @@ pub(super) fn read_news(
                             online.ask(Ask::Games {}, Asked::Games);
                         }
                     }
+                    (Asked::Push, Ok(Answer::Push(push))) => online.push = Some(push),
                     (Asked::Mail { changed }, Ok(Answer::Mail(mail))) => {
                         if changed && mail.address.is_some() && !mail.confirmed {
                             notices.write(Notice::done(tr.text("online-mail-sent-link")));

@@ -92,6 +92,8 @@ pub struct Online {
     pub holidays: Option<Holidays>,
     /// The player's e-mail as the server has it, once it said.
     pub mail: Option<MailView>,
+    /// Notifications to the player's devices, as the server has them, once it said.
+    pub push: Option<qiguo_protocol::PushView>,
     /// The page of finished games last read: the games, the page, whether more follow.
     pub finished: Option<(Vec<GameSummary>, u32, bool)>,
     /// The ratings last read: a pace family's leaderboard and the player's own history there.
@@ -201,6 +203,8 @@ enum Asked {
     Mail {
         changed: bool,
     },
+    /// Notifications to the player's devices: asked, subscribed or unsubscribed.
+    Push,
     Other,
 }
 
@@ -269,6 +273,17 @@ pub enum OnlineCommand {
         /// One e-mail a day rather than one a turn.
         digest: bool,
     },
+    /// Notify this device (a page's push subscription: endpoint, key, secret).
+    Subscribe {
+        /// The push service's URL for the device.
+        endpoint: String,
+        /// The device's P-256 key, base64url.
+        p256dh: String,
+        /// The device's secret, base64url.
+        auth: String,
+    },
+    /// Notify the device of this endpoint no more.
+    Unsubscribe(String),
     /// Read a page of my finished games.
     Finished(u32),
     /// Read a pace family's leaderboard and my rating and history in it.
