@@ -427,8 +427,11 @@ mod tests {
 
     /// Literals shaped like ids that are not messages: egui ids, keys, command-line values and
     /// test data.
-    const NOT_MESSAGES: [&str; 12] = [
+    const NOT_MESSAGES: [&str; 15] = [
         "data-board-drawn-ms",
+        "data-sounds",
+        "data-whole-font",
+        "qiguo-kai-whole",
         "qiguo-reloaded-for-protocol",
         "data-computers-searched-ms",
         "go-between",

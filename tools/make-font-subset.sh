@@ -63,3 +63,38 @@ font.save(path)
 PY
 echo "wrote assets/fonts/qiguo-kai.ttf ($(stat -c %s assets/fonts/qiguo-kai.ttf) bytes," \
   "$(($(wc -m < assets/fonts/qiguo-kai-chars.txt) - 1)) characters)"
+
+# The page's own cut (assets/fonts/qiguo-kai-core.ttf), in the wasm the browser downloads before
+# the first board: the characters the game shows and every Chinese character of its interface,
+# lessons and sources (so that the whole interface reads in traditional Chinese at once). The
+# page fetches the full cut above beside it once the board is drawn, for players' names.
+python3 - "$game_characters" > assets/fonts/qiguo-kai-core-chars.txt <<'PY'
+import glob, sys
+kept = set(sys.argv[1])
+for path in glob.glob("assets/i18n/*.ftl") + glob.glob("assets/lessons/*.ron") \
+        + glob.glob("src/**/*.rs", recursive=True) \
+        + glob.glob("crates/qiguo-rules/src/**/*.rs", recursive=True):
+    with open(path, encoding="utf-8") as f:
+        kept |= {c for c in f.read() if ord(c) >= 0x2E80}
+full = open("assets/fonts/qiguo-kai-chars.txt", encoding="utf-8").read()
+sys.stdout.write("".join(sorted(c for c in kept if c in full)) + "\n")
+PY
+pyftsubset assets/fonts/qiguo-kai.ttf \
+  --text-file=assets/fonts/qiguo-kai-core-chars.txt \
+  --layout-features='' \
+  --no-hinting \
+  --name-IDs='*' \
+  --output-file=assets/fonts/qiguo-kai-core.ttf
+python3 - <<'PY'
+from fontTools.ttLib import TTFont
+import datetime
+path = "assets/fonts/qiguo-kai-core.ttf"
+font = TTFont(path)
+note = ("Subset of AR PL UKai TW made for the Qiguo game's web page on %s: the characters the "
+        "game shows and those of its interface are kept. Licensed under the Arphic Public "
+        "License." % datetime.date.today())
+font["name"].setName(note, 10, 3, 1, 0x409)
+font.save(path)
+PY
+echo "wrote assets/fonts/qiguo-kai-core.ttf ($(stat -c %s assets/fonts/qiguo-kai-core.ttf) bytes," \
+  "$(($(wc -m < assets/fonts/qiguo-kai-core-chars.txt) - 1)) characters)"

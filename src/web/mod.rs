@@ -5,7 +5,10 @@
 //! search in a Web Worker ([`worker`]); the storage is the browser's (`crate::storage`).
 
 pub(crate) mod files;
+pub(crate) mod font;
 pub(crate) mod notify;
+#[cfg(feature = "sound")]
+pub(crate) mod sounds;
 pub(crate) mod worker;
 
 use std::time::Duration;
@@ -46,16 +49,19 @@ pub fn run() {
 /// title saying where the game stands (what a background tab shows), and the words kept ready
 /// for notifications raised between frames.
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<BoardShown>().add_systems(
-        Last,
-        (
-            board_drawn.run_if(not(resource_equals(BoardShown(true)))),
-            page_title,
-            note_search_time,
-            notify::keep_words,
-            notify::keep_subscribed,
-        ),
-    );
+    app.init_resource::<BoardShown>()
+        .add_systems(
+            Last,
+            (
+                board_drawn.run_if(not(resource_equals(BoardShown(true)))),
+                page_title,
+                note_search_time,
+                notify::keep_words,
+                notify::keep_subscribed,
+                font::fetch_whole_cut,
+            ),
+        )
+        .add_systems(bevy_egui::EguiPrimaryContextPass, font::add_whole_cut);
 }
 
 /// The time the computers' searches took in all, on the page (`<body
@@ -133,7 +139,7 @@ fn page_title(
 
 /// Whether the board has been drawn (the loading notice is down).
 #[derive(Resource, Default, PartialEq)]
-struct BoardShown(bool);
+pub(crate) struct BoardShown(pub(crate) bool);
 
 /// The frame after the one that first had the board: the page's loading notice goes, and the
 /// time since the page opened is noted on the page (`<body data-board-drawn-ms>`) for the

@@ -116,7 +116,7 @@ pub(crate) fn heard(event: &Event) {
 }
 
 /// The page's own helper `qiguo.NAME` (web/index.html), and the `qiguo` object to call it on.
-fn page_helper(name: &str) -> Option<(JsValue, js_sys::Function)> {
+pub(crate) fn page_helper(name: &str) -> Option<(JsValue, js_sys::Function)> {
     let window = web_sys::window()?;
     let qiguo = js_sys::Reflect::get(&window, &JsValue::from_str("qiguo")).ok()?;
     let helper = js_sys::Reflect::get(&qiguo, &JsValue::from_str(name)).ok()?;

@@ -295,6 +295,9 @@ async fn the_page_installs_shows_pushed_notifications_and_starts_offline() {
     browser.visit(&format!("{}/", server.http)).await;
     browser.wait_for_board().await;
     browser.wait_for_service_worker().await;
+    // The whole cut of the Chinese font and the five sounds came beside the wasm.
+    browser.wait_for_body_data("wholeFont", "ready").await;
+    browser.wait_for_body_data("sounds", "5").await;
     let (errors, manifest_errors) = browser.installability().await;
     assert!(errors.is_empty(), "not installable: {errors:?}");
     assert!(
@@ -334,5 +337,7 @@ async fn the_page_installs_shows_pushed_notifications_and_starts_offline() {
     let shot = browser.screenshot("page-offline").await;
     page::assert_board_and_armies(&shot);
     eprintln!("offline, the board was drawn {drawn_ms} ms after the page opened");
+    browser.wait_for_body_data("wholeFont", "ready").await;
+    browser.wait_for_body_data("sounds", "5").await;
     browser.close().await;
 }

@@ -476,6 +476,36 @@ impl Browser {
         }
     }
 
+    /// Waits until the page's `<body data-…>` (`key` in the dataset's camel case) says `value`.
+    pub async fn wait_for_body_data(&mut self, key: &str, value: &str) {
+        let start = Instant::now();
+        loop {
+            let now = self
+                .eval(&format!(
+                    "document.body && document.body.dataset.{key} || null"
+                ))
+                .await;
+            if now.as_str() == Some(value) {
+                return;
+            }
+            assert!(
+                start.elapsed() < PATIENCE,
+                "the page's data-{key} is {now}, not {value}, after {PATIENCE:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// The page's console messages since this was first asked (the first call turns them on).
+    pub async fn console(&mut self) -> Vec<String> {
+        self.call("Runtime.enable", json!({})).await;
+        self.events
+            .iter()
+            .filter(|e| e["method"] == "Runtime.consoleAPICalled")
+            .map(|e| e["params"]["args"].to_string())
+            .collect()
+    }
+
     /// Reloads the page.
     pub async fn reload(&mut self) {
         self.call("Page.reload", json!({})).await;

@@ -1,6 +1,7 @@
 //! Sound (the `sound` feature): plays the cues the game decides on, with sounds made by
-//! `tools/make-sounds.py` and embedded in the binary. Where there is no sound device Bevy's
-//! audio logs one warning and the game stays silent.
+//! `tools/make-sounds.py`, embedded in the binary on the desktop and fetched beside the wasm in
+//! a page (`crate::web::sounds`: they do not hold up the first board). Where there is no sound
+//! device Bevy's audio logs one warning and the game stays silent.
 
 use bevy::audio::{AudioPlayer, AudioSource, PlaybackSettings, Volume};
 use bevy::prelude::*;
@@ -11,6 +12,34 @@ use crate::game::sound::{SoundCue, SoundSettings};
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(Startup, load_sounds)
         .add_systems(Update, play_cues.in_set(AppSystems::UpdateHud));
+    #[cfg(target_arch = "wasm32")]
+    app.add_systems(PreUpdate, crate::web::sounds::add_arrived);
+}
+
+/// The sound of `assets/sounds/NAME.wav`: embedded on the desktop.
+#[cfg(not(target_arch = "wasm32"))]
+macro_rules! sound {
+    ($sources:expr, $name:literal) => {
+        $sources.add(AudioSource {
+            bytes: include_bytes!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/assets/sounds/",
+                $name,
+                ".wav"
+            ))
+            .as_slice()
+            .into(),
+        })
+    };
+}
+
+/// The sound of `assets/sounds/NAME.wav`: in a page, fetched (its handle at once, the sound
+/// when it arrives; a cue before then plays when it does).
+#[cfg(target_arch = "wasm32")]
+macro_rules! sound {
+    ($sources:expr, $name:literal) => {
+        crate::web::sounds::fetched(&mut $sources, $name)
+    };
 }
 
 #[derive(Resource)]
@@ -23,32 +52,12 @@ struct Sounds {
 }
 
 fn load_sounds(mut commands: Commands, mut sources: ResMut<Assets<AudioSource>>) {
-    let mut add = |bytes: &'static [u8]| {
-        sources.add(AudioSource {
-            bytes: bytes.into(),
-        })
-    };
     commands.insert_resource(Sounds {
-        stone: add(include_bytes!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/assets/sounds/stone.wav"
-        ))),
-        capture: add(include_bytes!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/assets/sounds/capture.wav"
-        ))),
-        beaten: add(include_bytes!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/assets/sounds/beaten.wav"
-        ))),
-        victory: add(include_bytes!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/assets/sounds/victory.wav"
-        ))),
-        turn: add(include_bytes!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/assets/sounds/turn.wav"
-        ))),
+        stone: sound!(sources, "stone"),
+        capture: sound!(sources, "capture"),
+        beaten: sound!(sources, "beaten"),
+        victory: sound!(sources, "victory"),
+        turn: sound!(sources, "turn"),
     });
 }
 
