@@ -5,6 +5,11 @@
 //! the same searches natively on one and on two cores), and a round of six Medium computers
 //! played in the page's game. Figures and machine in `docs/performance.md`.
 //!
+//! `cargo bench --bench page -- phone` measures the start as a phone sees it instead: a
+//! 390 × 844 screen, the DevTools protocol's CPU four times slower and a fast 4G connection
+//! (9 Mbit/s down, 1.5 up, 60 ms), three cold loads: what was transferred, and when the board was
+//! drawn.
+//!
 //! Needs the bundle (`QIGUO_WEB_BUNDLE`, or `$CARGO_TARGET_DIR/qiguo-web` where
 //! `tools/build-web` puts it) and `chromium`; without them it says so and fails.
 
@@ -45,6 +50,15 @@ fn main() {
         std::process::exit(2);
     }
     sizes(&bundle);
+    if std::env::args().any(|a| a == "phone") {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(as_a_phone(&bundle));
+        return;
+    }
 
     // The searches natively first: the browser's software renderer would take a core.
     let game = mid_game();
@@ -161,13 +175,7 @@ async fn in_the_browser(bundle: &std::path::Path, round: &[SearchJob], hard: &[S
         let mut browser = Browser::open().await;
         browser.visit(&page).await;
         drawn.push(browser.wait_for_board().await);
-        let sent = browser
-            .eval(
-                "performance.getEntriesByType('navigation')\
-                 .concat(performance.getEntriesByType('resource'))\
-                 .map(e => [e.name.split('/').pop() || '/', e.transferSize, e.decodedBodySize])",
-            )
-            .await;
+        let sent = loaded(&mut browser).await;
         if n == 0 {
             report_transfer(&sent);
             // Again, from the browser's cache.
@@ -181,16 +189,64 @@ async fn in_the_browser(bundle: &std::path::Path, round: &[SearchJob], hard: &[S
     }
     println!(
         "  the board drawn after opening the page, cold: {} ms",
-        drawn
-            .iter()
-            .map(u64::to_string)
-            .collect::<Vec<_>>()
-            .join(", ")
+        listed(&drawn)
     );
 
     let mut browser = Browser::open().await;
     played_round(&mut browser, &page).await;
     browser.close().await;
+}
+
+/// Cold loads as a phone on a fast 4G connection: the transfer, and the board drawn.
+async fn as_a_phone(bundle: &std::path::Path) {
+    let server = Served::start(bundle);
+    let page = format!("{}/", server.http);
+    println!("the page as a phone (390 x 844, CPU 4x slower, 9 Mbit/s, 60 ms), cold:");
+    let mut drawn = Vec::new();
+    for n in 0..COLD_LOADS {
+        let mut browser = Browser::open_sized(390, 844).await;
+        browser.throttle(4.0, 9_000_000, 1_500_000, 60.0).await;
+        browser.visit(&page).await;
+        if n == 0 {
+            // The progress bar, a third of the way: a picture to look at.
+            let start = Instant::now();
+            while start.elapsed() < page::PATIENCE {
+                let part = browser
+                    .eval("Number(document.getElementById('progress')?.value ?? 1)")
+                    .await;
+                if part.as_f64().is_some_and(|p| p >= 0.33) {
+                    browser.screenshot("phone-loading").await;
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+        drawn.push(browser.wait_for_board().await);
+        if n == 0 {
+            report_transfer(&loaded(&mut browser).await);
+        }
+        browser.close().await;
+    }
+    println!(
+        "  the board drawn after opening the page: {} ms",
+        listed(&drawn)
+    );
+}
+
+/// The page's files loaded so far: name, bytes transferred, bytes decoded.
+async fn loaded(browser: &mut Browser) -> Value {
+    browser
+        .eval(
+            "performance.getEntriesByType('navigation')\
+             .concat(performance.getEntriesByType('resource'))\
+             .map(e => [e.name.split('/').pop() || '/', e.transferSize, e.decodedBodySize])",
+        )
+        .await
+}
+
+/// Milliseconds, listed.
+fn listed(ms: &[u64]) -> String {
+    ms.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
 }
 
 /// What the page's own load transferred, file by file (the worker's files come when the first

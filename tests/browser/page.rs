@@ -506,6 +506,24 @@ impl Browser {
             .collect()
     }
 
+    /// Slows the page as the DevTools protocol does to stand for a phone: its CPU `cpu` times
+    /// slower, its connection `down` and `up` bits a second with `latency_ms` each way.
+    pub async fn throttle(&mut self, cpu: f64, down: u64, up: u64, latency_ms: f64) {
+        self.call("Emulation.setCPUThrottlingRate", json!({ "rate": cpu }))
+            .await;
+        self.call("Network.enable", json!({})).await;
+        self.call(
+            "Network.emulateNetworkConditions",
+            json!({
+                "offline": false,
+                "latency": latency_ms,
+                "downloadThroughput": down as f64 / 8.0,
+                "uploadThroughput": up as f64 / 8.0,
+            }),
+        )
+        .await;
+    }
+
     /// Reloads the page.
     pub async fn reload(&mut self) {
         self.call("Page.reload", json!({})).await;
