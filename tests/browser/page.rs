@@ -496,18 +496,10 @@ impl Browser {
         }
     }
 
-    /// The page's console messages since this was first asked (the first call turns them on).
-    pub async fn console(&mut self) -> Vec<String> {
-        self.call("Runtime.enable", json!({})).await;
-        self.events
-            .iter()
-            .filter(|e| e["method"] == "Runtime.consoleAPICalled")
-            .map(|e| e["params"]["args"].to_string())
-            .collect()
-    }
-
     /// Slows the page as the DevTools protocol does to stand for a phone: its CPU `cpu` times
-    /// slower, its connection `down` and `up` bits a second with `latency_ms` each way.
+    /// slower, its connection `down` and `up` bits a second with `latency_ms` each way (the page
+    /// bench's phone, `benches/page.rs`).
+    #[allow(dead_code)]
     pub async fn throttle(&mut self, cpu: f64, down: u64, up: u64, latency_ms: f64) {
         self.call("Emulation.setCPUThrottlingRate", json!({ "rate": cpu }))
             .await;
