@@ -341,3 +341,75 @@ async fn the_page_installs_shows_pushed_notifications_and_starts_offline() {
     browser.wait_for_body_data("sounds", "5").await;
     browser.close().await;
 }
+
+/// A new version of the page, served while a page is open, waits in its service worker until
+/// the player takes it up from the page's prompt; then the page reloads whole on the new
+/// version, whose cache replaces the old one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "needs the web bundle (QIGUO_WEB_BUNDLE, from tools/build-web) and chromium"
+)]
+async fn a_new_version_waits_for_the_player() {
+    // A copy of the bundle, so that this test can put a new version in its place.
+    let copy = qiguo_testkit::TempDir::new("qiguo-bundle");
+    for entry in std::fs::read_dir(bundle()).expect("the bundle") {
+        let path = entry.expect("a file").path();
+        if path.is_file() {
+            std::fs::copy(&path, copy.path().join(path.file_name().unwrap())).expect("copied");
+        }
+    }
+    let server = Served::start(copy.path());
+    let mut browser = Browser::open().await;
+    browser.visit(&format!("{}/", server.http)).await;
+    browser.wait_for_board().await;
+    browser.wait_for_service_worker().await;
+    let first = browser
+        .eval_promise("caches.keys().then(k => k.join(' '))")
+        .await;
+    assert!(
+        first.as_str().is_some_and(|k| k.starts_with("qiguo-")),
+        "{first}"
+    );
+
+    // The new version: another service worker (its precompressed copies gone, so that the
+    // server sends the new text).
+    let sw = copy.path().join("sw.js");
+    let text = std::fs::read_to_string(&sw).expect("sw.js");
+    let old_version = text
+        .lines()
+        .find_map(|l| l.strip_prefix("const VERSION = \""))
+        .and_then(|l| l.strip_suffix("\";"))
+        .expect("its version")
+        .to_owned();
+    let new_version = "0123456789abcdef";
+    std::fs::write(&sw, text.replace(&old_version, new_version)).expect("the new version");
+    for compressed in ["sw.js.br", "sw.js.gz"] {
+        let _ = std::fs::remove_file(copy.path().join(compressed));
+    }
+    browser
+        .eval_promise(
+            "navigator.serviceWorker.getRegistration().then(r => r.update()).then(() => true)",
+        )
+        .await;
+    browser.wait_for_update_offer().await;
+    browser.screenshot("update-offered").await;
+    // Still the old version until the player says so.
+    let still = browser
+        .eval_promise("caches.keys().then(k => k.join(' '))")
+        .await;
+    assert!(
+        still.as_str().is_some_and(|k| k.contains(&old_version)),
+        "{still}"
+    );
+    browser
+        .eval("document.body.removeAttribute('data-board-drawn-ms'); document.getElementById('update-now').click(); true")
+        .await;
+    browser.wait_for_board().await;
+    browser.wait_for_service_worker().await;
+    let now = browser
+        .eval_promise("caches.keys().then(k => k.join(' '))")
+        .await;
+    assert_eq!(now.as_str(), Some(format!("qiguo-{new_version}").as_str()));
+    browser.close().await;
+}

@@ -394,6 +394,24 @@ impl Browser {
         }
     }
 
+    /// Waits until the page offers a new version (its prompt shown).
+    pub async fn wait_for_update_offer(&mut self) {
+        let start = Instant::now();
+        loop {
+            let shown = self
+                .eval("document.getElementById('update')?.classList.contains('shown') ?? false")
+                .await;
+            if shown == json!(true) {
+                return;
+            }
+            assert!(
+                start.elapsed() < PATIENCE,
+                "no new version offered within {PATIENCE:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// What keeps the page from being installed, as Chromium judges it (nothing: installable),
     /// and the errors of its manifest.
     pub async fn installability(&mut self) -> (Vec<Value>, Vec<Value>) {
