@@ -10,7 +10,10 @@
 //! background tab (no frames drawn), the host's moves bring the guest's turn round, and the
 //! page notifies them; an e-mail's sign-in link (`/join/CODE#signin=TOKEN`) opened in a browser
 //! that has never seen the player's key signs them in there, and opened again (used) in
-//! another says so and lets the visitor join under a name.
+//! another says so and lets the visitor join under a name. As an app: the page installable, a
+//! message pushed to its service worker shown as a notification, the page started again with its
+//! server gone (the whole font and the sounds too), and a new version waiting for the player's
+//! word before the page reloads whole on it.
 //!
 //! It needs the bundle (`QIGUO_WEB_BUNDLE` naming its directory when the tests are built) and
 //! `chromium` on the PATH; without them it is built ignored, never passed. `.ci/run` provides
