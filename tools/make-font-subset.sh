@@ -49,20 +49,25 @@ pyftsubset "$source_font" \
   --name-IDs='*' \
   --output-file=assets/fonts/qiguo-kai.ttf
 
-# The licence asks modified fonts to say so: record it in the font's description.
-python3 - <<'PY'
+# The licence asks modified fonts to say so: each cut records it in its description (name ID
+# 10), with what it keeps; and says what it wrote.
+noted() {
+  local path=$1 chars=$2 made_for=$3 kept=$4
+  python3 - "$path" "$made_for" "$kept" <<'PY'
+import datetime, sys
 from fontTools.ttLib import TTFont
-import datetime
-path = "assets/fonts/qiguo-kai.ttf"
+path, made_for, kept = sys.argv[1:4]
 font = TTFont(path)
-note = ("Subset of AR PL UKai TW made for the Qiguo game on %s: the characters the game shows "
-        "and the common traditional (Big5 level 1) and simplified (GB 2312 level 1) characters "
-        "are kept. Licensed under the Arphic Public License." % datetime.date.today())
+note = ("Subset of AR PL UKai TW made for %s on %s: the characters the game shows and %s are "
+        "kept. Licensed under the Arphic Public License."
+        % (made_for, datetime.date.today(), kept))
 font["name"].setName(note, 10, 3, 1, 0x409)
 font.save(path)
 PY
-echo "wrote assets/fonts/qiguo-kai.ttf ($(stat -c %s assets/fonts/qiguo-kai.ttf) bytes," \
-  "$(($(wc -m < assets/fonts/qiguo-kai-chars.txt) - 1)) characters)"
+  echo "wrote $path ($(stat -c %s "$path") bytes, $(($(wc -m < "$chars") - 1)) characters)"
+}
+noted assets/fonts/qiguo-kai.ttf assets/fonts/qiguo-kai-chars.txt "the Qiguo game" \
+  "the common traditional (Big5 level 1) and simplified (GB 2312 level 1) characters"
 
 # The page's own cut (assets/fonts/qiguo-kai-core.ttf), in the wasm the browser downloads before
 # the first board: the characters the game shows and every Chinese character of its interface,
@@ -85,16 +90,5 @@ pyftsubset assets/fonts/qiguo-kai.ttf \
   --no-hinting \
   --name-IDs='*' \
   --output-file=assets/fonts/qiguo-kai-core.ttf
-python3 - <<'PY'
-from fontTools.ttLib import TTFont
-import datetime
-path = "assets/fonts/qiguo-kai-core.ttf"
-font = TTFont(path)
-note = ("Subset of AR PL UKai TW made for the Qiguo game's web page on %s: the characters the "
-        "game shows and those of its interface are kept. Licensed under the Arphic Public "
-        "License." % datetime.date.today())
-font["name"].setName(note, 10, 3, 1, 0x409)
-font.save(path)
-PY
-echo "wrote assets/fonts/qiguo-kai-core.ttf ($(stat -c %s assets/fonts/qiguo-kai-core.ttf) bytes," \
-  "$(($(wc -m < assets/fonts/qiguo-kai-core-chars.txt) - 1)) characters)"
+noted assets/fonts/qiguo-kai-core.ttf assets/fonts/qiguo-kai-core-chars.txt \
+  "the Qiguo game's web page" "those of its interface"

@@ -34,7 +34,7 @@ pub use links::{LinkAction, LinkPage};
 const CLAIM_AT_ONCE: u32 = 16;
 
 /// How long a reminder or digest waits while its player is connected (they see their games).
-pub(super) const WHILE_CONNECTED_MS: i64 = 10 * 60 * 1000;
+const WHILE_CONNECTED_MS: i64 = 10 * 60 * 1000;
 
 /// How often the tokens out of date and the e-mails long done are forgotten.
 const PRUNE_EVERY: Duration = Duration::from_secs(3600);
@@ -193,9 +193,13 @@ impl Hub {
         due
     }
 
-    /// Whether `player` is signed in on this server now.
-    fn signed_in_here(&self, player: &PlayerId) -> bool {
+    /// Whether `player` has a connection open now: here, or on another server that noted them
+    /// online at `online_ms` ([`Store::player_mail_facts`]) within [`super::PRESENT_FOR`].
+    ///
+    /// [`Store::player_mail_facts`]: crate::store::Store::player_mail_facts
+    pub(super) fn connected(&self, player: &PlayerId, online_ms: Option<i64>, now: i64) -> bool {
         self.players.signed_in(player)
+            || online_ms.is_some_and(|seen| now - seen < super::PRESENT_FOR.as_millis() as i64)
     }
 
     /// Notes in the database the players signed in here (so that every server knows they are
@@ -401,8 +405,7 @@ impl Hub {
         // From here on the e-mail is decided first, and its tokens (the unsubscribe link's,
         // each game link's) are made only for one that goes: a player who is told on their
         // connection, or whose mail waits, collects none.
-        let connected = self.signed_in_here(player)
-            || online_ms.is_some_and(|seen| now - seen < super::PRESENT_FOR.as_millis() as i64);
+        let connected = self.connected(player, online_ms, now);
         if mail.kind == MailKind::Digest {
             if connected {
                 return Ok(Written::Later(now + WHILE_CONNECTED_MS, None));
@@ -460,40 +463,18 @@ impl Hub {
             return self.message(mailing, &letter, subject, body);
         }
         // Your move, or its reminder: only while the turn is still the player's.
-        if live.is_over()
-            || i64::from(game.moves) != mail.ply
-            || live.holder_to_move() != Some(player)
-        {
-            return Ok(Written::Drop("the turn was played"));
-        }
         let reminder = mail.kind == MailKind::Reminder;
-        if reminder {
-            let Some(deadline) = game.deadline_ms else {
-                return Ok(Written::Drop("the turn has no deadline now"));
-            };
-            if deadline - DAY_MS > now + 60_000 {
-                return Ok(Written::Later(
-                    deadline - DAY_MS,
-                    Some("the turn runs out later now (a holiday)"),
-                ));
-            }
-            if deadline <= now {
-                return Ok(Written::Drop("the turn ran out"));
-            }
-            if connected {
-                return Ok(Written::Later(now + WHILE_CONNECTED_MS, None));
-            }
-        } else {
-            if connected {
-                return Ok(Written::Drop("told on their connection"));
-            }
-            if address.digest {
-                let at = address
-                    .digest_sent_ms
-                    .map_or(now, |sent| (sent + DAY_MS).max(now));
-                self.store.queue_digest(player, at).await?;
-                return Ok(Written::Drop("folded into the digest"));
-            }
+        match turn_stands(&live, &game, player, mail.ply, reminder, connected, now) {
+            Err(NotNow::Drop(why)) => return Ok(Written::Drop(why)),
+            Err(NotNow::Later(at, why)) => return Ok(Written::Later(at, why)),
+            Ok(()) => {}
+        }
+        if !reminder && address.digest {
+            let at = address
+                .digest_sent_ms
+                .map_or(now, |sent| (sent + DAY_MS).max(now));
+            self.store.queue_digest(player, at).await?;
+            return Ok(Written::Drop("folded into the digest"));
         }
         self.unsubscribe_link(mailing, &mut letter, player, &address.address)
             .await?;
@@ -605,6 +586,56 @@ impl Hub {
         };
         Ok(Some((note, game)))
     }
+}
+
+/// Why a turn's e-mail or notification does not go now.
+pub(super) enum NotNow {
+    /// Not at all: no longer true or wanted (why).
+    Drop(&'static str),
+    /// Not yet: look again then (ms since 1970), and why, if the log is to say so.
+    Later(i64, Option<&'static str>),
+}
+
+/// Whether *your move* (or, `reminder`, the reminder a day before the turn runs out) for the turn
+/// of move `ply` still stands for `player` at `now`, in `live` as `game` tells it: the turn still
+/// theirs and, for the reminder, its day come and not gone; nothing while they are `connected`
+/// (they are told there), the reminder waiting for them to leave. The e-mails and the
+/// notifications decide alike.
+pub(super) fn turn_stands(
+    live: &LiveGame,
+    game: &GameNote,
+    player: &PlayerId,
+    ply: i64,
+    reminder: bool,
+    connected: bool,
+    now: i64,
+) -> Result<(), NotNow> {
+    if live.is_over() || i64::from(game.moves) != ply || live.holder_to_move() != Some(player) {
+        return Err(NotNow::Drop("the turn was played"));
+    }
+    if !reminder {
+        return if connected {
+            Err(NotNow::Drop("told on their connection"))
+        } else {
+            Ok(())
+        };
+    }
+    let Some(deadline) = game.deadline_ms else {
+        return Err(NotNow::Drop("the turn has no deadline now"));
+    };
+    if deadline - DAY_MS > now + 60_000 {
+        return Err(NotNow::Later(
+            deadline - DAY_MS,
+            Some("the turn runs out later now (a holiday)"),
+        ));
+    }
+    if deadline <= now {
+        return Err(NotNow::Drop("the turn ran out"));
+    }
+    if connected {
+        return Err(NotNow::Later(now + WHILE_CONNECTED_MS, None));
+    }
+    Ok(())
 }
 
 /// How long to wait after the `tries`-th failed try, in ms.

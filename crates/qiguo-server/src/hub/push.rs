@@ -6,10 +6,8 @@
 //! player, encrypted to that device ([`crate::push`]); a device its push service no longer
 //! knows is forgotten.
 
-use qiguo_protocol::calendar::DAY_MS;
-
 use super::Hub;
-use super::mail::{WHILE_CONNECTED_MS, result_of, timing_backoff_ms};
+use super::mail::{NotNow, result_of, timing_backoff_ms, turn_stands};
 use crate::log::{escaped, note};
 use crate::mail::MAX_ATTEMPTS;
 use crate::mail::compose::{Notice, notice};
@@ -289,8 +287,7 @@ impl Hub {
             .map_err(|e| e.to_string())?;
         let language = MailLanguage::from_code(language.as_deref());
         let now = self.store.now();
-        let connected = self.players.signed_in(player)
-            || online_ms.is_some_and(|seen| now - seen < super::PRESENT_FOR.as_millis() as i64);
+        let connected = self.connected(player, online_ms, now);
         let Some(id) = &out.game else {
             return Ok(Decided::Drop("no game"));
         };
@@ -311,31 +308,12 @@ impl Hub {
                 (Notice::End(&result), Urgency::Normal)
             }
             MailKind::PushTurn | MailKind::PushReminder => {
-                if live.is_over()
-                    || i64::from(game.moves) != out.ply
-                    || live.holder_to_move() != Some(player)
-                {
-                    return Ok(Decided::Drop("the turn was played"));
-                }
-                if out.kind == MailKind::PushReminder {
-                    let Some(deadline) = game.deadline_ms else {
-                        return Ok(Decided::Drop("the turn has no deadline now"));
-                    };
-                    if deadline - DAY_MS > now + 60_000 {
-                        return Ok(Decided::Later(deadline - DAY_MS));
-                    }
-                    if deadline <= now {
-                        return Ok(Decided::Drop("the turn ran out"));
-                    }
-                    if connected {
-                        return Ok(Decided::Later(now + WHILE_CONNECTED_MS));
-                    }
-                    (Notice::Reminder, Urgency::High)
-                } else {
-                    if connected {
-                        return Ok(Decided::Drop("told on their connection"));
-                    }
-                    (Notice::Turn, Urgency::High)
+                let reminder = out.kind == MailKind::PushReminder;
+                match turn_stands(&live, &game, player, out.ply, reminder, connected, now) {
+                    Err(NotNow::Drop(why)) => return Ok(Decided::Drop(why)),
+                    Err(NotNow::Later(at, _)) => return Ok(Decided::Later(at)),
+                    Ok(()) if reminder => (Notice::Reminder, Urgency::High),
+                    Ok(()) => (Notice::Turn, Urgency::High),
                 }
             }
             _ => return Ok(Decided::Drop("not a notification")),

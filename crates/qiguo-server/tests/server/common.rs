@@ -409,3 +409,35 @@ pub fn server_binary(db: &str, args: &[&str]) -> (Child, String, Arc<Mutex<Vec<S
     );
     (child, url, kept)
 }
+
+/// A correspondence game of Ann (Qin) and Bo (Chu) against five computers: Ann's table, Bo
+/// seated, the code.
+pub async fn game_of_ann_and_bo(url: &str, bo: &mut Client) -> (Table, String) {
+    let (ann, _) = newcomer(url, "Ann").await;
+    game_of(ann, bo).await
+}
+
+/// [`game_of_ann_and_bo`] with Ann's client given.
+pub async fn game_of(mut ann: Client, bo: &mut Client) -> (Table, String) {
+    let pace = Pace::Correspondence {
+        days: 3,
+        overdue: qiguo_server::WhenOverdue::StandIn,
+    };
+    let (id, code) = create(&mut ann, new_game(seats(1, Level::Random), pace)).await;
+    bo.ask(Ask::Join {
+        code: code.clone(),
+        kingdom: qiguo_rules::Kingdom::Chu,
+    })
+    .await
+    .unwrap();
+    let opened = ann.ask(Ask::Open { game: id }).await.unwrap();
+    (Table::new(ann, opened), code)
+}
+
+/// Bo plays his turn on a connection of his own, and leaves.
+pub async fn bo_plays(url: &str, bo: &Welcome, code: &str) {
+    let client = returning(url, bo).await;
+    let mut table = join(client, code, qiguo_rules::Kingdom::Chu).await;
+    table.wait_turn().await;
+    table.play(|m| m[0]).await;
+}

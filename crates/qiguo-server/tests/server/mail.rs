@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use crate::common::*;
 use qiguo_client::{Client, Trust, Welcome};
-use qiguo_rules::{Kingdom, Level};
+use qiguo_rules::Kingdom;
 use qiguo_server::mail::{MailConfig, MailTiming};
 use qiguo_server::protocol::{Answer, Ask, Event, Identity, MailView, Refusal};
 use qiguo_server::server::{Running, ServerConfig};
@@ -353,38 +353,6 @@ async fn bo_confirmed(url: &str, addr: SocketAddr, maildir: &Path) -> (Client, W
     // Used once.
     assert_eq!(http(addr, "POST", &path, "").await.0, 410);
     (bo, me, confirm)
-}
-
-/// A correspondence game of Ann (Qin) and Bo (Chu) against five computers: Ann's table, Bo
-/// seated, the code.
-async fn game_of_ann_and_bo(url: &str, bo: &mut Client) -> (Table, String) {
-    let (ann, _) = newcomer(url, "Ann").await;
-    game_of(ann, bo).await
-}
-
-/// [`game_of_ann_and_bo`] with Ann's client given.
-async fn game_of(mut ann: Client, bo: &mut Client) -> (Table, String) {
-    let pace = Pace::Correspondence {
-        days: 3,
-        overdue: WhenOverdue::StandIn,
-    };
-    let (id, code) = create(&mut ann, new_game(seats(1, Level::Random), pace)).await;
-    bo.ask(Ask::Join {
-        code: code.clone(),
-        kingdom: Kingdom::Chu,
-    })
-    .await
-    .unwrap();
-    let opened = ann.ask(Ask::Open { game: id }).await.unwrap();
-    (Table::new(ann, opened), code)
-}
-
-/// Bo plays his turn on a connection of his own, and leaves.
-async fn bo_plays(url: &str, bo: &Welcome, code: &str) {
-    let client = returning(url, bo).await;
-    let mut table = join(client, code, Kingdom::Chu).await;
-    table.wait_turn().await;
-    table.play(|m| m[0]).await;
 }
 
 #[cfg_attr(

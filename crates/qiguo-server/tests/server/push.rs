@@ -17,14 +17,12 @@ use hyper_util::rt::TokioIo;
 use p256::SecretKey;
 
 use crate::common::*;
-use qiguo_client::{Client, Trust, Welcome};
-use qiguo_rules::{Kingdom, Level};
+use qiguo_client::{Client, Trust};
 use qiguo_server::mail::MailTiming;
 use qiguo_server::protocol::{Answer, Ask, Identity, PushView, Refusal};
 use qiguo_server::push::ece::{decrypt_push, public_bytes};
 use qiguo_server::push::{PushConfig, vapid};
 use qiguo_server::server::{Running, ServerConfig};
-use qiguo_server::{Pace, WhenOverdue};
 use qiguo_testkit::TempDir;
 
 /// A message as the test's push service received it.
@@ -206,33 +204,6 @@ async fn asked(client: &mut Client, ask: Ask) -> Result<PushView, Refusal> {
     }
 }
 
-/// A correspondence game of Ann (Qin) and Bo (Chu) against five computers: Ann's table, the
-/// code.
-async fn game_of_ann_and_bo(url: &str, bo: &mut Client, ann: &str) -> (Table, String) {
-    let (mut ann, _) = newcomer(url, ann).await;
-    let pace = Pace::Correspondence {
-        days: 3,
-        overdue: WhenOverdue::StandIn,
-    };
-    let (id, code) = create(&mut ann, new_game(seats(1, Level::Random), pace)).await;
-    bo.ask(Ask::Join {
-        code: code.clone(),
-        kingdom: Kingdom::Chu,
-    })
-    .await
-    .unwrap();
-    let opened = ann.ask(Ask::Open { game: id }).await.unwrap();
-    (Table::new(ann, opened), code)
-}
-
-/// Bo plays his turn on a connection of his own, and leaves.
-async fn bo_plays(url: &str, bo: &Welcome, code: &str) {
-    let client = returning(url, bo).await;
-    let mut table = join(client, code, Kingdom::Chu).await;
-    table.wait_turn().await;
-    table.play(|m| m[0]).await;
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_away_is_notified_on_every_device() {
     let dir = TempDir::new("push");
@@ -305,7 +276,8 @@ async fn notified(db: &str, ann_name: &str) {
             .devices,
         3
     );
-    let (mut ann, code) = game_of_ann_and_bo(&url, &mut bo, ann_name).await;
+    let (ann_client, _) = newcomer(&url, ann_name).await;
+    let (mut ann, code) = game_of(ann_client, &mut bo).await;
     // Bo is connected when his turn begins: nothing is pushed.
     ann.wait_turn().await;
     ann.play(|m| m[0]).await;
