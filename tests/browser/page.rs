@@ -376,40 +376,35 @@ impl Browser {
         .await;
     }
 
-    /// Waits until the page's service worker is active and controls the page.
-    pub async fn wait_for_service_worker(&mut self) {
+    /// Waits until `expression` is `true` in the page (looked at every 100 ms), within
+    /// [`PATIENCE`]; panics saying `what`.
+    pub async fn wait_until(&mut self, expression: &str, what: &str) {
         let start = Instant::now();
-        loop {
-            let controlled = self
-                .eval("!!(navigator.serviceWorker && navigator.serviceWorker.controller)")
-                .await;
-            if controlled == json!(true) {
-                return;
-            }
+        while self.eval(expression).await != json!(true) {
             assert!(
                 start.elapsed() < PATIENCE,
-                "no service worker controls the page within {PATIENCE:?}"
+                "{what}: not within {PATIENCE:?}"
             );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
 
+    /// Waits until the page's service worker is active and controls the page.
+    pub async fn wait_for_service_worker(&mut self) {
+        self.wait_until(
+            "!!(navigator.serviceWorker && navigator.serviceWorker.controller)",
+            "a service worker controlling the page",
+        )
+        .await;
+    }
+
     /// Waits until the page offers a new version (its prompt shown).
     pub async fn wait_for_update_offer(&mut self) {
-        let start = Instant::now();
-        loop {
-            let shown = self
-                .eval("document.getElementById('update')?.classList.contains('shown') ?? false")
-                .await;
-            if shown == json!(true) {
-                return;
-            }
-            assert!(
-                start.elapsed() < PATIENCE,
-                "no new version offered within {PATIENCE:?}"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        self.wait_until(
+            "document.getElementById('update')?.classList.contains('shown') ?? false",
+            "a new version offered",
+        )
+        .await;
     }
 
     /// What keeps the page from being installed, as Chromium judges it (nothing: installable),
@@ -496,22 +491,11 @@ impl Browser {
 
     /// Waits until the page's `<body data-…>` (`key` in the dataset's camel case) says `value`.
     pub async fn wait_for_body_data(&mut self, key: &str, value: &str) {
-        let start = Instant::now();
-        loop {
-            let now = self
-                .eval(&format!(
-                    "document.body && document.body.dataset.{key} || null"
-                ))
-                .await;
-            if now.as_str() == Some(value) {
-                return;
-            }
-            assert!(
-                start.elapsed() < PATIENCE,
-                "the page's data-{key} is {now}, not {value}, after {PATIENCE:?}"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        self.wait_until(
+            &format!("document.body?.dataset.{key} === {}", json!(value)),
+            &format!("the page's data-{key} saying {value}"),
+        )
+        .await;
     }
 
     /// Slows the page as the DevTools protocol does to stand for a phone: its CPU `cpu` times
