@@ -196,18 +196,20 @@ struct BrowserKeys {
 /// that key is made (or found) and given to the server, once a key.
 pub(crate) fn keep_subscribed(
     online: Res<Online>,
+    time: Res<Time>,
     mut commands: MessageWriter<OnlineCommand>,
     mut subscribed_for: Local<Option<String>>,
+    mut look_again: Local<Option<Timer>>,
 ) {
     let Some(key) = online
         .push
         .as_ref()
         .filter(|push| push.offered)
-        .and_then(|push| push.key.clone())
+        .and_then(|push| push.key.as_deref())
     else {
         return;
     };
-    if subscribed_for.as_ref() == Some(&key) {
+    if subscribed_for.as_deref() == Some(key) {
         match SUBSCRIBED.take() {
             Some(Ok(json)) => match serde_json::from_str::<BrowserSubscription>(&json) {
                 Ok(device) => {
@@ -224,14 +226,20 @@ pub(crate) fn keep_subscribed(
         }
         return;
     }
+    // Whether the player allowed notifications is asked of the browser once a second, not
+    // every frame (they allow them with a click in *Online…*, or in the browser's settings).
+    let timer = look_again.get_or_insert_with(|| Timer::from_seconds(1.0, TimerMode::Repeating));
+    if !timer.tick(time.delta()).just_finished() && !online.is_changed() {
+        return;
+    }
     if !allowed() || !pushable() {
         return;
     }
     let Some((qiguo, subscribe)) = page_helper("subscribe") else {
         return;
     };
-    *subscribed_for = Some(key.clone());
-    match subscribe.call1(&qiguo, &JsValue::from_str(&key)) {
+    *subscribed_for = Some(key.to_owned());
+    match subscribe.call1(&qiguo, &JsValue::from_str(key)) {
         Ok(promise) => {
             let made = Closure::once(move |json: JsValue| {
                 SUBSCRIBED.set(Some(json.as_string().ok_or_else(|| "no JSON".to_owned())));
