@@ -317,10 +317,9 @@ async fn the_page_installs_shows_pushed_notifications_and_starts_offline() {
         "game": "g1",
         "kind": "push-turn",
     });
-    browser
-        .deliver_push(&server.http, &message.to_string())
+    let shown = browser
+        .push_and_wait_for_notifications(&server.http, &message.to_string())
         .await;
-    let shown = browser.wait_for_service_worker_notifications().await;
     assert_eq!(
         shown,
         [(

@@ -473,20 +473,31 @@ impl Browser {
         serde_json::from_str(shown.as_str().unwrap_or("[]")).unwrap_or_default()
     }
 
-    /// Waits until the service worker shows a notification: those it shows then.
-    pub async fn wait_for_service_worker_notifications(&mut self) -> Vec<(String, String, String)> {
-        let start = Instant::now();
-        loop {
-            let shown = self.service_worker_notifications().await;
-            if !shown.is_empty() {
-                return shown;
+    /// Delivers `data` to the service worker of `origin` ([`Browser::deliver_push`]) and waits
+    /// until it shows a notification: those it shows then. About one delivery in ten through the
+    /// DevTools protocol showed nothing on this machine (2026-11-27, not yet understood): a
+    /// delivery that shows nothing within 20 s is made again, at most three times in all, and
+    /// said on the test's output.
+    pub async fn push_and_wait_for_notifications(
+        &mut self,
+        origin: &str,
+        data: &str,
+    ) -> Vec<(String, String, String)> {
+        for delivery in 1..=3 {
+            self.deliver_push(origin, data).await;
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_secs(20) {
+                let shown = self.service_worker_notifications().await;
+                if !shown.is_empty() {
+                    if delivery > 1 {
+                        eprintln!("the pushed message was shown after delivery {delivery}");
+                    }
+                    return shown;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
             }
-            assert!(
-                start.elapsed() < PATIENCE,
-                "the service worker showed no notification within {PATIENCE:?}"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
         }
+        panic!("the service worker showed no notification after three deliveries");
     }
 
     /// Waits until the page's `<body data-…>` (`key` in the dataset's camel case) says `value`.
