@@ -9,6 +9,7 @@ pub(crate) mod font;
 pub(crate) mod notify;
 #[cfg(feature = "sound")]
 pub(crate) mod sounds;
+pub(crate) mod typing;
 pub(crate) mod worker;
 
 use std::time::Duration;
@@ -49,7 +50,8 @@ pub fn run() {
 /// title saying where the game stands (what a background tab shows), and the words kept ready
 /// for notifications raised between frames.
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<BoardShown>()
+    app.add_plugins(typing::plugin)
+        .init_resource::<BoardShown>()
         .add_systems(
             Last,
             (

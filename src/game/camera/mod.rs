@@ -1,4 +1,5 @@
-//! The camera: orbit with the right or middle button, zoom with the wheel, within limits that
+//! The camera: orbit with the right or middle button or a finger, zoom with the wheel or a
+//! pinch, turn with two fingers' twist, within limits that
 //! keep the board in view; preset views from behind each kingdom (keys 1–7) and from the top
 //! (key 0); after each move it turns smoothly to the side of the kingdom to move next. The
 //! preset views and the turns stand at the distance that frames the whole board in the part of
@@ -13,6 +14,7 @@ use bevy_panorbit_camera::{PanOrbitCamera, PanOrbitCameraPlugin};
 use qiguo_rules::Kingdom;
 
 use crate::game::AppSystems;
+use crate::game::input::touch::CameraGesture;
 use crate::game::keys;
 use crate::game::layout::{SIDE_PITCH, TOP_PITCH, kingdom_yaw, nearest_yaw};
 use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
@@ -32,6 +34,7 @@ pub(super) fn plugin(app: &mut App) {
             (
                 pause_camera_under_the_interface,
                 choose_orbit_button,
+                follow_fingers,
                 view_keys.run_if(not(egui_wants_any_keyboard_input)),
             )
                 .in_set(AppSystems::RecordInput),
@@ -146,6 +149,8 @@ fn spawn_camera(
             pitch_lower_limit: Some(0.2),
             pitch_upper_limit: Some(TOP_PITCH),
             button_orbit: MouseButton::Right,
+            // Fingers are read as gestures by the input (`input::touch`), applied here.
+            touch_enabled: false,
             // Panning is off: the board stays centred.
             button_pan: MouseButton::Other(255),
             orbit_smoothness: 0.15,
@@ -219,6 +224,44 @@ fn choose_orbit_button(
         {
             for mut camera in &mut cameras {
                 camera.button_orbit = press.button;
+            }
+        }
+    }
+}
+
+/// Fingers turn, tilt and zoom the camera as the mouse does (`input::touch` reads them): a
+/// finger's travel across the width of the window turns it once around the board, across the
+/// height tilts it from the side to the top; two fingers' twist turns it by their angle, their
+/// spreading brings it nearer in proportion.
+fn follow_fingers(
+    mut gestures: MessageReader<CameraGesture>,
+    windows: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    mut cameras: Query<&mut PanOrbitCamera>,
+) {
+    if gestures.is_empty() {
+        return;
+    }
+    let size = windows
+        .single()
+        .map_or(Vec2::new(1280.0, 720.0), |w| {
+            Vec2::new(w.width(), w.height())
+        })
+        .max(Vec2::ONE);
+    for gesture in gestures.read() {
+        for mut camera in &mut cameras {
+            match *gesture {
+                CameraGesture::Orbit(travel) => {
+                    camera.target_yaw -= travel.x / size.x * std::f32::consts::TAU;
+                    camera.target_pitch = (camera.target_pitch
+                        + travel.y / size.y * std::f32::consts::PI)
+                        .clamp(0.2, TOP_PITCH);
+                }
+                CameraGesture::Zoom(factor) => {
+                    camera.target_radius =
+                        (camera.target_radius * factor).clamp(RADIUS_RANGE.0, RADIUS_RANGE.1);
+                }
+                // Turning the fingers clockwise turns the board clockwise under them.
+                CameraGesture::Twist(angle) => camera.target_yaw -= angle,
             }
         }
     }

@@ -1,9 +1,11 @@
 //! Pointer and keyboard input turned into the game's messages, and nothing more: picking
 //! observers name the point under a click (a stone, or the board's surface near a point) or a
-//! hover; a right click that did not drag the camera, or Escape, drops the selection. The interface captures the pointer over its windows, so
+//! hover; a right click that did not drag the camera, or Escape, drops the selection; fingers
+//! are read as gestures ([`touch`]). The interface captures the pointer over its windows, so
 //! clicks there never reach the board.
 
 pub(crate) mod history;
+pub(crate) mod touch;
 
 use bevy::input::mouse::MouseMotion;
 use bevy::picking::mesh_picking::MeshPickingPlugin;
@@ -26,6 +28,10 @@ use crate::game::stones::{EmperorStone, StonePlace};
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(MeshPickingPlugin)
         .init_resource::<RightDrag>()
+        .init_resource::<touch::Gestures>()
+        .init_resource::<touch::HeldCard>()
+        .init_resource::<touch::Fingers>()
+        .add_message::<touch::CameraGesture>()
         .add_observer(on_click)
         .add_observer(on_over)
         .add_observer(on_out)
@@ -33,6 +39,8 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 right_click_deselects.run_if(not(egui_wants_any_pointer_input)),
+                touch::note_pointer_kind,
+                touch::read_touches,
                 escape_deselects.run_if(not(egui_wants_any_keyboard_input)),
                 threat_key.run_if(not(egui_wants_any_keyboard_input)),
                 replay_key.run_if(not(egui_wants_any_keyboard_input)),
@@ -78,8 +86,12 @@ fn on_click(
     mut clicked: MessageWriter<PointClicked>,
     egui: Option<Res<EguiWantsInput>>,
 ) {
-    // A click on a window or panel over the board is the interface's, not the board's.
-    if click.button != PointerButton::Primary || over_interface(egui.as_deref()) {
+    // A click on a window or panel over the board is the interface's, not the board's; a
+    // finger's taps are read as gestures (`touch`), never as clicks.
+    if click.button != PointerButton::Primary
+        || click.pointer_id.is_touch()
+        || over_interface(egui.as_deref())
+    {
         return;
     }
     let point = point_of(
@@ -108,6 +120,10 @@ fn on_over(
     emperors: Query<(), With<EmperorStone>>,
     mut hover: ResMut<Hover>,
 ) {
+    // A finger does not hover: its long press shows the card.
+    if over.pointer_id.is_touch() {
+        return;
+    }
     if let Some(point) = stone_point(over.event_target(), &stones, &emperors)
         && hover.point != Some(point)
     {
@@ -121,6 +137,9 @@ fn on_out(
     emperors: Query<(), With<EmperorStone>>,
     mut hover: ResMut<Hover>,
 ) {
+    if out.pointer_id.is_touch() {
+        return;
+    }
     let point = stone_point(out.event_target(), &stones, &emperors);
     if point.is_some() && point == hover.point {
         hover.point = None;

@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use qiguo_rules::Point;
 
 use crate::game::AppSystems;
+use crate::game::input::touch::Fingers;
 use crate::game::layout::{BOARD_THICKNESS, point_position};
 use crate::game::selection::{ClickRefused, Hover, Marker, MarkerKind, Selection};
 use crate::game::state::{Match, Review, TurnPhase};
@@ -77,12 +78,24 @@ fn make_marker_assets(
     commands.insert_resource(assets);
 }
 
+/// How much larger a move's dot is drawn for a player using fingers, whose fingertip hides a
+/// dot of the mouse's size.
+pub(crate) const FINGER_DOT_SCALE: f32 = 1.7;
+
 fn dress_markers(
     mut commands: Commands,
     assets: Res<MarkerAssets>,
+    fingers: Option<Res<Fingers>>,
     markers: Query<(Entity, &Marker, &Transform), Added<Marker>>,
 ) {
+    let fingers = fingers.is_some_and(|f| f.0);
     for (entity, marker, transform) in &markers {
+        let dot = matches!(marker.kind, MarkerKind::Move | MarkerKind::PreviewMove);
+        let scale = if fingers && dot {
+            Vec3::splat(FINGER_DOT_SCALE)
+        } else {
+            Vec3::ONE
+        };
         let (mesh, material, lift) = match marker.kind {
             MarkerKind::Move => (&assets.dot, &assets.materials[0], 0.012),
             MarkerKind::Capture => (&assets.ring, &assets.materials[1], 0.07),
@@ -92,7 +105,9 @@ fn dress_markers(
         commands.entity(entity).try_insert((
             Mesh3d(mesh.clone()),
             MeshMaterial3d(material.clone()),
-            transform.with_translation(transform.translation + Vec3::Y * lift),
+            transform
+                .with_translation(transform.translation + Vec3::Y * lift)
+                .with_scale(scale),
             Pickable::IGNORE,
         ));
     }

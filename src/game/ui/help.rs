@@ -277,6 +277,7 @@ pub(super) fn rules_key(keys: Res<ButtonInput<KeyCode>>, mut rules: ResMut<Rules
 pub(super) fn piece_card(
     mut contexts: EguiContexts,
     hover: Res<Hover>,
+    held: Res<crate::game::input::touch::HeldCard>,
     selection: Res<Selection>,
     markers: Query<&Marker>,
     camera: Query<(&Camera, &GlobalTransform), With<Camera3d>>,
@@ -289,7 +290,9 @@ pub(super) fn piece_card(
     tr: Res<Tr>,
 ) -> Result {
     let tr = *tr;
-    let Some(point) = hover.point else {
+    // A finger's long press shows its stone's card at once, where the finger was.
+    let held = held.0.filter(|_| hover.point.is_none());
+    let Some(point) = hover.point.or(held.map(|(p, _)| p)) else {
         *since = None;
         return Ok(());
     };
@@ -297,7 +300,7 @@ pub(super) fn piece_card(
     if since.is_none_or(|(p, _)| p != point) {
         *since = Some((point, now));
     }
-    if since.is_some_and(|(_, t)| now - t < CARD_DELAY) {
+    if held.is_none() && since.is_some_and(|(_, t)| now - t < CARD_DELAY) {
         return Ok(());
     }
     // The card is made once per stone and position shown, not every frame (a reviewed
@@ -311,11 +314,12 @@ pub(super) fn piece_card(
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
-    let Some(pointer) = ctx.pointer_latest_pos() else {
-        return Ok(());
-    };
     // The marks on the board (and the selected stone) where the screen shows them, in points.
     let to_points = windows.single().map_or(1.0, |w| w.scale_factor()) / ctx.pixels_per_point();
+    let finger = held.map(|(_, at)| egui::pos2(at.x * to_points, at.y * to_points));
+    let Some(pointer) = finger.or(ctx.pointer_latest_pos()) else {
+        return Ok(());
+    };
     let marks: Vec<egui::Pos2> = camera
         .single()
         .map(|(camera, transform)| {
