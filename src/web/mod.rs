@@ -59,6 +59,7 @@ pub(crate) fn plugin(app: &mut App) {
                 page_title,
                 note_search_time,
                 notify::keep_words,
+                locate_asked_point,
                 notify::keep_subscribed,
                 font::fetch_whole_cut,
             ),
@@ -137,6 +138,38 @@ fn page_title(
         document.set_title(&title);
     }
     *shown = title;
+}
+
+/// Where a point of the board is drawn, when the page asks: `<body data-locate="e1">` is
+/// answered in `<body data-located="e1 X Y">` with the CSS pixels of the point's centre on the
+/// screen as the camera shows it now (`e1 -` where it is out of the picture). The tests touch
+/// the board through it, as a player's eye finds a point; it is asked again after the view
+/// changes by setting `data-locate` anew.
+fn locate_asked_point(cameras: Query<(&Camera, &GlobalTransform), With<Camera3d>>) {
+    let Some(body) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+    else {
+        return;
+    };
+    let Some(asked) = body.get_attribute("data-locate") else {
+        return;
+    };
+    let _ = body.remove_attribute("data-locate");
+    let Ok(point) = asked.parse::<qiguo_rules::Point>() else {
+        let _ = body.set_attribute("data-located", &format!("{asked} not-a-point"));
+        return;
+    };
+    let at = cameras.single().ok().and_then(|(camera, transform)| {
+        camera
+            .world_to_viewport(transform, crate::game::layout::point_position(point))
+            .ok()
+    });
+    let answer = match at {
+        Some(v) => format!("{point} {:.1} {:.1}", v.x, v.y),
+        None => format!("{point} -"),
+    };
+    let _ = body.set_attribute("data-located", &answer);
 }
 
 /// Whether the board has been drawn (the loading notice is down).

@@ -415,3 +415,116 @@ async fn a_new_version_waits_for_the_player() {
     assert_eq!(now.as_str(), Some(format!("qiguo-{new_version}").as_str()));
     browser.close().await;
 }
+
+/// The page as a phone's game: held upright at a phone's pixel ratio, with touch events and
+/// Android's Chrome's name. The board is drawn; a name is typed after a tap on its field and
+/// the player plays now; a stone is tapped and moved by taps, reaching the server; a pinch
+/// zooms; a sheet is opened and closed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "needs the web bundle (QIGUO_WEB_BUNDLE, from tools/build-web) and chromium"
+)]
+async fn the_page_is_a_phones_game() {
+    use qiguo_server::QuickPace;
+
+    let server = Served::start(&bundle());
+    let mut phone = Browser::open_phone(390, 844, 3.0).await;
+    phone.record_console().await;
+    phone.visit(&format!("{}/", server.http)).await;
+    phone.wait_for_board().await;
+    phone.wait_frames(10).await;
+    // Drawn at two device pixels to the CSS pixel, not the screen's three.
+    let canvas = phone
+        .eval("(() => { const c = document.getElementById('qiguo'); return [c.width, c.height, c.clientWidth, c.clientHeight]; })()")
+        .await;
+    assert_eq!(
+        canvas,
+        serde_json::json!([780, 1688, 390, 844]),
+        "the canvas"
+    );
+    phone.screenshot("phone-welcome").await;
+
+    // The name typed as a phone's keyboard types, after a tap on its field; Play now.
+    phone.tap(160.0, 313.0).await;
+    phone.insert_text("Tam", false).await;
+    phone.wait_frames(5).await;
+    phone.screenshot("phone-name-typed").await;
+    phone.tap(185.0, 243.0).await;
+    phone.wait_for_title("Your move", PATIENCE).await;
+    phone.wait_frames(10).await;
+    let store = qiguo_server::Store::open(&server.db())
+        .await
+        .expect("the server's database");
+    let games = store.quick_games(QuickPace::Brisk, 10).await.unwrap();
+    assert_eq!(games.len(), 1, "Tam's game");
+    let seated = store.load_game(&games[0]).await.unwrap();
+    assert_eq!(seated.seats[0].name.as_deref(), Some("Tam"));
+    phone.screenshot("phone-playing").await;
+
+    // A stone tapped, and a tap a little off its destination: the nearest legal one is taken.
+    let game = Game::start(Rules::default(), Seats::default());
+    let mv = game
+        .position()
+        .legal_moves()
+        .into_iter()
+        .find(|m| {
+            m.to()
+                .is_some_and(|t| game.position().piece_at(t).is_none())
+        })
+        .expect("a quiet move");
+    let (from, to) = (mv.from().unwrap().to_string(), mv.to().unwrap().to_string());
+    let (fx, fy) = phone.locate(&from).await.expect("the stone in view");
+    phone.tap(fx, fy).await;
+    phone.wait_frames(5).await;
+    phone.screenshot("phone-selected").await;
+    let (tx, ty) = phone.locate(&to).await.expect("its destination in view");
+    phone.tap(tx + 4.0, ty - 3.0).await;
+    let start = std::time::Instant::now();
+    loop {
+        let moves: Vec<String> = store
+            .load_game(&games[0])
+            .await
+            .unwrap()
+            .game
+            .moves()
+            .map(|m| m.to_string())
+            .collect();
+        if let Some(first) = moves.first() {
+            assert_eq!(first, &mv.to_string(), "Tam's move");
+            break;
+        }
+        assert!(
+            start.elapsed() < PATIENCE,
+            "Tam's move {mv} never reached the server (tapped {from} at {fx:.0},{fy:.0} and {to} \
+             at {tx:.0},{ty:.0}); the page said {:?}",
+            phone.console("touch").await
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    phone.wait_frames(10).await;
+    phone.screenshot("phone-moved").await;
+    // A pinch spreading two fingers brings the board nearer: two points further apart.
+    let apart = |a: (f64, f64), b: (f64, f64)| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
+    let (a, b) = (
+        phone.locate("f7").await.unwrap(),
+        phone.locate("n7").await.unwrap(),
+    );
+    let before = apart(a, b);
+    phone.pinch((195.0, 650.0), 40.0, 120.0, 8).await;
+    phone.wait_frames(30).await;
+    let (a, b) = (
+        phone.locate("f7").await.unwrap(),
+        phone.locate("n7").await.unwrap(),
+    );
+    let after = apart(a, b);
+    assert!(
+        after > before * 1.3,
+        "the pinch zoomed from {before:.0} to {after:.0} px apart: {:?}",
+        phone.console("touch").await
+    );
+    phone.screenshot("phone-pinched").await;
+
+    store.close().await;
+    phone.close().await;
+}

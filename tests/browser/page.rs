@@ -175,8 +175,21 @@ impl Browser {
 
     /// [`Browser::open`] with a page of `width` × `height` CSS pixels (a phone's: 390 × 844).
     pub async fn open_sized(width: u32, height: u32) -> Browser {
+        Browser::launch(width, height, None).await
+    }
+
+    /// A phone (or tablet) held upright: a page of `width` × `height` CSS pixels drawn at
+    /// `ratio` device pixels to the CSS pixel (a real ratio, as a phone's screen has, not the
+    /// DevTools protocol's emulated one, which Bevy does not follow: bevy #24325), touch
+    /// events, and Android's Chrome's name.
+    pub async fn open_phone(width: u32, height: u32, ratio: f64) -> Browser {
+        Browser::launch(width, height, Some(ratio)).await
+    }
+
+    async fn launch(width: u32, height: u32, phone_ratio: Option<f64>) -> Browser {
         let profile = TempDir::new("qiguo-chromium");
-        let mut chromium = Command::new("chromium")
+        let mut chromium = Command::new("chromium");
+        chromium
             .args([
                 "--headless=new",
                 "--no-sandbox",
@@ -187,7 +200,13 @@ impl Browser {
                 "--use-angle=swiftshader",
                 "--lang=en-US",
             ])
-            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg(format!("--user-data-dir={}", profile.path().display()));
+        if let Some(ratio) = phone_ratio {
+            chromium
+                .arg(format!("--force-device-scale-factor={ratio}"))
+                .arg("--touch-events=enabled");
+        }
+        let mut chromium = chromium
             .arg("about:blank")
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -237,17 +256,182 @@ impl Browser {
                 json!({
                     "width": width,
                     "height": height,
-                    "deviceScaleFactor": 1,
-                    "mobile": width < 600,
+                    // 0: the screen's own ratio (forced above for a phone).
+                    "deviceScaleFactor": if phone_ratio.is_some() { 0 } else { 1 },
+                    "mobile": width < 600 || phone_ratio.is_some(),
                 }),
             )
             .await;
+        if phone_ratio.is_some() {
+            browser
+                .call(
+                    "Emulation.setTouchEmulationEnabled",
+                    json!({ "enabled": true, "maxTouchPoints": 5 }),
+                )
+                .await;
+            browser
+                .call(
+                    "Emulation.setUserAgentOverride",
+                    json!({
+                        "userAgent": "Mozilla/5.0 (Linux; Android 15; Pixel 9) AppleWebKit/537.36 \
+                                      (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36",
+                        "platform": "Android",
+                    }),
+                )
+                .await;
+        }
         browser
+    }
+
+    /// Fingers on the page: a touch event (`touchStart`, `touchMove`, `touchEnd`) with the
+    /// fingers down at these CSS pixels.
+    pub async fn touch(&mut self, kind: &str, fingers: &[(f64, f64)]) {
+        self.call("Input.dispatchTouchEvent", touch_event(kind, fingers))
+            .await;
+    }
+
+    /// A finger's tap: down and up at once (a person's tap lasts about a tenth of a second; a
+    /// software renderer's frame of a phone's screen lasts longer, so the finger is not left
+    /// down across frames, where it would be a long press).
+    pub async fn tap(&mut self, x: f64, y: f64) {
+        // Both sent before either is answered, so that both reach the page before its next
+        // frame (a software renderer's frame of a phone's screen lasts more than a second).
+        let first = self
+            .send(
+                "Input.dispatchTouchEvent",
+                touch_event("touchStart", &[(x, y)]),
+            )
+            .await;
+        let second = self
+            .send("Input.dispatchTouchEvent", touch_event("touchEnd", &[]))
+            .await;
+        self.answer(first, "touchStart").await;
+        self.answer(second, "touchEnd").await;
+        self.wait_frames(3).await;
+    }
+
+    /// A finger resting on the page for `held`, then lifted.
+    pub async fn long_press(&mut self, x: f64, y: f64, held: Duration) {
+        self.touch("touchStart", &[(x, y)]).await;
+        let start = Instant::now();
+        while start.elapsed() < held {
+            self.wait_frames(1).await;
+        }
+        self.wait_frames(2).await;
+        self.touch("touchEnd", &[]).await;
+        self.wait_frames(3).await;
+    }
+
+    /// Two fingers about `centre`, their distance going from `from` to `to` CSS pixels along
+    /// the horizontal in `steps` moves, a frame each.
+    pub async fn pinch(&mut self, centre: (f64, f64), from: f64, to: f64, steps: u32) {
+        let (x, y) = centre;
+        let at = |d: f64| [(x - d / 2.0, y), (x + d / 2.0, y)];
+        // The second finger lands as a person's does, a moment after the first (not a slow
+        // frame later, when the first would already rest as a long press).
+        let first = self
+            .send(
+                "Input.dispatchTouchEvent",
+                touch_event("touchStart", &at(from)[..1]),
+            )
+            .await;
+        let second = self
+            .send(
+                "Input.dispatchTouchEvent",
+                touch_event("touchStart", &at(from)),
+            )
+            .await;
+        self.answer(first, "touchStart").await;
+        self.answer(second, "touchStart").await;
+        self.wait_frames(1).await;
+        for step in 1..=steps {
+            let d = from + (to - from) * f64::from(step) / f64::from(steps);
+            self.touch("touchMove", &at(d)).await;
+            self.wait_frames(1).await;
+        }
+        self.touch("touchEnd", &at(to)[..1]).await;
+        self.wait_frames(1).await;
+        self.touch("touchEnd", &[]).await;
+        self.wait_frames(3).await;
+    }
+
+    /// From now on, the page's console is kept (read with [`Browser::console`]).
+    pub async fn record_console(&mut self) {
+        self.call("Runtime.enable", json!({})).await;
+    }
+
+    /// The lines the page wrote to its console since [`Browser::record_console`] that contain
+    /// `part`.
+    pub async fn console(&mut self, part: &str) -> Vec<String> {
+        // A command's round trip brings in the events sent before its answer.
+        self.eval("0").await;
+        self.events
+            .iter()
+            .filter(|e| e["method"] == "Runtime.consoleAPICalled")
+            .map(|e| {
+                e["params"]["args"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|a| a["value"].as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .filter(|line| line.contains(part))
+            .collect()
+    }
+
+    /// Where the page draws `point` now, in CSS pixels (asked through `<body data-locate>`);
+    /// `None` where it is out of the picture.
+    pub async fn locate(&mut self, point: &str) -> Option<(f64, f64)> {
+        self.eval(&format!(
+            "delete document.body.dataset.located; document.body.dataset.locate = '{point}'"
+        ))
+        .await;
+        let start = Instant::now();
+        loop {
+            let answer = self.eval("document.body.dataset.located || null").await;
+            if let Some(answer) = answer.as_str() {
+                let parts: Vec<&str> = answer.split(' ').collect();
+                assert_eq!(parts[0], point, "{answer}");
+                return match parts[1..] {
+                    [x, y] => Some((x.parse().unwrap(), y.parse().unwrap())),
+                    _ => None,
+                };
+            }
+            assert!(start.elapsed() < PATIENCE, "the page never located {point}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Text as a phone's keyboard gives it (no key events, the text inserted where the focus
+    /// is), then Enter if `enter`.
+    pub async fn insert_text(&mut self, text: &str, enter: bool) {
+        self.call("Input.insertText", json!({ "text": text })).await;
+        self.wait_frames(3).await;
+        if enter {
+            for kind in ["keyDown", "keyUp"] {
+                let mut event = json!({
+                    "type": kind, "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13,
+                });
+                if kind == "keyDown" {
+                    event["text"] = json!("\r");
+                }
+                self.call("Input.dispatchKeyEvent", event).await;
+                self.wait_frames(2).await;
+            }
+        }
     }
 
     /// Sends a command (to the page once attached) and waits for its result; events on the
     /// way are passed over.
     async fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send(method, params).await;
+        self.answer(id, method).await
+    }
+
+    /// Sends a command without waiting: its id, for [`Browser::answer`].
+    async fn send(&mut self, method: &str, params: Value) -> u64 {
         let id = self.next_id;
         self.next_id += 1;
         let mut message = json!({ "id": id, "method": method, "params": params });
@@ -258,6 +442,11 @@ impl Browser {
             .send(Message::text(message.to_string()))
             .await
             .expect("a command is sent");
+        id
+    }
+
+    /// Waits for the answer to command `id` (sent in order: answers to earlier ones first).
+    async fn answer(&mut self, id: u64, method: &str) -> Value {
         let deadline = Instant::now() + PATIENCE;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -756,6 +945,17 @@ impl Browser {
     pub async fn close(mut self) {
         let _ = self.call("Browser.close", json!({})).await;
     }
+}
+
+/// The DevTools protocol's touch event of `kind` (`touchStart`, `touchMove`, `touchEnd`) with
+/// the fingers down at these CSS pixels.
+fn touch_event(kind: &str, fingers: &[(f64, f64)]) -> Value {
+    let points: Vec<Value> = fingers
+        .iter()
+        .enumerate()
+        .map(|(id, &(x, y))| json!({ "x": x, "y": y, "id": id, "radiusX": 12, "radiusY": 12 }))
+        .collect();
+    json!({ "type": kind, "touchPoints": points })
 }
 
 /// The screenshot shows the board (its wood) and the armies (several kingdoms' colours), told

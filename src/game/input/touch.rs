@@ -85,7 +85,8 @@ impl Default for Gestures {
 }
 
 impl Gestures {
-    /// Reads one touch event at time `now`; `on_interface` says whether a finger landing here
+    /// Reads one touch event at time `now` (a frame's events before its [`Gestures::tick`]);
+    /// `on_interface` says whether a finger landing here
     /// lands on the interface rather than the board.
     pub(crate) fn touch(
         &mut self,
@@ -140,10 +141,11 @@ impl Gestures {
             }
             TouchPhase::Ended | TouchPhase::Canceled => {
                 self.fingers.remove(&id);
-                if let Phase::Pending { id: p, at: t, .. } = self.phase
+                // Still pending: no frame saw it rest for a long press (on a slow device a
+                // quick tap can span a frame longer than that; it stays a tap).
+                if let Phase::Pending { id: p, .. } = self.phase
                     && p == id
                     && phase == TouchPhase::Ended
-                    && now.saturating_sub(t) < LONG_PRESS
                 {
                     out.push(Recognised::Tap(at));
                 }
@@ -306,10 +308,11 @@ fn on_interface(
     if panels.is_some_and(|p| p.0.iter().any(|r| r.contains(physical))) {
         return true;
     }
+    // Windows, menus and popups; not what is drawn on the background (over the board itself).
     ctx.is_some_and(|ctx| {
         let zoom = ctx.zoom_factor();
         ctx.layer_id_at(egui::pos2(at.x / zoom, at.y / zoom))
-            .is_some()
+            .is_some_and(|layer| layer.order != egui::Order::Background)
     })
 }
 
@@ -362,9 +365,9 @@ impl BoardPicker<'_, '_> {
         on_stone.then_some(point)
     }
 
-    /// The point a tap at `at` means: the legal destination (a marker of the selected stone)
-    /// nearest to the finger on the screen within [`FINGER_REACH`], unless the point hit is
-    /// itself nearer.
+    /// The point a tap at `at` means: the point hit when it is a destination; else the legal
+    /// destination (a marker of the selected stone) nearest to the finger on the screen within
+    /// [`FINGER_REACH`] — unless a stone was hit that is nearer to the finger than it.
     fn tapped(&mut self, at: Vec2) -> Option<Point> {
         let hit = self.hit(at);
         let (camera, transform) = self.cameras.single().ok()?;
@@ -381,11 +384,18 @@ impl BoardPicker<'_, '_> {
             .filter_map(|m| Some((m.point, on_screen(m.point)?)))
             .filter(|&(_, d)| d <= FINGER_REACH)
             .min_by(|a, b| a.1.total_cmp(&b.1));
+        let marked = |p: Point| self.markers.iter().any(|m| m.point == p);
+        let stone = |p: Point| {
+            p == Point::EMPEROR || self.stones.iter().any(|s| *s == StonePlace::Board(p))
+        };
         match (hit, nearest_marker) {
-            (Some(h), Some((m, dm))) => {
+            // An empty point hit beside a destination is the destination; a stone hit (another
+            // to pick) is taken when the finger is nearer to it.
+            (Some(h), Some((m, dm))) if !marked(h) && stone(h) => {
                 let dh = on_screen(h).unwrap_or(f32::INFINITY);
                 Some(if dh < dm { h } else { m })
             }
+            (Some(h), Some(_)) if marked(h) => Some(h),
             (h, m) => m.map(|(m, _)| m).or(h),
         }
     }
@@ -503,6 +513,18 @@ mod tests {
         assert!(
             g.touch(7, TouchPhase::Ended, v(40., 60.), MS(1000), false)
                 .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_tap_across_one_slow_frame_stays_a_tap() {
+        let mut g = Gestures::default();
+        g.touch(1, TouchPhase::Started, v(40., 60.), MS(0), false);
+        assert_eq!(g.tick(MS(0)), None);
+        // The next frame, 1.3 s later, reads the lifting before it ticks.
+        assert_eq!(
+            g.touch(1, TouchPhase::Ended, v(40., 60.), MS(1300), false),
+            vec![Recognised::Tap(v(40., 60.))]
         );
     }
 

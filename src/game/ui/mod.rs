@@ -7,6 +7,7 @@ mod concede;
 pub(crate) mod describe;
 pub(crate) mod dialogs;
 mod files;
+mod fingers;
 mod help;
 mod movebox;
 pub(crate) mod moves;
@@ -37,7 +38,8 @@ pub(crate) use settings::toggled;
 pub(crate) use status::Toast;
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<NewGameForm>()
+    app.add_plugins(fingers::plugin)
+        .init_resource::<NewGameForm>()
         .init_resource::<FilesForm>()
         .init_resource::<Toast>()
         .init_resource::<concede::ConcedeForm>()
