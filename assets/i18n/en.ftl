@@ -821,3 +821,7 @@ server-refusal-bad-subscription = This browser's notifications cannot be sent by
 server-refusal-link-expired = This sign-in link has expired or was used. Join under a name, or open the game from a newer e-mail.
 server-refusal-try-again = The server could not do it just now; try again.
 server-refusal-shutting-down = The server is shutting down; try again in a moment.
+
+# The bar of sheets along a small screen's bottom (a phone's).
+sheet-menu = Menu
+sheet-talk = Talk

@@ -801,3 +801,7 @@ server-refusal-bad-subscription = Den här servern kan inte skicka notiser till 
 server-refusal-link-expired = Den här inloggningslänken har gått ut eller är redan använd. Gå med under ett namn, eller öppna partiet från ett nyare brev.
 server-refusal-try-again = Servern kunde inte göra det just nu; försök igen.
 server-refusal-shutting-down = Servern stängs av; försök igen om en stund.
+
+# The bar of sheets along a small screen's bottom (a phone's).
+sheet-menu = Meny
+sheet-talk = Samtal

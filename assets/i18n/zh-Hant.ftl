@@ -794,3 +794,7 @@ server-refusal-bad-subscription = 此伺服器無法向這個瀏覽器推送通�
 server-refusal-link-expired = 此登入連結已過期或已使用。請以名字加入，或從較新的郵件開啟對局。
 server-refusal-try-again = 伺服器暫時無法處理；請再試一次。
 server-refusal-shutting-down = 伺服器正在關閉；請稍後再試。
+
+# The bar of sheets along a small screen's bottom (a phone's).
+sheet-menu = 選單
+sheet-talk = 交談

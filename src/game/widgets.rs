@@ -63,3 +63,87 @@ pub(crate) fn centred_dialog<'open>(id: &str, title: String) -> egui::Window<'op
         // At once: a question must not wait for a fade (a slow machine draws few frames).
         .fade_in(false)
 }
+
+/// A screen narrower than this (in points) is a small one: a phone held upright.
+pub(crate) const SMALL_WIDTH: f32 = 600.0;
+/// A screen lower than this (in points) is a small one: a phone held sideways.
+pub(crate) const SMALL_HEIGHT: f32 = 460.0;
+/// The least height of a button a finger presses on a small screen (the platforms' 44 points).
+pub(crate) const FINGER_TARGET: f32 = 44.0;
+/// The id of the bar of sheets along a small screen's bottom.
+pub(crate) const SHEET_BAR: &str = "sheet bar";
+
+/// A panel that is a sheet on a small screen, opened from the sheet bar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sheet {
+    /// The kingdoms' standings.
+    Kingdoms,
+    /// An online game's table talk.
+    Talk,
+    /// The move list.
+    Moves,
+    /// The toolbar's buttons.
+    Menu,
+}
+
+/// Whether the screen is small (a phone's), and which sheet is open on it. On a small screen
+/// the board has the screen: the side panels and the toolbar are sheets that a thumb opens
+/// from the bar at the bottom and closes again, one at a time.
+#[derive(Resource, Default, Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SmallScreen {
+    /// The screen is small.
+    pub(crate) on: bool,
+    /// The sheet open, if any.
+    pub(crate) open: Option<Sheet>,
+}
+
+impl SmallScreen {
+    /// Whether the panel that is `sheet` on a small screen is drawn: always on a large one.
+    pub(crate) fn shows(&self, sheet: Sheet) -> bool {
+        !self.on || self.open == Some(sheet)
+    }
+
+    /// Opens `sheet`, or closes it if it is open.
+    pub(crate) fn toggle(&mut self, sheet: Sheet) {
+        self.open = if self.open == Some(sheet) {
+            None
+        } else {
+            Some(sheet)
+        };
+    }
+
+    /// How far above the screen's bottom a sheet stands: over the sheet bar.
+    pub(crate) fn sheet_bottom(ctx: &egui::Context) -> f32 {
+        let screen = ctx.content_rect();
+        panel_rect(ctx, SHEET_BAR).map_or(FINGER_TARGET + 3.0 * GAP, |bar| {
+            screen.max.y - bar.min.y + GAP
+        })
+    }
+
+    /// The width of a sheet: the screen's, less the margins.
+    pub(crate) fn sheet_width(ctx: &egui::Context) -> f32 {
+        ctx.content_rect().width() - 2.0 * GAP
+    }
+
+    /// A panel's window as a sheet on a small screen (the whole width, standing on the sheet
+    /// bar, at most three fifths of the screen high, not folded); as it is on a large one.
+    pub(crate) fn place<'a>(
+        &self,
+        ctx: &egui::Context,
+        window: egui::Window<'a>,
+    ) -> egui::Window<'a> {
+        if !self.on {
+            return window;
+        }
+        let width = SmallScreen::sheet_width(ctx);
+        window
+            .anchor(
+                egui::Align2::CENTER_BOTTOM,
+                [0.0, -SmallScreen::sheet_bottom(ctx)],
+            )
+            .min_width(width)
+            .max_width(width)
+            .max_height(ctx.content_rect().height() * 0.6)
+            .collapsible(false)
+    }
+}

@@ -237,10 +237,11 @@ async fn the_page_plays_now_from_its_first_screen() {
         .expect("the server's database");
     let games = store.quick_games(QuickPace::Brisk, 10).await.unwrap();
     assert_eq!(games.len(), 1, "Pia's game");
-    // The card is as wide on a phone; it is centred the same way.
-    phone.click_at(195 - 35, 422 - 108).await;
+    // On a phone's screen the card's buttons are a finger's height: its name field and
+    // Play now stand where the phone test taps them.
+    phone.click_at(160, 273).await;
     phone.type_text("Rui").await;
-    phone.click_at(195 - 10, 422 - 177).await;
+    phone.click_at(185, 188).await;
     // The server is another process: its database is read until Rui is seated.
     let start = std::time::Instant::now();
     let seated = loop {
@@ -446,11 +447,11 @@ async fn the_page_is_a_phones_game() {
     phone.screenshot("phone-welcome").await;
 
     // The name typed as a phone's keyboard types, after a tap on its field; Play now.
-    phone.tap(160.0, 313.0).await;
+    phone.tap(160.0, 273.0).await;
     phone.insert_text("Tam", false).await;
     phone.wait_frames(5).await;
     phone.screenshot("phone-name-typed").await;
-    phone.tap(185.0, 243.0).await;
+    phone.tap(185.0, 188.0).await;
     phone.wait_for_title("Your move", PATIENCE).await;
     phone.wait_frames(10).await;
     let store = qiguo_server::Store::open(&server.db())
@@ -511,7 +512,12 @@ async fn the_page_is_a_phones_game() {
         phone.locate("n7").await.unwrap(),
     );
     let before = apart(a, b);
-    phone.pinch((195.0, 650.0), 40.0, 120.0, 8).await;
+    // About the board's middle (the Emperor's point).
+    let middle = phone
+        .locate("j10")
+        .await
+        .expect("the board's middle in view");
+    phone.pinch(middle, 40.0, 120.0, 8).await;
     phone.wait_frames(30).await;
     let (a, b) = (
         phone.locate("f7").await.unwrap(),
@@ -524,6 +530,32 @@ async fn the_page_is_a_phones_game() {
         phone.console("touch").await
     );
     phone.screenshot("phone-pinched").await;
+
+    // The board has the screen; the moves are a sheet, opened from the bar at the bottom
+    // (Kingdoms, Talk, Moves, Menu: Moves the third) and closed again.
+    let darkness = |shot: &image::RgbaImage| {
+        // The mean brightness of the screen's middle band, where a sheet stands when open.
+        let (w, h) = (shot.width(), shot.height());
+        let band: Vec<u32> = (h * 45 / 100..h * 60 / 100)
+            .flat_map(|y| (w / 10..w * 9 / 10).map(move |x| (x, y)))
+            .map(|(x, y)| {
+                let p = shot.get_pixel(x, y);
+                (u32::from(p[0]) + u32::from(p[1]) + u32::from(p[2])) / 3
+            })
+            .collect();
+        band.iter().sum::<u32>() / band.len() as u32
+    };
+    let closed = darkness(&phone.screenshot("phone-sheet-closed").await);
+    phone.tap(238.0, 810.0).await;
+    phone.wait_frames(4).await;
+    let open = darkness(&phone.screenshot("phone-sheet-moves").await);
+    phone.tap(238.0, 810.0).await;
+    phone.wait_frames(4).await;
+    let closed_again = darkness(&phone.screenshot("phone-sheet-closed-again").await);
+    assert!(
+        open + 15 < closed && open + 15 < closed_again,
+        "the sheet's panel darkens the screen's middle while open: {closed} → {open} → {closed_again}"
+    );
 
     store.close().await;
     phone.close().await;

@@ -310,18 +310,6 @@ impl Browser {
         self.wait_frames(3).await;
     }
 
-    /// A finger resting on the page for `held`, then lifted.
-    pub async fn long_press(&mut self, x: f64, y: f64, held: Duration) {
-        self.touch("touchStart", &[(x, y)]).await;
-        let start = Instant::now();
-        while start.elapsed() < held {
-            self.wait_frames(1).await;
-        }
-        self.wait_frames(2).await;
-        self.touch("touchEnd", &[]).await;
-        self.wait_frames(3).await;
-    }
-
     /// Two fingers about `centre`, their distance going from `from` to `to` CSS pixels along
     /// the horizontal in `steps` moves, a frame each.
     pub async fn pinch(&mut self, centre: (f64, f64), from: f64, to: f64, steps: u32) {

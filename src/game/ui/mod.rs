@@ -29,6 +29,9 @@ use crate::game::art::textures::{KAI_FONT, Rgba};
 use crate::game::camera::framing::{FreeArea, PanelRects};
 use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
 use crate::game::widgets::UiSystems;
+use crate::game::widgets::{
+    FINGER_TARGET, SHEET_BAR, SMALL_HEIGHT, SMALL_WIDTH, Sheet, SmallScreen,
+};
 pub(crate) use crate::game::widgets::{GAP, centred_dialog, column_top, panel_rect};
 use crate::i18n::Tr;
 
@@ -48,6 +51,7 @@ pub(crate) fn plugin(app: &mut App) {
         .init_resource::<movebox::MoveBox>()
         .init_resource::<welcome::Welcome>()
         .init_resource::<InterfaceZoom>()
+        .init_resource::<SmallScreen>()
         .init_resource::<Palette>()
         .keep_setting::<NewGameForm>()
         .keep_setting::<welcome::Welcome>()
@@ -79,10 +83,11 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(
             EguiPrimaryContextPass,
             (
-                (set_up_style, share_palette, zoom_keys)
+                (set_up_style, share_palette, zoom_keys, fit_to_screen)
                     .chain()
                     .in_set(UiSystems::Setup),
                 (
+                    sheet_bar,
                     standings::turn_strip,
                     standings::kingdom_table,
                     status::toolbar,
@@ -172,14 +177,87 @@ fn set_up_style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
 
 /// The lasting panels, by their ids: the turn strip, the toolbar, the Kingdoms and Moves
 /// windows, the status line and a lesson's card. The board is framed in the space they leave.
-const PANELS: [&str; 6] = [
+const PANELS: [&str; 7] = [
     "turn strip",
     "toolbar",
     "Kingdoms",
     "Moves",
     "status",
     "lesson card",
+    SHEET_BAR,
 ];
+
+/// The panels that are sheets on a small screen: passing, drawn over the board, not framing it.
+const SHEETS: [&str; 3] = ["toolbar", "Kingdoms", "Moves"];
+
+/// Whether the screen is small (see [`SmallScreen`]); on one, buttons are tall enough for a
+/// finger. A sheet left open closes when the screen is no longer small.
+fn fit_to_screen(mut contexts: EguiContexts, mut small: ResMut<SmallScreen>) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    let screen = ctx.content_rect();
+    let on = screen.width() < SMALL_WIDTH || screen.height() < SMALL_HEIGHT;
+    if on == small.on {
+        return Ok(());
+    }
+    small.on = on;
+    small.open = None;
+    ctx.all_styles_mut(|style| {
+        if on {
+            style.spacing.interact_size.y = FINGER_TARGET;
+            style.spacing.button_padding = egui::vec2(10.0, 8.0);
+        } else {
+            let plain = egui::style::Spacing::default();
+            style.spacing.interact_size = plain.interact_size;
+            style.spacing.button_padding = plain.button_padding;
+        }
+    });
+    Ok(())
+}
+
+/// The bar along a small screen's bottom: a button for each sheet (the kingdoms, an online
+/// game's table talk, the moves, the menu), each opening its sheet or closing it.
+fn sheet_bar(
+    mut contexts: EguiContexts,
+    mut small: ResMut<SmallScreen>,
+    online: Res<crate::game::online::Online>,
+    tr: Res<Tr>,
+) -> Result {
+    if !small.on {
+        return Ok(());
+    }
+    let tr = *tr;
+    let ctx = contexts.ctx_mut()?;
+    let mut sheets = vec![
+        (Sheet::Kingdoms, tr.text("kingdoms-title")),
+        (Sheet::Moves, tr.text("moves-title")),
+        (Sheet::Menu, tr.text("sheet-menu")),
+    ];
+    if online.table.is_some() {
+        sheets.insert(1, (Sheet::Talk, tr.text("sheet-talk")));
+    }
+    let width = crate::game::widgets::SmallScreen::sheet_width(ctx);
+    egui::Area::new(egui::Id::new(SHEET_BAR))
+        .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -GAP])
+        .show(ctx, |ui| {
+            egui::Frame::window(ui.style())
+                .inner_margin(4.0)
+                .show(ui, |ui| {
+                    ui.set_width(width - 8.0);
+                    let each = (width - 8.0) / sheets.len() as f32 - ui.spacing().item_spacing.x;
+                    ui.horizontal(|ui| {
+                        for (sheet, name) in sheets {
+                            let open = small.open == Some(sheet);
+                            let button = egui::Button::selectable(open, name)
+                                .min_size(egui::vec2(each, FINGER_TARGET));
+                            if ui.add(button).clicked() {
+                                small.toggle(sheet);
+                            }
+                        }
+                    });
+                });
+        });
+    Ok(())
+}
 
 /// The free area (where the board is framed) in points: banners and the turn strip centre on it.
 fn board_area(ctx: &egui::Context, free: &FreeArea) -> egui::Rect {
@@ -191,11 +269,16 @@ fn board_area(ctx: &egui::Context, free: &FreeArea) -> egui::Rect {
 }
 
 /// Tells the framing where the panels are, in physical pixels.
-fn report_panels(mut contexts: EguiContexts, mut panels: ResMut<PanelRects>) -> Result {
+fn report_panels(
+    mut contexts: EguiContexts,
+    mut panels: ResMut<PanelRects>,
+    small: Res<SmallScreen>,
+) -> Result {
     let ctx = contexts.ctx_mut()?;
     let scale = ctx.pixels_per_point();
     let rects: Vec<Rect> = PANELS
         .iter()
+        .filter(|id| !(small.on && SHEETS.contains(id)))
         .filter_map(|id| panel_rect(ctx, id))
         .map(|r| Rect::from_corners(Vec2::new(r.min.x, r.min.y), Vec2::new(r.max.x, r.max.y)))
         .map(|r| Rect::from_corners(r.min * scale, r.max * scale))

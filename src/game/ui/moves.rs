@@ -3,6 +3,7 @@
 //! the position after it (review); buttons step through the game, take moves back and play
 //! them again.
 
+use crate::game::widgets::{Sheet, SmallScreen};
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
@@ -81,8 +82,12 @@ pub(super) fn move_list(
     mut last_shown: Local<Option<usize>>,
     (recap, replay, mut report): (Res<Recap>, Res<Replay>, ResMut<ReportWindow>),
     mut replays: MessageWriter<ReplayRequested>,
+    small: Res<SmallScreen>,
     tr: Res<Tr>,
 ) -> Result {
+    if !small.shows(Sheet::Moves) {
+        return Ok(());
+    }
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let game = the_match.game();
@@ -99,169 +104,172 @@ pub(super) fn move_list(
     let bottom = panel_rect(ctx, "toolbar").map_or(ctx.content_rect().max.y, |r| r.min.y - GAP);
     let width = kingdoms.map_or(262.0, |r| r.width()).max(262.0);
     // The list's height: what is left after the buttons and the title bar.
-    let list_height = (bottom - top - 120.0).clamp(20.0, 300.0);
-    egui::Window::new(tr.text("moves-title"))
+    // On a small screen, a sheet: its list about a third of the screen.
+    let list_height = if small.on {
+        ctx.content_rect().height() / 3.0
+    } else {
+        (bottom - top - 120.0).clamp(20.0, 300.0)
+    };
+    let window = egui::Window::new(tr.text("moves-title"))
         .id(egui::Id::new("Moves"))
         .anchor(egui::Align2::RIGHT_TOP, [-GAP, top])
         .min_width(width)
         .max_width(width)
         .resizable(false)
-        .collapsible(true)
-        .show(ctx, |ui| {
-            ui.horizontal(|ui| {
-                let step = |ui: &mut egui::Ui, label: &str, hint: String, enabled: bool| {
-                    ui.add_enabled(enabled && idle, egui::Button::new(label))
-                        .on_hover_text(hint)
-                        .clicked()
-                };
-                if step(ui, "⏮", tr.text("moves-first"), shown > 0) {
-                    steps.write(ReviewRequested::First);
-                }
-                if step(
-                    ui,
-                    "◀",
-                    tr!(
-                        tr,
-                        "moves-back",
-                        key = crate::game::keys::REVIEW_BACK.label()
-                    ),
-                    shown > 0,
-                ) {
-                    steps.write(ReviewRequested::Back);
-                }
-                if step(
-                    ui,
-                    "▶",
-                    tr!(
-                        tr,
-                        "moves-forward",
-                        key = crate::game::keys::REVIEW_FORWARD.label()
-                    ),
-                    shown < len,
-                ) {
-                    steps.write(ReviewRequested::Forward);
-                }
-                if step(ui, "⏭", tr.text("moves-live"), shown < len) {
-                    steps.write(ReviewRequested::Live);
-                }
-                ui.separator();
-                if step(
-                    ui,
-                    &tr.text("moves-undo"),
-                    tr!(tr, "moves-undo-hint", key = crate::game::keys::UNDO.label()),
-                    len > 0,
-                ) {
-                    undo.write(UndoRequested);
-                }
-                if step(
-                    ui,
-                    &tr.text("moves-redo"),
-                    tr!(tr, "moves-redo-hint", key = crate::game::keys::REDO.label()),
-                    game.can_redo(),
-                ) {
-                    redo.write(RedoRequested);
-                }
-                ui.separator();
-                if ui
-                    .button(tr.text("moves-report"))
-                    .on_hover_text(tr.text("moves-report-hint"))
+        .collapsible(true);
+    small.place(ctx, window).show(ctx, |ui| {
+        ui.horizontal(|ui| {
+            let step = |ui: &mut egui::Ui, label: &str, hint: String, enabled: bool| {
+                ui.add_enabled(enabled && idle, egui::Button::new(label))
+                    .on_hover_text(hint)
                     .clicked()
-                {
-                    report.open = !report.open;
-                }
-            });
-            if let Some(since) = &since {
-                ui.horizontal(|ui| {
-                    let count = since.len();
-                    let playing = replay.step.is_some();
-                    let label = tr.text(if playing {
-                        "moves-replaying"
-                    } else {
-                        "moves-replay"
-                    });
-                    let enabled = !playing
-                        && *phase.get() == TurnPhase::AwaitingInput
-                        && review.ply.is_none();
-                    if ui
-                        .add_enabled(enabled, egui::Button::new(label))
-                        .on_hover_text(tr!(
-                            tr,
-                            "moves-replay-hint",
-                            key = crate::game::keys::REPLAY.label()
-                        ))
-                        .clicked()
-                    {
-                        replays.write(ReplayRequested);
-                    }
-                    ui.label(
-                        RichText::new(tr!(tr, "moves-since-your-turn", count = count))
-                            .color(RECAP_COLOUR),
-                    );
-                });
+            };
+            if step(ui, "⏮", tr.text("moves-first"), shown > 0) {
+                steps.write(ReviewRequested::First);
             }
-            if review.ply.is_some() {
-                ui.label(
-                    RichText::new(tr!(tr, "moves-looking-back", shown = shown, count = len))
-                        .color(Color32::from_rgb(150, 200, 255)),
-                );
+            if step(
+                ui,
+                "◀",
+                tr!(
+                    tr,
+                    "moves-back",
+                    key = crate::game::keys::REVIEW_BACK.label()
+                ),
+                shown > 0,
+            ) {
+                steps.write(ReviewRequested::Back);
+            }
+            if step(
+                ui,
+                "▶",
+                tr!(
+                    tr,
+                    "moves-forward",
+                    key = crate::game::keys::REVIEW_FORWARD.label()
+                ),
+                shown < len,
+            ) {
+                steps.write(ReviewRequested::Forward);
+            }
+            if step(ui, "⏭", tr.text("moves-live"), shown < len) {
+                steps.write(ReviewRequested::Live);
             }
             ui.separator();
-            if len == 0 {
-                ui.label(RichText::new(tr.text("moves-none")).color(Color32::from_gray(150)));
-                return;
+            if step(
+                ui,
+                &tr.text("moves-undo"),
+                tr!(tr, "moves-undo-hint", key = crate::game::keys::UNDO.label()),
+                len > 0,
+            ) {
+                undo.write(UndoRequested);
             }
-            let mut area = egui::ScrollArea::vertical()
-                .max_height(list_height)
-                .auto_shrink([false, true]);
-            if scroll_to_shown {
-                let y = (shown.saturating_sub(1) as f32 * (ROW + ui.spacing().item_spacing.y)
-                    - 120.0)
-                    .max(0.0);
-                area = area.vertical_scroll_offset(y);
+            if step(
+                ui,
+                &tr.text("moves-redo"),
+                tr!(tr, "moves-redo-hint", key = crate::game::keys::REDO.label()),
+                game.can_redo(),
+            ) {
+                redo.write(RedoRequested);
             }
-            area.show_rows(ui, ROW, len, |ui, rows| {
-                for (i, report) in game.reports().enumerate().skip(rows.start).take(rows.len()) {
-                    let ply = i + 1;
-                    let current = ply == shown;
-                    let response = ui
-                        .horizontal(|ui| {
-                            ui.set_min_height(ROW);
-                            let number = RichText::new(format!("{ply:>4}."))
-                                .monospace()
-                                .color(Color32::from_gray(if current { 240 } else { 140 }));
-                            ui.label(number);
-                            badge(ui, report.mover, 15.0, false);
-                            move_line(ui, tr, report);
-                        })
-                        .response;
-                    if since.as_ref().is_some_and(|r| r.contains(&i)) {
-                        // A bar at the left edge: played since your last turn.
-                        let rect = response.rect;
-                        ui.painter().rect_filled(
-                            egui::Rect::from_min_max(
-                                rect.left_top() - egui::vec2(4.0, 0.0),
-                                rect.left_bottom() - egui::vec2(1.0, 0.0),
-                            ),
-                            1.0,
-                            RECAP_COLOUR,
-                        );
-                    }
-                    if current {
-                        ui.painter().rect_stroke(
-                            response.rect.expand(1.0),
-                            3.0,
-                            egui::Stroke::new(1.0, Color32::from_rgb(150, 200, 255)),
-                            egui::StrokeKind::Outside,
-                        );
-                    }
-                    let response = response
-                        .interact(egui::Sense::click())
-                        .on_hover_text(MoveDescription::of(report).sentence(tr, ply));
-                    if response.clicked() && idle {
-                        steps.write(ReviewRequested::Ply(ply));
-                    }
-                }
-            });
+            ui.separator();
+            if ui
+                .button(tr.text("moves-report"))
+                .on_hover_text(tr.text("moves-report-hint"))
+                .clicked()
+            {
+                report.open = !report.open;
+            }
         });
+        if let Some(since) = &since {
+            ui.horizontal(|ui| {
+                let count = since.len();
+                let playing = replay.step.is_some();
+                let label = tr.text(if playing {
+                    "moves-replaying"
+                } else {
+                    "moves-replay"
+                });
+                let enabled =
+                    !playing && *phase.get() == TurnPhase::AwaitingInput && review.ply.is_none();
+                if ui
+                    .add_enabled(enabled, egui::Button::new(label))
+                    .on_hover_text(tr!(
+                        tr,
+                        "moves-replay-hint",
+                        key = crate::game::keys::REPLAY.label()
+                    ))
+                    .clicked()
+                {
+                    replays.write(ReplayRequested);
+                }
+                ui.label(
+                    RichText::new(tr!(tr, "moves-since-your-turn", count = count))
+                        .color(RECAP_COLOUR),
+                );
+            });
+        }
+        if review.ply.is_some() {
+            ui.label(
+                RichText::new(tr!(tr, "moves-looking-back", shown = shown, count = len))
+                    .color(Color32::from_rgb(150, 200, 255)),
+            );
+        }
+        ui.separator();
+        if len == 0 {
+            ui.label(RichText::new(tr.text("moves-none")).color(Color32::from_gray(150)));
+            return;
+        }
+        let mut area = egui::ScrollArea::vertical()
+            .max_height(list_height)
+            .auto_shrink([false, true]);
+        if scroll_to_shown {
+            let y = (shown.saturating_sub(1) as f32 * (ROW + ui.spacing().item_spacing.y) - 120.0)
+                .max(0.0);
+            area = area.vertical_scroll_offset(y);
+        }
+        area.show_rows(ui, ROW, len, |ui, rows| {
+            for (i, report) in game.reports().enumerate().skip(rows.start).take(rows.len()) {
+                let ply = i + 1;
+                let current = ply == shown;
+                let response = ui
+                    .horizontal(|ui| {
+                        ui.set_min_height(ROW);
+                        let number = RichText::new(format!("{ply:>4}."))
+                            .monospace()
+                            .color(Color32::from_gray(if current { 240 } else { 140 }));
+                        ui.label(number);
+                        badge(ui, report.mover, 15.0, false);
+                        move_line(ui, tr, report);
+                    })
+                    .response;
+                if since.as_ref().is_some_and(|r| r.contains(&i)) {
+                    // A bar at the left edge: played since your last turn.
+                    let rect = response.rect;
+                    ui.painter().rect_filled(
+                        egui::Rect::from_min_max(
+                            rect.left_top() - egui::vec2(4.0, 0.0),
+                            rect.left_bottom() - egui::vec2(1.0, 0.0),
+                        ),
+                        1.0,
+                        RECAP_COLOUR,
+                    );
+                }
+                if current {
+                    ui.painter().rect_stroke(
+                        response.rect.expand(1.0),
+                        3.0,
+                        egui::Stroke::new(1.0, Color32::from_rgb(150, 200, 255)),
+                        egui::StrokeKind::Outside,
+                    );
+                }
+                let response = response
+                    .interact(egui::Sense::click())
+                    .on_hover_text(MoveDescription::of(report).sentence(tr, ply));
+                if response.clicked() && idle {
+                    steps.write(ReviewRequested::Ply(ply));
+                }
+            }
+        });
+    });
     Ok(())
 }

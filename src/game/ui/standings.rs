@@ -1,5 +1,6 @@
 //! The turn-order strip along the top and the table of the kingdoms' standings.
 
+use crate::game::widgets::{Sheet, SmallScreen};
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText, Stroke};
@@ -25,6 +26,7 @@ pub(super) fn turn_strip(
     mut contexts: EguiContexts,
     the_match: Res<Match>,
     free: Res<FreeArea>,
+    small: Res<SmallScreen>,
     tr: Res<Tr>,
 ) -> Result {
     let tr = *tr;
@@ -44,11 +46,22 @@ pub(super) fn turn_strip(
             egui::Frame::window(ui.style())
                 .inner_margin(6.0)
                 .show(ui, |ui| {
-                    ui.horizontal(|ui| {
-                        for kingdom in Kingdom::ALL {
-                            chip(ui, tr, &the_match, pos, kingdom);
-                        }
-                    });
+                    let chips = |ui: &mut egui::Ui| {
+                        ui.horizontal(|ui| {
+                            for kingdom in Kingdom::ALL {
+                                chip(ui, tr, &the_match, pos, kingdom);
+                            }
+                        });
+                    };
+                    // On a small screen the strip is as wide as the screen and slides under
+                    // a finger.
+                    if small.on {
+                        egui::ScrollArea::horizontal()
+                            .max_width(SmallScreen::sheet_width(ui.ctx()) - 12.0)
+                            .show(ui, chips);
+                    } else {
+                        chips(ui);
+                    }
                 });
         });
     Ok(())
@@ -125,20 +138,25 @@ pub(super) fn kingdom_table(
     mut seats: MessageWriter<SeatChangeRequested>,
     online: Res<Online>,
     mut commands: MessageWriter<crate::game::online::OnlineCommand>,
+    small: Res<SmallScreen>,
     tr: Res<Tr>,
 ) -> Result {
+    if !small.shows(Sheet::Kingdoms) {
+        return Ok(());
+    }
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let pos = the_match.position();
     let rules = pos.rules();
     let generals = rules.kingdom_goal == KingdomGoal::TwoGenerals;
-    egui::Window::new(tr.text("kingdoms-title"))
+    let window = egui::Window::new(tr.text("kingdoms-title"))
         .id(egui::Id::new("Kingdoms"))
         .anchor(egui::Align2::RIGHT_TOP, [-GAP, column_top(ctx)])
         .resizable(false)
         .movable(false)
-        .collapsible(true)
-        .show(ctx, |ui| {
+        .collapsible(true);
+    small.place(ctx, window).show(ctx, |ui| {
+        egui::ScrollArea::both().show(ui, |ui| {
             let preset = rules
                 .matching_preset()
                 .map_or_else(|| tr.text("preset-custom"), |p| p.name().to_owned());
@@ -261,5 +279,6 @@ pub(super) fn kingdom_table(
                     }
                 });
         });
+    });
     Ok(())
 }

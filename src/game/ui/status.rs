@@ -1,6 +1,7 @@
 //! The toolbar (new game, views, following the turn) and the status line: whose turn it is,
 //! the last move in words, and brief messages when a click or move is refused.
 
+use crate::game::widgets::{Sheet, SmallScreen};
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
@@ -101,18 +102,38 @@ pub(super) fn toolbar(
         ResMut<ConcedeForm>,
         Res<Match>,
     ),
-    (mut lessons_window, mut welcome): (ResMut<LessonsWindow>, ResMut<Welcome>),
+    (mut lessons_window, mut welcome, small): (
+        ResMut<LessonsWindow>,
+        ResMut<Welcome>,
+        Res<SmallScreen>,
+    ),
     tr: Res<Tr>,
 ) -> Result {
+    if !small.shows(Sheet::Menu) {
+        return Ok(());
+    }
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
+    // At the bottom right; on a small screen, the menu's sheet standing on the sheet bar.
+    let (anchor, offset) = if small.on {
+        (
+            egui::Align2::CENTER_BOTTOM,
+            [0.0, -SmallScreen::sheet_bottom(ctx)],
+        )
+    } else {
+        (egui::Align2::RIGHT_BOTTOM, [-GAP, -GAP])
+    };
+    let width = SmallScreen::sheet_width(ctx);
     egui::Area::new(egui::Id::new("toolbar"))
-        .anchor(egui::Align2::RIGHT_BOTTOM, [-GAP, -GAP])
+        .anchor(anchor, offset)
         .show(ctx, |ui| {
             egui::Frame::window(ui.style())
                 .inner_margin(6.0)
                 .show(ui, |ui| {
-                    ui.horizontal(|ui| {
+                    if small.on {
+                        ui.set_width(width - 12.0);
+                    }
+                    ui.horizontal_wrapped(|ui| {
                         if ui
                             .button(tr.text("menu-learn"))
                             .on_hover_text(tr.text("menu-learn-hint"))
@@ -194,7 +215,7 @@ pub(super) fn toolbar(
                             preferences.open = !preferences.open;
                         }
                     });
-                    ui.horizontal(|ui| {
+                    ui.horizontal_wrapped(|ui| {
                         ui.label(RichText::new(tr.text("view-label")).small());
                         for (i, kingdom) in Kingdom::ALL.into_iter().enumerate() {
                             let response = ui
@@ -223,7 +244,7 @@ pub(super) fn toolbar(
                             views.write(ViewRequested(View::Top));
                         }
                     });
-                    ui.horizontal(|ui| {
+                    ui.horizontal_wrapped(|ui| {
                         ui.checkbox(&mut settings.follow_turn, tr.text("follow-turn"));
                         let mut shown = threats.shown;
                         if ui
@@ -247,7 +268,7 @@ pub(super) fn toolbar(
                             hand_off.banner = None;
                         }
                     });
-                    ui.horizontal(|ui| {
+                    ui.horizontal_wrapped(|ui| {
                         ui.checkbox(&mut sound.muted, tr.text("sound-mute"))
                             .on_hover_text(tr!(
                                 tr,
@@ -283,22 +304,33 @@ pub(super) fn status_line(
     toast: Res<Toast>,
     time: Res<Time>,
     danger: Res<Danger>,
+    small: Res<SmallScreen>,
     tr: Res<Tr>,
 ) -> Result {
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let pos = the_match.position();
     let game = the_match.game();
+    // At the bottom left; on a small screen, over the sheet bar, as wide as the screen.
+    let bottom = if small.on {
+        SmallScreen::sheet_bottom(ctx)
+    } else {
+        8.0
+    };
     egui::Area::new(egui::Id::new("status"))
-        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -8.0])
+        .anchor(egui::Align2::LEFT_BOTTOM, [8.0, -bottom])
         .show(ctx, |ui| {
             egui::Frame::window(ui.style())
                 .inner_margin(8.0)
                 .show(ui, |ui| {
                     // Clear of the toolbar at the bottom right, whatever the window's width.
-                    let room = panel_rect(ui.ctx(), "toolbar")
-                        .map_or(620.0, |t| t.min.x - 4.0 * GAP)
-                        .clamp(240.0, 620.0);
+                    let room = if small.on {
+                        SmallScreen::sheet_width(ui.ctx()) - 16.0
+                    } else {
+                        panel_rect(ui.ctx(), "toolbar")
+                            .map_or(620.0, |t| t.min.x - 4.0 * GAP)
+                            .clamp(240.0, 620.0)
+                    };
                     ui.set_max_width(room);
                     if time.elapsed_secs() < toast.until {
                         let colour = if toast.error {
