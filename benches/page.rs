@@ -225,6 +225,7 @@ async fn as_a_phone(bundle: &std::path::Path) {
         browser.throttle(4.0, 9_000_000, 1_500_000, 60.0).await;
         browser.visit(&page).await;
         drawn.push(browser.wait_for_board().await);
+        report_start(&mut browser).await;
         if n == 0 {
             report_transfer(&loaded(&mut browser).await);
         }
@@ -233,6 +234,24 @@ async fn as_a_phone(bundle: &std::path::Path) {
     println!(
         "  the board drawn after opening the page: {} ms",
         listed(&drawn)
+    );
+}
+
+/// Where one start went: the game's wasm received, its `main` entered (compiled and
+/// instantiated), and the start of each frame before the board was drawn, in milliseconds since
+/// the page opened.
+async fn report_start(browser: &mut Browser) {
+    let marks = browser
+        .eval(
+            "[performance.getEntriesByType('resource')\
+              .filter(e => /qiguo-.*\\.wasm$/.test(e.name)).map(e => Math.round(e.responseEnd))[0],\
+             document.body.dataset.runMs, document.body.dataset.framesMs,\
+             document.body.dataset.boardDrawnMs]",
+        )
+        .await;
+    println!(
+        "  wasm received {} ms, main entered {} ms, frames began {} ms, board drawn {} ms",
+        marks[0], marks[1], marks[2], marks[3]
     );
 }
 

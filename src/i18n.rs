@@ -427,8 +427,10 @@ mod tests {
 
     /// Literals shaped like ids that are not messages: egui ids, keys, command-line values and
     /// test data.
-    const NOT_MESSAGES: [&str; 17] = [
+    const NOT_MESSAGES: [&str; 19] = [
         "data-board-drawn-ms",
+        "data-frames-ms",
+        "data-run-ms",
         "data-locate",
         "data-located",
         "data-sounds",

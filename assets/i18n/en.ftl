@@ -102,6 +102,7 @@ status-reviewing-keys = { $back } and { $forward } step · { $first }: the start
 status-thinking = Move { $ply } · { $kingdom } ({ $level } computer) is thinking…
 status-to-move = Move { $ply } · { $kingdom } ({ $player }) to move
 status-mouse-keys = click a stone · { $preview }: preview any stone · { $typing }: type a move · right-drag: turn · wheel: zoom
+status-touch = tap a stone, then a point · hold a stone: its card · drag: turn · pinch: zoom
 
 ## New game
 

@@ -95,6 +95,7 @@ status-reviewing-keys = { $back } och { $forward } stegar · { $first }: början
 status-thinking = Drag { $ply } · { $kingdom } ({ $level } dator) tänker…
 status-to-move = Drag { $ply } · { $kingdom } ({ $player }) drar
 status-mouse-keys = klicka på en sten · { $preview }: förhandsvisa valfri sten · { $typing }: skriv ett drag · högerdra: vrid · hjulet: zooma
+status-touch = tryck på en sten, sedan en punkt · håll på en sten: dess kort · dra: vrid · nyp: zooma
 
 ## Nytt parti
 

@@ -94,6 +94,7 @@ status-reviewing-keys = { $back } { $forward } 逐步 · { $first }：開局 · 
 status-thinking = 第 { $ply } 步 · { $kingdom }（{ $level }級電腦）思考中…
 status-to-move = 第 { $ply } 步 · 輪到{ $kingdom }（{ $player }）
 status-mouse-keys = 點選棋子 · { $preview }：預覽任一棋子 · { $typing }：輸入著法 · 右鍵拖曳：旋轉 · 滾輪：縮放
+status-touch = 點選棋子，再點目的點 · 按住棋子：棋子說明 · 拖曳：旋轉 · 兩指開合：縮放
 
 ## 新局
 

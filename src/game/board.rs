@@ -3,6 +3,8 @@
 //! in its colour, and the lights that give it soft shadows. The board's top is the pick target
 //! for its points.
 
+use std::time::Duration;
+
 use bevy::asset::RenderAssetUsages;
 use bevy::light::{CascadeShadowConfigBuilder, DirectionalLightShadowMap};
 use bevy::mesh::{Indices, PrimitiveTopology};
@@ -23,17 +25,30 @@ pub(super) fn plugin(app: &mut App) {
             ..default()
         })
         .init_resource::<Palette>()
+        .init_resource::<SharperTop>()
         .add_systems(Startup, (spawn_board, spawn_lights))
         .add_systems(
             Update,
-            repaint_board
-                .run_if(palette_changed)
+            (
+                repaint_board.run_if(palette_changed),
+                sharpen_board.run_if(|top: Res<SharperTop>| top.0.is_some()),
+            )
+                .chain()
                 .in_set(AppSystems::Present),
         );
 }
 
 /// Side of the board's top texture in pixels.
 const TOP_SIZE: usize = 2048;
+
+/// Side of the board top's first texture, drawn before the first frame: a quarter of the
+/// pixels, so that a phone shows the board sooner (a board seen whole on a phone's screen is
+/// under a thousand pixels across); the whole texture follows, a little each frame
+/// ([`SharperTop`]).
+const FIRST_TOP_SIZE: usize = 1024;
+
+/// Time given each frame to drawing the whole top's wood.
+const SHARPENING_PER_FRAME: Duration = Duration::from_millis(8);
 
 const INK: Rgba = [38, 24, 12, 235];
 
@@ -59,18 +74,24 @@ fn flat_square(half: f32, uv_repeat: f32, usage: RenderAssetUsages) -> Mesh {
         .with_inserted_indices(Indices::U32(vec![0, 2, 1, 0, 3, 2]))
 }
 
-/// The board top's material: its texture in the palette's colours.
+/// The board top's material: its first texture in the palette's colours; the whole one is
+/// drawn after ([`SharperTop`]).
 fn board_top_material(
     images: &mut Assets<Image>,
     materials: &mut Assets<StandardMaterial>,
     palette: Palette,
+    sharper: &mut SharperTop,
 ) -> Handle<StandardMaterial> {
-    materials.add(StandardMaterial {
-        base_color_texture: Some(images.add(board_top_image(palette))),
+    let mut first = wood_canvas(FIRST_TOP_SIZE, TOP_WOOD, TOP_RINGS, TOP_SEED);
+    draw_board_top(&mut first, palette);
+    let material = materials.add(StandardMaterial {
+        base_color_texture: Some(images.add(first.into_image(false))),
         perceptual_roughness: 0.62,
         reflectance: 0.32,
         ..default()
-    })
+    });
+    sharper.0 = Some(TopJob::new(palette, material.clone()));
+    material
 }
 
 /// Redraws the board's top in the palette chosen (its home edges are tinted in the kingdoms'
@@ -80,14 +101,84 @@ fn repaint_board(
     palette: Res<Palette>,
     mut images: ResMut<Assets<Image>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    mut sharper: ResMut<SharperTop>,
     tops: Query<Entity, With<BoardSurface>>,
 ) {
-    let top = board_top_material(&mut images, &mut materials, *palette);
+    let top = board_top_material(&mut images, &mut materials, *palette, &mut sharper);
     for entity in &tops {
         commands
             .entity(entity)
             .try_insert(MeshMaterial3d(top.clone()));
     }
+}
+
+/// The board top's whole texture while it is drawn, a few rows of wood each frame after the
+/// first; `None` once the board wears it.
+#[derive(Resource, Default)]
+pub(crate) struct SharperTop(Option<TopJob>);
+
+impl SharperTop {
+    /// Whether the board's top wears its whole texture (what a screenshot waits for).
+    pub(crate) fn done(&self) -> bool {
+        self.0.is_none()
+    }
+}
+
+/// The whole top texture being drawn for a material.
+pub(crate) struct TopJob {
+    palette: Palette,
+    material: Handle<StandardMaterial>,
+    canvas: Canvas,
+    next_row: usize,
+}
+
+impl TopJob {
+    fn new(palette: Palette, material: Handle<StandardMaterial>) -> TopJob {
+        let [r, g, b] = TOP_WOOD;
+        TopJob {
+            palette,
+            material,
+            canvas: Canvas::new(TOP_SIZE, [r, g, b, 255]),
+            next_row: 0,
+        }
+    }
+
+    /// Draws rows of wood until `budget` has passed (at least one batch), and once every row
+    /// is drawn, the grid and the rest: then the finished image.
+    fn step(&mut self, budget: Duration) -> Option<Image> {
+        const BATCH: usize = 16;
+        let start = web_time::Instant::now();
+        while self.next_row < TOP_SIZE {
+            let rows = self.next_row..(self.next_row + BATCH).min(TOP_SIZE);
+            self.next_row = rows.end;
+            wood_rows(&mut self.canvas, rows, TOP_WOOD, TOP_RINGS, TOP_SEED);
+            if start.elapsed() >= budget {
+                return None;
+            }
+        }
+        let mut canvas = std::mem::replace(&mut self.canvas, Canvas::new(1, [0; 4]));
+        draw_board_top(&mut canvas, self.palette);
+        Some(canvas.into_image(false))
+    }
+}
+
+/// Draws the board top's whole texture a little each frame; once it is done, the board's
+/// material wears it (the first texture dropped with its handle).
+fn sharpen_board(
+    mut sharper: ResMut<SharperTop>,
+    mut images: ResMut<Assets<Image>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    let Some(job) = sharper.0.as_mut() else {
+        return;
+    };
+    let Some(image) = job.step(SHARPENING_PER_FRAME) else {
+        return;
+    };
+    if let Some(mut material) = materials.get_mut(&job.material) {
+        material.base_color_texture = Some(images.add(image));
+    }
+    sharper.0 = None;
 }
 
 fn spawn_board(
@@ -96,8 +187,9 @@ fn spawn_board(
     mut images: ResMut<Assets<Image>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     palette: Res<Palette>,
+    mut sharper: ResMut<SharperTop>,
 ) {
-    let top = board_top_material(&mut images, &mut materials, *palette);
+    let top = board_top_material(&mut images, &mut materials, *palette, &mut sharper);
     let side = materials.add(StandardMaterial {
         base_color_texture: Some(
             images.add(wood_canvas(512, [196, 146, 80], 11.0, 3).into_image(true)),
@@ -188,6 +280,7 @@ fn hash2(x: i32, y: i32, seed: u32) -> f32 {
 }
 
 /// Smooth value noise.
+#[cfg(test)]
 fn noise(x: f32, y: f32, seed: u32) -> f32 {
     let (xi, yi) = (x.floor() as i32, y.floor() as i32);
     let (fx, fy) = (x - xi as f32, y - yi as f32);
@@ -200,33 +293,89 @@ fn noise(x: f32, y: f32, seed: u32) -> f32 {
     (a + (b - a) * sx) + ((c + (d - c) * sx) - (a + (b - a) * sx)) * sy
 }
 
+/// One row of smooth value noise: the noise at (`x`, `y`) for a fixed `y` and `x` from 0 up to
+/// `width`, its lattice's column values blended for the row once, so that each point costs two
+/// lookups and a blend instead of four hashes (the board's wood is millions of points, made at
+/// start-up).
+struct NoiseRow {
+    columns: Vec<f32>,
+}
+
+impl NoiseRow {
+    fn new(width: f32, y: f32, seed: u32) -> NoiseRow {
+        let yi = y.floor() as i32;
+        let sy = smooth(y - yi as f32);
+        let columns = (0..=width.ceil() as i32 + 1)
+            .map(|xi| {
+                let (a, c) = (hash2(xi, yi, seed), hash2(xi, yi + 1, seed));
+                a + (c - a) * sy
+            })
+            .collect();
+        NoiseRow { columns }
+    }
+
+    fn at(&self, x: f32) -> f32 {
+        let xi = x.floor();
+        let i = (xi as usize).min(self.columns.len() - 2);
+        let (a, b) = (self.columns[i], self.columns[i + 1]);
+        a + (b - a) * smooth(x - xi)
+    }
+}
+
+/// The smoothstep that blends the noise's lattice values.
+fn smooth(t: f32) -> f32 {
+    t * t * (3.0 - 2.0 * t)
+}
+
 /// Wood: a base colour with grain lines running along x, warped by noise, and fine pores.
 /// Deterministic for a given seed.
 fn wood_canvas(size: usize, base: [u8; 3], rings: f32, seed: u32) -> Canvas {
     let mut canvas = Canvas::new(size, [base[0], base[1], base[2], 255]);
+    wood_rows(&mut canvas, 0..size, base, rings, seed);
+    canvas
+}
+
+/// The rows `rows` of [`wood_canvas`]'s wood, drawn into `canvas`.
+fn wood_rows(
+    canvas: &mut Canvas,
+    rows: std::ops::Range<usize>,
+    base: [u8; 3],
+    rings: f32,
+    seed: u32,
+) {
+    let size = canvas.size();
     let scale = 1.0 / size as f32;
-    for y in 0..size {
+    for y in rows {
+        let v = y as f32 * scale;
+        // The four layers of noise along this row: warps, pores and a broad shade.
+        let warp = NoiseRow::new(3.0, v * 9.0, seed);
+        let fine_warp = NoiseRow::new(9.0, v * 27.0, seed + 1);
+        let pores = NoiseRow::new(240.0, v * 36.0, seed + 2);
+        let broad = NoiseRow::new(2.0, v * 2.0, seed + 3);
         for x in 0..size {
-            let (u, v) = (x as f32 * scale, y as f32 * scale);
-            let warp =
-                noise(u * 3.0, v * 9.0, seed) * 1.6 + noise(u * 9.0, v * 27.0, seed + 1) * 0.4;
-            let grain = ((v * rings * std::f32::consts::TAU) + warp * 3.0).sin();
-            let stripe = (grain * 0.5 + 0.5).powf(3.0);
-            let pores = noise(u * 240.0, v * 36.0, seed + 2);
-            let shade =
-                1.0 - 0.16 * stripe - 0.05 * pores + 0.05 * noise(u * 2.0, v * 2.0, seed + 3);
+            let u = x as f32 * scale;
+            let bend = warp.at(u * 3.0) * 1.6 + fine_warp.at(u * 9.0) * 0.4;
+            let grain = ((v * rings * std::f32::consts::TAU) + bend * 3.0).sin();
+            let half = grain * 0.5 + 0.5;
+            let stripe = half * half * half;
+            let shade = 1.0 - 0.16 * stripe - 0.05 * pores.at(u * 240.0) + 0.05 * broad.at(u * 2.0);
             let px = |c: u8| (c as f32 * shade).clamp(0.0, 255.0) as u8;
             canvas.set(x, y, [px(base[0]), px(base[1]), px(base[2]), 255]);
         }
     }
-    canvas
 }
 
-/// The board's top: kaya-coloured wood, the grid, the star points, the coordinates and the
-/// home-edge tints.
-fn board_top_image(palette: Palette) -> Image {
-    let mut c = wood_canvas(TOP_SIZE, [216, 170, 100], 14.0, 1);
-    let k = TOP_SIZE as f32 / (2.0 * BOARD_HALF);
+/// The board top's kaya-coloured wood: its colour, grain rings and seed.
+const TOP_WOOD: [u8; 3] = [216, 170, 100];
+const TOP_RINGS: f32 = 14.0;
+const TOP_SEED: u32 = 1;
+
+/// Draws on the board's top wood the home-edge tints, the grid, the star points and the
+/// coordinates, at the canvas's size (lines as thick, for its size, as on the whole texture).
+fn draw_board_top(c: &mut Canvas, palette: Palette) {
+    let size = c.size();
+    let k = size as f32 / (2.0 * BOARD_HALF);
+    let thickness = size as f32 / TOP_SIZE as f32;
     let px = |world: f32| (world + BOARD_HALF) * k;
 
     // Home edges: a band along the outer rim in each kingdom's colour.
@@ -253,7 +402,7 @@ fn board_top_image(palette: Palette) -> Image {
     // The grid: nineteen lines each way, the outer ones heavier.
     for i in 0..19 {
         let at = px(i as f32 - GRID_HALF);
-        let width = if i == 0 || i == 18 { 4.5 } else { 2.4 };
+        let width = thickness * if i == 0 || i == 18 { 4.5 } else { 2.4 };
         let (a, b) = (px(-GRID_HALF), px(GRID_HALF));
         c.segment(Vec2::new(at, a), Vec2::new(at, b), width, INK);
         c.segment(Vec2::new(a, at), Vec2::new(b, at), width, INK);
@@ -287,12 +436,74 @@ fn board_top_image(palette: Palette) -> Image {
         c.text_line(&number, px(-out), z, height, label);
         c.text_line(&number, px(out), z, height, label);
     }
-    c.into_image(false)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A row of noise is the noise at each point of the row (blended in the other order).
+    #[test]
+    fn a_row_of_noise_is_the_noise() {
+        for (width, y, seed) in [(3.0, 4.37, 1), (240.0, 0.0, 3), (9.0, 26.99, 2)] {
+            let row = NoiseRow::new(width, y, seed);
+            for i in 0..1000 {
+                let x = width * i as f32 / 1000.0;
+                let (fast, exact) = (row.at(x), noise(x, y, seed));
+                assert!(
+                    (fast - exact).abs() < 1e-5,
+                    "{x},{y}: {fast} against {exact}"
+                );
+            }
+        }
+    }
+
+    /// Wood drawn a few rows at a time is the wood drawn at once.
+    #[test]
+    fn wood_in_rows_is_the_wood() {
+        let whole = wood_canvas(64, TOP_WOOD, TOP_RINGS, TOP_SEED);
+        let [r, g, b] = TOP_WOOD;
+        let mut rows = Canvas::new(64, [r, g, b, 255]);
+        for start in (0..64).step_by(5) {
+            wood_rows(
+                &mut rows,
+                start..(start + 5).min(64),
+                TOP_WOOD,
+                TOP_RINGS,
+                TOP_SEED,
+            );
+        }
+        for y in 0..64 {
+            for x in 0..64 {
+                assert_eq!(rows.get(x, y), whole.get(x, y), "{x},{y}");
+            }
+        }
+    }
+
+    /// The whole top is drawn over frames, a batch of rows at least each time, and ends as
+    /// the whole texture with its mip levels.
+    #[test]
+    fn the_whole_top_is_drawn_over_frames() {
+        let mut job = TopJob::new(Palette::default(), Handle::default());
+        let mut frames = 1;
+        let image = loop {
+            if let Some(image) = job.step(Duration::ZERO) {
+                break image;
+            }
+            frames += 1;
+        };
+        assert_eq!(
+            frames,
+            TOP_SIZE / 16 + 1,
+            "a batch each frame, then the finish"
+        );
+        assert_eq!(image.width() as usize, TOP_SIZE);
+        assert_eq!(image.texture_descriptor.mip_level_count, 12);
+        // The middle of the board is ink: the Emperor's point, where two lines cross.
+        let data = image.data.as_ref().unwrap();
+        let middle = (TOP_SIZE / 2 * TOP_SIZE + TOP_SIZE / 2) * 4;
+        assert!(data[middle] < 100, "ink at the middle: {}", data[middle]);
+    }
 
     #[test]
     fn wood_is_deterministic_and_grained() {

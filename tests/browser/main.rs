@@ -533,6 +533,47 @@ async fn the_page_is_a_phones_game() {
     );
     phone.screenshot("phone-pinched").await;
 
+    // A long press on a stone shows its card (where the finger was) until the next touch.
+    let changed = |a: &image::RgbaImage, b: &image::RgbaImage| {
+        // The share of the screen's pixels, between the turn strip and the sheet bar, that
+        // differ clearly between two pictures.
+        let (w, h) = (a.width(), a.height());
+        let band = (h * 15 / 100..h * 80 / 100).flat_map(|y| (0..w).map(move |x| (x, y)));
+        let (mut differ, mut all) = (0u32, 0u32);
+        for (x, y) in band {
+            let (p, q) = (a.get_pixel(x, y), b.get_pixel(x, y));
+            if (0..3).any(|c| p[c].abs_diff(q[c]) > 40) {
+                differ += 1;
+            }
+            all += 1;
+        }
+        f64::from(differ) / f64::from(all)
+    };
+    let other = game
+        .position()
+        .legal_moves()
+        .into_iter()
+        .filter_map(|m| m.from())
+        .find(|f| Some(*f) != mv.from())
+        .expect("another of Qin's stones")
+        .to_string();
+    let (hx, hy) = phone.locate(&other).await.expect("the stone in view");
+    let unheld = phone.screenshot("phone-before-hold").await;
+    phone.long_press(hx, hy).await;
+    let held = phone.screenshot("phone-held").await;
+    phone.tap(195.0, 130.0).await;
+    phone.wait_frames(3).await;
+    let let_go = phone.screenshot("phone-after-hold").await;
+    let (shown, gone) = (changed(&unheld, &held), changed(&unheld, &let_go));
+    assert!(
+        shown > 0.08 && gone < shown / 2.0,
+        "a long press on {other} at {hx:.0},{hy:.0} shows its card ({:.0} % of the screen \
+         changed) and the next touch takes it away ({:.0} % changed): {:?}",
+        shown * 100.0,
+        gone * 100.0,
+        phone.console("touch").await
+    );
+
     // The board has the screen; the moves are a sheet, opened from the bar at the bottom
     // (Kingdoms, Talk, Moves, Menu: Moves the third) and closed again.
     let darkness = |shot: &image::RgbaImage| {

@@ -310,6 +310,17 @@ impl Browser {
         self.wait_frames(3).await;
     }
 
+    /// A finger resting on (`x`, `y`) until frames have seen it rest longer than a long press
+    /// (550 ms), then lifted.
+    pub async fn long_press(&mut self, x: f64, y: f64) {
+        self.touch("touchStart", &[(x, y)]).await;
+        tokio::time::sleep(Duration::from_millis(700)).await;
+        // Frames drawn after the rest: one of them reads the finger as a long press.
+        self.wait_frames(2).await;
+        self.touch("touchEnd", &[]).await;
+        self.wait_frames(3).await;
+    }
+
     /// Two fingers about `centre`, their distance going from `from` to `to` CSS pixels along
     /// the horizontal in `steps` moves, a frame each.
     pub async fn pinch(&mut self, centre: (f64, f64), from: f64, to: f64, steps: u32) {

@@ -71,10 +71,15 @@ impl Canvas {
             return;
         }
         let a = (coverage.clamp(0.0, 1.0) * c[3] as f32 / 255.0).clamp(0.0, 1.0);
+        self.lay(x as usize, y as usize, c, a);
+    }
+
+    /// Lays colour `c` over the pixel at (`x`, `y`), inside the canvas, with opacity `a`.
+    fn lay(&mut self, x: usize, y: usize, c: Rgba, a: f32) {
         if a <= 0.0 {
             return;
         }
-        let i = (y as usize * self.size + x as usize) * 4;
+        let i = (y * self.size + x) * 4;
         for (dst, src) in self.pixels[i..i + 3].iter_mut().zip(c) {
             let d = *dst as f32;
             *dst = (d + (src as f32 - d) * a).round() as u8;
@@ -163,30 +168,30 @@ impl Canvas {
         centre: bool,
         c: Rgba,
     ) -> f32 {
-        let glyph = font
-            .glyph_id(ch)
-            .with_scale_and_position(PxScale::from(height), point(0.0, 0.0));
-        let Some(outline) = font.outline_glyph(glyph) else {
-            return font
+        match Ink::of(font, ch, height) {
+            Some(ink) => {
+                self.stamp(&ink, left, cy, centre, c);
+                ink.width
+            }
+            None => font
                 .as_scaled(PxScale::from(height))
-                .h_advance(font.glyph_id(ch));
-        };
-        let bounds = outline.px_bounds();
-        let ox = if centre {
-            left - bounds.width() / 2.0
-        } else {
-            left
-        };
-        let oy = cy - bounds.height() / 2.0;
-        outline.draw(|x, y, cov| {
+                .h_advance(font.glyph_id(ch)),
+        }
+    }
+
+    /// Blends a character's rasterized `ink` with its left edge at `left` (or centred on it)
+    /// and centred vertically on `cy`.
+    fn stamp(&mut self, ink: &Ink, left: f32, cy: f32, centre: bool, c: Rgba) {
+        let ox = if centre { left - ink.width / 2.0 } else { left };
+        let oy = cy - ink.height / 2.0;
+        for &(x, y, cov) in &ink.coverage {
             self.blend(
                 (ox + x as f32).round() as i64,
                 (oy + y as f32).round() as i64,
                 c,
                 cov,
             );
-        });
-        bounds.width()
+        }
     }
 
     /// Draws `text` as a column of characters centred on (cx, cy), each `height` pixels tall,
@@ -203,7 +208,8 @@ impl Canvas {
         let Ok(font) = FontRef::try_from_slice(KAI_FONT) else {
             return;
         };
-        // Thicken by stamping the glyph around a small circle, then once in the middle.
+        // Thicken by stamping the glyph around a small circle, then once in the middle: one
+        // rasterization, stamped nine times.
         let mut offsets: Vec<Vec2> = (0..8)
             .map(|i| {
                 let a = i as f32 * std::f32::consts::TAU / 8.0;
@@ -212,10 +218,52 @@ impl Canvas {
             .collect();
         offsets.push(Vec2::ZERO);
         let n = text.chars().count() as f32;
+        let opacity = c[3] as f32 / 255.0;
         for (i, ch) in text.chars().enumerate() {
             let y = cy + (i as f32 - (n - 1.0) / 2.0) * height * 0.98;
-            for offset in &offsets {
-                self.glyph(&font, ch, cx + offset.x, y + offset.y, height, true, c);
+            let Some(ink) = Ink::of(&font, ch, height) else {
+                continue;
+            };
+            // The nine stamps laid as one: what each leaves of the colour beneath, multiplied,
+            // over the box they cover together, then laid once.
+            let places: Vec<(i64, i64)> = offsets
+                .iter()
+                .map(|o| {
+                    let ox = cx + o.x - ink.width / 2.0;
+                    let oy = y + o.y - ink.height / 2.0;
+                    (ox.round() as i64, oy.round() as i64)
+                })
+                .collect();
+            let (x0, y0) = places
+                .iter()
+                .fold((i64::MAX, i64::MAX), |(a, b), &(x, y)| (a.min(x), b.min(y)));
+            let (x1, y1) = places.iter().fold((i64::MIN, i64::MIN), |(a, b), &(x, y)| {
+                (
+                    a.max(x + ink.box_width as i64),
+                    b.max(y + ink.box_height as i64),
+                )
+            });
+            let width = (x1 - x0) as usize;
+            let mut left = vec![1.0f32; width * (y1 - y0) as usize];
+            for &(px, py) in &places {
+                for &(x, y, cov) in &ink.coverage {
+                    let (mx, my) = (
+                        (px - x0) as usize + x as usize,
+                        (py - y0) as usize + y as usize,
+                    );
+                    left[my * width + mx] *= 1.0 - (cov.clamp(0.0, 1.0) * opacity).clamp(0.0, 1.0);
+                }
+            }
+            for (i, kept) in left.iter().enumerate() {
+                let (x, y) = (x0 + (i % width) as i64, y0 + (i / width) as i64);
+                if *kept < 1.0
+                    && x >= 0
+                    && y >= 0
+                    && (x as usize) < self.size
+                    && (y as usize) < self.size
+                {
+                    self.lay(x as usize, y as usize, c, 1.0 - kept);
+                }
             }
         }
     }
@@ -278,6 +326,45 @@ impl Canvas {
     }
 }
 
+/// A character rasterized at a height: the coverage of each pixel of its ink's box, and the
+/// box's size.
+struct Ink {
+    coverage: Vec<(u32, u32, f32)>,
+    width: f32,
+    height: f32,
+    /// The pixels the coverage spans (`x` below `box_width`, `y` below `box_height`).
+    box_width: u32,
+    box_height: u32,
+}
+
+impl Ink {
+    /// `ch` at `height` pixels, if the font draws it (a space does not).
+    fn of(font: &FontRef, ch: char, height: f32) -> Option<Ink> {
+        let glyph = font
+            .glyph_id(ch)
+            .with_scale_and_position(PxScale::from(height), point(0.0, 0.0));
+        let outline = font.outline_glyph(glyph)?;
+        let bounds = outline.px_bounds();
+        let mut coverage = Vec::new();
+        let (mut box_width, mut box_height) = (0, 0);
+        // Pixels the ink does not touch change nothing when blended: left out.
+        outline.draw(|x, y, cov| {
+            box_width = box_width.max(x + 1);
+            box_height = box_height.max(y + 1);
+            if cov > 0.0 {
+                coverage.push((x, y, cov));
+            }
+        });
+        Some(Ink {
+            coverage,
+            width: bounds.width(),
+            height: bounds.height(),
+            box_width,
+            box_height,
+        })
+    }
+}
+
 fn self_size_log2(size: usize) -> u32 {
     size.max(1).ilog2()
 }
@@ -314,6 +401,9 @@ fn srgb_to_linear(v: u8) -> f32 {
     }
 }
 
+/// The sRGB encoding of a linear value as a byte, by the formula ([`SrgbEncoder`] is what
+/// the textures use).
+#[cfg(test)]
 fn linear_to_srgb(v: f32) -> u8 {
     let c = if v <= 0.003_130_8 {
         v * 12.92
@@ -323,10 +413,56 @@ fn linear_to_srgb(v: f32) -> u8 {
     (c.clamp(0.0, 1.0) * 255.0).round() as u8
 }
 
+/// Linear light in fixed point: 1.0 is `LINEAR_ONE`.
+const LINEAR_ONE: u32 = 1 << 16;
+
+/// The sRGB encoding of linear light in fixed point ([`LINEAR_ONE`] is 1.0) as a byte: a table
+/// of every value, made by walking the 255 linear values at which the encoded byte steps up
+/// (halfway between two bytes, decoded). Textures are encoded millions of channels at a time at
+/// start-up, where a power each took seconds on a phone; in fixed point the darkest byte is
+/// still a dozen steps wide.
+struct SrgbEncoder {
+    bytes: Vec<u8>,
+}
+
+impl SrgbEncoder {
+    fn new() -> SrgbEncoder {
+        let steps: Vec<f32> = (0..255)
+            .map(|k| {
+                let c = (k as f32 + 0.5) / 255.0;
+                if c <= 0.04045 {
+                    c / 12.92
+                } else {
+                    ((c + 0.055) / 1.055).powf(2.4)
+                }
+            })
+            .collect();
+        let mut byte = 0;
+        let bytes = (0..=LINEAR_ONE)
+            .map(|i| {
+                let v = i as f32 / LINEAR_ONE as f32;
+                while byte < 255 && steps[byte] <= v {
+                    byte += 1;
+                }
+                byte as u8
+            })
+            .collect();
+        SrgbEncoder { bytes }
+    }
+
+    /// The byte of linear light `v` in fixed point (clamped to 1.0).
+    fn encode(&self, v: u32) -> u8 {
+        self.bytes[v.min(LINEAR_ONE) as usize]
+    }
+}
+
 /// All mip levels of a square sRGB image, largest first, each the 2×2 average of the one
 /// before in linear light. Returns the concatenated data and the number of levels.
 pub(crate) fn mip_chain(level0: Vec<u8>, size: usize) -> (Vec<u8>, u32) {
-    let lut: Vec<f32> = (0..=255u8).map(srgb_to_linear).collect();
+    let linear: Vec<u32> = (0..=255u8)
+        .map(|v| (srgb_to_linear(v) * LINEAR_ONE as f32).round() as u32)
+        .collect();
+    let encoder = SrgbEncoder::new();
     let mut data = level0;
     let mut levels = 1;
     let mut prev_start = 0;
@@ -335,19 +471,22 @@ pub(crate) fn mip_chain(level0: Vec<u8>, size: usize) -> (Vec<u8>, u32) {
         let n = s / 2;
         let mut next = Vec::with_capacity(n * n * 4);
         for y in 0..n {
+            let top = prev_start + 2 * y * s * 4;
+            let bottom = top + s * 4;
             for x in 0..n {
-                let mut acc = [0.0f32; 4];
-                for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-                    let i = prev_start + ((2 * y + dy) * s + 2 * x + dx) * 4;
-                    for k in 0..3 {
-                        acc[k] += lut[data[i + k] as usize];
-                    }
-                    acc[3] += data[i + 3] as f32;
+                let (a, b) = (top + 8 * x, bottom + 8 * x);
+                for k in 0..3 {
+                    let sum = linear[data[a + k] as usize]
+                        + linear[data[a + 4 + k] as usize]
+                        + linear[data[b + k] as usize]
+                        + linear[data[b + 4 + k] as usize];
+                    next.push(encoder.encode((sum + 2) / 4));
                 }
-                for v in acc.iter().take(3) {
-                    next.push(linear_to_srgb(v / 4.0));
-                }
-                next.push((acc[3] / 4.0).round() as u8);
+                let alpha = u32::from(data[a + 3])
+                    + u32::from(data[a + 7])
+                    + u32::from(data[b + 3])
+                    + u32::from(data[b + 7]);
+                next.push(((alpha + 2) / 4) as u8);
             }
         }
         prev_start = data.len();
@@ -447,6 +586,84 @@ mod tests {
         let chen = '\u{9673}';
         assert!(!has_glyph(&core, chen) && has_glyph(&whole, chen));
         assert!(KAI_FONT_CORE.len() * 8 < KAI_FONT.len());
+    }
+
+    /// A bold column laid as one is the nine stamps laid one after another, to within the
+    /// rounding of each stamp's bytes.
+    #[test]
+    fn bold_characters_are_their_nine_stamps() {
+        let ink = [30, 20, 10, 235];
+        let mut once = Canvas::new(128, [200, 160, 90, 255]);
+        once.text_column("砲騎", 64.0, 64.0, 50.0, 3.2, ink);
+        let mut stamped = Canvas::new(128, [200, 160, 90, 255]);
+        let font = FontRef::try_from_slice(KAI_FONT).unwrap();
+        for (i, ch) in "砲騎".chars().enumerate() {
+            let y = 64.0 + (i as f32 - 0.5) * 50.0 * 0.98;
+            let ink_of = Ink::of(&font, ch, 50.0).unwrap();
+            for k in 0..9 {
+                let offset = if k == 8 {
+                    Vec2::ZERO
+                } else {
+                    let a = k as f32 * std::f32::consts::TAU / 8.0;
+                    Vec2::new(a.cos(), a.sin()) * 3.2
+                };
+                stamped.stamp(&ink_of, 64.0 + offset.x, y + offset.y, true, ink);
+            }
+        }
+        let worst = once
+            .pixels
+            .iter()
+            .zip(&stamped.pixels)
+            .map(|(a, b)| a.abs_diff(*b))
+            .max()
+            .unwrap();
+        assert!(worst <= 3, "a byte {worst} apart");
+        let inked = once.pixels.chunks(4).filter(|p| p[0] < 100).count();
+        assert!(inked > 500, "{inked} pixels of ink");
+    }
+
+    /// The table's encoding is the formula's to within one byte, and that only at a step's
+    /// edge.
+    #[test]
+    fn the_srgb_encoder_matches_the_formula() {
+        let encoder = SrgbEncoder::new();
+        let mut differ = 0;
+        for i in 0..=LINEAR_ONE {
+            let v = i as f32 / LINEAR_ONE as f32;
+            let (table, exact) = (encoder.encode(i), linear_to_srgb(v));
+            assert!(table.abs_diff(exact) <= 1, "{v}: {table} against {exact}");
+            differ += usize::from(table != exact);
+        }
+        assert!(differ < 64, "{differ} values a byte apart");
+        assert_eq!((encoder.encode(0), encoder.encode(LINEAR_ONE)), (0, 255));
+        assert_eq!(encoder.encode(u32::MAX), 255);
+    }
+
+    /// A level of the chain is the previous one's 2×2 average in linear light, as the formula
+    /// computes it, to within one byte.
+    #[test]
+    fn mip_levels_average_in_linear_light() {
+        let size = 16;
+        let level0: Vec<u8> = (0..size * size * 4)
+            .map(|i| ((i * 2_654_435_761usize) >> 7) as u8)
+            .collect();
+        let (data, _) = mip_chain(level0.clone(), size);
+        let next = &data[size * size * 4..];
+        for y in 0..size / 2 {
+            for x in 0..size / 2 {
+                for k in 0..3 {
+                    let mean = [(0, 0), (1, 0), (0, 1), (1, 1)]
+                        .iter()
+                        .map(|(dx, dy)| {
+                            srgb_to_linear(level0[((2 * y + dy) * size + 2 * x + dx) * 4 + k])
+                        })
+                        .sum::<f32>()
+                        / 4.0;
+                    let got = next[(y * size / 2 + x) * 4 + k];
+                    assert!(got.abs_diff(linear_to_srgb(mean)) <= 1, "{x},{y},{k}");
+                }
+            }
+        }
     }
 
     #[test]

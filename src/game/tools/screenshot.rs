@@ -43,6 +43,7 @@ fn take_screenshot(
     time: Res<Time<Real>>,
     bench: Option<Res<BenchFrames>>,
     timed: Option<Res<FramesTimed>>,
+    top: Option<Res<crate::game::board::SharperTop>>,
     mut taken: Local<bool>,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -51,7 +52,9 @@ fn take_screenshot(
         exit.write(AppExit::from_code(1));
         return;
     }
-    if *taken || frames.0 < SETTLE_FRAMES || (bench.is_some() && timed.is_none()) {
+    // The board's top in its whole texture, too (drawn over the first frames).
+    let top_drawn = top.is_none_or(|top| top.done());
+    if *taken || frames.0 < SETTLE_FRAMES || (bench.is_some() && timed.is_none()) || !top_drawn {
         return;
     }
     *taken = true;

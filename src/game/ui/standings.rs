@@ -177,19 +177,25 @@ pub(super) fn kingdom_table(
             );
             crate::game::online::ui::online_summary(ui, tr, &online);
             ui.add_space(2.0);
+            // A phone's sheet has no room for six columns: two, the numbers under the name.
+            let columns: &[&str] = if small.on {
+                &["kingdoms-kingdom", "kingdoms-played-by"]
+            } else {
+                &[
+                    "kingdoms-kingdom",
+                    "kingdoms-played-by",
+                    "kingdoms-took",
+                    "kingdoms-lost",
+                    "kingdoms-left",
+                    "kingdoms-goal",
+                ]
+            };
             egui::Grid::new("standings")
-                .num_columns(6)
+                .num_columns(columns.len())
                 .striped(true)
                 .spacing([10.0, 4.0])
                 .show(ui, |ui| {
-                    for heading in [
-                        "kingdoms-kingdom",
-                        "kingdoms-played-by",
-                        "kingdoms-took",
-                        "kingdoms-lost",
-                        "kingdoms-left",
-                        "kingdoms-goal",
-                    ] {
+                    for heading in columns {
                         let heading = tr.text(heading);
                         ui.label(
                             RichText::new(heading)
@@ -204,15 +210,29 @@ pub(super) fn kingdom_table(
                             continue;
                         }
                         let out = standing != Standing::InGame;
-                        ui.horizontal(|ui| {
-                            badge(ui, kingdom, 18.0, out);
-                            let mut name = RichText::new(tr.kingdom(kingdom));
-                            if out {
-                                name = name.strikethrough().color(Color32::from_gray(120));
-                            }
-                            ui.label(name)
-                                .on_hover_text(the_match.player_name(kingdom).unwrap_or("—"));
-                        });
+                        let name = |ui: &mut egui::Ui| {
+                            ui.horizontal(|ui| {
+                                badge(ui, kingdom, 18.0, out);
+                                let mut name = RichText::new(tr.kingdom(kingdom));
+                                if out {
+                                    name = name.strikethrough().color(Color32::from_gray(120));
+                                }
+                                ui.label(name)
+                                    .on_hover_text(the_match.player_name(kingdom).unwrap_or("—"));
+                            });
+                        };
+                        if small.on {
+                            ui.vertical(|ui| {
+                                name(ui);
+                                ui.label(
+                                    RichText::new(numbers_line(tr, pos, kingdom))
+                                        .small()
+                                        .color(Color32::from_gray(170)),
+                                );
+                            });
+                        } else {
+                            name(ui);
+                        }
                         match pos.seats().player(kingdom) {
                             Some(player)
                                 if !out
@@ -234,6 +254,10 @@ pub(super) fn kingdom_table(
                             _ => {
                                 ui.label("");
                             }
+                        }
+                        if small.on {
+                            ui.end_row();
+                            continue;
                         }
                         ui.label(pos.captures(kingdom).to_string());
                         ui.label(format!("{}", pos.losses(kingdom)));
@@ -259,13 +283,7 @@ pub(super) fn kingdom_table(
                                     kingdom = tr.kingdom(kingdom),
                                     count = left
                                 ));
-                            ui.label(format!(
-                                "{}/2 · {}/{}",
-                                pos.kingdom_goal_progress(kingdom),
-                                pos.player_captures(kingdom),
-                                rules.capture_goal
-                            ))
-                            .on_hover_text(tr!(
+                            ui.label(goal_progress(pos, kingdom)).on_hover_text(tr!(
                                 tr,
                                 if generals {
                                     "kingdoms-goal-hint-generals"
@@ -281,4 +299,31 @@ pub(super) fn kingdom_table(
         });
     });
     Ok(())
+}
+
+/// A kingdom's progress to the win: kingdoms (or Generals) out of two, captures out of the goal.
+fn goal_progress(pos: &Position, kingdom: Kingdom) -> String {
+    format!(
+        "{}/2 · {}/{}",
+        pos.kingdom_goal_progress(kingdom),
+        pos.player_captures(kingdom),
+        pos.rules().capture_goal
+    )
+}
+
+/// The table's numbers of a kingdom in one line, for a phone's narrow sheet: what it took and
+/// lost, and how many losses it has left and its goal (or how it went out).
+fn numbers_line(tr: Tr, pos: &Position, kingdom: Kingdom) -> String {
+    let took = format!("{} {}", tr.text("kingdoms-took"), pos.captures(kingdom));
+    let lost = format!("{} {}", tr.text("kingdoms-lost"), pos.losses(kingdom));
+    if pos.standing(kingdom) != Standing::InGame {
+        return format!("{took} · {lost} · {}", standing_text(tr, pos, kingdom));
+    }
+    let left = (pos.rules().beaten_at_losses as u32).saturating_sub(pos.losses(kingdom));
+    format!(
+        "{took} · {lost} · {} {left} · {} {}",
+        tr.text("kingdoms-left"),
+        tr.text("kingdoms-goal"),
+        goal_progress(pos, kingdom)
+    )
 }

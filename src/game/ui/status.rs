@@ -1,6 +1,7 @@
 //! The toolbar (new game, views, following the turn) and the status line: whose turn it is,
 //! the last move in words, and brief messages when a click or move is refused.
 
+use crate::game::input::touch::Fingers;
 use crate::game::widgets::{Sheet, SmallScreen};
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
@@ -305,11 +306,14 @@ pub(super) fn status_line(
     time: Res<Time>,
     danger: Res<Danger>,
     small: Res<SmallScreen>,
+    fingers: Option<Res<Fingers>>,
     tr: Res<Tr>,
 ) -> Result {
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let pos = the_match.position();
+    // The help speaks of what the player last used: fingers or the mouse and keys.
+    let touching = fingers.is_some_and(|f| f.0);
     let game = the_match.game();
     // At the bottom left; on a small screen, over the sheet bar, as wide as the screen.
     let bottom = if small.on {
@@ -434,16 +438,17 @@ pub(super) fn status_line(
                                 ))
                                 .strong(),
                             );
-                            ui.label(
-                                RichText::new(tr!(
+                            let help = if touching {
+                                tr.text("status-touch")
+                            } else {
+                                tr!(
                                     tr,
                                     "status-mouse-keys",
                                     preview = crate::game::keys::PREVIEW_MODIFIER,
                                     typing = crate::game::keys::MOVE_BOX.label()
-                                ))
-                                .small()
-                                .color(Color32::from_gray(150)),
-                            );
+                                )
+                            };
+                            ui.label(RichText::new(help).small().color(Color32::from_gray(150)));
                         }
                     });
                 });
