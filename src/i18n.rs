@@ -427,7 +427,7 @@ mod tests {
 
     /// Literals shaped like ids that are not messages: egui ids, keys, command-line values and
     /// test data.
-    const NOT_MESSAGES: [&str; 19] = [
+    const NOT_MESSAGES: [&str; 21] = [
         "data-board-drawn-ms",
         "data-frames-ms",
         "data-run-ms",
@@ -435,6 +435,8 @@ mod tests {
         "data-located",
         "data-sounds",
         "data-whole-font",
+        "data-emoji-fonts",
+        "emoji-icon-font",
         "qiguo-kai-whole",
         "qiguo-reloaded-for-protocol",
         "data-computers-searched-ms",
@@ -565,6 +567,31 @@ mod tests {
         assert!(
             checked.contains(&'ä') && checked.contains(&'輪'),
             "{checked:?}"
+        );
+    }
+
+    /// The page's first fonts (egui's Latin faces, without its emoji ones, and the Chinese
+    /// core cut: `crate::web::font`) draw every character of every language, and the move
+    /// list's buttons.
+    #[test]
+    fn the_pages_first_fonts_draw_every_language() {
+        use ab_glyph::{Font, FontRef};
+        let fonts = [
+            FontRef::try_from_slice(epaint_default_fonts::UBUNTU_LIGHT).unwrap(),
+            FontRef::try_from_slice(epaint_default_fonts::HACK_REGULAR).unwrap(),
+            FontRef::try_from_slice(crate::game::art::textures::KAI_FONT_CORE).unwrap(),
+        ];
+        let mut texts = every_text();
+        texts.push("⇤ ◀ ▶ ⇥".to_owned());
+        let missing: BTreeSet<char> = texts
+            .iter()
+            .flat_map(|text| text.chars())
+            .filter(|c| !c.is_whitespace())
+            .filter(|&c| fonts.iter().all(|f| f.glyph_id(c).0 == 0))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "no glyph in the page's first fonts for {missing:?}"
         );
     }
 

@@ -25,13 +25,13 @@ pub(super) fn plugin(app: &mut App) {
             ..default()
         })
         .init_resource::<Palette>()
-        .init_resource::<SharperTop>()
+        .init_resource::<SharperWood>()
         .add_systems(Startup, (spawn_board, spawn_lights))
         .add_systems(
             Update,
             (
                 repaint_board.run_if(palette_changed),
-                sharpen_board.run_if(|top: Res<SharperTop>| top.0.is_some()),
+                sharpen_wood.run_if(|wood: Res<SharperWood>| !wood.done()),
             )
                 .chain()
                 .in_set(AppSystems::Present),
@@ -44,10 +44,19 @@ const TOP_SIZE: usize = 2048;
 /// Side of the board top's first texture, drawn before the first frame: a quarter of the
 /// pixels, so that a phone shows the board sooner (a board seen whole on a phone's screen is
 /// under a thousand pixels across); the whole texture follows, a little each frame
-/// ([`SharperTop`]).
+/// ([`SharperWood`]).
 const FIRST_TOP_SIZE: usize = 1024;
 
-/// Time given each frame to drawing the whole top's wood.
+/// The table's texture, and its first one (as the top's).
+const TABLE_SIZE: usize = 1024;
+const FIRST_TABLE_SIZE: usize = 512;
+const TABLE_WOOD: Wood = Wood {
+    base: [70, 42, 26],
+    rings: 9.0,
+    seed: 7,
+};
+
+/// Time given each frame to drawing the whole textures' wood.
 const SHARPENING_PER_FRAME: Duration = Duration::from_millis(8);
 
 const INK: Rgba = [38, 24, 12, 235];
@@ -75,14 +84,14 @@ fn flat_square(half: f32, uv_repeat: f32, usage: RenderAssetUsages) -> Mesh {
 }
 
 /// The board top's material: its first texture in the palette's colours; the whole one is
-/// drawn after ([`SharperTop`]).
+/// drawn after ([`SharperWood`]).
 fn board_top_material(
     images: &mut Assets<Image>,
     materials: &mut Assets<StandardMaterial>,
     palette: Palette,
-    sharper: &mut SharperTop,
+    sharper: &mut SharperWood,
 ) -> Handle<StandardMaterial> {
-    let mut first = wood_canvas(FIRST_TOP_SIZE, TOP_WOOD, TOP_RINGS, TOP_SEED);
+    let mut first = TOP_WOOD.canvas(FIRST_TOP_SIZE);
     draw_board_top(&mut first, palette);
     let material = materials.add(StandardMaterial {
         base_color_texture: Some(images.add(first.into_image(false))),
@@ -90,7 +99,14 @@ fn board_top_material(
         reflectance: 0.32,
         ..default()
     });
-    sharper.0 = Some(TopJob::new(palette, material.clone()));
+    // A top still being drawn in an older palette is not finished.
+    sharper.0.retain(|job| job.top.is_none());
+    sharper.0.push(WoodJob::new(
+        TOP_WOOD,
+        TOP_SIZE,
+        Some(palette),
+        material.clone(),
+    ));
     material
 }
 
@@ -101,7 +117,7 @@ fn repaint_board(
     palette: Res<Palette>,
     mut images: ResMut<Assets<Image>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
-    mut sharper: ResMut<SharperTop>,
+    mut sharper: ResMut<SharperWood>,
     tops: Query<Entity, With<BoardSurface>>,
 ) {
     let top = board_top_material(&mut images, &mut materials, *palette, &mut sharper);
@@ -112,64 +128,95 @@ fn repaint_board(
     }
 }
 
-/// The board top's whole texture while it is drawn, a few rows of wood each frame after the
-/// first; `None` once the board wears it.
+/// The whole textures of the board's top and the table while they are drawn, a few rows of
+/// wood each frame after the first; empty once they are worn.
 #[derive(Resource, Default)]
-pub(crate) struct SharperTop(Option<TopJob>);
+pub(crate) struct SharperWood(Vec<WoodJob>);
 
-impl SharperTop {
-    /// Whether the board's top wears its whole texture (what a screenshot waits for).
+impl SharperWood {
+    /// Whether the board's top and the table wear their whole textures (what a screenshot
+    /// waits for).
     pub(crate) fn done(&self) -> bool {
-        self.0.is_none()
+        self.0.is_empty()
     }
 }
 
-/// The whole top texture being drawn for a material.
-pub(crate) struct TopJob {
-    palette: Palette,
+/// A kind of wood: its colour, grain rings and seed.
+#[derive(Clone, Copy)]
+struct Wood {
+    base: [u8; 3],
+    rings: f32,
+    seed: u32,
+}
+
+impl Wood {
+    /// The wood on a canvas of `size` pixels.
+    fn canvas(self, size: usize) -> Canvas {
+        wood_canvas(size, self.base, self.rings, self.seed)
+    }
+}
+
+/// A whole texture of wood being drawn for a material: the board's top (its grid and the rest
+/// in `top`'s palette drawn on it once the wood is done) or plain wood.
+pub(crate) struct WoodJob {
+    wood: Wood,
+    top: Option<Palette>,
     material: Handle<StandardMaterial>,
     canvas: Canvas,
     next_row: usize,
 }
 
-impl TopJob {
-    fn new(palette: Palette, material: Handle<StandardMaterial>) -> TopJob {
-        let [r, g, b] = TOP_WOOD;
-        TopJob {
-            palette,
+impl WoodJob {
+    fn new(
+        wood: Wood,
+        size: usize,
+        top: Option<Palette>,
+        material: Handle<StandardMaterial>,
+    ) -> WoodJob {
+        let [r, g, b] = wood.base;
+        WoodJob {
+            wood,
+            top,
             material,
-            canvas: Canvas::new(TOP_SIZE, [r, g, b, 255]),
+            canvas: Canvas::new(size, [r, g, b, 255]),
             next_row: 0,
         }
     }
 
     /// Draws rows of wood until `budget` has passed (at least one batch), and once every row
-    /// is drawn, the grid and the rest: then the finished image.
+    /// is drawn, the grid and the rest of a top: then the finished image.
     fn step(&mut self, budget: Duration) -> Option<Image> {
         const BATCH: usize = 16;
         let start = web_time::Instant::now();
-        while self.next_row < TOP_SIZE {
-            let rows = self.next_row..(self.next_row + BATCH).min(TOP_SIZE);
+        let size = self.canvas.size();
+        let Wood { base, rings, seed } = self.wood;
+        while self.next_row < size {
+            let rows = self.next_row..(self.next_row + BATCH).min(size);
             self.next_row = rows.end;
-            wood_rows(&mut self.canvas, rows, TOP_WOOD, TOP_RINGS, TOP_SEED);
+            wood_rows(&mut self.canvas, rows, base, rings, seed);
             if start.elapsed() >= budget {
                 return None;
             }
         }
         let mut canvas = std::mem::replace(&mut self.canvas, Canvas::new(1, [0; 4]));
-        draw_board_top(&mut canvas, self.palette);
-        Some(canvas.into_image(false))
+        match self.top {
+            Some(palette) => {
+                draw_board_top(&mut canvas, palette);
+                Some(canvas.into_image(false))
+            }
+            None => Some(canvas.into_image(true)),
+        }
     }
 }
 
-/// Draws the board top's whole texture a little each frame; once it is done, the board's
+/// Draws the whole textures a little each frame, the first job first; once one is done, its
 /// material wears it (the first texture dropped with its handle).
-fn sharpen_board(
-    mut sharper: ResMut<SharperTop>,
+fn sharpen_wood(
+    mut sharper: ResMut<SharperWood>,
     mut images: ResMut<Assets<Image>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    let Some(job) = sharper.0.as_mut() else {
+    let Some(job) = sharper.0.first_mut() else {
         return;
     };
     let Some(image) = job.step(SHARPENING_PER_FRAME) else {
@@ -178,7 +225,7 @@ fn sharpen_board(
     if let Some(mut material) = materials.get_mut(&job.material) {
         material.base_color_texture = Some(images.add(image));
     }
-    sharper.0 = None;
+    sharper.0.remove(0);
 }
 
 fn spawn_board(
@@ -187,7 +234,7 @@ fn spawn_board(
     mut images: ResMut<Assets<Image>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     palette: Res<Palette>,
-    mut sharper: ResMut<SharperTop>,
+    mut sharper: ResMut<SharperWood>,
 ) {
     let top = board_top_material(&mut images, &mut materials, *palette, &mut sharper);
     let side = materials.add(StandardMaterial {
@@ -199,13 +246,14 @@ fn spawn_board(
         ..default()
     });
     let table = materials.add(StandardMaterial {
-        base_color_texture: Some(
-            images.add(wood_canvas(1024, [70, 42, 26], 9.0, 7).into_image(true)),
-        ),
+        base_color_texture: Some(images.add(TABLE_WOOD.canvas(FIRST_TABLE_SIZE).into_image(true))),
         perceptual_roughness: 0.55,
         reflectance: 0.3,
         ..default()
     });
+    sharper
+        .0
+        .push(WoodJob::new(TABLE_WOOD, TABLE_SIZE, None, table.clone()));
     commands.spawn((
         // Kept in the main world too: picking ray-casts against it.
         Mesh3d(meshes.add(flat_square(BOARD_HALF, 1.0, RenderAssetUsages::default()))),
@@ -365,10 +413,12 @@ fn wood_rows(
     }
 }
 
-/// The board top's kaya-coloured wood: its colour, grain rings and seed.
-const TOP_WOOD: [u8; 3] = [216, 170, 100];
-const TOP_RINGS: f32 = 14.0;
-const TOP_SEED: u32 = 1;
+/// The board top's kaya-coloured wood.
+const TOP_WOOD: Wood = Wood {
+    base: [216, 170, 100],
+    rings: 14.0,
+    seed: 1,
+};
 
 /// Draws on the board's top wood the home-edge tints, the grid, the star points and the
 /// coordinates, at the canvas's size (lines as thick, for its size, as on the whole texture).
@@ -461,17 +511,12 @@ mod tests {
     /// Wood drawn a few rows at a time is the wood drawn at once.
     #[test]
     fn wood_in_rows_is_the_wood() {
-        let whole = wood_canvas(64, TOP_WOOD, TOP_RINGS, TOP_SEED);
-        let [r, g, b] = TOP_WOOD;
+        let whole = TOP_WOOD.canvas(64);
+        let Wood { base, rings, seed } = TOP_WOOD;
+        let [r, g, b] = base;
         let mut rows = Canvas::new(64, [r, g, b, 255]);
         for start in (0..64).step_by(5) {
-            wood_rows(
-                &mut rows,
-                start..(start + 5).min(64),
-                TOP_WOOD,
-                TOP_RINGS,
-                TOP_SEED,
-            );
+            wood_rows(&mut rows, start..(start + 5).min(64), base, rings, seed);
         }
         for y in 0..64 {
             for x in 0..64 {
@@ -484,7 +529,12 @@ mod tests {
     /// the whole texture with its mip levels.
     #[test]
     fn the_whole_top_is_drawn_over_frames() {
-        let mut job = TopJob::new(Palette::default(), Handle::default());
+        let mut job = WoodJob::new(
+            TOP_WOOD,
+            TOP_SIZE,
+            Some(Palette::default()),
+            Handle::default(),
+        );
         let mut frames = 1;
         let image = loop {
             if let Some(image) = job.step(Duration::ZERO) {

@@ -1,81 +1,132 @@
-//! The page's Chinese font in two cuts: the wasm holds the core cut (the characters of the game
-//! and its interface, `crate::game::art::textures::KAI_FONT`), so that the first board waits for
-//! a tenth of the font; once the board is drawn, the whole cut (the common characters of both
-//! Chinese scripts, for players' names) is fetched beside it — a file of the bundle, kept by the
-//! service worker like the rest — and added to the interface's fonts after the core cut.
+//! The page's fonts, in two steps so that the first board waits for as few bytes as possible.
+//! The wasm holds what the first frames write: egui's Latin faces (Ubuntu Light and Hack, taken
+//! from egui's own font crate without its emoji faces) and the core cut of the Chinese font
+//! (the characters of the game and its interface, `crate::game::art::textures::KAI_FONT`).
+//! Once the board is drawn, the rest is fetched beside it — files of the bundle, kept by the
+//! service worker like the rest: the whole Chinese cut (the common characters of both Chinese
+//! scripts, for players' names) and egui's two emoji faces (for emoji in names and table talk),
+//! each added to the interface's fonts after those it already has.
 
 use std::cell::RefCell;
 
 use bevy::log::{debug, info};
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
-use bevy_egui::egui::epaint::text::{FontInsert, FontPriority, InsertFontFamily};
-use bevy_egui::egui::{FontData, FontFamily};
+use bevy_egui::egui::epaint::text::{FontInsert, FontPriority, FontTweak, InsertFontFamily};
+use bevy_egui::egui::{FontData, FontDefinitions, FontFamily};
 use wasm_bindgen::JsValue;
 use wasm_bindgen::closure::Closure;
 
 use super::BoardShown;
 
+/// The fonts fetched after the board: the page's name for each (`qiguo.font(NAME)` in
+/// web/index.html), the interface's name, and how much smaller its glyphs are drawn (egui's
+/// own sizes for its emoji faces).
+const LATER: [(&str, &str, f32); 3] = [
+    ("kai", "qiguo-kai-whole", 1.0),
+    ("emoji", "NotoEmoji-Regular", 0.81),
+    ("icons", "emoji-icon-font", 0.90),
+];
+
 thread_local! {
-    /// The whole cut, once it arrived and until it is added.
-    static ARRIVED: RefCell<Option<Vec<u8>>> = const { RefCell::new(None) };
+    /// Fonts that arrived and are not added yet: their index in [`LATER`] and their bytes.
+    static ARRIVED: RefCell<Vec<(usize, Vec<u8>)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Once the board is drawn, asks the page for the whole cut (`qiguo.wholeFont`, web/index.html).
-pub(crate) fn fetch_whole_cut(shown: Res<BoardShown>, mut asked: Local<bool>) {
+/// The fonts of the first frames, given to egui before its first pass (it has none of its own
+/// in a page): Ubuntu Light for text and Hack for moves and coordinates, each the other's
+/// fallback (Hack draws the arrows and triangles of the move list's buttons).
+pub(crate) fn install_first_fonts(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
+    if *done {
+        return Ok(());
+    }
+    let mut fonts = FontDefinitions::empty();
+    for (name, bytes) in [
+        ("Ubuntu-Light", epaint_default_fonts::UBUNTU_LIGHT),
+        ("Hack", epaint_default_fonts::HACK_REGULAR),
+    ] {
+        fonts
+            .font_data
+            .insert(name.to_owned(), FontData::from_static(bytes).into());
+    }
+    for (family, order) in [
+        (FontFamily::Proportional, ["Ubuntu-Light", "Hack"]),
+        (FontFamily::Monospace, ["Hack", "Ubuntu-Light"]),
+    ] {
+        fonts
+            .families
+            .insert(family, order.map(str::to_owned).to_vec());
+    }
+    contexts.ctx_mut()?.set_fonts(fonts);
+    *done = true;
+    Ok(())
+}
+
+/// Once the board is drawn, asks the page for each later font (`qiguo.font`, web/index.html).
+pub(crate) fn fetch_later_fonts(shown: Res<BoardShown>, mut asked: Local<bool>) {
     if !shown.0 || *asked {
         return;
     }
     *asked = true;
-    let Some((qiguo, fetch)) = super::notify::page_helper("wholeFont") else {
+    let Some((qiguo, fetch)) = super::notify::page_helper("font") else {
         return;
     };
-    match fetch.call0(&qiguo) {
-        Ok(promise) => {
-            let arrived = Closure::once(move |bytes: JsValue| {
-                let bytes = js_sys::Uint8Array::new(&bytes).to_vec();
-                ARRIVED.set(Some(bytes));
-            });
-            let failed = Closure::once(move |e: JsValue| {
-                debug!("the whole font did not come ({e:?}): names show in the core cut");
-            });
-            let _ = js_sys::Promise::from(promise).then2(&arrived, &failed);
-            // Each runs at most once, once a page.
-            arrived.forget();
-            failed.forget();
+    for (index, (name, _, _)) in LATER.iter().enumerate() {
+        match fetch.call1(&qiguo, &JsValue::from_str(name)) {
+            Ok(promise) => {
+                let arrived = Closure::once(move |bytes: JsValue| {
+                    let bytes = js_sys::Uint8Array::new(&bytes).to_vec();
+                    ARRIVED.with_borrow_mut(|arrived| arrived.push((index, bytes)));
+                });
+                let failed = Closure::once(move |e: JsValue| {
+                    debug!("the font {name} did not come ({e:?}): the first fonts stay");
+                });
+                let _ = js_sys::Promise::from(promise).then2(&arrived, &failed);
+                // Each runs at most once, once a page.
+                arrived.forget();
+                failed.forget();
+            }
+            Err(e) => debug!("the font {name} was not asked for ({e:?})"),
         }
-        Err(e) => debug!("the whole font was not asked for ({e:?})"),
     }
 }
 
-/// Adds the whole cut to the interface's fonts once it arrived, after the core cut: the
-/// characters the core lacks come from it. The page notes it (`<body data-whole-font>`).
-pub(crate) fn add_whole_cut(mut contexts: EguiContexts, mut added: Local<bool>) -> Result {
-    if *added {
+/// Adds each later font that arrived to the interface's fonts, after those it has: the
+/// characters they lack come from it. The page notes the whole Chinese cut (`<body
+/// data-whole-font>`) and the emoji (`<body data-emoji-fonts>`, their count).
+pub(crate) fn add_later_fonts(mut contexts: EguiContexts, mut emoji: Local<u32>) -> Result {
+    let arrived = ARRIVED.take();
+    if arrived.is_empty() {
         return Ok(());
     }
-    let Some(bytes) = ARRIVED.take() else {
-        return Ok(());
-    };
-    let size = bytes.len();
-    contexts.ctx_mut()?.add_font(FontInsert {
-        name: "qiguo-kai-whole".to_owned(),
-        data: FontData::from_owned(bytes),
-        families: [FontFamily::Proportional, FontFamily::Monospace]
-            .into_iter()
-            .map(|family| InsertFontFamily {
-                family,
-                priority: FontPriority::Lowest,
-            })
-            .collect(),
-    });
-    *added = true;
-    info!("the whole Chinese font arrived ({size} bytes)");
-    if let Some(body) = web_sys::window()
+    let ctx = contexts.ctx_mut()?;
+    let body = web_sys::window()
         .and_then(|w| w.document())
-        .and_then(|d| d.body())
-    {
-        let _ = body.set_attribute("data-whole-font", "ready");
+        .and_then(|d| d.body());
+    for (index, bytes) in arrived {
+        let (page_name, name, scale) = LATER[index];
+        let size = bytes.len();
+        ctx.add_font(FontInsert {
+            name: name.to_owned(),
+            data: FontData::from_owned(bytes).tweak(FontTweak { scale, ..default() }),
+            families: [FontFamily::Proportional, FontFamily::Monospace]
+                .into_iter()
+                .map(|family| InsertFontFamily {
+                    family,
+                    priority: FontPriority::Lowest,
+                })
+                .collect(),
+        });
+        info!("the font {page_name} arrived ({size} bytes)");
+        let Some(body) = body.as_ref() else {
+            continue;
+        };
+        if page_name == "kai" {
+            let _ = body.set_attribute("data-whole-font", "ready");
+        } else {
+            *emoji += 1;
+            let _ = body.set_attribute("data-emoji-fonts", &emoji.to_string());
+        }
     }
     Ok(())
 }

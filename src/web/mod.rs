@@ -69,10 +69,16 @@ pub(crate) fn plugin(app: &mut App) {
                 notify::keep_words,
                 locate_asked_point,
                 notify::keep_subscribed,
-                font::fetch_whole_cut,
+                font::fetch_later_fonts,
             ),
         )
-        .add_systems(bevy_egui::EguiPrimaryContextPass, font::add_whole_cut);
+        .add_systems(
+            PreUpdate,
+            font::install_first_fonts
+                .after(bevy_egui::EguiPreUpdateSet::InitContexts)
+                .before(bevy_egui::EguiPreUpdateSet::BeginPass),
+        )
+        .add_systems(bevy_egui::EguiPrimaryContextPass, font::add_later_fonts);
 }
 
 /// The time the computers' searches took in all, on the page (`<body

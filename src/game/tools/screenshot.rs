@@ -43,7 +43,7 @@ fn take_screenshot(
     time: Res<Time<Real>>,
     bench: Option<Res<BenchFrames>>,
     timed: Option<Res<FramesTimed>>,
-    top: Option<Res<crate::game::board::SharperTop>>,
+    wood: Option<Res<crate::game::board::SharperWood>>,
     mut taken: Local<bool>,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -52,9 +52,9 @@ fn take_screenshot(
         exit.write(AppExit::from_code(1));
         return;
     }
-    // The board's top in its whole texture, too (drawn over the first frames).
-    let top_drawn = top.is_none_or(|top| top.done());
-    if *taken || frames.0 < SETTLE_FRAMES || (bench.is_some() && timed.is_none()) || !top_drawn {
+    // The board's top and the table in their whole textures, too (drawn over the first frames).
+    let wood_drawn = wood.is_none_or(|wood| wood.done());
+    if *taken || frames.0 < SETTLE_FRAMES || (bench.is_some() && timed.is_none()) || !wood_drawn {
         return;
     }
     *taken = true;

@@ -124,7 +124,7 @@ pub(super) fn move_list(
                     .on_hover_text(hint)
                     .clicked()
             };
-            if step(ui, "⏮", tr.text("moves-first"), shown > 0) {
+            if step(ui, "⇤", tr.text("moves-first"), shown > 0) {
                 steps.write(ReviewRequested::First);
             }
             if step(
@@ -151,7 +151,7 @@ pub(super) fn move_list(
             ) {
                 steps.write(ReviewRequested::Forward);
             }
-            if step(ui, "⏭", tr.text("moves-live"), shown < len) {
+            if step(ui, "⇥", tr.text("moves-live"), shown < len) {
                 steps.write(ReviewRequested::Live);
             }
             ui.separator();
