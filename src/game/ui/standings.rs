@@ -156,7 +156,8 @@ pub(super) fn kingdom_table(
         .movable(false)
         .collapsible(true);
     small.place(ctx, window).show(ctx, |ui| {
-        egui::ScrollArea::both().show(ui, |ui| {
+        // The phone's sheet has two columns, so the table scrolls only downwards.
+        egui::ScrollArea::vertical().show(ui, |ui| {
             let preset = rules
                 .matching_preset()
                 .map_or_else(|| tr.text("preset-custom"), |p| p.name().to_owned());
