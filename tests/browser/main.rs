@@ -503,6 +503,25 @@ async fn the_page_is_a_phones_game() {
         );
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
+    // The six computers answer (on the server), and the board turns back to Qin for Tam's next
+    // move: only then is the camera left to the fingers (a turn coming round turns it).
+    let start = std::time::Instant::now();
+    while store
+        .load_game(&games[0])
+        .await
+        .unwrap()
+        .game
+        .moves()
+        .count()
+        < 7
+    {
+        assert!(
+            start.elapsed() < PATIENCE,
+            "the computers never answered Tam's move"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    phone.wait_for_title("Your move", PATIENCE).await;
     phone.wait_frames(10).await;
     phone.screenshot("phone-moved").await;
     // A pinch spreading two fingers brings the board nearer: two points further apart.
