@@ -149,13 +149,6 @@ struct Wood {
     seed: u32,
 }
 
-impl Wood {
-    /// The wood on a canvas of `size` pixels.
-    fn canvas(self, size: usize) -> Canvas {
-        wood_canvas(size, self.base, self.rings, self.seed)
-    }
-}
-
 /// A whole texture of wood being drawn for a material: the board's top (its grid and the rest
 /// in `top`'s palette drawn on it once the wood is done) or plain wood.
 pub(crate) struct WoodJob {
@@ -189,11 +182,10 @@ impl WoodJob {
         const BATCH: usize = 16;
         let start = web_time::Instant::now();
         let size = self.canvas.size();
-        let Wood { base, rings, seed } = self.wood;
         while self.next_row < size {
             let rows = self.next_row..(self.next_row + BATCH).min(size);
             self.next_row = rows.end;
-            wood_rows(&mut self.canvas, rows, base, rings, seed);
+            self.wood.rows(&mut self.canvas, rows);
             if start.elapsed() >= budget {
                 return None;
             }
@@ -238,9 +230,7 @@ fn spawn_board(
 ) {
     let top = board_top_material(&mut images, &mut materials, *palette, &mut sharper);
     let side = materials.add(StandardMaterial {
-        base_color_texture: Some(
-            images.add(wood_canvas(512, [196, 146, 80], 11.0, 3).into_image(true)),
-        ),
+        base_color_texture: Some(images.add(SIDE_WOOD.canvas(512).into_image(true))),
         perceptual_roughness: 0.7,
         reflectance: 0.25,
         ..default()
@@ -375,43 +365,50 @@ fn smooth(t: f32) -> f32 {
     t * t * (3.0 - 2.0 * t)
 }
 
-/// Wood: a base colour with grain lines running along x, warped by noise, and fine pores.
-/// Deterministic for a given seed.
-fn wood_canvas(size: usize, base: [u8; 3], rings: f32, seed: u32) -> Canvas {
-    let mut canvas = Canvas::new(size, [base[0], base[1], base[2], 255]);
-    wood_rows(&mut canvas, 0..size, base, rings, seed);
-    canvas
-}
+impl Wood {
+    /// The wood on a canvas of `size` pixels.
+    fn canvas(self, size: usize) -> Canvas {
+        let [r, g, b] = self.base;
+        let mut canvas = Canvas::new(size, [r, g, b, 255]);
+        self.rows(&mut canvas, 0..size);
+        canvas
+    }
 
-/// The rows `rows` of [`wood_canvas`]'s wood, drawn into `canvas`.
-fn wood_rows(
-    canvas: &mut Canvas,
-    rows: std::ops::Range<usize>,
-    base: [u8; 3],
-    rings: f32,
-    seed: u32,
-) {
-    let size = canvas.size();
-    let scale = 1.0 / size as f32;
-    for y in rows {
-        let v = y as f32 * scale;
-        // The four layers of noise along this row: warps, pores and a broad shade.
-        let warp = NoiseRow::new(3.0, v * 9.0, seed);
-        let fine_warp = NoiseRow::new(9.0, v * 27.0, seed + 1);
-        let pores = NoiseRow::new(240.0, v * 36.0, seed + 2);
-        let broad = NoiseRow::new(2.0, v * 2.0, seed + 3);
-        for x in 0..size {
-            let u = x as f32 * scale;
-            let bend = warp.at(u * 3.0) * 1.6 + fine_warp.at(u * 9.0) * 0.4;
-            let grain = ((v * rings * std::f32::consts::TAU) + bend * 3.0).sin();
-            let half = grain * 0.5 + 0.5;
-            let stripe = half * half * half;
-            let shade = 1.0 - 0.16 * stripe - 0.05 * pores.at(u * 240.0) + 0.05 * broad.at(u * 2.0);
-            let px = |c: u8| (c as f32 * shade).clamp(0.0, 255.0) as u8;
-            canvas.set(x, y, [px(base[0]), px(base[1]), px(base[2]), 255]);
+    /// Wood: the base colour with grain lines running along x, warped by noise, and fine
+    /// pores, drawn into the rows `rows` of `canvas` (each row the same whichever rows are
+    /// drawn together). Deterministic for a given seed.
+    fn rows(self, canvas: &mut Canvas, rows: std::ops::Range<usize>) {
+        let Wood { base, rings, seed } = self;
+        let size = canvas.size();
+        let scale = 1.0 / size as f32;
+        for y in rows {
+            let v = y as f32 * scale;
+            // The four layers of noise along this row: warps, pores and a broad shade.
+            let warp = NoiseRow::new(3.0, v * 9.0, seed);
+            let fine_warp = NoiseRow::new(9.0, v * 27.0, seed + 1);
+            let pores = NoiseRow::new(240.0, v * 36.0, seed + 2);
+            let broad = NoiseRow::new(2.0, v * 2.0, seed + 3);
+            for x in 0..size {
+                let u = x as f32 * scale;
+                let bend = warp.at(u * 3.0) * 1.6 + fine_warp.at(u * 9.0) * 0.4;
+                let grain = ((v * rings * std::f32::consts::TAU) + bend * 3.0).sin();
+                let half = grain * 0.5 + 0.5;
+                let stripe = half * half * half;
+                let shade =
+                    1.0 - 0.16 * stripe - 0.05 * pores.at(u * 240.0) + 0.05 * broad.at(u * 2.0);
+                let px = |c: u8| (c as f32 * shade).clamp(0.0, 255.0) as u8;
+                canvas.set(x, y, [px(base[0]), px(base[1]), px(base[2]), 255]);
+            }
         }
     }
 }
+
+/// The board body's sides.
+const SIDE_WOOD: Wood = Wood {
+    base: [196, 146, 80],
+    rings: 11.0,
+    seed: 3,
+};
 
 /// The board top's kaya-coloured wood.
 const TOP_WOOD: Wood = Wood {
@@ -512,11 +509,10 @@ mod tests {
     #[test]
     fn wood_in_rows_is_the_wood() {
         let whole = TOP_WOOD.canvas(64);
-        let Wood { base, rings, seed } = TOP_WOOD;
-        let [r, g, b] = base;
+        let [r, g, b] = TOP_WOOD.base;
         let mut rows = Canvas::new(64, [r, g, b, 255]);
         for start in (0..64).step_by(5) {
-            wood_rows(&mut rows, start..(start + 5).min(64), base, rings, seed);
+            TOP_WOOD.rows(&mut rows, start..(start + 5).min(64));
         }
         for y in 0..64 {
             for x in 0..64 {
@@ -557,8 +553,12 @@ mod tests {
 
     #[test]
     fn wood_is_deterministic_and_grained() {
-        let a = wood_canvas(64, [200, 150, 90], 4.0, 1);
-        let b = wood_canvas(64, [200, 150, 90], 4.0, 1);
+        let wood = Wood {
+            base: [200, 150, 90],
+            rings: 4.0,
+            seed: 1,
+        };
+        let (a, b) = (wood.canvas(64), wood.canvas(64));
         let reds: Vec<u8> = (0..64).map(|y| a.get(10, y)[0]).collect();
         assert_eq!(reds, (0..64).map(|y| b.get(10, y)[0]).collect::<Vec<_>>());
         let (lo, hi) = (reds.iter().min().unwrap(), reds.iter().max().unwrap());

@@ -9,13 +9,11 @@
 
 use std::cell::RefCell;
 
-use bevy::log::{debug, info};
+use bevy::log::info;
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::epaint::text::{FontInsert, FontPriority, FontTweak, InsertFontFamily};
 use bevy_egui::egui::{FontData, FontDefinitions, FontFamily};
-use wasm_bindgen::JsValue;
-use wasm_bindgen::closure::Closure;
 
 use super::BoardShown;
 
@@ -68,26 +66,10 @@ pub(crate) fn fetch_later_fonts(shown: Res<BoardShown>, mut asked: Local<bool>) 
         return;
     }
     *asked = true;
-    let Some((qiguo, fetch)) = super::notify::page_helper("font") else {
-        return;
-    };
     for (index, (name, _, _)) in LATER.iter().enumerate() {
-        match fetch.call1(&qiguo, &JsValue::from_str(name)) {
-            Ok(promise) => {
-                let arrived = Closure::once(move |bytes: JsValue| {
-                    let bytes = js_sys::Uint8Array::new(&bytes).to_vec();
-                    ARRIVED.with_borrow_mut(|arrived| arrived.push((index, bytes)));
-                });
-                let failed = Closure::once(move |e: JsValue| {
-                    debug!("the font {name} did not come ({e:?}): the first fonts stay");
-                });
-                let _ = js_sys::Promise::from(promise).then2(&arrived, &failed);
-                // Each runs at most once, once a page.
-                arrived.forget();
-                failed.forget();
-            }
-            Err(e) => debug!("the font {name} was not asked for ({e:?})"),
-        }
+        super::notify::page_bytes("font", name, move |bytes| {
+            ARRIVED.with_borrow_mut(|arrived| arrived.push((index, bytes)));
+        });
     }
 }
 

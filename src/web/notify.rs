@@ -123,6 +123,31 @@ pub(crate) fn page_helper(name: &str) -> Option<(JsValue, js_sys::Function)> {
     helper.dyn_into().ok().map(|helper| (qiguo, helper))
 }
 
+/// Asks the page for the bytes of a bundle file by name (`qiguo.HELPER(NAME)`, web/index.html,
+/// answering a promise of them); `arrived` takes them when they come, at most once. A file
+/// that does not come is only logged: the game goes on without it.
+pub(crate) fn page_bytes(helper: &str, name: &str, arrived: impl FnOnce(Vec<u8>) + 'static) {
+    let Some((qiguo, fetch)) = page_helper(helper) else {
+        return;
+    };
+    match fetch.call1(&qiguo, &JsValue::from_str(name)) {
+        Ok(promise) => {
+            let arrived = Closure::once(move |bytes: JsValue| {
+                arrived(js_sys::Uint8Array::new(&bytes).to_vec());
+            });
+            let what = format!("{helper} {name}");
+            let failed = Closure::once(move |e: JsValue| {
+                debug!("the {what} did not come ({e:?})");
+            });
+            let _ = js_sys::Promise::from(promise).then2(&arrived, &failed);
+            // Each runs at most once, once a file.
+            arrived.forget();
+            failed.forget();
+        }
+        Err(e) => debug!("the {helper} {name} was not asked for ({e:?})"),
+    }
+}
+
 /// Shows a notification with `title` and `body`, if allowed: through the service worker where
 /// the page has one (a click brings the page forward), else the page's own.
 fn show(title: &str, body: &str) {

@@ -7,8 +7,6 @@ use std::cell::RefCell;
 use bevy::audio::AudioSource;
 use bevy::log::debug;
 use bevy::prelude::*;
-use wasm_bindgen::JsValue;
-use wasm_bindgen::closure::Closure;
 
 thread_local! {
     /// The sounds arrived and not yet added.
@@ -20,26 +18,9 @@ thread_local! {
 pub(crate) fn fetched(sources: &mut Assets<AudioSource>, name: &str) -> Handle<AudioSource> {
     let handle = sources.reserve_handle();
     let id = handle.id();
-    let Some((qiguo, fetch)) = super::notify::page_helper("sound") else {
-        return handle;
-    };
-    match fetch.call1(&qiguo, &JsValue::from_str(name)) {
-        Ok(promise) => {
-            let arrived = Closure::once(move |bytes: JsValue| {
-                let bytes = js_sys::Uint8Array::new(&bytes).to_vec();
-                ARRIVED.with_borrow_mut(|arrived| arrived.push((id, bytes)));
-            });
-            let name = name.to_owned();
-            let failed = Closure::once(move |e: JsValue| {
-                debug!("the sound {name} did not come ({e:?}): it stays silent");
-            });
-            let _ = js_sys::Promise::from(promise).then2(&arrived, &failed);
-            // Each runs at most once, once a sound.
-            arrived.forget();
-            failed.forget();
-        }
-        Err(e) => debug!("the sound {name} was not asked for ({e:?})"),
-    }
+    super::notify::page_bytes("sound", name, move |bytes| {
+        ARRIVED.with_borrow_mut(|arrived| arrived.push((id, bytes)));
+    });
     handle
 }
 
