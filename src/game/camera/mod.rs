@@ -325,20 +325,41 @@ fn turn_to_next_kingdom(
 /// When the free area changes (a resized window, a folded panel), the camera moves to frame
 /// the board in it; at once the first time the panels are measured, so the first picture is
 /// already framed.
+/// Keeps the board framed when the free area changes (a resized window, a panel folded, a
+/// status line grown by a message): the camera stands at the new fitting distance times the
+/// player's own zoom, so that a board zoomed in by a wheel or a pinch stays as near as the
+/// player put it, and only a board at the fitted distance follows the fit.
 fn refit_to_free_area(
     free: Res<FreeArea>,
     mut cameras: Query<&mut PanOrbitCamera>,
-    mut framed: Local<bool>,
+    mut last: Local<Option<FreeArea>>,
 ) {
     for mut camera in &mut cameras {
-        let radius = fitted(&free, camera.target_yaw, camera.target_pitch);
-        camera.target_radius = radius;
-        if free.measured && !*framed {
-            camera.radius = Some(radius);
-            camera.force_update = true;
+        let (yaw, pitch) = (camera.target_yaw, camera.target_pitch);
+        let fit = fitted(&free, yaw, pitch);
+        match *last {
+            Some(before) if before.measured => {
+                camera.target_radius =
+                    kept_zoom(camera.target_radius, fitted(&before, yaw, pitch), fit);
+            }
+            _ => {
+                camera.target_radius = fit;
+                if free.measured {
+                    // The first measured frame: stand there at once, with no glide.
+                    camera.radius = Some(fit);
+                    camera.force_update = true;
+                }
+            }
         }
     }
-    *framed |= free.measured;
+    *last = Some(*free);
+}
+
+/// The distance for a camera at `radius` when the fitting distance goes from `before` to `now`:
+/// the player's zoom (`radius / before`) kept, within [`RADIUS_RANGE`].
+fn kept_zoom(radius: f32, before: f32, now: f32) -> f32 {
+    let zoom = radius / before.max(f32::EPSILON);
+    (now * zoom).clamp(RADIUS_RANGE.0, RADIUS_RANGE.1)
 }
 
 fn publish_yaw(cameras: Query<&PanOrbitCamera>, mut yaw: ResMut<ViewYaw>) {
@@ -372,6 +393,86 @@ mod tests {
             .resource_mut::<Messages<ViewRequested>>()
             .drain()
             .collect()
+    }
+
+    /// A phone held sideways (844 × 390 points at ratio 2) whose board has all but the
+    /// `bottom` pixels (where the status line is).
+    fn phone_area(bottom: f32) -> FreeArea {
+        let window = Vec2::new(1688.0, 780.0);
+        FreeArea {
+            window,
+            rect: Rect::new(0.0, 0.0, window.x, window.y - bottom),
+            measured: true,
+        }
+    }
+
+    #[test]
+    fn a_grown_status_line_keeps_the_players_zoom() {
+        let mut app = App::new();
+        app.insert_resource(FreeArea::default()).add_systems(
+            Update,
+            refit_to_free_area.run_if(resource_changed::<FreeArea>),
+        );
+        let (yaw, pitch) = view_angles(View::Kingdom(Kingdom::Qin), Kingdom::Qin, 0.0);
+        let camera = app
+            .world_mut()
+            .spawn(PanOrbitCamera {
+                target_yaw: yaw,
+                target_pitch: pitch,
+                ..default()
+            })
+            .id();
+        let radius = |app: &App| {
+            app.world()
+                .get::<PanOrbitCamera>(camera)
+                .unwrap()
+                .target_radius
+        };
+        app.update();
+        // Measured: the camera stands at the fit at once.
+        *app.world_mut().resource_mut::<FreeArea>() = phone_area(80.0);
+        app.update();
+        let fit = fitted(&phone_area(80.0), yaw, pitch);
+        assert!(
+            (radius(&app) - fit).abs() < 1e-3,
+            "{} against {fit}",
+            radius(&app)
+        );
+        assert_eq!(
+            app.world().get::<PanOrbitCamera>(camera).unwrap().radius,
+            Some(fit)
+        );
+
+        // A message makes the status line two lines high: a board at the fit follows the fit.
+        *app.world_mut().resource_mut::<FreeArea>() = phone_area(120.0);
+        app.update();
+        let grown = fitted(&phone_area(120.0), yaw, pitch);
+        assert!(grown != fit, "the test's areas must fit differently");
+        assert!(
+            (radius(&app) - grown).abs() < 1e-3,
+            "{} against {grown}",
+            radius(&app)
+        );
+
+        // The player pinches the board to half the distance; the message goes.
+        app.world_mut()
+            .get_mut::<PanOrbitCamera>(camera)
+            .unwrap()
+            .target_radius = grown / 2.0;
+        *app.world_mut().resource_mut::<FreeArea>() = phone_area(80.0);
+        app.update();
+        assert!(
+            (radius(&app) - fit / 2.0).abs() < 1e-3,
+            "the pinched board went to {} (the fit is {fit})",
+            radius(&app)
+        );
+    }
+
+    #[test]
+    fn a_kept_zoom_stays_within_the_cameras_range() {
+        assert_eq!(kept_zoom(10.0, 20.0, 10.0), RADIUS_RANGE.0);
+        assert_eq!(kept_zoom(150.0, 30.0, 60.0), RADIUS_RANGE.1);
+        assert!((kept_zoom(15.0, 30.0, 40.0) - 20.0).abs() < 1e-4);
     }
 
     #[test]
