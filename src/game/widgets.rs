@@ -64,6 +64,44 @@ pub(crate) fn centred_dialog<'open>(id: &str, title: String) -> egui::Window<'op
         .fade_in(false)
 }
 
+/// Showing a centred dialog within the screen: on a short screen (a phone held sideways) the
+/// dialog stands above the sheet bar and its contents scroll when they are taller than the room
+/// left; elsewhere it is shown as it is.
+pub(crate) trait WithinTheScreen {
+    /// Shows the window as [`egui::Window::show`] does, its contents scrolled on a short screen.
+    fn show_within_screen<R>(
+        self,
+        ctx: &egui::Context,
+        contents: impl FnOnce(&mut egui::Ui) -> R,
+    ) -> Option<egui::InnerResponse<Option<R>>>;
+}
+
+impl WithinTheScreen for egui::Window<'_> {
+    fn show_within_screen<R>(
+        self,
+        ctx: &egui::Context,
+        contents: impl FnOnce(&mut egui::Ui) -> R,
+    ) -> Option<egui::InnerResponse<Option<R>>> {
+        let screen = ctx.content_rect();
+        if screen.height() >= SMALL_HEIGHT {
+            return self.show(ctx, contents);
+        }
+        let bar = panel_rect(ctx, SHEET_BAR).map_or(0.0, |bar| screen.max.y - bar.min.y + GAP);
+        let room = (screen.height() - bar - DIALOG_CHROME).max(FINGER_TARGET);
+        self.anchor(egui::Align2::CENTER_CENTER, [0.0, -bar / 2.0])
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical()
+                    .max_height(room)
+                    .min_scrolled_height(room)
+                    .show(ui, contents)
+                    .inner
+            })
+    }
+}
+
+/// The height of a dialog's title bar and margins, in points.
+const DIALOG_CHROME: f32 = 64.0;
+
 /// A screen narrower than this (in points) is a small one: a phone held upright.
 pub(crate) const SMALL_WIDTH: f32 = 600.0;
 /// A screen lower than this (in points) is a small one: a phone held sideways.
@@ -125,8 +163,15 @@ impl SmallScreen {
         ctx.content_rect().width() - 2.0 * GAP
     }
 
+    /// A sheet's frame: a window's, but opaque, for a sheet stands over the status line (whose
+    /// words would show through a window's translucent fill).
+    pub(crate) fn sheet_frame(style: &egui::Style) -> egui::Frame {
+        egui::Frame::window(style).fill(style.visuals.window_fill.to_opaque())
+    }
+
     /// A panel's window as a sheet on a small screen (the whole width, standing on the sheet
-    /// bar, at most three fifths of the screen high, not folded); as it is on a large one.
+    /// bar, at most three fifths of the screen high, not folded, opaque); as it is on a large
+    /// one.
     pub(crate) fn place<'a>(
         &self,
         ctx: &egui::Context,
@@ -145,5 +190,70 @@ impl SmallScreen {
             .max_width(width)
             .max_height(ctx.content_rect().height() * 0.6)
             .collapsible(false)
+            .frame(SmallScreen::sheet_frame(&ctx.global_style()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rectangle of a dialog of forty lines, and of the sheet bar, on a `screen` of points,
+    /// shown `within` the screen or as egui shows it.
+    fn tall_dialog(screen: egui::Vec2, within: bool) -> (egui::Rect, egui::Rect) {
+        let ctx = egui::Context::default();
+        let input = || egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, screen)),
+            ..Default::default()
+        };
+        // Windows are measured in their first frames; the third is laid out as it stays.
+        for _ in 0..3 {
+            let mut output = ctx.run_ui(input(), |ui| {
+                let ctx = ui.ctx().clone();
+                egui::Area::new(egui::Id::new(SHEET_BAR))
+                    .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -GAP])
+                    .show(&ctx, |ui| {
+                        ui.allocate_space(egui::vec2(screen.x - 2.0 * GAP, FINGER_TARGET));
+                    });
+                let window = centred_dialog("tall", "A tall dialog".into());
+                let lines = |ui: &mut egui::Ui| {
+                    for i in 0..40 {
+                        ui.label(format!("line {i}"));
+                    }
+                };
+                if within {
+                    window.show_within_screen(&ctx, lines);
+                } else {
+                    window.show(&ctx, lines);
+                }
+            });
+            // No painter takes the font atlas here.
+            output.textures_delta.clear();
+        }
+        let area = |id: &str| panel_rect(&ctx, id).expect("drawn");
+        (area("tall"), area(SHEET_BAR))
+    }
+
+    #[test]
+    fn a_tall_dialog_fits_a_short_screen_above_the_sheet_bar() {
+        let sideways = egui::vec2(844.0, 390.0);
+        let (dialog, bar) = tall_dialog(sideways, true);
+        assert!(dialog.min.y >= 0.0, "{dialog:?} runs off the top");
+        assert!(
+            dialog.max.y <= bar.min.y,
+            "{dialog:?} stands over the sheet bar {bar:?}"
+        );
+        // The same dialog as egui shows it is taller than the screen (or the test shows nothing).
+        let (plain, _) = tall_dialog(sideways, false);
+        assert!(plain.height() > sideways.y, "{plain:?}");
+    }
+
+    #[test]
+    fn a_dialog_on_a_tall_screen_is_shown_whole() {
+        let tall = egui::vec2(1280.0, 1400.0);
+        let (within, _) = tall_dialog(tall, true);
+        let (plain, _) = tall_dialog(tall, false);
+        assert_eq!(within, plain);
+        assert!(within.height() > 600.0, "{within:?}");
     }
 }

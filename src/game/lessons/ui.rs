@@ -8,7 +8,7 @@ use bevy_egui::egui::{self, Color32, RichText};
 
 use crate::game::lessons::{LessonCommand, LessonRun, LessonsDone, StepState};
 use crate::game::state::SeatAuthority;
-use crate::game::widgets::{GAP, UiSystems, centred_dialog, column_top};
+use crate::game::widgets::{GAP, UiSystems, WithinTheScreen, centred_dialog, column_top};
 use crate::i18n::Tr;
 use crate::lessons;
 use crate::tr;
@@ -54,7 +54,7 @@ pub(crate) fn lessons_window(
     let online = seats.follows_server();
     centred_dialog("Lessons", tr.text("lessons-title"))
         .open(&mut open)
-        .show(ctx, |ui| {
+        .show_within_screen(ctx, |ui| {
             ui.set_max_width(420.0);
             ui.label(tr.text("lessons-intro"));
             if online {

@@ -19,7 +19,7 @@ use qiguo_rules::Kingdom;
 use super::ui::OnlineForm;
 use super::{Online, OnlineCommand, OnlineRequested, Status};
 use crate::game::state::Notice;
-use crate::game::widgets::{UiSystems, centred_dialog};
+use crate::game::widgets::{UiSystems, WithinTheScreen, centred_dialog};
 use crate::i18n::Tr;
 use crate::tr;
 
@@ -307,7 +307,7 @@ fn choose_seat(
     let mut open_window = true;
     centred_dialog("invitation seats", tr.text("invite-choose-title"))
         .open(&mut open_window)
-        .show(ctx, |ui| {
+        .show_within_screen(ctx, |ui| {
             ui.label(tr!(tr, "invite-choose-line", code = code.clone()));
             ui.horizontal_wrapped(|ui| {
                 for kingdom in &open {

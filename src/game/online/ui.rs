@@ -17,7 +17,7 @@ use crate::game::online::invite::{Invitation, Invited};
 use crate::game::online::words::refusal_words;
 use crate::game::online::{Online, OnlineCommand, OnlineRequested, Status};
 use crate::game::state::Match;
-use crate::game::widgets::{UiSystems, centred_dialog};
+use crate::game::widgets::{UiSystems, WithinTheScreen, centred_dialog};
 use crate::i18n::Tr;
 use crate::tr;
 
@@ -236,16 +236,17 @@ impl Default for OnlineForm {
     }
 }
 
-/// The toolbar's *Online…* button.
-pub(crate) fn toolbar_button(ui: &mut egui::Ui, tr: Tr, form: &mut OnlineForm) {
-    if ui
+/// The toolbar's *Online…* button; whether it was pressed.
+pub(crate) fn toolbar_button(ui: &mut egui::Ui, tr: Tr, form: &mut OnlineForm) -> bool {
+    let clicked = ui
         .button(tr.text("menu-online"))
         .on_hover_text(tr.text("menu-online-hint"))
-        .clicked()
-    {
+        .clicked();
+    if clicked {
         form.open = true;
         form.error = None;
     }
+    clicked
 }
 
 fn when(tr: Tr, ms: i64) -> String {
@@ -280,7 +281,7 @@ pub(crate) fn online_window(
         .max_width(640.0)
         // Taller than a small window once connected: it scrolls inside the screen.
         .vscroll(true)
-        .show(ctx, |ui| {
+        .show_within_screen(ctx, |ui| {
             match &online.status {
                 Status::Offline | Status::Refused(_) => {
                     connect_form(ui, tr, &mut form, &online, &mut requests, &mut invited);
@@ -1531,7 +1532,7 @@ pub(crate) fn take_back_question(
         .get(usize::from(take_back.by))
         .map(|p| p.name.clone())
         .unwrap_or_default();
-    centred_dialog("online take back", tr.text("take-back-title")).show(ctx, |ui| {
+    centred_dialog("online take back", tr.text("take-back-title")).show_within_screen(ctx, |ui| {
         ui.label(tr!(
             tr,
             "online-take-back-question",

@@ -12,6 +12,7 @@ use crate::game::pace::{Pace, PaceChoice};
 use crate::game::state::{Match, MatchReset, MoveRequested, Mover, Turn, TurnGate, TurnPhase};
 use crate::game::ui::NewGameForm;
 use crate::game::ui::describe::MoveDescription;
+use crate::game::widgets::WithinTheScreen;
 use crate::i18n::Tr;
 use crate::tr;
 
@@ -67,7 +68,7 @@ pub(super) fn concede_dialog(
         tr!(tr, "concede-title", kingdom = tr.kingdom(kingdom)),
     )
     .open(&mut open)
-    .show(ctx, |ui| {
+    .show_within_screen(ctx, |ui| {
         ui.set_max_width(420.0);
         if let Some(refusal) = &refusal {
             ui.label(refusal.text(tr));
@@ -143,28 +144,31 @@ pub(super) fn finish_offer(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    crate::game::ui::centred_dialog("No person left", tr.text("finish-title")).show(ctx, |ui| {
-        ui.label(tr.text("finish-explain"));
-        ui.horizontal(|ui| {
-            if ui
-                .button(RichText::new(tr.text("finish-instant")).strong())
-                .clicked()
-            {
-                if pace.0 != PaceChoice::Instant {
-                    form.pace_before = Some(pace.0);
-                    pace.0 = PaceChoice::Instant;
+    crate::game::ui::centred_dialog("No person left", tr.text("finish-title")).show_within_screen(
+        ctx,
+        |ui| {
+            ui.label(tr.text("finish-explain"));
+            ui.horizontal(|ui| {
+                if ui
+                    .button(RichText::new(tr.text("finish-instant")).strong())
+                    .clicked()
+                {
+                    if pace.0 != PaceChoice::Instant {
+                        form.pace_before = Some(pace.0);
+                        pace.0 = PaceChoice::Instant;
+                    }
+                    form.answered = Some(generation);
                 }
-                form.answered = Some(generation);
-            }
-            if ui.button(tr.text("finish-watch")).clicked() {
-                form.answered = Some(generation);
-            }
-            if ui.button(tr.text("menu-new-game")).clicked() {
-                new_game.open = true;
-                form.answered = Some(generation);
-            }
-        });
-    });
+                if ui.button(tr.text("finish-watch")).clicked() {
+                    form.answered = Some(generation);
+                }
+                if ui.button(tr.text("menu-new-game")).clicked() {
+                    new_game.open = true;
+                    form.answered = Some(generation);
+                }
+            });
+        },
+    );
     Ok(())
 }
 

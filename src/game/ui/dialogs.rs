@@ -11,6 +11,7 @@ use crate::game::preferences::{KeptSetting, Preferences};
 use crate::game::selection::{AllyAttackAnswered, Selection};
 use crate::game::state::{Match, NewGameRequested, Review, UndoRequested};
 use crate::game::ui::{badge, controller_choice};
+use crate::game::widgets::WithinTheScreen;
 use crate::i18n::Tr;
 use crate::settings::NewGameChoices;
 use crate::tr;
@@ -278,7 +279,7 @@ pub(super) fn new_game(
     let mut start = None;
     crate::game::ui::centred_dialog("New game", tr.text("new-game-title"))
         .open(&mut open)
-        .show(ctx, |ui| {
+        .show_within_screen(ctx, |ui| {
             let form = &mut *form;
             ui.horizontal(|ui| {
                 ui.label(tr.text("new-game-rules"));
@@ -477,7 +478,7 @@ pub(super) fn game_over(
     let ctx = contexts.ctx_mut()?;
     crate::game::ui::centred_dialog("Game over", tr.text("game-over-title"))
         .anchor(egui::Align2::CENTER_CENTER, [0.0, -40.0])
-        .show(ctx, |ui| {
+        .show_within_screen(ctx, |ui| {
             ui.horizontal(|ui| {
                 badge(ui, outcome.winner, 40.0, false);
                 ui.vertical(|ui| {

@@ -10,6 +10,7 @@ use crate::game::saving::{
     DeleteRequested, LoadRequested, ResumeAnswered, ResumeOffer, SaveRequested, SaveStore,
 };
 use crate::game::state::{Match, Review};
+use crate::game::widgets::WithinTheScreen;
 use crate::game_text;
 use crate::i18n::Tr;
 use crate::saves::{self, format_time};
@@ -55,7 +56,7 @@ pub(super) fn save_dialog(
     let mut open = true;
     crate::game::ui::centred_dialog("Save game", tr.text("save-title"))
         .open(&mut open)
-        .show(ctx, |ui| {
+        .show_within_screen(ctx, |ui| {
             ui.set_width(380.0);
             if store.dir.is_none() {
                 ui.label(RichText::new(tr.text("save-error-off")).color(ERROR));
@@ -118,7 +119,7 @@ pub(super) fn load_dialog(
     let mut open = true;
     crate::game::ui::centred_dialog("Load game", tr.text("load-title"))
         .open(&mut open)
-        .show(ctx, |ui| {
+        .show_within_screen(ctx, |ui| {
             ui.set_width(560.0);
             if let Some(dir) = &store.dir {
                 ui.label(
@@ -245,7 +246,7 @@ pub(super) fn share_dialog(
     let mut open = true;
     crate::game::ui::centred_dialog("Import and export", tr.text("share-title"))
         .open(&mut open)
-        .show(ctx, |ui| {
+        .show_within_screen(ctx, |ui| {
             ui.set_width(560.0);
             ui.label(RichText::new(tr.text("share-export")).strong());
             // The position on the board: while looking back, the one under review.
@@ -337,46 +338,49 @@ pub(super) fn resume_dialog(
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
-    crate::game::ui::centred_dialog("Welcome back", tr.text("resume-title")).show(ctx, |ui| {
-        ui.set_width(380.0);
-        let summary = saves::SaveSummary::of(&loaded.game);
-        let names: Vec<&str> = loaded
-            .record
-            .players
-            .iter()
-            .map(|p| p.name.as_str())
-            .collect();
-        ui.label(tr.text("resume-unfinished"));
-        ui.label(
-            RichText::new(tr!(
-                tr,
-                "resume-summary",
-                preset = summary.preset.as_str(),
-                moves = tr!(tr, "moves-count", count = summary.moves),
-                state = tr!(tr, "load-in-play", count = summary.in_play)
-            ))
-            .strong(),
-        );
-        ui.label(RichText::new(names.join(", ")).color(MUTED));
-        if let Some(when) = when {
+    crate::game::ui::centred_dialog("Welcome back", tr.text("resume-title")).show_within_screen(
+        ctx,
+        |ui| {
+            ui.set_width(380.0);
+            let summary = saves::SaveSummary::of(&loaded.game);
+            let names: Vec<&str> = loaded
+                .record
+                .players
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect();
+            ui.label(tr.text("resume-unfinished"));
             ui.label(
-                RichText::new(tr!(tr, "resume-saved", when = format_time(*when)))
-                    .small()
-                    .color(MUTED),
+                RichText::new(tr!(
+                    tr,
+                    "resume-summary",
+                    preset = summary.preset.as_str(),
+                    moves = tr!(tr, "moves-count", count = summary.moves),
+                    state = tr!(tr, "load-in-play", count = summary.in_play)
+                ))
+                .strong(),
             );
-        }
-        ui.add_space(6.0);
-        ui.horizontal(|ui| {
-            if ui
-                .button(RichText::new(tr.text("resume-button")).strong())
-                .clicked()
-            {
-                answers.write(ResumeAnswered(true));
+            ui.label(RichText::new(names.join(", ")).color(MUTED));
+            if let Some(when) = when {
+                ui.label(
+                    RichText::new(tr!(tr, "resume-saved", when = format_time(*when)))
+                        .small()
+                        .color(MUTED),
+                );
             }
-            if ui.button(tr.text("resume-afresh")).clicked() {
-                answers.write(ResumeAnswered(false));
-            }
-        });
-    });
+            ui.add_space(6.0);
+            ui.horizontal(|ui| {
+                if ui
+                    .button(RichText::new(tr.text("resume-button")).strong())
+                    .clicked()
+                {
+                    answers.write(ResumeAnswered(true));
+                }
+                if ui.button(tr.text("resume-afresh")).clicked() {
+                    answers.write(ResumeAnswered(false));
+                }
+            });
+        },
+    );
     Ok(())
 }

@@ -103,10 +103,10 @@ pub(super) fn toolbar(
         ResMut<ConcedeForm>,
         Res<Match>,
     ),
-    (mut lessons_window, mut welcome, small): (
+    (mut lessons_window, mut welcome, mut small): (
         ResMut<LessonsWindow>,
         ResMut<Welcome>,
-        Res<SmallScreen>,
+        ResMut<SmallScreen>,
     ),
     tr: Res<Tr>,
 ) -> Result {
@@ -125,175 +125,191 @@ pub(super) fn toolbar(
         (egui::Align2::RIGHT_BOTTOM, [-GAP, -GAP])
     };
     let width = SmallScreen::sheet_width(ctx);
+    // Whether a button was pressed (not a box ticked nor the volume slid): on a small screen
+    // the sheet then closes, to show the board or the window the button opened.
+    let mut chose = false;
     egui::Area::new(egui::Id::new("toolbar"))
         .anchor(anchor, offset)
         .show(ctx, |ui| {
-            egui::Frame::window(ui.style())
-                .inner_margin(6.0)
-                .show(ui, |ui| {
-                    if small.on {
-                        ui.set_width(width - 12.0);
+            let frame = if small.on {
+                SmallScreen::sheet_frame(ui.style())
+            } else {
+                egui::Frame::window(ui.style())
+            };
+            frame.inner_margin(6.0).show(ui, |ui| {
+                if small.on {
+                    ui.set_width(width - 12.0);
+                }
+                ui.horizontal_wrapped(|ui| {
+                    if ui
+                        .button(tr.text("menu-learn"))
+                        .on_hover_text(tr.text("menu-learn-hint"))
+                        .clicked()
+                    {
+                        lessons_window.open = !lessons_window.open;
+                        chose = true;
                     }
-                    ui.horizontal_wrapped(|ui| {
-                        if ui
-                            .button(tr.text("menu-learn"))
-                            .on_hover_text(tr.text("menu-learn-hint"))
-                            .clicked()
-                        {
-                            lessons_window.open = !lessons_window.open;
+                    if ui.button(tr.text("menu-new-game")).clicked() {
+                        form.open = true;
+                        chose = true;
+                    }
+                    let saving = store.dir.is_some();
+                    let save = ui
+                        .add_enabled(saving, egui::Button::new(tr.text("menu-save")))
+                        .on_disabled_hover_text(tr.text("saving-off"));
+                    if save.clicked() {
+                        store.last_error = None;
+                        store.refresh();
+                        if files.save_name.is_empty() {
+                            let when = crate::saves::format_time(crate::storage::SystemTime::now())
+                                .replace(':', "h");
+                            files.save_name = tr!(tr, "save-default-name", when = when);
                         }
-                        if ui.button(tr.text("menu-new-game")).clicked() {
-                            form.open = true;
-                        }
-                        let saving = store.dir.is_some();
-                        let save = ui
-                            .add_enabled(saving, egui::Button::new(tr.text("menu-save")))
-                            .on_disabled_hover_text(tr.text("saving-off"));
-                        if save.clicked() {
-                            store.last_error = None;
-                            store.refresh();
-                            if files.save_name.is_empty() {
-                                let when =
-                                    crate::saves::format_time(crate::storage::SystemTime::now())
-                                        .replace(':', "h");
-                                files.save_name = tr!(tr, "save-default-name", when = when);
-                            }
-                            files.save_open = true;
-                        }
-                        let load = ui
-                            .add_enabled(saving, egui::Button::new(tr.text("menu-load")))
-                            .on_disabled_hover_text(tr.text("saving-off"));
-                        if load.clicked() {
-                            store.last_error = None;
-                            store.refresh();
-                            files.load_open = true;
-                        }
-                        if ui
-                            .button(tr.text("menu-share"))
-                            .on_hover_text(tr.text("menu-share-hint"))
-                            .clicked()
-                        {
-                            store.last_error = None;
-                            files.share_open = true;
-                        }
-                        if ui
-                            .button(tr.text("menu-rules"))
-                            .on_hover_text(tr!(
-                                tr,
-                                "menu-rules-hint",
-                                key = crate::game::keys::RULES.label()
-                            ))
-                            .clicked()
-                        {
-                            rules.open = !rules.open;
-                        }
-                        if ui
-                            .add_enabled(
-                                !hint.is_searching(),
-                                egui::Button::new(tr.text("menu-hint")),
-                            )
-                            .on_hover_text(tr!(
-                                tr,
-                                "menu-hint-hint",
-                                key = crate::game::keys::HINT.label()
-                            ))
-                            .clicked()
-                        {
-                            hints.write(HintRequested);
-                        }
-                        if ui
-                            .button(tr.text("menu-concede"))
-                            .on_hover_text(tr.text("menu-concede-hint"))
-                            .clicked()
-                        {
-                            concede.open(&the_match);
-                        }
-                        if ui
-                            .button(tr.text("menu-settings"))
-                            .on_hover_text(tr.text("menu-settings-hint"))
-                            .clicked()
-                        {
-                            preferences.open = !preferences.open;
-                        }
-                    });
-                    ui.horizontal_wrapped(|ui| {
-                        ui.label(RichText::new(tr.text("view-label")).small());
-                        for (i, kingdom) in Kingdom::ALL.into_iter().enumerate() {
-                            let response = ui
-                                .add(egui::Button::new(
-                                    RichText::new(kingdom.character().to_string()).size(15.0),
-                                ))
-                                .on_hover_text(tr!(
-                                    tr,
-                                    "view-from-behind",
-                                    kingdom = tr.kingdom(kingdom),
-                                    key = crate::game::keys::VIEWS[i].label()
-                                ));
-                            if response.clicked() {
-                                views.write(ViewRequested(View::Kingdom(kingdom)));
-                            }
-                        }
-                        if ui
-                            .button(tr.text("view-top"))
-                            .on_hover_text(tr!(
-                                tr,
-                                "view-top-hint",
-                                key = crate::game::keys::VIEW_TOP.label()
-                            ))
-                            .clicked()
-                        {
-                            views.write(ViewRequested(View::Top));
-                        }
-                    });
-                    ui.horizontal_wrapped(|ui| {
-                        ui.checkbox(&mut settings.follow_turn, tr.text("follow-turn"));
-                        let mut shown = threats.shown;
-                        if ui
-                            .checkbox(&mut shown, tr.text("toolbar-threats"))
-                            .on_hover_text(tr!(
-                                tr,
-                                "threats-hint",
-                                key = crate::game::keys::THREATS.label()
-                            ))
-                            .changed()
-                        {
-                            toggles.write(ToggleThreats);
-                        }
-                        let mut enabled = hand_off.enabled;
-                        if ui
-                            .checkbox(&mut enabled, tr.text("hand-off"))
-                            .on_hover_text(tr.text("hand-off-hint"))
-                            .changed()
-                        {
-                            hand_off.enabled = enabled;
-                            hand_off.banner = None;
-                        }
-                    });
-                    ui.horizontal_wrapped(|ui| {
-                        ui.checkbox(&mut sound.muted, tr.text("sound-mute"))
-                            .on_hover_text(tr!(
-                                tr,
-                                "mute-hint",
-                                key = crate::game::keys::MUTE.label()
-                            ));
-                        ui.add_enabled(
-                            !sound.muted,
-                            egui::Slider::new(&mut sound.volume, 0.0..=1.0)
-                                .show_value(false)
-                                .text(tr.text("sound-volume")),
-                        );
-                        ui.separator();
-                        if ui
-                            .button(tr.text("menu-welcome"))
-                            .on_hover_text(tr.text("menu-welcome-hint"))
-                            .clicked()
-                        {
-                            welcome.open = true;
-                        }
-                        crate::game::online::ui::toolbar_button(ui, tr, &mut network);
-                    });
+                        files.save_open = true;
+                        chose = true;
+                    }
+                    let load = ui
+                        .add_enabled(saving, egui::Button::new(tr.text("menu-load")))
+                        .on_disabled_hover_text(tr.text("saving-off"));
+                    if load.clicked() {
+                        store.last_error = None;
+                        store.refresh();
+                        files.load_open = true;
+                        chose = true;
+                    }
+                    if ui
+                        .button(tr.text("menu-share"))
+                        .on_hover_text(tr.text("menu-share-hint"))
+                        .clicked()
+                    {
+                        store.last_error = None;
+                        files.share_open = true;
+                        chose = true;
+                    }
+                    if ui
+                        .button(tr.text("menu-rules"))
+                        .on_hover_text(tr!(
+                            tr,
+                            "menu-rules-hint",
+                            key = crate::game::keys::RULES.label()
+                        ))
+                        .clicked()
+                    {
+                        rules.open = !rules.open;
+                        chose = true;
+                    }
+                    if ui
+                        .add_enabled(
+                            !hint.is_searching(),
+                            egui::Button::new(tr.text("menu-hint")),
+                        )
+                        .on_hover_text(tr!(
+                            tr,
+                            "menu-hint-hint",
+                            key = crate::game::keys::HINT.label()
+                        ))
+                        .clicked()
+                    {
+                        hints.write(HintRequested);
+                        chose = true;
+                    }
+                    if ui
+                        .button(tr.text("menu-concede"))
+                        .on_hover_text(tr.text("menu-concede-hint"))
+                        .clicked()
+                    {
+                        concede.open(&the_match);
+                        chose = true;
+                    }
+                    if ui
+                        .button(tr.text("menu-settings"))
+                        .on_hover_text(tr.text("menu-settings-hint"))
+                        .clicked()
+                    {
+                        preferences.open = !preferences.open;
+                        chose = true;
+                    }
                 });
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(RichText::new(tr.text("view-label")).small());
+                    for (i, kingdom) in Kingdom::ALL.into_iter().enumerate() {
+                        let response = ui
+                            .add(egui::Button::new(
+                                RichText::new(kingdom.character().to_string()).size(15.0),
+                            ))
+                            .on_hover_text(tr!(
+                                tr,
+                                "view-from-behind",
+                                kingdom = tr.kingdom(kingdom),
+                                key = crate::game::keys::VIEWS[i].label()
+                            ));
+                        if response.clicked() {
+                            views.write(ViewRequested(View::Kingdom(kingdom)));
+                            chose = true;
+                        }
+                    }
+                    if ui
+                        .button(tr.text("view-top"))
+                        .on_hover_text(tr!(
+                            tr,
+                            "view-top-hint",
+                            key = crate::game::keys::VIEW_TOP.label()
+                        ))
+                        .clicked()
+                    {
+                        views.write(ViewRequested(View::Top));
+                        chose = true;
+                    }
+                });
+                ui.horizontal_wrapped(|ui| {
+                    ui.checkbox(&mut settings.follow_turn, tr.text("follow-turn"));
+                    let mut shown = threats.shown;
+                    if ui
+                        .checkbox(&mut shown, tr.text("toolbar-threats"))
+                        .on_hover_text(tr!(
+                            tr,
+                            "threats-hint",
+                            key = crate::game::keys::THREATS.label()
+                        ))
+                        .changed()
+                    {
+                        toggles.write(ToggleThreats);
+                    }
+                    let mut enabled = hand_off.enabled;
+                    if ui
+                        .checkbox(&mut enabled, tr.text("hand-off"))
+                        .on_hover_text(tr.text("hand-off-hint"))
+                        .changed()
+                    {
+                        hand_off.enabled = enabled;
+                        hand_off.banner = None;
+                    }
+                });
+                ui.horizontal_wrapped(|ui| {
+                    ui.checkbox(&mut sound.muted, tr.text("sound-mute"))
+                        .on_hover_text(tr!(tr, "mute-hint", key = crate::game::keys::MUTE.label()));
+                    ui.add_enabled(
+                        !sound.muted,
+                        egui::Slider::new(&mut sound.volume, 0.0..=1.0)
+                            .show_value(false)
+                            .text(tr.text("sound-volume")),
+                    );
+                    ui.separator();
+                    if ui
+                        .button(tr.text("menu-welcome"))
+                        .on_hover_text(tr.text("menu-welcome-hint"))
+                        .clicked()
+                    {
+                        welcome.open = true;
+                        chose = true;
+                    }
+                    chose |= crate::game::online::ui::toolbar_button(ui, tr, &mut network);
+                });
+            });
         });
+    if chose && small.on {
+        small.open = None;
+    }
     Ok(())
 }
 

@@ -17,7 +17,7 @@ use crate::game::online::ui::OnlineForm;
 use crate::game::preferences::{KeptSetting, Preferences};
 use crate::game::state::{Dialog, NewGameRequested};
 use crate::game::ui::dialogs::{NewGameForm, SeatingKind};
-use crate::game::widgets::SmallScreen;
+use crate::game::widgets::WithinTheScreen;
 use crate::i18n::Tr;
 use crate::tr;
 
@@ -97,7 +97,6 @@ pub(super) fn welcome_card(
     mut lessons: MessageWriter<LessonCommand>,
     mut games: MessageWriter<NewGameRequested>,
     mut requests: MessageWriter<OnlineRequested>,
-    small: Res<SmallScreen>,
     tr: Res<Tr>,
 ) -> Result {
     // The offer to resume the last game comes first.
@@ -107,108 +106,88 @@ pub(super) fn welcome_card(
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let mut chosen = None;
-    // Never taller than the screen (above the sheet bar on a short one): on a phone held
-    // sideways the card scrolls.
-    let short = ctx.content_rect().height() < crate::game::widgets::SMALL_HEIGHT;
-    let bar = if small.on && short {
-        SmallScreen::sheet_bottom(ctx)
-    } else {
-        0.0
-    };
-    // The room for the card's contents: the screen less the bar, the title and margins.
-    let room = ctx.content_rect().height() - bar - 64.0;
+    // Never taller than the screen: on a phone held sideways the card scrolls.
     crate::game::ui::centred_dialog("Welcome", tr.text("welcome-title"))
-        .anchor(egui::Align2::CENTER_CENTER, [0.0, -bar / 2.0])
         .open(&mut open)
-        .show(ctx, |ui| {
-            let mut body = |ui: &mut egui::Ui| {
-                ui.set_max_width(CHOICE_WIDTH + 20.0);
-                ui.label(tr.text("welcome-intro"));
-                ui.add_space(10.0);
-                // A page served by a Qiguo server: people to play with, one click away.
-                if home.is_some() {
-                    if choice(
-                        ui,
-                        tr.text("welcome-play-now"),
-                        tr.text("welcome-play-now-line"),
-                    ) {
-                        chosen = Some(Choice::PlayNow);
-                    }
-                    ui.horizontal(|ui| {
-                        ui.label(RichText::new(tr.text("join-name")).small());
-                        ui.add(
-                            egui::TextEdit::singleline(network.name_mut())
-                                .char_limit(qiguo_protocol::MAX_NAME_CHARS)
-                                .desired_width(160.0),
-                        );
-                    });
-                    ui.horizontal_wrapped(|ui| {
-                        ui.label(RichText::new(tr.text("welcome-pace")).small());
-                        for pace in qiguo_protocol::QuickPace::ALL {
-                            ui.selectable_value(
-                                network.quick_pace_mut(),
-                                pace,
-                                crate::game::online::ui::pace_words(tr, pace).0,
-                            )
-                            .on_hover_text(crate::game::online::ui::pace_words(tr, pace).1);
-                        }
-                    });
-                    if let Some(why) = &name_refused {
-                        ui.colored_label(Color32::from_rgb(255, 120, 90), why);
-                    }
-                    ui.add_space(10.0);
-                }
-                if choice(ui, tr.text("welcome-learn"), tr.text("welcome-learn-line")) {
-                    chosen = Some(Choice::Learn);
-                }
+        .show_within_screen(ctx, |ui| {
+            ui.set_max_width(CHOICE_WIDTH + 20.0);
+            ui.label(tr.text("welcome-intro"));
+            ui.add_space(10.0);
+            // A page served by a Qiguo server: people to play with, one click away.
+            if home.is_some() {
                 if choice(
                     ui,
-                    tr.text("welcome-computers"),
-                    tr!(
-                        tr,
-                        "welcome-computers-line",
-                        kingdom = tr.kingdom(Kingdom::Qin)
-                    ),
+                    tr.text("welcome-play-now"),
+                    tr.text("welcome-play-now-line"),
                 ) {
-                    chosen = Some(Choice::AgainstComputers);
+                    chosen = Some(Choice::PlayNow);
                 }
                 ui.horizontal(|ui| {
-                    ui.label(RichText::new(tr.text("welcome-level")).small());
-                    for level in [Level::Easy, Level::Medium, Level::Hard] {
-                        ui.selectable_value(&mut welcome.level, level, tr.level(level));
+                    ui.label(RichText::new(tr.text("join-name")).small());
+                    ui.add(
+                        egui::TextEdit::singleline(network.name_mut())
+                            .char_limit(qiguo_protocol::MAX_NAME_CHARS)
+                            .desired_width(160.0),
+                    );
+                });
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(RichText::new(tr.text("welcome-pace")).small());
+                    for pace in qiguo_protocol::QuickPace::ALL {
+                        ui.selectable_value(
+                            network.quick_pace_mut(),
+                            pace,
+                            crate::game::online::ui::pace_words(tr, pace).0,
+                        )
+                        .on_hover_text(crate::game::online::ui::pace_words(tr, pace).1);
                     }
                 });
+                if let Some(why) = &name_refused {
+                    ui.colored_label(Color32::from_rgb(255, 120, 90), why);
+                }
                 ui.add_space(10.0);
-                if choice(
-                    ui,
-                    tr.text("welcome-together"),
-                    tr.text("welcome-together-line"),
-                ) {
-                    chosen = Some(Choice::Together);
-                }
-                if choice(
-                    ui,
-                    tr.text("welcome-online"),
-                    tr.text("welcome-online-line"),
-                ) {
-                    chosen = Some(Choice::Online);
-                }
-                ui.add_space(6.0);
-                ui.separator();
-                ui.label(
-                    RichText::new(tr.text("welcome-later"))
-                        .small()
-                        .color(Color32::from_gray(160)),
-                );
-            };
-            if short {
-                egui::ScrollArea::vertical()
-                    .max_height(room)
-                    .min_scrolled_height(room)
-                    .show(ui, body);
-            } else {
-                body(ui);
             }
+            if choice(ui, tr.text("welcome-learn"), tr.text("welcome-learn-line")) {
+                chosen = Some(Choice::Learn);
+            }
+            if choice(
+                ui,
+                tr.text("welcome-computers"),
+                tr!(
+                    tr,
+                    "welcome-computers-line",
+                    kingdom = tr.kingdom(Kingdom::Qin)
+                ),
+            ) {
+                chosen = Some(Choice::AgainstComputers);
+            }
+            ui.horizontal(|ui| {
+                ui.label(RichText::new(tr.text("welcome-level")).small());
+                for level in [Level::Easy, Level::Medium, Level::Hard] {
+                    ui.selectable_value(&mut welcome.level, level, tr.level(level));
+                }
+            });
+            ui.add_space(10.0);
+            if choice(
+                ui,
+                tr.text("welcome-together"),
+                tr.text("welcome-together-line"),
+            ) {
+                chosen = Some(Choice::Together);
+            }
+            if choice(
+                ui,
+                tr.text("welcome-online"),
+                tr.text("welcome-online-line"),
+            ) {
+                chosen = Some(Choice::Online);
+            }
+            ui.add_space(6.0);
+            ui.separator();
+            ui.label(
+                RichText::new(tr.text("welcome-later"))
+                    .small()
+                    .color(Color32::from_gray(160)),
+            );
         });
     if chosen == Some(Choice::PlayNow) {
         match (home, qiguo_protocol::clean_name(network.name())) {
