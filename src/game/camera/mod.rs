@@ -44,9 +44,10 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 framing::measure_free_area,
+                // Before the views, which stand at the new fit: the refit scales the old one.
+                refit_to_free_area.run_if(resource_changed::<FreeArea>),
                 show_requested_views,
                 turn_to_next_kingdom.run_if(on_message::<MatchReset>),
-                refit_to_free_area.run_if(resource_changed::<FreeArea>),
                 publish_yaw,
             )
                 .chain()
