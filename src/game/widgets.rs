@@ -64,11 +64,14 @@ pub(crate) fn centred_dialog<'open>(id: &str, title: String) -> egui::Window<'op
         .fade_in(false)
 }
 
-/// Showing a centred dialog within the screen: on a short screen (a phone held sideways) the
-/// dialog stands above the sheet bar and its contents scroll when they are taller than the room
-/// left; elsewhere it is shown as it is.
+/// Showing a centred dialog within the screen: its contents scroll when they are taller than the
+/// room the screen leaves (a phone held sideways, or upright with its keyboard up), and on a
+/// small screen the dialog stands above the sheet bar. When the screen changes size (the
+/// keyboard rising) while a field of the dialog has the focus, the field is scrolled into view,
+/// so that the player sees what they type. Where everything fits, the dialog is as egui shows it.
 pub(crate) trait WithinTheScreen {
-    /// Shows the window as [`egui::Window::show`] does, its contents scrolled on a short screen.
+    /// Shows the window as [`egui::Window::show`] does, its contents scrolled where they do not
+    /// fit.
     fn show_within_screen<R>(
         self,
         ctx: &egui::Context,
@@ -83,19 +86,45 @@ impl WithinTheScreen for egui::Window<'_> {
         contents: impl FnOnce(&mut egui::Ui) -> R,
     ) -> Option<egui::InnerResponse<Option<R>>> {
         let screen = ctx.content_rect();
-        if screen.height() >= SMALL_HEIGHT {
-            return self.show(ctx, contents);
-        }
         let bar = panel_rect(ctx, SHEET_BAR).map_or(0.0, |bar| screen.max.y - bar.min.y + GAP);
         let room = (screen.height() - bar - DIALOG_CHROME).max(FINGER_TARGET);
-        self.anchor(egui::Align2::CENTER_CENTER, [0.0, -bar / 2.0])
-            .show(ctx, |ui| {
-                egui::ScrollArea::vertical()
-                    .max_height(room)
-                    .min_scrolled_height(room)
-                    .show(ui, contents)
-                    .inner
-            })
+        let window = if bar > 0.0 {
+            self.anchor(egui::Align2::CENTER_CENTER, [0.0, -bar / 2.0])
+        } else {
+            self
+        };
+        window.show(ctx, |ui| {
+            egui::ScrollArea::vertical()
+                .max_height(room)
+                .min_scrolled_height(room)
+                .show(ui, |ui| {
+                    let inner = contents(ui);
+                    keep_the_focus_in_view(ui, screen.size());
+                    inner
+                })
+                .inner
+        })
+    }
+}
+
+/// Within a dialog's scrolled contents, after they are laid out: when the screen's size is not
+/// the one this dialog last saw and the widget with the focus is in this dialog, scrolls it into
+/// view.
+fn keep_the_focus_in_view(ui: &egui::Ui, screen: egui::Vec2) {
+    let seen = ui.id().with("screen seen");
+    let before = ui.data_mut(|data| {
+        let before = data.get_temp::<egui::Vec2>(seen);
+        data.insert_temp(seen, screen);
+        before
+    });
+    if before.is_none_or(|before| before == screen) {
+        return;
+    }
+    let focused = ui.memory(|memory| memory.focused());
+    if let Some(field) = focused.and_then(|id| ui.ctx().read_response(id))
+        && field.layer_id == ui.layer_id()
+    {
+        ui.scroll_to_rect(field.rect, Some(egui::Align::Center));
     }
 }
 
@@ -198,9 +227,20 @@ impl SmallScreen {
 mod tests {
     use super::*;
 
+    /// The sheet bar along the bottom of a small `screen`, as the interface draws it.
+    fn sheet_bar(ctx: &egui::Context, screen: egui::Vec2) {
+        if screen.x < SMALL_WIDTH || screen.y < SMALL_HEIGHT {
+            egui::Area::new(egui::Id::new(SHEET_BAR))
+                .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -GAP])
+                .show(ctx, |ui| {
+                    ui.allocate_space(egui::vec2(screen.x - 2.0 * GAP, FINGER_TARGET));
+                });
+        }
+    }
+
     /// The rectangle of a dialog of forty lines, and of the sheet bar, on a `screen` of points,
     /// shown `within` the screen or as egui shows it.
-    fn tall_dialog(screen: egui::Vec2, within: bool) -> (egui::Rect, egui::Rect) {
+    fn tall_dialog(screen: egui::Vec2, within: bool) -> (egui::Rect, Option<egui::Rect>) {
         let ctx = egui::Context::default();
         let input = || egui::RawInput {
             screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, screen)),
@@ -210,11 +250,7 @@ mod tests {
         for _ in 0..3 {
             let mut output = ctx.run_ui(input(), |ui| {
                 let ctx = ui.ctx().clone();
-                egui::Area::new(egui::Id::new(SHEET_BAR))
-                    .anchor(egui::Align2::CENTER_BOTTOM, [0.0, -GAP])
-                    .show(&ctx, |ui| {
-                        ui.allocate_space(egui::vec2(screen.x - 2.0 * GAP, FINGER_TARGET));
-                    });
+                sheet_bar(&ctx, screen);
                 let window = centred_dialog("tall", "A tall dialog".into());
                 let lines = |ui: &mut egui::Ui| {
                     for i in 0..40 {
@@ -230,14 +266,15 @@ mod tests {
             // No painter takes the font atlas here.
             output.textures_delta.clear();
         }
-        let area = |id: &str| panel_rect(&ctx, id).expect("drawn");
-        (area("tall"), area(SHEET_BAR))
+        let dialog = panel_rect(&ctx, "tall").expect("drawn");
+        (dialog, panel_rect(&ctx, SHEET_BAR))
     }
 
     #[test]
     fn a_tall_dialog_fits_a_short_screen_above_the_sheet_bar() {
         let sideways = egui::vec2(844.0, 390.0);
         let (dialog, bar) = tall_dialog(sideways, true);
+        let bar = bar.expect("a short screen has the sheet bar");
         assert!(dialog.min.y >= 0.0, "{dialog:?} runs off the top");
         assert!(
             dialog.max.y <= bar.min.y,
@@ -255,5 +292,66 @@ mod tests {
         let (plain, _) = tall_dialog(tall, false);
         assert_eq!(within, plain);
         assert!(within.height() > 600.0, "{within:?}");
+    }
+
+    /// Six frames of a dialog with a text field between twenty-four lines and two more, shown
+    /// within a `screen` of points over a sheet bar; the field has the focus. Returns the
+    /// dialog's rectangle, the field's and the sheet bar's.
+    fn dialog_with_a_field(ctx: &egui::Context, screen: egui::Vec2) -> [egui::Rect; 3] {
+        let field = egui::Id::new("the name");
+        for _ in 0..6 {
+            // A second a frame, so that a scroll's animation ends by the next frame. An anchored
+            // window is placed by its size in the frame before: it stands still by the fourth.
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, screen)),
+                time: Some(ctx.input(|i| i.time) + 1.0),
+                ..Default::default()
+            };
+            let mut output = ctx.run_ui(input, |ui| {
+                let ctx = ui.ctx().clone();
+                sheet_bar(&ctx, screen);
+                centred_dialog("form", "A form".into()).show_within_screen(&ctx, |ui| {
+                    for i in 0..24 {
+                        ui.label(format!("line {i}"));
+                    }
+                    let mut name = String::from("Ada");
+                    let response = ui.add(egui::TextEdit::singleline(&mut name).id(field));
+                    if ctx.input(|i| i.time) < 1.5 {
+                        response.request_focus();
+                    }
+                    for i in 0..2 {
+                        ui.label(format!("after {i}"));
+                    }
+                });
+            });
+            output.textures_delta.clear();
+        }
+        let field = ctx.read_response(field).expect("the field is drawn").rect;
+        let area = |id: &str| panel_rect(ctx, id).expect("drawn");
+        [area("form"), field, area(SHEET_BAR)]
+    }
+
+    #[test]
+    fn the_field_being_typed_in_stays_in_view_when_the_keyboard_rises() {
+        let ctx = egui::Context::default();
+        // A phone upright: the form fits whole, with no scrolling.
+        let [dialog, field, _] = dialog_with_a_field(&ctx, egui::vec2(390.0, 844.0));
+        assert!(
+            dialog.max.y < 844.0 && field.max.y < dialog.max.y,
+            "{dialog:?} {field:?}"
+        );
+        // The keyboard takes the screen's lower part: the form is lower than the form, and the
+        // field (below twenty-four lines) would be cut off were it not scrolled to.
+        let [dialog, field, bar] = dialog_with_a_field(&ctx, egui::vec2(390.0, 500.0));
+        assert!(dialog.min.y >= 0.0, "{dialog:?} runs off the top");
+        assert!(
+            dialog.max.y <= bar.min.y,
+            "{dialog:?} over the sheet bar {bar:?}"
+        );
+        assert!(
+            field.min.y >= dialog.min.y && field.max.y <= dialog.max.y,
+            "the field {field:?} is outside the dialog {dialog:?}"
+        );
+        assert!(ctx.memory(|m| m.has_focus(egui::Id::new("the name"))));
     }
 }
