@@ -124,7 +124,7 @@ fn keep_the_focus_in_view(ui: &egui::Ui, screen: egui::Vec2) {
     if let Some(field) = focused.and_then(|id| ui.ctx().read_response(id))
         && field.layer_id == ui.layer_id()
     {
-        ui.scroll_to_rect(field.rect, Some(egui::Align::Center));
+        ui.scroll_to_rect(field.rect, None);
     }
 }
 

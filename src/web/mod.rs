@@ -15,6 +15,7 @@ pub(crate) mod worker;
 use std::time::Duration;
 
 use bevy::prelude::*;
+use bevy_egui::EguiContexts;
 use qiguo_rules::{Game, Rules, Seats};
 
 use crate::game::Match;
@@ -158,8 +159,14 @@ fn page_title(
 /// answered in `<body data-located="e1 X Y">` with the CSS pixels of the point's centre on the
 /// screen as the camera shows it now (`e1 -` where it is out of the picture). The tests touch
 /// the board through it, as a player's eye finds a point; it is asked again after the view
-/// changes by setting `data-locate` anew.
-fn locate_asked_point(cameras: Query<(&Camera, &GlobalTransform), With<Camera3d>>) {
+/// changes by setting `data-locate` anew. `data-locate="focus"` asks for the field being typed
+/// in: the centre of what is seen of it (`focus -` where none has the focus or it is scrolled
+/// or drawn out of sight), as a player looks for what they type.
+fn locate_asked_point(
+    cameras: Query<(&Camera, &GlobalTransform), With<Camera3d>>,
+    mut contexts: EguiContexts,
+    windows: Query<&Window>,
+) {
     let Some(body) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.body())
@@ -170,6 +177,24 @@ fn locate_asked_point(cameras: Query<(&Camera, &GlobalTransform), With<Camera3d>
         return;
     };
     let _ = body.remove_attribute("data-locate");
+    if asked == "focus" {
+        let seen = contexts.ctx_mut().ok().and_then(|ctx| {
+            let field = ctx.memory(|memory| memory.focused())?;
+            // What of the field its window's clipping leaves in sight.
+            let seen = ctx.read_response(field)?.interact_rect;
+            let screen = ctx.content_rect();
+            let seen = seen.intersect(screen);
+            let to_css =
+                ctx.pixels_per_point() / windows.single().map_or(1.0, Window::scale_factor);
+            (seen.is_positive()).then(|| seen.center() * to_css)
+        });
+        let answer = match seen {
+            Some(at) => format!("focus {:.1} {:.1}", at.x, at.y),
+            None => "focus -".to_owned(),
+        };
+        let _ = body.set_attribute("data-located", &answer);
+        return;
+    }
     let Ok(point) = asked.parse::<qiguo_rules::Point>() else {
         let _ = body.set_attribute("data-located", &format!("{asked} not-a-point"));
         return;

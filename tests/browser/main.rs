@@ -447,11 +447,23 @@ async fn the_page_is_a_phones_game() {
     phone.screenshot("phone-welcome").await;
 
     // The name typed as a phone's keyboard types, after a tap on its field; Play now.
-    phone.tap(160.0, 273.0).await;
+    phone.tap(160.0, 238.0).await;
     phone.insert_text("Tam", false).await;
     phone.wait_frames(5).await;
     phone.screenshot("phone-name-typed").await;
-    phone.tap(185.0, 188.0).await;
+    // The keyboard up, over the lower 400 pixels: the welcome card, taller than what is left,
+    // scrolls, and the name field being typed in is in sight above the keyboard.
+    phone.phone_screen(390, 444).await;
+    phone.wait_frames(8).await;
+    let (_, y) = phone
+        .locate("focus")
+        .await
+        .expect("the name field in sight with the keyboard up");
+    assert!(y < 444.0, "the name field at {y:.0}, under the keyboard");
+    phone.screenshot("phone-keyboard-up").await;
+    phone.phone_screen(390, 844).await;
+    phone.wait_frames(8).await;
+    phone.tap(185.0, 153.0).await;
     phone.wait_for_title("Your move", PATIENCE).await;
     phone.wait_frames(10).await;
     let store = qiguo_server::Store::open(&server.db())

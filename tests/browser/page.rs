@@ -283,6 +283,18 @@ impl Browser {
         browser
     }
 
+    /// A phone's screen of `width` × `height` CSS pixels from now on: as its keyboard rising
+    /// leaves it (the page's viewport says `interactive-widget=resizes-content`, so a phone
+    /// shrinks the page rather than covering it), and as it falling gives it back.
+    #[allow(dead_code)]
+    pub async fn phone_screen(&mut self, width: u32, height: u32) {
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({ "width": width, "height": height, "deviceScaleFactor": 0, "mobile": true }),
+        )
+        .await;
+    }
+
     /// Fingers on the page: a touch event (`touchStart`, `touchMove`, `touchEnd`) with the
     /// fingers down at these CSS pixels.
     pub async fn touch(&mut self, kind: &str, fingers: &[(f64, f64)]) {
