@@ -1,7 +1,7 @@
 //! Attack queries for players and the interface: which pieces attack a point, and which points
 //! an army would be attacked on. Built on move generation, so they agree with the moves.
 
-use crate::movegen::{CAPTURERS, EMPTY, Sink};
+use crate::movegen::{CAPTURERS, EMPEROR, EMPTY, OFF, Sink};
 use crate::{Kingdom, KingdomSet, Piece, PieceKind, Point, Position};
 
 /// Keeps the origins of captures onto one cell.
@@ -58,6 +58,48 @@ impl Position {
             }
         }
         from.into_iter().filter_map(Point::from_sq).collect()
+    }
+
+    /// The points of `defender`'s pieces that guard `point`: those that could take an enemy
+    /// piece standing there (taking back what took there), in the order of the army. The piece
+    /// on `point` itself is left out; so is everything for the Emperor's point, where no piece
+    /// stands.
+    ///
+    /// ```
+    /// use qiguo_rules::{Kingdom, Position, Rules};
+    ///
+    /// let pos = Position::start(Rules::default());
+    /// // Every stone of Qin's front row is guarded by others of its army, never by itself.
+    /// for (point, _) in pos.army(Kingdom::Qin) {
+    ///     assert!(!pos.defenders_of(point, Kingdom::Qin).contains(&point));
+    /// }
+    /// ```
+    pub fn defenders_of(&self, point: Point, defender: Kingdom) -> Vec<Point> {
+        let sq = point.sq();
+        if self.cells[sq] == EMPEROR || self.cells[sq] == OFF {
+            return Vec::new();
+        }
+        // An enemy of `defender` (another kingdom where it has none left) on the point.
+        let allies = self.seats().allies(defender);
+        let enemy = self
+            .enemies(defender)
+            .iter()
+            .next()
+            .or_else(|| {
+                Kingdom::ALL
+                    .into_iter()
+                    .find(|k| !allies.contains(*k) && *k != defender)
+            })
+            .unwrap_or(defender.next());
+        let mut probe = self.clone();
+        probe.cells[sq] = Piece {
+            kingdom: enemy,
+            kind: PieceKind::Swordsman,
+        }
+        .code();
+        let mut only = KingdomSet::EMPTY;
+        only.insert(defender);
+        probe.attackers_of(point, only)
     }
 
     /// The points where a piece of `defender` would be attacked by one of `attackers`: those of

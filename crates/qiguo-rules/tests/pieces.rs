@@ -292,3 +292,39 @@ fn threatened_points_follow_captures_not_moves() {
     let chu_only: KingdomSet = [Kingdom::Chu].into_iter().collect();
     assert!(pos.threatened_points(Kingdom::Chu, chu_only).is_empty());
 }
+
+#[test]
+fn defenders_are_the_pieces_that_would_take_back() {
+    // Qin's swordsman on k4 is guarded by Qin's swordsman on k3 (one point orthogonally); not
+    // by the chancellor on k1 (k3 stands between), not by the swordsman on j3 (diagonal), not by
+    // the general on a1; Chu's chancellor on a4 attacks it along the rank.
+    let pos = position(
+        "wS k4, wR k1, wS j3, wS k3, rR a4, rQ s19, wQ a1",
+        'w',
+        classic(),
+    );
+    let point = |p: &str| p.parse::<Point>().unwrap();
+    let sorted = |mut v: Vec<Point>| {
+        v.sort_by_key(|p| p.to_string());
+        v
+    };
+    assert_eq!(
+        pos.defenders_of(point("k4"), Kingdom::Qin),
+        vec![point("k3")]
+    );
+    assert_eq!(
+        pos.attackers_of(point("k4"), KingdomSet::ALL),
+        vec![point("a4")]
+    );
+    // An empty point is guarded by what could take there: j3 from below, k4 from the side.
+    assert_eq!(
+        sorted(pos.defenders_of(point("j4"), Kingdom::Qin)),
+        vec![point("j3"), point("k4")]
+    );
+    // For Chu the same point is covered by its chancellor; the Emperor's point by nobody.
+    assert_eq!(
+        pos.defenders_of(point("k4"), Kingdom::Chu),
+        vec![point("a4")]
+    );
+    assert!(pos.defenders_of(point("j10"), Kingdom::Qin).is_empty());
+}
