@@ -155,6 +155,67 @@ fall-short-forfeits = { $kingdom } forfeits
 fall-short-to = { $kingdom } to { $victor }
 fall-short-falls = { $kingdom } falls
 
+## Told in words: moves as a screen reader says them, and the answers to commands typed in
+## the move box. Each command-words-* lists the words that type a command (English's always
+## work too).
+
+told-move = { $kingdom }'s { $piece } from { $from } to { $to }
+told-move-takes = { $kingdom }'s { $piece } from { $from } takes { $owner }'s { $taken } on { $to }; { $owner } has lost { $lost }
+told-passes = { $kingdom } passes
+told-concedes = { $kingdom } concedes
+command-words-last = last
+command-words-where = where
+command-words-what = what
+command-words-attacks = attacks attackers
+command-words-defends = defends defenders guards
+command-words-attacked = attacked threats
+command-words-moves = moves
+command-words-standings = standings score
+command-words-turn = turn
+command-words-hint = hint
+command-words-undo = undo
+command-words-concede = concede resign
+command-words-help = help commands
+told-needs-point = "{ $command }" asks about a point: type it after, as in "{ $command } k4".
+told-needs-subject = "{ $command }" asks about a kingdom or a piece: type it after, as in "{ $command } Chu" or "{ $command } general".
+told-no-moves = No move has been made yet.
+told-last = { $count ->
+    [one] The last move
+   *[other] The last { $count } moves
+}: { $moves }.
+told-piece-on = { $kingdom }'s { $piece } on { $point }
+told-where-kingdom = { $kingdom } has { $count ->
+    [one] one piece
+   *[other] { $count } pieces
+}: { $pieces }.
+told-where-none = { $kingdom } has no pieces on the board.
+told-where-piece = { $kingdom }'s { $piece }: { $points }.
+told-where-piece-none = { $kingdom } has no { $piece } on the board.
+told-emperor = { $point }: the Emperor, who never moves and is never taken.
+told-stands = { $what }.
+told-empty = { $point } is empty.
+told-attackers = { $point } is attacked by { $attackers }.
+told-attackers-none = Nothing attacks { $point }.
+told-defenders = { $point } is guarded by { $defenders }.
+told-defenders-none = Nothing of { $kingdom } guards { $point }.
+told-attacked-piece = the { $piece } on { $point }, by { $by }
+told-attacked = { $count ->
+    [one] One of { $kingdom }'s pieces is attacked
+   *[other] { $count } of { $kingdom }'s pieces are attacked
+}: { $pieces }.
+told-attacked-none = None of { $kingdom }'s pieces is attacked.
+told-moves-takes = { $point } (taking { $owner }'s { $piece })
+told-moves = { $what } can go to { $count ->
+    [one] one point
+   *[other] { $count } points
+}: { $points }.
+told-moves-none = { $what } cannot move.
+told-moves-not-now = { $what } moves on its own turn; it is { $kingdom }'s turn.
+told-standing = { $kingdom }: { $standing }, { $army } pieces, { $captures } taken
+told-turn = Move { $ply }: { $kingdom } to move.
+told-over = The game is over.
+told-help = Type a move as the move list writes it (c10h15), or ask: last (the last round), last 3, where Chu, where general, what j10, attacks k4, defends k4, attacked, moves c10, standings, turn; or hint, undo, concede.
+
 ## How pieces move (the piece card and the Rules window)
 
 how-ranged-up-to = 1 to { $points } points along a line or a diagonal.
@@ -396,7 +457,7 @@ refusal-unreadable = “{ $text }” is not a move: type the point the stone lea
 refusal-concede-typed = To concede, use Concede… in the toolbar: it asks first.
 movebox-title = Type a move
 movebox-hint = c10h15
-movebox-help = Enter plays · Up and Down choose · Tab completes · Esc closes
+movebox-help = Enter plays · Up and Down choose · Tab completes · Esc closes · "help": what else you can ask
 movebox-none = No legal move begins so.
 movebox-more = … and { $count } more
 illegal-no-piece = There is no piece on { $point }

@@ -145,6 +145,65 @@ fall-short-forfeits = { $kingdom } ger upp
 fall-short-to = { $kingdom } till { $victor }
 fall-short-falls = { $kingdom } faller
 
+## Berättat i ord: dragen som en skärmläsare säger dem, och svaren på kommandon i dragrutan.
+
+told-move = { $kingdom }s { $piece } från { $from } till { $to }
+told-move-takes = { $kingdom }s { $piece } från { $from } tar { $owner }s { $taken } på { $to }; { $owner } har förlorat { $lost }
+told-passes = { $kingdom } står över
+told-concedes = { $kingdom } ger upp
+command-words-last = senaste
+command-words-where = var
+command-words-what = vad
+command-words-attacks = anfaller anfallare
+command-words-defends = skyddar skydd
+command-words-attacked = hotade hot
+command-words-moves = drag
+command-words-standings = ställning
+command-words-turn = tur
+command-words-hint = tips
+command-words-undo = ångra
+command-words-concede = kapitulera
+command-words-help = hjälp kommandon
+told-needs-point = "{ $command }" frågar om en punkt: skriv den efter, som i "{ $command } k4".
+told-needs-subject = "{ $command }" frågar om ett rike eller en pjäs: skriv det efter, som i "{ $command } Chu" eller "{ $command } general".
+told-no-moves = Inget drag har gjorts än.
+told-last = { $count ->
+    [one] Det senaste draget
+   *[other] De senaste { $count } dragen
+}: { $moves }.
+told-piece-on = { $kingdom }s { $piece } på { $point }
+told-where-kingdom = { $kingdom } har { $count ->
+    [one] en pjäs
+   *[other] { $count } pjäser
+}: { $pieces }.
+told-where-none = { $kingdom } har inga pjäser på brädet.
+told-where-piece = { $kingdom }s { $piece }: { $points }.
+told-where-piece-none = { $kingdom } har ingen { $piece } på brädet.
+told-emperor = { $point }: kejsaren, som aldrig flyttas och aldrig tas.
+told-stands = { $what }.
+told-empty = { $point } är tom.
+told-attackers = { $point } anfalls av { $attackers }.
+told-attackers-none = Inget anfaller { $point }.
+told-defenders = { $point } skyddas av { $defenders }.
+told-defenders-none = Inget av { $kingdom } skyddar { $point }.
+told-attacked-piece = { $piece } på { $point }, av { $by }
+told-attacked = { $count ->
+    [one] En av { $kingdom }s pjäser är hotad
+   *[other] { $count } av { $kingdom }s pjäser är hotade
+}: { $pieces }.
+told-attacked-none = Ingen av { $kingdom }s pjäser är hotad.
+told-moves-takes = { $point } (tar { $owner }s { $piece })
+told-moves = { $what } kan gå till { $count ->
+    [one] en punkt
+   *[other] { $count } punkter
+}: { $points }.
+told-moves-none = { $what } kan inte flyttas.
+told-moves-not-now = { $what } flyttas på sin egen tur; det är { $kingdom }s tur.
+told-standing = { $kingdom }: { $standing }, { $army } pjäser, { $captures } tagna
+told-turn = Drag { $ply }: { $kingdom } drar.
+told-over = Partiet är slut.
+told-help = Skriv ett drag som draglistan skriver det (c10h15), eller fråga: senaste (den senaste rundan), senaste 3, var Chu, var general, vad j10, anfaller k4, skyddar k4, hotade, drag c10, ställning, tur; eller tips, ångra, kapitulera.
+
 ## Hur pjäserna går (pjäskortet och regelfönstret)
 
 how-ranged-up-to = 1 till { $points } punkter längs en linje eller en diagonal.
@@ -376,7 +435,7 @@ refusal-unreadable = ”{ $text }” är inget drag: skriv punkten pjäsen lämn
 refusal-concede-typed = För att ge upp, använd Ge upp… i verktygsraden: den frågar först.
 movebox-title = Skriv ett drag
 movebox-hint = c10h15
-movebox-help = Enter spelar · Upp och Ned väljer · Tab fyller i · Esc stänger
+movebox-help = Enter spelar · Upp och Ned väljer · Tab fyller i · Esc stänger · "hjälp": vad du mer kan fråga
 movebox-none = Inget lagligt drag börjar så.
 movebox-more = … och { $count } till
 illegal-no-piece = Det finns ingen pjäs på { $point }

@@ -143,6 +143,53 @@ fall-short-forfeits = { $kingdom }棄權
 fall-short-to = { $kingdom }歸{ $victor }
 fall-short-falls = { $kingdom }亡
 
+## 以文字述說：讀出的棋步，以及走棋時輸入的問與答。
+
+told-move = { $kingdom }的{ $piece }從{ $from }走到{ $to }
+told-move-takes = { $kingdom }的{ $piece }從{ $from }吃{ $owner }在{ $to }的{ $taken }；{ $owner }已失{ $lost }子
+told-passes = { $kingdom }停一手
+told-concedes = { $kingdom }認輸
+command-words-last = 最近
+command-words-where = 何處
+command-words-what = 何子
+command-words-attacks = 攻
+command-words-defends = 護
+command-words-attacked = 受攻
+command-words-moves = 走法
+command-words-standings = 戰況
+command-words-turn = 輪
+command-words-hint = 提示
+command-words-undo = 悔棋
+command-words-concede = 認輸
+command-words-help = 說明
+told-needs-point = 「{ $command }」要問一個點：在後面寫上，如「{ $command } k4」。
+told-needs-subject = 「{ $command }」要問一國或一子：在後面寫上，如「{ $command } 楚」或「{ $command } 將軍」。
+told-no-moves = 還沒有人走棋。
+told-last = 最近{ $count }步：{ $moves }。
+told-piece-on = { $kingdom }在{ $point }的{ $piece }
+told-where-kingdom = { $kingdom }有{ $count }子：{ $pieces }。
+told-where-none = { $kingdom }在盤上沒有棋子。
+told-where-piece = { $kingdom }的{ $piece }：{ $points }。
+told-where-piece-none = { $kingdom }在盤上沒有{ $piece }。
+told-emperor = { $point }：周天子，不動，也不可吃。
+told-stands = { $what }。
+told-empty = { $point }是空的。
+told-attackers = 攻{ $point }的有：{ $attackers }。
+told-attackers-none = 沒有棋子攻{ $point }。
+told-defenders = 護{ $point }的有：{ $defenders }。
+told-defenders-none = { $kingdom }沒有棋子護{ $point }。
+told-attacked-piece = { $point }的{ $piece }，受{ $by }攻
+told-attacked = { $kingdom }有{ $count }子受攻：{ $pieces }。
+told-attacked-none = { $kingdom }沒有棋子受攻。
+told-moves-takes = { $point }（吃{ $owner }的{ $piece }）
+told-moves = { $what }可走{ $count }點：{ $points }。
+told-moves-none = { $what }不能走。
+told-moves-not-now = { $what }要在自己的一手走；現在輪到{ $kingdom }。
+told-standing = { $kingdom }：{ $standing }，{ $army }子，吃{ $captures }子
+told-turn = 第{ $ply }手：輪到{ $kingdom }。
+told-over = 棋局已結束。
+told-help = 按棋譜的寫法輸入一步（c10h15），或問：最近（最近一輪）、最近 3、何處 楚、何處 將軍、何子 j10、攻 k4、護 k4、受攻、走法 c10、戰況、輪；或提示、悔棋、認輸。
+
 ## 棋子走法（棋子卡與規則視窗）
 
 how-ranged-up-to = 沿直線或斜線走 1 至 { $points } 點。
@@ -371,7 +418,7 @@ refusal-unreadable = 「{ $text }」不是一步棋：請依著法列表的寫�
 refusal-concede-typed = 如要認輸，請用工具列的「認輸…」：會先詢問。
 movebox-title = 輸入著法
 movebox-hint = c10h15
-movebox-help = Enter 走棋 · 上下鍵選擇 · Tab 補全 · Esc 關閉
+movebox-help = Enter 走棋 · 上下鍵選擇 · Tab 補全 · Esc 關閉 · 「說明」：還可以問什麼
 movebox-none = 沒有以此開頭的合法著法。
 movebox-more = ……另有 { $count } 步
 illegal-no-piece = { $point } 沒有棋子

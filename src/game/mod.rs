@@ -24,6 +24,7 @@ pub mod selection;
 pub mod sound;
 pub mod state;
 pub mod stones;
+pub mod telling;
 pub(crate) mod tools;
 pub(crate) mod ui;
 pub(crate) mod widgets;
@@ -87,6 +88,7 @@ pub fn logic_plugins(app: &mut App) {
         pace::plugin,
         hint::plugin,
         lessons::plugin,
+        telling::plugin,
     ));
 }
 

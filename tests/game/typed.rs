@@ -3,9 +3,11 @@
 
 use crate::common::*;
 use bevy::prelude::*;
+use qiguo::game::hint::HintRequested;
 use qiguo::game::selection::ClickRefused;
 use qiguo::game::selection::typed::{MoveTyped, suggestions};
-use qiguo::game::state::{Match, MoveRejected, Refusal, TurnPhase};
+use qiguo::game::state::{Match, MoveRejected, Refusal, TurnPhase, UndoRequested};
+use qiguo::game::telling::{ConcedeAsked, Told};
 use qiguo_rules::random::SplitMix64;
 use qiguo_rules::{Position, Preset, Rules};
 
@@ -62,13 +64,11 @@ fn text_that_is_not_a_legal_move_changes_nothing_and_says_why() {
             .text(Default::default())
             .contains("c10h15")
     );
-    // A concession goes through its own question.
+    // A concession goes through its own question, as its button does.
     typed(&mut app, "concede");
     app.update();
-    assert_eq!(
-        messages::<ClickRefused>(&mut app)[0].reason,
-        Refusal::ConcedeTyped
-    );
+    assert!(messages::<ClickRefused>(&mut app).is_empty());
+    assert_eq!(messages::<ConcedeAsked>(&mut app), [ConcedeAsked]);
     // A move the rules do not allow: refused by the rules system, in its words.
     typed(&mut app, "a1a2");
     app.update();
@@ -96,4 +96,41 @@ fn a_typed_move_waits_for_the_persons_turn() {
     assert!(matches!(refused[0].reason, Refusal::ComputerPlays(_)));
     settle(&mut app);
     assert_eq!(fen_and_len(&app), before);
+}
+
+/// Commands typed in the move box are answered in words (and change nothing); `hint` and
+/// `undo` ask for what their buttons do; a command missing its point says how to type it.
+#[test]
+fn typed_commands_are_answered_in_words() {
+    let mut app = TestApp::new(Position::start(Rules::default())).build();
+    let before = fen_and_len(&app);
+    let ask = |app: &mut App, text: &str| {
+        typed(app, text);
+        app.update();
+        let told = messages::<Told>(app);
+        assert_eq!(told.len(), 1, "{text}: {told:?}");
+        told[0].0.clone()
+    };
+    assert_eq!(
+        ask(&mut app, "what j10"),
+        "j10: the Emperor, who never moves and is never taken."
+    );
+    assert!(ask(&mut app, "where Qin").starts_with("Qin has 17 pieces: "));
+    assert!(ask(&mut app, "attacks").contains("attacks k4"));
+    assert_eq!(ask(&mut app, "last"), "No move has been made yet.");
+    assert!(messages::<ClickRefused>(&mut app).is_empty());
+    assert_eq!(fen_and_len(&app), before);
+
+    // After a move, `last` tells it, and `undo` asks for it to be taken back.
+    let mv = quiet_move(&app);
+    typed(&mut app, &mv.to_string());
+    app.update();
+    settle(&mut app);
+    assert!(ask(&mut app, "last 1").starts_with("The last move: 1. Qin's "));
+    typed(&mut app, "undo");
+    app.update();
+    assert_eq!(messages::<UndoRequested>(&mut app).len(), 1);
+    typed(&mut app, "hint");
+    app.update();
+    assert_eq!(messages::<HintRequested>(&mut app).len(), 1);
 }

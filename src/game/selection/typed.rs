@@ -1,6 +1,8 @@
 //! Moves typed in the move box, as the move list writes them (`c10h15`; `--` for a pass): read,
 //! checked as a click is (whose turn it is, a dialog open, an ally attacked) and requested like
-//! a clicked move, so the rules system refuses an illegal one with the same words.
+//! a clicked move, so the rules system refuses an illegal one with the same words. Text that
+//! begins with a command's word (`where`, `last`, …) is a command instead: passed on to
+//! `game::telling` as a [`CommandTyped`].
 
 use bevy::prelude::*;
 use qiguo_rules::{Move, Position, notation};
@@ -9,6 +11,8 @@ use crate::game::selection::{
     ClickOutcome, ClickRefused, PersonTurn, Selection, carry_out, play_or_ask,
 };
 use crate::game::state::{MoveRequested, Refusal};
+use crate::game::telling::{self, CommandTyped};
+use crate::i18n::Tr;
 
 /// A person typed a move in the move box.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
@@ -45,8 +49,14 @@ pub(super) fn handle_typed_moves(
     mut selection: ResMut<Selection>,
     mut requests: MessageWriter<MoveRequested>,
     mut refused: MessageWriter<ClickRefused>,
+    mut commands: MessageWriter<CommandTyped>,
+    tr: Res<Tr>,
 ) {
     for MoveTyped(text) in typed.read() {
+        if let Some(command) = telling::read(text, *tr) {
+            commands.write(CommandTyped(command));
+            continue;
+        }
         let pos = turn.the_match.position();
         let outcome = match turn.refusal(&selection).map_or_else(|| read(text), Err) {
             Err(reason) => ClickOutcome::Refuse(reason),

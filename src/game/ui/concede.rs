@@ -34,6 +34,17 @@ impl ConcedeForm {
     }
 }
 
+/// `concede` typed in the move box opens the confirmation, as the button does.
+pub(super) fn open_when_typed(
+    mut asked: MessageReader<crate::game::telling::ConcedeAsked>,
+    mut form: ResMut<ConcedeForm>,
+    the_match: Res<Match>,
+) {
+    if asked.read().count() > 0 {
+        form.open(&the_match);
+    }
+}
+
 /// The confirmation: who concedes, what becomes of its army, and the buttons.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn concede_dialog(

@@ -128,7 +128,7 @@ impl MoveDescription {
     }
 
     /// What became of the kingdom that fell, to follow the move in a sentence.
-    fn fall_text(&self, tr: Tr) -> Option<String> {
+    pub(crate) fn fall_text(&self, tr: Tr) -> Option<String> {
         match self.fall {
             Some(Fall::Forfeited { kingdom, by }) => Some(tr!(
                 tr,

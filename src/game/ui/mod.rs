@@ -62,6 +62,7 @@ pub(crate) fn plugin(app: &mut App) {
             (
                 status::collect_toasts,
                 concede::restore_pace,
+                concede::open_when_typed,
                 report::make_reports,
                 help::rules_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
                 movebox::open_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),

@@ -2,7 +2,10 @@
 //! fit what is typed offered below it. `/` or Enter opens it; Enter plays the move typed, or the
 //! chosen suggestion; Up and Down choose, Tab completes, Esc closes. The move goes through the same
 //! checks and request as a click (see `selection::typed`); it stands above the status line,
-//! where a refused move is answered.
+//! where a refused move is answered. It also takes commands (`last`, `where Chu`, `attacks k4`,
+//! `hint`, … in `game::telling`): a question is answered in words under the field (and told,
+//! [`Told`], for whatever else says it), and `hint`, `undo` and `concede` do what their buttons
+//! do.
 
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
@@ -12,6 +15,7 @@ use qiguo_rules::{Move, notation};
 use crate::game::keys;
 use crate::game::selection::typed::{MoveTyped, suggestions};
 use crate::game::state::{Match, Turn, TurnPhase};
+use crate::game::telling::{self, Told};
 use crate::i18n::Tr;
 use crate::tr;
 
@@ -32,6 +36,8 @@ pub(crate) struct MoveBox {
     chosen: usize,
     /// The text field takes the keyboard next frame.
     focus: bool,
+    /// The answer to the last command, shown under the field until the next.
+    answer: Option<String>,
 }
 
 /// `/` or Enter opens the box (when no other field has the keyboard), or gives the keyboard
@@ -54,11 +60,15 @@ pub(super) fn move_box(
     the_match: Res<Match>,
     phase: Res<State<TurnPhase>>,
     mut typed: MessageWriter<MoveTyped>,
+    mut told: MessageReader<Told>,
     tr: Res<Tr>,
     mut fitting: Local<Option<(FittingKey, Vec<Move>)>>,
 ) -> Result {
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
+    if let Some(Told(words)) = told.read().last() {
+        movebox.answer = Some(words.clone());
+    }
     // No move contains a slash: the key that opened the box may have typed one.
     if movebox.text.contains('/') {
         movebox.text = movebox.text.replace('/', "");
@@ -144,8 +154,15 @@ pub(super) fn move_box(
             }
             if fitting.len() > SHOWN {
                 ui.label(tr!(tr, "movebox-more", count = fitting.len() - SHOWN));
-            } else if fitting.is_empty() && !movebox.text.trim().is_empty() {
+            } else if fitting.is_empty()
+                && !movebox.text.trim().is_empty()
+                && telling::read(&movebox.text, tr).is_none()
+            {
                 ui.label(RichText::new(tr.text("movebox-none")).color(Color32::from_gray(170)));
+            }
+            if let Some(answer) = &movebox.answer {
+                ui.set_max_width(360.0);
+                ui.label(answer);
             }
             ui.label(
                 RichText::new(tr.text("movebox-help"))
