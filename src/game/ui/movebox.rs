@@ -3,9 +3,8 @@
 //! chosen suggestion; Up and Down choose, Tab completes, Esc closes. The move goes through the same
 //! checks and request as a click (see `selection::typed`); it stands above the status line,
 //! where a refused move is answered. It also takes commands (`last`, `where Chu`, `attacks k4`,
-//! `hint`, … in `game::telling`): a question is answered in words under the field (and told,
-//! [`Told`], for whatever else says it), and `hint`, `undo` and `concede` do what their buttons
-//! do.
+//! `hint`, … read and answered by `game::telling`): the answer, a [`Told`], is shown under the
+//! field; `hint`, `undo` and `concede` do what their buttons do.
 
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
@@ -145,6 +144,12 @@ pub(super) fn move_box(
                 };
                 movebox.focus = true;
             }
+            // The answer to the last command, under the field where the eye (or the screen
+            // reader's cursor) is.
+            if let Some(answer) = &movebox.answer {
+                ui.set_max_width(360.0);
+                ui.label(RichText::new(answer).strong());
+            }
             for (i, mv) in fitting.iter().take(SHOWN).enumerate() {
                 let label = RichText::new(mv.to_string()).monospace();
                 if ui.selectable_label(i == movebox.chosen, label).clicked() {
@@ -159,10 +164,6 @@ pub(super) fn move_box(
                 && telling::read(&movebox.text, tr).is_none()
             {
                 ui.label(RichText::new(tr.text("movebox-none")).color(Color32::from_gray(170)));
-            }
-            if let Some(answer) = &movebox.answer {
-                ui.set_max_width(360.0);
-                ui.label(answer);
             }
             ui.label(
                 RichText::new(tr.text("movebox-help"))
