@@ -214,6 +214,10 @@ told-moves-not-now = { $what } moves on its own turn; it is { $kingdom }'s turn.
 told-standing = { $kingdom }: { $standing }, { $army } pieces, { $captures } taken
 told-turn = Move { $ply }: { $kingdom } to move.
 told-over = The game is over.
+told-new-game = A new game on the board.
+told-taken-back = Taken back: move { $ply } is to be played again.
+told-your-turn = Your move, { $kingdom }: move { $ply }.
+told-won = { $kingdom } { $how } and wins the game.
 told-help = Type a move as the move list writes it (c10h15), or ask: last (the last round), last 3, where Chu, where general, what j10, attacks k4, defends k4, attacked, moves c10, standings, turn; or hint, undo, concede.
 
 ## How pieces move (the piece card and the Rules window)

@@ -202,6 +202,10 @@ told-moves-not-now = { $what } flyttas på sin egen tur; det är { $kingdom }s t
 told-standing = { $kingdom }: { $standing }, { $army } pjäser, { $captures } tagna
 told-turn = Drag { $ply }: { $kingdom } drar.
 told-over = Partiet är slut.
+told-new-game = Ett nytt parti på brädet.
+told-taken-back = Tillbakataget: drag { $ply } ska spelas igen.
+told-your-turn = Ditt drag, { $kingdom }: drag { $ply }.
+told-won = { $kingdom } { $how } och vinner partiet.
 told-help = Skriv ett drag som draglistan skriver det (c10h15), eller fråga: senaste (den senaste rundan), senaste 3, var Chu, var general, vad j10, anfaller k4, skyddar k4, hotade, drag c10, ställning, tur; eller tips, ångra, kapitulera.
 
 ## Hur pjäserna går (pjäskortet och regelfönstret)

@@ -188,6 +188,10 @@ told-moves-not-now = { $what }要在自己的一手走；現在輪到{ $kingdom 
 told-standing = { $kingdom }：{ $standing }，{ $army }子，吃{ $captures }子
 told-turn = 第{ $ply }手：輪到{ $kingdom }。
 told-over = 棋局已結束。
+told-new-game = 盤上開始新的一局。
+told-taken-back = 已悔棋：重走第{ $ply }手。
+told-your-turn = 輪到你了，{ $kingdom }：第{ $ply }手。
+told-won = { $kingdom }{ $how }，勝此局。
 told-help = 按棋譜的寫法輸入一步（c10h15），或問：最近（最近一輪）、最近 3、何處 楚、何處 將軍、何子 j10、攻 k4、護 k4、受攻、走法 c10、戰況、輪；或提示、悔棋、認輸。
 
 ## 棋子走法（棋子卡與規則視窗）

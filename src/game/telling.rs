@@ -22,10 +22,98 @@ pub(super) fn plugin(app: &mut App) {
     app.add_message::<CommandTyped>()
         .add_message::<Told>()
         .add_message::<ConcedeAsked>()
+        .add_message::<Announced>()
         .add_systems(
             Update,
-            carry_out_commands.in_set(crate::game::AppSystems::ApplyRules),
+            (
+                carry_out_commands.in_set(crate::game::AppSystems::ApplyRules),
+                announce_the_game.in_set(crate::game::AppSystems::UpdateHud),
+            ),
         );
+}
+
+/// Something the game says as it happens, for a screen reader (the page's live regions): every
+/// move of every kingdom, a move taken back, a new game, and — `urgent`, to interrupt — the
+/// turn of a person at this screen and the game's end.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct Announced {
+    /// The words.
+    pub words: String,
+    /// Said at once, interrupting (a person's turn, the end), rather than after what is being
+    /// said.
+    pub urgent: bool,
+}
+
+/// Announces what changed in the game since the last frame: the moves played (each in words),
+/// a move taken back, a new game; then whose turn it is if it is a person's here, or the end.
+fn announce_the_game(
+    the_match: Res<Match>,
+    online: Res<Online>,
+    tr: Res<Tr>,
+    mut seen: Local<Option<crate::game::state::Turn>>,
+    mut out: MessageWriter<Announced>,
+) {
+    let turn = the_match.turn();
+    if *seen == Some(turn) {
+        return;
+    }
+    let tr = *tr;
+    let game = the_match.game();
+    let mut say = |words: String, urgent: bool| {
+        out.write(Announced { words, urgent });
+    };
+    match *seen {
+        Some(before) if before.generation == turn.generation && before.ply < turn.ply => {
+            for (i, report) in game.reports().enumerate().skip(before.ply) {
+                let after = game.position_at(i + 1);
+                say(told_move(&MoveDescription::of(report), &after, tr), false);
+            }
+        }
+        Some(before) if before.generation == turn.generation => {
+            say(tr!(tr, "told-taken-back", ply = turn.ply + 1), false);
+        }
+        // The first frame, or another game on the board.
+        _ => say(tr.text("told-new-game"), false),
+    }
+    *seen = Some(turn);
+    let pos = game.position();
+    if let Some(outcome) = pos.outcome() {
+        say(
+            tr!(
+                tr,
+                "told-won",
+                kingdom = tr.kingdom(outcome.winner),
+                how = tr.victory(outcome.victory)
+            ),
+            true,
+        );
+    } else if person_here(&the_match, &online, pos.to_move()) {
+        say(
+            tr!(
+                tr,
+                "told-your-turn",
+                kingdom = tr.kingdom(pos.to_move()),
+                ply = turn.ply + 1
+            ),
+            true,
+        );
+    }
+}
+
+/// Whether `kingdom` is played by a person at this screen (not a computer, not someone
+/// elsewhere in an online game).
+fn person_here(the_match: &Match, online: &Online, kingdom: Kingdom) -> bool {
+    if the_match.computer(kingdom).is_some() {
+        return false;
+    }
+    online.table.as_ref().is_none_or(|table| {
+        !table.watching
+            && the_match
+                .position()
+                .seats()
+                .player(kingdom)
+                .is_some_and(|player| table.holds(player))
+    })
 }
 
 /// A command typed in the move box, or why it could not be read.

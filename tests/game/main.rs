@@ -14,4 +14,5 @@ mod online_cli;
 mod pace;
 mod saves;
 mod screenshot;
+mod telling;
 mod typed;
