@@ -545,6 +545,16 @@ page-title-turn = { $kingdom } to move · move { $number }
 page-title-your-move = Your move · { $kingdom }
 page-title-won = { $kingdom } won
 page-title-lesson = { $lesson } · { $step }/{ $steps }
+
+## The page's document for a screen reader, beside the canvas.
+
+reader-canvas = The board of Qiguo: seven kingdoms on a 19 by 19 go board around the Emperor, drawn in 3D. The game in words follows the board.
+reader-title = Qiguo in words
+reader-field = A move or a command (help lists them)
+reader-said = What is played and said
+reader-status = The game now
+reader-moves = The moves
+reader-standing = { $kingdom }: { $army } pieces, { $captures } taken
 online-no-host-in-page = A page cannot host a game: connect to the server that served it.
 online-failed = Could not connect: { $why }
 online-refused = The server refused: { $why }

@@ -523,6 +523,16 @@ page-title-turn = { $kingdom } drar · drag { $number }
 page-title-your-move = Ditt drag · { $kingdom }
 page-title-won = { $kingdom } vann
 page-title-lesson = { $lesson } · { $step }/{ $steps }
+
+## Sidans dokument för en skärmläsare, bredvid duken.
+
+reader-canvas = Qiguos bräde: sju riken på ett gobräde med 19 gånger 19 punkter kring kejsaren, ritat i 3D. Spelet i ord följer efter brädet.
+reader-title = Qiguo i ord
+reader-field = Ett drag eller ett kommando (hjälp listar dem)
+reader-said = Vad som spelas och sägs
+reader-status = Partiet nu
+reader-moves = Dragen
+reader-standing = { $kingdom }: { $army } pjäser, { $captures } tagna
 online-no-host-in-page = En sida kan inte vara värd för ett parti: anslut till servern som visade den.
 online-failed = Kunde inte ansluta: { $why }
 online-refused = Servern sa nej: { $why }

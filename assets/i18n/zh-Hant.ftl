@@ -504,6 +504,16 @@ page-title-turn = 輪到{ $kingdom } · 第 { $number } 手
 page-title-your-move = 輪到你 · { $kingdom }
 page-title-won = { $kingdom }勝
 page-title-lesson = { $lesson } · { $step }/{ $steps }
+
+## 頁面邊上為讀出棋局而設的文字。
+
+reader-canvas = 七國象棋的棋盤：七國在19路的圍棋盤上，圍著周天子，以立體顯出。棋盤之後是以文字述說的棋局。
+reader-title = 以文字述說的七國象棋
+reader-field = 一步棋或一問（說明列出可問的）
+reader-said = 所走所說
+reader-status = 現在的棋局
+reader-moves = 棋步
+reader-standing = { $kingdom }：{ $army }子，吃{ $captures }子
 online-no-host-in-page = 網頁無法自行開設伺服器：請連線到提供此網頁的伺服器。
 online-failed = 無法連線：{ $why }
 online-refused = 伺服器拒絕：{ $why }

@@ -7,6 +7,7 @@
 pub(crate) mod files;
 pub(crate) mod font;
 pub(crate) mod notify;
+pub(crate) mod reader;
 #[cfg(feature = "sound")]
 pub(crate) mod sounds;
 pub(crate) mod typing;
@@ -52,7 +53,7 @@ pub fn run() {
 /// title saying where the game stands (what a background tab shows), and the words kept ready
 /// for notifications raised between frames.
 pub(crate) fn plugin(app: &mut App) {
-    app.add_plugins(typing::plugin)
+    app.add_plugins((typing::plugin, reader::plugin))
         .init_resource::<BoardShown>()
         .add_systems(
             First,

@@ -635,3 +635,76 @@ async fn the_page_is_a_phones_game() {
     store.close().await;
     phone.close().await;
 }
+
+/// The game told to a screen reader: the page's document beside the canvas, read through
+/// Chromium's accessibility tree while a game against six Easy computers is played from its
+/// field by the keyboard: the canvas is an image with its description, the field is named,
+/// the round's seven moves are said in words and in order, then the player's turn; a command
+/// typed in the field is answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "needs the web bundle (QIGUO_WEB_BUNDLE, from tools/build-web) and chromium"
+)]
+async fn the_game_is_told_to_a_screen_reader() {
+    let server = Served::start(&bundle());
+    let mut browser = Browser::open().await;
+    browser.visit(&format!("{}/", server.http)).await;
+    browser.wait_for_board().await;
+    browser.click_welcome_computers().await;
+    browser
+        .wait_for_title("Qin to move · move 1", PATIENCE)
+        .await;
+    let tree = browser.wait_for_words("Your move, Qin: move 1.").await;
+    assert!(
+        tree.iter()
+            .any(|(role, name)| role == "image" && name.starts_with("The board of Qiguo")),
+        "the canvas as an image: {tree:?}"
+    );
+    assert!(
+        tree.iter().any(
+            |(role, name)| role == "textbox" && name == "A move or a command (help lists them)"
+        ),
+        "the field: {tree:?}"
+    );
+
+    // Qin's move typed in the document's field; the six computers answer.
+    browser
+        .eval("document.getElementById('reader-field').focus()")
+        .await;
+    let start = Game::start(Rules::default(), Seats::default());
+    let qin = start.position().legal_moves()[0];
+    browser.type_text(&format!("{qin}\n")).await;
+    let tree = browser.wait_for_words("Your move, Qin: move 8.").await;
+    let said: Vec<&str> = tree
+        .iter()
+        .filter(|(role, _)| role == "StaticText")
+        .map(|(_, name)| name.as_str())
+        .filter(|name| name.contains(" from "))
+        .collect();
+    // The live region says the round; the list of moves holds it again.
+    let movers = ["Qin", "Chu", "Han", "Qi", "Wei", "Zhao", "Yan"];
+    assert!(said.len() >= 7, "{said:?}");
+    for (line, mover) in said.iter().zip(movers) {
+        assert!(
+            line.starts_with(&format!("{mover}'s ")),
+            "{mover}: {said:?}"
+        );
+    }
+    let (from, to) = (qin.from().unwrap(), qin.to().unwrap());
+    assert!(
+        said[0].contains(&format!("from {from} to {to}")),
+        "{said:?}"
+    );
+    eprintln!("the round as said: {said:#?}");
+
+    // A command, answered in words.
+    browser.type_text("where chu\n").await;
+    let tree = browser.wait_for_words(" pieces: ").await;
+    assert!(
+        tree.iter()
+            .any(|(_, name)| name.starts_with("Chu has ") && name.contains(" pieces: ")),
+        "{tree:?}"
+    );
+    browser.close().await;
+}

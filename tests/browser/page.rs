@@ -283,6 +283,42 @@ impl Browser {
         browser
     }
 
+    /// The page as a screen reader reads it: Chromium's accessibility tree, each node that is
+    /// not ignored as its role and its name, in the document's order.
+    #[allow(dead_code)]
+    pub async fn accessibility_tree(&mut self) -> Vec<(String, String)> {
+        self.call("Accessibility.enable", json!({})).await;
+        let tree = self.call("Accessibility.getFullAXTree", json!({})).await;
+        tree["nodes"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|node| node["ignored"] != json!(true))
+            .map(|node| {
+                let text = |field: &str| node[field]["value"].as_str().unwrap_or("").to_owned();
+                (text("role"), text("name"))
+            })
+            .collect()
+    }
+
+    /// Waits until the accessibility tree has a node whose name contains `words`: the tree.
+    #[allow(dead_code)]
+    pub async fn wait_for_words(&mut self, words: &str) -> Vec<(String, String)> {
+        let start = Instant::now();
+        loop {
+            let tree = self.accessibility_tree().await;
+            if tree.iter().any(|(_, name)| name.contains(words)) {
+                return tree;
+            }
+            assert!(
+                start.elapsed() < PATIENCE,
+                "no node said {words:?} within {PATIENCE:?}: {tree:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+    }
+
     /// A phone's screen of `width` × `height` CSS pixels from now on: as its keyboard rising
     /// leaves it (the page's viewport says `interactive-widget=resizes-content`, so a phone
     /// shrinks the page rather than covering it), and as it falling gives it back.

@@ -1,0 +1,268 @@
+//! The page's document beside the canvas, for a screen reader: what the game announces
+//! (`telling::Announced`: every move in words, politely; a person's turn and the end,
+//! assertively), the answers to commands (`telling::Told`), whose turn it is and the standings
+//! as a status, the moves as a list, and a field that takes moves and commands as the move box
+//! does. The canvas itself is an image with a one-line description. The document is hidden from
+//! the eye but for its field, which shows while it has the focus.
+
+use std::cell::RefCell;
+
+use bevy::prelude::*;
+use qiguo_rules::Kingdom;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+
+use crate::game::Match;
+use crate::game::selection::typed::MoveTyped;
+use crate::game::telling::{Announced, Told};
+use crate::i18n::Tr;
+use crate::tr;
+
+/// Lines a live region keeps (older ones are taken out: a reader has said them).
+const KEPT_LINES: u32 = 30;
+
+thread_local! {
+    /// What the player typed in the document's field and sent with Enter, for the game to read.
+    static TYPED: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Startup, build_document).add_systems(
+        Last,
+        (
+            take_typed,
+            say_announced,
+            say_told,
+            keep_status,
+            keep_move_list,
+        ),
+    );
+}
+
+fn document() -> Option<web_sys::Document> {
+    web_sys::window().and_then(|w| w.document())
+}
+
+fn by_id(id: &str) -> Option<web_sys::Element> {
+    document().and_then(|d| d.get_element_by_id(id))
+}
+
+/// Builds the document's parts once, in the interface's language, and listens to its field.
+fn build_document(tr: Res<Tr>) {
+    let Some(doc) = document() else {
+        return;
+    };
+    let tr = *tr;
+    if let Some(canvas) = doc.get_element_by_id("qiguo") {
+        let _ = canvas.set_attribute("role", "img");
+        let _ = canvas.set_attribute("aria-label", &tr.text("reader-canvas"));
+    }
+    let Some(body) = doc.body() else {
+        return;
+    };
+    let Ok(section) = doc.create_element("section") else {
+        return;
+    };
+    section.set_id("reader");
+    let _ = section.set_attribute("aria-label", &tr.text("reader-title"));
+    let part = |tag: &str, id: &str, attributes: &[(&str, String)]| {
+        let element = doc.create_element(tag).ok()?;
+        element.set_id(id);
+        for (name, value) in attributes {
+            let _ = element.set_attribute(name, value);
+        }
+        section.append_child(&element).ok()?;
+        Some(element)
+    };
+    let _ = part(
+        "label",
+        "reader-label",
+        &[("for", "reader-field".to_owned())],
+    )
+    .map(|label| label.set_text_content(Some(&tr.text("reader-field"))));
+    let field = part(
+        "input",
+        "reader-field",
+        &[
+            ("type", "text".to_owned()),
+            ("autocomplete", "off".to_owned()),
+            ("spellcheck", "false".to_owned()),
+            ("enterkeyhint", "send".to_owned()),
+        ],
+    );
+    part(
+        "div",
+        "reader-alert",
+        &[
+            ("role", "alert".to_owned()),
+            ("aria-live", "assertive".to_owned()),
+        ],
+    );
+    part(
+        "div",
+        "reader-said",
+        &[
+            ("role", "log".to_owned()),
+            ("aria-live", "polite".to_owned()),
+            ("aria-label", tr.text("reader-said")),
+        ],
+    );
+    part(
+        "div",
+        "reader-status",
+        &[
+            ("role", "status".to_owned()),
+            ("aria-label", tr.text("reader-status")),
+        ],
+    );
+    part(
+        "ol",
+        "reader-moves",
+        &[
+            ("role", "log".to_owned()),
+            ("aria-live", "off".to_owned()),
+            ("aria-label", tr.text("reader-moves")),
+        ],
+    );
+    let _ = body.append_child(&section);
+    if let Some(field) = field.and_then(|f| f.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+        let input = field.clone();
+        let on_key = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(
+            move |event: web_sys::KeyboardEvent| {
+                // The game's own keys stay in the field.
+                event.stop_propagation();
+                if event.key() != "Enter" {
+                    return;
+                }
+                event.prevent_default();
+                let text = input.value();
+                if !text.trim().is_empty() {
+                    TYPED.with(|typed| typed.borrow_mut().push(text));
+                }
+                input.set_value("");
+            },
+        );
+        let _ = field.add_event_listener_with_callback("keydown", on_key.as_ref().unchecked_ref());
+        // The listener lives as long as the page.
+        on_key.forget();
+    }
+}
+
+/// What was typed in the document's field, sent on as the move box sends it.
+fn take_typed(mut typed: MessageWriter<MoveTyped>) {
+    for text in TYPED.with(|t| std::mem::take(&mut *t.borrow_mut())) {
+        typed.write(MoveTyped(text));
+    }
+}
+
+/// Adds a line to a live region, taking out the oldest beyond [`KEPT_LINES`].
+fn add_line(region: &str, words: &str) {
+    let (Some(doc), Some(region)) = (document(), by_id(region)) else {
+        return;
+    };
+    let Ok(line) = doc.create_element("p") else {
+        return;
+    };
+    line.set_text_content(Some(words));
+    let _ = region.append_child(&line);
+    while region.child_element_count() > KEPT_LINES {
+        if let Some(first) = region.first_element_child() {
+            first.remove();
+        }
+    }
+}
+
+fn say_announced(mut announced: MessageReader<Announced>) {
+    for Announced { words, urgent } in announced.read() {
+        if *urgent {
+            // An alert is said when its text changes: the whole text is replaced.
+            if let Some(alert) = by_id("reader-alert") {
+                alert.set_text_content(Some(words));
+            }
+        } else {
+            add_line("reader-said", words);
+        }
+    }
+}
+
+fn say_told(mut told: MessageReader<Told>) {
+    for Told(words) in told.read() {
+        add_line("reader-said", words);
+    }
+}
+
+/// Whose turn it is and how the kingdoms stand, worded again when the game changes.
+fn keep_status(the_match: Res<Match>, tr: Res<Tr>, mut shown: Local<String>) {
+    if !(the_match.is_changed() || tr.is_changed()) {
+        return;
+    }
+    let tr = *tr;
+    let pos = the_match.position();
+    let turn = match pos.outcome() {
+        Some(outcome) => tr!(tr, "page-title-won", kingdom = tr.kingdom(outcome.winner)),
+        None => tr!(
+            tr,
+            "page-title-turn",
+            kingdom = tr.kingdom(pos.to_move()),
+            number = (the_match.game().len() + 1).to_string()
+        ),
+    };
+    let standings: Vec<String> = Kingdom::ALL
+        .into_iter()
+        .filter(|&k| pos.army_size(k) > 0)
+        .map(|k| {
+            tr!(
+                tr,
+                "reader-standing",
+                kingdom = tr.kingdom(k),
+                army = pos.army_size(k),
+                captures = pos.captures(k)
+            )
+        })
+        .collect();
+    let words = format!("{turn}. {}", standings.join("; "));
+    if *shown == words {
+        return;
+    }
+    if let Some(status) = by_id("reader-status") {
+        status.set_text_content(Some(&words));
+    }
+    *shown = words;
+}
+
+/// The moves as a list, one item a move in words; redone whole when moves are taken back or
+/// another game comes.
+fn keep_move_list(the_match: Res<Match>, tr: Res<Tr>, mut listed: Local<(u64, usize)>) {
+    let turn = the_match.turn();
+    if (turn.generation, turn.ply) == *listed && !tr.is_changed() {
+        return;
+    }
+    let (Some(doc), Some(list)) = (document(), by_id("reader-moves")) else {
+        return;
+    };
+    let game = the_match.game();
+    let from = if turn.generation == listed.0 && turn.ply >= listed.1 && !tr.is_changed() {
+        listed.1
+    } else {
+        list.set_text_content(None);
+        0
+    };
+    // The position after each move, played forward once (not replayed for each).
+    let mut after = game.position_at(from);
+    for report in game.reports().skip(from) {
+        if after.play(report.mv).is_err() {
+            break;
+        }
+        let Ok(item) = doc.create_element("li") else {
+            return;
+        };
+        let words = crate::game::telling::told_move(
+            &crate::game::ui::describe::MoveDescription::of(report),
+            &after,
+            *tr,
+        );
+        item.set_text_content(Some(&words));
+        let _ = list.append_child(&item);
+    }
+    *listed = (turn.generation, turn.ply);
+}
