@@ -3,7 +3,8 @@
 //! assertively), the answers to commands (`telling::Told`), whose turn it is and the standings
 //! as a status, the moves as a list, and a field that takes moves and commands as the move box
 //! does. The canvas itself is an image with a one-line description. The document is hidden from
-//! the eye but for its field, which shows while it has the focus.
+//! the eye but for its field, which shows while it has the focus; F6 goes between the board and
+//! the field (the game keeps Tab for its own windows), Escape in the field back to the board.
 
 use std::cell::RefCell;
 
@@ -145,6 +146,33 @@ fn build_document(tr: Res<Tr>) {
         let _ = field.add_event_listener_with_callback("keydown", on_key.as_ref().unchecked_ref());
         // The listener lives as long as the page.
         on_key.forget();
+        // F6 goes between the board and the field (the game keeps Tab for its own windows);
+        // Escape in the field gives the keyboard back to the board.
+        let on_switch = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(
+            move |event: web_sys::KeyboardEvent| {
+                let in_field = document()
+                    .and_then(|d| d.active_element())
+                    .is_some_and(|e| e.id() == "reader-field");
+                let to = match event.key().as_str() {
+                    "F6" if in_field => "qiguo",
+                    "F6" => "reader-field",
+                    "Escape" if in_field => "qiguo",
+                    _ => return,
+                };
+                event.prevent_default();
+                if let Some(target) =
+                    by_id(to).and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+                {
+                    let _ = target.focus();
+                }
+            },
+        );
+        let _ = doc.add_event_listener_with_callback_and_bool(
+            "keydown",
+            on_switch.as_ref().unchecked_ref(),
+            true,
+        );
+        on_switch.forget();
     }
 }
 

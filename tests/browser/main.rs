@@ -668,10 +668,14 @@ async fn the_game_is_told_to_a_screen_reader() {
         "the field: {tree:?}"
     );
 
-    // Qin's move typed in the document's field; the six computers answer.
+    // F6 takes the keyboard from the board to the document's field; Qin's move typed there,
+    // the six computers answer.
     browser
-        .eval("document.getElementById('reader-field').focus()")
+        .eval("document.getElementById('qiguo').focus()")
         .await;
+    browser.press("F6", 117).await;
+    let focused = browser.eval("document.activeElement.id").await;
+    assert_eq!(focused.as_str(), Some("reader-field"));
     let start = Game::start(Rules::default(), Seats::default());
     let qin = start.position().legal_moves()[0];
     browser.type_text(&format!("{qin}\n")).await;
@@ -700,11 +704,16 @@ async fn the_game_is_told_to_a_screen_reader() {
 
     // A command, answered in words.
     browser.type_text("where chu\n").await;
+    browser.screenshot("reader-field").await;
     let tree = browser.wait_for_words(" pieces: ").await;
     assert!(
         tree.iter()
             .any(|(_, name)| name.starts_with("Chu has ") && name.contains(" pieces: ")),
         "{tree:?}"
     );
+    // Escape gives the keyboard back to the board.
+    browser.press("Escape", 27).await;
+    let focused = browser.eval("document.activeElement.id").await;
+    assert_eq!(focused.as_str(), Some("qiguo"));
     browser.close().await;
 }

@@ -302,6 +302,20 @@ impl Browser {
             .collect()
     }
 
+    /// A key pressed and let go that types nothing (F6, Escape, Tab), with the code a
+    /// keyboard sends for it.
+    #[allow(dead_code)]
+    pub async fn press(&mut self, key: &str, virtual_code: u32) {
+        for kind in ["rawKeyDown", "keyUp"] {
+            self.call(
+                "Input.dispatchKeyEvent",
+                json!({ "type": kind, "key": key, "code": key,
+                        "windowsVirtualKeyCode": virtual_code }),
+            )
+            .await;
+        }
+    }
+
     /// Waits until the accessibility tree has a node whose name contains `words`: the tree.
     #[allow(dead_code)]
     pub async fn wait_for_words(&mut self, words: &str) -> Vec<(String, String)> {
