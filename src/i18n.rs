@@ -427,7 +427,9 @@ mod tests {
 
     /// Literals shaped like ids that are not messages: egui ids, keys, command-line values and
     /// test data.
-    const NOT_MESSAGES: [&str; 21] = [
+    const NOT_MESSAGES: [&str; 23] = [
+        "aria-label",
+        "aria-live",
         "data-board-drawn-ms",
         "data-frames-ms",
         "data-run-ms",

@@ -218,6 +218,9 @@ told-new-game = A new game on the board.
 told-taken-back = Taken back: move { $ply } is to be played again.
 told-your-turn = Your move, { $kingdom }: move { $ply }.
 told-won = { $kingdom } { $how } and wins the game.
+cursor-hidden = The board's cursor is hidden.
+cursor-can-go = The selected stone can go to { $point }: Enter moves it there.
+cursor-selected = It is selected.
 told-help = Type a move as the move list writes it (c10h15), or ask: last (the last round), last 3, where Chu, where general, what j10, attacks k4, defends k4, attacked, moves c10, standings, turn; or hint, undo, concede.
 
 ## How pieces move (the piece card and the Rules window)

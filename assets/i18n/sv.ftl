@@ -206,6 +206,9 @@ told-new-game = Ett nytt parti på brädet.
 told-taken-back = Tillbakataget: drag { $ply } ska spelas igen.
 told-your-turn = Ditt drag, { $kingdom }: drag { $ply }.
 told-won = { $kingdom } { $how } och vinner partiet.
+cursor-hidden = Brädets markör är dold.
+cursor-can-go = Den valda pjäsen kan gå till { $point }: Enter flyttar den dit.
+cursor-selected = Den är vald.
 told-help = Skriv ett drag som draglistan skriver det (c10h15), eller fråga: senaste (den senaste rundan), senaste 3, var Chu, var general, vad j10, anfaller k4, skyddar k4, hotade, drag c10, ställning, tur; eller tips, ångra, kapitulera.
 
 ## Hur pjäserna går (pjäskortet och regelfönstret)

@@ -192,6 +192,9 @@ told-new-game = 盤上開始新的一局。
 told-taken-back = 已悔棋：重走第{ $ply }手。
 told-your-turn = 輪到你了，{ $kingdom }：第{ $ply }手。
 told-won = { $kingdom }{ $how }，勝此局。
+cursor-hidden = 棋盤上的標記已隱去。
+cursor-can-go = 所選的棋子可走到{ $point }：按 Enter 走到那裡。
+cursor-selected = 已選中此子。
 told-help = 按棋譜的寫法輸入一步（c10h15），或問：最近（最近一輪）、最近 3、何處 楚、何處 將軍、何子 j10、攻 k4、護 k4、受攻、走法 c10、戰況、輪；或提示、悔棋、認輸。
 
 ## 棋子走法（棋子卡與規則視窗）

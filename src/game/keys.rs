@@ -127,6 +127,14 @@ pub(crate) const ZOOM_IN: Key = Key::command(KeyCode::Equal, "+");
 pub(crate) const ZOOM_OUT: Key = Key::command(KeyCode::Minus, "−");
 /// The interface at its usual size.
 pub(crate) const ZOOM_RESET: Key = Key::command(KeyCode::Digit0, "0");
+/// Shows the board's keyboard cursor, or hides it. While it is shown the arrow keys walk it
+/// (not through the game's history), Enter or Space acts on its point as a click, Escape hides
+/// it.
+pub(crate) const CURSOR: Key = Key::plain(KeyCode::KeyC, "C");
+/// Takes the cursor to the next stone of the army under it.
+pub(crate) const CURSOR_NEXT: Key = Key::plain(KeyCode::BracketRight, "]");
+/// Takes the cursor to the previous stone of the army under it.
+pub(crate) const CURSOR_PREVIOUS: Key = Key::plain(KeyCode::BracketLeft, "[");
 /// Pastes text into a field (egui's own binding, named for the hints).
 pub(crate) const PASTE: Key = Key::command(KeyCode::KeyV, "V");
 /// Held over a stone: shows its moves without selecting it (read with [`shift_held`]).
@@ -184,6 +192,9 @@ mod tests {
     #[test]
     fn no_two_bindings_are_the_same_key() {
         let mut all = vec![
+            CURSOR,
+            CURSOR_NEXT,
+            CURSOR_PREVIOUS,
             UNDO,
             REDO,
             REDO_SHIFT,

@@ -511,6 +511,11 @@ fn where_piece(pos: &Position, kind: PieceKind, kingdom: Kingdom, tr: Tr) -> Str
     )
 }
 
+/// What stands on `point`, in a sentence ("k4: Han's swordsman.", "j9 is empty.").
+pub(crate) fn point_told(pos: &Position, point: Point, tr: Tr) -> String {
+    what_stands(pos, point, tr)
+}
+
 fn what_stands(pos: &Position, point: Point, tr: Tr) -> String {
     if point == Point::EMPEROR {
         return tr!(tr, "told-emperor", point = point.to_string());

@@ -75,15 +75,11 @@ fn build_document(tr: Res<Tr>) {
         section.append_child(&element).ok()?;
         Some(element)
     };
-    let _ = part(
-        "label",
-        "reader-label",
-        &[("for", "reader-field".to_owned())],
-    )
-    .map(|label| label.set_text_content(Some(&tr.text("reader-field"))));
+    let _ = part("label", "readerLabel", &[("for", "readerField".to_owned())])
+        .map(|label| label.set_text_content(Some(&tr.text("reader-field"))));
     let field = part(
         "input",
-        "reader-field",
+        "readerField",
         &[
             ("type", "text".to_owned()),
             ("autocomplete", "off".to_owned()),
@@ -93,7 +89,7 @@ fn build_document(tr: Res<Tr>) {
     );
     part(
         "div",
-        "reader-alert",
+        "readerAlert",
         &[
             ("role", "alert".to_owned()),
             ("aria-live", "assertive".to_owned()),
@@ -101,7 +97,7 @@ fn build_document(tr: Res<Tr>) {
     );
     part(
         "div",
-        "reader-said",
+        "readerSaid",
         &[
             ("role", "log".to_owned()),
             ("aria-live", "polite".to_owned()),
@@ -110,7 +106,7 @@ fn build_document(tr: Res<Tr>) {
     );
     part(
         "div",
-        "reader-status",
+        "readerStatus",
         &[
             ("role", "status".to_owned()),
             ("aria-label", tr.text("reader-status")),
@@ -118,7 +114,7 @@ fn build_document(tr: Res<Tr>) {
     );
     part(
         "ol",
-        "reader-moves",
+        "readerMoves",
         &[
             ("role", "log".to_owned()),
             ("aria-live", "off".to_owned()),
@@ -152,10 +148,10 @@ fn build_document(tr: Res<Tr>) {
             move |event: web_sys::KeyboardEvent| {
                 let in_field = document()
                     .and_then(|d| d.active_element())
-                    .is_some_and(|e| e.id() == "reader-field");
+                    .is_some_and(|e| e.id() == "readerField");
                 let to = match event.key().as_str() {
                     "F6" if in_field => "qiguo",
-                    "F6" => "reader-field",
+                    "F6" => "readerField",
                     "Escape" if in_field => "qiguo",
                     _ => return,
                 };
@@ -204,18 +200,18 @@ fn say_announced(mut announced: MessageReader<Announced>) {
     for Announced { words, urgent } in announced.read() {
         if *urgent {
             // An alert is said when its text changes: the whole text is replaced.
-            if let Some(alert) = by_id("reader-alert") {
+            if let Some(alert) = by_id("readerAlert") {
                 alert.set_text_content(Some(words));
             }
         } else {
-            add_line("reader-said", words);
+            add_line("readerSaid", words);
         }
     }
 }
 
 fn say_told(mut told: MessageReader<Told>) {
     for Told(words) in told.read() {
-        add_line("reader-said", words);
+        add_line("readerSaid", words);
     }
 }
 
@@ -252,7 +248,7 @@ fn keep_status(the_match: Res<Match>, tr: Res<Tr>, mut shown: Local<String>) {
     if *shown == words {
         return;
     }
-    if let Some(status) = by_id("reader-status") {
+    if let Some(status) = by_id("readerStatus") {
         status.set_text_content(Some(&words));
     }
     *shown = words;
@@ -265,7 +261,7 @@ fn keep_move_list(the_match: Res<Match>, tr: Res<Tr>, mut listed: Local<(u64, us
     if (turn.generation, turn.ply) == *listed && !tr.is_changed() {
         return;
     }
-    let (Some(doc), Some(list)) = (document(), by_id("reader-moves")) else {
+    let (Some(doc), Some(list)) = (document(), by_id("readerMoves")) else {
         return;
     };
     let game = the_match.game();

@@ -675,7 +675,7 @@ async fn the_game_is_told_to_a_screen_reader() {
         .await;
     browser.press("F6", 117).await;
     let focused = browser.eval("document.activeElement.id").await;
-    assert_eq!(focused.as_str(), Some("reader-field"));
+    assert_eq!(focused.as_str(), Some("readerField"));
     let start = Game::start(Rules::default(), Seats::default());
     let qin = start.position().legal_moves()[0];
     browser.type_text(&format!("{qin}\n")).await;

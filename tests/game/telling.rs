@@ -1,10 +1,11 @@
 //! The game told as it happens (what the page's live regions say to a screen reader): a round
 //! against six computers announced move by move in words, then the person's turn, urgently; a
-//! move taken back; the end of a game.
+//! move taken back; the end of a game. And the board by keyboard: a move played with the
+//! cursor, each point it reaches told.
 
 use crate::common::*;
 use bevy::prelude::*;
-use qiguo::game::state::{TurnPhase, UndoRequested};
+use qiguo::game::state::{Match, TurnPhase, UndoRequested};
 use qiguo::game::telling::Announced;
 use qiguo_ai::Level;
 use qiguo_rules::{Position, Rules, fen};
@@ -110,4 +111,86 @@ fn the_end_is_told_urgently() {
                 .starts_with("Qin's chancellor from a5 takes Chu's general on c5")),
         "{said:?}"
     );
+}
+
+/// A move played with the board's cursor alone: shown on Qin's general, walked stone by stone
+/// and point by point, each point told in words; Act selects the stone and then moves it, as
+/// two clicks do.
+#[test]
+fn a_move_is_played_with_the_keyboard_cursor() {
+    use qiguo::game::selection::Selection;
+    use qiguo::game::selection::cursor::{BoardCursor, CursorRequested};
+    use qiguo::game::telling::Told;
+
+    let mut app = app_with(Position::start(Rules::default()));
+    app.update();
+    let cursor = |app: &App| app.world().resource::<BoardCursor>().at;
+    let ask = |app: &mut App, request: CursorRequested| {
+        send(app, request);
+        messages::<Told>(app)
+            .into_iter()
+            .map(|t| t.0)
+            .collect::<Vec<_>>()
+    };
+    let told = ask(&mut app, CursorRequested::Toggle);
+    let general = cursor(&app).expect("the cursor shown");
+    assert_eq!(told, [format!("Qin's general on {general}.")]);
+
+    // Through Qin's stones to one with a quiet move.
+    let mv = quiet_move(&app);
+    let (from, to) = (mv.from().unwrap(), mv.to().unwrap());
+    let mut seen = 0;
+    while cursor(&app) != Some(from) {
+        let told = ask(&mut app, CursorRequested::NextStone { forward: true });
+        assert!(told[0].starts_with("Qin's "), "{told:?}");
+        seen += 1;
+        assert!(seen <= 17, "the cursor never reached {from}");
+    }
+    let told = ask(&mut app, CursorRequested::Act);
+    assert_eq!(app.world().resource::<Selection>().selected, Some(from));
+    assert!(
+        told.is_empty(),
+        "acting leaves the cursor where it is: {told:?}"
+    );
+
+    // Point by point to the destination: the last point says the stone can go there.
+    let mut told = Vec::new();
+    while cursor(&app) != Some(to) {
+        let at = cursor(&app).unwrap();
+        let files = (to.file() as i8 - at.file() as i8).signum();
+        let ranks = if files == 0 {
+            (to.rank() as i8 - at.rank() as i8).signum()
+        } else {
+            0
+        };
+        told = ask(&mut app, CursorRequested::Step { files, ranks });
+    }
+    assert_eq!(
+        told,
+        [format!(
+            "{to} is empty. The selected stone can go to {to}: Enter moves it there."
+        )]
+    );
+    send(&mut app, CursorRequested::Act);
+    settle(&mut app);
+    assert_eq!(moves(&app), 1);
+    assert_eq!(
+        app.world().resource::<Match>().game().moves().next(),
+        Some(mv)
+    );
+
+    // At the board's edge the cursor stays; Hide hides it.
+    for _ in 0..20 {
+        send(
+            &mut app,
+            CursorRequested::Step {
+                files: -1,
+                ranks: 0,
+            },
+        );
+    }
+    assert_eq!(cursor(&app).map(|p| p.file()), Some(0));
+    let told = ask(&mut app, CursorRequested::Hide);
+    assert_eq!(told, ["The board's cursor is hidden."]);
+    assert_eq!(cursor(&app), None);
 }

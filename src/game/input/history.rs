@@ -14,6 +14,7 @@ pub(crate) fn plugin(app: &mut App) {
         Update,
         history_keys
             .run_if(not(egui_wants_any_keyboard_input))
+            .run_if(super::cursor_hidden)
             .in_set(AppSystems::RecordInput),
     );
 }

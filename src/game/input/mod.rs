@@ -21,6 +21,7 @@ use crate::game::board::BoardSurface;
 use crate::game::keys;
 use crate::game::layout::nearest_point;
 use crate::game::recap::ReplayRequested;
+use crate::game::selection::cursor::{BoardCursor, CursorRequested};
 use crate::game::selection::{DeselectRequested, Hover, PointClicked};
 use crate::game::sound::ToggleMute;
 use crate::game::stones::{EmperorStone, StonePlace};
@@ -41,7 +42,10 @@ pub(super) fn plugin(app: &mut App) {
                 right_click_deselects.run_if(not(egui_wants_any_pointer_input)),
                 touch::note_pointer_kind,
                 touch::read_touches,
-                escape_deselects.run_if(not(egui_wants_any_keyboard_input)),
+                escape_deselects
+                    .run_if(not(egui_wants_any_keyboard_input))
+                    .run_if(cursor_hidden),
+                cursor_keys.run_if(not(egui_wants_any_keyboard_input)),
                 threat_key.run_if(not(egui_wants_any_keyboard_input)),
                 replay_key.run_if(not(egui_wants_any_keyboard_input)),
                 hint_key.run_if(not(egui_wants_any_keyboard_input)),
@@ -49,6 +53,50 @@ pub(super) fn plugin(app: &mut App) {
             )
                 .in_set(AppSystems::RecordInput),
         );
+}
+
+/// Whether the board's keyboard cursor is hidden (its keys then do what they otherwise do).
+pub(crate) fn cursor_hidden(cursor: Res<BoardCursor>) -> bool {
+    cursor.at.is_none()
+}
+
+/// The board cursor's keys: C shows or hides it; while it is shown, the arrows walk it (up is
+/// north, the next rank), `]` and `[` go through an army's stones, Enter or Space acts as a
+/// click on its point, Escape hides it.
+fn cursor_keys(
+    input: Res<ButtonInput<KeyCode>>,
+    cursor: Res<BoardCursor>,
+    mut requests: MessageWriter<CursorRequested>,
+) {
+    if keys::CURSOR.just_pressed(&input) {
+        requests.write(CursorRequested::Toggle);
+        return;
+    }
+    if cursor.at.is_none() {
+        return;
+    }
+    for (key, files, ranks) in [
+        (KeyCode::ArrowUp, 0, 1),
+        (KeyCode::ArrowDown, 0, -1),
+        (KeyCode::ArrowLeft, -1, 0),
+        (KeyCode::ArrowRight, 1, 0),
+    ] {
+        if input.just_pressed(key) {
+            requests.write(CursorRequested::Step { files, ranks });
+        }
+    }
+    if keys::CURSOR_NEXT.just_pressed(&input) {
+        requests.write(CursorRequested::NextStone { forward: true });
+    }
+    if keys::CURSOR_PREVIOUS.just_pressed(&input) {
+        requests.write(CursorRequested::NextStone { forward: false });
+    }
+    if input.any_just_pressed([KeyCode::Enter, KeyCode::NumpadEnter, KeyCode::Space]) {
+        requests.write(CursorRequested::Act);
+    }
+    if keys::ESCAPE.just_pressed(&input) {
+        requests.write(CursorRequested::Hide);
+    }
 }
 
 /// The board point a pointer event stands for: a stone on the board, the Emperor, or the
@@ -208,5 +256,53 @@ fn hint_key(
 fn mute_key(keys: Res<ButtonInput<KeyCode>>, mut toggles: MessageWriter<ToggleMute>) {
     if keys::MUTE.just_pressed(&keys) {
         toggles.write(ToggleMute);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The requests the keys make, pressed one at a time with the cursor as it is.
+    fn requests(shown: bool, key: KeyCode) -> Vec<CursorRequested> {
+        let mut app = App::new();
+        app.init_resource::<ButtonInput<KeyCode>>()
+            .insert_resource(BoardCursor {
+                at: shown.then_some(Point::EMPEROR),
+            })
+            .add_message::<CursorRequested>()
+            .add_systems(Update, cursor_keys);
+        app.world_mut()
+            .resource_mut::<ButtonInput<KeyCode>>()
+            .press(key);
+        app.update();
+        let messages = app.world().resource::<Messages<CursorRequested>>();
+        messages.iter_current_update_messages().copied().collect()
+    }
+
+    #[test]
+    fn the_cursors_keys_walk_it_only_while_it_is_shown() {
+        assert_eq!(requests(false, KeyCode::KeyC), [CursorRequested::Toggle]);
+        assert_eq!(requests(true, KeyCode::KeyC), [CursorRequested::Toggle]);
+        // Hidden, the arrows, Enter and Escape are the rest of the game's.
+        for key in [KeyCode::ArrowUp, KeyCode::Enter, KeyCode::Escape] {
+            assert!(requests(false, key).is_empty(), "{key:?}");
+        }
+        let step = |files, ranks| vec![CursorRequested::Step { files, ranks }];
+        assert_eq!(requests(true, KeyCode::ArrowUp), step(0, 1));
+        assert_eq!(requests(true, KeyCode::ArrowDown), step(0, -1));
+        assert_eq!(requests(true, KeyCode::ArrowLeft), step(-1, 0));
+        assert_eq!(requests(true, KeyCode::ArrowRight), step(1, 0));
+        assert_eq!(
+            requests(true, KeyCode::BracketRight),
+            [CursorRequested::NextStone { forward: true }]
+        );
+        assert_eq!(
+            requests(true, KeyCode::BracketLeft),
+            [CursorRequested::NextStone { forward: false }]
+        );
+        assert_eq!(requests(true, KeyCode::Enter), [CursorRequested::Act]);
+        assert_eq!(requests(true, KeyCode::Space), [CursorRequested::Act]);
+        assert_eq!(requests(true, KeyCode::Escape), [CursorRequested::Hide]);
     }
 }

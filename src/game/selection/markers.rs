@@ -8,6 +8,7 @@ use qiguo_rules::Point;
 use crate::game::AppSystems;
 use crate::game::input::touch::Fingers;
 use crate::game::layout::{BOARD_THICKNESS, point_position};
+use crate::game::selection::cursor::BoardCursor;
 use crate::game::selection::{ClickRefused, Hover, Marker, MarkerKind, Selection};
 use crate::game::state::{Match, Review, TurnPhase};
 use crate::game::stones::animation::{Leg, Tween};
@@ -27,6 +28,8 @@ struct MarkerAssets {
     ring: Handle<Mesh>,
     halo: Handle<Mesh>,
     small_ring: Handle<Mesh>,
+    /// The keyboard cursor's square frame (no other mark is square).
+    square: Handle<Mesh>,
     materials: [Handle<StandardMaterial>; 4],
     selected: Handle<StandardMaterial>,
     hovered: Handle<StandardMaterial>,
@@ -64,6 +67,8 @@ fn make_marker_assets(
         ring: meshes.add(flat(Annulus::new(0.44, 0.56))),
         halo: meshes.add(flat(Annulus::new(0.47, 0.6))),
         small_ring: meshes.add(flat(Annulus::new(0.13, 0.2))),
+        // Four sides: a diamond, turned to a square where it is placed.
+        square: meshes.add(flat(Annulus::new(0.62, 0.74).mesh().resolution(4).build())),
         materials: [
             m([40, 214, 140, 240]),
             m([236, 36, 24, 240]),
@@ -116,6 +121,7 @@ fn dress_markers(
 /// The halos and last-move marks: a few entities moved (or hidden) as things change.
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 enum Halo {
+    Cursor,
     Selected,
     Hovered,
     LastFrom,
@@ -141,6 +147,7 @@ fn warm_up_pipeline(mut commands: Commands, assets: Res<MarkerAssets>) {
 
 fn spawn_halos(mut commands: Commands, assets: Res<MarkerAssets>) {
     for (halo, mesh, material) in [
+        (Halo::Cursor, &assets.square, &assets.selected),
         (Halo::Selected, &assets.halo, &assets.selected),
         (Halo::Hovered, &assets.halo, &assets.hovered),
         (Halo::LastFrom, &assets.small_ring, &assets.last_move),
@@ -164,9 +171,11 @@ fn place_halos(
     the_match: Res<Match>,
     review: Res<Review>,
     phase: Res<State<TurnPhase>>,
+    cursor: Res<BoardCursor>,
     mut halos: Query<(&Halo, &mut Transform, &mut Visibility)>,
 ) {
-    if !(selection.is_changed()
+    if !(cursor.is_changed()
+        || selection.is_changed()
         || hover.is_changed()
         || the_match.is_changed()
         || review.is_changed()
@@ -190,6 +199,7 @@ fn place_halos(
     });
     for (halo, mut transform, mut visibility) in &mut halos {
         let (at, lift): (Option<Point>, f32) = match halo {
+            Halo::Cursor => (cursor.at, 0.017),
             Halo::Selected => (selection.selected, 0.016),
             Halo::Hovered => (hovered_own, 0.015),
             Halo::LastFrom => (last.and_then(|m| m.from()), 0.013),
@@ -198,6 +208,9 @@ fn place_halos(
         match at {
             Some(point) => {
                 transform.translation = point_position(point) + Vec3::Y * lift;
+                if *halo == Halo::Cursor {
+                    transform.rotation = Quat::from_rotation_y(std::f32::consts::FRAC_PI_4);
+                }
                 visibility.set_if_neq(Visibility::Inherited);
             }
             None => {

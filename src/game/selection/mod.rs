@@ -3,6 +3,7 @@
 //! question about attacking an ally, or a refusal cue. Destination markers are derived from the
 //! selection, the hovered stone and `Match`.
 
+pub mod cursor;
 pub(crate) mod markers;
 pub mod typed;
 
@@ -25,11 +26,14 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<ClickRefused>()
         .add_message::<AllyAttackAnswered>()
         .add_message::<typed::MoveTyped>()
+        .init_resource::<cursor::BoardCursor>()
+        .add_message::<cursor::CursorRequested>()
         .add_systems(
             Update,
             (
                 read_preview_key,
                 handle_deselect,
+                cursor::move_cursor,
                 handle_point_clicks,
                 typed::handle_typed_moves,
                 handle_ally_answers,

@@ -65,7 +65,9 @@ pub(crate) fn plugin(app: &mut App) {
                 concede::open_when_typed,
                 report::make_reports,
                 help::rules_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
-                movebox::open_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
+                movebox::open_key
+                    .run_if(not(bevy_egui::input::egui_wants_any_keyboard_input))
+                    .run_if(crate::game::input::cursor_hidden),
             )
                 .in_set(AppSystems::UpdateHud),
         )
