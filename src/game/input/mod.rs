@@ -60,12 +60,14 @@ pub(crate) fn cursor_hidden(cursor: Res<BoardCursor>) -> bool {
     cursor.at.is_none()
 }
 
-/// The board cursor's keys: C shows or hides it; while it is shown, the arrows walk it (up is
-/// north, the next rank), `]` and `[` go through an army's stones, Enter or Space acts as a
-/// click on its point, Escape hides it.
+/// The board cursor's keys: C shows or hides it; while it is shown, the arrows walk it as the
+/// board is seen (up is away from the viewer, along the file or rank nearest to that), `]` and
+/// `[` go through an army's stones, Enter or Space acts as a click on its point, Escape hides
+/// it.
 fn cursor_keys(
     input: Res<ButtonInput<KeyCode>>,
     cursor: Res<BoardCursor>,
+    cameras: Query<&GlobalTransform, With<Camera3d>>,
     mut requests: MessageWriter<CursorRequested>,
 ) {
     if keys::CURSOR.just_pressed(&input) {
@@ -75,11 +77,18 @@ fn cursor_keys(
     if cursor.at.is_none() {
         return;
     }
-    for (key, files, ranks) in [
-        (KeyCode::ArrowUp, 0, 1),
-        (KeyCode::ArrowDown, 0, -1),
-        (KeyCode::ArrowLeft, -1, 0),
-        (KeyCode::ArrowRight, 1, 0),
+    // Without a camera (headless), up is north.
+    let (up, right) = cameras.iter().next().map_or(((0, 1), (1, 0)), |camera| {
+        seen_directions(
+            camera.forward().as_vec3() + camera.up().as_vec3(),
+            camera.right().as_vec3(),
+        )
+    });
+    for (key, (files, ranks)) in [
+        (KeyCode::ArrowUp, up),
+        (KeyCode::ArrowDown, (-up.0, -up.1)),
+        (KeyCode::ArrowLeft, (-right.0, -right.1)),
+        (KeyCode::ArrowRight, right),
     ] {
         if input.just_pressed(key) {
             requests.write(CursorRequested::Step { files, ranks });
@@ -97,6 +106,26 @@ fn cursor_keys(
     if keys::ESCAPE.just_pressed(&input) {
         requests.write(CursorRequested::Hide);
     }
+}
+
+/// The board's steps (files, ranks) nearest to the screen's up and right, from the camera's
+/// `away` (its forward and up: away from the viewer along the board, whether it looks across
+/// the board or straight down on it) and `right` directions in the world (a file runs along
+/// +x, a rank along −z: `layout::point_position`).
+fn seen_directions(away: Vec3, right: Vec3) -> ((i8, i8), (i8, i8)) {
+    let nearest = |direction: Vec3| {
+        let steps: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+        let world = |(files, ranks): (i8, i8)| Vec3::new(f32::from(files), 0.0, -f32::from(ranks));
+        steps
+            .into_iter()
+            .max_by(|a, b| {
+                direction
+                    .dot(world(*a))
+                    .total_cmp(&direction.dot(world(*b)))
+            })
+            .unwrap_or((0, 1))
+    };
+    (nearest(away), nearest(right))
 }
 
 /// The board point a pointer event stands for: a stone on the board, the Emperor, or the
@@ -278,6 +307,23 @@ mod tests {
         app.update();
         let messages = app.world().resource::<Messages<CursorRequested>>();
         messages.iter_current_update_messages().copied().collect()
+    }
+
+    #[test]
+    fn the_arrows_follow_the_board_as_it_is_seen() {
+        let seen = |eye: Vec3| {
+            let camera = Transform::from_translation(eye).looking_at(Vec3::ZERO, Vec3::Y);
+            seen_directions(
+                camera.forward().as_vec3() + camera.up().as_vec3(),
+                camera.right().as_vec3(),
+            )
+        };
+        // From the south (+z): up is north (the next rank), right is east (the next file).
+        assert_eq!(seen(Vec3::new(0.0, 10.0, 10.0)), ((0, 1), (1, 0)));
+        // From the west (−x): up is east, right is south.
+        assert_eq!(seen(Vec3::new(-10.0, 10.0, 0.0)), ((1, 0), (0, -1)));
+        // From the north, a little turned: up is south, right is west.
+        assert_eq!(seen(Vec3::new(1.0, 12.0, -10.0)), ((0, -1), (-1, 0)));
     }
 
     #[test]
