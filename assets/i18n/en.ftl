@@ -101,7 +101,7 @@ status-reviewing = Looking back at the game · { $count ->
 status-reviewing-keys = { $back } and { $forward } step · { $first }: the start · { $live } or { $escape }: back to the game
 status-thinking = Move { $ply } · { $kingdom } ({ $level } computer) is thinking…
 status-to-move = Move { $ply } · { $kingdom } ({ $player }) to move
-status-mouse-keys = click a stone · { $preview }: preview any stone · { $typing }: type a move · right-drag: turn · wheel: zoom
+status-mouse-keys = click a stone · { $preview }: preview any stone · { $typing }: type a move · { $cursor }: cursor · right-drag: turn · wheel: zoom
 status-touch = tap a stone, then a point · hold a stone: its card · drag: turn · pinch: zoom
 
 ## New game
@@ -178,6 +178,7 @@ command-words-concede = concede resign
 command-words-help = help commands
 told-needs-point = "{ $command }" asks about a point: type it after, as in "{ $command } k4".
 told-needs-subject = "{ $command }" asks about a kingdom or a piece: type it after, as in "{ $command } Chu" or "{ $command } general".
+told-needs-cursor = Show the board's cursor ({ $key }) on a point first.
 told-no-moves = No move has been made yet.
 told-last = { $count ->
     [one] The last move

@@ -94,7 +94,7 @@ status-reviewing = Tillbakablick i partiet · { $count } drag spelade
 status-reviewing-keys = { $back } och { $forward } stegar · { $first }: början · { $live } eller { $escape }: tillbaka till partiet
 status-thinking = Drag { $ply } · { $kingdom } ({ $level } dator) tänker…
 status-to-move = Drag { $ply } · { $kingdom } ({ $player }) drar
-status-mouse-keys = klicka på en sten · { $preview }: förhandsvisa valfri sten · { $typing }: skriv ett drag · högerdra: vrid · hjulet: zooma
+status-mouse-keys = klicka på en sten · { $preview }: förhandsvisa valfri sten · { $typing }: skriv ett drag · { $cursor }: markör · högerdra: vrid · hjulet: zooma
 status-touch = tryck på en sten, sedan en punkt · håll på en sten: dess kort · dra: vrid · nyp: zooma
 
 ## Nytt parti
@@ -166,6 +166,7 @@ command-words-concede = kapitulera
 command-words-help = hjälp kommandon
 told-needs-point = "{ $command }" frågar om en punkt: skriv den efter, som i "{ $command } k4".
 told-needs-subject = "{ $command }" frågar om ett rike eller en pjäs: skriv det efter, som i "{ $command } Chu" eller "{ $command } general".
+told-needs-cursor = Visa brädets markör ({ $key }) på en punkt först.
 told-no-moves = Inget drag har gjorts än.
 told-last = { $count ->
     [one] Det senaste draget

@@ -93,7 +93,7 @@ status-reviewing = 回顧棋局 · 已下 { $count } 步
 status-reviewing-keys = { $back } { $forward } 逐步 · { $first }：開局 · { $live } 或 { $escape }：回到棋局
 status-thinking = 第 { $ply } 步 · { $kingdom }（{ $level }級電腦）思考中…
 status-to-move = 第 { $ply } 步 · 輪到{ $kingdom }（{ $player }）
-status-mouse-keys = 點選棋子 · { $preview }：預覽任一棋子 · { $typing }：輸入著法 · 右鍵拖曳：旋轉 · 滾輪：縮放
+status-mouse-keys = 點選棋子 · { $preview }：預覽任一棋子 · { $typing }：輸入著法 · { $cursor }：標記 · 右鍵拖曳：旋轉 · 滾輪：縮放
 status-touch = 點選棋子，再點目的點 · 按住棋子：棋子說明 · 拖曳：旋轉 · 兩指開合：縮放
 
 ## 新局
@@ -164,6 +164,7 @@ command-words-concede = 認輸
 command-words-help = 說明
 told-needs-point = 「{ $command }」要問一個點：在後面寫上，如「{ $command } k4」。
 told-needs-subject = 「{ $command }」要問一國或一子：在後面寫上，如「{ $command } 楚」或「{ $command } 將軍」。
+told-needs-cursor = 請先按 { $key } 在棋盤上顯出標記，移到一個點上。
 told-no-moves = 還沒有人走棋。
 told-last = 最近{ $count }步：{ $moves }。
 told-piece-on = { $kingdom }在{ $point }的{ $piece }

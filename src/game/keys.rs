@@ -135,6 +135,19 @@ pub(crate) const CURSOR: Key = Key::plain(KeyCode::KeyC, "C");
 pub(crate) const CURSOR_NEXT: Key = Key::plain(KeyCode::BracketRight, "]");
 /// Takes the cursor to the previous stone of the army under it.
 pub(crate) const CURSOR_PREVIOUS: Key = Key::plain(KeyCode::BracketLeft, "[");
+/// Tells the last round's moves in words (the move box's `last`).
+pub(crate) const TELL_LAST: Key = Key::plain(KeyCode::KeyL, "L");
+/// Tells the standings (`standings`).
+pub(crate) const TELL_STANDINGS: Key = Key::plain(KeyCode::KeyS, "S");
+/// Tells whose turn it is (`turn`).
+pub(crate) const TELL_TURN: Key = Key::plain(KeyCode::KeyW, "W");
+/// Tells what attacks the cursor's point, or (without the cursor) which of my pieces are
+/// attacked (`attacks`, `attacked`).
+pub(crate) const TELL_ATTACKS: Key = Key::plain(KeyCode::KeyA, "A");
+/// Tells what guards the cursor's point (`defends`).
+pub(crate) const TELL_DEFENDS: Key = Key::plain(KeyCode::KeyD, "D");
+/// Tells where the stone on the cursor's point (or the selected one) can go (`moves`).
+pub(crate) const TELL_MOVES: Key = Key::plain(KeyCode::KeyG, "G");
 /// Pastes text into a field (egui's own binding, named for the hints).
 pub(crate) const PASTE: Key = Key::command(KeyCode::KeyV, "V");
 /// Held over a stone: shows its moves without selecting it (read with [`shift_held`]).
@@ -195,6 +208,12 @@ mod tests {
             CURSOR,
             CURSOR_NEXT,
             CURSOR_PREVIOUS,
+            TELL_LAST,
+            TELL_STANDINGS,
+            TELL_TURN,
+            TELL_ATTACKS,
+            TELL_DEFENDS,
+            TELL_MOVES,
             UNDO,
             REDO,
             REDO_SHIFT,

@@ -12,6 +12,7 @@ use bevy::prelude::*;
 use qiguo_rules::{Game, Kingdom, Move, Piece, PieceKind, Point, Position};
 
 use crate::game::hint::HintRequested;
+use crate::game::keys;
 use crate::game::online::Online;
 use crate::game::state::{Match, UndoRequested};
 use crate::game::ui::describe::MoveDescription;
@@ -118,7 +119,7 @@ fn person_here(the_match: &Match, online: &Online, kingdom: Kingdom) -> bool {
 
 /// A command typed in the move box, or why it could not be read.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
-pub struct CommandTyped(pub(crate) Result<Command, Unread>);
+pub struct CommandTyped(pub Result<Command, Unread>);
 
 /// The player asked to concede by typing it: the interface asks first, as its button does.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
@@ -265,6 +266,8 @@ pub enum Unread {
     NeedsPoint(String),
     /// `where` names neither a kingdom nor a piece.
     NeedsSubject(String),
+    /// A key that asks about the cursor's point was pressed with no cursor shown.
+    NeedsCursor,
 }
 
 impl Unread {
@@ -273,6 +276,7 @@ impl Unread {
         match self {
             Unread::NeedsPoint(word) => tr!(tr, "told-needs-point", command = word.as_str()),
             Unread::NeedsSubject(word) => tr!(tr, "told-needs-subject", command = word.as_str()),
+            Unread::NeedsCursor => tr!(tr, "told-needs-cursor", key = keys::CURSOR.label()),
         }
     }
 }

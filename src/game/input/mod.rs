@@ -25,6 +25,7 @@ use crate::game::selection::cursor::{BoardCursor, CursorRequested};
 use crate::game::selection::{DeselectRequested, Hover, PointClicked};
 use crate::game::sound::ToggleMute;
 use crate::game::stones::{EmperorStone, StonePlace};
+use crate::game::telling::{Command, CommandTyped, ROUND, Unread};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(MeshPickingPlugin)
@@ -46,6 +47,7 @@ pub(super) fn plugin(app: &mut App) {
                     .run_if(not(egui_wants_any_keyboard_input))
                     .run_if(cursor_hidden),
                 cursor_keys.run_if(not(egui_wants_any_keyboard_input)),
+                telling_keys.run_if(not(egui_wants_any_keyboard_input)),
                 threat_key.run_if(not(egui_wants_any_keyboard_input)),
                 replay_key.run_if(not(egui_wants_any_keyboard_input)),
                 hint_key.run_if(not(egui_wants_any_keyboard_input)),
@@ -105,6 +107,41 @@ fn cursor_keys(
     }
     if keys::ESCAPE.just_pressed(&input) {
         requests.write(CursorRequested::Hide);
+    }
+}
+
+/// The keys that ask what the move box's commands ask, answered in words (`telling`): L the
+/// last round, S the standings, W whose turn; A what attacks the cursor's point (without the
+/// cursor: which of my pieces are attacked), D what guards it, G where its stone (or the
+/// selected one) can go.
+fn telling_keys(
+    input: Res<ButtonInput<KeyCode>>,
+    cursor: Res<BoardCursor>,
+    selection: Res<crate::game::selection::Selection>,
+    mut commands: MessageWriter<CommandTyped>,
+) {
+    let at = cursor.at;
+    let asked = if keys::TELL_LAST.just_pressed(&input) {
+        Some(Ok(Command::Last(ROUND)))
+    } else if keys::TELL_STANDINGS.just_pressed(&input) {
+        Some(Ok(Command::Standings))
+    } else if keys::TELL_TURN.just_pressed(&input) {
+        Some(Ok(Command::Turn))
+    } else if keys::TELL_ATTACKS.just_pressed(&input) {
+        Some(Ok(at.map_or(Command::Attacked, Command::Attacks)))
+    } else if keys::TELL_DEFENDS.just_pressed(&input) {
+        Some(at.map(Command::Defends).ok_or(Unread::NeedsCursor))
+    } else if keys::TELL_MOVES.just_pressed(&input) {
+        Some(
+            at.or(selection.selected)
+                .map(Command::Moves)
+                .ok_or(Unread::NeedsCursor),
+        )
+    } else {
+        None
+    };
+    if let Some(asked) = asked {
+        commands.write(CommandTyped(asked));
     }
 }
 
@@ -307,6 +344,40 @@ mod tests {
         app.update();
         let messages = app.world().resource::<Messages<CursorRequested>>();
         messages.iter_current_update_messages().copied().collect()
+    }
+
+    /// What the telling keys ask, with the cursor at `at`.
+    fn asked(at: Option<Point>, key: KeyCode) -> Vec<CommandTyped> {
+        let mut app = App::new();
+        app.init_resource::<ButtonInput<KeyCode>>()
+            .insert_resource(BoardCursor { at })
+            .init_resource::<crate::game::selection::Selection>()
+            .add_message::<CommandTyped>()
+            .add_systems(Update, telling_keys);
+        app.world_mut()
+            .resource_mut::<ButtonInput<KeyCode>>()
+            .press(key);
+        app.update();
+        let messages = app.world().resource::<Messages<CommandTyped>>();
+        messages.iter_current_update_messages().cloned().collect()
+    }
+
+    #[test]
+    fn each_question_has_a_key() {
+        let k4: Point = "k4".parse().unwrap();
+        let ok = |command| vec![CommandTyped(Ok(command))];
+        assert_eq!(asked(None, KeyCode::KeyL), ok(Command::Last(ROUND)));
+        assert_eq!(asked(None, KeyCode::KeyS), ok(Command::Standings));
+        assert_eq!(asked(None, KeyCode::KeyW), ok(Command::Turn));
+        assert_eq!(asked(None, KeyCode::KeyA), ok(Command::Attacked));
+        assert_eq!(asked(Some(k4), KeyCode::KeyA), ok(Command::Attacks(k4)));
+        assert_eq!(asked(Some(k4), KeyCode::KeyD), ok(Command::Defends(k4)));
+        assert_eq!(asked(Some(k4), KeyCode::KeyG), ok(Command::Moves(k4)));
+        assert_eq!(
+            asked(None, KeyCode::KeyD),
+            vec![CommandTyped(Err(Unread::NeedsCursor))]
+        );
+        assert!(asked(None, KeyCode::KeyQ).is_empty());
     }
 
     #[test]

@@ -48,10 +48,19 @@ pub(super) fn collect_toasts(
     mut refused: MessageReader<ClickRefused>,
     mut rejected: MessageReader<MoveRejected>,
     mut notices: MessageReader<Notice>,
+    mut told: MessageReader<crate::game::telling::Told>,
+    movebox: Res<super::movebox::MoveBox>,
     mut toast: ResMut<Toast>,
     tr: Res<Tr>,
 ) {
     let tr = *tr;
+    // What a question or the board's cursor is told: under the move box's field while the box
+    // is open, else here.
+    let told: Vec<String> = told.read().map(|t| t.0.clone()).collect();
+    let told = told
+        .into_iter()
+        .filter(|_| !movebox.open)
+        .map(|t| (t, false));
     let reasons = refused
         .read()
         .map(|r| (r.reason.text(tr), true))
@@ -67,7 +76,8 @@ pub(super) fn collect_toasts(
                 true,
             )
         }))
-        .chain(notices.read().map(|n| (n.said.text(tr), n.error)));
+        .chain(notices.read().map(|n| (n.said.text(tr), n.error)))
+        .chain(told);
     if let Some((text, error)) = reasons.last() {
         // Failures stay longer: they may name a file to look at.
         let seconds = if error {
@@ -461,7 +471,8 @@ pub(super) fn status_line(
                                     tr,
                                     "status-mouse-keys",
                                     preview = crate::game::keys::PREVIEW_MODIFIER,
-                                    typing = crate::game::keys::MOVE_BOX.label()
+                                    typing = crate::game::keys::MOVE_BOX.label(),
+                                    cursor = crate::game::keys::CURSOR.label()
                                 )
                             };
                             ui.label(RichText::new(help).small().color(Color32::from_gray(150)));
