@@ -239,9 +239,9 @@ async fn the_page_plays_now_from_its_first_screen() {
     assert_eq!(games.len(), 1, "Pia's game");
     // On a phone's screen the card's buttons are a finger's height: its name field and
     // Play now stand where the phone test taps them.
-    phone.click_at(160, 273).await;
+    phone.click_at(160, 238).await;
     phone.type_text("Rui").await;
-    phone.click_at(185, 188).await;
+    phone.click_at(185, 153).await;
     // The server is another process: its database is read until Rui is seated.
     let start = std::time::Instant::now();
     let seated = loop {
