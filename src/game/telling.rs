@@ -65,9 +65,8 @@ fn announce_the_game(
     };
     match *seen {
         Some(before) if before.generation == turn.generation && before.ply < turn.ply => {
-            for (i, report) in game.reports().enumerate().skip(before.ply) {
-                let after = game.position_at(i + 1);
-                say(told_move(&MoveDescription::of(report), &after, tr), false);
+            for words in told_moves(game, before.ply, tr) {
+                say(words, false);
             }
         }
         Some(before) if before.generation == turn.generation => {
@@ -104,17 +103,8 @@ fn announce_the_game(
 /// Whether `kingdom` is played by a person at this screen (not a computer, not someone
 /// elsewhere in an online game).
 fn person_here(the_match: &Match, online: &Online, kingdom: Kingdom) -> bool {
-    if the_match.computer(kingdom).is_some() {
-        return false;
-    }
-    online.table.as_ref().is_none_or(|table| {
-        !table.watching
-            && the_match
-                .position()
-                .seats()
-                .player(kingdom)
-                .is_some_and(|player| table.holds(player))
-    })
+    the_match.computer(kingdom).is_none()
+        && (!online.is_online() || online.plays(the_match.position(), kingdom))
 }
 
 /// A command typed in the move box, or why it could not be read.
@@ -167,15 +157,9 @@ fn carry_out_commands(
 /// else the one to move (at one screen, the player typing is the one whose turn it is).
 fn asker(the_match: &Match, online: &Online) -> Kingdom {
     let pos = the_match.position();
-    online
-        .table
-        .as_ref()
-        .filter(|table| !table.watching)
-        .and_then(|table| {
-            Kingdom::ALL
-                .into_iter()
-                .find(|&k| pos.seats().player(k).is_some_and(|p| table.holds(p)))
-        })
+    Kingdom::ALL
+        .into_iter()
+        .find(|&k| online.plays(pos, k))
         .unwrap_or(pos.to_move())
 }
 
@@ -431,24 +415,29 @@ pub(crate) fn told_move(description: &MoveDescription, after: &Position, tr: Tr)
     text + &description.fall_text(tr).unwrap_or_default()
 }
 
+/// The moves of `game` from the `from`th on, each told ([`told_move`]), the positions after
+/// them played forward once from the position before the first.
+pub(crate) fn told_moves(game: &Game, from: usize, tr: Tr) -> Vec<String> {
+    let mut after = game.position_at(from);
+    game.reports()
+        .skip(from)
+        .map_while(|report| {
+            after.play(report.mv).ok()?;
+            Some(told_move(&MoveDescription::of(report), &after, tr))
+        })
+        .collect()
+}
+
 /// The last `count` moves, told one after another.
 fn last_moves(game: &Game, count: usize, tr: Tr) -> String {
     if game.is_empty() {
         return tr.text("told-no-moves");
     }
     let start = game.len().saturating_sub(count);
-    let told: Vec<String> = game
-        .reports()
+    let told: Vec<String> = told_moves(game, start, tr)
+        .into_iter()
         .enumerate()
-        .skip(start)
-        .map(|(i, report)| {
-            let after = game.position_at(i + 1);
-            format!(
-                "{}. {}",
-                i + 1,
-                told_move(&MoveDescription::of(report), &after, tr)
-            )
-        })
+        .map(|(i, words)| format!("{}. {words}", start + i + 1))
         .collect();
     tr!(tr, "told-last", count = told.len(), moves = told.join(". "))
 }

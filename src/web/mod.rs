@@ -128,14 +128,7 @@ fn page_title(
         tr!(tr, "page-title-won", kingdom = tr.kingdom(outcome.winner))
     } else {
         let kingdom = pos.to_move();
-        let mine = online.table.as_ref().is_some_and(|table| {
-            !table.watching
-                && pos
-                    .seats()
-                    .player(kingdom)
-                    .is_some_and(|player| table.holds(player))
-        });
-        if mine {
+        if online.plays(pos, kingdom) {
             tr!(tr, "page-title-your-move", kingdom = tr.kingdom(kingdom))
         } else {
             tr!(

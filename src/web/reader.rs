@@ -271,20 +271,10 @@ fn keep_move_list(the_match: Res<Match>, tr: Res<Tr>, mut listed: Local<(u64, us
         list.set_text_content(None);
         0
     };
-    // The position after each move, played forward once (not replayed for each).
-    let mut after = game.position_at(from);
-    for report in game.reports().skip(from) {
-        if after.play(report.mv).is_err() {
-            break;
-        }
+    for words in crate::game::telling::told_moves(game, from, *tr) {
         let Ok(item) = doc.create_element("li") else {
             return;
         };
-        let words = crate::game::telling::told_move(
-            &crate::game::ui::describe::MoveDescription::of(report),
-            &after,
-            *tr,
-        );
         item.set_text_content(Some(&words));
         let _ = list.append_child(&item);
     }

@@ -318,6 +318,18 @@ impl Online {
         self.table.is_some()
     }
 
+    /// Whether this window plays `kingdom` of the online game on the board (`pos` its
+    /// position): it holds the kingdom's seat and is not only watching. False offline.
+    pub(crate) fn plays(&self, pos: &qiguo_rules::Position, kingdom: qiguo_rules::Kingdom) -> bool {
+        self.table.as_ref().is_some_and(|table| {
+            !table.watching
+                && pos
+                    .seats()
+                    .player(kingdom)
+                    .is_some_and(|player| table.holds(player))
+        })
+    }
+
     /// Who decides each of `players` seats, as the rules system is to know it: offline,
     /// everything here; with an online game on the board, only the seats this window holds.
     pub(crate) fn authority(&self, players: usize) -> SeatAuthority {
