@@ -142,6 +142,11 @@ pub struct Settings {
     pub language: Option<Language>,
     /// The kingdoms' colours.
     pub palette: PaletteChoice,
+    /// The board drawn for contrast: plain pale ground, black grid, outlined stones, and the
+    /// interface's text at full strength.
+    pub high_contrast: bool,
+    /// The stones' characters drawn larger (filling the face inside the rim emblem).
+    pub large_characters: bool,
     /// The interface's scale, on top of the one the window's size suits.
     pub ui_scale: f32,
     /// How quickly the computers' moves follow one another.
@@ -175,6 +180,8 @@ impl Default for Settings {
             muted: false,
             language: None,
             palette: PaletteChoice::Standard,
+            high_contrast: false,
+            large_characters: false,
             ui_scale: 1.0,
             pace: PaceChoice::default(),
             panels: Panels::default(),

@@ -61,6 +61,19 @@ const SHARPENING_PER_FRAME: Duration = Duration::from_millis(8);
 
 const INK: Rgba = [38, 24, 12, 235];
 
+/// The high-contrast board's ground (plain, no grain) and its ink.
+const PAPER: Rgba = [250, 246, 234, 255];
+const BLACK: Rgba = [0, 0, 0, 255];
+
+/// The top's first canvas in `palette`: wood, or plain paper for high contrast.
+fn top_ground(size: usize, palette: Palette) -> Canvas {
+    if palette.high_contrast {
+        Canvas::new(size, PAPER)
+    } else {
+        TOP_WOOD.canvas(size)
+    }
+}
+
 /// A flat square in the XZ plane, `half` from the centre, facing up, with `uv_repeat` copies of
 /// its texture across; `v` grows towards +Z. `usage` says which worlds keep the mesh.
 fn flat_square(half: f32, uv_repeat: f32, usage: RenderAssetUsages) -> Mesh {
@@ -91,7 +104,7 @@ fn board_top_material(
     palette: Palette,
     sharper: &mut SharperWood,
 ) -> Handle<StandardMaterial> {
-    let mut first = TOP_WOOD.canvas(FIRST_TOP_SIZE);
+    let mut first = top_ground(FIRST_TOP_SIZE, palette);
     draw_board_top(&mut first, palette);
     let material = materials.add(StandardMaterial {
         base_color_texture: Some(images.add(first.into_image(false))),
@@ -167,12 +180,17 @@ impl WoodJob {
         material: Handle<StandardMaterial>,
     ) -> WoodJob {
         let [r, g, b] = wood.base;
+        // A high-contrast top is plain: no wood to draw, only the grid and the rest.
+        let (canvas, next_row) = match top {
+            Some(palette) if palette.high_contrast => (Canvas::new(size, PAPER), size),
+            _ => (Canvas::new(size, [r, g, b, 255]), 0),
+        };
         WoodJob {
             wood,
             top,
             material,
-            canvas: Canvas::new(size, [r, g, b, 255]),
-            next_row: 0,
+            canvas,
+            next_row,
         }
     }
 
@@ -419,17 +437,20 @@ const TOP_WOOD: Wood = Wood {
 
 /// Draws on the board's top wood the home-edge tints, the grid, the star points and the
 /// coordinates, at the canvas's size (lines as thick, for its size, as on the whole texture).
+/// For high contrast the ink is black, the lines and letters heavier and the home edges solid.
 fn draw_board_top(c: &mut Canvas, palette: Palette) {
     let size = c.size();
     let k = size as f32 / (2.0 * BOARD_HALF);
-    let thickness = size as f32 / TOP_SIZE as f32;
+    let high = palette.high_contrast;
+    let thickness = size as f32 / TOP_SIZE as f32 * if high { 1.6 } else { 1.0 };
     let px = |world: f32| (world + BOARD_HALF) * k;
+    let ink = if high { BLACK } else { INK };
 
     // Home edges: a band along the outer rim in each kingdom's colour.
     let band = 0.3;
     let gap = 0.08;
     for kingdom in Kingdom::ALL {
-        let colour = with_alpha(palette.style(kingdom).stone, 0.72);
+        let colour = with_alpha(palette.style(kingdom).stone, if high { 1.0 } else { 0.72 });
         let (lo, hi) = match kingdom {
             Kingdom::Qin => (-BOARD_HALF + band + gap, BOARD_HALF - band - gap),
             Kingdom::Chu | Kingdom::Yan => (-BOARD_HALF, -gap),
@@ -451,8 +472,8 @@ fn draw_board_top(c: &mut Canvas, palette: Palette) {
         let at = px(i as f32 - GRID_HALF);
         let width = thickness * if i == 0 || i == 18 { 4.5 } else { 2.4 };
         let (a, b) = (px(-GRID_HALF), px(GRID_HALF));
-        c.segment(Vec2::new(at, a), Vec2::new(at, b), width, INK);
-        c.segment(Vec2::new(a, at), Vec2::new(b, at), width, INK);
+        c.segment(Vec2::new(at, a), Vec2::new(at, b), width, ink);
+        c.segment(Vec2::new(a, at), Vec2::new(b, at), width, ink);
     }
     for (file, rank) in [
         (3, 3),
@@ -466,12 +487,12 @@ fn draw_board_top(c: &mut Canvas, palette: Palette) {
         (15, 15),
     ] {
         let (x, z) = (file as f32 - GRID_HALF, GRID_HALF - rank as f32);
-        c.disc(px(x), px(z), 0.1 * k, INK);
+        c.disc(px(x), px(z), if high { 0.13 } else { 0.1 } * k, ink);
     }
 
     // Coordinates: file letters south and north, rank numbers west and east.
-    let label = [52, 34, 18, 230];
-    let height = 0.4 * k;
+    let label = if high { BLACK } else { [52, 34, 18, 230] };
+    let height = if high { 0.5 } else { 0.4 } * k;
     let out = GRID_HALF + 0.72;
     for i in 0..19u8 {
         let letter = ((b'a' + i) as char).to_string();
@@ -549,6 +570,43 @@ mod tests {
         let data = image.data.as_ref().unwrap();
         let middle = (TOP_SIZE / 2 * TOP_SIZE + TOP_SIZE / 2) * 4;
         assert!(data[middle] < 100, "ink at the middle: {}", data[middle]);
+    }
+
+    /// The high-contrast top is plain paper (one colour between the lines, and finished in one
+    /// step: no wood to draw), with black lines where the wooden top's are brown.
+    #[test]
+    fn the_high_contrast_top_is_plain_with_black_lines() {
+        let high = Palette {
+            high_contrast: true,
+            ..Palette::default()
+        };
+        let mut job = WoodJob::new(TOP_WOOD, 256, Some(high), Handle::default());
+        let image = job
+            .step(Duration::ZERO)
+            .expect("nothing to draw but the grid");
+        let data = image.data.as_ref().unwrap();
+        let at = |x: usize, y: usize| {
+            let i = (y * 256 + x) * 4;
+            [data[i], data[i + 1], data[i + 2]]
+        };
+        let k = 256.0 / (2.0 * BOARD_HALF);
+        let px = |world: f32| ((world + BOARD_HALF) * k) as usize;
+        // Inside the square between the first lines east and south of the middle: paper.
+        let inside = (px(0.3)..px(0.7)).flat_map(|x| (px(0.3)..px(0.7)).map(move |y| (x, y)));
+        for (x, y) in inside {
+            assert_eq!(at(x, y), [PAPER[0], PAPER[1], PAPER[2]], "{x},{y}");
+        }
+        let middle = at(128, 128);
+        assert!(
+            middle.iter().all(|&c| c < 40),
+            "black at the middle: {middle:?}"
+        );
+        // The wooden top at the same size: grain between the lines, brown ink.
+        let mut canvas = TOP_WOOD.canvas(256);
+        draw_board_top(&mut canvas, Palette::default());
+        let wood: std::collections::HashSet<_> =
+            (px(0.3)..px(0.7)).map(|x| canvas.get(x, px(0.5))).collect();
+        assert!(wood.len() > 1, "wood is grained");
     }
 
     #[test]

@@ -94,6 +94,7 @@ impl WithinTheScreen for egui::Window<'_> {
             self
         };
         window.show(ctx, |ui| {
+            take_the_keyboards_focus(ui);
             egui::ScrollArea::vertical()
                 .max_height(room)
                 .min_scrolled_height(room)
@@ -104,6 +105,98 @@ impl WithinTheScreen for egui::Window<'_> {
                 })
                 .inner
         })
+    }
+}
+
+/// Where egui's memory keeps the pass on which a centred dialog was last shown (any of them).
+fn dialog_shown_id() -> egui::Id {
+    egui::Id::new("centred dialog shown on pass")
+}
+
+/// Where egui's memory keeps a Tab held back from the panels for a dialog ([`hold_tab_for_dialogs`]).
+fn held_tab_id() -> egui::Id {
+    egui::Id::new("tab held for a dialog")
+}
+
+/// The keyboard's way into a dialog, at the start of its contents: a dialog that appears while
+/// a widget elsewhere has the focus (the player is using the keyboard: the button that opened
+/// it, the move box) takes the focus to its first widget; a Tab pressed while nothing had the
+/// focus, held back from the panels, is given here, so that the first Tab reaches the dialog
+/// rather than the panels drawn before it. A player using a mouse or a finger, with nothing
+/// focused, sees no focus move (and a phone raises no keyboard).
+fn take_the_keyboards_focus(ui: &egui::Ui) {
+    // A window's first frame measures it, its widgets neither seen nor focusable: it opens on
+    // the next.
+    if ui.is_sizing_pass() {
+        return;
+    }
+    let pass = ui.ctx().cumulative_pass_nr();
+    let shown = ui.id().with("shown on pass");
+    let opened = ui.data_mut(|data| {
+        let last = data.get_temp::<u64>(shown);
+        data.insert_temp(shown, pass);
+        data.insert_temp(dialog_shown_id(), pass);
+        last.is_none_or(|last| last + 1 < pass)
+    });
+    let held = ui.data_mut(|data| data.remove_temp::<(u64, egui::FocusDirection)>(held_tab_id()));
+    // (egui's memory and its responses are read one after the other: one lock at a time.)
+    let focused = ui.memory(|memory| memory.focused());
+    let elsewhere = focused.filter(|&id| {
+        ui.ctx()
+            .read_response(id)
+            .is_none_or(|r| r.layer_id != ui.layer_id())
+    });
+    let moved = ui.memory_mut(|memory| {
+        if let Some((at, direction)) = held
+            && at == pass
+        {
+            memory.move_focus(direction);
+            true
+        } else if opened && let Some(focused) = elsewhere {
+            memory.surrender_focus(focused);
+            memory.move_focus(egui::FocusDirection::Next);
+            true
+        } else {
+            false
+        }
+    });
+    // The widget that takes the focus is drawn before it knows: drawn again at once.
+    if moved {
+        ui.ctx().request_repaint();
+    }
+}
+
+/// Before the panels are drawn: a Tab (or Shift+Tab) pressed while nothing has the focus and a
+/// centred dialog is showing is held back for the dialog, whose first widget then takes the
+/// focus ([`take_the_keyboards_focus`]).
+pub(crate) fn hold_tab_for_dialogs(ctx: &egui::Context) {
+    let pass = ctx.cumulative_pass_nr();
+    let dialog_showing = ctx
+        .data(|data| data.get_temp::<u64>(dialog_shown_id()))
+        .is_some_and(|shown| shown + 1 >= pass);
+    if !dialog_showing || ctx.memory(|memory| memory.focused()).is_some() {
+        return;
+    }
+    let direction = ctx.input(|input| {
+        input.events.iter().find_map(|event| match event {
+            egui::Event::Key {
+                key: egui::Key::Tab,
+                pressed: true,
+                modifiers,
+                ..
+            } if !modifiers.any() => Some(egui::FocusDirection::Next),
+            egui::Event::Key {
+                key: egui::Key::Tab,
+                pressed: true,
+                modifiers,
+                ..
+            } if modifiers.shift_only() => Some(egui::FocusDirection::Previous),
+            _ => None,
+        })
+    });
+    if let Some(direction) = direction {
+        ctx.memory_mut(|memory| memory.move_focus(egui::FocusDirection::None));
+        ctx.data_mut(|data| data.insert_temp(held_tab_id(), (pass, direction)));
     }
 }
 
@@ -353,5 +446,92 @@ mod tests {
             "the field {field:?} is outside the dialog {dialog:?}"
         );
         assert!(ctx.memory(|m| m.has_focus(egui::Id::new("the name"))));
+    }
+
+    /// A frame of a panel's button, then (if `dialog`) a centred dialog with two buttons, with
+    /// `keys` pressed; returns the focused widget's id after it.
+    fn frame_with_keys(
+        ctx: &egui::Context,
+        dialog: bool,
+        keys: &[(egui::Key, egui::Modifiers)],
+    ) -> Option<egui::Id> {
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(1280.0, 800.0),
+            )),
+            events: keys
+                .iter()
+                .map(|&(key, modifiers)| egui::Event::Key {
+                    key,
+                    physical_key: None,
+                    pressed: true,
+                    repeat: false,
+                    modifiers,
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let mut output = ctx.run_ui(input, |ui| {
+            let ctx = ui.ctx().clone();
+            hold_tab_for_dialogs(&ctx);
+            egui::Area::new(egui::Id::new("toolbar")).show(&ctx, |ui| {
+                ui.add(egui::Button::new("Settings").sense(egui::Sense::click()))
+                    .on_hover_text("panel");
+                ui.push_id("panel button", |ui| ui.button("Learn"));
+            });
+            if dialog {
+                centred_dialog("card", "A card".into()).show_within_screen(&ctx, |ui| {
+                    ui.label("Some words first.");
+                    ui.push_id("first", |ui| ui.button("Play"));
+                    ui.push_id("second", |ui| ui.button("Learn"));
+                });
+            }
+        });
+        output.textures_delta.clear();
+        ctx.memory(|memory| memory.focused())
+    }
+
+    /// The id egui gives a button pushed under `id` in the dialog's contents (found by focusing
+    /// it through the frames: the first focused widget inside the card).
+    fn in_dialog(ctx: &egui::Context, focused: Option<egui::Id>) -> bool {
+        focused
+            .and_then(|id| ctx.read_response(id))
+            .is_some_and(|r| r.layer_id.id == egui::Id::new("card"))
+    }
+
+    /// With a dialog on the screen and nothing focused, the first Tab goes to the dialog's
+    /// first widget (not to the panels drawn before it); the next to its second; a dialog that
+    /// opens while a panel's widget has the focus takes it; with nothing focused (a mouse or a
+    /// finger) a dialog's opening moves no focus.
+    #[test]
+    fn the_keyboard_reaches_a_dialog_first() {
+        let tab = (egui::Key::Tab, egui::Modifiers::NONE);
+        let ctx = egui::Context::default();
+        for _ in 0..2 {
+            assert_eq!(frame_with_keys(&ctx, true, &[]), None);
+        }
+        let first = frame_with_keys(&ctx, true, &[tab]);
+        assert!(in_dialog(&ctx, first), "the first Tab went to {first:?}");
+        let second = frame_with_keys(&ctx, true, &[tab]);
+        assert!(in_dialog(&ctx, second) && second != first, "{second:?}");
+
+        // Without the dialog, a Tab goes to the panel.
+        let ctx = egui::Context::default();
+        frame_with_keys(&ctx, false, &[]);
+        let panel = frame_with_keys(&ctx, false, &[tab]);
+        assert!(panel.is_some() && !in_dialog(&ctx, panel));
+        // The dialog opens: measured in its first frame (the panel's button keeps the focus),
+        // seen in the next, where it takes the focus.
+        assert_eq!(frame_with_keys(&ctx, true, &[]), panel);
+        let opened = frame_with_keys(&ctx, true, &[]);
+        assert!(in_dialog(&ctx, opened), "{opened:?}");
+
+        // Nothing focused: the dialog opens and nothing takes the focus.
+        let ctx = egui::Context::default();
+        frame_with_keys(&ctx, false, &[]);
+        for _ in 0..3 {
+            assert_eq!(frame_with_keys(&ctx, true, &[]), None);
+        }
     }
 }

@@ -98,8 +98,8 @@ pub fn game_app(launch: Launch) -> App {
         ..default()
     }));
     // The palette is needed when the stones and board are first drawn (at start-up).
-    app.insert_resource(crate::game::art::palette::Palette(
-        preferences.settings.palette,
+    app.insert_resource(crate::game::art::palette::Palette::of(
+        &preferences.settings,
     ));
     let tr = crate::i18n::Tr::new(preferences.language);
     app.insert_resource(tr);

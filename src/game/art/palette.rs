@@ -8,25 +8,44 @@ use crate::game::art::textures::Rgba;
 use crate::game::preferences::{KeptSetting, Preferences};
 pub(crate) use crate::settings::PaletteChoice;
 
-/// The kingdoms' colours in use (a setting), for everything drawn in them: stones, the board's
-/// home edges, the arrows of the last moves and the interface.
+/// How the board and stones are painted (settings): the kingdoms' colours, for everything
+/// drawn in them (stones, the board's home edges, the arrows of the last moves, the interface),
+/// whether the board is drawn for contrast, and whether the stones' characters are larger.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Palette(pub(crate) PaletteChoice);
+pub(crate) struct Palette {
+    /// The kingdoms' colours.
+    pub(crate) colours: PaletteChoice,
+    /// A plain pale board with a black grid, outlined stones and full-strength interface text.
+    pub(crate) high_contrast: bool,
+    /// The stones' characters filling their faces.
+    pub(crate) large_characters: bool,
+}
 
 impl KeptSetting for Palette {
     fn apply(&mut self, prefs: &Preferences) {
-        self.0 = prefs.settings.palette;
+        *self = Palette::of(&prefs.settings);
     }
 
     fn gather(&self, settings: &mut crate::settings::Settings) {
-        settings.palette = self.0;
+        settings.palette = self.colours;
+        settings.high_contrast = self.high_contrast;
+        settings.large_characters = self.large_characters;
     }
 }
 
 impl Palette {
+    /// The painting the settings ask for.
+    pub(crate) fn of(settings: &crate::settings::Settings) -> Palette {
+        Palette {
+            colours: settings.palette,
+            high_contrast: settings.high_contrast,
+            large_characters: settings.large_characters,
+        }
+    }
+
     /// How `kingdom` looks in this palette.
     pub(crate) const fn style(self, kingdom: Kingdom) -> KingdomStyle {
-        style_in(self.0, kingdom)
+        style_in(self.colours, kingdom)
     }
 }
 

@@ -1,6 +1,7 @@
 //! How danger and threats look on the board: a red glow pulsing under an attacked General,
-//! rings under its attackers, and with the threat shading on, red tints on the points the other
-//! kingdoms attack and rings under the mover's stones they can take.
+//! a three-pointed frame (three spikes beyond the stone) under each of its attackers, and with
+//! the threat shading on, red squares on the points the other kingdoms attack and a diamond
+//! frame under the mover's stones they can take. Each has its own shape, not only its colour.
 
 use bevy::prelude::*;
 use qiguo_rules::Point;
@@ -33,7 +34,8 @@ pub(crate) enum AwarenessMark {
 #[derive(Resource)]
 struct Assets3d {
     glow: Handle<Mesh>,
-    ring: Handle<Mesh>,
+    spikes: Handle<Mesh>,
+    diamond: Handle<Mesh>,
     patch: Handle<Mesh>,
     pulse: Handle<StandardMaterial>,
     attacker: Handle<StandardMaterial>,
@@ -49,7 +51,10 @@ fn make_assets(
     let mut tint = |rgba| glow(&mut materials, rgba);
     let assets = Assets3d {
         glow: meshes.add(flat(Annulus::new(0.46, 0.78))),
-        ring: meshes.add(flat(Annulus::new(0.47, 0.62))),
+        // A triangle's corners reach beyond the stone; its sides are hidden under it.
+        spikes: meshes.add(flat(Annulus::new(0.7, 0.9).mesh().resolution(3).build())),
+        // A square on its corner, its sides outside the stone.
+        diamond: meshes.add(flat(Annulus::new(0.66, 0.82).mesh().resolution(4).build())),
         patch: meshes.add(flat(Rectangle::new(0.82, 0.82))),
         pulse: tint([255, 24, 24, 230]),
         attacker: tint([255, 140, 0, 240]),
@@ -76,9 +81,9 @@ fn draw_marks(
     let mut spawn = |mark: AwarenessMark, point: Point| {
         let (mesh, material, lift) = match mark {
             AwarenessMark::General => (&assets.glow, &assets.pulse, 0.018),
-            AwarenessMark::Attacker => (&assets.ring, &assets.attacker, 0.017),
+            AwarenessMark::Attacker => (&assets.spikes, &assets.attacker, 0.017),
             AwarenessMark::Threatened => (&assets.patch, &assets.threatened, 0.009),
-            AwarenessMark::Takeable => (&assets.ring, &assets.takeable, 0.0165),
+            AwarenessMark::Takeable => (&assets.diamond, &assets.takeable, 0.0165),
         };
         commands.spawn((
             mark,

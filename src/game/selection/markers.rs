@@ -1,6 +1,7 @@
 //! How markers look: dots for moves and rings for captures (muted when previewing another
-//! stone), a halo under the hovered and the selected stone, the last move's from- and
-//! to-points, and a red flash where a click was refused.
+//! stone), a halo under the hovered stone and a ring with four ticks under the selected one,
+//! the last move's from- and to-points, and a red flash where a click was refused. Each kind
+//! of mark has its own shape as well as its colour, so that none is told by colour alone.
 
 use bevy::prelude::*;
 use qiguo_rules::Point;
@@ -27,6 +28,8 @@ struct MarkerAssets {
     dot: Handle<Mesh>,
     ring: Handle<Mesh>,
     halo: Handle<Mesh>,
+    /// The selected stone's ring, with four ticks reaching out at the diagonals.
+    ticked: Handle<Mesh>,
     small_ring: Handle<Mesh>,
     /// The keyboard cursor's square frame (no other mark is square).
     square: Handle<Mesh>,
@@ -41,6 +44,27 @@ struct MarkerAssets {
 pub(crate) fn flat(mesh: impl Into<Mesh>) -> Mesh {
     mesh.into()
         .rotated_by(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2))
+}
+
+/// A ring from `inner` to `outer` with `ticks` short bars reaching out from it, evenly spaced
+/// from `first` radians (counter-clockwise as the board is seen from above, 0 along +x).
+pub(crate) fn ticked_ring(inner: f32, outer: f32, ticks: usize, first: f32) -> Mesh {
+    let mut mesh = flat(Annulus::new(inner, outer));
+    let length = outer - inner + 0.08;
+    for i in 0..ticks {
+        let angle = first + i as f32 * std::f32::consts::TAU / ticks as f32;
+        let middle = outer + length / 2.0 - 0.02;
+        let tick = flat(Rectangle::new(length, outer - inner)).transformed_by(
+            Transform::from_rotation(Quat::from_rotation_y(angle)).with_translation(Vec3::new(
+                middle * angle.cos(),
+                0.0,
+                -middle * angle.sin(),
+            )),
+        );
+        mesh.merge(&tick)
+            .expect("flat primitives share their attributes");
+    }
+    mesh
 }
 
 /// An unlit, see-through colour for marks on the board.
@@ -66,6 +90,7 @@ fn make_marker_assets(
         dot: meshes.add(flat(Circle::new(0.19))),
         ring: meshes.add(flat(Annulus::new(0.44, 0.56))),
         halo: meshes.add(flat(Annulus::new(0.47, 0.6))),
+        ticked: meshes.add(ticked_ring(0.47, 0.6, 4, std::f32::consts::FRAC_PI_4)),
         small_ring: meshes.add(flat(Annulus::new(0.13, 0.2))),
         // Four sides: a diamond, turned to a square where it is placed.
         square: meshes.add(flat(Annulus::new(0.62, 0.74).mesh().resolution(4).build())),
@@ -148,7 +173,7 @@ fn warm_up_pipeline(mut commands: Commands, assets: Res<MarkerAssets>) {
 fn spawn_halos(mut commands: Commands, assets: Res<MarkerAssets>) {
     for (halo, mesh, material) in [
         (Halo::Cursor, &assets.square, &assets.selected),
-        (Halo::Selected, &assets.halo, &assets.selected),
+        (Halo::Selected, &assets.ticked, &assets.selected),
         (Halo::Hovered, &assets.halo, &assets.hovered),
         (Halo::LastFrom, &assets.small_ring, &assets.last_move),
         (Halo::LastTo, &assets.halo, &assets.last_move),
@@ -248,5 +273,43 @@ fn flash_refusals(
             .non_blocking()
             .then_despawn(),
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The farthest a mesh's points reach from the centre, along `direction` (unit, in XZ).
+    fn reach(mesh: &Mesh, direction: Vec2) -> f32 {
+        let Some(bevy::mesh::VertexAttributeValues::Float32x3(points)) =
+            mesh.attribute(Mesh::ATTRIBUTE_POSITION)
+        else {
+            panic!("positions are 3D floats");
+        };
+        points
+            .iter()
+            .map(|p| Vec2::new(p[0], -p[2]).dot(direction))
+            .fold(f32::MIN, f32::max)
+    }
+
+    /// The selected stone's ring has four ticks at the diagonals, reaching past the plain
+    /// halo's edge there and not along the lines: a shape of its own, not a colour only.
+    #[test]
+    fn the_selected_ring_has_ticks_at_the_diagonals() {
+        let ticked = ticked_ring(0.47, 0.6, 4, std::f32::consts::FRAC_PI_4);
+        let plain = flat(Annulus::new(0.47, 0.6));
+        let diagonal = Vec2::new(1.0, 1.0).normalize();
+        assert!(reach(&ticked, diagonal) > reach(&plain, diagonal) + 0.1);
+        assert!((reach(&ticked, Vec2::X) - reach(&plain, Vec2::X)).abs() < 0.02);
+        let flat_everywhere = {
+            let Some(bevy::mesh::VertexAttributeValues::Float32x3(points)) =
+                ticked.attribute(Mesh::ATTRIBUTE_POSITION)
+            else {
+                panic!("positions are 3D floats");
+            };
+            points.iter().all(|p| p[1].abs() < 1e-6)
+        };
+        assert!(flat_everywhere, "lies on the board");
     }
 }

@@ -125,25 +125,36 @@ pub(crate) fn stone_characters(piece: Piece) -> String {
     }
 }
 
+/// A stone's face: its colour, the engraved ring, the rim emblem and the characters; larger
+/// characters take the ring's room, and high contrast outlines the stone in black (a light
+/// stone on the pale board) and makes the strokes bolder.
 fn face_image(piece: Piece, palette: Palette) -> Image {
     let s = palette.style(piece.kingdom);
     let mut c = Canvas::new(FACE_SIZE, s.stone);
     let mid = FACE_SIZE as f32 / 2.0;
-    c.ring(mid, mid, mid * 0.76, 3.0, s.ink);
+    if palette.high_contrast {
+        c.ring(mid, mid, mid * 0.975, mid * 0.07, [0, 0, 0, 255]);
+    }
+    if !palette.large_characters {
+        c.ring(mid, mid, mid * 0.76, 3.0, s.ink);
+    }
     draw_emblem(&mut c, s.emblem, s.ink);
     let text = stone_characters(piece);
-    let height = if text.chars().count() > 1 {
-        mid * 0.66
-    } else {
-        mid * 1.08
-    };
+    let two = text.chars().count() > 1;
+    let height = mid
+        * match (two, palette.large_characters) {
+            (true, false) => 0.66,
+            (false, false) => 1.08,
+            (true, true) => 0.88,
+            (false, true) => 1.36,
+        };
     // Dark ink on a light stone reads thinner under the lights than light ink on a dark
     // one: the strokes are made bolder there.
     let bold = if relative_luminance(s.stone) > 0.5 {
         4.6
     } else {
         3.2
-    };
+    } + if palette.high_contrast { 1.2 } else { 0.0 };
     c.text_column(&text, mid, mid, height, bold, s.ink);
     c.into_image_with(false, Some(64))
 }
@@ -342,5 +353,51 @@ mod tests {
             stone_characters(Piece::new(Kingdom::Qi, PieceKind::GoBetween)),
             "行人"
         );
+    }
+
+    /// Pixels of a face within `band` of its radius (as shares of it) in `ink`.
+    fn inked(image: &Image, band: std::ops::Range<f32>, ink: Rgba) -> usize {
+        let data = &image.data.as_ref().unwrap()[..FACE_SIZE * FACE_SIZE * 4];
+        let mid = FACE_SIZE as f32 / 2.0;
+        (0..FACE_SIZE * FACE_SIZE)
+            .filter(|&i| {
+                let (x, y) = ((i % FACE_SIZE) as f32 + 0.5, (i / FACE_SIZE) as f32 + 0.5);
+                let r = ((x - mid).powi(2) + (y - mid).powi(2)).sqrt() / mid;
+                band.contains(&r) && data[i * 4..i * 4 + 3] == ink[..3]
+            })
+            .count()
+    }
+
+    /// Larger characters leave more ink inside the emblem's band than the usual ones (the
+    /// engraved ring gone); high contrast rings the stone in black.
+    #[test]
+    fn larger_characters_and_high_contrast_change_the_face() {
+        let piece = Piece::new(Kingdom::Qin, PieceKind::Cannon);
+        let ink = Palette::default().style(Kingdom::Qin).ink;
+        let plain = face_image(piece, Palette::default());
+        let large = face_image(
+            piece,
+            Palette {
+                large_characters: true,
+                ..Palette::default()
+            },
+        );
+        let inner = 0.0..0.7;
+        let (a, b) = (inked(&plain, inner.clone(), ink), inked(&large, inner, ink));
+        assert!(
+            b as f32 > a as f32 * 1.3,
+            "larger: {b} ink pixels against {a}"
+        );
+        let black = [0, 0, 0, 255];
+        assert_eq!(inked(&plain, 0.96..0.99, black), 0);
+        let high = face_image(
+            piece,
+            Palette {
+                high_contrast: true,
+                ..Palette::default()
+            },
+        );
+        let rim = inked(&high, 0.96..0.99, black);
+        assert!(rim > 500, "a black rim: {rim} pixels");
     }
 }

@@ -86,7 +86,14 @@ pub(crate) fn plugin(app: &mut App) {
         .add_systems(
             EguiPrimaryContextPass,
             (
-                (set_up_style, share_palette, zoom_keys, fit_to_screen)
+                (
+                    set_up_style,
+                    share_palette,
+                    contrast,
+                    zoom_keys,
+                    fit_to_screen,
+                    tab_into_dialogs,
+                )
                     .chain()
                     .in_set(UiSystems::Setup),
                 (
@@ -165,6 +172,13 @@ fn set_up_style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
         style.visuals.window_fill = Color32::from_rgba_unmultiplied(24, 20, 17, 228);
         style.visuals.panel_fill = Color32::from_rgba_unmultiplied(24, 20, 17, 228);
         style.visuals.window_stroke = Stroke::new(1.0, Color32::from_rgb(92, 72, 48));
+        // The keyboard's focus is always seen: a focused widget is drawn as an active one
+        // (egui's rule), here with a gold outline; a text field's focus the same.
+        style.visuals.widgets.active.bg_stroke = Stroke::new(2.0, FOCUS);
+        style.visuals.selection.stroke = Stroke::new(2.0, FOCUS);
+        // Words are read, not selected: a selectable label would take a Tab (unseen) on the
+        // keyboard's way from button to button. Fields are still selected and copied from.
+        style.interaction.selectable_labels = false;
         style.spacing.item_spacing = egui::vec2(6.0, 4.0);
         for (text_style, font) in style.text_styles.iter_mut() {
             font.size = match text_style {
@@ -382,6 +396,52 @@ fn palette_id() -> egui::Id {
 fn share_palette(mut contexts: EguiContexts, palette: Res<Palette>) -> Result {
     let ctx = contexts.ctx_mut()?;
     ctx.data_mut(|d| d.insert_temp(palette_id(), *palette));
+    Ok(())
+}
+
+/// A Tab pressed while nothing has the focus goes to the dialog on the screen, if there is one
+/// ([`crate::game::widgets::hold_tab_for_dialogs`]).
+fn tab_into_dialogs(mut contexts: EguiContexts) -> Result {
+    crate::game::widgets::hold_tab_for_dialogs(contexts.ctx_mut()?);
+    Ok(())
+}
+
+/// The outline of the widget that has the keyboard's focus.
+const FOCUS: Color32 = Color32::from_rgb(255, 196, 40);
+
+/// The interface for high contrast (a setting of the palette): text at full white, windows
+/// opaque black with a white edge; put back when it is turned off. Set when it changes and on
+/// the first frame (after the look is set up).
+fn contrast(
+    mut contexts: EguiContexts,
+    palette: Res<Palette>,
+    mut set: Local<Option<bool>>,
+) -> Result {
+    if *set == Some(palette.high_contrast) {
+        return Ok(());
+    }
+    let ctx = contexts.ctx_mut()?;
+    let high = palette.high_contrast;
+    ctx.all_styles_mut(|style| {
+        let v = &mut style.visuals;
+        if high {
+            v.override_text_color = Some(Color32::WHITE);
+            v.window_fill = Color32::BLACK;
+            v.panel_fill = Color32::BLACK;
+            v.window_stroke = Stroke::new(2.0, Color32::WHITE);
+            v.widgets.noninteractive.fg_stroke.color = Color32::WHITE;
+            v.widgets.inactive.bg_stroke = Stroke::new(1.0, Color32::from_gray(200));
+        } else {
+            let plain = egui::Visuals::dark();
+            v.override_text_color = None;
+            v.window_fill = Color32::from_rgba_unmultiplied(24, 20, 17, 228);
+            v.panel_fill = Color32::from_rgba_unmultiplied(24, 20, 17, 228);
+            v.window_stroke = Stroke::new(1.0, Color32::from_rgb(92, 72, 48));
+            v.widgets.noninteractive.fg_stroke = plain.widgets.noninteractive.fg_stroke;
+            v.widgets.inactive.bg_stroke = plain.widgets.inactive.bg_stroke;
+        }
+    });
+    *set = Some(high);
     Ok(())
 }
 

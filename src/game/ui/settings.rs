@@ -162,7 +162,7 @@ pub(super) fn settings_window(
                     ui.end_row();
                     ui.label(words.text("settings-colours"));
                     ui.horizontal(|ui| {
-                        let mut choice = palette.0;
+                        let mut choice = palette.colours;
                         ui.radio_value(
                             &mut choice,
                             PaletteChoice::Standard,
@@ -174,7 +174,22 @@ pub(super) fn settings_window(
                             words.text("settings-colour-blind"),
                         )
                         .on_hover_text(words.text("settings-colour-blind-hint"));
-                        palette.set_if_neq(Palette(choice));
+                        if choice != palette.colours {
+                            palette.colours = choice;
+                        }
+                    });
+                    ui.end_row();
+                    ui.label(words.text("settings-seeing"));
+                    ui.vertical(|ui| {
+                        let mut high = palette.high_contrast;
+                        ui.checkbox(&mut high, words.text("settings-high-contrast"))
+                            .on_hover_text(words.text("settings-high-contrast-hint"));
+                        let mut large = palette.large_characters;
+                        ui.checkbox(&mut large, words.text("settings-large-characters"));
+                        if (high, large) != (palette.high_contrast, palette.large_characters) {
+                            palette.high_contrast = high;
+                            palette.large_characters = large;
+                        }
                     });
                     ui.end_row();
                     ui.label(words.text("settings-window"));
