@@ -223,6 +223,7 @@ cursor-hidden = The board's cursor is hidden.
 cursor-can-go = The selected stone can go to { $point }: Enter moves it there.
 cursor-selected = It is selected.
 told-help = Type a move as the move list writes it (c10h15), or ask: last (the last round), last 3, where Chu, where general, what j10, attacks k4, defends k4, attacked, moves c10, standings, turn; or hint, undo, concede.
+told-help-keys = Keys: { $cursor } shows the board's cursor (arrows walk it, { $next } and { $previous } go from stone to stone, Enter selects and moves); { $last } the last round, { $standings } standings, { $turn } turn, { $where } where your General is, { $attacks } attacks, { $defends } defends, { $moves } moves; { $hint } hint, { $undo } undo, { $concede } concede, { $typing } type, { $help } this help.
 
 ## How pieces move (the piece card and the Rules window)
 

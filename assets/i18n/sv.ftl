@@ -211,6 +211,7 @@ cursor-hidden = Brädets markör är dold.
 cursor-can-go = Den valda pjäsen kan gå till { $point }: Enter flyttar den dit.
 cursor-selected = Den är vald.
 told-help = Skriv ett drag som draglistan skriver det (c10h15), eller fråga: senaste (den senaste rundan), senaste 3, var Chu, var general, vad j10, anfaller k4, skyddar k4, hotade, drag c10, ställning, tur; eller tips, ångra, kapitulera.
+told-help-keys = Tangenter: { $cursor } visar brädets markör (pilarna flyttar den, { $next } och { $previous } går från pjäs till pjäs, Enter väljer och flyttar); { $last } senaste rundan, { $standings } ställningen, { $turn } tur, { $where } var din general står, { $attacks } anfaller, { $defends } försvarar, { $moves } drag; { $hint } tips, { $undo } ångra, { $concede } ge upp, { $typing } skriv, { $help } den här hjälpen.
 
 ## Hur pjäserna går (pjäskortet och regelfönstret)
 

@@ -197,6 +197,7 @@ cursor-hidden = 棋盤上的標記已隱去。
 cursor-can-go = 所選的棋子可走到{ $point }：按 Enter 走到那裡。
 cursor-selected = 已選中此子。
 told-help = 按棋譜的寫法輸入一步（c10h15），或問：最近（最近一輪）、最近 3、何處 楚、何處 將軍、何子 j10、攻 k4、護 k4、受攻、走法 c10、戰況、輪；或提示、悔棋、認輸。
+told-help-keys = 按鍵：{ $cursor } 顯示棋盤指標（方向鍵移動，{ $next } 與 { $previous } 逐子跳動，Enter 選子與走子）；{ $last } 上一輪，{ $standings } 戰況，{ $turn } 輪到誰，{ $where } 你的將在哪裡，{ $attacks } 攻擊，{ $defends } 保護，{ $moves } 走法；{ $hint } 提示，{ $undo } 悔棋，{ $concede } 認輸，{ $typing } 輸入，{ $help } 本說明。
 
 ## 棋子走法（棋子卡與規則視窗）
 

@@ -148,6 +148,12 @@ pub(crate) const TELL_ATTACKS: Key = Key::plain(KeyCode::KeyA, "A");
 pub(crate) const TELL_DEFENDS: Key = Key::plain(KeyCode::KeyD, "D");
 /// Tells where the stone on the cursor's point (or the selected one) can go (`moves`).
 pub(crate) const TELL_MOVES: Key = Key::plain(KeyCode::KeyG, "G");
+/// Tells where my General stands (`where general`).
+pub(crate) const TELL_WHERE: Key = Key::plain(KeyCode::KeyK, "K");
+/// Tells the commands and these keys (`help`).
+pub(crate) const TELL_HELP: Key = Key::plain(KeyCode::F2, "F2");
+/// Asks to concede (`concede`): the game asks first, as the toolbar's button does.
+pub(crate) const CONCEDE: Key = Key::command_shift(KeyCode::KeyX, "X");
 /// Pastes text into a field (egui's own binding, named for the hints).
 pub(crate) const PASTE: Key = Key::command(KeyCode::KeyV, "V");
 /// Held over a stone: shows its moves without selecting it (read with [`shift_held`]).

@@ -373,9 +373,33 @@ pub(crate) fn answer(command: Command, game: &Game, asker: Kingdom, tr: Tr) -> S
         Command::Moves(point) => moves_of(pos, point, tr),
         Command::Standings => standings(pos, tr),
         Command::Turn => turn(game, tr),
-        Command::Help => tr.text("told-help"),
+        Command::Help => format!("{} {}", tr.text("told-help"), keys_told(tr)),
         Command::Hint | Command::Undo | Command::Concede => String::new(),
     }
+}
+
+/// The keys that do what the commands do, named as the keyboard writes them.
+fn keys_told(tr: Tr) -> String {
+    use crate::game::keys;
+    tr!(
+        tr,
+        "told-help-keys",
+        cursor = keys::CURSOR.label(),
+        next = keys::CURSOR_NEXT.label(),
+        previous = keys::CURSOR_PREVIOUS.label(),
+        last = keys::TELL_LAST.label(),
+        standings = keys::TELL_STANDINGS.label(),
+        turn = keys::TELL_TURN.label(),
+        where = keys::TELL_WHERE.label(),
+        attacks = keys::TELL_ATTACKS.label(),
+        defends = keys::TELL_DEFENDS.label(),
+        moves = keys::TELL_MOVES.label(),
+        hint = keys::HINT.label(),
+        undo = keys::UNDO.label(),
+        concede = keys::CONCEDE.label(),
+        help = keys::TELL_HELP.label(),
+        typing = keys::MOVE_BOX.label()
+    )
 }
 
 /// A move as a screen reader says it: "Chu's archer from j3 takes Han's swordsman on k4; Han

@@ -124,7 +124,7 @@ fn held_tab_id() -> egui::Id {
 /// focus, held back from the panels, is given here, so that the first Tab reaches the dialog
 /// rather than the panels drawn before it. A player using a mouse or a finger, with nothing
 /// focused, sees no focus move (and a phone raises no keyboard).
-fn take_the_keyboards_focus(ui: &egui::Ui) {
+pub(crate) fn take_the_keyboards_focus(ui: &egui::Ui) {
     // A window's first frame measures it, its widgets neither seen nor focusable: it opens on
     // the next.
     if ui.is_sizing_pass() {

@@ -13,7 +13,7 @@ use bevy::prelude::*;
 use bevy_egui::input::{
     EguiWantsInput, egui_wants_any_keyboard_input, egui_wants_any_pointer_input,
 };
-use qiguo_rules::Point;
+use qiguo_rules::{PieceKind, Point};
 
 use crate::game::AppSystems;
 use crate::game::awareness::ToggleThreats;
@@ -25,7 +25,7 @@ use crate::game::selection::cursor::{BoardCursor, CursorRequested};
 use crate::game::selection::{DeselectRequested, Hover, PointClicked};
 use crate::game::sound::ToggleMute;
 use crate::game::stones::{EmperorStone, StonePlace};
-use crate::game::telling::{Command, CommandTyped, ROUND, Unread};
+use crate::game::telling::{Command, CommandTyped, ROUND, Subject, Unread};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_plugins(MeshPickingPlugin)
@@ -111,9 +111,10 @@ fn cursor_keys(
 }
 
 /// The keys that ask what the move box's commands ask, answered in words (`telling`): L the
-/// last round, S the standings, W whose turn; A what attacks the cursor's point (without the
-/// cursor: which of my pieces are attacked), D what guards it, G where its stone (or the
-/// selected one) can go.
+/// last round, S the standings, W whose turn, K where my General stands, F2 the commands and
+/// keys; A what attacks the cursor's point (without the cursor: which of my pieces are
+/// attacked), D what guards it, G where its stone (or the selected one) can go; Ctrl+Shift+X
+/// concedes (asked first). Hint (H) and undo (Ctrl+Z) have their keys already.
 fn telling_keys(
     input: Res<ButtonInput<KeyCode>>,
     cursor: Res<BoardCursor>,
@@ -131,6 +132,12 @@ fn telling_keys(
         Some(Ok(at.map_or(Command::Attacked, Command::Attacks)))
     } else if keys::TELL_DEFENDS.just_pressed(&input) {
         Some(at.map(Command::Defends).ok_or(Unread::NeedsCursor))
+    } else if keys::TELL_WHERE.just_pressed(&input) {
+        Some(Ok(Command::Where(Subject::Piece(PieceKind::General, None))))
+    } else if keys::TELL_HELP.just_pressed(&input) {
+        Some(Ok(Command::Help))
+    } else if keys::CONCEDE.just_pressed(&input) {
+        Some(Ok(Command::Concede))
     } else if keys::TELL_MOVES.just_pressed(&input) {
         Some(
             at.or(selection.selected)
@@ -348,15 +355,22 @@ mod tests {
 
     /// What the telling keys ask, with the cursor at `at`.
     fn asked(at: Option<Point>, key: KeyCode) -> Vec<CommandTyped> {
+        asked_with(at, &[], key)
+    }
+
+    /// What the telling keys ask, with the cursor at `at` and `held` held.
+    fn asked_with(at: Option<Point>, held: &[KeyCode], key: KeyCode) -> Vec<CommandTyped> {
         let mut app = App::new();
         app.init_resource::<ButtonInput<KeyCode>>()
             .insert_resource(BoardCursor { at })
             .init_resource::<crate::game::selection::Selection>()
             .add_message::<CommandTyped>()
             .add_systems(Update, telling_keys);
-        app.world_mut()
-            .resource_mut::<ButtonInput<KeyCode>>()
-            .press(key);
+        let mut input = app.world_mut().resource_mut::<ButtonInput<KeyCode>>();
+        for &modifier in held {
+            input.press(modifier);
+        }
+        input.press(key);
         app.update();
         let messages = app.world().resource::<Messages<CommandTyped>>();
         messages.iter_current_update_messages().cloned().collect()
@@ -377,6 +391,18 @@ mod tests {
             asked(None, KeyCode::KeyD),
             vec![CommandTyped(Err(Unread::NeedsCursor))]
         );
+        assert_eq!(
+            asked(None, KeyCode::KeyK),
+            ok(Command::Where(Subject::Piece(PieceKind::General, None)))
+        );
+        assert_eq!(asked(None, KeyCode::F2), ok(Command::Help));
+        // Conceding needs Ctrl and Shift (and the game asks first): X alone is nothing.
+        let (ctrl, shift) = (KeyCode::ControlLeft, KeyCode::ShiftLeft);
+        assert_eq!(
+            asked_with(None, &[ctrl, shift], KeyCode::KeyX),
+            ok(Command::Concede)
+        );
+        assert!(asked(None, KeyCode::KeyX).is_empty());
         assert!(asked(None, KeyCode::KeyQ).is_empty());
     }
 

@@ -89,6 +89,7 @@ pub(super) fn report_window(
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .collapsible(false)
         .show(ctx, |ui| {
+            crate::game::widgets::take_the_keyboards_focus(ui);
             let Some((_, report)) = &window.made else {
                 ui.label(RichText::new(tr.text("report-making")).italics());
                 return;

@@ -88,6 +88,7 @@ pub(super) fn settings_window(
         .collapsible(false)
         .open(&mut open)
         .show(ctx, |ui| {
+            crate::game::widgets::take_the_keyboards_focus(ui);
             egui::Grid::new("settings-grid")
                 .num_columns(2)
                 .spacing([16.0, 8.0])
