@@ -194,3 +194,108 @@ fn a_move_is_played_with_the_keyboard_cursor() {
     assert_eq!(told, ["The board's cursor is hidden."]);
     assert_eq!(cursor(&app), None);
 }
+
+/// A whole game against six Easy computers played by the keyboard's cursor alone, as a person
+/// who cannot see the board plays it in the window: each turn the cursor goes through Qin's
+/// stones (`]`, after C twice if it stands on another army) to the one to move, Enter, then point by point (the arrows) to where it goes,
+/// Enter; every move of every kingdom is announced in words, and the game's end is told. If
+/// Qin falls before the end the computers play on to it.
+#[test]
+fn a_whole_game_is_played_by_keyboard_to_its_end() {
+    use qiguo::game::selection::Selection;
+    use qiguo::game::selection::cursor::{BoardCursor, CursorRequested};
+    use qiguo_rules::{Kingdom, Move};
+
+    let mut levels = [Some(Level::Easy); 7];
+    levels[0] = None;
+    let mut app = TestApp::new(Position::start(Rules::default()))
+        .levels(&levels)
+        .pace(qiguo::settings::PaceChoice::Instant)
+        .seed(11)
+        .build();
+    let cursor = |app: &App| app.world().resource::<BoardCursor>().at;
+    // The move a person who hears the board chooses: what a short search (a fixed number of
+    // positions, the same on any machine) finds, with the player's answers to `attacked` and
+    // `moves` in mind. It is never a pass while a stone can move.
+    let mut engine = qiguo_ai::Engine::new(qiguo_ai::TableSize::megabytes(4));
+    let limits = qiguo_ai::Limits {
+        nodes: Some(4_000),
+        ..Default::default()
+    };
+    let mut choose = |pos: &Position, turn: usize| -> Move {
+        engine
+            .search(pos, Level::Medium, &limits, turn as u64)
+            .map(|found| found.best)
+            .filter(|m| m.from().is_some())
+            .expect("a move for Qin")
+    };
+
+    send(&mut app, CursorRequested::Toggle);
+    let mut said: Vec<Announced> = Vec::new();
+    let mut played_by_keyboard = 0;
+    for frame in 0..200_000 {
+        app.update();
+        said.extend(messages::<Announced>(&mut app));
+        match phase(&app) {
+            TurnPhase::GameOver => break,
+            TurnPhase::AwaitingInput => {}
+            _ => continue,
+        }
+        let pos = position(&app);
+        assert_eq!(pos.to_move(), Kingdom::Qin, "only Qin waits for a person");
+        let mv = choose(&pos, played_by_keyboard);
+        let (from, to) = (mv.from().unwrap(), mv.to().unwrap());
+        // Back to Qin's army if the cursor stands elsewhere (C twice: it shows on the General),
+        // through the army to the stone; then point by point to its goal.
+        if cursor(&app)
+            .and_then(|at| pos.piece_at(at))
+            .is_none_or(|piece| piece.kingdom != Kingdom::Qin)
+        {
+            send(&mut app, CursorRequested::Toggle);
+            send(&mut app, CursorRequested::Toggle);
+        }
+        let mut stones = 0;
+        while cursor(&app) != Some(from) {
+            send(&mut app, CursorRequested::NextStone { forward: true });
+            stones += 1;
+            assert!(stones <= 17, "the cursor never reached {from}");
+        }
+        send(&mut app, CursorRequested::Act);
+        assert_eq!(app.world().resource::<Selection>().selected, Some(from));
+        while cursor(&app) != Some(to) {
+            let at = cursor(&app).unwrap();
+            let files = (to.file() as i8 - at.file() as i8).signum();
+            let ranks = if files == 0 {
+                (to.rank() as i8 - at.rank() as i8).signum()
+            } else {
+                0
+            };
+            send(&mut app, CursorRequested::Step { files, ranks });
+        }
+        let before = moves(&app);
+        send(&mut app, CursorRequested::Act);
+        said.extend(messages::<Announced>(&mut app));
+        assert_eq!(moves(&app), before + 1, "Enter on {to} played {mv:?}");
+        played_by_keyboard += 1;
+        assert!(frame < 199_999, "the game did not end");
+    }
+    assert_eq!(phase(&app), TurnPhase::GameOver, "the game did not end");
+    let the_match = app.world().resource::<Match>();
+    let plies = the_match.game().len();
+    assert!(played_by_keyboard >= 5, "Qin played {played_by_keyboard}");
+    // Every move announced, in words and in order; the end told urgently, last.
+    let told: Vec<&Announced> = said
+        .iter()
+        .filter(|a| !a.urgent && a.words.contains(" from "))
+        .collect();
+    assert_eq!(told.len(), plies, "{plies} moves, {} told", told.len());
+    let end = said.iter().rev().find(|a| a.urgent).expect("the end told");
+    assert!(
+        end.words.contains("wins the game") || end.words.contains("drawn"),
+        "{end:?}"
+    );
+    eprintln!(
+        "the game ended after {plies} moves, {played_by_keyboard} of them Qin's by keyboard: {}",
+        end.words
+    );
+}
