@@ -221,6 +221,50 @@ fn keep_the_focus_in_view(ui: &egui::Ui, screen: egui::Vec2) {
     }
 }
 
+/// What a widget that took the keyboard's focus is, in words for a screen reader: its label,
+/// its kind, and its state (checked or not, chosen or not, its value, what a field holds),
+/// from what egui says of it (`WidgetInfo`); `None` for what has nothing to say. Said by the
+/// page's document (`web::reader`); in the window, egui gives a screen reader its widgets
+/// through AccessKit itself.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn widget_told(info: &egui::WidgetInfo, tr: crate::i18n::Tr) -> Option<String> {
+    use egui::WidgetType;
+    // A field without a label of its own is named by its hint.
+    let label = info
+        .label
+        .as_deref()
+        .or(info.hint_text.as_deref())
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned);
+    let kind = match info.typ {
+        WidgetType::Button | WidgetType::ColorButton => "reader-kind-button",
+        WidgetType::Checkbox => "reader-kind-checkbox",
+        WidgetType::RadioButton | WidgetType::SelectableLabel => "reader-kind-option",
+        WidgetType::TextEdit => "reader-kind-field",
+        WidgetType::Slider | WidgetType::DragValue => "reader-kind-slider",
+        WidgetType::ComboBox => "reader-kind-list",
+        WidgetType::Link => "reader-kind-link",
+        WidgetType::CollapsingHeader => "reader-kind-heading",
+        _ => return label,
+    };
+    let mut words = vec![label.unwrap_or_default(), tr.text(kind)];
+    match (info.typ, info.selected) {
+        (WidgetType::Checkbox, Some(true)) => words.push(tr.text("reader-checked")),
+        (WidgetType::Checkbox, Some(false)) => words.push(tr.text("reader-unchecked")),
+        (_, Some(true)) => words.push(tr.text("reader-chosen")),
+        _ => {}
+    }
+    if let Some(value) = info.value {
+        words.push(format!("{}", (value * 100.0).round() / 100.0));
+    }
+    if let Some(text) = info.current_text_value.as_deref().filter(|t| !t.is_empty()) {
+        words.push(text.to_owned());
+    }
+    words.retain(|w| !w.is_empty());
+    Some(words.join(", "))
+}
+
 /// The height of a dialog's title bar and margins, in points.
 const DIALOG_CHROME: f32 = 64.0;
 
@@ -533,5 +577,37 @@ mod tests {
         for _ in 0..3 {
             assert_eq!(frame_with_keys(&ctx, true, &[]), None);
         }
+    }
+
+    /// What a focused widget is, in words: a button by its label, a check box with its state,
+    /// a slider with its value, a field with what it holds; a label says only itself.
+    #[test]
+    fn a_focused_widget_is_told_in_words() {
+        use egui::{WidgetInfo, WidgetType};
+        let tr = crate::i18n::Tr::default();
+        let button = WidgetInfo::labeled(WidgetType::Button, true, "Concede Qin");
+        assert_eq!(
+            widget_told(&button, tr).as_deref(),
+            Some("Concede Qin, button")
+        );
+        let checked = WidgetInfo::selected(WidgetType::Checkbox, true, true, "High-contrast board");
+        assert_eq!(
+            widget_told(&checked, tr).as_deref(),
+            Some("High-contrast board, check box, checked")
+        );
+        let mut slider = WidgetInfo::new(WidgetType::Slider);
+        slider.value = Some(0.7);
+        slider.label = Some("Volume".into());
+        assert_eq!(
+            widget_told(&slider, tr).as_deref(),
+            Some("Volume, slider, 0.7")
+        );
+        let field = WidgetInfo::text_edit(true, "", "Lin", "Your name");
+        assert_eq!(
+            widget_told(&field, tr).as_deref(),
+            Some("Your name, field, Lin")
+        );
+        let label = WidgetInfo::labeled(WidgetType::Label, true, "Some words");
+        assert_eq!(widget_told(&label, tr).as_deref(), Some("Some words"));
     }
 }

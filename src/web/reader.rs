@@ -2,7 +2,8 @@
 //! (`telling::Announced`: every move in words, politely; a person's turn and the end,
 //! assertively), the answers to commands (`telling::Told`), whose turn it is and the standings
 //! as a status, the moves as a list, and a field that takes moves and commands as the move box
-//! does. The canvas itself is an image with a one-line description. The document is hidden from
+//! does, and each of the game's widgets said as the keyboard reaches it. The canvas itself is an
+//! image with a one-line description. The document is hidden from
 //! the eye but for its field, which shows while it has the focus; F6 goes between the board and
 //! the field (the game keeps Tab for its own windows), Escape in the field back to the board.
 
@@ -34,6 +35,7 @@ pub(super) fn plugin(app: &mut App) {
             take_typed,
             say_announced,
             say_told,
+            say_focus,
             keep_status,
             keep_move_list,
         ),
@@ -199,9 +201,16 @@ fn add_line(region: &str, words: &str) {
 fn say_announced(mut announced: MessageReader<Announced>) {
     for Announced { words, urgent } in announced.read() {
         if *urgent {
-            // An alert is said when its text changes: the whole text is replaced.
+            // An alert is said when its text changes: the whole text is replaced, and the same
+            // words again (a new game's first turn) differ by a trailing no-break space.
             if let Some(alert) = by_id("readerAlert") {
-                alert.set_text_content(Some(words));
+                let now = alert.text_content().unwrap_or_default();
+                let words = if now == *words {
+                    format!("{words}\u{a0}")
+                } else {
+                    words.clone()
+                };
+                alert.set_text_content(Some(&words));
             }
         } else {
             add_line("readerSaid", words);
@@ -212,6 +221,20 @@ fn say_announced(mut announced: MessageReader<Announced>) {
 fn say_told(mut told: MessageReader<Told>) {
     for Told(words) in told.read() {
         add_line("readerSaid", words);
+    }
+}
+
+/// The game's windows by keyboard, said: each widget that takes egui's focus (Tab in the
+/// canvas) is said politely, by its label, kind and state, from what egui reports of it.
+fn say_focus(mut outputs: Query<&mut bevy_egui::EguiOutput>, tr: Res<Tr>) {
+    for mut output in &mut outputs {
+        for event in std::mem::take(&mut output.platform_output.events) {
+            if let bevy_egui::egui::output::OutputEvent::FocusGained(info) = event
+                && let Some(words) = crate::game::widgets::widget_told(&info, *tr)
+            {
+                add_line("readerSaid", &words);
+            }
+        }
     }
 }
 

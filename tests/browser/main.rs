@@ -640,7 +640,8 @@ async fn the_page_is_a_phones_game() {
 /// Chromium's accessibility tree while a game against six Easy computers is played from its
 /// field by the keyboard: the canvas is an image with its description, the field is named,
 /// the round's seven moves are said in words and in order, then the player's turn; a command
-/// typed in the field is answered.
+/// typed in the field is answered; Qin concedes by keyboard (the game's window reached by Tab,
+/// each button said) and the computers, let finish by keyboard, play on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(
     not(browser_tests),
@@ -715,5 +716,44 @@ async fn the_game_is_told_to_a_screen_reader() {
     browser.press("Escape", 27).await;
     let focused = browser.eval("document.activeElement.id").await;
     assert_eq!(focused.as_str(), Some("qiguo"));
+
+    // To the end of Qin's game by keyboard: `concede` typed in the field says what the game's
+    // window asks; from the board, Tab reaches its first button (said as it is reached) and
+    // Enter presses it: Qin's concession is said. With no person left, the offer is said, and
+    // Tab and Enter let the computers finish at the instant pace: they play on, each move
+    // said. (The whole game to its end is played by keyboard headless, `tests/game/telling.rs`;
+    // in this page the computers' rest of a game takes longer than a test should.)
+    browser.press("F6", 117).await;
+    browser.type_text("concede\n").await;
+    browser.wait_for_words("Concede Qin? ").await;
+    browser.press("Escape", 27).await;
+    browser.press("Tab", 9).await;
+    browser.wait_for_words("Concede Qin, button").await;
+    browser.press("Enter", 13).await;
+    browser.wait_for_words("Qin concedes").await;
+    browser
+        .wait_for_words("No person is left in the game")
+        .await;
+    browser.press("Tab", 9).await;
+    browser
+        .wait_for_words("Let the computers finish (instant), button")
+        .await;
+    let listed = "document.querySelectorAll('#readerMoves li').length";
+    let before = browser.eval(listed).await.as_u64().unwrap_or(0);
+    browser.press("Enter", 13).await;
+    let start = std::time::Instant::now();
+    loop {
+        let now = browser.eval(listed).await.as_u64().unwrap_or(0);
+        if now >= before + 6 {
+            break;
+        }
+        assert!(
+            start.elapsed() < PATIENCE,
+            "the computers played {} moves in {PATIENCE:?} after the offer",
+            now.saturating_sub(before)
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    browser.screenshot("reader-end").await;
     browser.close().await;
 }

@@ -34,15 +34,50 @@ impl ConcedeForm {
     }
 }
 
-/// `concede` typed in the move box opens the confirmation, as the button does.
+/// `concede` typed in the move box (or its key) opens the confirmation, as the button does,
+/// and says in words what it asks, for a player who does not see it.
 pub(super) fn open_when_typed(
     mut asked: MessageReader<crate::game::telling::ConcedeAsked>,
     mut form: ResMut<ConcedeForm>,
     the_match: Res<Match>,
+    mut told: MessageWriter<crate::game::telling::Told>,
+    tr: Res<Tr>,
 ) {
     if asked.read().count() > 0 {
         form.open(&the_match);
+        let tr = *tr;
+        let kingdom = the_match.position().to_move();
+        let (consequence, ends) = concession(&the_match, tr);
+        let mut words = vec![tr!(tr, "concede-title", kingdom = tr.kingdom(kingdom))];
+        words.extend(consequence);
+        words.extend(ends);
+        words.push(tr!(
+            tr,
+            "concede-keys",
+            confirm = tr!(tr, "concede-confirm", kingdom = tr.kingdom(kingdom)),
+            cancel = tr.text("dialog-cancel")
+        ));
+        told.write(crate::game::telling::Told(words.join(" ")));
     }
+}
+
+/// What conceding now would do, from the rules themselves: the move's sentence, and the end
+/// it brings, if it does.
+fn concession(the_match: &Match, tr: Tr) -> (Option<String>, Option<String>) {
+    let mut after = the_match.position().clone();
+    let consequence = after
+        .play(Move::CONCEDE)
+        .ok()
+        .map(|report| MoveDescription::of(&report).sentence(tr, the_match.game().len() + 1));
+    let ends = after.outcome().map(|outcome| {
+        tr!(
+            tr,
+            "concede-ends",
+            kingdom = tr.kingdom(outcome.winner),
+            how = tr.victory(outcome.victory)
+        )
+    });
+    (consequence, ends)
 }
 
 /// The confirmation: who concedes, what becomes of its army, and the buttons.
@@ -66,12 +101,7 @@ pub(super) fn concede_dialog(
     let pos = the_match.position();
     let kingdom = pos.to_move();
     let refusal = gate.refusal(&the_match, Mover::Person);
-    // What the concession would do, from the rules themselves.
-    let mut after = pos.clone();
-    let consequence = after
-        .play(Move::CONCEDE)
-        .ok()
-        .map(|report| MoveDescription::of(&report).sentence(tr, the_match.game().len() + 1));
+    let (consequence, ends) = concession(&the_match, tr);
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     crate::game::ui::centred_dialog(
@@ -92,13 +122,8 @@ pub(super) fn concede_dialog(
         if let Some(text) = &consequence {
             ui.label(RichText::new(text).strong());
         }
-        if let Some(outcome) = after.outcome() {
-            ui.label(tr!(
-                tr,
-                "concede-ends",
-                kingdom = tr.kingdom(outcome.winner),
-                how = tr.victory(outcome.victory)
-            ));
+        if let Some(ends) = &ends {
+            ui.label(ends);
         }
         ui.label(
             RichText::new(tr!(
@@ -141,6 +166,8 @@ pub(super) fn finish_offer(
     phase: Res<State<TurnPhase>>,
     mut pace: ResMut<Pace>,
     mut new_game: ResMut<NewGameForm>,
+    mut told: MessageWriter<crate::game::telling::Told>,
+    mut told_for: Local<Option<u64>>,
     tr: Res<Tr>,
 ) -> Result {
     let tr = *tr;
@@ -153,6 +180,22 @@ pub(super) fn finish_offer(
         || form.answered == Some(generation)
     {
         return Ok(());
+    }
+    // Said once in words too, for a player who does not see the offer.
+    if *told_for != Some(generation) {
+        *told_for = Some(generation);
+        told.write(crate::game::telling::Told(format!(
+            "{} {} {}",
+            tr.text("finish-title"),
+            tr.text("finish-explain"),
+            tr!(
+                tr,
+                "finish-keys",
+                instant = tr.text("finish-instant"),
+                watch = tr.text("finish-watch"),
+                new = tr.text("menu-new-game")
+            )
+        )));
     }
     let ctx = contexts.ctx_mut()?;
     crate::game::ui::centred_dialog("No person left", tr.text("finish-title")).show_within_screen(

@@ -123,12 +123,15 @@ pub(super) fn welcome_card(
                     chosen = Some(Choice::PlayNow);
                 }
                 ui.horizontal(|ui| {
-                    ui.label(RichText::new(tr.text("join-name")).small());
+                    let label = ui.label(RichText::new(tr.text("join-name")).small());
                     ui.add(
                         egui::TextEdit::singleline(network.name_mut())
+                            // Said with the field when the keyboard reaches it.
+                            .hint_text(tr.text("join-name"))
                             .char_limit(qiguo_protocol::MAX_NAME_CHARS)
                             .desired_width(160.0),
-                    );
+                    )
+                    .labelled_by(label.id);
                 });
                 ui.horizontal_wrapped(|ui| {
                     ui.label(RichText::new(tr.text("welcome-pace")).small());
