@@ -14,7 +14,7 @@ use qiguo_rules::{Game, Kingdom, Move, Piece, PieceKind, Point, Position};
 use crate::game::hint::HintRequested;
 use crate::game::keys;
 use crate::game::online::Online;
-use crate::game::state::{Match, UndoRequested};
+use crate::game::state::{Match, TurnPhase, UndoRequested};
 use crate::game::ui::describe::MoveDescription;
 use crate::i18n::Tr;
 use crate::tr;
@@ -46,36 +46,42 @@ pub struct Announced {
 }
 
 /// Announces what changed in the game since the last frame: the moves played (each in words),
-/// a move taken back, a new game; then whose turn it is if it is a person's here, or the end.
+/// a move taken back, a new game; then the end, or whose turn it is if it is a person's here —
+/// said once the game takes that person's input (after the last move is shown), so that a
+/// move typed as soon as it is said is not refused.
 fn announce_the_game(
     the_match: Res<Match>,
     online: Res<Online>,
+    phase: Res<State<TurnPhase>>,
     tr: Res<Tr>,
     mut seen: Local<Option<crate::game::state::Turn>>,
+    mut turn_told: Local<Option<crate::game::state::Turn>>,
     mut out: MessageWriter<Announced>,
 ) {
     let turn = the_match.turn();
-    if *seen == Some(turn) {
-        return;
-    }
     let tr = *tr;
     let game = the_match.game();
     let mut say = |words: String, urgent: bool| {
         out.write(Announced { words, urgent });
     };
-    match *seen {
-        Some(before) if before.generation == turn.generation && before.ply < turn.ply => {
-            for words in told_moves(game, before.ply, tr) {
-                say(words, false);
+    if *seen != Some(turn) {
+        match *seen {
+            Some(before) if before.generation == turn.generation && before.ply < turn.ply => {
+                for words in told_moves(game, before.ply, tr) {
+                    say(words, false);
+                }
             }
+            Some(before) if before.generation == turn.generation => {
+                say(tr!(tr, "told-taken-back", ply = turn.ply + 1), false);
+            }
+            // The first frame, or another game on the board.
+            _ => say(tr.text("told-new-game"), false),
         }
-        Some(before) if before.generation == turn.generation => {
-            say(tr!(tr, "told-taken-back", ply = turn.ply + 1), false);
-        }
-        // The first frame, or another game on the board.
-        _ => say(tr.text("told-new-game"), false),
+        *seen = Some(turn);
     }
-    *seen = Some(turn);
+    if *turn_told == Some(turn) {
+        return;
+    }
     let pos = game.position();
     if let Some(outcome) = pos.outcome() {
         say(
@@ -87,16 +93,20 @@ fn announce_the_game(
             ),
             true,
         );
-    } else if person_here(&the_match, &online, pos.to_move()) {
-        say(
-            tr!(
-                tr,
-                "told-your-turn",
-                kingdom = tr.kingdom(pos.to_move()),
-                ply = turn.ply + 1
-            ),
-            true,
-        );
+        *turn_told = Some(turn);
+    } else if *phase.get() == TurnPhase::AwaitingInput {
+        if person_here(&the_match, &online, pos.to_move()) {
+            say(
+                tr!(
+                    tr,
+                    "told-your-turn",
+                    kingdom = tr.kingdom(pos.to_move()),
+                    ply = turn.ply + 1
+                ),
+                true,
+            );
+        }
+        *turn_told = Some(turn);
     }
 }
 

@@ -1,6 +1,7 @@
 //! The page's document beside the canvas, for a screen reader: what the game announces
 //! (`telling::Announced`: every move in words, politely; a person's turn and the end,
-//! assertively), the answers to commands (`telling::Told`), whose turn it is and the standings
+//! assertively), the answers to commands (`telling::Told`), what the status line shows for a
+//! moment (a refusal and its reason, a notice), whose turn it is and the standings
 //! as a status, the moves as a list, and a field that takes moves and commands as the move box
 //! does, and each of the game's widgets said as the keyboard reaches it. The canvas itself is an
 //! image with a one-line description. The document is hidden from
@@ -35,6 +36,7 @@ pub(super) fn plugin(app: &mut App) {
             take_typed,
             say_announced,
             say_told,
+            say_refused,
             say_focus,
             keep_status,
             keep_move_list,
@@ -221,6 +223,35 @@ fn say_announced(mut announced: MessageReader<Announced>) {
 fn say_told(mut told: MessageReader<Told>) {
     for Told(words) in told.read() {
         add_line("readerSaid", words);
+    }
+}
+
+/// What the status line shows for a moment, said too: a move or a click refused (and why), a
+/// notice (saved, an error).
+fn say_refused(
+    mut refused: MessageReader<crate::game::selection::ClickRefused>,
+    mut rejected: MessageReader<crate::game::state::MoveRejected>,
+    mut notices: MessageReader<crate::game::state::Notice>,
+    tr: Res<Tr>,
+) {
+    let tr = *tr;
+    for r in refused.read() {
+        add_line("readerSaid", &r.reason.text(tr));
+    }
+    for r in rejected.read().filter(|r| r.reason.is_shown()) {
+        let reason = r.reason.text(tr);
+        add_line(
+            "readerSaid",
+            &tr!(
+                tr,
+                "toast-move-refused",
+                mv = r.mv.to_string(),
+                reason = reason
+            ),
+        );
+    }
+    for n in notices.read() {
+        add_line("readerSaid", &n.said.text(tr));
     }
 }
 
