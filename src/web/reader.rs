@@ -238,17 +238,11 @@ fn say_refused(
     for r in refused.read() {
         add_line("readerSaid", &r.reason.text(tr));
     }
-    for r in rejected.read().filter(|r| r.reason.is_shown()) {
-        let reason = r.reason.text(tr);
-        add_line(
-            "readerSaid",
-            &tr!(
-                tr,
-                "toast-move-refused",
-                mv = r.mv.to_string(),
-                reason = reason
-            ),
-        );
+    for words in rejected
+        .read()
+        .filter_map(|r| crate::game::ui::rejected_words(r, tr))
+    {
+        add_line("readerSaid", &words);
     }
     for n in notices.read() {
         add_line("readerSaid", &n.said.text(tr));

@@ -319,17 +319,6 @@ impl Browser {
     /// Waits until the accessibility tree has a node whose name contains `words`: the tree.
     #[allow(dead_code)]
     pub async fn wait_for_words(&mut self, words: &str) -> Vec<(String, String)> {
-        self.wait_for_words_within(words, PATIENCE).await
-    }
-
-    /// Waits until the accessibility tree has a node whose name contains `words`, for at most
-    /// `patience`: the tree.
-    #[allow(dead_code)]
-    pub async fn wait_for_words_within(
-        &mut self,
-        words: &str,
-        patience: Duration,
-    ) -> Vec<(String, String)> {
         let start = Instant::now();
         loop {
             let tree = self.accessibility_tree().await;
@@ -337,8 +326,8 @@ impl Browser {
                 return tree;
             }
             assert!(
-                start.elapsed() < patience,
-                "no node said {words:?} within {patience:?}: {tree:?}"
+                start.elapsed() < PATIENCE,
+                "no node said {words:?} within {PATIENCE:?}: {tree:?}"
             );
             tokio::time::sleep(Duration::from_millis(250)).await;
         }

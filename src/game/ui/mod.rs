@@ -15,6 +15,8 @@ mod report;
 mod settings;
 mod standings;
 mod status;
+#[cfg(target_arch = "wasm32")]
+pub(crate) use status::rejected_words;
 pub(crate) mod welcome;
 
 use bevy::prelude::*;

@@ -43,6 +43,19 @@ pub(crate) struct Toast {
 /// Seconds a message stays.
 const TOAST_SECONDS: f32 = 2.8;
 
+/// What the status line says of a move the rules refused (`None` where the refusal shows
+/// itself otherwise); the page's document says the same words.
+pub(crate) fn rejected_words(rejected: &MoveRejected, tr: Tr) -> Option<String> {
+    rejected.reason.is_shown().then(|| {
+        tr!(
+            tr,
+            "toast-move-refused",
+            mv = rejected.mv.to_string(),
+            reason = rejected.reason.text(tr)
+        )
+    })
+}
+
 pub(super) fn collect_toasts(
     time: Res<Time>,
     mut refused: MessageReader<ClickRefused>,
@@ -64,18 +77,12 @@ pub(super) fn collect_toasts(
     let reasons = refused
         .read()
         .map(|r| (r.reason.text(tr), true))
-        .chain(rejected.read().filter(|r| r.reason.is_shown()).map(|r| {
-            let reason = r.reason.text(tr);
-            (
-                tr!(
-                    tr,
-                    "toast-move-refused",
-                    mv = r.mv.to_string(),
-                    reason = reason
-                ),
-                true,
-            )
-        }))
+        .chain(
+            rejected
+                .read()
+                .filter_map(|r| rejected_words(r, tr))
+                .map(|words| (words, true)),
+        )
         .chain(notices.read().map(|n| (n.said.text(tr), n.error)))
         .chain(told);
     if let Some((text, error)) = reasons.last() {
