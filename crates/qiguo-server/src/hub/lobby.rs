@@ -40,6 +40,10 @@ const ONLINE_FRESH_MS: i64 = 30_000;
 pub(super) struct Lobby {
     view: watch::Sender<LobbyView>,
     changed: AtomicBool,
+    /// Held while the lobby is counted: one count at a time, so that the view sent last is
+    /// always the one counted last (two counts at once could finish in the other order, and an
+    /// older count would replace a newer one).
+    counting: tokio::sync::Mutex<()>,
 }
 
 impl Default for Lobby {
@@ -47,6 +51,7 @@ impl Default for Lobby {
         Lobby {
             view: watch::Sender::new(LobbyView::default()),
             changed: AtomicBool::new(true),
+            counting: tokio::sync::Mutex::new(()),
         }
     }
 }
@@ -144,7 +149,8 @@ impl Hub {
     /// changes are shown at once this way (whoever acts on a table sees the lobby with it);
     /// the rest waits for the keeper.
     async fn recount_lobby(&self) {
-        match self.count_lobby(self.players.online().len() as u32).await {
+        let _counting = self.lobby.counting.lock().await;
+        match self.count_lobby().await {
             Ok(view) => {
                 self.lobby.view.send_if_modified(|shown| {
                     let changed = *shown != view;
@@ -156,9 +162,10 @@ impl Hub {
         }
     }
 
-    /// The lobby, counted from the database; `online` people connected here.
-    async fn count_lobby(&self, online: u32) -> Result<LobbyView, StoreError> {
-        let online = self.store.count_online(online, ONLINE_FRESH_MS).await?;
+    /// The lobby, counted from the database. The people connected here are counted last: whoever
+    /// made a change the tables show had connected before it, so a view never shows a table
+    /// without counting the person who made it.
+    async fn count_lobby(&self) -> Result<LobbyView, StoreError> {
         let tables: Vec<TableView> = self
             .store
             .open_tables(LOBBY_LISTED as u32)
@@ -195,6 +202,8 @@ impl Hub {
                 moves: g.moves,
             })
             .collect();
+        let here = self.players.online().len() as u32;
+        let online = self.store.count_online(here, ONLINE_FRESH_MS).await?;
         Ok(LobbyView {
             online,
             paces,
