@@ -613,9 +613,15 @@ async fn confirmations_are_limited_per_player_and_per_address() {
     ));
     // A confirmation is sent for the address a player has when it goes: Cy's last, Hal's
     // once, the target's three times (and Cy's earlier ones only if they went before he
-    // changed his address).
-    wait_for_mails(&maildir, 5).await;
-    tokio::time::sleep(Duration::from_secs(1)).await;
+    // changed his address). Seven confirmations were queued (Cy's three, the target's three,
+    // Hal's one): each is sent or dropped once, and then the inbox is final.
+    eventually("every confirmation sent or dropped", || {
+        lines.count("e-mail sent mail=e-mail confirm to player")
+            + lines.count("e-mail not sent mail=e-mail confirm to player")
+            == 7
+    })
+    .await;
+    assert_eq!(lines.count("confirmation_queued=true"), 7);
     let to = |address: &str| {
         received(&maildir)
             .iter()
