@@ -18,6 +18,7 @@ use wasm_bindgen::closure::Closure;
 use crate::game::Match;
 use crate::game::selection::typed::MoveTyped;
 use crate::game::telling::{Announced, Told};
+use crate::game::ui::windows_text::{WindowText, windows_text};
 use crate::i18n::Tr;
 use crate::tr;
 
@@ -40,6 +41,7 @@ pub(super) fn plugin(app: &mut App) {
             say_focus,
             keep_status,
             keep_move_list,
+            keep_windows,
         ),
     );
 }
@@ -123,6 +125,14 @@ fn build_document(tr: Res<Tr>) {
             ("role", "log".to_owned()),
             ("aria-live", "off".to_owned()),
             ("aria-label", tr.text("reader-moves")),
+        ],
+    );
+    part(
+        "div",
+        "readerWindows",
+        &[
+            ("role", "region".to_owned()),
+            ("aria-label", tr.text("reader-windows")),
         ],
     );
     let _ = body.append_child(&section);
@@ -260,6 +270,90 @@ fn say_focus(mut outputs: Query<&mut bevy_egui::EguiOutput>, tr: Res<Tr>) {
                 add_line("readerSaid", &words);
             }
         }
+    }
+}
+
+/// How often the windows' text is read again from egui while the page runs: egui builds its
+/// AccessKit tree only on the frame after this (a tree every frame would cost every frame).
+const WINDOWS_READ_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// What [`keep_windows`] last wrote, and when it asks egui for the tree again.
+struct WindowsShown {
+    every: Timer,
+    shown: Option<Vec<WindowText>>,
+}
+
+impl Default for WindowsShown {
+    fn default() -> WindowsShown {
+        WindowsShown {
+            every: Timer::new(WINDOWS_READ_EVERY, TimerMode::Repeating),
+            shown: None,
+        }
+    }
+}
+
+/// The text of the game's open windows (rules, settings, the report, a dialog), written into
+/// the document under their titles so that a reader can read them line by line; a window that
+/// opens is said by its title. The moves and the move box are left out: the document tells
+/// them already.
+fn keep_windows(
+    mut contexts: Query<(&mut bevy_egui::EguiContext, &mut bevy_egui::EguiOutput)>,
+    time: Res<Time<Real>>,
+    tr: Res<Tr>,
+    mut state: Local<WindowsShown>,
+) {
+    let ask_again = state.every.tick(time.delta()).just_finished() || tr.is_changed();
+    let tr = *tr;
+    for (mut context, mut output) in &mut contexts {
+        let ctx = context.get_mut();
+        if let Some(tree) = output.platform_output.accesskit_update.take() {
+            ctx.disable_accesskit();
+            let left_out = [tr.text("moves-title"), tr.text("movebox-title")];
+            let windows = windows_text(&tree, &left_out, tr);
+            if state.shown.as_ref() != Some(&windows) {
+                if let Some(before) = &state.shown {
+                    for window in windows
+                        .iter()
+                        .filter(|w| !before.iter().any(|b| b.title == w.title))
+                    {
+                        add_line(
+                            "readerSaid",
+                            &tr!(tr, "reader-window-open", title = window.title.clone()),
+                        );
+                    }
+                }
+                write_windows(&windows);
+                state.shown = Some(windows);
+            }
+        }
+        if ask_again {
+            ctx.enable_accesskit();
+        }
+    }
+}
+
+/// The windows' text in the document: a heading for each window, a paragraph for each line.
+fn write_windows(windows: &[WindowText]) {
+    let (Some(doc), Some(region)) = (document(), by_id("readerWindows")) else {
+        return;
+    };
+    region.set_text_content(None);
+    for window in windows {
+        let Ok(part) = doc.create_element("section") else {
+            return;
+        };
+        let _ = part.set_attribute("aria-label", &window.title);
+        if let Ok(heading) = doc.create_element("h2") {
+            heading.set_text_content(Some(&window.title));
+            let _ = part.append_child(&heading);
+        }
+        for line in &window.lines {
+            if let Ok(paragraph) = doc.create_element("p") {
+                paragraph.set_text_content(Some(line));
+                let _ = part.append_child(&paragraph);
+            }
+        }
+        let _ = region.append_child(&part);
     }
 }
 

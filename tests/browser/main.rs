@@ -717,6 +717,42 @@ async fn the_game_is_told_to_a_screen_reader() {
     let focused = browser.eval("document.activeElement.id").await;
     assert_eq!(focused.as_str(), Some("qiguo"));
 
+    // A window of text (the rules, F1) is said as it opens and read line by line under its
+    // title in the document; closed (F1 again), it leaves the document.
+    browser.press("F1", 112).await;
+    browser.wait_for_words("Window: Rules").await;
+    let tree = browser
+        .wait_for_window_words("There is no check: nothing forces you")
+        .await;
+    assert!(
+        tree.iter()
+            .any(|(role, name)| role == "heading" && name == "Rules"),
+        "the rules' title: {tree:?}"
+    );
+    assert!(
+        tree.iter().any(|(role, name)| role == "StaticText"
+            && name == "There is no check: nothing forces you to protect an attacked General."),
+        "a line of the rules: {tree:?}"
+    );
+    browser.press("F1", 112).await;
+    let titles = "Array.from(document.querySelectorAll('#readerWindows h2'))\
+        .map(h => h.textContent).join('|')";
+    let start = std::time::Instant::now();
+    loop {
+        let shown = browser.eval(titles).await;
+        let shown = shown.as_str().unwrap_or_default();
+        if !shown.split('|').any(|t| t == "Rules") {
+            // The other windows stay: the kingdoms' table is read there too.
+            assert!(shown.split('|').any(|t| t == "Kingdoms"), "{shown}");
+            break;
+        }
+        assert!(
+            start.elapsed() < PATIENCE,
+            "the rules still in the document after {PATIENCE:?}: {shown}"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+
     // To the end of Qin's game by keyboard: `concede` typed in the field says what the game's
     // window asks; from the board, Tab reaches its first button (said as it is reached) and
     // Enter presses it: Qin's concession is said. With no person left, the offer is said, and

@@ -13,6 +13,10 @@ use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
+/// The name of the region of the page's document that holds the game's windows as they read
+/// (`reader-windows` in English).
+pub const WINDOWS_REGION: &str = "The game's windows, as they read";
+
 /// The longest the test waits for what it expects of the page (a board drawn, a title, a
 /// notification): time enough for a machine busy with a build beside the test; a wait returns
 /// as soon as its thing is there.
@@ -284,21 +288,46 @@ impl Browser {
     }
 
     /// The page as a screen reader reads it: Chromium's accessibility tree, each node that is
-    /// not ignored as its role and its name, in the document's order.
+    /// not ignored as its role and its name. With `windows`, only what stands in the
+    /// document's copy of the game's windows (the region named [`WINDOWS_REGION`]); without,
+    /// everything else (what is said, the field, the status, the moves): a window's text may
+    /// hold the same words as what is said, and a test waiting for the one must not take the
+    /// other.
     #[allow(dead_code)]
-    pub async fn accessibility_tree(&mut self) -> Vec<(String, String)> {
+    pub async fn accessibility_tree(&mut self, windows: bool) -> Vec<(String, String)> {
         self.call("Accessibility.enable", json!({})).await;
         let tree = self.call("Accessibility.getFullAXTree", json!({})).await;
-        tree["nodes"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|node| node["ignored"] != json!(true))
-            .map(|node| {
-                let text = |field: &str| node[field]["value"].as_str().unwrap_or("").to_owned();
-                (text("role"), text("name"))
+        let nodes = tree["nodes"].as_array().cloned().unwrap_or_default();
+        let text =
+            |node: &Value, field: &str| node[field]["value"].as_str().unwrap_or("").to_owned();
+        let parents: std::collections::HashMap<String, String> = nodes
+            .iter()
+            .filter_map(|node| {
+                Some((
+                    node["nodeId"].as_str()?.to_owned(),
+                    node["parentId"].as_str()?.to_owned(),
+                ))
             })
+            .collect();
+        let region: Option<String> = nodes
+            .iter()
+            .find(|node| text(node, "role") == "region" && text(node, "name") == WINDOWS_REGION)
+            .and_then(|node| node["nodeId"].as_str().map(str::to_owned));
+        let within = |id: &str| {
+            let mut at = Some(id.to_owned());
+            while let Some(id) = at {
+                if Some(&id) == region.as_ref() {
+                    return true;
+                }
+                at = parents.get(&id).cloned();
+            }
+            false
+        };
+        nodes
+            .iter()
+            .filter(|node| node["ignored"] != json!(true))
+            .filter(|node| within(node["nodeId"].as_str().unwrap_or_default()) == windows)
+            .map(|node| (text(node, "role"), text(node, "name")))
             .collect()
     }
 
@@ -316,12 +345,24 @@ impl Browser {
         }
     }
 
-    /// Waits until the accessibility tree has a node whose name contains `words`: the tree.
+    /// Waits until the accessibility tree, outside the game's windows, has a node whose name
+    /// contains `words`: that tree.
     #[allow(dead_code)]
     pub async fn wait_for_words(&mut self, words: &str) -> Vec<(String, String)> {
+        self.wait_for_words_in(words, false).await
+    }
+
+    /// Waits until the document's copy of the game's windows has a node whose name contains
+    /// `words`: that part of the tree.
+    #[allow(dead_code)]
+    pub async fn wait_for_window_words(&mut self, words: &str) -> Vec<(String, String)> {
+        self.wait_for_words_in(words, true).await
+    }
+
+    async fn wait_for_words_in(&mut self, words: &str, windows: bool) -> Vec<(String, String)> {
         let start = Instant::now();
         loop {
-            let tree = self.accessibility_tree().await;
+            let tree = self.accessibility_tree(windows).await;
             if tree.iter().any(|(_, name)| name.contains(words)) {
                 return tree;
             }

@@ -18,6 +18,8 @@ mod status;
 #[cfg(target_arch = "wasm32")]
 pub(crate) use status::rejected_words;
 pub(crate) mod welcome;
+#[cfg(any(test, target_arch = "wasm32"))]
+pub(crate) mod windows_text;
 
 use bevy::prelude::*;
 use bevy_egui::egui::epaint::text::{FontInsert, FontPriority, InsertFontFamily};
