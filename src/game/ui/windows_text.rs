@@ -92,7 +92,13 @@ fn line_of(node: &Node, tr: Tr) -> Option<String> {
     if label.is_empty() && value.is_empty() {
         return None;
     }
-    let mut words = vec![label.to_owned(), tr.text(kind)];
+    // A control without a label of its own (a list showing its choice) is named by its value.
+    let (name, value) = if label.is_empty() {
+        (value, "")
+    } else {
+        (label, value)
+    };
+    let mut words = vec![name.to_owned(), tr.text(kind)];
     match node.toggled() {
         Some(Toggled::True) if node.role() == Role::CheckBox => {
             words.push(tr.text("reader-checked"))
@@ -149,6 +155,9 @@ mod tests {
             egui::Window::new("Settings").show(&ctx, |ui| {
                 let mut on = true;
                 ui.checkbox(&mut on, "High-contrast board");
+                egui::ComboBox::from_id_salt("who plays")
+                    .selected_text("Person")
+                    .show_ui(ui, |_| {});
                 let _ = ui.button("Close");
             });
             egui::Window::new("Moves").show(&ctx, |ui| {
@@ -187,6 +196,10 @@ mod tests {
         );
         assert!(
             settings.contains(&"Close, button".to_owned()),
+            "{settings:?}"
+        );
+        assert!(
+            settings.contains(&"Person, list".to_owned()),
             "{settings:?}"
         );
         assert!(
