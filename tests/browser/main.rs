@@ -652,6 +652,23 @@ async fn the_game_is_told_to_a_screen_reader() {
     let mut browser = Browser::open().await;
     browser.visit(&format!("{}/", server.http)).await;
     browser.wait_for_board().await;
+    // Four Tabs pressed quickly on the welcome card, faster than its frames: each moves the
+    // focus a step, each step said (egui alone moves it once a frame).
+    browser
+        .eval("document.getElementById('qiguo').focus()")
+        .await;
+    browser.press_quickly("Tab", 9, 4).await;
+    let tree = browser.wait_for_words("Calm, button").await;
+    for step in [
+        "Play now, with people, button",
+        "Your name, field",
+        "Brisk, button",
+    ] {
+        assert!(
+            tree.iter().any(|(_, name)| name.starts_with(step)),
+            "{step}: {tree:?}"
+        );
+    }
     browser.click_welcome_computers().await;
     browser
         .wait_for_title("Qin to move · move 1", PATIENCE)

@@ -393,6 +393,23 @@ impl Browser {
             .await;
     }
 
+    /// A key pressed and let go `times` over, every event sent before any is answered: as a
+    /// quick player's presses reach a page whose frames are slow, several within one frame.
+    #[allow(dead_code)]
+    pub async fn press_quickly(&mut self, key: &str, virtual_code: u32, times: usize) {
+        let mut sent = Vec::new();
+        for _ in 0..times {
+            for kind in ["rawKeyDown", "keyUp"] {
+                let event = json!({ "type": kind, "key": key, "code": key,
+                                    "windowsVirtualKeyCode": virtual_code });
+                sent.push(self.send("Input.dispatchKeyEvent", event).await);
+            }
+        }
+        for id in sent {
+            self.answer(id, "Input.dispatchKeyEvent").await;
+        }
+    }
+
     /// A finger's tap: down and up at once (a person's tap lasts about a tenth of a second; a
     /// software renderer's frame of a phone's screen lasts longer, so the finger is not left
     /// down across frames, where it would be a long press).

@@ -15,6 +15,7 @@ mod report;
 mod settings;
 mod standings;
 mod status;
+mod tabs;
 #[cfg(target_arch = "wasm32")]
 pub(crate) use status::rejected_words;
 pub(crate) mod welcome;
@@ -45,7 +46,7 @@ pub(crate) use settings::toggled;
 pub(crate) use status::Toast;
 
 pub(crate) fn plugin(app: &mut App) {
-    app.add_plugins(fingers::plugin)
+    app.add_plugins((fingers::plugin, tabs::plugin))
         .init_resource::<NewGameForm>()
         .init_resource::<FilesForm>()
         .init_resource::<Toast>()
