@@ -248,21 +248,56 @@ pub(crate) fn widget_told(info: &egui::WidgetInfo, tr: crate::i18n::Tr) -> Optio
         WidgetType::CollapsingHeader => "reader-kind-heading",
         _ => return label,
     };
-    let mut words = vec![label.unwrap_or_default(), tr.text(kind)];
-    match (info.typ, info.selected) {
-        (WidgetType::Checkbox, Some(true)) => words.push(tr.text("reader-checked")),
-        (WidgetType::Checkbox, Some(false)) => words.push(tr.text("reader-unchecked")),
-        (_, Some(true)) => words.push(tr.text("reader-chosen")),
-        _ => {}
+    let checked = matches!(info.typ, WidgetType::Checkbox)
+        .then_some(info.selected)
+        .flatten();
+    let chosen = !matches!(info.typ, WidgetType::Checkbox) && info.selected == Some(true);
+    Some(control_words(
+        tr,
+        &label.unwrap_or_default(),
+        kind,
+        Control {
+            checked,
+            chosen,
+            number: info.value,
+            text: info.current_text_value.as_deref(),
+        },
+    ))
+}
+
+/// A control's state, as [`control_words`] says it.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) struct Control<'a> {
+    /// A check box's state.
+    pub(crate) checked: Option<bool>,
+    /// An option or a list's entry that is the one chosen.
+    pub(crate) chosen: bool,
+    /// A slider's number.
+    pub(crate) number: Option<f64>,
+    /// What a field holds, or a list shows.
+    pub(crate) text: Option<&'a str>,
+}
+
+/// A control in words for a screen reader: its name, its kind (`reader-kind-*`) and its state,
+/// separated by commas ("High-contrast board, check box, checked"). Shared by what is said as
+/// the keyboard reaches a widget and by the windows' text written into the page.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) fn control_words(tr: crate::i18n::Tr, name: &str, kind: &str, state: Control) -> String {
+    let mut words = vec![name.trim().to_owned(), tr.text(kind)];
+    match (state.checked, state.chosen) {
+        (Some(true), _) => words.push(tr.text("reader-checked")),
+        (Some(false), _) => words.push(tr.text("reader-unchecked")),
+        (None, true) => words.push(tr.text("reader-chosen")),
+        (None, false) => {}
     }
-    if let Some(value) = info.value {
-        words.push(format!("{}", (value * 100.0).round() / 100.0));
+    if let Some(number) = state.number {
+        words.push(format!("{}", (number * 100.0).round() / 100.0));
     }
-    if let Some(text) = info.current_text_value.as_deref().filter(|t| !t.is_empty()) {
+    if let Some(text) = state.text.map(str::trim).filter(|t| !t.is_empty()) {
         words.push(text.to_owned());
     }
     words.retain(|w| !w.is_empty());
-    Some(words.join(", "))
+    words.join(", ")
 }
 
 /// The height of a dialog's title bar and margins, in points.

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use bevy_egui::egui::accesskit::{Node, NodeId, Role, Toggled, TreeUpdate};
 
+use crate::game::widgets::{Control, control_words};
 use crate::i18n::Tr;
 
 /// One window's text: its title and its lines, in drawing order.
@@ -98,25 +99,23 @@ fn line_of(node: &Node, tr: Tr) -> Option<String> {
     } else {
         (label, value)
     };
-    let mut words = vec![name.to_owned(), tr.text(kind)];
-    match node.toggled() {
-        Some(Toggled::True) if node.role() == Role::CheckBox => {
-            words.push(tr.text("reader-checked"))
-        }
-        Some(Toggled::False) if node.role() == Role::CheckBox => {
-            words.push(tr.text("reader-unchecked"))
-        }
-        Some(Toggled::True) => words.push(tr.text("reader-chosen")),
-        _ => {}
-    }
-    if let Some(number) = node.numeric_value() {
-        words.push(format!("{}", (number * 100.0).round() / 100.0));
-    }
-    if !value.is_empty() {
-        words.push(value.to_owned());
-    }
-    words.retain(|w| !w.is_empty());
-    Some(words.join(", "))
+    let checkbox = node.role() == Role::CheckBox;
+    let toggled = node.toggled();
+    Some(control_words(
+        tr,
+        name,
+        kind,
+        Control {
+            checked: match toggled {
+                Some(Toggled::True) if checkbox => Some(true),
+                Some(Toggled::False) if checkbox => Some(false),
+                _ => None,
+            },
+            chosen: !checkbox && toggled == Some(Toggled::True),
+            number: node.numeric_value(),
+            text: Some(value),
+        },
+    ))
 }
 
 #[cfg(test)]
@@ -171,13 +170,16 @@ mod tests {
             .expect("AccessKit on")
     }
 
+    /// The tree of the second frame (windows are measured in their first), and English words.
+    fn settled_tree() -> (TreeUpdate, Tr) {
+        let ctx = egui::Context::default();
+        frame(&ctx);
+        (frame(&ctx), Tr::new(Language::English))
+    }
+
     #[test]
     fn each_window_is_told_by_its_title_and_lines_in_order() {
-        let ctx = egui::Context::default();
-        // Windows are measured in their first frame.
-        frame(&ctx);
-        let tree = frame(&ctx);
-        let tr = Tr::new(Language::English);
+        let (tree, tr) = settled_tree();
         let windows = windows_text(&tree, &["Moves".to_owned()], tr);
         let titles: Vec<&str> = windows.iter().map(|w| w.title.as_str()).collect();
         assert_eq!(titles, ["The rules", "Settings"], "{windows:#?}");
@@ -212,10 +214,7 @@ mod tests {
 
     #[test]
     fn a_tree_without_its_root_tells_no_window() {
-        let ctx = egui::Context::default();
-        frame(&ctx);
-        let tree = frame(&ctx);
-        let tr = Tr::new(Language::English);
+        let (tree, tr) = settled_tree();
         let everything = windows_text(&tree, &[], tr).len();
         assert!(everything >= 3, "{everything}");
         let empty = TreeUpdate {
