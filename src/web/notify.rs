@@ -110,8 +110,12 @@ pub(crate) fn heard(event: &Event) {
             your_turn(words.tr, *kingdom, players)
         })
     });
-    if let Some(words) = words {
-        show(&words.summary, &words.body);
+    match words {
+        Some(words) => {
+            info!(hidden, "your move elsewhere: a notification");
+            show(&words.summary, &words.body);
+        }
+        None => debug!("your move on the board: no notification"),
     }
 }
 
@@ -152,6 +156,7 @@ pub(crate) fn page_bytes(helper: &str, name: &str, arrived: impl FnOnce(Vec<u8>)
 /// the page has one (a click brings the page forward), else the page's own.
 fn show(title: &str, body: &str) {
     if !allowed() {
+        info!("notifications are not allowed: none shown");
         return;
     }
     if let Some((qiguo, notify)) = page_helper("notify") {
@@ -166,11 +171,11 @@ fn show(title: &str, body: &str) {
         }
         match notify.call1(&qiguo, &note) {
             Ok(shown) => {
-                let failed = Closure::once(move |e: JsValue| debug!("no notification ({e:?})"));
+                let failed = Closure::once(move |e: JsValue| warn!("no notification ({e:?})"));
                 let _ = js_sys::Promise::from(shown).catch(&failed);
                 failed.forget();
             }
-            Err(e) => debug!("no notification ({e:?}): {title}"),
+            Err(e) => warn!("no notification ({e:?}): {title}"),
         }
         return;
     }
@@ -186,7 +191,7 @@ fn show(title: &str, body: &str) {
             });
             shown.set_onclick(Some(on_click.unchecked_ref()));
         }
-        Err(e) => debug!("no notification ({e:?}): {title}"),
+        Err(e) => warn!("no notification ({e:?}): {title}"),
     }
 }
 

@@ -88,6 +88,7 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
 
     // The link, opened by a first-time visitor: a name, then the open seat.
     browser.record_notifications().await;
+    browser.record_console().await;
     browser.visit(&format!("{}/join/{code}", server.http)).await;
     browser.wait_for_board().await;
     // The name field has the keyboard once the Online window is drawn.
@@ -127,6 +128,14 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
         }
         tokio::time::sleep(Duration::from_millis(250)).await;
     };
+    if notified.is_empty() {
+        // What the page and the server said meanwhile, to tell where the turn was lost.
+        println!(
+            "the page's console:\n{}\nthe server's log:\n{}",
+            browser.console("").await.join("\n"),
+            server.last_log(40)
+        );
+    }
     assert_eq!(
         notified,
         [(

@@ -104,6 +104,12 @@ impl Served {
         let _ = self.server.0.wait();
     }
 
+    /// The last `n` lines of the server's log (to tell what it did when a test fails).
+    pub fn last_log(&self, n: usize) -> String {
+        let log = self.log.lock().unwrap();
+        log[log.len().saturating_sub(n)..].join("\n")
+    }
+
     /// How many lines of the server's log hold every one of `parts`.
     pub fn logged(&self, parts: &[&str]) -> usize {
         self.log
