@@ -3,7 +3,7 @@
 //! its seats and pace, who made which move, the take-back being asked. It checks moves, applies
 //! them once stored, says when the turn is due and what is to be told; the hub stores and tells.
 //!
-//! The time is given to it (`now_ms`), and so is who is present ([`Presence`]): the same game
+//! The time is given to it (`now_ms`), and so is who is present ([`SeatsPresent`]): the same game
 //! answers the same way in a test as on a server.
 
 use qiguo_protocol::{
@@ -31,7 +31,7 @@ pub(crate) const ADJOURN_AFTER_ROUNDS: u32 = 3;
 /// Whether the player of each seat counts as present (has the game open, here or on another
 /// server lately), by player number; seats beyond it are absent. Computers' seats are present
 /// whatever it says.
-pub(crate) type Presence<'a> = &'a [bool];
+pub(crate) type SeatsPresent<'a> = &'a [bool];
 
 /// Who makes a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -352,7 +352,12 @@ impl LiveGame {
 
     /// Applies a move checked by [`LiveGame::check`] (and stored) at `now_ms`. A take-back
     /// being asked is dropped (its event is returned first).
-    pub(crate) fn apply(&mut self, checked: Checked, now_ms: i64, present: Presence) -> Vec<Event> {
+    pub(crate) fn apply(
+        &mut self,
+        checked: Checked,
+        now_ms: i64,
+        present: SeatsPresent,
+    ) -> Vec<Event> {
         let Checked { ply, mv, by, .. } = checked;
         debug_assert_eq!(
             ply as usize,
@@ -516,7 +521,7 @@ impl LiveGame {
     pub(crate) fn replace(
         &mut self,
         stored: StoredGame,
-        present: Presence,
+        present: SeatsPresent,
         now_ms: i64,
     ) -> Vec<Event> {
         let old = std::mem::replace(self, LiveGame::from(stored));
@@ -617,7 +622,7 @@ impl LiveGame {
     pub(crate) fn view(
         &self,
         player: Option<&PlayerId>,
-        present: Presence,
+        present: SeatsPresent,
         now_ms: i64,
     ) -> GameView {
         GameView {
@@ -651,7 +656,7 @@ impl LiveGame {
     }
 
     /// The game in `player`'s list of games.
-    pub(crate) fn summary(&self, player: &PlayerId, present: Presence) -> GameSummary {
+    pub(crate) fn summary(&self, player: &PlayerId, present: SeatsPresent) -> GameSummary {
         let yours = self.seats_of(player);
         let over = self.is_over();
         let outcome = self.game.outcome().filter(|_| over);

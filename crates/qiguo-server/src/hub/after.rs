@@ -2,14 +2,26 @@
 
 use std::sync::Arc;
 
-use super::{Hub, shown_name, tidy};
-use crate::live::LiveGame;
-use crate::log::escaped;
-use crate::log::note;
+use super::core::Core;
+use super::shown_name;
+use crate::log::{Log, escaped, note};
 use crate::protocol::{Answer, Event, FINISHED_PER_PAGE, GameSummary, Refusal};
-use crate::store::{GameId, PlayerId};
+use crate::store::{GameId, PlayerId, Store};
 
-impl Hub {
+/// The slice of what comes after a game.
+pub(crate) struct After {
+    /// The games held, and the making of a new one.
+    core: Arc<Core>,
+    store: Store,
+    log: Log,
+}
+
+impl After {
+    /// Finished games read from `store`; rematches made in `core`.
+    pub(super) fn new(core: Arc<Core>, store: Store, log: Log) -> After {
+        After { core, store, log }
+    }
+
     /// Page `page` of `player`'s finished games, the newest first (read from the database,
     /// none of them held).
     pub(crate) async fn finished(&self, player: &PlayerId, page: u32) -> Result<Answer, Refusal> {
@@ -23,10 +35,8 @@ impl Hub {
         ids.truncate(FINISHED_PER_PAGE as usize);
         let mut games: Vec<GameSummary> = Vec::with_capacity(ids.len());
         for id in ids {
-            let mut stored = self.store.load_game(&id).await?;
-            tidy(&mut stored);
-            let game = LiveGame::from(stored);
-            games.push(game.summary(player, &self.presence(&game)));
+            let game = self.core.read_unheld(&id).await?;
+            games.push(game.summary(player, &self.core.present(&game)));
         }
         Ok(Answer::Finished { games, page, more })
     }
@@ -34,12 +44,8 @@ impl Hub {
     /// `player` offers the other people of finished game `id` a rematch: the same start,
     /// seats and pace, each person seated where they were (one who has as many games in
     /// progress as allowed finds their seat open, to take with the code).
-    pub(crate) async fn rematch(
-        self: &Arc<Self>,
-        player: &PlayerId,
-        id: &GameId,
-    ) -> Result<Answer, Refusal> {
-        let live = self.game_of_yours(id).await?;
+    pub(crate) async fn rematch(&self, player: &PlayerId, id: &GameId) -> Result<Answer, Refusal> {
+        let live = self.core.game_of_yours(id).await?;
         let (new, others) = {
             let g = live.lock().await;
             let new = g.game.rematch(player)?;
@@ -53,23 +59,23 @@ impl Hub {
                 .collect();
             (new, others)
         };
-        let Answer::Created { game, code } = self.create(player, new).await? else {
+        let Answer::Created { game, code } = self.core.create(player, new).await? else {
             return Err(Refusal::TryAgain);
         };
-        let rematch = self.live(&game).await?;
+        let rematch = self.core.live(&game).await?;
         let by = self.store.player_name(player).await?;
         for (seat, other) in others {
-            if self.room_for_a_game(&other).await.is_err() {
+            if self.core.room_for_a_game(&other).await.is_err() {
                 continue;
             }
             let name = shown_name(&self.store.take_seat(&game, seat, &other).await?);
             {
                 let mut g = rematch.lock().await;
-                let rating = self.rating_held(&other, g.game.family()).await?;
+                let rating = self.core.rating_held(&other, g.game.family()).await?;
                 let seated = g.game.seat(seat, &other, &name, rating);
                 g.tell(seated);
             }
-            self.tell_player(
+            self.core.tell_player(
                 &other,
                 Event::Rematch {
                     game: id.clone(),
@@ -87,7 +93,7 @@ impl Hub {
             by = player.0,
             name = escaped(&by)
         );
-        self.wake(&game);
+        self.core.wake(&game);
         Ok(Answer::Created { game, code })
     }
 }

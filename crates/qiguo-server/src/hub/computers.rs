@@ -1,32 +1,82 @@
-//! The computers of computers' seats and the stand-ins for absent players: a search in its
-//! lane ([`super::searches`]) when a game's turn is due, and the clock that looks every second
-//! for games with a move due.
+//! The computers of computers' seats and the stand-ins for absent players: woken by the core
+//! when a game's turn may be due, a search in its lane ([`super::searches`]) on the one server
+//! that claims the turn ([`super::claims`]), and its move made on the core.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use qiguo_rules::Move;
-
-use super::presence::SEEN_EVERY;
-use super::searches::SearchAsk;
-use super::{Hub, Shared};
-use crate::live::{Due, Mover};
-use crate::log::note;
-use crate::store::{GameId, PlayerId, StoreError};
+use tokio::sync::mpsc;
 use tracing::Instrument;
 
-impl Hub {
+use super::Shared;
+use super::claims::Claims;
+use super::core::Core;
+use super::searches::{SearchAsk, Searches};
+use crate::live::{Due, Mover};
+use crate::log::{Log, note};
+use crate::store::{GameId, PlayerId, Store, StoreError};
+
+/// The computers' slice: their searches and their claims among servers.
+pub(crate) struct Computers {
+    /// The games they move in.
+    core: Arc<Core>,
+    store: Store,
+    log: Log,
+    /// A thread per core, fair between games.
+    searches: Searches,
+    /// The turns this server claimed among servers on one database.
+    claims: Claims,
+}
+
+impl Computers {
+    /// The computers of `core`'s games, searching on `searches`, claiming turns with `claims`;
+    /// they look at each game `wakes` names, on a task of their own, until the hub is gone.
+    pub(super) fn start(
+        core: Arc<Core>,
+        store: Store,
+        log: Log,
+        searches: Searches,
+        claims: Claims,
+        mut wakes: mpsc::UnboundedReceiver<GameId>,
+    ) -> Arc<Computers> {
+        let computers = Arc::new(Computers {
+            core,
+            store,
+            log,
+            searches,
+            claims,
+        });
+        let weak = Arc::downgrade(&computers);
+        tokio::spawn(async move {
+            while let Some(id) = wakes.recv().await {
+                let Some(computers) = weak.upgrade() else {
+                    return;
+                };
+                // A span per game's turn: the computer's lines (and the store's) carry the game.
+                let span = tracing::info_span!(target: "qiguo_server", "game", game = %id.0);
+                tokio::spawn(
+                    async move {
+                        if let Ok(live) = computers.core.live(&id).await {
+                            computers.think(&live).await;
+                        }
+                    }
+                    .instrument(span),
+                );
+            }
+        });
+        computers
+    }
+
+    /// The computers' searches waiting for a thread.
+    pub(super) fn waiting(&self) -> usize {
+        self.searches.waiting()
+    }
+
     /// A computer of the quick pace takes seat `seat` over from `player` (absent past the grace,
     /// holding it since move `from`), in the database and then here; the followers are told,
     /// and the computer plays on.
-    async fn replace_absent(
-        self: &Arc<Self>,
-        live: &Shared,
-        seat: u8,
-        player: &PlayerId,
-        from: u32,
-    ) {
-        let Some(_open) = self.hold().await else {
+    async fn replace_absent(&self, live: &Shared, seat: u8, player: &PlayerId, from: u32) {
+        let Some(_open) = self.core.hold().await else {
             return;
         };
         let mut g = live.lock().await;
@@ -44,7 +94,7 @@ impl Hub {
             Err(StoreError::SeatNotFree(_)) => {
                 // Another server replaced them, or they came back to it: read it again.
                 drop(g);
-                self.refresh(&id).await;
+                self.core.refresh(&id).await;
                 return;
             }
             Err(e) => {
@@ -71,46 +121,22 @@ impl Hub {
             ply = ply
         );
         drop(g);
-        self.lobby.touch();
-        self.wake(&id);
+        self.core.touch_lobby();
+        self.core.wake(&id);
     }
 
-    /// Starts a computer or stand-in on the game's turn if one is due and none is thinking.
-    pub(super) fn wake(self: &Arc<Self>, id: &GameId) {
-        let hub = self.clone();
-        // A span per game's turn: the computer's lines (and the store's) carry the game.
-        let span = tracing::info_span!(target: "qiguo_server", "game", game = %id.0);
-        let id = id.clone();
-        tokio::spawn(
-            async move {
-                if let Ok(live) = hub.live(&id).await {
-                    hub.think(&live).await;
-                }
-            }
-            .instrument(span),
-        );
-    }
-
-    /// What is due in the game now, unless a search already runs on it.
-    pub(super) fn due(&self, live: &super::Live) -> Option<Due> {
-        if live.thinking {
-            return None;
-        }
-        live.game.due(self.store.now(), &self.presence(&live.game))
-    }
-
-    async fn think(self: &Arc<Self>, live: &Shared) {
+    async fn think(&self, live: &Shared) {
         let (job, ply, mover) = {
             let mut g = live.lock().await;
-            let (level, mover) = match self.due(&g) {
+            let (level, mover) = match self.core.due(&g) {
                 None => return,
                 Some(Due::Pass) => {
                     let ply = g.game.game().len() as u32;
                     drop(g);
-                    let Some(_open) = self.hold().await else {
+                    let Some(_open) = self.core.hold().await else {
                         return;
                     };
-                    if let Err(e) = self.make(live, Mover::Overdue, ply, Move::PASS).await {
+                    if let Err(e) = self.core.make(live, Mover::Overdue, ply, Move::PASS).await {
                         note!(self.log, ERROR, "an overdue pass not made", why = e);
                     }
                     return;
@@ -134,7 +160,7 @@ impl Hub {
                     Ok(seen) => g.game.set_seen(&seen),
                     Err(e) => note!(self.log, WARN, "presence not read", why = e),
                 }
-                if self.due(&g).is_none() {
+                if self.core.due(&g).is_none() {
                     return;
                 }
             }
@@ -146,7 +172,7 @@ impl Hub {
                 pos: game.position().clone(),
                 level,
                 seed,
-                attended: g.game.attended(&self.presence(&g.game)),
+                attended: g.game.attended(&self.core.present(&g.game)),
             };
             let ply = game.len() as u32;
             g.thinking = true;
@@ -161,8 +187,8 @@ impl Hub {
         let result = self.searches.search(job).await;
         live.lock().await.thinking = false;
         if let Some(mv) = result
-            && let Some(_open) = self.hold().await
-            && let Err(e) = self.make(live, mover, ply, mv).await
+            && let Some(_open) = self.core.hold().await
+            && let Err(e) = self.core.make(live, mover, ply, mv).await
         {
             note!(
                 self.log,
@@ -173,47 +199,5 @@ impl Hub {
             );
         }
         self.claims.release(claim).await;
-    }
-
-    /// Every second: computers and stand-ins that are due; every [`SEEN_EVERY`]: notes the
-    /// players present here, lets go of the games nobody uses and loads those whose time has
-    /// come.
-    pub(super) async fn clock(hub: std::sync::Weak<Hub>) {
-        let mut tick = tokio::time::interval(Duration::from_secs(1));
-        let mut seen_at = tokio::time::Instant::now();
-        loop {
-            tick.tick().await;
-            let Some(hub) = hub.upgrade() else {
-                return;
-            };
-            // Only games with a move due wake (a game busy elsewhere is looked at next time).
-            for (id, live) in hub.held.all() {
-                if live.try_lock().is_ok_and(|g| hub.due(&g).is_some()) {
-                    hub.wake(&id);
-                }
-            }
-            if seen_at.elapsed() >= SEEN_EVERY {
-                seen_at = tokio::time::Instant::now();
-                hub.note_seen().await;
-                if hub.mail_offered() {
-                    hub.note_online().await;
-                }
-                let gone = hub.let_go();
-                if gone > 0 {
-                    let (games, players) = hub.held();
-                    note!(
-                        hub.log,
-                        INFO,
-                        "games nobody uses let go",
-                        gone = gone,
-                        games = games,
-                        players = players
-                    );
-                }
-                if let Err(e) = hub.load_due().await {
-                    note!(hub.log, WARN, "games due not read", why = e);
-                }
-            }
-        }
     }
 }

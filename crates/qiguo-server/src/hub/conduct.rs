@@ -2,12 +2,27 @@
 //! table talk hidden, as a mute), reports one to the operator with a reason and the game, and
 //! a player the operator barred from play is refused at sign-in.
 
-use qiguo_protocol::clean_talk;
+use std::collections::HashSet;
 
-// The coordinator's own part: the hub's private types and helpers are this part's too.
-use super::*;
+use qiguo_protocol::{clean_name, clean_talk};
 
-impl Hub {
+use crate::live::LiveGame;
+use crate::log::{Log, note};
+use crate::protocol::Refusal;
+use crate::store::{GameId, PlayerId, Store};
+
+/// The conduct slice.
+pub(crate) struct Conduct {
+    store: Store,
+    log: Log,
+}
+
+impl Conduct {
+    /// Blocks and reports kept in `store`, said in `log`.
+    pub(super) fn new(store: Store, log: Log) -> Conduct {
+        Conduct { store, log }
+    }
+
     /// The player called `name` (as names are compared), never `asker`.
     async fn someone_named(&self, asker: &PlayerId, name: &str) -> Result<PlayerId, Refusal> {
         let name = clean_name(name)?;
@@ -64,14 +79,11 @@ impl Hub {
         );
         Ok(())
     }
+}
 
-    /// Whether `game`'s people include one `player` keeps apart from (either blocked the other).
-    pub(super) fn kept_apart_in(
-        game: &LiveGame,
-        apart: &std::collections::HashSet<PlayerId>,
-    ) -> bool {
-        game.seats()
-            .iter()
-            .any(|s| s.holder.as_ref().is_some_and(|h| apart.contains(h)))
-    }
+/// Whether `game`'s people include one `player` keeps apart from (either blocked the other).
+pub(super) fn kept_apart_in(game: &LiveGame, apart: &HashSet<PlayerId>) -> bool {
+    game.seats()
+        .iter()
+        .any(|s| s.holder.as_ref().is_some_and(|h| apart.contains(h)))
 }

@@ -1,10 +1,21 @@
-//! The requests about games, coordinated: games created and joined, moves checked on the
-//! game's core, stored and told, take-backs asked, answered and carried out.
+//! The core's second file: the requests that change a game — games created and joined, moves
+//! checked on the game's core, stored and told, take-backs asked, answered and carried out.
 
-// The coordinator's own part: the hub's private types and helpers are this part's too.
-use super::*;
+use std::sync::Arc;
 
-impl Hub {
+use qiguo_protocol::RatingFamily;
+use qiguo_rating::Rating;
+use qiguo_rules::{Kingdom, notation};
+use tokio::sync::broadcast;
+
+use super::core::Core;
+use super::{Live, Shared, shown_name};
+use crate::live::Mover;
+use crate::log::{escaped, note};
+use crate::protocol::{Answer, Event, GameSummary, GameView, MAX_MOVE_BYTES, NewGame, Refusal};
+use crate::store::{GameId, PlayerId, SeatPlan, StoreError};
+
+impl Core {
     // ----- Games -----
 
     /// Creates a game by `player`.
@@ -77,7 +88,7 @@ impl Hub {
         self.follow(&id, player, true);
         let view = g
             .game
-            .view(Some(player), &self.presence(&g.game), self.store.now());
+            .view(Some(player), &self.present(&g.game), self.store.now());
         let rx = g.subscribe();
         drop(g);
         self.wake(&id);
@@ -98,7 +109,7 @@ impl Hub {
         self.follow(id, player, true);
         let view = g
             .game
-            .view(Some(player), &self.presence(&g.game), self.store.now());
+            .view(Some(player), &self.present(&g.game), self.store.now());
         Ok((view, g.subscribe()))
     }
 
@@ -114,8 +125,17 @@ impl Hub {
         let mut g = live.lock().await;
         let view = g
             .game
-            .view(Some(player), &self.presence(&g.game), self.store.now());
+            .view(Some(player), &self.present(&g.game), self.store.now());
         Ok((view, g.subscribe()))
+    }
+
+    /// `player`'s rating in `family`, as kept (`None`: no rated game yet).
+    pub(super) async fn rating_held(
+        &self,
+        player: &PlayerId,
+        family: RatingFamily,
+    ) -> Result<Option<(Rating, u32)>, StoreError> {
+        Ok(self.store.rating(player, family).await?.rating)
     }
 
     /// Refused when `player` already holds seats in as many unfinished games as allowed.
@@ -147,13 +167,11 @@ impl Hub {
             let summary = match held {
                 Some(live) => {
                     let g = live.lock().await;
-                    g.game.summary(player, &self.presence(&g.game))
+                    g.game.summary(player, &self.present(&g.game))
                 }
                 None => {
-                    let mut stored = self.store.load_game(&id).await?;
-                    tidy(&mut stored);
-                    let game = LiveGame::from(stored);
-                    game.summary(player, &self.presence(&game))
+                    let game = self.read_unheld(&id).await?;
+                    game.summary(player, &self.present(&game))
                 }
             };
             games.push(summary);
@@ -194,7 +212,7 @@ impl Hub {
         let mut g = live.lock().await;
         let id = g.game.id.clone();
         let mut checked = g.game.check(mover, ply, mv, self.store.now())?;
-        let mail = self.mail_due(std::mem::take(&mut checked.mail));
+        let mail = self.notices_due(std::mem::take(&mut checked.mail));
         let asked = std::time::Instant::now();
         match self
             .store
@@ -221,7 +239,7 @@ impl Hub {
         }
         self.metrics.stored(asked.elapsed());
         let now = self.store.now();
-        let presence = self.presence(&g.game);
+        let presence = self.present(&g.game);
         let foreseen = checked.ends;
         let events = g.game.apply(checked, now, &presence);
         let over = g.game.is_over();
@@ -254,8 +272,7 @@ impl Hub {
         );
         if over {
             note!(self.log, INFO, "game over", game = id.0);
-            self.rate_soon(&id);
-            self.lobby.touch();
+            self.ended(&id);
         } else {
             self.tell_next(&g);
         }
@@ -343,7 +360,7 @@ impl Hub {
         after.take_back_to(ply, self.store.now(), &[]);
         self.store.take_back(&id, ply, has, after.due_in()).await?;
         let now = self.store.now();
-        let presence = self.presence(&g.game);
+        let presence = self.present(&g.game);
         let taken = g.game.take_back_to(ply, now, &presence);
         g.tell(taken);
         note!(

@@ -5,12 +5,11 @@
 //! `due_ms` when its time comes (a correspondence game's computer, an overdue move), or loaded
 //! when a player opens it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use super::{Hub, Shared, lock};
-use crate::log::note;
-use crate::store::{GameId, StoreError};
+use super::{Shared, lock};
+use crate::store::GameId;
 
 /// The most games due that one look at the database loads.
 pub(super) const DUE_AT_ONCE: u32 = 500;
@@ -58,7 +57,7 @@ impl Held {
 
     /// Lets go of the games `idle` that nobody took meanwhile (a follower or a request holds a
     /// clone of its game), and of the room the map kept for more.
-    fn let_go(&self, idle: &[GameId]) {
+    pub(super) fn let_go(&self, idle: &[GameId]) {
         let mut games = lock(&self.games);
         for id in idle {
             if let Some(live) = games.get(id)
@@ -69,79 +68,6 @@ impl Held {
         }
         let keep = games.len() * 2;
         games.shrink_to(keep);
-    }
-}
-
-impl Hub {
-    /// Loads the games whose time has come that are not held yet, and starts what is due on
-    /// them; a game found not due after all (adjourned, say) gets its time put right in the
-    /// database. Returns how many were loaded.
-    pub async fn load_due(self: &Arc<Self>) -> Result<usize, StoreError> {
-        let now = self.store.now();
-        let due = self.store.due_games(now, DUE_AT_ONCE).await?;
-        let mut loaded = 0;
-        for id in due {
-            if self.held.contains(&id) {
-                continue;
-            }
-            let live = match self.load(&id).await {
-                Ok(live) => live,
-                Err(e) => {
-                    note!(self.log, ERROR, "game not loaded", game = id.0, why = e);
-                    // Not looked at again until someone opens it.
-                    let _ = self.store.set_due(&id, None).await;
-                    continue;
-                }
-            };
-            loaded += 1;
-            let g = live.lock().await;
-            if self.due(&g).is_none() {
-                let next = g.game.due_in().map(|d| g.game.moved_ms().saturating_add(d));
-                let next = next.filter(|&at| at > now);
-                drop(g);
-                if let Err(e) = self.store.set_due(&id, next).await {
-                    note!(self.log, WARN, "due time not kept", game = id.0, why = e);
-                }
-            } else {
-                drop(g);
-                self.wake(&id);
-            }
-        }
-        Ok(loaded)
-    }
-
-    /// Lets go of the games nobody uses (no follower, no search, nothing due now, no take-back
-    /// being asked) and of the channels nobody listens to. Returns how many games were let go.
-    /// The hub's clock calls it (and [`Hub::load_due`]) every [`super::SEEN_EVERY`].
-    pub fn let_go(&self) -> usize {
-        let held = self.held.all();
-        let opened: HashSet<GameId> = self.presence.games_open();
-        let mut idle = Vec::new();
-        for (id, live) in held {
-            // A game busy now is looked at next time.
-            let Ok(mut g) = live.try_lock() else {
-                continue;
-            };
-            if !g.followed() {
-                g.events = None;
-            }
-            let unused = !g.followed()
-                && !g.thinking
-                && g.game.take_back().is_none()
-                && self.due(&g).is_none()
-                && !opened.contains(&id);
-            if unused {
-                idle.push(id);
-            }
-        }
-        self.held.let_go(&idle);
-        self.players.let_go_unheard();
-        idle.len()
-    }
-
-    /// Games and players' channels held now.
-    pub fn held(&self) -> (usize, usize) {
-        (self.held.len(), self.players.held())
     }
 }
 

@@ -5,19 +5,40 @@ use std::sync::Arc;
 
 use qiguo_protocol::calendar::{date_text, day_of, parse_date};
 
-use super::Hub;
-use crate::log::note;
+use super::core::Core;
+use crate::log::{Log, note};
 use crate::protocol::{Answer, Refusal};
-use crate::store::{GameId, PlayerId};
+use crate::store::{GameId, PlayerId, Store};
 
 /// Days of holiday a player may take a calendar year, unless the server says otherwise.
-pub const HOLIDAY_DAYS: u32 = 14;
+pub(crate) const HOLIDAY_DAYS: u32 = 14;
 
-impl Hub {
+/// The holidays slice.
+pub(crate) struct Holidays {
+    /// The games held, whose seats are read again when a player goes away or comes back.
+    core: Arc<Core>,
+    store: Store,
+    log: Log,
+    /// Days of holiday a player may take a calendar year.
+    days: u32,
+}
+
+impl Holidays {
+    /// Holidays of up to `days` a calendar year, kept in `store`, told to the games `core`
+    /// holds.
+    pub(super) fn new(core: Arc<Core>, store: Store, log: Log, days: u32) -> Holidays {
+        Holidays {
+            core,
+            store,
+            log,
+            days,
+        }
+    }
+
     /// `player` goes on holiday until `until` (`YYYY-MM-DD`, today or later), changes its last
     /// day, or (`None`) is back today.
     pub(crate) async fn away(
-        self: &Arc<Self>,
+        &self,
         player: &PlayerId,
         until: Option<&str>,
     ) -> Result<Answer, Refusal> {
@@ -31,9 +52,7 @@ impl Hub {
                     },
                 )?),
             };
-        self.store
-            .set_away(player, until, today, self.holiday_days)
-            .await?;
+        self.store.set_away(player, until, today, self.days).await?;
         match until {
             Some(day) => note!(
                 self.log,
@@ -58,21 +77,19 @@ impl Hub {
     pub(crate) async fn holidays(&self, player: &PlayerId) -> Result<Answer, Refusal> {
         let today = day_of(self.store.now());
         Ok(Answer::Holidays(
-            self.store
-                .holidays(player, today, self.holiday_days)
-                .await?,
+            self.store.holidays(player, today, self.days).await?,
         ))
     }
 
     /// Reads game `id` again after its players' holidays changed, and keeps when it is due.
-    async fn read_seats_again(self: &Arc<Self>, id: &GameId) {
-        let held = self.held.contains(id);
+    async fn read_seats_again(&self, id: &GameId) {
+        let held = self.core.held.contains(id);
         let live = if held {
-            self.refresh(id).await;
-            self.held.get(id)
+            self.core.refresh(id).await;
+            self.core.held.get(id)
         } else {
             // Read now, holidays and all.
-            self.live(id).await.ok()
+            self.core.live(id).await.ok()
         };
         let Some(live) = live else {
             return;

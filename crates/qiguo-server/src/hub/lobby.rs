@@ -11,7 +11,7 @@
 //! (kingdoms in turn order) and computers of the table's level in the other seats. A table whose
 //! time runs out starts with computers in its empty seats, or closes, as its creator chose.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use qiguo_protocol::RatingFamily;
@@ -20,12 +20,14 @@ use qiguo_protocol::lobby::{
     WhenUnfilled,
 };
 use qiguo_rules::{Game, PlayerInfo, Position, Record, Rules};
+use tokio::sync::watch;
 
+use super::core::Core;
+use super::shown_name;
+use crate::log::{Log, note};
+use crate::protocol::{Event, NewGame, Refusal};
 use crate::rated;
-use crate::store::StoredTable;
-
-// The coordinator's own part: the hub's private types and helpers are this part's too.
-use super::*;
+use crate::store::{PlayerId, SeatPlan, Store, StoreError, StoredTable};
 
 /// The shortest time between two recounts after a change.
 pub const LOBBY_EVERY: Duration = Duration::from_secs(1);
@@ -36,31 +38,17 @@ pub const LOBBY_AT_LEAST: Duration = Duration::from_secs(10);
 /// How long a server's count of people connected counts without being noted again.
 const ONLINE_FRESH_MS: i64 = 30_000;
 
-/// The lobby's room: its view, and whether something changed since it was counted.
-pub(super) struct Lobby {
+/// The lobby and tables slice: the lobby's view, sent to the clients following it.
+pub(crate) struct Lobby {
+    /// Its people's channels, the flag of changes made here, and rooms for new games.
+    core: Arc<Core>,
+    store: Store,
+    log: Log,
     view: watch::Sender<LobbyView>,
-    changed: AtomicBool,
     /// Held while the lobby is counted: one count at a time, so that the view sent last is
     /// always the one counted last (two counts at once could finish in the other order, and an
     /// older count would replace a newer one).
     counting: tokio::sync::Mutex<()>,
-}
-
-impl Default for Lobby {
-    fn default() -> Lobby {
-        Lobby {
-            view: watch::Sender::new(LobbyView::default()),
-            changed: AtomicBool::new(true),
-            counting: tokio::sync::Mutex::new(()),
-        }
-    }
-}
-
-impl Lobby {
-    /// Something the lobby shows changed here: it is recounted soon.
-    pub(super) fn touch(&self) {
-        self.changed.store(true, Ordering::Relaxed);
-    }
 }
 
 /// A new game for table `spec` and the people `seated` at it (in the order they sat down): the
@@ -108,32 +96,43 @@ fn table_view(table: StoredTable) -> TableView {
     }
 }
 
-impl Hub {
+impl Lobby {
+    /// The lobby counted from `store`, its tables' people told through `core`.
+    pub(super) fn new(core: Arc<Core>, store: Store, log: Log) -> Lobby {
+        Lobby {
+            core,
+            store,
+            log,
+            view: watch::Sender::new(LobbyView::default()),
+            counting: tokio::sync::Mutex::new(()),
+        }
+    }
+
     /// The lobby as it stands, and (with `follow`) its changes from now on.
-    pub(crate) fn lobby(&self) -> (LobbyView, watch::Receiver<LobbyView>) {
-        let mut receiver = self.lobby.view.subscribe();
+    pub(crate) fn follow(&self) -> (LobbyView, watch::Receiver<LobbyView>) {
+        let mut receiver = self.view.subscribe();
         let view = receiver.borrow_and_update().clone();
         (view, receiver)
     }
 
     /// Every [`LOBBY_EVERY`]: the tables whose time ran out started or closed, and the lobby
     /// recounted if something changed (here, or [`LOBBY_AT_LEAST`] ago, elsewhere).
-    pub(super) async fn lobby_keeper(hub: std::sync::Weak<Hub>) {
+    pub(super) async fn keeper(lobby: std::sync::Weak<Lobby>) {
         let mut tick = tokio::time::interval(LOBBY_EVERY);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut counted = tokio::time::Instant::now();
         let mut online_before = None;
         loop {
             tick.tick().await;
-            let Some(hub) = hub.upgrade() else {
+            let Some(lobby) = lobby.upgrade() else {
                 return;
             };
-            if *hub.closing.borrow() {
+            if lobby.core.is_closing() {
                 return;
             }
-            hub.tables_due().await;
-            let online = hub.players.online().len();
-            let due = hub.lobby.changed.swap(false, Ordering::Relaxed)
+            lobby.tables_due().await;
+            let online = lobby.core.players.online().len();
+            let due = lobby.core.lobby_touched()
                 || online_before != Some(online)
                 || counted.elapsed() >= LOBBY_AT_LEAST;
             if !due {
@@ -141,18 +140,18 @@ impl Hub {
             }
             online_before = Some(online);
             counted = tokio::time::Instant::now();
-            hub.recount_lobby().await;
+            lobby.recount().await;
         }
     }
 
     /// Counts the lobby now and sends it to its followers if it changed. The tables' own
     /// changes are shown at once this way (whoever acts on a table sees the lobby with it);
     /// the rest waits for the keeper.
-    async fn recount_lobby(&self) {
-        let _counting = self.lobby.counting.lock().await;
+    async fn recount(&self) {
+        let _counting = self.counting.lock().await;
         match self.count_lobby().await {
             Ok(view) => {
-                self.lobby.view.send_if_modified(|shown| {
+                self.view.send_if_modified(|shown| {
                     let changed = *shown != view;
                     *shown = view;
                     changed
@@ -202,7 +201,7 @@ impl Hub {
                 moves: g.moves,
             })
             .collect();
-        let here = self.players.online().len() as u32;
+        let here = self.core.players.online().len() as u32;
         let online = self.store.count_online(here, ONLINE_FRESH_MS).await?;
         Ok(LobbyView {
             online,
@@ -220,7 +219,7 @@ impl Hub {
     ) -> Result<TableView, Refusal> {
         spec.check()?;
         self.check_rating_for(player, spec).await?;
-        self.room_for_a_game(player).await?;
+        self.core.room_for_a_game(player).await?;
         let fill_by = self
             .store
             .now()
@@ -235,13 +234,13 @@ impl Hub {
             people = spec.people,
             rated = spec.rated
         );
-        self.recount_lobby().await;
+        self.recount().await;
         Ok(table_view(self.store.table(&id).await?))
     }
 
     /// `player` sits at table `id`; the one who fills it starts its game.
     pub(crate) async fn join_table(
-        self: &Arc<Self>,
+        &self,
         player: &PlayerId,
         id: &TableId,
     ) -> Result<TableView, Refusal> {
@@ -255,7 +254,7 @@ impl Hub {
             return Err(Refusal::TableBlocked);
         }
         if table.seated.iter().all(|(p, ..)| p != player) {
-            self.room_for_a_game(player).await?;
+            self.core.room_for_a_game(player).await?;
         }
         let table = self.store.join_table(id, player).await?;
         note!(self.log, INFO, "table joined", table = id.0, by = player.0);
@@ -263,7 +262,7 @@ impl Hub {
             self.start_table(id).await?;
             return Ok(table_view(self.store.table(id).await?));
         }
-        self.recount_lobby().await;
+        self.recount().await;
         Ok(table_view(table))
     }
 
@@ -278,7 +277,7 @@ impl Hub {
             by = player.0,
             closed = closed
         );
-        self.recount_lobby().await;
+        self.recount().await;
         Ok(())
     }
 
@@ -288,7 +287,7 @@ impl Hub {
             return Ok(());
         };
         let family = RatingFamily::of(&spec.pace);
-        let rating = rated::shown(self.rating_held(player, family).await?).points;
+        let rating = rated::shown(self.core.rating_held(player, family).await?).points;
         if spec.takes(rating) {
             Ok(())
         } else {
@@ -301,7 +300,7 @@ impl Hub {
     }
 
     /// Starts table `id`'s game (once, on any server) and tells everyone seated.
-    async fn start_table(self: &Arc<Self>, id: &TableId) -> Result<(), Refusal> {
+    async fn start_table(&self, id: &TableId) -> Result<(), Refusal> {
         let Some((created, seated)) = self.store.start_table(id, table_game).await? else {
             return Ok(());
         };
@@ -314,7 +313,7 @@ impl Hub {
             people = seated.len()
         );
         for player in &seated {
-            self.tell_player(
+            self.core.tell_player(
                 player,
                 Event::TableStarted {
                     table: id.clone(),
@@ -322,12 +321,12 @@ impl Hub {
                 },
             );
         }
-        self.recount_lobby().await;
+        self.recount().await;
         Ok(())
     }
 
     /// The tables whose time to fill ran out: started with computers, or closed, as set.
-    async fn tables_due(self: &Arc<Self>) {
+    async fn tables_due(&self) {
         let due = match self.store.tables_due(self.store.now(), 20).await {
             Ok(due) => due,
             Err(e) => {
@@ -351,13 +350,14 @@ impl Hub {
     }
 
     /// Closes table `id` unfilled and tells the people who sat at it.
-    async fn close_table(self: &Arc<Self>, id: &TableId) -> Result<(), Refusal> {
+    async fn close_table(&self, id: &TableId) -> Result<(), Refusal> {
         let seated = self.store.close_table(id).await?;
         note!(self.log, INFO, "table closed unfilled", table = id.0);
         for player in &seated {
-            self.tell_player(player, Event::TableClosed { table: id.clone() });
+            self.core
+                .tell_player(player, Event::TableClosed { table: id.clone() });
         }
-        self.recount_lobby().await;
+        self.recount().await;
         Ok(())
     }
 }

@@ -8,6 +8,7 @@
 
 mod links;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use lettre::Message;
@@ -15,29 +16,30 @@ use lettre::message::Mailbox;
 use qiguo_protocol::calendar::DAY_MS;
 use qiguo_rules::Kingdom;
 
-use super::{Hub, shown_name};
+use super::core::Core;
+use super::shown_name;
 use crate::live::LiveGame;
-use crate::log::escaped;
-use crate::log::note;
+use crate::log::{Log, escaped, note};
 use crate::mail::compose::{GameNote, Letter};
 use crate::mail::texts::MailLanguage;
 use crate::mail::{MAX_ATTEMPTS, MailConfig, Relay, SendError};
+use crate::metrics::Metrics;
 use crate::protocol::{Answer, MailView, Refusal};
 use crate::store::mail::{
-    CONFIRM_DAYS, MAX_ADDRESS_BYTES, MailKind, MailNote, Outcome, Outgoing, Purpose, SIGNIN_MS,
+    CONFIRM_DAYS, MAX_ADDRESS_BYTES, MailKind, Outcome, Outgoing, Purpose, SIGNIN_MS,
     UNSUBSCRIBE_MS,
 };
-use crate::store::{GameId, PlayerId, StoreError};
+use crate::store::{GameId, PlayerId, Store, StoreError};
 pub use links::{LinkAction, LinkPage};
 
 /// How many e-mails a server claims from the outbox at a time.
-const CLAIM_AT_ONCE: u32 = 16;
+pub(super) const CLAIM_AT_ONCE: u32 = 16;
 
 /// How long a reminder or digest waits while its player is connected (they see their games).
 const WHILE_CONNECTED_MS: i64 = 10 * 60 * 1000;
 
 /// How often the tokens out of date and the e-mails long done are forgotten.
-const PRUNE_EVERY: Duration = Duration::from_secs(3600);
+pub(super) const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 
 /// A server's e-mail: what it was told, and its relay.
 #[derive(Debug)]
@@ -90,33 +92,49 @@ pub fn checked_address(given: &str) -> Result<String, Refusal> {
     Ok(address.to_owned())
 }
 
-impl Hub {
-    /// Whether this server sends e-mail.
-    pub(crate) fn mail_offered(&self) -> bool {
-        self.mail.is_some()
+/// The e-mail slice: players' addresses, and the e-mails of the outbox written and sent.
+pub(crate) struct Mail {
+    /// The games held, which the e-mails tell of, and the players' connections.
+    core: Arc<Core>,
+    store: Store,
+    metrics: Arc<Metrics>,
+    log: Log,
+    /// The relay, if this server sends e-mail.
+    mailing: Option<Mailing>,
+}
+
+impl Mail {
+    /// E-mail through `mailing` (none: this server sends none), kept in `store`, telling of
+    /// the games `core` holds.
+    pub(super) fn new(
+        core: Arc<Core>,
+        store: Store,
+        metrics: Arc<Metrics>,
+        log: Log,
+        mailing: Option<Mailing>,
+    ) -> Mail {
+        Mail {
+            core,
+            store,
+            metrics,
+            log,
+            mailing,
+        }
     }
 
-    /// Notes the language `player` reads (`en`, `sv`, `zh`), said at hello, for the e-mails and
-    /// notifications.
-    pub(crate) async fn note_language(&self, player: &PlayerId, code: &str) {
-        if self.mail.is_none() && self.push.is_none() {
-            return;
-        }
-        let language = MailLanguage::from_code(Some(code));
-        if let Err(e) = self.store.set_language(player, language.code()).await {
-            note!(
-                self.log,
-                WARN,
-                "language not noted",
-                player = player.0,
-                why = e
-            );
-        }
+    /// The relay, if this server sends e-mail.
+    pub(super) fn mailing(&self) -> Option<&Mailing> {
+        self.mailing.as_ref()
+    }
+
+    /// Whether this server sends e-mail.
+    pub(crate) fn offered(&self) -> bool {
+        self.mailing.is_some()
     }
 
     /// `player`'s e-mail as the client sees it.
     pub(crate) async fn mail_view(&self, player: &PlayerId) -> Result<MailView, Refusal> {
-        let Some(_) = &self.mail else {
+        let Some(_) = &self.mailing else {
             return Ok(MailView::default());
         };
         let address = self.store.mail_of(player).await?;
@@ -135,7 +153,7 @@ impl Hub {
         address: Option<&str>,
         digest: bool,
     ) -> Result<Answer, Refusal> {
-        if self.mail.is_none() {
+        if self.mailing.is_none() {
             return Err(Refusal::NoMail);
         }
         match address {
@@ -158,110 +176,7 @@ impl Hub {
         Ok(Answer::Mail(self.mail_view(player).await?))
     }
 
-    /// The e-mails and notifications a move writes, as the store keeps them: the e-mails if
-    /// this server sends e-mail, a notification on the same occasion of each if it pushes;
-    /// *your move* after each one's [`crate::mail::MailTiming::turn_after`].
-    pub(super) fn mail_due(&self, notes: Vec<MailNote>) -> Vec<MailNote> {
-        let later = |note: &MailNote, after: Duration| MailNote {
-            not_before_ms: if matches!(note.kind, MailKind::Turn | MailKind::PushTurn) {
-                note.not_before_ms
-                    .saturating_add(i64::try_from(after.as_millis()).unwrap_or(0))
-            } else {
-                note.not_before_ms
-            },
-            ..note.clone()
-        };
-        let mut due = Vec::new();
-        if let Some(pusher) = &self.push {
-            let after = pusher.config().timing.turn_after;
-            for note in &notes {
-                if let Some(kind) = note.kind.push() {
-                    due.push(later(
-                        &MailNote {
-                            kind,
-                            ..note.clone()
-                        },
-                        after,
-                    ));
-                }
-            }
-        }
-        if let Some(mailing) = &self.mail {
-            let after = mailing.config.timing.turn_after;
-            due.extend(notes.iter().map(|note| later(note, after)));
-        }
-        due
-    }
-
-    /// Whether `player` has a connection open now: here, or on another server that noted them
-    /// online at `online_ms` ([`Store::player_mail_facts`]) within [`super::PRESENT_FOR`].
-    ///
-    /// [`Store::player_mail_facts`]: crate::store::Store::player_mail_facts
-    pub(super) fn connected(&self, player: &PlayerId, online_ms: Option<i64>, now: i64) -> bool {
-        self.players.signed_in(player)
-            || online_ms.is_some_and(|seen| now - seen < super::PRESENT_FOR.as_millis() as i64)
-    }
-
-    /// Notes in the database the players signed in here (so that every server knows they are
-    /// not away).
-    pub(super) async fn note_online(&self) {
-        let players = self.players.online();
-        for some in players.chunks(500) {
-            if let Err(e) = self.store.note_online(some).await {
-                note!(self.log, WARN, "players online not noted", why = e);
-            }
-        }
-    }
-
-    /// Every [`crate::mail::MailTiming::every`] while the server runs: sends the e-mails due.
-    pub(super) async fn mailer(hub: std::sync::Weak<Hub>, every: Duration) {
-        let mut tick = tokio::time::interval(every);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut pruned: Option<tokio::time::Instant> = None;
-        loop {
-            tick.tick().await;
-            let Some(hub) = hub.upgrade() else {
-                return;
-            };
-            if *hub.closing.borrow() {
-                return;
-            }
-            while hub.send_due().await == CLAIM_AT_ONCE as usize {}
-            if pruned.is_none_or(|at| at.elapsed() >= PRUNE_EVERY) {
-                pruned = Some(tokio::time::Instant::now());
-                if let Err(e) = hub.store.prune_mail().await {
-                    note!(hub.log, WARN, "old e-mails not forgotten", why = e);
-                }
-            }
-        }
-    }
-
-    /// Sends the e-mails and notifications due now (a few at a time): how many were claimed.
-    async fn send_due(&self) -> usize {
-        let (mail, push) = (self.mail.is_some(), self.push.is_some());
-        let claimed = match self.store.claim_mail(CLAIM_AT_ONCE, mail, push).await {
-            Ok(claimed) => claimed,
-            Err(e) => {
-                note!(self.log, WARN, "the outbox was not read", why = e);
-                return 0;
-            }
-        };
-        for mail in &claimed {
-            if *self.closing.borrow() {
-                // Claims run out; this server or another sends them later.
-                break;
-            }
-            match (&self.mail, &self.push) {
-                (_, Some(pusher)) if mail.kind.pushed() => self.push_one(pusher, mail).await,
-                (Some(mailing), _) if !mail.kind.pushed() => self.send_one(mailing, mail).await,
-                // Not claimed by a server that does not send it.
-                _ => {}
-            }
-        }
-        claimed.len()
-    }
-
-    async fn send_one(&self, mailing: &Mailing, mail: &Outgoing) {
+    pub(super) async fn send_one(&self, mailing: &Mailing, mail: &Outgoing) {
         let about = format!(
             "e-mail {} to player {}{}",
             mail.kind.code(),
@@ -405,20 +320,21 @@ impl Hub {
         // From here on the e-mail is decided first, and its tokens (the unsubscribe link's,
         // each game link's) are made only for one that goes: a player who is told on their
         // connection, or whose mail waits, collects none.
-        let connected = self.connected(player, online_ms, now);
+        let connected = self.core.connected(player, online_ms, now);
         if mail.kind == MailKind::Digest {
             if connected {
                 return Ok(Written::Later(now + WHILE_CONNECTED_MS, None));
             }
             let mut waiting = Vec::new();
             let games = self
+                .core
                 .games(player)
                 .await
                 .map_err(|why| StoreError::Commit(why.to_string()))?;
             for summary in games {
                 if summary.your_turn
                     && let Some((game, live)) =
-                        self.game_note(&summary.id, player, letter.language).await?
+                        game_note(&self.core, &summary.id, player, letter.language).await?
                 {
                     waiting.push((game, summary.id, live.code.clone()));
                 }
@@ -440,14 +356,15 @@ impl Hub {
         let Some(id) = &mail.game else {
             return Ok(Written::Drop("no game"));
         };
-        let Some((mut game, live)) = self.game_note(id, player, letter.language).await? else {
+        let Some((mut game, live)) = game_note(&self.core, id, player, letter.language).await?
+        else {
             return Ok(Written::Drop("no such game"));
         };
         if mail.kind == MailKind::End {
             if !live.is_over() {
                 return Ok(Written::Drop("the game is not over"));
             }
-            let presence = self.presence(&live);
+            let presence = self.core.present(&live);
             let summary = live.summary(player, &presence);
             let result = result_of(&live, player, letter.language, &presence);
             let yours = kingdoms_of(&live, &summary.yours)
@@ -543,49 +460,47 @@ impl Hub {
             }
         }
     }
+}
 
-    /// A game as an e-mail to `player` tells of it (its link not yet made), and the game;
-    /// `None` if there is no such game or they hold no seat in it.
-    pub(super) async fn game_note(
-        &self,
-        id: &GameId,
-        player: &PlayerId,
-        language: MailLanguage,
-    ) -> Result<Option<(GameNote, LiveGame)>, StoreError> {
-        let live = match self.live(id).await {
-            Ok(live) => live,
-            Err(_) => return Ok(None),
-        };
-        let game = live.lock().await.game.clone();
-        if game.seats_of(player).is_empty() {
-            return Ok(None);
-        }
-        let summary = game.summary(player, &self.presence(&game));
-        let kingdom = summary
-            .to_move
-            .filter(|_| summary.your_turn)
-            .or_else(|| kingdoms_of(&game, &summary.yours).first().copied())
-            .map(|k| language.kingdom(k))
-            .unwrap_or_default();
-        // The people at the table, by name (the computers' seats go without saying).
-        let players = game
-            .seats()
-            .iter()
-            .filter(|s| {
-                s.holder.is_some() && !matches!(s.plan, crate::store::SeatPlan::Computer(_))
-            })
-            .filter_map(|s| s.name.clone())
-            .collect();
-        let note = GameNote {
-            players,
-            kingdom,
-            moves: summary.moves,
-            deadline_ms: summary.deadline_ms,
-            // Made by [`Hub::sign_in_link`] once the e-mail is sure to go.
-            link: String::new(),
-        };
-        Ok(Some((note, game)))
+/// A game as an e-mail to `player` tells of it (its link not yet made), and the game;
+/// `None` if there is no such game or they hold no seat in it.
+pub(super) async fn game_note(
+    core: &Core,
+    id: &GameId,
+    player: &PlayerId,
+    language: MailLanguage,
+) -> Result<Option<(GameNote, LiveGame)>, StoreError> {
+    let live = match core.live(id).await {
+        Ok(live) => live,
+        Err(_) => return Ok(None),
+    };
+    let game = live.lock().await.game.clone();
+    if game.seats_of(player).is_empty() {
+        return Ok(None);
     }
+    let summary = game.summary(player, &core.present(&game));
+    let kingdom = summary
+        .to_move
+        .filter(|_| summary.your_turn)
+        .or_else(|| kingdoms_of(&game, &summary.yours).first().copied())
+        .map(|k| language.kingdom(k))
+        .unwrap_or_default();
+    // The people at the table, by name (the computers' seats go without saying).
+    let players = game
+        .seats()
+        .iter()
+        .filter(|s| s.holder.is_some() && !matches!(s.plan, crate::store::SeatPlan::Computer(_)))
+        .filter_map(|s| s.name.clone())
+        .collect();
+    let note = GameNote {
+        players,
+        kingdom,
+        moves: summary.moves,
+        deadline_ms: summary.deadline_ms,
+        // Made by [`Mail::sign_in_link`] once the e-mail is sure to go.
+        link: String::new(),
+    };
+    Ok(Some((note, game)))
 }
 
 /// Why a turn's e-mail or notification does not go now.

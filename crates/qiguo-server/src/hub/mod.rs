@@ -1,14 +1,14 @@
-//! The games a server holds while it runs, around each game's pure core ([`LiveGame`]): this
-//! module holds the games and the players' sign-in, and coordinates a request — check it on the
-//! game, store it, apply it, tell the followers (the requests about games, moves and take-backs
-//! in [`games`]). Rooms own their state, each behind its own lock: the games held in memory
-//! ([`held`]), who has a game open ([`presence`]), each player's own channel ([`players`]), the
-//! computers' search threads ([`searches`]), the turns claimed among servers ([`claims`]), the
-//! e-mail's relay ([`mail`]); the database's tables are the store's, split the same way. The
-//! hub's own methods coordinate them, grouped by concern: the computers and stand-ins that
-//! move for seats and the clock that wakes them ([`computers`]), which games to hold and let go
-//! ([`held`]), the changes other servers on the same PostgreSQL make ([`replication`]), table
-//! talk, holidays and finished games. A new concern is a new room and its requests here.
+//! The games a server holds while it runs, and every request about them, by concern. The
+//! hub's core ([`core`] and [`games`]) holds the games in memory, who has each open and each
+//! player's own channel, and coordinates the requests that change a game: check it on the
+//! game's pure core ([`LiveGame`]), store it, apply it, tell the followers. Each other concern
+//! is a slice of its own, built with only what it needs (its constructor says what): signing in
+//! ([`sign_in`]), the computers and stand-ins ([`computers`]), table talk ([`talk`]), holidays
+//! ([`holidays`]), e-mail ([`mail`]), notifications pushed to devices ([`push`]), the lobby and
+//! its tables ([`lobby`]), quick play ([`quick`]), ratings ([`ratings`]), conduct
+//! ([`conduct`]), what comes after a game ([`after`]) and the changes other servers on the
+//! same PostgreSQL make ([`replication`]). The hub composes them, runs the clock and the outbox,
+//! and a session hands each request to its slice. A new concern is a new slice here.
 //!
 //! Every change goes to the database first ([`Store`]) and is told once committed. A move is
 //! checked against the rules engine before it is stored; the stored count of moves decides
@@ -18,6 +18,7 @@ mod after;
 mod claims;
 mod computers;
 mod conduct;
+mod core;
 mod games;
 mod held;
 mod holidays;
@@ -30,24 +31,38 @@ mod quick;
 mod ratings;
 mod replication;
 mod searches;
+mod sign_in;
 mod talk;
 
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use qiguo_protocol::model::MAX_NAME_CHARS;
 use qiguo_protocol::{Refusal, clean_name};
-use qiguo_rules::{Kingdom, notation};
 use tokio::sync::{broadcast, watch};
 
-pub use self::holidays::HOLIDAY_DAYS;
+pub(crate) use self::after::After;
+use self::computers::Computers;
+pub(crate) use self::conduct::Conduct;
+pub(crate) use self::core::{Core, NoticeTimes};
+pub(crate) use self::holidays::{HOLIDAY_DAYS, Holidays};
+pub(crate) use self::lobby::Lobby;
 pub use self::lobby::{LOBBY_AT_LEAST, LOBBY_EVERY};
+pub(crate) use self::mail::Mail;
 pub use self::presence::{PRESENT_FOR, SEEN_EVERY};
+pub(crate) use self::push::Push;
+pub(crate) use self::quick::Quick;
+pub(crate) use self::ratings::Ratings;
+use self::replication::Replication;
 pub use self::replication::listener_name;
-use crate::live::{LiveGame, Mover};
-use crate::log::note;
-use crate::log::{Log, escaped};
-use crate::protocol::{Answer, Event, GameSummary, GameView, Identity, MAX_MOVE_BYTES, NewGame};
-use crate::store::{GameId, PlayerId, SeatPlan, Store, StoreError, StoredGame};
+pub(crate) use self::sign_in::SignIn;
+pub(crate) use self::talk::Talk;
+use crate::live::LiveGame;
+use crate::log::{Log, escaped, note};
+use crate::mail::texts::MailLanguage;
+use crate::metrics::Metrics;
+use crate::protocol::Event;
+use crate::store::{PlayerId, Store, StoreError, StoredGame};
 
 /// How many events a follower may fall behind before it is told to read the game afresh
 /// (nine rounds of seven moves; each slot is kept for every game followed).
@@ -114,36 +129,25 @@ impl Live {
 
 type Shared = Arc<tokio::sync::Mutex<Live>>;
 
-/// The server's games and the clients following them.
+/// The server's games and the clients following them: the core and a slice per concern.
 pub struct Hub {
+    /// The games held, who has them open, the players' channels; the requests about games.
+    pub(crate) core: Arc<Core>,
+    pub(crate) sign_in: SignIn,
+    computers: Arc<Computers>,
+    pub(crate) talk: Talk,
+    pub(crate) holidays: Holidays,
+    pub(crate) mail: Mail,
+    pub(crate) push: Push,
+    pub(crate) lobby: Arc<Lobby>,
+    pub(crate) quick: Quick,
+    pub(crate) ratings: Arc<Ratings>,
+    pub(crate) conduct: Conduct,
+    pub(crate) after: After,
+    /// The other servers' changes, on PostgreSQL.
+    replication: Option<Arc<Replication>>,
     store: Store,
-    /// The games held in memory ([`held`]).
-    held: held::Held,
-    /// Each signed-in player's own events, for all their connections ([`players`]).
-    players: players::Players,
-    /// Who has which game open on this server ([`presence`]).
-    presence: presence::Presence,
-    /// The computers' searches: a thread per core, fair between games.
-    searches: searches::Searches,
-    /// Whether the server is shutting down; every change to the database holds it for reading
-    /// while it commits, so closing it waits for those under way and lets no new one begin.
-    gate: tokio::sync::RwLock<bool>,
-    /// Told when the server shuts down: sessions then close their connections.
-    closing: watch::Sender<bool>,
-    /// Unfinished games one player may hold a seat in.
-    games_per_player: u32,
-    /// Days of holiday a player may take a calendar year.
-    holiday_days: u32,
-    /// What the server counts, for the operator.
-    metrics: crate::metrics::Metrics,
-    /// The e-mail it sends, if it was given a relay ([`mail`]).
-    mail: Option<mail::Mailing>,
-    /// The notifications it pushes to players' devices, if it pushes any.
-    push: Option<crate::push::Pusher>,
-    /// The computers' turns this server claimed among servers on one database ([`claims`]).
-    claims: claims::Claims,
-    /// The lobby's view, sent to the clients following it ([`lobby`]).
-    lobby: lobby::Lobby,
+    metrics: Arc<Metrics>,
     log: Log,
 }
 
@@ -152,43 +156,68 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Hub {
-    /// A hub on `store`: loads every unfinished game, starts the clock (and, on PostgreSQL, the
-    /// listener for other servers' changes). Must be called within a Tokio runtime.
-    /// A player may hold a seat in `games_per_player` unfinished games at most, and take
-    /// `holiday_days` days of holiday a calendar year. With `mail`, it e-mails players who are
-    /// away; with `push`, it notifies their devices.
+    /// A hub on `store`: loads every unfinished game, starts the clock, the lobby's keeper and
+    /// the outbox (and, on PostgreSQL, the listener for other servers' changes). Must be called
+    /// within a Tokio runtime. A player may hold a seat in `games_per_player` unfinished games
+    /// at most, and take `holiday_days` days of holiday a calendar year. With `mailing`, it
+    /// e-mails players who are away; with `pusher`, it notifies their devices.
     pub(crate) async fn start(
         store: Store,
         log: Log,
         games_per_player: u32,
         holiday_days: u32,
-        mail: Option<mail::Mailing>,
-        push: Option<crate::push::Pusher>,
+        mailing: Option<mail::Mailing>,
+        pusher: Option<crate::push::Pusher>,
     ) -> Result<Arc<Hub>, StoreError> {
         // The outbox is read as often as the e-mail's timing says, or else the push's.
-        let outbox_every = mail
+        let outbox_every = mailing
             .as_ref()
             .map(|m| m.config().timing.every)
-            .or_else(|| push.as_ref().map(|p| p.config().timing.every));
-        let hub = Arc::new(Hub {
-            claims: claims::Claims::new(store.clone(), log.clone()),
-            store,
-            held: held::Held::default(),
-            players: players::Players::default(),
-            presence: presence::Presence::default(),
-            searches: searches::Searches::start(qiguo_ai::available_threads()),
-            gate: tokio::sync::RwLock::new(false),
-            closing: watch::Sender::new(false),
+            .or_else(|| pusher.as_ref().map(|p| p.config().timing.every));
+        let notices = NoticeTimes {
+            mail_turn_after: mailing.as_ref().map(|m| m.config().timing.turn_after),
+            push_turn_after: pusher.as_ref().map(|p| p.config().timing.turn_after),
+        };
+        let metrics = Arc::new(Metrics::default());
+        let (core, happenings) = Core::new(
+            store.clone(),
+            log.clone(),
+            metrics.clone(),
             games_per_player,
-            holiday_days,
-            mail,
-            push,
-            metrics: crate::metrics::Metrics::default(),
-            lobby: lobby::Lobby::default(),
+            notices,
+        );
+        let core = Arc::new(core);
+        let (s, l, m) = (&store, &log, &metrics);
+        let computers = Computers::start(
+            core.clone(),
+            s.clone(),
+            l.clone(),
+            searches::Searches::start(qiguo_ai::available_threads()),
+            claims::Claims::new(s.clone(), l.clone()),
+            happenings.wakes,
+        );
+        let hub = Arc::new(Hub {
+            sign_in: SignIn::new(s.clone(), l.clone()),
+            computers,
+            talk: Talk::new(core.clone(), s.clone(), m.clone(), l.clone()),
+            holidays: Holidays::new(core.clone(), s.clone(), l.clone(), holiday_days),
+            mail: Mail::new(core.clone(), s.clone(), m.clone(), l.clone(), mailing),
+            push: Push::new(core.clone(), s.clone(), m.clone(), l.clone(), pusher),
+            lobby: Arc::new(Lobby::new(core.clone(), s.clone(), l.clone())),
+            quick: Quick::new(core.clone(), s.clone(), l.clone()),
+            ratings: Arc::new(Ratings::new(core.clone(), s.clone(), l.clone())),
+            conduct: Conduct::new(s.clone(), l.clone()),
+            after: After::new(core.clone(), s.clone(), l.clone()),
+            replication: store
+                .is_postgres()
+                .then(|| Arc::new(Replication::new(core.clone(), s.clone(), l.clone()))),
+            core,
+            store,
+            metrics,
             log,
         });
-        if hub.store.is_postgres() {
-            hub.listen_first().await;
+        if let Some(replication) = &hub.replication {
+            replication.listen_first().await;
         }
         for (player, was, now) in hub.store.fold_names().await? {
             note!(
@@ -200,21 +229,13 @@ impl Hub {
                 now = escaped(&now)
             );
         }
-        let due = hub.load_due().await?;
+        let due = hub.core.load_due().await?;
         note!(hub.log, INFO, "games due loaded", games = due);
-        let weak = Arc::downgrade(&hub);
-        tokio::spawn(async move {
-            let Some(hub) = weak.upgrade() else { return };
-            match hub.rate_unrated().await {
-                Ok(0) => {}
-                Ok(games) => note!(hub.log, INFO, "games left unrated, rated", games = games),
-                Err(e) => note!(hub.log, ERROR, "games left unrated not read", error = e),
-            }
-        });
+        hub.ratings.start(happenings.ended);
         tokio::spawn(Hub::clock(Arc::downgrade(&hub)));
-        tokio::spawn(Hub::lobby_keeper(Arc::downgrade(&hub)));
+        tokio::spawn(Lobby::keeper(Arc::downgrade(&hub.lobby)));
         if let Some(every) = outbox_every {
-            tokio::spawn(Hub::mailer(Arc::downgrade(&hub), every));
+            tokio::spawn(Hub::outbox(Arc::downgrade(&hub), every));
         }
         Ok(hub)
     }
@@ -222,15 +243,13 @@ impl Hub {
     /// Leave to change the database, held while the change commits; `None` once the server
     /// shuts down.
     pub(crate) async fn hold(&self) -> Option<tokio::sync::RwLockReadGuard<'_, bool>> {
-        let open = self.gate.read().await;
-        (!*open).then_some(open)
+        self.core.hold().await
     }
 
     /// Shuts the hub: waits for the changes being committed, lets no new one begin, and tells
     /// the sessions to close their connections.
     pub(crate) async fn close(&self) {
-        *self.gate.write().await = true;
-        self.closing.send_replace(true);
+        self.core.close().await;
         note!(
             self.log,
             INFO,
@@ -245,7 +264,7 @@ impl Hub {
 
     /// Changes to `true` when the server shuts down.
     pub(crate) fn closing(&self) -> watch::Receiver<bool> {
-        self.closing.subscribe()
+        self.core.closing()
     }
 
     /// This server's name among those on one database ([`Store::server_id`]).
@@ -254,7 +273,7 @@ impl Hub {
     }
 
     /// What the server counts.
-    pub(crate) fn metrics(&self) -> &crate::metrics::Metrics {
+    pub(crate) fn metrics(&self) -> &Metrics {
         &self.metrics
     }
 
@@ -262,24 +281,19 @@ impl Hub {
     pub(crate) fn render_metrics(&self, connections: usize) -> String {
         let (games, players) = self.held();
         self.metrics
-            .render(connections, self.searches_waiting(), games, players)
+            .render(connections, self.computers.waiting(), games, players)
     }
 
     /// Whether the server can serve: not shutting down, and its database answering.
     pub(crate) async fn healthy(&self) -> Result<(), String> {
-        if *self.closing.borrow() {
+        if self.core.is_closing() {
             return Err("shutting down".into());
         }
-        match tokio::time::timeout(std::time::Duration::from_secs(2), self.store.ping()).await {
+        match tokio::time::timeout(Duration::from_secs(2), self.store.ping()).await {
             Ok(Ok(())) => Ok(()),
             Ok(Err(e)) => Err(e.to_string()),
             Err(_) => Err("the database did not answer within 2 s".into()),
         }
-    }
-
-    /// The computers' searches waiting for a thread.
-    pub(crate) fn searches_waiting(&self) -> usize {
-        self.searches.waiting()
     }
 
     /// The server's log.
@@ -287,135 +301,136 @@ impl Hub {
         &self.log
     }
 
-    /// Holds `stored`, whose table talk has `talk` lines.
-    fn insert(&self, stored: StoredGame, talk: u32) -> Shared {
-        let id = stored.id.clone();
-        let live = Arc::new(tokio::sync::Mutex::new(Live {
-            game: LiveGame::from(stored),
-            events: None,
-            thinking: false,
-            talk,
-        }));
-        self.held.insert(id, live)
+    /// The events for `player` themself (another game waiting for them).
+    pub(crate) fn personal(&self, player: &PlayerId) -> broadcast::Receiver<Event> {
+        self.core.personal(player)
     }
 
-    /// A game asked for by id: one the asker holds a seat in, as the caller checks; any other
-    /// id gets the same answer, so that ids cannot be probed.
-    async fn game_of_yours(&self, id: &GameId) -> Result<Shared, Refusal> {
-        self.live(id).await.map_err(|_| Refusal::NoGame)
-    }
-
-    async fn live(&self, id: &GameId) -> Result<Shared, Refusal> {
-        if let Some(live) = self.held.get(id) {
-            return Ok(live);
+    /// Notes the language `player` reads (`en`, `sv`, `zh`), said at hello, for the e-mails and
+    /// notifications.
+    pub(crate) async fn note_language(&self, player: &PlayerId, code: &str) {
+        if !self.mail.offered() && self.push.pusher().is_none() {
+            return;
         }
-        Ok(self.load(id).await?)
-    }
-
-    /// Reads a game from the database and holds it, put right first if it was stored with
-    /// values the server refuses today ([`tidy`]): the start and pace written again, a game
-    /// that was over marked finished; each said in the log.
-    async fn load(&self, id: &GameId) -> Result<Shared, StoreError> {
-        let mut stored = self.store.load_game(id).await?;
-        let (tidied, over) = tidy(&mut stored);
-        if !tidied.is_empty() {
+        let language = MailLanguage::from_code(Some(code));
+        if let Err(e) = self.store.set_language(player, language.code()).await {
             note!(
                 self.log,
                 WARN,
-                "game stored before today's checks, put right",
-                game = id.0,
-                what = tidied.join("; ")
+                "language not noted",
+                player = player.0,
+                why = e
             );
-            if over {
-                self.store.finish(id).await?;
-            }
-            self.store
-                .rewrite_start(id, &stored.record, stored.pace)
-                .await?;
         }
-        let talk = self.store.talk_lines(id).await?;
-        Ok(self.insert(stored, talk))
     }
 
-    // ----- Players -----
+    /// Loads the games whose time has come that are not held yet, and starts what is due on
+    /// them; a game found not due after all (adjourned, say) gets its time put right in the
+    /// database. Returns how many were loaded.
+    pub async fn load_due(&self) -> Result<usize, StoreError> {
+        self.core.load_due().await
+    }
 
-    /// Signs a client in (or makes a new player): their id, name and, when new, key.
-    pub(crate) async fn sign_in(
-        &self,
-        identity: &Identity,
-    ) -> Result<(PlayerId, String, Option<String>), Refusal> {
-        match identity {
-            Identity::Player { id, key } => {
-                let name = self.store.sign_in(id, key).await?;
-                if self.store.play_barred(id).await? {
-                    return Err(Refusal::Barred);
+    /// Lets go of the games nobody uses (no follower, no search, nothing due now, no take-back
+    /// being asked) and of the channels nobody listens to. Returns how many games were let go.
+    /// The hub's clock calls it (and [`Hub::load_due`]) every [`SEEN_EVERY`].
+    pub fn let_go(&self) -> usize {
+        self.core.let_go()
+    }
+
+    /// Games and players' channels held now.
+    pub fn held(&self) -> (usize, usize) {
+        self.core.held_counts()
+    }
+
+    /// Every second: the computers and stand-ins that are due; every [`SEEN_EVERY`]: notes the
+    /// players present here (and, with e-mail, online), lets go of the games nobody uses and
+    /// loads those whose time has come.
+    async fn clock(hub: std::sync::Weak<Hub>) {
+        let mut tick = tokio::time::interval(Duration::from_secs(1));
+        let mut seen_at = tokio::time::Instant::now();
+        loop {
+            tick.tick().await;
+            let Some(hub) = hub.upgrade() else {
+                return;
+            };
+            hub.core.wake_due();
+            if seen_at.elapsed() >= SEEN_EVERY {
+                seen_at = tokio::time::Instant::now();
+                hub.core.note_seen().await;
+                if hub.mail.offered() {
+                    hub.core.note_online().await;
                 }
-                Ok((id.clone(), shown_name(&name), None))
-            }
-            Identity::New { name } => {
-                let name = clean_name(name)?;
-                let new = self.store.add_player(&name).await?;
-                note!(
-                    self.log,
-                    INFO,
-                    "new player",
-                    player = new.id.0,
-                    name = escaped(&name)
-                );
-                Ok((new.id, name, Some(new.key)))
-            }
-            Identity::Link { token } => {
-                if token.len() > 128 {
-                    return Err(Refusal::LinkExpired);
-                }
-                let (id, name, key) = self.store.sign_in_by_link(token).await?;
-                note!(
-                    self.log,
-                    INFO,
-                    "signed in on a new device by an e-mailed link",
-                    player = id.0
-                );
-                Ok((id, shown_name(&name), Some(key)))
-            }
-        }
-    }
-
-    /// The events for `player` themself (another game waiting for them).
-    pub(crate) fn personal(&self, player: &PlayerId) -> broadcast::Receiver<Event> {
-        self.players.subscribe(player)
-    }
-
-    /// Tells the player to move, on all their connections (on every server), that the game
-    /// waits for them.
-    fn tell_next(self: &Arc<Self>, g: &Live) {
-        if let Some((holder, event)) = g.game.your_turn() {
-            self.tell_player(&holder, event);
-        }
-    }
-
-    /// Tells `player` `event` on all their connections: here at once, through the other
-    /// servers on a PostgreSQL database by a notice.
-    fn tell_player(self: &Arc<Self>, player: &PlayerId, event: Event) {
-        if self.store.is_postgres() {
-            let (hub, player, event) = (self.clone(), player.clone(), event.clone());
-            tokio::spawn(async move {
-                if let Err(e) = hub.store.tell_player(&player, &event).await {
+                let gone = hub.let_go();
+                if gone > 0 {
+                    let (games, players) = hub.held();
                     note!(
                         hub.log,
-                        WARN,
-                        "player not told on other servers",
-                        player = player.0,
-                        why = e
+                        INFO,
+                        "games nobody uses let go",
+                        gone = gone,
+                        games = games,
+                        players = players
                     );
                 }
-            });
+                if let Err(e) = hub.load_due().await {
+                    note!(hub.log, WARN, "games due not read", why = e);
+                }
+            }
         }
-        self.tell_here(player, event);
     }
 
-    /// Tells `player` `event` on their connections to this server.
-    fn tell_here(&self, player: &PlayerId, event: Event) {
-        self.players.tell(player, event);
+    /// Every [`crate::mail::MailTiming::every`] while the server runs: the e-mails and
+    /// notifications due sent, each by its slice; old tokens and e-mails forgotten hourly.
+    async fn outbox(hub: std::sync::Weak<Hub>, every: Duration) {
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut pruned: Option<tokio::time::Instant> = None;
+        loop {
+            tick.tick().await;
+            let Some(hub) = hub.upgrade() else {
+                return;
+            };
+            if hub.core.is_closing() {
+                return;
+            }
+            while hub.send_due().await == mail::CLAIM_AT_ONCE as usize {}
+            if pruned.is_none_or(|at| at.elapsed() >= mail::PRUNE_EVERY) {
+                pruned = Some(tokio::time::Instant::now());
+                if let Err(e) = hub.store.prune_mail().await {
+                    note!(hub.log, WARN, "old e-mails not forgotten", why = e);
+                }
+            }
+        }
+    }
+
+    /// Sends the e-mails and notifications due now (a few at a time): how many were claimed.
+    async fn send_due(&self) -> usize {
+        let (mailing, pusher) = (self.mail.mailing(), self.push.pusher());
+        let claimed = match self
+            .store
+            .claim_mail(mail::CLAIM_AT_ONCE, mailing.is_some(), pusher.is_some())
+            .await
+        {
+            Ok(claimed) => claimed,
+            Err(e) => {
+                note!(self.log, WARN, "the outbox was not read", why = e);
+                return 0;
+            }
+        };
+        for out in &claimed {
+            if self.core.is_closing() {
+                // Claims run out; this server or another sends them later.
+                break;
+            }
+            match (mailing, pusher) {
+                (_, Some(pusher)) if out.kind.pushed() => self.push.push_one(pusher, out).await,
+                (Some(mailing), _) if !out.kind.pushed() => self.mail.send_one(mailing, out).await,
+                // Not claimed by a server that does not send it.
+                _ => {}
+            }
+        }
+        claimed.len()
     }
 }
 
@@ -471,7 +486,7 @@ mod tests {
     use qiguo_rules::{Game, Level, PlayerInfo, Position, Record, Rules};
 
     use super::*;
-    use crate::store::StoredSeat;
+    use crate::store::{GameId, SeatPlan, StoredSeat};
 
     /// A game as an older server could have stored it: a wait of 0, a 50,015-character name
     /// with terminal escapes and a right-to-left override, a record ended by agreement.

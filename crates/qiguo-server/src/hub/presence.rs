@@ -3,14 +3,11 @@
 //! [`SEEN_EVERY`] so that other servers on it count them present for [`PRESENT_FOR`].
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
-use super::{Hub, lock};
-use crate::live::LiveGame;
-use crate::log::note;
-use crate::protocol::Event;
-use crate::store::{GameId, PlayerId, StoredSeat};
+use super::lock;
+use crate::store::{GameId, PlayerId};
 
 /// How long after a player was last seen with a game open they count as absent (servers note
 /// the players they serve every [`SEEN_EVERY`]).
@@ -62,66 +59,6 @@ impl Presence {
             .keys()
             .map(|(game, _)| game.clone())
             .collect()
-    }
-}
-
-impl Hub {
-    /// Notes that one more (`true`) or one fewer connection of `player` follows `game`. When
-    /// that makes the player come (their first connection) or go (their last), the game's
-    /// followers are told, once the game is free (a caller may hold it).
-    pub(crate) fn follow(self: &Arc<Self>, game: &GameId, player: &PlayerId, on: bool) {
-        if self.presence.follow(game, player, on) {
-            let (hub, game, player) = (self.clone(), game.clone(), player.clone());
-            tokio::spawn(async move { hub.tell_presence(&game, &player).await });
-        }
-    }
-
-    /// Tells the followers of `game` whether `player` has it open here now, for each of their
-    /// seats (as it is when told: a quick close and open tells twice the same).
-    async fn tell_presence(&self, game: &GameId, player: &PlayerId) {
-        let live = self.held.get(game);
-        let Some(live) = live else {
-            return;
-        };
-        let g = live.lock().await;
-        let present = self.presence.here(game, player);
-        for seat in g.game.seats_of(player) {
-            g.tell(Event::Presence {
-                game: game.clone(),
-                seat,
-                present,
-            });
-        }
-    }
-
-    /// Who counts as present in `game`, by seat: its holder has it open here, or was seen with
-    /// it open on another server within [`PRESENT_FOR`].
-    pub(super) fn presence(&self, game: &LiveGame) -> Vec<bool> {
-        self.presence_in(&game.id, game.seats())
-    }
-
-    /// [`Hub::presence`] from a game's id and seats.
-    pub(super) fn presence_in(&self, game: &GameId, seats: &[StoredSeat]) -> Vec<bool> {
-        let now = self.store.now();
-        seats
-            .iter()
-            .map(|s| {
-                s.holder
-                    .as_ref()
-                    .is_some_and(|holder| self.presence.here(game, holder))
-                    || s.seen_ms
-                        .is_some_and(|seen| now - seen < PRESENT_FOR.as_millis() as i64)
-            })
-            .collect()
-    }
-
-    /// Notes in the database the players who have games open here.
-    pub(super) async fn note_seen(&self) {
-        for (game, player) in self.presence.everyone() {
-            if let Err(e) = self.store.seen(&game, &player).await {
-                note!(self.log, WARN, "presence not noted", why = e);
-            }
-        }
     }
 }
 

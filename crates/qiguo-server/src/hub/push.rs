@@ -6,16 +6,19 @@
 //! player, encrypted to that device ([`crate::push`]); a device its push service no longer
 //! knows is forgotten.
 
-use super::Hub;
-use super::mail::{NotNow, result_of, timing_backoff_ms, turn_stands};
-use crate::log::{escaped, note};
+use std::sync::Arc;
+
+use super::core::Core;
+use super::mail::{NotNow, game_note, result_of, timing_backoff_ms, turn_stands};
+use crate::log::{Log, escaped, note};
 use crate::mail::MAX_ATTEMPTS;
 use crate::mail::compose::{Notice, notice};
 use crate::mail::texts::MailLanguage;
+use crate::metrics::Metrics;
 use crate::protocol::{Answer, PushView, Refusal};
 use crate::push::{Delivery, Pusher, Subscription, Urgency};
-use crate::store::PlayerId;
 use crate::store::mail::{MailKind, Outcome, Outgoing};
+use crate::store::{PlayerId, Store};
 
 /// What to do with a notification of the outbox.
 enum Decided {
@@ -28,10 +31,45 @@ enum Decided {
     Later(i64),
 }
 
-impl Hub {
+/// The push slice: the devices players' pages subscribed, and the notifications of the outbox
+/// decided and pushed.
+pub(crate) struct Push {
+    /// The games held, which the notifications tell of, and the players' connections.
+    core: Arc<Core>,
+    store: Store,
+    metrics: Arc<Metrics>,
+    log: Log,
+    /// The keys and the settings, if this server pushes.
+    pusher: Option<Pusher>,
+}
+
+impl Push {
+    /// Notifications pushed with `pusher` (none: this server pushes none), kept in `store`,
+    /// telling of the games `core` holds.
+    pub(super) fn new(
+        core: Arc<Core>,
+        store: Store,
+        metrics: Arc<Metrics>,
+        log: Log,
+        pusher: Option<Pusher>,
+    ) -> Push {
+        Push {
+            core,
+            store,
+            metrics,
+            log,
+            pusher,
+        }
+    }
+
+    /// The keys and settings, if this server pushes.
+    pub(super) fn pusher(&self) -> Option<&Pusher> {
+        self.pusher.as_ref()
+    }
+
     /// The player's notified devices as the client sees them.
     pub(crate) async fn push_view(&self, player: &PlayerId) -> Result<PushView, Refusal> {
-        let Some(pusher) = &self.push else {
+        let Some(pusher) = &self.pusher else {
             return Ok(PushView::default());
         };
         Ok(PushView {
@@ -47,7 +85,7 @@ impl Hub {
         player: &PlayerId,
         device: Subscription,
     ) -> Result<Answer, Refusal> {
-        let Some(pusher) = &self.push else {
+        let Some(pusher) = &self.pusher else {
             return Err(Refusal::NoPush);
         };
         if let Err(why) = pusher.config().check(&device) {
@@ -78,7 +116,7 @@ impl Hub {
         player: &PlayerId,
         endpoint: &str,
     ) -> Result<Answer, Refusal> {
-        if self.push.is_none() {
+        if self.pusher.is_none() {
             return Err(Refusal::NoPush);
         }
         let devices = self.store.unsubscribe_device(player, endpoint).await?;
@@ -287,12 +325,11 @@ impl Hub {
             .map_err(|e| e.to_string())?;
         let language = MailLanguage::from_code(language.as_deref());
         let now = self.store.now();
-        let connected = self.connected(player, online_ms, now);
+        let connected = self.core.connected(player, online_ms, now);
         let Some(id) = &out.game else {
             return Ok(Decided::Drop("no game"));
         };
-        let Some((game, live)) = self
-            .game_note(id, player, language)
+        let Some((game, live)) = game_note(&self.core, id, player, language)
             .await
             .map_err(|e| e.to_string())?
         else {
@@ -304,7 +341,7 @@ impl Hub {
                 if !live.is_over() {
                     return Ok(Decided::Drop("the game is not over"));
                 }
-                result = result_of(&live, player, language, &self.presence(&live));
+                result = result_of(&live, player, language, &self.core.present(&live));
                 (Notice::End(&result), Urgency::Normal)
             }
             MailKind::PushTurn | MailKind::PushReminder => {

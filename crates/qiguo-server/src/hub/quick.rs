@@ -10,13 +10,20 @@
 //! the database only if a computer
 //! still holds it, so that two newcomers, on one server or two, never get the same kingdom.
 
-use crate::live::{DAY_MS, Presence};
-use crate::rated;
+use std::sync::Arc;
+
 use qiguo_protocol::{QuickPace, RatingFamily, TakenOver};
 use qiguo_rules::{Game, Kingdom, Level, PlayerInfo, Position, Record, Rules, Standing};
+use tokio::sync::broadcast;
 
-// The coordinator's own part: the hub's private types and helpers are this part's too.
-use super::*;
+use super::conduct::kept_apart_in;
+use super::core::Core;
+use super::{Shared, shown_name};
+use crate::live::{DAY_MS, LiveGame, SeatsPresent};
+use crate::log::{Log, escaped, note};
+use crate::protocol::{Event, GameView, NewGame, Refusal};
+use crate::rated;
+use crate::store::{GameId, PlayerId, SeatPlan, Store, StoreError};
 
 /// The quick games a person may play at once.
 pub(crate) const QUICK_GAMES_AT_ONCE: u32 = 3;
@@ -76,7 +83,7 @@ impl Offer {
 /// the best standing.
 /// `present` says which seats' people have the game open; `newcomer` is the newcomer's rating
 /// (shown points) in the pace's family.
-fn best_offer(game: &LiveGame, present: Presence, newcomer: i64) -> Option<Offer> {
+fn best_offer(game: &LiveGame, present: SeatsPresent, newcomer: i64) -> Option<Offer> {
     if game.is_over() {
         return None;
     }
@@ -172,11 +179,24 @@ pub(crate) struct QuickSeat {
     pub(crate) events: broadcast::Receiver<Event>,
 }
 
-impl Hub {
+/// The quick play slice.
+pub(crate) struct Quick {
+    /// The games held, where newcomers take kingdoms over.
+    core: Arc<Core>,
+    store: Store,
+    log: Log,
+}
+
+impl Quick {
+    /// Quick play on the games of `store`, held by `core`.
+    pub(super) fn new(core: Arc<Core>, store: Store, log: Log) -> Quick {
+        Quick { core, store, log }
+    }
+
     /// Seats `player` at once in a quick game of `pace` (see the module's policy), and has them
     /// follow it.
     pub(crate) async fn quick(
-        self: &Arc<Self>,
+        &self,
         player: &PlayerId,
         pace: QuickPace,
     ) -> Result<QuickSeat, Refusal> {
@@ -185,7 +205,7 @@ impl Hub {
                 max: QUICK_GAMES_AT_ONCE,
             });
         }
-        self.room_for_a_game(player).await?;
+        self.core.room_for_a_game(player).await?;
         let now = self.store.now();
         let (left, last) = self.store.leaves_since(player, now - DAY_MS).await?;
         let until = last.unwrap_or(now) + leaver_wait_ms(left);
@@ -195,18 +215,18 @@ impl Hub {
             });
         }
         let family = RatingFamily::of(&pace.pace());
-        let newcomer = rated::shown(self.rating_held(player, family).await?).points;
+        let newcomer = rated::shown(self.core.rating_held(player, family).await?).points;
         let apart = self.store.kept_apart(player).await?;
         let mut offers = Vec::new();
         for id in self.store.quick_games(pace, LOOKED_AT).await? {
-            let Ok(live) = self.live(&id).await else {
+            let Ok(live) = self.core.live(&id).await else {
                 continue;
             };
             let g = live.lock().await;
-            if !g.game.seats_of(player).is_empty() || Hub::kept_apart_in(&g.game, &apart) {
+            if !g.game.seats_of(player).is_empty() || kept_apart_in(&g.game, &apart) {
                 continue;
             }
-            if let Some(offer) = best_offer(&g.game, &self.presence(&g.game), newcomer) {
+            if let Some(offer) = best_offer(&g.game, &self.core.present(&g.game), newcomer) {
                 offers.push((offer, id.clone(), live.clone()));
             }
         }
@@ -229,14 +249,14 @@ impl Hub {
     /// Takes over the best kingdom of game `id` for `player`, as it stands now (the game may
     /// have moved on since it was looked at).
     async fn take_over(
-        self: &Arc<Self>,
+        &self,
         player: &PlayerId,
         id: &GameId,
         live: &Shared,
         newcomer: i64,
     ) -> Result<Taken, Refusal> {
         let mut g = live.lock().await;
-        let Some(offer) = best_offer(&g.game, &self.presence(&g.game), newcomer) else {
+        let Some(offer) = best_offer(&g.game, &self.core.present(&g.game), newcomer) else {
             return Ok(Taken::NoneLeft);
         };
         let ply = g.game.game().len() as u32;
@@ -250,7 +270,7 @@ impl Hub {
             Err(StoreError::SeatNotFree(_)) => {
                 // Another server's newcomer took it: read the game again.
                 drop(g);
-                self.refresh(id).await;
+                self.core.refresh(id).await;
                 return Ok(Taken::Lost);
             }
             Err(e) => return Err(e.into()),
@@ -262,7 +282,7 @@ impl Hub {
             losses: position.losses(offer.kingdom),
             to_move: position.to_move(),
         };
-        let rating = self.rating_held(player, g.game.family()).await?;
+        let rating = self.core.rating_held(player, g.game.family()).await?;
         let seated = g.game.take_over(offer.seat, player, &name, rating, ply);
         g.tell(seated);
         note!(
@@ -275,14 +295,14 @@ impl Hub {
             by = player.0,
             name = escaped(&name)
         );
-        self.follow(id, player, true);
-        self.lobby.touch();
+        self.core.follow(id, player, true);
+        self.core.touch_lobby();
         let view = g
             .game
-            .view(Some(player), &self.presence(&g.game), self.store.now());
+            .view(Some(player), &self.core.present(&g.game), self.store.now());
         let events = g.subscribe();
         drop(g);
-        self.wake(id);
+        self.core.wake(id);
         Ok(Taken::Seat(Box::new(QuickSeat {
             kingdom: offer.kingdom,
             took_over: Some(took_over),
@@ -292,17 +312,13 @@ impl Hub {
     }
 
     /// A new quick game of `pace` with `player` as Qin.
-    async fn new_quick(
-        self: &Arc<Self>,
-        player: &PlayerId,
-        pace: QuickPace,
-    ) -> Result<QuickSeat, Refusal> {
+    async fn new_quick(&self, player: &PlayerId, pace: QuickPace) -> Result<QuickSeat, Refusal> {
         let created = self
             .store
             .create_quick_game(player, &new_quick_game(pace), pace)
             .await?;
         let stored = self.store.load_game(&created.id).await?;
-        let live = self.insert(stored, 0);
+        let live = self.core.insert(stored, 0);
         note!(
             self.log,
             INFO,
@@ -311,15 +327,15 @@ impl Hub {
             pace = pace.name(),
             by = player.0
         );
-        self.follow(&created.id, player, true);
-        self.lobby.touch();
+        self.core.follow(&created.id, player, true);
+        self.core.touch_lobby();
         let mut g = live.lock().await;
         let view = g
             .game
-            .view(Some(player), &self.presence(&g.game), self.store.now());
+            .view(Some(player), &self.core.present(&g.game), self.store.now());
         let events = g.subscribe();
         drop(g);
-        self.wake(&created.id);
+        self.core.wake(&created.id);
         Ok(QuickSeat {
             kingdom: Kingdom::Qin,
             took_over: None,
@@ -332,7 +348,9 @@ impl Hub {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::live::Mover;
     use crate::model::StoredSeat;
+    use crate::store::StoredGame;
 
     fn quick_game(pace: QuickPace, creator: &str) -> LiveGame {
         LiveGame::from(stored_quick_game(pace, creator))

@@ -1,37 +1,53 @@
 //! Ratings: a finished rated game's ratings applied (at once when it ends, and at start for any
 //! a stopped server left), the seats of held games showing their people's new ratings, and the
-//! leaderboard and a player's history asked for.
+//! leaderboard and a player's history asked for. The slice hears of each game that ends from the
+//! core's channel.
+
+use std::sync::Arc;
 
 use qiguo_protocol::{RATINGS_LISTED, RatingChange, RatingFamily, RatingHistory, RatingRow};
-use qiguo_rating::Rating;
+use tokio::sync::mpsc;
 
+use super::core::Core;
+use super::shown_name;
+use crate::log::{Log, note};
+use crate::protocol::{Answer, Refusal, clean_name};
 use crate::rated;
-use crate::store::Rerated;
-
-// The coordinator's own part: the hub's private types and helpers are this part's too.
-use super::*;
+use crate::store::{GameId, PlayerId, Rerated, Store, StoreError};
 
 /// How many rated games left unrated by a stopped server one start rates.
 const UNRATED_AT_START: u32 = 10_000;
 
-impl Hub {
-    /// `player`'s rating in `family`, as kept (`None`: no rated game yet).
-    pub(super) async fn rating_held(
-        &self,
-        player: &PlayerId,
-        family: RatingFamily,
-    ) -> Result<Option<(Rating, u32)>, StoreError> {
-        Ok(self.store.rating(player, family).await?.rating)
+/// The ratings slice.
+pub(crate) struct Ratings {
+    /// The games held, whose seats show their people's ratings, and the leave to change the
+    /// database.
+    core: Arc<Core>,
+    store: Store,
+    log: Log,
+}
+
+impl Ratings {
+    /// Ratings on `store`, shown in the games `core` holds.
+    pub(super) fn new(core: Arc<Core>, store: Store, log: Log) -> Ratings {
+        Ratings { core, store, log }
     }
 
-    /// Rates finished game `id` soon, beside the moves (a rating never holds a move up); a server
-    /// stopped before it is done rates the game when it starts again ([`Hub::rate_unrated`]).
-    pub(super) fn rate_soon(self: &Arc<Self>, id: &GameId) {
-        let hub = Arc::downgrade(self);
-        let id = id.clone();
+    /// Rates the games a stopped server left unrated, then each game as it ends (`ended`), on
+    /// a task of its own that stops with the hub.
+    pub(super) fn start(self: &Arc<Self>, mut ended: mpsc::UnboundedReceiver<GameId>) {
+        let ratings = Arc::downgrade(self);
         tokio::spawn(async move {
-            if let Some(hub) = hub.upgrade() {
-                hub.rate(&id).await;
+            if let Some(r) = ratings.upgrade() {
+                match r.rate_unrated().await {
+                    Ok(0) => {}
+                    Ok(games) => note!(r.log, INFO, "games left unrated, rated", games = games),
+                    Err(e) => note!(r.log, ERROR, "games left unrated not read", error = e),
+                }
+            }
+            while let Some(id) = ended.recv().await {
+                let Some(r) = ratings.upgrade() else { return };
+                r.rate(&id).await;
             }
         });
     }
@@ -39,7 +55,7 @@ impl Hub {
     /// Applies finished game `id`'s ratings, if it is rated and not yet (on any server), and
     /// shows them in the held games of its people. Says what it did, or why not, in the log.
     async fn rate(&self, id: &GameId) {
-        let Some(_open) = self.hold().await else {
+        let Some(_open) = self.core.hold().await else {
             return;
         };
         match self.store.rate_game(id).await {
@@ -76,14 +92,14 @@ impl Hub {
 
     /// The held games of the people of game `id` (the family's) show their new ratings.
     async fn show_ratings(&self, id: &GameId, rerated: &[Rerated]) {
-        let family = match self.held.get(id) {
+        let family = match self.core.held.get(id) {
             Some(live) => live.lock().await.game.family(),
             None => match self.store.load_game(id).await {
                 Ok(stored) => RatingFamily::of(&stored.pace),
                 Err(_) => return,
             },
         };
-        for (_, live) in self.held.all() {
+        for (_, live) in self.core.held.all() {
             let mut g = live.lock().await;
             if g.game.family() != family {
                 continue;

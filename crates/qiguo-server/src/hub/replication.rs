@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use sqlx::postgres::{PgConnectOptions, PgListener, PgPoolOptions};
 
-use super::Hub;
-use crate::log::note;
+use super::core::Core;
+use crate::log::{Log, note};
 use crate::protocol::Event;
-use crate::store::{CHANGES_CHANNEL, GameId, PLAYERS_CHANNEL, PlayerId};
+use crate::store::{CHANGES_CHANNEL, GameId, PLAYERS_CHANNEL, PlayerId, Store};
 
 /// The name the listener's connection of server `server` (its [`crate::Store::server_id`])
 /// gives PostgreSQL, as `pg_stat_activity` shows it: an operator sees whose it is.
@@ -37,7 +37,20 @@ async fn listener(url: &str, server: &str) -> Result<PgListener, sqlx::Error> {
     Ok(listener)
 }
 
-impl Hub {
+/// The replication slice: the other servers' changes, heard.
+pub(crate) struct Replication {
+    /// The games held, read again when another server changed them, and the players told.
+    core: Arc<Core>,
+    store: Store,
+    log: Log,
+}
+
+impl Replication {
+    /// The changes other servers on `store`'s database make, told to the games `core` holds.
+    pub(super) fn new(core: Arc<Core>, store: Store, log: Log) -> Replication {
+        Replication { core, store, log }
+    }
+
     /// Starts following the other servers' changes on PostgreSQL: listening before anything
     /// is loaded (so that no change made meanwhile is missed), then on a task of its own.
     pub(super) async fn listen_first(self: &Arc<Self>) {
@@ -61,12 +74,12 @@ impl Hub {
                 None
             }
         };
-        tokio::spawn(Hub::listen(Arc::downgrade(self), first));
+        tokio::spawn(Replication::listen(Arc::downgrade(self), first));
     }
 
     /// Follows the other servers' changes; after the listener is lost and made again, every
     /// game held is read again (a change told meanwhile was not heard).
-    async fn listen(hub: std::sync::Weak<Hub>, mut current: Option<PgListener>) {
+    async fn listen(hub: std::sync::Weak<Replication>, mut current: Option<PgListener>) {
         let mut lost = false;
         loop {
             let mut listening = match current.take() {
@@ -91,7 +104,7 @@ impl Hub {
                     }
                 }
             };
-            if std::mem::take(&mut lost) && !Hub::read_held_again(&hub).await {
+            if std::mem::take(&mut lost) && !Replication::read_held_again(&hub).await {
                 return;
             }
             loop {
@@ -111,16 +124,16 @@ impl Hub {
                             if let Some((player, json)) = rest.split_once(' ')
                                 && let Ok(event) = serde_json::from_str::<Event>(json)
                             {
-                                h.tell_here(&PlayerId(player.to_owned()), event);
+                                h.core.tell_here(&PlayerId(player.to_owned()), event);
                             }
                         } else {
-                            h.refresh(&GameId(rest.to_owned())).await;
+                            h.core.refresh(&GameId(rest.to_owned())).await;
                         }
                     }
                     // The connection was lost and is made again: what was told meanwhile was
                     // not heard.
                     Ok(None) => {
-                        if !Hub::read_held_again(&hub).await {
+                        if !Replication::read_held_again(&hub).await {
                             return;
                         }
                     }
@@ -139,11 +152,11 @@ impl Hub {
 
     /// Reads every game held again (after changes may have gone unheard); `false` once the
     /// hub is gone.
-    async fn read_held_again(hub: &std::sync::Weak<Hub>) -> bool {
+    async fn read_held_again(hub: &std::sync::Weak<Replication>) -> bool {
         let Some(h) = hub.upgrade() else {
             return false;
         };
-        let held = h.held.ids();
+        let held = h.core.held.ids();
         note!(
             h.log,
             INFO,
@@ -151,39 +164,8 @@ impl Hub {
             games = held.len()
         );
         for id in held {
-            h.refresh(&id).await;
+            h.core.refresh(&id).await;
         }
         true
-    }
-
-    /// Reads a game again from the database (changed by another server) and tells its
-    /// followers what changed.
-    pub(crate) async fn refresh(self: &Arc<Self>, id: &GameId) {
-        let live = self.held.get(id);
-        let Some(live) = live else {
-            // Not held here: read when someone opens it here, or when it is due.
-            return;
-        };
-        // Read while holding the game, so that reads and this server's own moves apply in the
-        // order they happened.
-        let mut g = live.lock().await;
-        let stored = match self.store.load_game(id).await {
-            Ok(stored) => stored,
-            Err(e) => {
-                note!(self.log, ERROR, "game not read again", game = id.0, why = e);
-                return;
-            }
-        };
-
-        // Who is present, as the game now read says (the seats' last sightings included).
-        let presence = self.presence_in(id, &stored.seats);
-        let events = g.game.replace(stored, &presence, self.store.now());
-        for event in events {
-            g.tell(event);
-        }
-        self.tell_talk_from(&mut g).await;
-        // (The server that made a move tells its player to move, on every server.)
-        drop(g);
-        self.wake(id);
     }
 }

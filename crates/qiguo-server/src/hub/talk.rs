@@ -1,30 +1,51 @@
 //! Table talk: a person holding a seat writes to everyone at the table; whoever holds a seat or
 //! follows the game reads it; a player mutes another for themselves. The lines are stored
-//! before they are told, and told on every server ([`Hub::tell_talk_from`]).
+//! before they are told, and told on every server ([`Core::catch_up_talk`]).
 
 use std::collections::HashSet;
 use std::sync::Arc;
 
 use qiguo_protocol::clean_talk;
 
-use super::{Hub, Live};
-use crate::log::note;
+use super::Shared;
+use super::core::Core;
+use crate::log::{Log, note};
+use crate::metrics::Metrics;
 use crate::protocol::{Answer, Event, Refusal, TALK_LINES_READ};
-use crate::store::{GameId, PlayerId};
+use crate::store::{GameId, PlayerId, Store};
 
-impl Hub {
+/// The table talk slice.
+pub(crate) struct Talk {
+    /// The games held, whose followers hear each line.
+    core: Arc<Core>,
+    store: Store,
+    metrics: Arc<Metrics>,
+    log: Log,
+}
+
+impl Talk {
+    /// Table talk kept in `store`, told to the followers of the games `core` holds.
+    pub(super) fn new(core: Arc<Core>, store: Store, metrics: Arc<Metrics>, log: Log) -> Talk {
+        Talk {
+            core,
+            store,
+            metrics,
+            log,
+        }
+    }
+
     /// `player` writes `text` at the table of game `id`.
     pub(crate) async fn say(
-        self: &Arc<Self>,
+        &self,
         player: &PlayerId,
         id: &GameId,
         text: &str,
     ) -> Result<Answer, Refusal> {
         let text = clean_talk(text)?;
-        let live = self.game_of_yours(id).await?;
+        let live = self.core.game_of_yours(id).await?;
         let mut g = live.lock().await;
         // Lines written on other servers meanwhile are told first, so that all arrive in order.
-        self.tell_talk_from(&mut g).await;
+        self.core.catch_up_talk(&mut g).await;
         let seat = *g.game.seats_of(player).first().ok_or(Refusal::NoGame)?;
         if self.store.talk_barred(player).await? {
             return Err(Refusal::TalkBarred);
@@ -124,37 +145,11 @@ impl Hub {
         player: &PlayerId,
         id: &GameId,
         follows: bool,
-    ) -> Result<super::Shared, Refusal> {
-        let live = self.game_of_yours(id).await?;
+    ) -> Result<Shared, Refusal> {
+        let live = self.core.game_of_yours(id).await?;
         if !follows && live.lock().await.game.seats_of(player).is_empty() {
             return Err(Refusal::NoGame);
         }
         Ok(live)
-    }
-
-    /// Tells the followers the lines of the game's talk they have not heard (written through
-    /// another server on the database).
-    pub(super) async fn tell_talk_from(&self, g: &mut Live) {
-        if !self.store.is_postgres() {
-            return;
-        }
-        match self.store.talk_from(&g.game.id, g.talk).await {
-            Ok(lines) => {
-                for line in lines {
-                    g.talk = g.talk.max(line.n + 1);
-                    g.tell(Event::Said {
-                        game: g.game.id.clone(),
-                        line,
-                    });
-                }
-            }
-            Err(e) => note!(
-                self.log,
-                WARN,
-                "table talk not read",
-                game = g.game.id.0,
-                why = e
-            ),
-        }
     }
 }

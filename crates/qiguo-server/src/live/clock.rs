@@ -4,12 +4,12 @@
 
 use qiguo_protocol::{Pace, SeatPlan, WhenOverdue, calendar};
 
-use super::{ADJOURN_AFTER_ROUNDS, DAY_MS, Due, LiveGame, Mover, Presence, STAND_IN_LEVEL};
+use super::{ADJOURN_AFTER_ROUNDS, DAY_MS, Due, LiveGame, Mover, STAND_IN_LEVEL, SeatsPresent};
 use crate::model::StoredSeat;
 
 impl LiveGame {
     /// Whether the player of `seat` counts as present.
-    pub(super) fn present(&self, seat: u8, present: Presence) -> bool {
+    pub(super) fn present(&self, seat: u8, present: SeatsPresent) -> bool {
         match self.seats.get(usize::from(seat)) {
             Some(StoredSeat {
                 plan: SeatPlan::Computer(_),
@@ -26,7 +26,7 @@ impl LiveGame {
     /// 1970: `None` when a computer is to move, the player is present in a live game, the
     /// game is adjourned or over. A player stood in for on their last turn too is stood in for
     /// at once in a live game.
-    pub(crate) fn deadline(&self, present: Presence) -> Option<i64> {
+    pub(crate) fn deadline(&self, present: SeatsPresent) -> Option<i64> {
         if self.is_over() {
             return None;
         }
@@ -106,7 +106,7 @@ impl LiveGame {
     }
 
     /// Whether a person holding a seat is present.
-    pub(crate) fn attended(&self, present: Presence) -> bool {
+    pub(crate) fn attended(&self, present: SeatsPresent) -> bool {
         self.seats
             .iter()
             .enumerate()
@@ -118,7 +118,7 @@ impl LiveGame {
     /// rests while no person holding a seat is present; a correspondence game once every
     /// person's seat was stood in for or passed on its last [`ADJOURN_AFTER_ROUNDS`] turns, and
     /// nobody holding a seat is present.
-    pub(crate) fn adjourned(&self, present: Presence) -> bool {
+    pub(crate) fn adjourned(&self, present: SeatsPresent) -> bool {
         if self.attended(present) {
             return false;
         }
@@ -131,7 +131,7 @@ impl LiveGame {
     /// What is due on the turn at `now_ms`: the computer of a computer's seat, or (its
     /// deadline passed) a stand-in or an overdue pass; `None` when nothing is, or the game is
     /// [adjourned](LiveGame::adjourned).
-    pub(crate) fn due(&self, now_ms: i64, present: Presence) -> Option<Due> {
+    pub(crate) fn due(&self, now_ms: i64, present: SeatsPresent) -> Option<Due> {
         if self.is_over() || self.adjourned(present) {
             return None;
         }

@@ -3,7 +3,7 @@
 
 use qiguo_protocol::{Event, PlayerId, Refusal, TakeBackView};
 
-use super::{LiveGame, Presence};
+use super::{LiveGame, SeatsPresent};
 
 impl LiveGame {
     /// `player` asks to take back the moves from `ply` on: the take-back asked (the asker
@@ -79,7 +79,7 @@ impl LiveGame {
     }
 
     /// Takes back the moves from `ply` on (stored) at `now_ms`: the event to tell.
-    pub(crate) fn take_back_to(&mut self, ply: u32, now_ms: i64, present: Presence) -> Event {
+    pub(crate) fn take_back_to(&mut self, ply: u32, now_ms: i64, present: SeatsPresent) -> Event {
         self.take_back = None;
         while self.game.len() > ply as usize {
             self.game.undo();

@@ -97,7 +97,7 @@ async fn mail_link(hub: &Arc<Hub>, action: &str, token: &str, act: bool) -> Resp
     let Some(action) = LinkAction::from_path(action) else {
         return StatusCode::NOT_FOUND.into_response();
     };
-    let page = hub.link_page(action, token, act).await;
+    let page = hub.mail.link_page(action, token, act).await;
     let status = if page.ok {
         StatusCode::OK
     } else {

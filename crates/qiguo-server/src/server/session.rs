@@ -260,7 +260,7 @@ impl Session {
                 {
                     return self.refuse(req, e, true).await;
                 }
-                match self.hub.sign_in(&identity).await {
+                match self.hub.sign_in.check(&identity).await {
                     Ok((id, name, key)) => {
                         match self.admission.player_slot(&id) {
                             Ok(slot) => self.player_slot = Some(slot),
@@ -278,7 +278,7 @@ impl Session {
                         );
                         self.hub.metrics().session(true);
                         self.player = Some((id.clone(), name.clone()));
-                        *write(&self.muted) = self.hub.muted_by(&id).await;
+                        *write(&self.muted) = self.hub.talk.muted_by(&id).await;
                         if let Some(language) = &language {
                             self.hub.note_language(&id, language).await;
                         }
@@ -341,9 +341,9 @@ impl Session {
         }
         match ask {
             Ask::Hello { .. } => Err(Refusal::AlreadySignedIn),
-            Ask::Create { game } => hub.create(player, game).await,
+            Ask::Create { game } => hub.core.create(player, game).await,
             Ask::Quick { pace } => {
-                let seat = hub.quick(player, pace).await?;
+                let seat = hub.quick.quick(player, pace).await?;
                 self.follow(&seat.view.id, seat.events, true);
                 Ok(Answer::Seated {
                     kingdom: seat.kingdom,
@@ -352,17 +352,17 @@ impl Session {
                 })
             }
             Ask::Join { code, kingdom } => {
-                let (view, events) = hub.join(player, &code, kingdom).await?;
+                let (view, events) = hub.core.join(player, &code, kingdom).await?;
                 self.follow(&view.id, events, true);
                 Ok(Answer::Game(Box::new(view)))
             }
             Ask::Open { game } => {
-                let (view, events) = hub.open(player, &game).await?;
+                let (view, events) = hub.core.open(player, &game).await?;
                 self.follow(&view.id, events, true);
                 Ok(Answer::Game(Box::new(view)))
             }
             Ask::Watch { code } => {
-                let (view, events) = hub.watch(player, &code).await?;
+                let (view, events) = hub.core.watch(player, &code).await?;
                 self.follow(&view.id, events, false);
                 Ok(Answer::Game(Box::new(view)))
             }
@@ -371,12 +371,12 @@ impl Session {
                 Ok(Answer::Done)
             }
             Ask::Games {} => Ok(Answer::Games {
-                games: hub.games(player).await?,
+                games: hub.core.games(player).await?,
             }),
-            Ask::Finished { page } => hub.finished(player, page).await,
-            Ask::Ratings { family, of } => hub.ratings(player, family, of.as_deref()).await,
+            Ask::Finished { page } => hub.after.finished(player, page).await,
+            Ask::Ratings { family, of } => hub.ratings.ratings(player, family, of.as_deref()).await,
             Ask::Block { name, block } => {
-                let other = hub.block(player, &name, block).await?;
+                let other = hub.conduct.block(player, &name, block).await?;
                 // Their table talk is hidden from now on, as for a mute.
                 let mut set = write(&self.muted);
                 if block {
@@ -387,39 +387,43 @@ impl Session {
                 Ok(Answer::Done)
             }
             Ask::Report { name, game, reason } => {
-                hub.report(player, &name, game.as_ref(), &reason).await?;
+                hub.conduct
+                    .report(player, &name, game.as_ref(), &reason)
+                    .await?;
                 Ok(Answer::Done)
             }
             Ask::Lobby { follow } => {
-                let (view, changes) = hub.lobby();
+                let (view, changes) = hub.lobby.follow();
                 self.follow_lobby(follow.then_some(changes));
                 Ok(Answer::Lobby(Box::new(view)))
             }
             Ask::CreateTable { table } => Ok(Answer::Table(Box::new(
-                hub.create_table(player, &table).await?,
+                hub.lobby.create_table(player, &table).await?,
             ))),
             Ask::JoinTable { table } => Ok(Answer::Table(Box::new(
-                hub.join_table(player, &table).await?,
+                hub.lobby.join_table(player, &table).await?,
             ))),
             Ask::LeaveTable { table } => {
-                hub.leave_table(player, &table).await?;
+                hub.lobby.leave_table(player, &table).await?;
                 Ok(Answer::Done)
             }
-            Ask::Rematch { game } => hub.rematch(player, &game).await,
+            Ask::Rematch { game } => hub.after.rematch(player, &game).await,
             Ask::Move { game, ply, mv } => {
-                let ply = hub.play(player, &game, ply, &mv).await?;
+                let ply = hub.core.play(player, &game, ply, &mv).await?;
                 Ok(Answer::Moved { ply })
             }
-            Ask::TakeBack { game, ply } => hub.ask_take_back(player, &game, ply).await,
-            Ask::AnswerTakeBack { game, agree } => hub.answer_take_back(player, &game, agree).await,
-            Ask::Say { game, text } => hub.say(player, &game, &text).await,
-            Ask::Away { until } => hub.away(player, until.as_deref()).await,
-            Ask::Holidays {} => hub.holidays(player).await,
-            Ask::Mail {} => Ok(Answer::Mail(hub.mail_view(player).await?)),
-            Ask::SetMail { address, digest } => {
-                hub.set_mail(player, address.as_deref(), digest).await
+            Ask::TakeBack { game, ply } => hub.core.ask_take_back(player, &game, ply).await,
+            Ask::AnswerTakeBack { game, agree } => {
+                hub.core.answer_take_back(player, &game, agree).await
             }
-            Ask::Push {} => Ok(Answer::Push(hub.push_view(player).await?)),
+            Ask::Say { game, text } => hub.talk.say(player, &game, &text).await,
+            Ask::Away { until } => hub.holidays.away(player, until.as_deref()).await,
+            Ask::Holidays {} => hub.holidays.holidays(player).await,
+            Ask::Mail {} => Ok(Answer::Mail(hub.mail.mail_view(player).await?)),
+            Ask::SetMail { address, digest } => {
+                hub.mail.set_mail(player, address.as_deref(), digest).await
+            }
+            Ask::Push {} => Ok(Answer::Push(hub.push.push_view(player).await?)),
             Ask::Subscribe {
                 endpoint,
                 p256dh,
@@ -430,16 +434,16 @@ impl Session {
                     p256dh,
                     auth,
                 };
-                hub.subscribe(player, device).await
+                hub.push.subscribe(player, device).await
             }
-            Ask::Unsubscribe { endpoint } => hub.unsubscribe(player, &endpoint).await,
+            Ask::Unsubscribe { endpoint } => hub.push.unsubscribe(player, &endpoint).await,
             Ask::Talk { game, before } => {
                 let follows = self.following.contains_key(&game);
-                hub.talk(player, &game, before, follows).await
+                hub.talk.talk(player, &game, before, follows).await
             }
             Ask::Mute { game, seat, mute } => {
                 let follows = self.following.contains_key(&game);
-                let muted = hub.mute(player, &game, seat, mute, follows).await?;
+                let muted = hub.talk.mute(player, &game, seat, mute, follows).await?;
                 let mut set = write(&self.muted);
                 if mute {
                     set.insert(muted);
@@ -468,7 +472,7 @@ impl Session {
         if let Some((task, present)) = self.following.remove(game) {
             task.abort();
             if present && let Some((player, _)) = &self.player {
-                self.hub.follow(game, player, false);
+                self.hub.core.follow(game, player, false);
             }
         }
     }

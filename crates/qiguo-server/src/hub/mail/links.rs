@@ -1,9 +1,8 @@
 //! The pages the links of the e-mails open: asked (a GET, as mail scanners make) they say what
 //! the link does, with a button; done (a POST) they confirm an address or unsubscribe it.
 
-use std::sync::Arc;
-
-use super::super::{Hub, shown_name};
+use super::Mail;
+use crate::hub::shown_name;
 use crate::log::note;
 use crate::mail::texts::MailLanguage;
 use crate::protocol::Event;
@@ -59,15 +58,10 @@ impl LinkAction {
     }
 }
 
-impl Hub {
+impl Mail {
     /// The page a link of an e-mail opens: asked (`act` false, a GET, as mail scanners make)
     /// it says what the link does, with a button; done (`act`, a POST) it does it.
-    pub(crate) async fn link_page(
-        self: &Arc<Self>,
-        action: LinkAction,
-        token: &str,
-        act: bool,
-    ) -> LinkPage {
+    pub(crate) async fn link_page(&self, action: LinkAction, token: &str, act: bool) -> LinkPage {
         let expired = |language: MailLanguage| LinkPage {
             language,
             title: language.text(&format!("page-{}-title", action.words()), &[]),
@@ -75,7 +69,7 @@ impl Hub {
             button: None,
             ok: false,
         };
-        if token.len() > 128 || self.mail.is_none() {
+        if token.len() > 128 || self.mailing.is_none() {
             return expired(MailLanguage::English);
         }
         let found = match self.store.token(token, action.purpose()).await {
@@ -118,7 +112,7 @@ impl Hub {
                     }
                 );
                 if let Ok(view) = self.mail_view(&player).await {
-                    self.tell_player(&player, Event::Mail(view));
+                    self.core.tell_player(&player, Event::Mail(view));
                 }
                 LinkPage {
                     language,
