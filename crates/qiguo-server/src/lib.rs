@@ -31,7 +31,7 @@ pub mod store;
 
 pub use qiguo_protocol::QuickPace;
 pub use store::{
-    CreatedGame, GameId, MadeBy, NewPlayer, Pace, PlayerId, SeatPlan, Store, StoreError,
+    CreatedGame, Failure, GameId, MadeBy, NewPlayer, Pace, PlayerId, SeatPlan, Store, StoreError,
     StoredGame, WhenOverdue,
 };
 

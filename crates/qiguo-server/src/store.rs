@@ -119,9 +119,23 @@ pub struct CreatedGame {
     pub code: String,
 }
 
-/// Why the store did not do what was asked. Nothing was changed.
+/// Why the store did not do what was asked. Nothing was changed. Two kinds, of two types: the
+/// request was refused for what it asks (a [`Refusal`] the player is told: a wrong key, no such
+/// game, a seat taken, a move for a turn already played), or the database failed (a
+/// [`Failure`] the operator reads, and the player is asked to try again).
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
+    /// Refused for what it asks.
+    #[error("{0}")]
+    Refused(Refusal),
+    /// The database failed.
+    #[error(transparent)]
+    Failed(#[from] Failure),
+}
+
+/// How the database failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Failure {
     /// The database could not be reached or refused the work.
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
@@ -134,50 +148,50 @@ pub enum StoreError {
     /// No secret could be made.
     #[error(transparent)]
     NoRandomness(#[from] NoRandomness),
-    /// No such player, or not their key.
-    #[error("unknown player or wrong key")]
-    WrongKey,
-    /// No such game (or no game with that code).
-    #[error("no such game")]
-    NoGame,
-    /// The seat does not exist, is not open, or is taken.
-    #[error("seat {0} cannot be taken")]
-    SeatNotFree(u8),
-    /// The move was not made for the game's current ply (another was stored first).
-    #[error("the game has {has} moves, not {expected}")]
-    OutOfTurn {
-        /// How many moves the game has.
-        has: u32,
-        /// How many the caller expected.
-        expected: u32,
-    },
-    /// The game is over.
-    #[error("the game is over")]
-    Finished,
-    /// Refused for what it asks (a holiday too long, a day past).
-    #[error("{0}")]
-    Refused(Refusal),
     /// A stored game does not replay (a damaged database).
     #[error("game {0} cannot be replayed: {1}")]
     Damaged(String, String),
-    /// A new game's spec does not fit its record (seats for every player number).
-    #[error("{0}")]
-    BadSpec(Refusal),
-    /// A take-back is already being asked in the game.
-    #[error("a take-back is already being asked")]
-    TakeBackPending,
-    /// No take-back is being asked in the game (or another one is).
-    #[error("no take-back is being asked")]
-    NoTakeBack,
     /// Another server serves this SQLite file (one file takes one server; several servers
     /// share a PostgreSQL database).
     #[error(
         "{0} is served by another server already: a SQLite file takes one server (several share a PostgreSQL database)"
     )]
     Served(PathBuf),
-    /// The transaction holding this change, with others, failed to commit.
+    /// The transaction holding this change, with others, failed to commit, or what it was to
+    /// keep could not be made.
     #[error("database: the commit failed: {0}")]
     Commit(String),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        StoreError::Failed(Failure::Database(e))
+    }
+}
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(e: sqlx::migrate::MigrateError) -> StoreError {
+        StoreError::Failed(Failure::Migrate(e))
+    }
+}
+
+impl From<NoRandomness> for StoreError {
+    fn from(e: NoRandomness) -> StoreError {
+        StoreError::Failed(Failure::NoRandomness(e))
+    }
+}
+
+impl From<Refusal> for StoreError {
+    fn from(refusal: Refusal) -> StoreError {
+        StoreError::Refused(refusal)
+    }
+}
+
+impl StoreError {
+    /// The database failed with `why` while committing or making what it was to keep.
+    pub(crate) fn commit(why: impl Into<String>) -> StoreError {
+        StoreError::Failed(Failure::Commit(why.into()))
+    }
 }
 
 /// The database.
@@ -223,7 +237,7 @@ fn to_json<T: Serialize>(value: &T) -> String {
 }
 
 fn damaged(game: &str, why: impl std::fmt::Display) -> StoreError {
-    StoreError::Damaged(game.to_owned(), why.to_string())
+    Failure::Damaged(game.to_owned(), why.to_string()).into()
 }
 
 /// A SQLite URL that creates its file when missing (`mode=rwc`, unless the URL gives a mode
@@ -239,7 +253,7 @@ fn sqlite_created(url: &str) -> Result<String, StoreError> {
         .filter(|f| !f.as_os_str().is_empty())
     {
         std::fs::create_dir_all(folder)
-            .map_err(|e| StoreError::Folder(folder.display().to_string(), e.to_string()))?;
+            .map_err(|e| Failure::Folder(folder.display().to_string(), e.to_string()))?;
     }
     if query.split('&').any(|q| q.starts_with("mode=")) {
         return Ok(url.to_owned());
@@ -345,14 +359,13 @@ impl Store {
             return Ok(None);
         };
         let file = std::fs::File::open(&path)
-            .map_err(|e| StoreError::Folder(path.display().to_string(), e.to_string()))?;
+            .map_err(|e| Failure::Folder(path.display().to_string(), e.to_string()))?;
         match file.try_lock() {
             Ok(()) => Ok(Some(file)),
-            Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::Served(path)),
-            Err(std::fs::TryLockError::Error(e)) => Err(StoreError::Folder(
-                path.display().to_string(),
-                e.to_string(),
-            )),
+            Err(std::fs::TryLockError::WouldBlock) => Err(Failure::Served(path).into()),
+            Err(std::fs::TryLockError::Error(e)) => {
+                Err(Failure::Folder(path.display().to_string(), e.to_string()).into())
+            }
         }
     }
 
@@ -431,16 +444,18 @@ impl Store {
     /// PostgreSQL, whose own tools back it up (`pg_dump`).
     pub async fn backup(&self, to: &Path) -> Result<(), StoreError> {
         if self.postgres {
-            return Err(StoreError::Folder(
+            return Err(Failure::Folder(
                 to.display().to_string(),
                 "a PostgreSQL database is backed up with pg_dump".into(),
-            ));
+            )
+            .into());
         }
         if to.exists() {
-            return Err(StoreError::Folder(
+            return Err(Failure::Folder(
                 to.display().to_string(),
                 "already exists: a backup is written to a new file".into(),
-            ));
+            )
+            .into());
         }
         let target = to.display().to_string().replace('\'', "''");
         sqlx::query(&format!("VACUUM INTO '{target}'"))
@@ -501,9 +516,9 @@ async fn count_moves(
     .bind(&game.0)
     .fetch_optional(&mut **tx)
     .await?
-    .ok_or(StoreError::NoGame)?;
+    .ok_or(StoreError::Refused(Refusal::NoGame))?;
     if row.try_get::<Option<i64>, _>("finished_ms")?.is_some() {
-        return Err(StoreError::Finished);
+        return Err(StoreError::Refused(Refusal::GameOver));
     }
     count(&row, "moves")
 }

@@ -97,3 +97,43 @@ impl After {
         Ok(Answer::Created { game, code })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hub::testing::Bench;
+    use crate::store::SeatPlan;
+
+    #[tokio::test]
+    async fn finished_games_are_listed_and_a_rematch_asks_for_a_game_over() {
+        let bench = Bench::new("after").await;
+        let after = After::new(bench.core.clone(), bench.store.clone(), bench.log.clone());
+        let ann = bench.player("Ann").await;
+        let game = bench.game(&ann, SeatPlan::Open).await;
+        assert_eq!(
+            after.finished(&ann, 0).await,
+            Ok(Answer::Finished {
+                games: Vec::new(),
+                page: 0,
+                more: false
+            }),
+            "a game under way is not finished"
+        );
+        assert!(
+            after.rematch(&ann, &game).await.is_err(),
+            "no rematch of a game under way"
+        );
+        let bob = bench.player("Bob").await;
+        assert_eq!(
+            after.rematch(&bob, &game).await,
+            Err(Refusal::NoGame),
+            "nor of someone else's"
+        );
+        bench.store.finish(&game).await.unwrap();
+        let Answer::Finished { games, more, .. } = after.finished(&ann, 0).await.unwrap() else {
+            panic!("not the finished games");
+        };
+        assert_eq!((games.len(), more), (1, false));
+        assert_eq!(games[0].id, game);
+    }
+}

@@ -14,6 +14,7 @@ use super::core::Core;
 use super::searches::{SearchAsk, Searches};
 use crate::live::{Due, Mover};
 use crate::log::{Log, note};
+use crate::protocol::Refusal;
 use crate::store::{GameId, PlayerId, Store, StoreError};
 
 /// The computers' slice: their searches and their claims among servers.
@@ -91,7 +92,7 @@ impl Computers {
             .await
         {
             Ok(()) => {}
-            Err(StoreError::SeatNotFree(_)) => {
+            Err(StoreError::Refused(Refusal::SeatTaken { .. })) => {
                 // Another server replaced them, or they came back to it: read it again.
                 drop(g);
                 self.core.refresh(&id).await;
@@ -199,5 +200,53 @@ impl Computers {
             );
         }
         self.claims.release(claim).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hub::testing::Bench;
+    use crate::protocol::Event;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn woken_the_computers_play_their_turns_until_a_person_is_to_move() {
+        let bench = Bench::new("computers").await;
+        let ann = bench.player("Ann").await;
+        let game = bench.game_after_computers(&ann).await;
+        let mut heard = bench.follow(&game).await;
+        let mut ann_hears = bench.core.personal(&ann);
+        let computers = Computers::start(
+            bench.core.clone(),
+            bench.store.clone(),
+            bench.log.clone(),
+            Searches::start(1),
+            Claims::new(bench.store.clone(), bench.log.clone()),
+            bench.happenings.wakes,
+        );
+        // A live game is played while a person has it open; the game's making woke it already,
+        // once more changes nothing.
+        bench.core.follow(&game, &ann, true);
+        bench.core.wake(&game);
+        let mut moved = Vec::new();
+        while moved.len() < 6 {
+            match Bench::next(&mut heard).await {
+                Event::Moved { ply, .. } => moved.push(ply),
+                // Ann coming is told too.
+                Event::Presence { seat: 6, .. } => {}
+                other => panic!("not a move: {other:?}"),
+            }
+        }
+        assert_eq!(
+            moved,
+            [0, 1, 2, 3, 4, 5],
+            "each computer's turn once, in turn"
+        );
+        assert!(
+            matches!(Bench::next(&mut ann_hears).await, Event::YourTurn { .. }),
+            "the person to move is told"
+        );
+        assert_eq!(bench.store.load_game(&game).await.unwrap().game.len(), 6);
+        assert_eq!(computers.waiting(), 0);
     }
 }

@@ -87,3 +87,49 @@ pub(super) fn kept_apart_in(game: &LiveGame, apart: &HashSet<PlayerId>) -> bool 
         .iter()
         .any(|s| s.holder.as_ref().is_some_and(|h| apart.contains(h)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hub::testing::Bench;
+    use crate::protocol::Refusal;
+
+    #[tokio::test]
+    async fn a_player_blocks_and_reports_someone_named_but_never_themself() {
+        let bench = Bench::new("conduct").await;
+        let conduct = Conduct::new(bench.store.clone(), bench.log.clone());
+        let ann = bench.player("Ann").await;
+        let bob = bench.player("Bob").await;
+        assert_eq!(conduct.block(&ann, "bob", true).await, Ok(bob.clone()));
+        assert!(bench.store.kept_apart(&ann).await.unwrap().contains(&bob));
+        assert!(
+            bench.store.kept_apart(&bob).await.unwrap().contains(&ann),
+            "kept apart both ways"
+        );
+        assert_eq!(conduct.block(&ann, "Bob", false).await, Ok(bob.clone()));
+        assert!(bench.store.kept_apart(&ann).await.unwrap().is_empty());
+        assert_eq!(
+            conduct.block(&ann, "Ann", true).await,
+            Err(Refusal::Yourself)
+        );
+        assert_eq!(
+            conduct.report(&ann, "Cy", None, "rude").await,
+            Err(Refusal::NoPlayerNamed { name: "Cy".into() })
+        );
+        conduct.report(&ann, "Bob", None, "rude").await.unwrap();
+        assert!(
+            conduct.report(&ann, "Bob", None, "").await.is_err(),
+            "a reason is given"
+        );
+    }
+
+    #[test]
+    fn a_game_keeps_apart_whoever_holds_a_seat_in_it() {
+        let game = LiveGame::from(crate::hub::tests::stored_before_the_checks());
+        let ann = PlayerId("ann".into());
+        let bob = PlayerId("bob".into());
+        assert!(kept_apart_in(&game, &HashSet::from([ann])));
+        assert!(!kept_apart_in(&game, &HashSet::from([bob])));
+        assert!(!kept_apart_in(&game, &HashSet::new()));
+    }
+}

@@ -151,7 +151,7 @@ impl Core {
     async fn by_code(&self, code: &str) -> Result<GameId, Refusal> {
         match self.store.game_by_code(code).await {
             Ok(id) => Ok(id),
-            Err(StoreError::NoGame) => Err(Refusal::NoCode),
+            Err(StoreError::Refused(Refusal::NoGame)) => Err(Refusal::NoCode),
             Err(e) => Err(e.into()),
         }
     }
@@ -229,7 +229,7 @@ impl Core {
             .await
         {
             Ok(()) => {}
-            Err(e @ StoreError::OutOfTurn { .. }) | Err(e @ StoreError::Finished) => {
+            Err(e @ StoreError::Refused(Refusal::MovedOn { .. } | Refusal::GameOver)) => {
                 // Another server on the database got there first: read the game again.
                 drop(g);
                 self.refresh(&id).await;

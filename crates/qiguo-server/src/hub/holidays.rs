@@ -103,3 +103,58 @@ impl Holidays {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use qiguo_protocol::calendar::DAY_MS;
+
+    use super::*;
+    use crate::hub::testing::Bench;
+    use crate::protocol::Event;
+
+    #[tokio::test]
+    async fn a_player_goes_away_within_the_allowance_and_comes_back() {
+        let bench = Bench::new("holidays").await;
+        let holidays = Holidays::new(
+            bench.core.clone(),
+            bench.store.clone(),
+            bench.log.clone(),
+            5,
+        );
+        let ann = bench.player("Ann").await;
+        let game = bench.correspondence_game(&ann).await;
+        let mut heard = bench.follow(&game).await;
+        let today = day_of(bench.store.now());
+        let in_two_days = date_text(day_of(bench.store.now() + 2 * DAY_MS));
+        let Answer::Holidays(view) = holidays.away(&ann, Some(&in_two_days)).await.unwrap() else {
+            panic!("not the holidays");
+        };
+        assert_eq!(view.away_until.as_deref(), Some(in_two_days.as_str()));
+        assert_eq!(
+            (view.allowance, view.used),
+            (5, 3),
+            "today to its end included"
+        );
+        // The game held reads its seats again and tells its followers.
+        loop {
+            if let Event::Away { .. } = Bench::next(&mut heard).await {
+                break;
+            }
+        }
+        let too_long = date_text(today + 9);
+        assert!(matches!(
+            holidays.away(&ann, Some(&too_long)).await,
+            Err(Refusal::HolidayDays { .. })
+        ));
+        let yesterday = date_text(today - 1);
+        assert_eq!(
+            holidays.away(&ann, Some(&yesterday)).await,
+            Err(Refusal::BadDate { date: yesterday })
+        );
+        assert!(holidays.away(&ann, Some("tomorrow")).await.is_err());
+        let Answer::Holidays(back) = holidays.away(&ann, None).await.unwrap() else {
+            panic!("not the holidays");
+        };
+        assert_eq!(back.away_until, None);
+    }
+}

@@ -396,4 +396,56 @@ mod tests {
         let rules = *game.start.replay().unwrap().position().rules();
         assert_eq!(rules, Rules::preset(Preset::Wikipedia));
     }
+
+    #[tokio::test]
+    async fn a_table_is_shown_in_the_lobby_and_filled_it_starts() {
+        let bench = crate::hub::testing::Bench::new("lobby-slice").await;
+        let lobby = Lobby::new(bench.core.clone(), bench.store.clone(), bench.log.clone());
+        let ann = bench.player("Ann").await;
+        let bob = bench.player("Bob").await;
+        let mut ann_hears = bench.core.personal(&ann);
+        let (empty, mut changes) = lobby.follow();
+        assert!(empty.tables.is_empty());
+        let spec = TableSpec {
+            preset: Preset::Classic,
+            pace: Pace::Live { wait_seconds: 60 },
+            people: 2,
+            level: Level::Easy,
+            rated: false,
+            ratings: None,
+            wait_minutes: 10,
+            unfilled: WhenUnfilled::Close,
+        };
+        let table = lobby.create_table(&ann, &spec).await.unwrap();
+        assert_eq!(table.seated.len(), 1);
+        assert!(
+            changes.has_changed().unwrap(),
+            "the lobby's followers are told"
+        );
+        assert_eq!(changes.borrow_and_update().tables, vec![table.clone()]);
+        assert!(
+            lobby.join_table(&ann, &table.id).await.is_ok(),
+            "sitting down again changes nothing"
+        );
+        let started = lobby.join_table(&bob, &table.id).await.unwrap();
+        let game = started
+            .game
+            .clone()
+            .expect("the one who fills it starts it");
+        assert_eq!(
+            crate::hub::testing::Bench::next(&mut ann_hears).await,
+            Event::TableStarted {
+                table: table.id.clone(),
+                game,
+            }
+        );
+        assert!(
+            lobby.follow().0.tables.is_empty(),
+            "a table started is open no more"
+        );
+        assert_eq!(
+            lobby.leave_table(&bob, &table.id).await,
+            Err(Refusal::NoTable)
+        );
+    }
 }

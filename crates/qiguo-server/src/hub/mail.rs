@@ -326,11 +326,7 @@ impl Mail {
                 return Ok(Written::Later(now + WHILE_CONNECTED_MS, None));
             }
             let mut waiting = Vec::new();
-            let games = self
-                .core
-                .games(player)
-                .await
-                .map_err(|why| StoreError::Commit(why.to_string()))?;
+            let games = self.core.games(player).await?;
             for summary in games {
                 if summary.your_turn
                     && let Some((game, live)) =
@@ -612,5 +608,31 @@ mod tests {
         }
         let long = format!("{}@example.org", "a".repeat(250));
         assert!(checked_address(&long).is_err());
+    }
+
+    #[tokio::test]
+    async fn without_a_relay_no_address_is_taken() {
+        let bench = crate::hub::testing::Bench::new("mail-slice").await;
+        let mail = Mail::new(
+            bench.core.clone(),
+            bench.store.clone(),
+            bench.metrics.clone(),
+            bench.log.clone(),
+            None,
+        );
+        let ann = bench.player("Ann").await;
+        assert!(!mail.offered());
+        assert_eq!(mail.mail_view(&ann).await, Ok(MailView::default()));
+        assert_eq!(
+            mail.set_mail(&ann, Some("ann@example.org"), false).await,
+            Err(Refusal::NoMail)
+        );
+        let page = mail.link_page(LinkAction::Confirm, "token", true).await;
+        assert!(!page.ok, "no link works on a server that sends no e-mail");
+        assert_eq!(
+            bench.store.mail_of(&ann).await.unwrap(),
+            None,
+            "nothing kept"
+        );
     }
 }

@@ -33,6 +33,8 @@ mod replication;
 mod searches;
 mod sign_in;
 mod talk;
+#[cfg(test)]
+mod testing;
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -71,21 +73,8 @@ const EVENTS_KEPT: usize = 64;
 impl From<StoreError> for Refusal {
     fn from(e: StoreError) -> Refusal {
         match e {
-            StoreError::WrongKey => Refusal::WrongKey,
-            StoreError::NoGame => Refusal::NoGame,
-            StoreError::SeatNotFree(seat) => Refusal::SeatTaken { seat },
-            StoreError::OutOfTurn { has, expected } => Refusal::MovedOn { has, ply: expected },
-            StoreError::Finished => Refusal::GameOver,
-            StoreError::BadSpec(refusal) | StoreError::Refused(refusal) => refusal,
-            StoreError::TakeBackPending => Refusal::TakeBackPending,
-            StoreError::NoTakeBack => Refusal::NoTakeBack,
-            failed @ (StoreError::Database(_)
-            | StoreError::Commit(_)
-            | StoreError::Served(_)
-            | StoreError::Migrate(_)
-            | StoreError::Folder(..)
-            | StoreError::NoRandomness(_)
-            | StoreError::Damaged(..)) => {
+            StoreError::Refused(refusal) => refusal,
+            StoreError::Failed(failed) => {
                 // The client is told to try again; the operator reads what failed.
                 tracing::error!(target: "qiguo_server", "{failed}");
                 Refusal::TryAgain

@@ -384,3 +384,75 @@ fn service_of(endpoint: &str) -> String {
         .and_then(|uri| uri.host().map(str::to_owned))
         .unwrap_or_else(|| "?".into())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hub::testing::Bench;
+    use crate::mail::MailTiming;
+    use crate::push::{PUSH_SERVICES, PushConfig};
+
+    fn device(endpoint: &str) -> Subscription {
+        Subscription {
+            endpoint: endpoint.into(),
+            p256dh: crate::push::vapid::VapidKey::from_secret(&[5; 32])
+                .unwrap()
+                .public_text(),
+            auth: "AQEBAQEBAQEBAQEBAQEBAQ".into(),
+        }
+    }
+
+    async fn push(bench: &Bench, pushing: bool) -> Push {
+        let pusher = if pushing {
+            let config = PushConfig {
+                contact: "mailto:ops@example.org".into(),
+                services: PUSH_SERVICES.iter().map(|s| (*s).to_owned()).collect(),
+                plain_http_loopback: false,
+                timing: MailTiming::default(),
+            };
+            Some(Pusher::new(config, bench.store.push_key().await.unwrap()).unwrap())
+        } else {
+            None
+        };
+        Push::new(
+            bench.core.clone(),
+            bench.store.clone(),
+            bench.metrics.clone(),
+            bench.log.clone(),
+            pusher,
+        )
+    }
+
+    #[tokio::test]
+    async fn a_device_is_subscribed_to_a_known_service_and_unsubscribed() {
+        let bench = Bench::new("push-slice").await;
+        let ann = bench.player("Ann").await;
+        let none = push(&bench, false).await;
+        assert_eq!(none.push_view(&ann).await, Ok(PushView::default()));
+        let phone = device("https://fcm.googleapis.com/fcm/send/abc:def");
+        assert_eq!(
+            none.subscribe(&ann, phone.clone()).await,
+            Err(Refusal::NoPush)
+        );
+        let push = push(&bench, true).await;
+        let Answer::Push(view) = push.subscribe(&ann, phone).await.unwrap() else {
+            panic!("not the devices");
+        };
+        assert!(view.offered && view.key.is_some());
+        assert_eq!(view.devices, 1);
+        assert_eq!(
+            push.subscribe(&ann, device("https://example.org/push"))
+                .await,
+            Err(Refusal::BadSubscription),
+            "only a known push service is posted to"
+        );
+        let Answer::Push(view) = push
+            .unsubscribe(&ann, "https://fcm.googleapis.com/fcm/send/abc:def")
+            .await
+            .unwrap()
+        else {
+            panic!("not the devices");
+        };
+        assert_eq!(view.devices, 0);
+    }
+}

@@ -267,7 +267,7 @@ impl Quick {
             .await
         {
             Ok(name) => shown_name(&name),
-            Err(StoreError::SeatNotFree(_)) => {
+            Err(StoreError::Refused(Refusal::SeatTaken { .. })) => {
                 // Another server's newcomer took it: read the game again.
                 drop(g);
                 self.core.refresh(id).await;
@@ -520,5 +520,28 @@ mod tests {
         alone.seats[0].plan = SeatPlan::Computer(Level::Easy);
         let game = LiveGame::from(alone);
         assert_eq!(best_offer(&game, &[false; 7], 900).unwrap().distance, 0);
+    }
+
+    #[tokio::test]
+    async fn a_newcomer_is_seated_in_a_new_game_then_the_next_takes_a_kingdom_over() {
+        let bench = crate::hub::testing::Bench::new("quick-slice").await;
+        let quick = Quick::new(bench.core.clone(), bench.store.clone(), bench.log.clone());
+        let ann = bench.player("Ann").await;
+        let bob = bench.player("Bob").await;
+        let first = quick.quick(&ann, QuickPace::Daily).await.unwrap();
+        assert_eq!((first.kingdom, first.took_over), (Kingdom::Qin, None));
+        let second = quick.quick(&bob, QuickPace::Daily).await.unwrap();
+        assert_eq!(
+            second.view.id, first.view.id,
+            "the game under way is offered first"
+        );
+        assert_ne!(second.kingdom, Kingdom::Qin);
+        assert!(second.took_over.is_some());
+        bench.store.block(&ann, &bob, true).await.unwrap();
+        let cy = bench.player("Cy").await;
+        let third = quick.quick(&cy, QuickPace::Brisk).await.unwrap();
+        assert_ne!(third.view.id, first.view.id, "another pace, another game");
+        let fourth = quick.quick(&bob, QuickPace::Brisk).await.unwrap();
+        assert_eq!(fourth.view.id, third.view.id);
     }
 }

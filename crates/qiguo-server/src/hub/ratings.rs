@@ -168,3 +168,37 @@ impl Ratings {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hub::testing::Bench;
+
+    #[tokio::test]
+    async fn the_ratings_of_a_player_named_and_of_nobody() {
+        let bench = Bench::new("ratings").await;
+        let ratings = Ratings::new(bench.core.clone(), bench.store.clone(), bench.log.clone());
+        let ann = bench.player("Ann").await;
+        bench.player("Bob").await;
+        let Answer::Ratings {
+            family,
+            board,
+            player,
+        } = ratings
+            .ratings(&ann, RatingFamily::Live, Some("bob"))
+            .await
+            .unwrap()
+        else {
+            panic!("not the ratings");
+        };
+        assert_eq!(family, RatingFamily::Live);
+        assert!(board.is_empty(), "nobody rated yet");
+        assert_eq!(player.name, "Bob");
+        assert!(player.changes.is_empty());
+        assert_eq!(
+            ratings.ratings(&ann, RatingFamily::Live, Some("Cy")).await,
+            Err(Refusal::NoPlayerNamed { name: "Cy".into() })
+        );
+        assert_eq!(ratings.rate_unrated().await.unwrap(), 0);
+    }
+}

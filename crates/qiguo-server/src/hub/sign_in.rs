@@ -62,3 +62,44 @@ impl SignIn {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hub::testing::Bench;
+
+    #[tokio::test]
+    async fn a_new_player_comes_back_with_their_key_and_nobody_with_a_wrong_one() {
+        let bench = Bench::new("sign-in").await;
+        let sign_in = SignIn::new(bench.store.clone(), bench.log.clone());
+        let new = Identity::New {
+            name: "  Ann ".into(),
+        };
+        let (id, name, key) = sign_in.check(&new).await.unwrap();
+        assert_eq!(name, "Ann", "the name as cleaned");
+        let key = key.expect("a new player is given a key");
+        let again = Identity::Player {
+            id: id.clone(),
+            key: key.clone(),
+        };
+        assert_eq!(
+            sign_in.check(&again).await.unwrap(),
+            (id.clone(), "Ann".to_owned(), None),
+            "a player coming back is given no new key"
+        );
+        let wrong = Identity::Player {
+            id,
+            key: format!("{key}x"),
+        };
+        assert_eq!(sign_in.check(&wrong).await, Err(Refusal::WrongKey));
+        let taken = Identity::New { name: "ann".into() };
+        assert!(
+            matches!(sign_in.check(&taken).await, Err(Refusal::NameTaken { .. })),
+            "names are compared as people read them"
+        );
+        let long = Identity::Link {
+            token: "x".repeat(129),
+        };
+        assert_eq!(sign_in.check(&long).await, Err(Refusal::LinkExpired));
+    }
+}

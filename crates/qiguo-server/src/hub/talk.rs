@@ -153,3 +153,72 @@ impl Talk {
         Ok(live)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hub::testing::Bench;
+    use crate::store::SeatPlan;
+
+    #[tokio::test]
+    async fn a_seated_player_talks_the_followers_hear_and_a_mute_hides_nobody_else() {
+        let bench = Bench::new("talk").await;
+        let talk = Talk::new(
+            bench.core.clone(),
+            bench.store.clone(),
+            bench.metrics.clone(),
+            bench.log.clone(),
+        );
+        let ann = bench.player("Ann").await;
+        let bob = bench.player("Bob").await;
+        let game = bench.game(&ann, SeatPlan::Open).await;
+        let mut heard = bench.follow(&game).await;
+        assert_eq!(
+            talk.say(&ann, &game, " hello ").await,
+            Ok(Answer::Said { n: 0 })
+        );
+        match Bench::next(&mut heard).await {
+            Event::Said {
+                game: said_in,
+                line,
+            } => {
+                assert_eq!(said_in, game);
+                assert_eq!((line.n, line.seat, line.text.as_str()), (0, 0, "hello"));
+            }
+            other => panic!("not a line of talk: {other:?}"),
+        }
+        assert_eq!(
+            talk.say(&bob, &game, "hi").await,
+            Err(Refusal::NoGame),
+            "only a seat talks"
+        );
+        assert_eq!(
+            talk.talk(&bob, &game, None, false).await,
+            Err(Refusal::NoGame),
+            "a stranger who does not follow the game reads nothing"
+        );
+        let Answer::Talk { lines, muted, .. } = talk.talk(&bob, &game, None, true).await.unwrap()
+        else {
+            panic!("not the talk");
+        };
+        assert_eq!(lines.len(), 1, "a follower reads it");
+        assert!(muted.is_empty());
+        assert_eq!(
+            talk.mute(&ann, &game, 1, true, true).await,
+            Err(Refusal::NobodyToMute { seat: 1 }),
+            "an open seat holds nobody to mute"
+        );
+        assert_eq!(
+            talk.mute(&ann, &game, 0, true, true).await,
+            Err(Refusal::NobodyToMute { seat: 0 }),
+            "nor does one's own"
+        );
+        assert_eq!(talk.mute(&bob, &game, 0, true, true).await, Ok(ann.clone()));
+        assert_eq!(talk.muted_by(&bob).await, HashSet::from([ann]));
+        let counted = bench.metrics.render(0, 0, 0, 0);
+        assert!(
+            counted.contains("qiguo_talk_lines_total 1"),
+            "the line counted: {counted}"
+        );
+    }
+}

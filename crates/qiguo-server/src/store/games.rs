@@ -41,7 +41,7 @@ impl Store {
         rated: bool,
         holders: &[Option<PlayerId>],
     ) -> Result<CreatedGame, StoreError> {
-        spec.check().map_err(StoreError::BadSpec)?;
+        spec.check().map_err(StoreError::Refused)?;
         let id = secret::new_id()?;
         let code = secret::new_code()?;
         let now = self.now();
@@ -83,12 +83,12 @@ impl Store {
 
     /// The game whose invitation code is `code` (as typed: see [`secret::normalize_code`]).
     pub async fn game_by_code(&self, code: &str) -> Result<GameId, StoreError> {
-        let code = secret::normalize_code(code).ok_or(StoreError::NoGame)?;
+        let code = secret::normalize_code(code).ok_or(StoreError::Refused(Refusal::NoGame))?;
         let row = sqlx::query("SELECT id FROM games WHERE code = $1")
             .bind(code)
             .fetch_optional(&self.pool)
             .await?
-            .ok_or(StoreError::NoGame)?;
+            .ok_or(StoreError::Refused(Refusal::NoGame))?;
         Ok(GameId(row.try_get("id")?))
     }
 
@@ -131,13 +131,13 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         if taken.rows_affected() != 1 {
-            return Err(StoreError::SeatNotFree(seat));
+            return Err(StoreError::Refused(Refusal::SeatTaken { seat }));
         }
         let name: String = sqlx::query("SELECT name FROM players WHERE id = $1")
             .bind(&player.0)
             .fetch_optional(&mut *tx)
             .await?
-            .ok_or(StoreError::WrongKey)?
+            .ok_or(StoreError::Refused(Refusal::WrongKey))?
             .try_get("name")?;
         self.notify_change(&mut tx, game).await?;
         tx.commit().await?;
@@ -188,8 +188,8 @@ impl Store {
     }
 
     /// Keeps `asked` as the take-back being asked in `game`, for every server: a new one only
-    /// where none is asked and the game has `has` moves ([`StoreError::TakeBackPending`],
-    /// [`StoreError::OutOfTurn`]), or more agreement with the one asked (`new: false`).
+    /// where none is asked and the game has `has` moves ([`Refusal::TakeBackPending`],
+    /// [`Refusal::MovedOn`]), or more agreement with the one asked (`new: false`).
     pub async fn keep_take_back(
         &self,
         game: &GameId,
@@ -221,9 +221,9 @@ impl Store {
         };
         if done.rows_affected() != 1 {
             return Err(if new {
-                StoreError::TakeBackPending
+                StoreError::Refused(Refusal::TakeBackPending)
             } else {
-                StoreError::NoTakeBack
+                StoreError::Refused(Refusal::NoTakeBack)
             });
         }
         self.notify_change(&mut tx, game).await?;
@@ -260,7 +260,7 @@ impl Store {
             .bind(&id.0)
             .fetch_optional(&self.pool)
             .await?
-            .ok_or(StoreError::WrongKey)?;
+            .ok_or(StoreError::Refused(Refusal::WrongKey))?;
         Ok(row.try_get("name")?)
     }
 
@@ -320,10 +320,10 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         let count = count_moves(&mut tx, game, self.postgres).await?;
         if count != has {
-            return Err(StoreError::OutOfTurn {
+            return Err(StoreError::Refused(Refusal::MovedOn {
                 has: count,
-                expected: has,
-            });
+                ply: has,
+            }));
         }
         Ok(tx)
     }
@@ -410,7 +410,7 @@ impl Store {
         .execute(&mut *tx)
         .await?;
         if replaced.rows_affected() != 1 {
-            return Err(StoreError::SeatNotFree(seat));
+            return Err(StoreError::Refused(Refusal::SeatTaken { seat }));
         }
         sqlx::query(
             "INSERT INTO seat_leaves (game_id, seat, player, from_ply, left_ply, rated, at_ms) \
@@ -457,7 +457,7 @@ impl Store {
         if done.rows_affected() == 1 {
             Ok(())
         } else {
-            Err(StoreError::NoGame)
+            Err(StoreError::Refused(Refusal::NoGame))
         }
     }
 
@@ -470,7 +470,7 @@ impl Store {
         .bind(&id.0)
         .fetch_optional(&self.pool)
         .await?
-        .ok_or(StoreError::NoGame)?;
+        .ok_or(StoreError::Refused(Refusal::NoGame))?;
         let mut record = Record::from_json(&row.try_get::<String, _>("record")?)
             .map_err(|e| damaged(&id.0, e))?;
         let pace: Pace = serde_json::from_str(&row.try_get::<String, _>("pace")?)

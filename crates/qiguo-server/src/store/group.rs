@@ -17,6 +17,7 @@ use sqlx::{AnyPool, Row};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{CHANGES_CHANNEL, MoveWrite, StoreError, count, made_by_code};
+use crate::protocol::Refusal;
 
 /// The most moves one transaction commits.
 pub(super) const BATCH: usize = 256;
@@ -52,10 +53,10 @@ impl GroupCommit {
         let (answer, answered) = oneshot::channel();
         self.moves
             .send((w, answer))
-            .map_err(|_| StoreError::Commit("the database is closed".into()))?;
+            .map_err(|_| StoreError::commit("the database is closed"))?;
         answered
             .await
-            .map_err(|_| StoreError::Commit("the database is closed".into()))?
+            .map_err(|_| StoreError::commit("the database is closed"))?
     }
 }
 
@@ -113,12 +114,12 @@ async fn commit(pool: &AnyPool, kind: &Kind, batch: &mut Vec<(MoveWrite, Answer)
     let mut accepted = Vec::with_capacity(batch.len());
     for (w, answer) in batch.drain(..) {
         let refused = match counts.get(&w.game.0) {
-            None => Some(StoreError::NoGame),
-            Some(None) => Some(StoreError::Finished),
-            Some(Some(has)) if *has != w.ply => Some(StoreError::OutOfTurn {
+            None => Some(StoreError::Refused(Refusal::NoGame)),
+            Some(None) => Some(StoreError::Refused(Refusal::GameOver)),
+            Some(Some(has)) if *has != w.ply => Some(StoreError::Refused(Refusal::MovedOn {
                 has: *has,
-                expected: w.ply,
-            }),
+                ply: w.ply,
+            })),
             Some(Some(_)) => None,
         };
         match refused {
@@ -152,7 +153,7 @@ async fn commit(pool: &AnyPool, kind: &Kind, batch: &mut Vec<(MoveWrite, Answer)
 /// Answers every move with the failure of their transaction.
 fn fail(answers: impl Iterator<Item = Answer>, why: &str) {
     for answer in answers {
-        let _ = answer.send(Err(StoreError::Commit(why.to_owned())));
+        let _ = answer.send(Err(StoreError::commit(why.to_owned())));
     }
 }
 

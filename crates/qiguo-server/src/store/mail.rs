@@ -445,7 +445,7 @@ impl Store {
         .bind(&player.0)
         .fetch_optional(&self.pool)
         .await?
-        .ok_or(StoreError::WrongKey)?;
+        .ok_or(StoreError::Refused(Refusal::WrongKey))?;
         let elsewhere = row
             .try_get::<Option<String>, _>("online_server")?
             .is_some_and(|server| server != self.server_id());

@@ -80,18 +80,18 @@ impl Store {
         Ok(renamed)
     }
 
-    /// The name of the player with this id and key; [`StoreError::WrongKey`] otherwise.
+    /// The name of the player with this id and key; [`Refusal::WrongKey`] otherwise.
     pub async fn sign_in(&self, id: &PlayerId, key: &str) -> Result<String, StoreError> {
         let row = sqlx::query("SELECT key_hash, name FROM players WHERE id = $1")
             .bind(&id.0)
             .fetch_optional(&self.pool)
             .await?
-            .ok_or(StoreError::WrongKey)?;
+            .ok_or(StoreError::Refused(Refusal::WrongKey))?;
         let stored: String = row.try_get("key_hash")?;
         // Both are hashes of the same length: comparing them tells nothing about the key.
         // Beside the first key, a player may have one for each device a link signed in.
         if stored != secret::key_hash(key) && !self.other_key(id, key).await? {
-            return Err(StoreError::WrongKey);
+            return Err(StoreError::Refused(Refusal::WrongKey));
         }
         Ok(row.try_get("name")?)
     }

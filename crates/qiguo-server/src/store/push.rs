@@ -12,7 +12,7 @@ impl Store {
         if let Some(key) = self.kept_push_key().await? {
             return Ok(key);
         }
-        let key = VapidKey::generate().map_err(|e| StoreError::Commit(e.to_string()))?;
+        let key = VapidKey::generate().map_err(|e| StoreError::commit(e.to_string()))?;
         sqlx::query(
             "INSERT INTO push_keys (id, secret, public, made_ms) VALUES (1, $1, $2, $3) \
              ON CONFLICT DO NOTHING",
@@ -24,7 +24,7 @@ impl Store {
         .await?;
         self.kept_push_key()
             .await?
-            .ok_or_else(|| StoreError::Commit("the push key was not kept".into()))
+            .ok_or_else(|| StoreError::commit("the push key was not kept"))
     }
 
     async fn kept_push_key(&self) -> Result<Option<VapidKey>, StoreError> {
@@ -37,7 +37,7 @@ impl Store {
         let secret: String = row.try_get("secret")?;
         VapidKey::from_secret_text(&secret)
             .map(Some)
-            .ok_or_else(|| StoreError::Commit("the kept push key is no P-256 key".into()))
+            .ok_or_else(|| StoreError::commit("the kept push key is no P-256 key"))
     }
 
     /// Keeps `device` as one of `player`'s (a device of another player's moves to them, one

@@ -73,7 +73,7 @@ impl Store {
         .bind(&id.0)
         .fetch_optional(&mut *tx)
         .await?
-        .ok_or(StoreError::NoGame)?;
+        .ok_or(StoreError::Refused(Refusal::NoGame))?;
         let due = row.try_get::<i64, _>("rated")? == 1
             && row.try_get::<Option<i64>, _>("rated_ms")?.is_none()
             && row.try_get::<Option<i64>, _>("finished_ms")?.is_some();
@@ -222,7 +222,7 @@ impl Store {
         .bind(family.name())
         .fetch_optional(&self.pool)
         .await?
-        .ok_or(StoreError::WrongKey)?;
+        .ok_or(StoreError::Refused(Refusal::WrongKey))?;
         Ok(RatingRecord {
             player: player.clone(),
             name: row.try_get("name")?,

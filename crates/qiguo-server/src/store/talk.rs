@@ -7,6 +7,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use super::{GameId, PlayerId, Store, StoreError, count};
+use crate::protocol::Refusal;
 use crate::protocol::TalkLine;
 
 /// The columns a line is read from, its writer's name with them.
@@ -129,7 +130,7 @@ impl Store {
             .bind(&player.0)
             .fetch_optional(&self.pool)
             .await?
-            .ok_or(StoreError::WrongKey)?;
+            .ok_or(StoreError::Refused(Refusal::WrongKey))?;
         Ok(row.try_get::<i64, _>("talk_barred")? != 0)
     }
 

@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
 use qiguo_rules::{Game, Level, PlayerInfo, Position, Record, Rules};
-use qiguo_server::protocol::NewGame;
+use qiguo_server::protocol::{NewGame, Refusal};
 use qiguo_server::{MadeBy, Pace, SeatPlan, Store, StoreError, WhenOverdue};
 use qiguo_testkit::TempDir;
 
@@ -81,10 +81,7 @@ fn moves_of_many_games_at_once_are_committed_together_each_checked_alone() {
         for write in writes {
             match write.await.unwrap() {
                 Ok(()) => stored += 1,
-                Err(StoreError::OutOfTurn {
-                    has: 1,
-                    expected: 0,
-                }) => refused += 1,
+                Err(StoreError::Refused(Refusal::MovedOn { has: 1, ply: 0 })) => refused += 1,
                 Err(e) => panic!("{e}"),
             }
         }
@@ -121,7 +118,7 @@ fn players_games_seats_and_moves_are_kept(url: &str) {
         assert_eq!(store.sign_in(&ann.id, &ann.key).await.unwrap(), "Ann");
         assert!(matches!(
             store.sign_in(&ann.id, &bo.key).await,
-            Err(StoreError::WrongKey)
+            Err(StoreError::Refused(Refusal::WrongKey))
         ));
         let created = store.create_game(&ann.id, &spec()).await.unwrap();
         // The code finds the game, however it is typed; a guessed one finds nothing.
@@ -129,14 +126,14 @@ fn players_games_seats_and_moves_are_kept(url: &str) {
         assert_eq!(store.game_by_code(&typed).await.unwrap(), created.id);
         assert!(matches!(
             store.game_by_code("0000-0000-0000-0000").await,
-            Err(StoreError::NoGame)
+            Err(StoreError::Refused(Refusal::NoGame))
         ));
         // Bo takes the open seat; nobody takes it again, nor the creator's or a computer's.
         store.take_seat(&created.id, 1, &bo.id).await.unwrap();
         for seat in [0, 1, 2, 9] {
             assert!(matches!(
                 store.take_seat(&created.id, seat, &ann.id).await,
-                Err(StoreError::SeatNotFree(s)) if s == seat
+                Err(StoreError::Refused(Refusal::SeatTaken { seat: s })) if s == seat
             ));
         }
         // Moves: one per turn, in order.
@@ -169,8 +166,10 @@ fn players_games_seats_and_moves_are_kept(url: &str) {
                     Vec::new(),
                 )
                 .await;
-            assert!(matches!(again, Err(StoreError::OutOfTurn { has, expected })
-                if has == ply + 1 && expected == ply));
+            assert!(
+                matches!(again, Err(StoreError::Refused(Refusal::MovedOn { has, ply: expected }))
+                if has == ply + 1 && expected == ply)
+            );
         }
         store.close().await;
         // Opened again: everything is there, and the game replays to the same position.
@@ -203,7 +202,7 @@ fn players_games_seats_and_moves_are_kept(url: &str) {
                     Vec::new()
                 )
                 .await,
-            Err(StoreError::Finished)
+            Err(StoreError::Refused(Refusal::GameOver))
         ));
     });
 }
@@ -218,13 +217,13 @@ fn a_spec_that_does_not_fit_its_record_is_refused() {
         bad.seats.pop();
         assert!(matches!(
             store.create_game(&ann.id, &bad).await,
-            Err(StoreError::BadSpec(_))
+            Err(StoreError::Refused(_))
         ));
         let mut moved = spec();
         moved.start.moves.push("e10e5".into());
         assert!(matches!(
             store.create_game(&ann.id, &moved).await,
-            Err(StoreError::BadSpec(_))
+            Err(StoreError::Refused(_))
         ));
         assert!(store.games_of(&ann.id).await.unwrap().is_empty());
     });
