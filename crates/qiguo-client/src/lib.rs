@@ -34,7 +34,7 @@ pub use qiguo_protocol::link::News;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use native::{
-    Client, Link, SignInError, Starter, Target, Trust, WebSocket, connect, connect_in,
+    Client, Link, SignInError, StartError, Starter, Target, Trust, WebSocket, connect, connect_in,
     connect_unsigned, sign_in,
 };
 #[cfg(target_arch = "wasm32")]

@@ -182,14 +182,19 @@ impl RatingFamily {
     }
 }
 
-impl std::str::FromStr for RatingFamily {
-    type Err = String;
+/// A name that is no family of paces.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a family of paces: live or correspondence")]
+pub struct NotAFamily(pub String);
 
-    fn from_str(text: &str) -> Result<RatingFamily, String> {
+impl std::str::FromStr for RatingFamily {
+    type Err = NotAFamily;
+
+    fn from_str(text: &str) -> Result<RatingFamily, NotAFamily> {
         RatingFamily::ALL
             .into_iter()
             .find(|f| f.name().eq_ignore_ascii_case(text.trim()))
-            .ok_or_else(|| format!("{text:?} is not a family of paces: live or correspondence"))
+            .ok_or_else(|| NotAFamily(text.to_owned()))
     }
 }
 
@@ -228,14 +233,19 @@ impl std::fmt::Display for RatingShown {
     }
 }
 
-impl std::str::FromStr for QuickPace {
-    type Err = String;
+/// A name that is no quick pace.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?} is not a pace: brisk, calm, daily or relaxed")]
+pub struct NotAPace(pub String);
 
-    fn from_str(text: &str) -> Result<QuickPace, String> {
+impl std::str::FromStr for QuickPace {
+    type Err = NotAPace;
+
+    fn from_str(text: &str) -> Result<QuickPace, NotAPace> {
         QuickPace::ALL
             .into_iter()
             .find(|p| p.name().eq_ignore_ascii_case(text.trim()))
-            .ok_or_else(|| format!("{text:?} is not a pace: brisk, calm, daily or relaxed"))
+            .ok_or_else(|| NotAPace(text.to_owned()))
     }
 }
 

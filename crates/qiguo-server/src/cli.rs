@@ -16,7 +16,7 @@ use crate::log::note;
 use crate::mail::{MailConfig, MailTiming, PASSWORD_VAR, SmtpUrl};
 use crate::protocol::DEFAULT_PORT;
 use crate::server::{ServerConfig, serve};
-use crate::store::{GameId, PlayerId};
+use crate::store::{GameId, PlayerId, StoreError};
 
 /// The server's database file in the data directory, unless `--db` says otherwise.
 pub const SERVER_DB: &str = "server.sqlite";
@@ -189,20 +189,65 @@ pub fn sqlite_url(file: &Path) -> String {
     format!("sqlite://{}", file.display())
 }
 
+/// Why the options make no server: each says the option and what to write instead.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// `--db` is neither SQLite nor PostgreSQL.
+    #[error("--db {0}: a database is sqlite://FILE or postgres://USER@HOST/DB")]
+    Database(String),
+    /// No `--db`, and no home directory to keep the database in.
+    #[error("--db: no home directory to keep the database in; set {DATA_DIR_VAR}")]
+    NoHome,
+    /// `--listen-stdin` without a listening socket as standard input.
+    #[error("--listen-stdin: {0}")]
+    Stdin(String),
+    /// `--web` names no page bundle.
+    #[error(transparent)]
+    Page(#[from] crate::page::NotABundle),
+    /// `--push` names no way to reach the operator.
+    #[error(transparent)]
+    Contact(#[from] crate::push::ContactError),
+    /// `--push-service` is no host name.
+    #[error("--push-service {0}: write a push service's host name, such as fcm.googleapis.com")]
+    PushService(String),
+    /// `--smtp` is no relay's URL.
+    #[error(transparent)]
+    Smtp(#[from] crate::mail::SmtpUrlError),
+    /// `--smtp-password-file` could not be read.
+    #[error("--smtp-password-file {0}: {1}")]
+    PasswordFile(String, std::io::Error),
+    /// The relay's password came both ways.
+    #[error(
+        "the relay's password is given twice: in {PASSWORD_VAR} and --smtp-password-file; keep one"
+    )]
+    PasswordTwice,
+    /// The relay's user came without a password.
+    #[error(
+        "--smtp: the relay's user {0} needs a password: set {PASSWORD_VAR} or --smtp-password-file"
+    )]
+    NoPassword(String),
+    /// `--mail-from` is no address.
+    #[error("--mail-from {0}: not an address ({1})")]
+    MailFrom(String, String),
+    /// `--public-url` is no https address.
+    #[error(transparent)]
+    PublicUrl(#[from] crate::mail::PublicUrlError),
+    /// `--log` is no filter.
+    #[error("--log {0}: {1}")]
+    LogFilter(String, String),
+    /// The log could not be installed.
+    #[error("cannot start the log: {0}")]
+    Log(String),
+}
+
 impl ServerArgs {
     /// The server's configuration, or why the options cannot make one.
-    pub fn config(&self) -> Result<ServerConfig, String> {
+    pub fn config(&self) -> Result<ServerConfig, ConfigError> {
         let db = match &self.db {
             Some(url) if url.starts_with("sqlite:") || url.starts_with("postgres") => url.clone(),
-            Some(url) => {
-                return Err(format!(
-                    "--db {url}: a database is sqlite://FILE or postgres://USER@HOST/DB"
-                ));
-            }
+            Some(url) => return Err(ConfigError::Database(url.clone())),
             None => {
-                let dir = data_dir().ok_or_else(|| {
-                    format!("--db: no home directory to keep the database in; set {DATA_DIR_VAR}")
-                })?;
+                let dir = data_dir().ok_or(ConfigError::NoHome)?;
                 sqlite_url(&dir.join(SERVER_DB))
             }
         };
@@ -230,7 +275,7 @@ impl ServerArgs {
         config.metrics = self.metrics;
         config.holiday_days = self.holiday_days;
         if let Some(dir) = &self.web {
-            config.web = Some(crate::page::Page::at(dir).map_err(|e| e.to_string())?);
+            config.web = Some(crate::page::Page::at(dir)?);
         }
         config.mail = self.mail_config()?;
         config.push = self.push_config()?;
@@ -247,11 +292,11 @@ impl ServerArgs {
     }
 
     /// The notifications the options ask for (none without `--push`).
-    fn push_config(&self) -> Result<Option<crate::push::PushConfig>, String> {
+    fn push_config(&self) -> Result<Option<crate::push::PushConfig>, ConfigError> {
         let Some(given) = &self.push else {
             return Ok(None);
         };
-        let contact = crate::push::contact(given).map_err(|e| e.to_string())?;
+        let contact = crate::push::contact(given)?;
         let mut services = Vec::new();
         for host in &self.push_service {
             let host = host.trim().trim_end_matches('.').to_ascii_lowercase();
@@ -259,9 +304,7 @@ impl ServerArgs {
                 || host.contains(['/', ':', '@', ' '])
                 || host.parse::<std::net::IpAddr>().is_ok()
             {
-                return Err(format!(
-                    "--push-service {host}: write a push service's host name, such as fcm.googleapis.com"
-                ));
+                return Err(ConfigError::PushService(host));
             }
             services.push(host);
         }
@@ -280,43 +323,34 @@ impl ServerArgs {
     }
 
     /// The e-mail the options ask for (none without `--smtp`).
-    fn mail_config(&self) -> Result<Option<MailConfig>, String> {
+    fn mail_config(&self) -> Result<Option<MailConfig>, ConfigError> {
         let Some(url) = &self.smtp else {
             return Ok(None);
         };
-        let smtp: SmtpUrl = url
-            .parse()
-            .map_err(|e: crate::mail::SmtpUrlError| e.to_string())?;
+        let smtp: SmtpUrl = url.parse()?;
         let from_file = match &self.smtp_password_file {
             Some(file) => {
                 let text = std::fs::read_to_string(file)
-                    .map_err(|e| format!("--smtp-password-file {}: {e}", file.display()))?;
+                    .map_err(|e| ConfigError::PasswordFile(file.display().to_string(), e))?;
                 Some(text.lines().next().unwrap_or("").to_owned())
             }
             None => None,
         };
         let from_env = std::env::var(PASSWORD_VAR).ok().filter(|p| !p.is_empty());
         let password = match (from_file, from_env) {
-            (Some(_), Some(_)) => {
-                return Err(format!(
-                    "the relay's password is given twice: in {PASSWORD_VAR} and --smtp-password-file; keep one"
-                ));
-            }
+            (Some(_), Some(_)) => return Err(ConfigError::PasswordTwice),
             (file, env) => file.or(env),
         };
         if let Some(user) = &smtp.user
             && password.is_none()
         {
-            return Err(format!(
-                "--smtp: the relay's user {user} needs a password: set {PASSWORD_VAR} or --smtp-password-file"
-            ));
+            return Err(ConfigError::NoPassword(user.clone()));
         }
         let from = self.mail_from.as_deref().unwrap_or_default();
-        let from = from
-            .parse()
-            .map_err(|e| format!("--mail-from {from}: not an address ({e})"))?;
-        let public = crate::mail::public_url(self.public_url.as_deref().unwrap_or_default())
-            .map_err(|e| e.to_string())?;
+        let from = from.parse().map_err(|e: lettre::address::AddressError| {
+            ConfigError::MailFrom(from.to_owned(), e.to_string())
+        })?;
+        let public = crate::mail::public_url(self.public_url.as_deref().unwrap_or_default())?;
         Ok(Some(MailConfig {
             smtp,
             password,
@@ -327,9 +361,9 @@ impl ServerArgs {
     }
 
     /// Installs the process's log subscriber as the options say.
-    fn install_log(&self) -> Result<(), String> {
+    fn install_log(&self) -> Result<(), ConfigError> {
         let filter = tracing_subscriber::EnvFilter::try_new(&self.log)
-            .map_err(|e| format!("--log {}: {e}", self.log))?;
+            .map_err(|e| ConfigError::LogFilter(self.log.clone(), e.to_string()))?;
         let builder = tracing_subscriber::fmt()
             .with_env_filter(filter)
             .with_writer(std::io::stdout);
@@ -337,31 +371,31 @@ impl ServerArgs {
             LogFormat::Text => builder.with_ansi(false).try_init(),
             LogFormat::Json => builder.json().flatten_event(true).try_init(),
         };
-        installed.map_err(|e| format!("cannot start the log: {e}"))
+        installed.map_err(|e| ConfigError::Log(e.to_string()))
     }
 }
 
 /// The listening TCP socket that standard input is (Unix only).
 #[cfg(unix)]
-fn listener_on_stdin() -> Result<std::net::TcpListener, String> {
+fn listener_on_stdin() -> Result<std::net::TcpListener, ConfigError> {
     use std::os::fd::AsFd;
     let fd = std::io::stdin()
         .as_fd()
         .try_clone_to_owned()
-        .map_err(|e| format!("--listen-stdin: {e}"))?;
+        .map_err(|e| ConfigError::Stdin(e.to_string()))?;
     let listener = std::net::TcpListener::from(fd);
     match listener.local_addr() {
         Ok(_) => Ok(listener),
-        Err(e) => Err(format!(
-            "--listen-stdin: standard input is not a listening TCP socket ({e})"
-        )),
+        Err(e) => Err(ConfigError::Stdin(format!(
+            "standard input is not a listening TCP socket ({e})"
+        ))),
     }
 }
 
 /// No socket comes as standard input on this platform.
 #[cfg(not(unix))]
-fn listener_on_stdin() -> Result<std::net::TcpListener, String> {
-    Err("--listen-stdin: only on Unix".to_owned())
+fn listener_on_stdin() -> Result<std::net::TcpListener, ConfigError> {
+    Err(ConfigError::Stdin("only on Unix".to_owned()))
 }
 
 fn fail(program: &str, message: &str, code: u8) -> ExitCode {
@@ -377,10 +411,10 @@ fn fail(program: &str, message: &str, code: u8) -> ExitCode {
 pub fn run(args: &ServerArgs, program: &str) -> ExitCode {
     let config = match args.config() {
         Ok(config) => config,
-        Err(e) => return fail(program, &e, 2),
+        Err(e) => return fail(program, &e.to_string(), 2),
     };
     if let Err(e) = args.install_log() {
-        return fail(program, &e, 2);
+        return fail(program, &e.to_string(), 2);
     }
     let rt = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -495,6 +529,26 @@ impl Signals {
     }
 }
 
+/// Why an operator's command on the database did not do what it asked.
+#[derive(Debug, thiserror::Error)]
+pub enum OperatorError {
+    /// The database failed, or refused.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The copy was not made.
+    #[error("backup: {0}")]
+    Backup(StoreError),
+    /// No player has that id.
+    #[error("no player {0}")]
+    NoPlayer(String),
+    /// The game has no such line of talk.
+    #[error("game {0} has no line {1}")]
+    NoTalkLine(String, u32),
+    /// No report has that id.
+    #[error("no report {0}")]
+    NoReport(String),
+}
+
 /// Copies the server's SQLite database to `to`, consistently while a server runs on it: exit
 /// code 0, 1 when it cannot be copied, 2 for options that name no database.
 pub fn backup(args: &ServerArgs, to: &Path, program: &str) -> ExitCode {
@@ -503,7 +557,7 @@ pub fn backup(args: &ServerArgs, to: &Path, program: &str) -> ExitCode {
             .backup(to)
             .await
             .map(|()| to.display().to_string())
-            .map_err(|e| format!("backup: {e}"))
+            .map_err(OperatorError::Backup)
     })
 }
 
@@ -540,16 +594,16 @@ pub fn talk(args: &ServerArgs, command: &TalkCommand, program: &str) -> ExitCode
                 match store.hide_talk(&GameId(game.clone()), *line, !show).await {
                     Ok(true) if *show => Ok(format!("line {line} of game {game} shown")),
                     Ok(true) => Ok(format!("line {line} of game {game} hidden")),
-                    Ok(false) => Err(format!("game {game} has no line {line}")),
-                    Err(e) => Err(e.to_string()),
+                    Ok(false) => Err(OperatorError::NoTalkLine(game.clone(), *line)),
+                    Err(e) => Err(e.into()),
                 }
             }
             TalkCommand::Bar { player, lift } => {
                 match store.bar_from_talk(&PlayerId(player.clone()), !lift).await {
                     Ok(true) if *lift => Ok(format!("player {player} may talk again")),
                     Ok(true) => Ok(format!("player {player} barred from table talk")),
-                    Ok(false) => Err(format!("no player {player}")),
-                    Err(e) => Err(e.to_string()),
+                    Ok(false) => Err(OperatorError::NoPlayer(player.clone())),
+                    Err(e) => Err(e.into()),
                 }
             }
         }
@@ -588,7 +642,7 @@ pub fn conduct(args: &ServerArgs, command: &ConductCommand, program: &str) -> Ex
     on_the_database(args, program, |store| async move {
         match command {
             ConductCommand::Reports { all } => {
-                let reports = store.reports(*all).await.map_err(|e| e.to_string())?;
+                let reports = store.reports(*all).await?;
                 let lines: Vec<String> = reports
                     .iter()
                     .filter_map(|r| serde_json::to_string(r).ok())
@@ -600,15 +654,15 @@ pub fn conduct(args: &ServerArgs, command: &ConductCommand, program: &str) -> Ex
             }
             ConductCommand::Handled { report } => match store.report_handled(report).await {
                 Ok(true) => Ok(format!("report {report} handled")),
-                Ok(false) => Err(format!("no report {report}")),
-                Err(e) => Err(e.to_string()),
+                Ok(false) => Err(OperatorError::NoReport(report.clone())),
+                Err(e) => Err(e.into()),
             },
             ConductCommand::Bar { player, lift } => {
                 match store.bar_from_play(&PlayerId(player.clone()), !lift).await {
                     Ok(true) if *lift => Ok(format!("player {player} may play again")),
                     Ok(true) => Ok(format!("player {player} barred from play")),
-                    Ok(false) => Err(format!("no player {player}")),
-                    Err(e) => Err(e.to_string()),
+                    Ok(false) => Err(OperatorError::NoPlayer(player.clone())),
+                    Err(e) => Err(e.into()),
                 }
             }
         }
@@ -620,11 +674,11 @@ pub fn conduct(args: &ServerArgs, command: &ConductCommand, program: &str) -> Ex
 fn on_the_database<'a, F, W>(args: &ServerArgs, program: &str, work: W) -> ExitCode
 where
     W: FnOnce(crate::store::Store) -> F + 'a,
-    F: Future<Output = Result<String, String>> + 'a,
+    F: Future<Output = Result<String, OperatorError>> + 'a,
 {
     let config = match args.config() {
         Ok(config) => config,
-        Err(e) => return fail(program, &e, 2),
+        Err(e) => return fail(program, &e.to_string(), 2),
     };
     let rt = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -645,7 +699,7 @@ where
                 let _ = writeln!(std::io::stdout(), "{said}");
                 ExitCode::SUCCESS
             }
-            Err(e) => fail(program, &e, 1),
+            Err(e) => fail(program, &e.to_string(), 1),
         }
     })
 }

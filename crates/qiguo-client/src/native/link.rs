@@ -18,11 +18,15 @@ use super::socket::{Trust, WebSocket, open};
 use crate::Backoff;
 use crate::link_state::{LinkState, Who};
 
+/// Why a server the link was to start did not start: the server's own error (the client does
+/// not know the server's types).
+pub type StartError = Box<dyn std::error::Error + Send + Sync>;
+
 /// Starts a server for the link on the link's own runtime: the server's URL on this machine,
 /// and what keeps it running (dropped when the link ends).
 pub type Starter = Box<
     dyn FnOnce() -> Pin<
-            Box<dyn Future<Output = Result<(String, Box<dyn Any + Send>), String>> + Send>,
+            Box<dyn Future<Output = Result<(String, Box<dyn Any + Send>), StartError>> + Send>,
         > + Send,
 >;
 
@@ -140,7 +144,7 @@ async fn run(
                 (url, Trust::default(), Some(server))
             }
             Err(e) => {
-                let _ = tell.send(News::NotServing(e));
+                let _ = tell.send(News::NotServing(e.to_string()));
                 return;
             }
         },

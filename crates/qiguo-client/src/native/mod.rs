@@ -4,7 +4,7 @@
 mod link;
 mod socket;
 
-pub use link::{Link, Starter, Target};
+pub use link::{Link, StartError, Starter, Target};
 pub use socket::{Client, Trust, WebSocket, connect, connect_in, connect_unsigned};
 
 use qiguo_protocol::client::{ClientError, Welcome};

@@ -50,7 +50,7 @@ pub struct Mailing {
 
 impl Mailing {
     /// The e-mail of `config`; refused if its relay cannot be set up.
-    pub(crate) fn new(config: MailConfig) -> Result<Mailing, String> {
+    pub(crate) fn new(config: MailConfig) -> Result<Mailing, crate::mail::RelayError> {
         let relay = Relay::new(&config)?;
         Ok(Mailing { config, relay })
     }

@@ -118,6 +118,20 @@ impl Live {
 
 type Shared = Arc<tokio::sync::Mutex<Live>>;
 
+/// Why the server cannot serve now (`/healthz`).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum Unhealthy {
+    /// It is shutting down.
+    #[error("shutting down")]
+    ShuttingDown,
+    /// Its database failed.
+    #[error(transparent)]
+    Database(StoreError),
+    /// Its database did not answer in time.
+    #[error("the database did not answer within 2 s")]
+    Silent,
+}
+
 /// The server's games and the clients following them: the core and a slice per concern.
 pub struct Hub {
     /// The games held, who has them open, the players' channels; the requests about games.
@@ -274,14 +288,14 @@ impl Hub {
     }
 
     /// Whether the server can serve: not shutting down, and its database answering.
-    pub(crate) async fn healthy(&self) -> Result<(), String> {
+    pub(crate) async fn healthy(&self) -> Result<(), Unhealthy> {
         if self.core.is_closing() {
-            return Err("shutting down".into());
+            return Err(Unhealthy::ShuttingDown);
         }
         match tokio::time::timeout(Duration::from_secs(2), self.store.ping()).await {
             Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(e.to_string()),
-            Err(_) => Err("the database did not answer within 2 s".into()),
+            Ok(Err(e)) => Err(Unhealthy::Database(e)),
+            Err(_) => Err(Unhealthy::Silent),
         }
     }
 

@@ -18,7 +18,7 @@ use crate::metrics::Metrics;
 use crate::protocol::{Answer, PushView, Refusal};
 use crate::push::{Delivery, Pusher, Subscription, Urgency};
 use crate::store::mail::{MailKind, Outcome, Outgoing};
-use crate::store::{PlayerId, Store};
+use crate::store::{PlayerId, Store, StoreError};
 
 /// What to do with a notification of the outbox.
 enum Decided {
@@ -155,6 +155,7 @@ impl Push {
                     why = why
                 );
                 let again = now + timing_backoff_ms(timing, tries);
+                let why = why.to_string();
                 let _ = self.store.mail_later(out, again, tries, Some(&why)).await;
                 return;
             }
@@ -316,23 +317,16 @@ impl Push {
     }
 
     /// The notification of `out` as things stand now, or why not or not yet.
-    async fn decide(&self, out: &Outgoing) -> Result<Decided, String> {
+    async fn decide(&self, out: &Outgoing) -> Result<Decided, StoreError> {
         let player = &out.player;
-        let (_, language, online_ms) = self
-            .store
-            .player_mail_facts(player)
-            .await
-            .map_err(|e| e.to_string())?;
+        let (_, language, online_ms) = self.store.player_mail_facts(player).await?;
         let language = MailLanguage::from_code(language.as_deref());
         let now = self.store.now();
         let connected = self.core.connected(player, online_ms, now);
         let Some(id) = &out.game else {
             return Ok(Decided::Drop("no game"));
         };
-        let Some((game, live)) = game_note(&self.core, id, player, language)
-            .await
-            .map_err(|e| e.to_string())?
-        else {
+        let Some((game, live)) = game_note(&self.core, id, player, language).await? else {
             return Ok(Decided::Drop("no such game"));
         };
         let result;
@@ -395,7 +389,7 @@ mod tests {
     fn device(endpoint: &str) -> Subscription {
         Subscription {
             endpoint: endpoint.into(),
-            p256dh: crate::push::vapid::VapidKey::from_secret(&[5; 32])
+            p256dh: crate::push::VapidKey::from_secret(&[5; 32])
                 .unwrap()
                 .public_text(),
             auth: "AQEBAQEBAQEBAQEBAQEBAQ".into(),

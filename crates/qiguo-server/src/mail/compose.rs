@@ -166,7 +166,7 @@ impl Letter {
         from: &Mailbox,
         subject: String,
         body: String,
-    ) -> Result<Message, String> {
+    ) -> Result<Message, lettre::error::Error> {
         let mut builder: MessageBuilder = Message::builder()
             .from(from.clone())
             .to(self.to.clone())
@@ -188,7 +188,7 @@ impl Letter {
                     "List-Unsubscribe=One-Click".into(),
                 ));
         }
-        builder.body(body).map_err(|e| e.to_string())
+        builder.body(body)
     }
 }
 

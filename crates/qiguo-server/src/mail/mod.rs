@@ -247,6 +247,11 @@ pub struct Relay {
     transport: AsyncSmtpTransport<Tokio1Executor>,
 }
 
+/// Why the relay could not be set up.
+#[derive(Debug, thiserror::Error)]
+#[error("--smtp: {0}")]
+pub struct RelayError(#[from] lettre::transport::smtp::Error);
+
 impl std::fmt::Debug for Relay {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Relay")
@@ -255,13 +260,11 @@ impl std::fmt::Debug for Relay {
 
 impl Relay {
     /// The relay of `config` (no connection is made until the first e-mail).
-    pub fn new(config: &MailConfig) -> Result<Relay, String> {
+    pub fn new(config: &MailConfig) -> Result<Relay, RelayError> {
         let smtp = &config.smtp;
         let builder = match smtp.security {
-            Security::Implicit => AsyncSmtpTransport::<Tokio1Executor>::relay(&smtp.host)
-                .map_err(|e| format!("--smtp: {e}"))?,
-            Security::StartTls => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(&smtp.host)
-                .map_err(|e| format!("--smtp: {e}"))?,
+            Security::Implicit => AsyncSmtpTransport::<Tokio1Executor>::relay(&smtp.host)?,
+            Security::StartTls => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(&smtp.host)?,
             Security::Plain => AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&smtp.host),
         };
         let mut builder = builder.port(smtp.port).timeout(Some(RELAY_TIMEOUT));

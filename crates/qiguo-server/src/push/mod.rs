@@ -11,9 +11,13 @@
 //!
 //! The server only posts to the push services it knows ([`PUSH_SERVICES`], or the operator's
 //! list), over https: a subscription cannot make the server send requests anywhere else.
+//!
+//! The encryption (RFC 8291 on RFC 8188's `aes128gcm`) is `web-push-native`'s, on the same
+//! RustCrypto crates as the rest of the server; the VAPID token ([`vapid`]) is signed here with
+//! `p256`'s ECDSA (the crate's own VAPID would bring a second JWT stack). The RFCs' test vectors
+//! check both below.
 
-pub mod ece;
-pub mod vapid;
+mod vapid;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,7 +31,18 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 
 use crate::mail::MailTiming;
-use vapid::VapidKey;
+pub use vapid::VapidKey;
+
+/// The header of a Web Push message: salt, record size, the key id's length and the sender's
+/// public key (65 bytes).
+const PUSH_HEADER_BYTES: usize = 16 + 4 + 1 + 65;
+
+/// The most bytes a push service takes in a message's body.
+const MAX_PUSH_BODY: usize = 4096;
+
+/// The longest message the server sends: one record (the message, its delimiter and the
+/// 16-byte tag) after the header, within [`MAX_PUSH_BODY`].
+pub const MAX_PUSH_PLAINTEXT: usize = MAX_PUSH_BODY - PUSH_HEADER_BYTES - 1 - 16;
 
 /// The push services of the browsers players use, by the host names of their endpoints (a
 /// subscription's endpoint must be one of these or under one): Chrome's and Edge's on Android
@@ -113,6 +128,20 @@ pub enum SubscriptionError {
     BadKeys,
 }
 
+/// Why a message was not encrypted to a device.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EncryptError {
+    /// The message is longer than a push service takes.
+    #[error("the message is {0} bytes; at most {MAX_PUSH_PLAINTEXT} fit")]
+    TooLong(usize),
+    /// The device's keys are not a P-256 public key and a 16-byte secret.
+    #[error("the device's keys are not a P-256 public key and a 16-byte secret")]
+    BadKeys,
+    /// The encryption itself failed.
+    #[error("not encrypted: {0}")]
+    Failed(String),
+}
+
 impl PushConfig {
     /// `subscription` checked: an `https` endpoint at one of the push services, and keys of
     /// the right kind and length.
@@ -157,7 +186,7 @@ impl PushConfig {
         let auth = URL_SAFE_NO_PAD
             .decode(subscription.auth.trim_end_matches('='))
             .map_err(|_| SubscriptionError::BadKeys)?;
-        if ece::public_key(&key).is_err() || auth.len() != 16 {
+        if vapid::public_key(&key).is_none() || auth.len() != 16 {
             return Err(SubscriptionError::BadKeys);
         }
         Ok(())
@@ -205,15 +234,14 @@ impl std::fmt::Debug for Pusher {
 
 impl Pusher {
     /// A pusher with `config`, signing as `key`.
-    pub fn new(config: PushConfig, key: VapidKey) -> Result<Pusher, String> {
+    pub fn new(config: PushConfig, key: VapidKey) -> Result<Pusher, rustls::Error> {
         let roots = rustls::RootCertStore {
             roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
         };
         let tls = rustls::ClientConfig::builder_with_provider(Arc::new(
             rustls::crypto::ring::default_provider(),
         ))
-        .with_safe_default_protocol_versions()
-        .map_err(|e| format!("push: {e}"))?
+        .with_safe_default_protocol_versions()?
         .with_root_certificates(roots)
         .with_no_client_auth();
         Ok(Pusher {
@@ -233,7 +261,7 @@ impl Pusher {
         self.key.public_text()
     }
 
-    /// Posts `message` (at most [`ece::MAX_PUSH_PLAINTEXT`] bytes) to the device of
+    /// Posts `message` (at most [`MAX_PUSH_PLAINTEXT`] bytes) to the device of
     /// `subscription`, encrypted to it; `topic` (at most 32 base64url characters) lets the push
     /// service replace a message of the same topic it still holds.
     pub async fn send(
@@ -249,7 +277,7 @@ impl Pusher {
         }
         let body = match self.encrypted(subscription, message) {
             Ok(body) => body,
-            Err(why) => return Delivery::Refused(why),
+            Err(why) => return Delivery::Refused(why.to_string()),
         };
         match tokio::time::timeout(
             SEND_WITHIN,
@@ -262,16 +290,25 @@ impl Pusher {
         }
     }
 
-    fn encrypted(&self, subscription: &Subscription, message: &[u8]) -> Result<Vec<u8>, String> {
+    /// `message` encrypted to the device of `subscription` (RFC 8291's `aes128gcm`, one record,
+    /// a fresh key pair and salt for every message: `web-push-native`).
+    fn encrypted(
+        &self,
+        subscription: &Subscription,
+        message: &[u8],
+    ) -> Result<Vec<u8>, EncryptError> {
+        if message.len() > MAX_PUSH_PLAINTEXT {
+            return Err(EncryptError::TooLong(message.len()));
+        }
         let decode = |text: &str| URL_SAFE_NO_PAD.decode(text.trim_end_matches('='));
         let (Ok(device), Ok(auth)) = (decode(&subscription.p256dh), decode(&subscription.auth))
         else {
-            return Err("the subscription's keys are not base64url".into());
+            return Err(EncryptError::BadKeys);
         };
-        // A fresh key pair and salt for every message.
-        let fresh = VapidKey::generate().map_err(|e| e.to_string())?;
-        let salt = crate::secret::random_bytes::<16>().map_err(|e| e.to_string())?;
-        ece::encrypt_push(message, &device, &auth, fresh.secret(), &salt).map_err(|e| e.to_string())
+        let device = vapid::public_key(&device).ok_or(EncryptError::BadKeys)?;
+        let auth: [u8; 16] = auth.try_into().map_err(|_| EncryptError::BadKeys)?;
+        web_push_native::encrypt(message.to_vec(), &device, &auth.into())
+            .map_err(|e| EncryptError::Failed(e.to_string()))
     }
 
     async fn post(
@@ -356,19 +393,15 @@ impl Pusher {
 async fn exchange<S>(
     stream: S,
     request: http::Request<Full<Bytes>>,
-) -> Result<(http::StatusCode, String), String>
+) -> Result<(http::StatusCode, String), hyper::Error>
 where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
-    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-        .await
-        .map_err(|e| e.to_string())?;
+    let (mut sender, connection) =
+        hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
     let driving = tokio::spawn(connection);
     let result = async {
-        let response = sender
-            .send_request(request)
-            .await
-            .map_err(|e| e.to_string())?;
+        let response = sender.send_request(request).await?;
         let status = response.status();
         // What the service says, for the log: its first line, bounded.
         let body = http_body_util::Limited::new(response.into_body(), 4096)
@@ -500,5 +533,113 @@ mod tests {
         ] {
             assert!(contact(bad).is_err(), "{bad}");
         }
+    }
+
+    fn b64(text: &str) -> Vec<u8> {
+        URL_SAFE_NO_PAD.decode(text).expect("base64url")
+    }
+
+    fn salt(text: &str) -> [u8; 16] {
+        b64(text).try_into().expect("16 bytes")
+    }
+
+    /// RFC 8188, section 3.1: one record, no key id, byte for byte.
+    #[test]
+    fn rfc_8188_one_record() {
+        let ikm = b64("yqdlZ-tYemfogSmv7Ws5PQ");
+        let body = b64("I1BsxtFttlv3u_Oo94xnmwAAEAAA-NAVub2qFgBEuQKRapoZu-IxkIva3MEB1PD-ly8Thjg");
+        let records = std::iter::once(b"I am the walrus".to_vec());
+        let made =
+            ece_native::encrypt(&ikm, salt("I1BsxtFttlv3u_Oo94xnmw"), b"", records, 4096).unwrap();
+        assert_eq!(made, body);
+        assert_eq!(ece_native::decrypt(&ikm, body).unwrap(), b"I am the walrus");
+    }
+
+    /// RFC 8188, section 3.2: two records of 25 bytes, padding, and the key id "a1"; a flipped
+    /// bit, or the wrong key, does not decrypt.
+    #[test]
+    fn rfc_8188_two_records_and_a_key_id() {
+        let body = b64(
+            "uNCkWiNYzKTnBN9ji3-qWAAAABkCYTHOG8chz_gnvgOqdGYovxyjuqRyJFjEDyoF1Fvkj6hQPdPHI51OEUKEpgz3SsLWIqS_uA",
+        );
+        let key = b64("BO3ZVPxUlnLORbVGMpbT1Q");
+        assert_eq!(&body[21..23], b"a1");
+        assert_eq!(
+            ece_native::decrypt(&key, body.clone()).unwrap(),
+            b"I am the walrus"
+        );
+        let mut altered = body.clone();
+        let last = altered.len() - 1;
+        altered[last] ^= 1;
+        assert!(ece_native::decrypt(&key, altered).is_err());
+        assert!(ece_native::decrypt(b64("yqdlZ-tYemfogSmv7Ws5PQ"), body.clone()).is_err());
+        assert!(ece_native::decrypt(&key, body[..20].to_vec()).is_err());
+    }
+
+    /// RFC 8291, section 5 and appendix A: the message the RFC sends reads as the RFC's text
+    /// on its device, and on no other.
+    #[test]
+    fn rfc_8291_message() {
+        let ua_secret =
+            p256::SecretKey::from_slice(&b64("q1dXpw3UpT5VOmu_cf_v6ih07Aems3njxI-JWgLcM94"))
+                .unwrap();
+        let auth: [u8; 16] = b64("BTBZMqHH6r4Tts7J_aSIgg").try_into().unwrap();
+        let body = b64(
+            "DGv6ra1nlYgDCS1FRnbzlwAAEABBBP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A_yl95bQpu6cVPTpK4Mqgkf1CXztLVBSt2Ks3oZwbuwXPXLWyouBWLVWGNWQexSgSxsj_Qulcy4a-fN",
+        );
+        assert_eq!(
+            web_push_native::decrypt(body.clone(), &ua_secret, &auth.into()).unwrap(),
+            b"When I grow up, I want to be a watermelon"
+        );
+        let other = p256::SecretKey::from_slice(&[9; 32]).unwrap();
+        assert!(web_push_native::decrypt(body.clone(), &other, &auth.into()).is_err());
+        assert!(web_push_native::decrypt(body, &ua_secret, &[0; 16].into()).is_err());
+    }
+
+    /// What the server sends reads on the device it was encrypted to; a message longer than a
+    /// push service takes, or keys that are no device's, are refused before anything is sent.
+    #[test]
+    fn messages_are_encrypted_to_their_device_and_no_longer_than_a_push_service_takes() {
+        let pusher = Pusher::new(config(), VapidKey::from_secret(&[3; 32]).unwrap()).unwrap();
+        let ua_secret = p256::SecretKey::from_slice(&[5; 32]).unwrap();
+        let phone = device("https://fcm.googleapis.com/fcm/send/abc:def");
+        let most = vec![b'x'; MAX_PUSH_PLAINTEXT];
+        let body = pusher.encrypted(&phone, &most).unwrap();
+        assert_eq!(
+            body.len(),
+            MAX_PUSH_BODY,
+            "the longest message fills a push body"
+        );
+        assert_eq!(
+            web_push_native::decrypt(body, &ua_secret, &[1; 16].into()).unwrap(),
+            most
+        );
+        let again = pusher.encrypted(&phone, b"hi").unwrap();
+        assert_ne!(
+            again[..16],
+            pusher.encrypted(&phone, b"hi").unwrap()[..16],
+            "a fresh salt each message"
+        );
+        let long = vec![b'x'; MAX_PUSH_PLAINTEXT + 1];
+        assert_eq!(
+            pusher.encrypted(&phone, &long),
+            Err(EncryptError::TooLong(long.len()))
+        );
+        let short_key = Subscription {
+            p256dh: URL_SAFE_NO_PAD.encode([4u8; 64]),
+            ..phone.clone()
+        };
+        assert_eq!(
+            pusher.encrypted(&short_key, b"hi"),
+            Err(EncryptError::BadKeys)
+        );
+        let short_auth = Subscription {
+            auth: URL_SAFE_NO_PAD.encode([1u8; 15]),
+            ..phone
+        };
+        assert_eq!(
+            pusher.encrypted(&short_auth, b"hi"),
+            Err(EncryptError::BadKeys)
+        );
     }
 }

@@ -4,14 +4,13 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use p256::SecretKey;
-use p256::ecdsa::signature::{Signer, Verifier};
-use p256::ecdsa::{Signature, SigningKey, VerifyingKey};
-
-use super::ece::{public_bytes, public_key};
+use p256::ecdsa::signature::Signer;
+use p256::ecdsa::{Signature, SigningKey};
+use p256::elliptic_curve::sec1::ToEncodedPoint;
+use p256::{PublicKey, SecretKey};
 
 /// How long a token works: twelve hours (RFC 8292 allows at most a day).
-pub const TOKEN_SECONDS: i64 = 12 * 3600;
+pub(super) const TOKEN_SECONDS: i64 = 12 * 3600;
 
 /// The server's VAPID key pair.
 #[derive(Clone)]
@@ -24,19 +23,6 @@ impl std::fmt::Debug for VapidKey {
         // Never the secret half.
         write!(f, "VapidKey({})", self.public_text())
     }
-}
-
-/// What a push service reads from a token.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Claims {
-    /// The push service's origin it is for.
-    pub aud: String,
-    /// When it runs out, in seconds since 1970.
-    pub exp: i64,
-    /// How to reach the operator (`mailto:` or `https:`).
-    pub sub: String,
-    /// The server's public key (base64url), as the header named it.
-    pub key: String,
 }
 
 impl VapidKey {
@@ -55,11 +41,6 @@ impl VapidKey {
                 return Ok(key);
             }
         }
-    }
-
-    /// The secret key itself (also the one-time key of a message, [`super::ece::encrypt_push`]).
-    pub(crate) fn secret(&self) -> &SecretKey {
-        &self.secret
     }
 
     /// The secret half as kept (base64url of the scalar).
@@ -92,63 +73,39 @@ impl VapidKey {
     }
 }
 
-/// Reads and checks an `Authorization: vapid t=…, k=…` header as a push service does: the
-/// token signed by the key it names, for the algorithm ES256. What it claims is returned for
-/// the caller to judge (its audience and time).
-pub fn verify(authorization: &str) -> Result<Claims, String> {
-    let rest = authorization
-        .strip_prefix("vapid ")
-        .ok_or("not the vapid scheme")?;
-    let mut token = None;
-    let mut key = None;
-    for part in rest.split(',') {
-        let part = part.trim();
-        if let Some(t) = part.strip_prefix("t=") {
-            token = Some(t);
-        } else if let Some(k) = part.strip_prefix("k=") {
-            key = Some(k);
-        }
+/// The length of an uncompressed P-256 point, as devices give their keys.
+const PUBLIC_KEY_BYTES: usize = 65;
+
+/// A P-256 public key from its uncompressed bytes (as devices and tokens give them).
+pub(super) fn public_key(bytes: &[u8]) -> Option<PublicKey> {
+    if bytes.len() != PUBLIC_KEY_BYTES || bytes[0] != 4 {
+        return None;
     }
-    let (token, key) = (token.ok_or("no token")?, key.ok_or("no key")?);
-    let point = URL_SAFE_NO_PAD
-        .decode(key)
-        .map_err(|_| "the key is not base64url")?;
-    let verifying = VerifyingKey::from(public_key(&point).map_err(|e| e.to_string())?);
-    let (signed, signature) = token.rsplit_once('.').ok_or("no signature")?;
-    let (header, claims) = signed.split_once('.').ok_or("no claims")?;
-    let header: serde_json::Value = serde_json::from_slice(
-        &URL_SAFE_NO_PAD
-            .decode(header)
-            .map_err(|_| "the header is not base64url")?,
-    )
-    .map_err(|_| "the header is not JSON")?;
-    if header["alg"] != "ES256" {
-        return Err("not ES256".into());
-    }
-    let signature = URL_SAFE_NO_PAD
-        .decode(signature)
-        .map_err(|_| "the signature is not base64url")?;
-    let signature = Signature::from_slice(&signature).map_err(|_| "not a P-256 signature")?;
-    verifying
-        .verify(signed.as_bytes(), &signature)
-        .map_err(|_| "the signature does not verify")?;
-    let claims: serde_json::Value = serde_json::from_slice(
-        &URL_SAFE_NO_PAD
-            .decode(claims)
-            .map_err(|_| "the claims are not base64url")?,
-    )
-    .map_err(|_| "the claims are not JSON")?;
-    Ok(Claims {
-        aud: claims["aud"].as_str().ok_or("no aud")?.to_owned(),
-        exp: claims["exp"].as_i64().ok_or("no exp")?,
-        sub: claims["sub"].as_str().ok_or("no sub")?.to_owned(),
-        key: key.to_owned(),
-    })
+    PublicKey::from_sec1_bytes(bytes).ok()
+}
+
+/// A public key's uncompressed bytes.
+fn public_bytes(key: &PublicKey) -> Vec<u8> {
+    key.to_encoded_point(false).as_bytes().to_vec()
 }
 
 #[cfg(test)]
 mod tests {
+    use p256::ecdsa::VerifyingKey;
+    use p256::ecdsa::signature::Verifier;
+
     use super::*;
+
+    /// The token's parts: the signed text, the claims as JSON, the signature, the key named.
+    fn parts(header: &str) -> (String, serde_json::Value, Signature, String) {
+        let rest = header.strip_prefix("vapid t=").unwrap();
+        let (token, key) = rest.split_once(", k=").unwrap();
+        let (signed, signature) = token.rsplit_once('.').unwrap();
+        let claims = signed.split_once('.').unwrap().1;
+        let claims = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(claims).unwrap()).unwrap();
+        let signature = Signature::from_slice(&URL_SAFE_NO_PAD.decode(signature).unwrap()).unwrap();
+        (signed.to_owned(), claims, signature, key.to_owned())
+    }
 
     #[test]
     fn tokens_are_signed_by_the_key_they_name() {
@@ -158,15 +115,26 @@ mod tests {
             1_800_000_000,
             "mailto:ops@example.org",
         );
-        let claims = verify(&header).unwrap();
+        let (signed, claims, signature, named) = parts(&header);
         assert_eq!(
             claims,
-            Claims {
-                aud: "https://push.example.net".into(),
-                exp: 1_800_000_000,
-                sub: "mailto:ops@example.org".into(),
-                key: key.public_text(),
-            }
+            serde_json::json!({
+                "aud": "https://push.example.net",
+                "exp": 1_800_000_000,
+                "sub": "mailto:ops@example.org",
+            })
+        );
+        assert_eq!(named, key.public_text());
+        let point = public_key(&URL_SAFE_NO_PAD.decode(&named).unwrap()).unwrap();
+        let verifying = VerifyingKey::from(point);
+        assert!(verifying.verify(signed.as_bytes(), &signature).is_ok());
+        let other = VapidKey::generate().unwrap();
+        let other = public_key(&URL_SAFE_NO_PAD.decode(other.public_text()).unwrap()).unwrap();
+        assert!(
+            VerifyingKey::from(other)
+                .verify(signed.as_bytes(), &signature)
+                .is_err(),
+            "another key does not verify it"
         );
         // The public key is an uncompressed P-256 point: 65 bytes, 87 characters.
         assert_eq!(key.public_text().len(), 87);
@@ -174,24 +142,12 @@ mod tests {
         let again = VapidKey::from_secret_text(&key.secret_text()).unwrap();
         assert_eq!(again.public_text(), key.public_text());
         assert!(!format!("{key:?}").contains(&key.secret_text()));
-        // Another key named beside the token, or altered claims, do not verify.
-        let other = VapidKey::generate().unwrap();
-        let swapped = header.replace(&key.public_text(), &other.public_text());
-        assert!(verify(&swapped).is_err());
-        let t = header
-            .split("t=")
-            .nth(1)
-            .unwrap()
-            .split(',')
-            .next()
-            .unwrap();
-        let parts: Vec<&str> = t.split('.').collect();
-        let forged_claims = URL_SAFE_NO_PAD.encode(
-            br#"{"aud":"https://push.example.net","exp":1900000000,"sub":"mailto:ops@example.org"}"#,
-        );
-        let forged = header.replace(parts[1], &forged_claims);
-        assert!(verify(&forged).is_err());
-        assert!(verify("Bearer abc").is_err());
         assert!(VapidKey::from_secret(&[0; 32]).is_none());
+        // A device's key is a point of P-256, uncompressed.
+        let bytes = URL_SAFE_NO_PAD.decode(key.public_text()).unwrap();
+        assert!(public_key(&bytes[..64]).is_none());
+        let mut off_curve = bytes.clone();
+        off_curve[64] ^= 1;
+        assert!(public_key(&off_curve).is_none());
     }
 }

@@ -118,9 +118,15 @@ pub enum ServeError {
         "{0} is not a loopback address: serve it with --tls-cert and --tls-key, or say --insecure-lan to serve it unencrypted"
     )]
     Insecure(IpAddr),
-    /// The certificate or key could not be read.
+    /// The certificate or key file could not be read.
+    #[error("TLS: {}: {}", .0.display(), .1)]
+    TlsFile(PathBuf, rustls::pki_types::pem::Error),
+    /// The certificate file holds no certificate.
+    #[error("TLS: {}: no certificate", .0.display())]
+    NoCertificate(PathBuf),
+    /// The certificate and key make no TLS configuration.
     #[error("TLS: {0}")]
-    Tls(String),
+    Tls(rustls::Error),
     /// The address could not be bound.
     #[error("cannot listen on {0}: {1}")]
     Bind(SocketAddr, std::io::Error),
@@ -131,11 +137,11 @@ pub enum ServeError {
     #[error(transparent)]
     Store(#[from] StoreError),
     /// The mail relay could not be set up.
-    #[error("{0}")]
-    Mail(String),
+    #[error(transparent)]
+    Mail(#[from] crate::mail::RelayError),
     /// Web Push could not be set up.
-    #[error("{0}")]
-    Push(String),
+    #[error("push: {0}")]
+    Push(rustls::Error),
 }
 
 /// A running server.
@@ -225,23 +231,19 @@ impl Drop for Running {
 fn tls_acceptor(cert: &PathBuf, key: &PathBuf) -> Result<tokio_rustls::TlsAcceptor, ServeError> {
     let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(cert)
         .and_then(|certs| certs.collect())
-        .map_err(|e| ServeError::Tls(format!("{}: {e}", cert.display())))?;
+        .map_err(|e| ServeError::TlsFile(cert.clone(), e))?;
     if certs.is_empty() {
-        return Err(ServeError::Tls(format!(
-            "{}: no certificate",
-            cert.display()
-        )));
+        return Err(ServeError::NoCertificate(cert.clone()));
     }
-    let key = PrivateKeyDer::from_pem_file(key)
-        .map_err(|e| ServeError::Tls(format!("{}: {e}", key.display())))?;
+    let key = PrivateKeyDer::from_pem_file(key).map_err(|e| ServeError::TlsFile(key.clone(), e))?;
     let config = rustls::ServerConfig::builder_with_provider(Arc::new(
         rustls::crypto::ring::default_provider(),
     ))
     .with_safe_default_protocol_versions()
-    .map_err(|e| ServeError::Tls(e.to_string()))?
+    .map_err(ServeError::Tls)?
     .with_no_client_auth()
     .with_single_cert(certs, key)
-    .map_err(|e| ServeError::Tls(e.to_string()))?;
+    .map_err(ServeError::Tls)?;
     Ok(tokio_rustls::TlsAcceptor::from(Arc::new(config)))
 }
 

@@ -2,7 +2,7 @@
 
 // One type split by table: the parent's types, helpers and imports are this part's too.
 use super::*;
-use crate::push::vapid::VapidKey;
+use crate::push::VapidKey;
 use crate::push::{DEVICES_A_PLAYER, Subscription};
 
 impl Store {

@@ -15,15 +15,122 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
 use p256::SecretKey;
+use p256::ecdsa::signature::Verifier;
+use p256::ecdsa::{Signature, VerifyingKey};
+use p256::elliptic_curve::sec1::ToEncodedPoint;
 
 use crate::common::*;
 use qiguo_client::{Client, Trust};
 use qiguo_server::mail::MailTiming;
 use qiguo_server::protocol::{Answer, Ask, Identity, PushView, Refusal};
-use qiguo_server::push::ece::{decrypt_push, public_bytes};
-use qiguo_server::push::{PushConfig, vapid};
+use qiguo_server::push::{PushConfig, VapidKey};
 use qiguo_server::server::{Running, ServerConfig};
 use qiguo_testkit::TempDir;
+
+/// What a push service reads from a VAPID token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Claims {
+    /// The push service's origin it is for.
+    aud: String,
+    /// When it runs out, in seconds since 1970.
+    exp: i64,
+    /// How to reach the operator (`mailto:` or `https:`).
+    sub: String,
+    /// The server's public key (base64url), as the header named it.
+    key: String,
+}
+
+/// Reads and checks an `Authorization: vapid t=…, k=…` header as a push service does: the
+/// token signed by the key it names, for the algorithm ES256. What it claims is returned for
+/// the test to judge (its audience and time).
+fn verify(authorization: &str) -> Result<Claims, String> {
+    let rest = authorization
+        .strip_prefix("vapid ")
+        .ok_or("not the vapid scheme")?;
+    let mut token = None;
+    let mut key = None;
+    for part in rest.split(',') {
+        let part = part.trim();
+        if let Some(t) = part.strip_prefix("t=") {
+            token = Some(t);
+        } else if let Some(k) = part.strip_prefix("k=") {
+            key = Some(k);
+        }
+    }
+    let (token, key) = (token.ok_or("no token")?, key.ok_or("no key")?);
+    let point = URL_SAFE_NO_PAD
+        .decode(key)
+        .map_err(|_| "the key is not base64url")?;
+    let verifying = VerifyingKey::from_sec1_bytes(&point).map_err(|_| "not a P-256 key")?;
+    let (signed, signature) = token.rsplit_once('.').ok_or("no signature")?;
+    let (header, claims) = signed.split_once('.').ok_or("no claims")?;
+    let header: serde_json::Value = serde_json::from_slice(
+        &URL_SAFE_NO_PAD
+            .decode(header)
+            .map_err(|_| "the header is not base64url")?,
+    )
+    .map_err(|_| "the header is not JSON")?;
+    if header["alg"] != "ES256" {
+        return Err("not ES256".into());
+    }
+    let signature = URL_SAFE_NO_PAD
+        .decode(signature)
+        .map_err(|_| "the signature is not base64url")?;
+    let signature = Signature::from_slice(&signature).map_err(|_| "not a P-256 signature")?;
+    verifying
+        .verify(signed.as_bytes(), &signature)
+        .map_err(|_| "the signature does not verify")?;
+    let claims: serde_json::Value = serde_json::from_slice(
+        &URL_SAFE_NO_PAD
+            .decode(claims)
+            .map_err(|_| "the claims are not base64url")?,
+    )
+    .map_err(|_| "the claims are not JSON")?;
+    Ok(Claims {
+        aud: claims["aud"].as_str().ok_or("no aud")?.to_owned(),
+        exp: claims["exp"].as_i64().ok_or("no exp")?,
+        sub: claims["sub"].as_str().ok_or("no sub")?.to_owned(),
+        key: key.to_owned(),
+    })
+}
+
+/// The test's push service takes a token signed by the key it names and nothing else: another
+/// key named beside it, altered claims or another scheme are refused.
+#[test]
+fn the_push_service_takes_only_tokens_signed_by_the_key_they_name() {
+    let key = VapidKey::generate().unwrap();
+    let header = key.authorization(
+        "https://push.example.net",
+        1_800_000_000,
+        "mailto:ops@example.org",
+    );
+    assert_eq!(
+        verify(&header),
+        Ok(Claims {
+            aud: "https://push.example.net".into(),
+            exp: 1_800_000_000,
+            sub: "mailto:ops@example.org".into(),
+            key: key.public_text(),
+        })
+    );
+    let other = VapidKey::generate().unwrap();
+    let swapped = header.replace(&key.public_text(), &other.public_text());
+    assert!(verify(&swapped).is_err());
+    let t = header
+        .split("t=")
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap();
+    let parts: Vec<&str> = t.split('.').collect();
+    let forged_claims = URL_SAFE_NO_PAD.encode(
+        br#"{"aud":"https://push.example.net","exp":1900000000,"sub":"mailto:ops@example.org"}"#,
+    );
+    let forged = header.replace(parts[1], &forged_claims);
+    assert!(verify(&forged).is_err());
+    assert!(verify("Bearer abc").is_err());
+}
 
 /// A message as the test's push service received it.
 #[derive(Clone, Debug)]
@@ -33,7 +140,7 @@ struct Received {
     /// Its headers, by lower-case name.
     headers: HashMap<String, String>,
     /// What the VAPID token claims (checked: signed by the key it names).
-    claims: Result<vapid::Claims, String>,
+    claims: Result<Claims, String>,
     /// The message, decrypted with the device's key, as JSON.
     message: Result<serde_json::Value, String>,
 }
@@ -59,7 +166,7 @@ impl Device {
     fn subscribe(&self, service: &PushService) -> Ask {
         Ask::Subscribe {
             endpoint: format!("{}{}", service.origin, self.path),
-            p256dh: URL_SAFE_NO_PAD.encode(public_bytes(&self.secret.public_key())),
+            p256dh: URL_SAFE_NO_PAD.encode(self.secret.public_key().to_encoded_point(false)),
             auth: URL_SAFE_NO_PAD.encode(self.auth),
         }
     }
@@ -140,12 +247,14 @@ async fn take(
     let claims = headers
         .get("authorization")
         .ok_or_else(|| "no Authorization".to_owned())
-        .and_then(|a| vapid::verify(a));
+        .and_then(|a| verify(a));
     let message = match devices.iter().find(|d| d.path == path) {
         None => Err("no such device".to_owned()),
-        Some(device) => decrypt_push(&body, &device.secret, &device.auth)
-            .map_err(|e| e.to_string())
-            .and_then(|plain| serde_json::from_slice(&plain).map_err(|e| e.to_string())),
+        Some(device) => {
+            web_push_native::decrypt(body.to_vec(), &device.secret, &device.auth.into())
+                .map_err(|e| e.to_string())
+                .and_then(|plain| serde_json::from_slice(&plain).map_err(|e| e.to_string()))
+        }
     };
     kept.lock().unwrap().push(Received {
         path: path.clone(),

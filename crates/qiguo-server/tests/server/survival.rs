@@ -231,10 +231,13 @@ async fn tls_is_served_and_plain_only_on_loopback() {
     let mut bad = ServerConfig::new(sqlite(&dir));
     bad.port = 0;
     bad.tls = Some((data("missing.pem"), data("localhost.key")));
-    assert!(matches!(
-        serve(&bad, lines.log()).await,
-        Err(ServeError::Tls(_))
-    ));
+    match serve(&bad, lines.log()).await {
+        Err(e @ ServeError::TlsFile(..)) => {
+            assert!(e.to_string().contains("missing.pem"), "{e}")
+        }
+        Err(e) => panic!("not the certificate file's error: {e}"),
+        Ok(_) => panic!("served without its certificate"),
+    }
 }
 
 /// A plain HTTP GET of `path` on loopback port `addr`: the status line and the body.
