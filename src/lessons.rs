@@ -30,8 +30,8 @@
 use std::sync::OnceLock;
 
 use qiguo_rules::{
-    Board, Game, Kingdom, Move, Piece, PlayerInfo, Point, Position, Preset, Rules, Seats, Setup,
-    notation,
+    Board, Game, IllegalMove, Kingdom, Move, Piece, PlayerInfo, Point, Position, PositionError,
+    Preset, Rules, Seats, Setup, notation,
 };
 use serde::Deserialize;
 
@@ -81,6 +81,53 @@ pub struct LessonError {
     pub file: String,
     /// What is wrong.
     pub why: String,
+}
+
+/// Why a lesson's step has no game to play, or its goal does not play.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StepError {
+    /// The lesson has no steps.
+    #[error("a lesson needs a step")]
+    NoSteps,
+    /// No step of that number.
+    #[error("no such step")]
+    NoStep,
+    /// The step gives no pieces and no step comes before it.
+    #[error("no board to go on from")]
+    NoBoard,
+    /// The step's pieces make no position.
+    #[error("{0}")]
+    Position(#[from] PositionError),
+    /// A move of the step's prelude is not legal.
+    #[error("prelude {0}: {1}")]
+    Prelude(Move, IllegalMove),
+    /// The learner does not move first in the step.
+    #[error("the learner (Qin) is not to move")]
+    NotTheLearners,
+    /// The step has no goal.
+    #[error("no goal")]
+    NoGoal,
+    /// A goal move is not legal.
+    #[error("goal {0}: {1}")]
+    Goal(Move, IllegalMove),
+    /// A move is both a goal and a wrong move.
+    #[error("{0} is both a goal and wrong")]
+    GoalAndWrong(Move),
+    /// A piece of the step is not written `wQ a10` (colour and piece letters, then a point).
+    #[error("`{0}` is not a piece and a point")]
+    NotAPieceAndPoint(String),
+    /// Not a piece's letters.
+    #[error("`{0}` is not a piece")]
+    NotAPiece(String),
+    /// Not a point.
+    #[error("`{0}` is not a point")]
+    NotAPoint(String),
+    /// Two pieces on one point, or a piece on the Emperor's.
+    #[error("{0} is taken")]
+    Taken(Point),
+    /// In step `n` (from 1), this.
+    #[error("step {0}: {1}")]
+    In(usize, Box<StepError>),
 }
 
 #[derive(Deserialize)]
@@ -211,32 +258,33 @@ impl Lesson {
             seats,
             steps,
         };
-        lesson.check().map_err(error)?;
+        lesson.check().map_err(|e| error(e.to_string()))?;
         Ok(lesson)
     }
 
     /// Plays the lesson through with its goals' first moves, checking every step on the way.
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), StepError> {
         if self.steps.is_empty() {
-            return Err("a lesson needs a step".into());
+            return Err(StepError::NoSteps);
         }
         let mut last: Option<Game> = None;
         for (n, step) in self.steps.iter().enumerate() {
-            let at = |why: String| format!("step {}: {why}", n + 1);
+            let at = |why: StepError| StepError::In(n + 1, Box::new(why));
             let mut game = self.step_game(n, last.as_ref()).map_err(at)?;
             let pos = game.position();
-            if step.goal.is_empty() {
-                return Err(at("no goal".into()));
-            }
+            let Some(&first) = step.goal.first() else {
+                return Err(at(StepError::NoGoal));
+            };
             for &mv in &step.goal {
-                pos.check(mv).map_err(|e| at(format!("goal {mv}: {e}")))?;
+                pos.check(mv).map_err(|e| at(StepError::Goal(mv, e)))?;
             }
             for (mv, _) in &step.wrong {
                 if step.goal.contains(mv) {
-                    return Err(at(format!("{mv} is both a goal and wrong")));
+                    return Err(at(StepError::GoalAndWrong(*mv)));
                 }
             }
-            game.play(step.goal[0]).map_err(|e| at(e.to_string()))?;
+            game.play(first)
+                .map_err(|e| at(StepError::Goal(first, e)))?;
             last = Some(game);
         }
         Ok(())
@@ -244,35 +292,35 @@ impl Lesson {
 
     /// The game step `n` starts from: its pieces (or the board `last` left, Qin to move
     /// again) under its rules, after its prelude, Qin to move. An error says why not.
-    pub fn step_game(&self, n: usize, last: Option<&Game>) -> Result<Game, String> {
-        let step = self.steps.get(n).ok_or("no such step")?;
+    pub fn step_game(&self, n: usize, last: Option<&Game>) -> Result<Game, StepError> {
+        let step = self.steps.get(n).ok_or(StepError::NoStep)?;
         let setup = match (&step.setup, last) {
             (Some(setup), _) => setup.clone(),
             (None, Some(game)) => Setup {
                 to_move: LEARNER,
                 ..game.position().to_setup()
             },
-            (None, None) => return Err("no board to go on from".into()),
+            (None, None) => return Err(StepError::NoBoard),
         };
-        let start = Position::new(&setup, step.rules, self.seats).map_err(|e| e.to_string())?;
+        let start = Position::new(&setup, step.rules, self.seats)?;
         let mut game = Game::new(start);
         for &mv in &step.prelude {
-            game.play(mv).map_err(|e| format!("prelude {mv}: {e}"))?;
+            game.play(mv).map_err(|e| StepError::Prelude(mv, e))?;
         }
         if game.position().is_over() || game.position().to_move() != LEARNER {
-            return Err("the learner (Qin) is not to move".into());
+            return Err(StepError::NotTheLearners);
         }
         Ok(game)
     }
 
     /// The game step `n` starts from when the steps before it were done with their first goal
     /// moves (to start a step again, or skip to it).
-    pub fn start_of(&self, n: usize) -> Result<Game, String> {
+    pub fn start_of(&self, n: usize) -> Result<Game, StepError> {
         let mut last: Option<Game> = None;
         for (i, step) in self.steps.iter().enumerate().take(n) {
             let mut game = self.step_game(i, last.as_ref())?;
-            let goal = *step.goal.first().ok_or("no goal")?;
-            game.play(goal).map_err(|e| e.to_string())?;
+            let goal = *step.goal.first().ok_or(StepError::NoGoal)?;
+            game.play(goal).map_err(|e| StepError::Goal(goal, e))?;
             last = Some(game);
         }
         self.step_game(n, last.as_ref())
@@ -316,32 +364,30 @@ impl Step {
 
 /// The board `game` has reached, as a new game with the learner to move again (after a
 /// lesson's last step, so that the board stays facing the learner).
-pub fn settled(game: &Game) -> Result<Game, String> {
+pub fn settled(game: &Game) -> Result<Game, PositionError> {
     let pos = game.position();
     let setup = Setup {
         to_move: LEARNER,
         ..pos.to_setup()
     };
-    Position::new(&setup, *pos.rules(), *pos.seats())
-        .map(Game::new)
-        .map_err(|e| e.to_string())
+    Position::new(&setup, *pos.rules(), *pos.seats()).map(Game::new)
 }
 
 /// A setup from pieces written `wQ a10` (colour and piece letters as in 7K FEN, then the
 /// point), Qin to move.
-fn setup_of(pieces: &[String]) -> Result<Setup, String> {
+fn setup_of(pieces: &[String]) -> Result<Setup, StepError> {
     let mut board = Board::empty();
     for text in pieces {
         let (piece, point) = text
             .split_once(' ')
-            .ok_or_else(|| format!("`{text}` is not a piece and a point"))?;
-        let piece = Piece::from_fen(piece).ok_or_else(|| format!("`{piece}` is not a piece"))?;
+            .ok_or_else(|| StepError::NotAPieceAndPoint(text.clone()))?;
+        let piece = Piece::from_fen(piece).ok_or_else(|| StepError::NotAPiece(piece.to_owned()))?;
         let point: Point = point
             .trim()
             .parse()
-            .map_err(|_| format!("`{point}` is not a point"))?;
+            .map_err(|_| StepError::NotAPoint(point.to_owned()))?;
         if point == Point::EMPEROR || board.set(point, Some(piece)).is_some() {
-            return Err(format!("{point} is taken"));
+            return Err(StepError::Taken(point));
         }
     }
     Ok(Setup {

@@ -73,7 +73,7 @@ pub struct GameArgs {
     pub screenshot: Option<PathBuf>,
     /// Follow an invitation link (https://HOST[:PORT]/join/CODE, or …/watch/CODE): connect to
     /// its server and take the game's open seat (or watch it).
-    #[arg(long, value_name = "URL", value_parser = parse_invitation,
+    #[arg(long, value_name = "URL", value_parser = Invitation::parse,
           conflicts_with_all = ["fen", "moves", "screenshot"])]
     pub join: Option<Invitation>,
     /// Run N frames, print frame-time statistics and exit.
@@ -379,11 +379,6 @@ pub fn error_line(err: &clap::Error) -> String {
     } else {
         line
     }
-}
-
-/// An invitation link, read for clap.
-fn parse_invitation(text: &str) -> Result<Invitation, String> {
-    Invitation::parse(text).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -8,6 +8,9 @@ use std::time::Duration;
 
 use crate::common::*;
 use bevy::prelude::*;
+use qiguo::game::online::after::{OnlineFinished, ReadFinished};
+use qiguo::game::online::holidays::{GoAway, OnlineHolidays};
+use qiguo::game::online::mail::OnlineMail;
 use qiguo::game::online::{Online, OnlineCommand, OnlineRequested, Status};
 use qiguo::game::recap::Recap;
 use qiguo::game::state::{Match, MoveRequested, SeatAuthority, TurnPhase, UndoRequested};
@@ -37,6 +40,10 @@ fn window(test: &str, seed: u64) -> App {
 
 fn online(app: &App) -> &Online {
     app.world().resource::<Online>()
+}
+
+fn holidays(app: &App) -> &OnlineHolidays {
+    app.world().resource::<OnlineHolidays>()
 }
 
 fn the_match(app: &App) -> &Match {
@@ -298,28 +305,34 @@ fn table_talk_and_holidays_reach_the_other_window() {
     // Bo goes on holiday: his window counts the days, Ann's panel says until when.
     let today = qiguo_protocol::calendar::day_of(jiff::Timestamp::now().as_millisecond());
     let until = qiguo_protocol::calendar::date_text(today + 6);
-    send(&mut bo, OnlineCommand::Away(Some(until.clone())));
+    send(&mut bo, GoAway(Some(until.clone())));
     run(&mut [&mut ann, &mut bo], false, |a| {
         online(a[0])
             .table
             .as_ref()
             .is_some_and(|t| t.seats[1].away_until.as_ref() == Some(&until))
-            && online(a[1])
-                .holidays
+            && holidays(a[1])
+                .view
                 .as_ref()
                 .is_some_and(|h| h.away_until.as_ref() == Some(&until))
     });
-    assert!(online(&bo).holidays.as_ref().unwrap().used >= 1);
+    assert!(holidays(&bo).view.as_ref().unwrap().used >= 1);
     // The window's own server has no mail relay: the E-mail line says so.
-    assert_eq!(online(&bo).mail, Some(qiguo_protocol::MailView::default()));
+    assert_eq!(
+        bo.world().resource::<OnlineMail>().view,
+        Some(qiguo_protocol::MailView::default())
+    );
     // The finished games, a page: none yet.
-    send(&mut bo, OnlineCommand::Finished(0));
+    send(&mut bo, ReadFinished(0));
     run(&mut [&mut ann, &mut bo], false, |a| {
-        online(a[1]).finished.is_some()
+        a[1].world().resource::<OnlineFinished>().page.is_some()
     });
-    assert_eq!(online(&bo).finished, Some((Vec::new(), 0, false)));
+    assert_eq!(
+        bo.world().resource::<OnlineFinished>().page,
+        Some((Vec::new(), 0, false))
+    );
     // Back: told to Ann's window too.
-    send(&mut bo, OnlineCommand::Away(None));
+    send(&mut bo, GoAway(None));
     run(&mut [&mut ann, &mut bo], false, |a| {
         online(a[0])
             .table

@@ -215,7 +215,7 @@ fn players(lesson: &Lesson, tr: Tr) -> Vec<PlayerInfo> {
 fn request_step(
     lesson: &Lesson,
     step: usize,
-    game: Result<Game, String>,
+    game: Result<Game, lessons::StepError>,
     games: &mut MessageWriter<NewGameRequested>,
     tr: Tr,
 ) -> bool {

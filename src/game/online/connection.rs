@@ -99,13 +99,8 @@ pub(super) fn send_commands(
 ) {
     for command in commands.read() {
         match command.clone() {
-            OnlineCommand::RefreshGames => {
-                online.ask(Ask::Games {}, Asked::Games);
-                // The page of finished games shown, if any, too.
-                if let Some((_, page, _)) = online.finished {
-                    online.ask(Ask::Finished { page }, Asked::Finished);
-                }
-            }
+            // (The page of finished games shown is read again by its plugin.)
+            OnlineCommand::RefreshGames => online.ask(Ask::Games {}, Asked::Games),
             OnlineCommand::Open(game) => {
                 online.ask(Ask::Open { game }, Asked::Board { watching: false })
             }
@@ -147,13 +142,6 @@ pub(super) fn send_commands(
                 };
                 online.ask(ask, Asked::Muted);
             }
-            OnlineCommand::Away(until) => {
-                online.ask(Ask::Away { until }, Asked::Holidays { changed: true })
-            }
-            OnlineCommand::SetMail { address, digest } => online.ask(
-                Ask::SetMail { address, digest },
-                Asked::Mail { changed: true },
-            ),
             OnlineCommand::Subscribe {
                 endpoint,
                 p256dh,
@@ -169,10 +157,6 @@ pub(super) fn send_commands(
             OnlineCommand::Unsubscribe(endpoint) => {
                 online.ask(Ask::Unsubscribe { endpoint }, Asked::Push)
             }
-            OnlineCommand::Finished(page) => online.ask(Ask::Finished { page }, Asked::Finished),
-            OnlineCommand::Ratings(family) => {
-                online.ask(Ask::Ratings { family, of: None }, Asked::Ratings)
-            }
             OnlineCommand::Block(name, block) => {
                 online.ask(Ask::Block { name, block }, Asked::Blocked(block))
             }
@@ -183,16 +167,6 @@ pub(super) fn send_commands(
                     reason,
                 },
                 Asked::Reported,
-            ),
-            OnlineCommand::CreateTable(table) => {
-                online.ask(Ask::CreateTable { table }, Asked::Table)
-            }
-            OnlineCommand::JoinTable(table) => online.ask(Ask::JoinTable { table }, Asked::Table),
-            OnlineCommand::LeaveTable(table) => online.ask(
-                Ask::LeaveTable {
-                    table: table.clone(),
-                },
-                Asked::TableLeft(table),
             ),
             OnlineCommand::Rematch(game) => online.ask(Ask::Rematch { game }, Asked::Created),
             OnlineCommand::AnswerTakeBack(agree) => {
@@ -218,6 +192,11 @@ pub(super) fn read_news(
     mut players: MessageWriter<PlayersFromServer>,
     mut notices: MessageWriter<Notice>,
     mut notifier: ResMut<Notifier>,
+    (mut answered, mut told, mut signed_in): (
+        MessageWriter<Answered>,
+        MessageWriter<Told>,
+        MessageWriter<SignedIn>,
+    ),
     tr: Res<Tr>,
 ) {
     let Some(link) = &online.link else {
@@ -242,11 +221,8 @@ pub(super) fn read_news(
                 online.status = Status::Connected;
                 online.name = Some(name);
                 online.ask(Ask::Games {}, Asked::Games);
-                online.ask(Ask::Holidays {}, Asked::Holidays { changed: false });
-                online.ask(Ask::Mail {}, Asked::Mail { changed: false });
+                signed_in.write(SignedIn);
                 online.ask(Ask::Push {}, Asked::Push);
-                // The lobby, kept current by the server from now on.
-                online.ask(Ask::Lobby { follow: true }, Asked::Lobby);
                 // Back after a lost connection: the game on the board is read again.
                 reopen(online);
             }
@@ -281,7 +257,11 @@ pub(super) fn read_news(
                 notices.write(Notice::error(tr!(tr, "online-failed", why = why)));
             }
             News::Answer { tag, result } => {
-                let asked = online.asked.remove(&tag).unwrap_or(Asked::Other);
+                // Not the game's own: a concern's, for its plugin.
+                let Some(asked) = online.asked.remove(&tag) else {
+                    answered.write(Answered { tag, result });
+                    continue;
+                };
                 match (asked, result) {
                     (Asked::Games, Ok(Answer::Games { games })) => online.games = games,
                     (Asked::Board { watching }, Ok(Answer::Game(view))) => {
@@ -315,37 +295,6 @@ pub(super) fn read_news(
                         }
                     }
                     (Asked::Muted, Ok(_)) => read_talk(online),
-                    (Asked::Finished, Ok(Answer::Finished { games, page, more })) => {
-                        online.finished = Some((games, page, more));
-                    }
-                    (
-                        Asked::Ratings,
-                        Ok(Answer::Ratings {
-                            family,
-                            board,
-                            player,
-                        }),
-                    ) => online.ratings = Some((family, board, player)),
-                    (Asked::Lobby, Ok(Answer::Lobby(view))) => online.lobby = Some(*view),
-                    (Asked::Table, Ok(Answer::Table(view))) => {
-                        online.my_tables.retain(|t| t.id != view.id);
-                        match &view.game {
-                            // Filled by this player: the game is opened (the others are told).
-                            Some(game) => online.ask(
-                                Ask::Open { game: game.clone() },
-                                Asked::Board { watching: false },
-                            ),
-                            None => {
-                                notices.write(Notice::done(tr!(
-                                    tr,
-                                    "lobby-seated",
-                                    seated = view.seated.len(),
-                                    people = view.spec.people
-                                )));
-                                online.my_tables.push(*view);
-                            }
-                        }
-                    }
                     (Asked::Blocked(block), Ok(_)) => {
                         notices.write(Notice::done(tr.text(if block {
                             "seat-blocked"
@@ -357,23 +306,7 @@ pub(super) fn read_news(
                     (Asked::Reported, Ok(_)) => {
                         notices.write(Notice::done(tr.text("seat-reported")));
                     }
-                    (Asked::TableLeft(table), Ok(_)) => {
-                        online.my_tables.retain(|t| t.id != table);
-                    }
-                    (Asked::Holidays { changed }, Ok(Answer::Holidays(holidays))) => {
-                        online.holidays = Some(holidays);
-                        if changed {
-                            // The deadlines of the player's games moved with them.
-                            online.ask(Ask::Games {}, Asked::Games);
-                        }
-                    }
                     (Asked::Push, Ok(Answer::Push(push))) => online.push = Some(push),
-                    (Asked::Mail { changed }, Ok(Answer::Mail(mail))) => {
-                        if changed && mail.address.is_some() && !mail.confirmed {
-                            notices.write(Notice::done(tr.text("online-mail-sent-link")));
-                        }
-                        online.mail = Some(mail);
-                    }
                     (Asked::TakeBack, Ok(_)) => {
                         notices.write(Notice::done(tr.text("online-take-back-asked")));
                     }
@@ -390,15 +323,18 @@ pub(super) fn read_news(
                     }
                 }
             }
-            News::Event(event) => on_event(
-                online,
-                event,
-                &the_match,
-                &mut players,
-                &mut notices,
-                &mut notifier,
-                &tr,
-            ),
+            News::Event(event) => {
+                told.write(Told(event.clone()));
+                on_event(
+                    online,
+                    event,
+                    &the_match,
+                    &mut players,
+                    &mut notices,
+                    &mut notifier,
+                    &tr,
+                );
+            }
         }
     }
 }

@@ -141,12 +141,6 @@ pub(super) fn on_event(
                 s.away_until = until;
             }
         }
-        Event::Mail(mail) => {
-            if mail.confirmed && online.mail.as_ref().is_some_and(|m| !m.confirmed) {
-                notices.write(Notice::done(tr.text("online-mail-confirmed")));
-            }
-            online.mail = Some(mail);
-        }
         Event::Rematch { by, .. } => {
             notices.write(Notice::done(tr!(tr, "online-rematch-offered", name = by)));
             online.ask(Ask::Games {}, Asked::Games);
@@ -165,29 +159,6 @@ pub(super) fn on_event(
                 });
             }
             online.ask(Ask::Games {}, Asked::Games);
-        }
-        Event::Lobby(view) => {
-            // The tables the player sits at, as they stand now.
-            for mine in &mut online.my_tables {
-                if let Some(table) = view.tables.iter().find(|t| t.id == mine.id) {
-                    *mine = table.clone();
-                }
-            }
-            online.lobby = Some(*view);
-        }
-        Event::TableStarted { table, game } => {
-            online.my_tables.retain(|t| t.id != table);
-            notices.write(Notice::done(tr.text("lobby-started")));
-            notifier.your_turn_elsewhere(|| notify::Notification {
-                summary: tr.text("lobby-started-title"),
-                body: tr.text("lobby-started"),
-            });
-            online.ask(Ask::Open { game }, Asked::Board { watching: false });
-            online.ask(Ask::Games {}, Asked::Games);
-        }
-        Event::TableClosed { table } => {
-            online.my_tables.retain(|t| t.id != table);
-            notices.write(Notice::done(tr.text("lobby-closed")));
         }
         _ => {}
     }

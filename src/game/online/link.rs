@@ -117,9 +117,7 @@ pub(crate) fn own_server(
         Box::pin(async move {
             // The own server's lines reach Bevy's log through `tracing`.
             let log = qiguo_server::log::Log::tracing();
-            let running = qiguo_server::server::serve(&config, log)
-                .await
-                .map_err(|e| e.to_string())?;
+            let running = qiguo_server::server::serve(&config, log).await?;
             let url = format!("ws://127.0.0.1:{}", running.addr.port());
             Ok((url, Box::new(running) as Box<dyn std::any::Any + Send>))
         })

@@ -14,13 +14,31 @@
 //! Its rooms: the connection (the link, requests sent, news read), the events the server tells,
 //! the table (the game on the board and its moves both ways), the notifications, the window and
 //! the words for the server's refusals.
+//!
+//! The concerns beside the game on the board are plugins of their own, each owning its view,
+//! its requests and their answers, and its section of the *Online…* window: holidays
+//! ([`holidays`]), e-mail ([`mail`]), finished games ([`after`]), the lobby and its tables ([`lobby`]), ratings
+//! ([`ratings`]). A concern asks through
+//! [`Pending::ask`], hears its answers as [`Answered`] and the server's events as [`Told`], asks
+//! what it shows once [`SignedIn`], and adds its section with
+//! [`ui::OnlineSectionApp::add_online_section`].
 
+pub mod after;
+mod connect_view;
 mod connection;
 mod events;
+pub mod holidays;
 pub mod invite;
 pub(crate) mod link;
+pub mod lobby;
+pub mod mail;
+mod my_games;
+mod new_game;
 pub(crate) mod notify;
+pub(crate) mod quick;
+pub mod ratings;
 mod table;
+pub(crate) mod table_view;
 mod talk;
 pub(crate) mod ui;
 
@@ -37,11 +55,8 @@ use std::collections::{HashMap, VecDeque};
 
 use bevy::prelude::*;
 use link::Link;
-use qiguo_protocol::lobby::{LobbyView, TableId, TableSpec, TableView};
-use qiguo_protocol::{
-    Ask, GameSummary, Holidays, MailView, NewGame, RatingFamily, RatingHistory, RatingRow,
-    SeatView, TakeBackView, TalkLine,
-};
+use qiguo_protocol::client::ClientError;
+use qiguo_protocol::{Answer, Ask, Event, GameSummary, NewGame, SeatView, TakeBackView, TalkLine};
 use qiguo_protocol::{GameId, MadeBy};
 use qiguo_rules::{Kingdom, Move};
 
@@ -55,6 +70,15 @@ pub(super) fn plugin(app: &mut App) {
         .add_plugins((invite::plugin, talk::plugin))
         .add_message::<OnlineRequested>()
         .add_message::<OnlineCommand>()
+        .add_message::<Answered>()
+        .add_message::<Told>()
+        .add_message::<SignedIn>()
+        .configure_sets(
+            Update,
+            (OnlineSystems::Link, OnlineSystems::Concerns)
+                .chain()
+                .in_set(AppSystems::RecordInput),
+        )
         .add_systems(
             Update,
             (
@@ -66,8 +90,15 @@ pub(super) fn plugin(app: &mut App) {
                 publish_seat_authority,
             )
                 .chain()
-                .in_set(AppSystems::RecordInput),
+                .in_set(OnlineSystems::Link),
         )
+        .add_plugins((
+            after::plugin,
+            holidays::plugin,
+            lobby::plugin,
+            mail::plugin,
+            ratings::plugin,
+        ))
         .add_systems(Update, recap_on_open.in_set(AppSystems::SyncView));
 }
 
@@ -88,20 +119,8 @@ pub struct Online {
     pub games: Vec<GameSummary>,
     /// The game on the board.
     pub table: Option<OnlineTable>,
-    /// The player's holidays, once the server said.
-    pub holidays: Option<Holidays>,
-    /// The player's e-mail as the server has it, once it said.
-    pub mail: Option<MailView>,
     /// Notifications to the player's devices, as the server has them, once it said.
     pub push: Option<qiguo_protocol::PushView>,
-    /// The page of finished games last read: the games, the page, whether more follow.
-    pub finished: Option<(Vec<GameSummary>, u32, bool)>,
-    /// The ratings last read: a pace family's leaderboard and the player's own history there.
-    pub ratings: Option<(RatingFamily, Vec<RatingRow>, RatingHistory)>,
-    /// The lobby, as the server last sent it (followed while connected).
-    pub lobby: Option<LobbyView>,
-    /// The open tables the player sits at (by id), as the server answered.
-    pub my_tables: Vec<TableView>,
     /// What each request was for, by tag.
     asked: HashMap<u64, Asked>,
     /// Moves the server told of, not yet handed to the rules system: (moves before it, move,
@@ -179,30 +198,12 @@ enum Asked {
     TakeBack,
     /// The table talk of the game on the board.
     Talk,
-    /// The player's holidays: asked, or `changed` (the deadlines of their games moved).
-    Holidays {
-        changed: bool,
-    },
     /// A player muted or unmuted: the talk is read again.
     Muted,
-    /// A page of finished games.
-    Finished,
-    /// A leaderboard and the player's rating.
-    Ratings,
-    /// The lobby.
-    Lobby,
-    /// A table created or joined.
-    Table,
-    /// A table left.
-    TableLeft(TableId),
     /// A player blocked or unblocked: the talk is read again.
     Blocked(bool),
     /// A report made.
     Reported,
-    /// The player's e-mail: asked, or `changed` (given, removed).
-    Mail {
-        changed: bool,
-    },
     /// Notifications to the player's devices: asked, subscribed or unsubscribed.
     Push,
     Other,
@@ -264,15 +265,6 @@ pub enum OnlineCommand {
         /// Mute, or unmute.
         mute: bool,
     },
-    /// Go on holiday until a day (`YYYY-MM-DD`), or (`None`) be back.
-    Away(Option<String>),
-    /// Give the server an e-mail address (with a daily digest or not), or (`None`) remove it.
-    SetMail {
-        /// The address as typed, or `None`.
-        address: Option<String>,
-        /// One e-mail a day rather than one a turn.
-        digest: bool,
-    },
     /// Notify this device (a page's push subscription: endpoint, key, secret).
     Subscribe {
         /// The push service's URL for the device.
@@ -284,10 +276,6 @@ pub enum OnlineCommand {
     },
     /// Notify the device of this endpoint no more.
     Unsubscribe(String),
-    /// Read a page of my finished games.
-    Finished(u32),
-    /// Read a pace family's leaderboard and my rating and history in it.
-    Ratings(RatingFamily),
     /// Block (or, `false`, unblock) the player of this name.
     Block(String, bool),
     /// Report the player of this name to the server's operator.
@@ -299,12 +287,6 @@ pub enum OnlineCommand {
         /// Why.
         reason: String,
     },
-    /// Create a public table and sit at it.
-    CreateTable(TableSpec),
-    /// Sit at an open table.
-    JoinTable(TableId),
-    /// Get up from a table.
-    LeaveTable(TableId),
     /// Offer the players of a finished game a rematch, and put it on the board.
     Rematch(GameId),
     /// Take the online game off the board's link: the board keeps it as it stands, played at
@@ -355,10 +337,83 @@ impl Online {
     }
 
     fn ask(&mut self, ask: Ask, asked: Asked) {
-        if let Some(link) = &mut self.link {
-            let tag = link.ask(ask);
+        if let Some(tag) = self.send(ask) {
             self.asked.insert(tag, asked);
         }
+    }
+
+    /// Sends `ask` for a concern: its tag, by which the concern knows its [`Answered`]; `None`
+    /// when not connected.
+    fn send(&mut self, ask: Ask) -> Option<u64> {
+        self.link.as_mut().map(|link| link.ask(ask))
+    }
+
+    /// Puts game `game`, one of the player's, on the board.
+    pub(crate) fn open(&mut self, game: GameId) {
+        self.ask(Ask::Open { game }, Asked::Board { watching: false });
+    }
+
+    /// Lists the player's games again (their deadlines moved, say).
+    pub(crate) fn refresh_games(&mut self) {
+        self.ask(Ask::Games {}, Asked::Games);
+    }
+
+    /// Whether the window is with a server: signed in, reaching it, or trying again after a
+    /// loss (the *Online…* window then shows the server's sections, not the form to connect).
+    pub(crate) fn in_touch(&self) -> bool {
+        !matches!(self.status, Status::Offline | Status::Refused(_))
+    }
+}
+
+/// The order of the online systems in a frame: the link's news read and the game's requests
+/// sent, then each concern's plugin (which reads what the link's news told).
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum OnlineSystems {
+    /// The link, the game on the board and its moves.
+    Link,
+    /// The concerns beside it.
+    Concerns,
+}
+
+/// An answer to a request a concern asked ([`Pending::ask`]), for that concern's plugin.
+#[derive(Message, Clone, Debug)]
+pub(crate) struct Answered {
+    /// The request's tag.
+    pub(crate) tag: u64,
+    /// The answer, or why there is none.
+    pub(crate) result: Result<Answer, ClientError>,
+}
+
+/// An event the server told (the game on the board has taken what is its own), for the
+/// concerns' plugins.
+#[derive(Message, Clone, Debug)]
+pub(crate) struct Told(pub(crate) Event);
+
+/// Signed in to the server, at first or again after a loss: each concern asks what it shows.
+#[derive(Message, Clone, Copy, Debug, Default)]
+pub(crate) struct SignedIn;
+
+/// The requests a concern asked and waits for, by tag: what each was for.
+#[derive(Debug)]
+pub(crate) struct Pending<K>(HashMap<u64, K>);
+
+impl<K> Default for Pending<K> {
+    fn default() -> Pending<K> {
+        Pending(HashMap::new())
+    }
+}
+
+impl<K> Pending<K> {
+    /// Asks the server `ask`, for `kind`; nothing when not connected.
+    pub(crate) fn ask(&mut self, online: &mut Online, ask: Ask, kind: K) {
+        if let Some(tag) = online.send(ask) {
+            self.0.insert(tag, kind);
+        }
+    }
+
+    /// What the request answered by `tag` was for, if this concern asked it.
+    pub(crate) fn answered(&mut self, tag: u64) -> Option<K> {
+        self.0.remove(&tag)
     }
 }
 

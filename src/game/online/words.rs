@@ -186,6 +186,12 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
     }
 }
 
+/// The notice of a request the server did not answer as asked: what it said, in words.
+pub(crate) fn server_says(tr: Tr, failure: &ClientError) -> crate::game::state::Notice {
+    let why = failure_words(tr, failure);
+    crate::game::state::Notice::error(tr!(tr, "online-server-says", why = why))
+}
+
 /// Why a request failed, in words: a refusal worded from its code, a lost connection as the
 /// client says it.
 pub(crate) fn failure_words(tr: Tr, failure: &ClientError) -> String {

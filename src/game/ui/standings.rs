@@ -176,7 +176,7 @@ pub(super) fn kingdom_table(
                 .small()
                 .color(Color32::from_gray(170)),
             );
-            crate::game::online::ui::online_summary(ui, tr, &online);
+            crate::game::online::table_view::online_summary(ui, tr, &online);
             ui.add_space(2.0);
             // A phone's sheet has no room for six columns: two, the numbers under the name.
             let columns: &[&str] = if small.on {
@@ -237,7 +237,7 @@ pub(super) fn kingdom_table(
                         match pos.seats().player(kingdom) {
                             Some(player)
                                 if !out
-                                    && crate::game::online::ui::seat_cell(
+                                    && crate::game::online::table_view::seat_cell(
                                         ui,
                                         tr,
                                         &online,

@@ -139,9 +139,9 @@ pub(super) fn welcome_card(
                         ui.selectable_value(
                             network.quick_pace_mut(),
                             pace,
-                            crate::game::online::ui::pace_words(tr, pace).0,
+                            crate::game::online::quick::pace_words(tr, pace).0,
                         )
-                        .on_hover_text(crate::game::online::ui::pace_words(tr, pace).1);
+                        .on_hover_text(crate::game::online::quick::pace_words(tr, pace).1);
                     }
                 });
                 if let Some(why) = &name_refused {

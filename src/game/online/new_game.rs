@@ -1,0 +1,210 @@
+//! A new online game from the *Online…* window, with the board's rules and seating (who plays
+//! each seat, and its pace), and joining an open seat or watching with a game's code.
+
+use bevy::prelude::*;
+use bevy_egui::egui::{self, Color32, RichText};
+use qiguo_ai::Level;
+use qiguo_protocol::{MAX_DAYS, MIN_DAYS, NewGame, Pace, SeatPlan, WhenOverdue};
+use qiguo_rules::Kingdom;
+
+use super::ui::{OnlineForm, OnlineSectionApp, SectionOrder};
+use super::words::refusal_words;
+use super::{Online, OnlineCommand};
+use crate::game::state::Match;
+use crate::i18n::Tr;
+use crate::tr;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_online_section(SectionOrder::NewGame, new_game_section)
+        .add_online_section(SectionOrder::Code, code_section);
+}
+
+/// Who plays a seat of a new online game, as chosen in the form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SeatChoice {
+    Me,
+    Open,
+    Computer(Level),
+}
+
+/// A new online game with the board's rules and seating.
+fn new_game_section(
+    InMut(ui): InMut<egui::Ui>,
+    online: Res<Online>,
+    mut form: ResMut<OnlineForm>,
+    the_match: Res<Match>,
+    mut commands: MessageWriter<OnlineCommand>,
+    tr: Res<Tr>,
+) {
+    if online.in_touch() {
+        ui.separator();
+        new_game_form(ui, *tr, &mut form, &the_match, &mut commands);
+        ui.separator();
+    }
+}
+
+/// Joining or watching with a code.
+fn code_section(
+    InMut(ui): InMut<egui::Ui>,
+    online: Res<Online>,
+    mut form: ResMut<OnlineForm>,
+    mut commands: MessageWriter<OnlineCommand>,
+    tr: Res<Tr>,
+) {
+    if online.in_touch() {
+        code_form(ui, *tr, &mut form, &mut commands);
+    }
+}
+
+fn level_label(tr: Tr, choice: SeatChoice) -> String {
+    match choice {
+        SeatChoice::Me => tr.text("online-seat-me"),
+        SeatChoice::Open => tr.text("seat-open"),
+        SeatChoice::Computer(l) => tr!(tr, "computer-level", level = tr.level(l)),
+    }
+}
+
+/// A new online game with the board's rules and seating: who plays each seat, and its pace.
+fn new_game_form(
+    ui: &mut egui::Ui,
+    tr: Tr,
+    form: &mut OnlineForm,
+    the_match: &Match,
+    commands: &mut MessageWriter<OnlineCommand>,
+) {
+    ui.heading(tr.text("online-new-game"));
+    ui.label(
+        RichText::new(tr.text("online-new-game-intro"))
+            .small()
+            .color(Color32::from_gray(170)),
+    );
+    let start = the_match.game().start_position();
+    let seats = *start.seats();
+    let count = seats.player_count();
+    if form.seats.len() != count {
+        form.seats = (0..count)
+            .map(|p| match p {
+                0 => SeatChoice::Me,
+                1 => SeatChoice::Open,
+                _ => SeatChoice::Computer(Level::Medium),
+            })
+            .collect();
+    }
+    // Two seats a row: the kingdoms of the seat, and who plays it.
+    egui::Grid::new("online new seats")
+        .num_columns(4)
+        .spacing([8.0, 4.0])
+        .show(ui, |ui| {
+            for (player, choice) in form.seats.iter_mut().enumerate() {
+                let kingdoms: Vec<String> = seats
+                    .kingdoms_of(player as u8)
+                    .iter()
+                    .map(|k| tr.kingdom(k).to_string())
+                    .collect();
+                ui.label(kingdoms.join("+"));
+                egui::ComboBox::from_id_salt(("online new seat", player))
+                    .selected_text(level_label(tr, *choice))
+                    .width(150.0)
+                    .show_ui(ui, |ui| {
+                        for option in [
+                            SeatChoice::Me,
+                            SeatChoice::Open,
+                            SeatChoice::Computer(Level::Easy),
+                            SeatChoice::Computer(Level::Medium),
+                            SeatChoice::Computer(Level::Hard),
+                        ] {
+                            ui.selectable_value(choice, option, level_label(tr, option));
+                        }
+                    });
+                if player % 2 == 1 {
+                    ui.end_row();
+                }
+            }
+        });
+    ui.horizontal(|ui| {
+        ui.radio_value(&mut form.correspondence, false, tr.text("online-live"));
+        ui.radio_value(
+            &mut form.correspondence,
+            true,
+            tr.text("online-correspondence"),
+        );
+        if form.correspondence {
+            ui.add(
+                egui::Slider::new(&mut form.days, MIN_DAYS..=MAX_DAYS)
+                    .suffix(tr.text("online-days")),
+            );
+            ui.checkbox(&mut form.pass, tr.text("online-overdue-pass"));
+        }
+    });
+    if ui.button(tr.text("online-create")).clicked() {
+        let game = the_match.game();
+        let fresh = qiguo_rules::Game::new(game.start_position().clone());
+        let plans: Vec<SeatPlan> = form
+            .seats
+            .iter()
+            .map(|c| match c {
+                SeatChoice::Me => SeatPlan::Creator,
+                SeatChoice::Open => SeatPlan::Open,
+                SeatChoice::Computer(l) => SeatPlan::Computer(*l),
+            })
+            .collect();
+        let pace = if form.correspondence {
+            Pace::Correspondence {
+                days: form.days,
+                overdue: if form.pass {
+                    WhenOverdue::Pass
+                } else {
+                    WhenOverdue::StandIn
+                },
+            }
+        } else {
+            Pace::Live { wait_seconds: 60 }
+        };
+        let built = NewGame::build(&fresh, plans, pace, |p, plan| match plan {
+            SeatPlan::Creator => form.name.trim().to_owned(),
+            SeatPlan::Open => tr!(tr, "player-default-name", number = (p + 1).to_string()),
+            SeatPlan::Computer(level) => tr!(tr, "computer-level", level = tr.level(level)),
+        });
+        match built {
+            Ok(game) => {
+                form.error = None;
+                commands.write(OnlineCommand::Create(game));
+            }
+            Err(refusal) => form.error = Some(refusal_words(tr, &refusal, &refusal.to_string())),
+        }
+    }
+}
+
+/// Joining an open seat, or watching, with a game's code.
+fn code_form(
+    ui: &mut egui::Ui,
+    tr: Tr,
+    form: &mut OnlineForm,
+    commands: &mut MessageWriter<OnlineCommand>,
+) {
+    ui.heading(tr.text("online-with-code"));
+    ui.horizontal(|ui| {
+        ui.add(
+            egui::TextEdit::singleline(&mut form.code)
+                .hint_text("K7QM-3XTD-9WFB-2HZR")
+                .desired_width(190.0),
+        );
+        egui::ComboBox::from_id_salt("online join kingdom")
+            .selected_text(tr.kingdom(form.kingdom))
+            .width(90.0)
+            .show_ui(ui, |ui| {
+                for k in Kingdom::ALL {
+                    ui.selectable_value(&mut form.kingdom, k, tr.kingdom(k));
+                }
+            });
+        if ui.button(tr.text("online-join")).clicked() {
+            commands.write(OnlineCommand::Join {
+                code: form.code.trim().to_owned(),
+                kingdom: form.kingdom,
+            });
+        }
+        if ui.button(tr.text("online-watch")).clicked() {
+            commands.write(OnlineCommand::Watch(form.code.trim().to_owned()));
+        }
+    });
+}
