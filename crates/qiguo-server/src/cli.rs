@@ -10,13 +10,16 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
+mod operator;
+
+pub use operator::{ConductCommand, OperatorError, TalkCommand, backup, conduct, talk};
+
 use crate::admission::Limits;
 use crate::log::Log;
 use crate::log::note;
 use crate::mail::{MailConfig, MailTiming, PASSWORD_VAR, SmtpUrl};
 use crate::protocol::DEFAULT_PORT;
 use crate::server::{ServerConfig, serve};
-use crate::store::{GameId, PlayerId, StoreError};
 
 /// The server's database file in the data directory, unless `--db` says otherwise.
 pub const SERVER_DB: &str = "server.sqlite";
@@ -398,7 +401,7 @@ fn listener_on_stdin() -> Result<std::net::TcpListener, ConfigError> {
     Err(ConfigError::Stdin("only on Unix".to_owned()))
 }
 
-fn fail(program: &str, message: &str, code: u8) -> ExitCode {
+pub(crate) fn fail(program: &str, message: &str, code: u8) -> ExitCode {
     let _ = writeln!(std::io::stderr(), "{program}: {message}");
     ExitCode::from(code)
 }
@@ -527,179 +530,4 @@ impl Signals {
             "Ctrl-C"
         }
     }
-}
-
-/// Why an operator's command on the database did not do what it asked.
-#[derive(Debug, thiserror::Error)]
-pub enum OperatorError {
-    /// The database failed, or refused.
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// The copy was not made.
-    #[error("backup: {0}")]
-    Backup(StoreError),
-    /// No player has that id.
-    #[error("no player {0}")]
-    NoPlayer(String),
-    /// The game has no such line of talk.
-    #[error("game {0} has no line {1}")]
-    NoTalkLine(String, u32),
-    /// No report has that id.
-    #[error("no report {0}")]
-    NoReport(String),
-}
-
-/// Copies the server's SQLite database to `to`, consistently while a server runs on it: exit
-/// code 0, 1 when it cannot be copied, 2 for options that name no database.
-pub fn backup(args: &ServerArgs, to: &Path, program: &str) -> ExitCode {
-    on_the_database(args, program, |store| async move {
-        store
-            .backup(to)
-            .await
-            .map(|()| to.display().to_string())
-            .map_err(OperatorError::Backup)
-    })
-}
-
-/// What the operator does to table talk.
-#[derive(clap::Subcommand, Debug)]
-pub enum TalkCommand {
-    /// Hides a line of a game's table talk from every later reading (the players who already
-    /// saw it keep it until they open the game again).
-    Hide {
-        /// The game's id.
-        game: String,
-        /// The line's number (`n`, as `qiguo online talk` prints it).
-        line: u32,
-        /// Show it again instead.
-        #[arg(long)]
-        show: bool,
-    },
-    /// Bars a player from table talk (they still play and read).
-    Bar {
-        /// The player's id.
-        player: String,
-        /// Let them talk again instead.
-        #[arg(long)]
-        lift: bool,
-    },
-}
-
-/// Does `command` on the database of `args` (the servers on it need not stop); prints what
-/// was done.
-pub fn talk(args: &ServerArgs, command: &TalkCommand, program: &str) -> ExitCode {
-    on_the_database(args, program, |store| async move {
-        match command {
-            TalkCommand::Hide { game, line, show } => {
-                match store.hide_talk(&GameId(game.clone()), *line, !show).await {
-                    Ok(true) if *show => Ok(format!("line {line} of game {game} shown")),
-                    Ok(true) => Ok(format!("line {line} of game {game} hidden")),
-                    Ok(false) => Err(OperatorError::NoTalkLine(game.clone(), *line)),
-                    Err(e) => Err(e.into()),
-                }
-            }
-            TalkCommand::Bar { player, lift } => {
-                match store.bar_from_talk(&PlayerId(player.clone()), !lift).await {
-                    Ok(true) if *lift => Ok(format!("player {player} may talk again")),
-                    Ok(true) => Ok(format!("player {player} barred from table talk")),
-                    Ok(false) => Err(OperatorError::NoPlayer(player.clone())),
-                    Err(e) => Err(e.into()),
-                }
-            }
-        }
-    })
-}
-
-/// What the operator does about the players' conduct.
-#[derive(clap::Subcommand, Debug)]
-pub enum ConductCommand {
-    /// Lists the reports players made of each other, the oldest first, a JSON line each: those
-    /// not handled yet, or with --all every one.
-    Reports {
-        /// Every report, the handled ones too.
-        #[arg(long)]
-        all: bool,
-    },
-    /// Marks a report handled (it is no longer listed without --all).
-    Handled {
-        /// The report's id.
-        report: String,
-    },
-    /// Bars a player from play: refused when they sign in (their games go on, their seats
-    /// stood in for as for anyone away).
-    Bar {
-        /// The player's id (as the reports give it).
-        player: String,
-        /// Let them play again instead.
-        #[arg(long)]
-        lift: bool,
-    },
-}
-
-/// Does `command` on the database of `args` (the servers on it need not stop); prints what
-/// was done, or the reports.
-pub fn conduct(args: &ServerArgs, command: &ConductCommand, program: &str) -> ExitCode {
-    on_the_database(args, program, |store| async move {
-        match command {
-            ConductCommand::Reports { all } => {
-                let reports = store.reports(*all).await?;
-                let lines: Vec<String> = reports
-                    .iter()
-                    .filter_map(|r| serde_json::to_string(r).ok())
-                    .collect();
-                Ok(match lines.is_empty() {
-                    true => "no reports".to_owned(),
-                    false => lines.join("\n"),
-                })
-            }
-            ConductCommand::Handled { report } => match store.report_handled(report).await {
-                Ok(true) => Ok(format!("report {report} handled")),
-                Ok(false) => Err(OperatorError::NoReport(report.clone())),
-                Err(e) => Err(e.into()),
-            },
-            ConductCommand::Bar { player, lift } => {
-                match store.bar_from_play(&PlayerId(player.clone()), !lift).await {
-                    Ok(true) if *lift => Ok(format!("player {player} may play again")),
-                    Ok(true) => Ok(format!("player {player} barred from play")),
-                    Ok(false) => Err(OperatorError::NoPlayer(player.clone())),
-                    Err(e) => Err(e.into()),
-                }
-            }
-        }
-    })
-}
-
-/// Opens the database of `args`, runs `work` on it and closes it: its words on standard
-/// output and success, or on standard error and failure.
-fn on_the_database<'a, F, W>(args: &ServerArgs, program: &str, work: W) -> ExitCode
-where
-    W: FnOnce(crate::store::Store) -> F + 'a,
-    F: Future<Output = Result<String, OperatorError>> + 'a,
-{
-    let config = match args.config() {
-        Ok(config) => config,
-        Err(e) => return fail(program, &e.to_string(), 2),
-    };
-    let rt = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => return fail(program, &format!("cannot start: {e}"), 1),
-    };
-    rt.block_on(async {
-        let store = match crate::store::Store::open(&config.db).await {
-            Ok(store) => store,
-            Err(e) => return fail(program, &e.to_string(), 1),
-        };
-        let done = work(store.clone()).await;
-        store.close().await;
-        match done {
-            Ok(said) => {
-                let _ = writeln!(std::io::stdout(), "{said}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => fail(program, &e.to_string(), 1),
-        }
-    })
 }
