@@ -9,6 +9,7 @@ use std::time::Duration;
 use crate::common::*;
 use bevy::prelude::*;
 use qiguo::game::online::after::{OnlineFinished, ReadFinished};
+use qiguo::game::online::conduct::Conduct;
 use qiguo::game::online::holidays::{GoAway, OnlineHolidays};
 use qiguo::game::online::mail::OnlineMail;
 use qiguo::game::online::{Online, OnlineCommand, OnlineRequested, Status};
@@ -302,6 +303,14 @@ fn table_talk_and_holidays_reach_the_other_window() {
         std::thread::sleep(Duration::from_millis(2));
     }
     assert_eq!(talk(&bo).len(), 1);
+    // Ann blocks Bo from his seat's menu: the talk is read again without his lines; unblocked,
+    // with them.
+    assert_eq!(talk(&ann).len(), 3);
+    send(&mut ann, Conduct::Block("Bo".into(), true));
+    run(&mut [&mut ann, &mut bo], false, |a| talk(a[0]).len() == 2);
+    assert_eq!(talk(&ann), ["Ann: Chu, with me against Han?", "Ann: Bo?"]);
+    send(&mut ann, Conduct::Block("Bo".into(), false));
+    run(&mut [&mut ann, &mut bo], false, |a| talk(a[0]).len() == 3);
     // Bo goes on holiday: his window counts the days, Ann's panel says until when.
     let today = qiguo_protocol::calendar::day_of(jiff::Timestamp::now().as_millisecond());
     let until = qiguo_protocol::calendar::date_text(today + 6);

@@ -157,17 +157,6 @@ pub(super) fn send_commands(
             OnlineCommand::Unsubscribe(endpoint) => {
                 online.ask(Ask::Unsubscribe { endpoint }, Asked::Push)
             }
-            OnlineCommand::Block(name, block) => {
-                online.ask(Ask::Block { name, block }, Asked::Blocked(block))
-            }
-            OnlineCommand::Report { name, game, reason } => online.ask(
-                Ask::Report {
-                    name,
-                    game: Some(game),
-                    reason,
-                },
-                Asked::Reported,
-            ),
             OnlineCommand::Rematch(game) => online.ask(Ask::Rematch { game }, Asked::Created),
             OnlineCommand::AnswerTakeBack(agree) => {
                 let Some(table) = &mut online.table else {
@@ -294,18 +283,7 @@ pub(super) fn read_news(
                             table.muted = muted;
                         }
                     }
-                    (Asked::Muted, Ok(_)) => read_talk(online),
-                    (Asked::Blocked(block), Ok(_)) => {
-                        notices.write(Notice::done(tr.text(if block {
-                            "seat-blocked"
-                        } else {
-                            "seat-unblocked"
-                        })));
-                        read_talk(online);
-                    }
-                    (Asked::Reported, Ok(_)) => {
-                        notices.write(Notice::done(tr.text("seat-reported")));
-                    }
+                    (Asked::Muted, Ok(_)) => online.read_talk(),
                     (Asked::Push, Ok(Answer::Push(push))) => online.push = Some(push),
                     (Asked::TakeBack, Ok(_)) => {
                         notices.write(Notice::done(tr.text("online-take-back-asked")));

@@ -17,13 +17,14 @@
 //!
 //! The concerns beside the game on the board are plugins of their own, each owning its view,
 //! its requests and their answers, and its section of the *Online…* window: holidays
-//! ([`holidays`]), e-mail ([`mail`]), finished games ([`after`]), the lobby and its tables ([`lobby`]), ratings
+//! ([`holidays`]), e-mail ([`mail`]), finished games ([`after`]), conduct ([`conduct`]), the lobby and its tables ([`lobby`]), ratings
 //! ([`ratings`]). A concern asks through
 //! [`Pending::ask`], hears its answers as [`Answered`] and the server's events as [`Told`], asks
 //! what it shows once [`SignedIn`], and adds its section with
 //! [`ui::OnlineSectionApp::add_online_section`].
 
 pub mod after;
+pub mod conduct;
 mod connect_view;
 mod connection;
 mod events;
@@ -94,6 +95,7 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_plugins((
             after::plugin,
+            conduct::plugin,
             holidays::plugin,
             lobby::plugin,
             mail::plugin,
@@ -200,10 +202,6 @@ enum Asked {
     Talk,
     /// A player muted or unmuted: the talk is read again.
     Muted,
-    /// A player blocked or unblocked: the talk is read again.
-    Blocked(bool),
-    /// A report made.
-    Reported,
     /// Notifications to the player's devices: asked, subscribed or unsubscribed.
     Push,
     Other,
@@ -276,17 +274,6 @@ pub enum OnlineCommand {
     },
     /// Notify the device of this endpoint no more.
     Unsubscribe(String),
-    /// Block (or, `false`, unblock) the player of this name.
-    Block(String, bool),
-    /// Report the player of this name to the server's operator.
-    Report {
-        /// Their name.
-        name: String,
-        /// The game it is about.
-        game: GameId,
-        /// Why.
-        reason: String,
-    },
     /// Offer the players of a finished game a rematch, and put it on the board.
     Rematch(GameId),
     /// Take the online game off the board's link: the board keeps it as it stands, played at
@@ -353,6 +340,17 @@ impl Online {
         self.ask(Ask::Open { game }, Asked::Board { watching: false });
     }
 
+    /// Asks for the table talk of the game on the board (who is muted changed, say).
+    pub(crate) fn read_talk(&mut self) {
+        if let Some(table) = &self.table {
+            let ask = Ask::Talk {
+                game: table.id.clone(),
+                before: None,
+            };
+            self.ask(ask, Asked::Talk);
+        }
+    }
+
     /// Lists the player's games again (their deadlines moved, say).
     pub(crate) fn refresh_games(&mut self) {
         self.ask(Ask::Games {}, Asked::Games);
@@ -414,17 +412,6 @@ impl<K> Pending<K> {
     /// What the request answered by `tag` was for, if this concern asked it.
     pub(crate) fn answered(&mut self, tag: u64) -> Option<K> {
         self.0.remove(&tag)
-    }
-}
-
-/// Asks for the table talk of the game on the board.
-fn read_talk(online: &mut Online) {
-    if let Some(table) = &online.table {
-        let ask = Ask::Talk {
-            game: table.id.clone(),
-            before: None,
-        };
-        online.ask(ask, Asked::Talk);
     }
 }
 

@@ -43,7 +43,7 @@ pub(super) fn put_on_board(
                 talk: Vec::new(),
                 muted: Vec::new(),
             });
-            read_talk(online);
+            online.read_talk();
         }
         Err(e) => {
             notices.write(Notice::error(tr!(

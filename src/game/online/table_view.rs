@@ -7,6 +7,7 @@ use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_protocol::SeatPlan;
 
+use super::conduct::Conduct;
 use super::invite::Invitation;
 use super::ui::server_line;
 use super::{Online, OnlineCommand};
@@ -68,7 +69,7 @@ pub(crate) fn seat_cell(
     tr: Tr,
     online: &Online,
     player: u8,
-    commands: &mut MessageWriter<OnlineCommand>,
+    conduct: &mut MessageWriter<Conduct>,
 ) -> bool {
     let Some(table) = &online.table else {
         return false;
@@ -123,11 +124,11 @@ pub(crate) fn seat_cell(
             .on_hover_text(tr.text("seat-conduct-hint"))
             .context_menu(|ui| {
                 if ui.button(tr.text("seat-block")).clicked() {
-                    commands.write(OnlineCommand::Block(name.clone(), true));
+                    conduct.write(Conduct::Block(name.clone(), true));
                     ui.close();
                 }
                 if ui.button(tr.text("seat-unblock")).clicked() {
-                    commands.write(OnlineCommand::Block(name.clone(), false));
+                    conduct.write(Conduct::Block(name.clone(), false));
                     ui.close();
                 }
                 ui.separator();
@@ -138,7 +139,7 @@ pub(crate) fn seat_cell(
                     "seat-report-unfair",
                 ] {
                     if ui.button(tr.text(reason)).clicked() {
-                        commands.write(OnlineCommand::Report {
+                        conduct.write(Conduct::Report {
                             name: name.clone(),
                             game: table.id.clone(),
                             reason: tr.text(reason),

@@ -137,7 +137,7 @@ pub(super) fn kingdom_table(
     the_match: Res<Match>,
     mut seats: MessageWriter<SeatChangeRequested>,
     online: Res<Online>,
-    mut commands: MessageWriter<crate::game::online::OnlineCommand>,
+    mut conduct: MessageWriter<crate::game::online::conduct::Conduct>,
     small: Res<SmallScreen>,
     tr: Res<Tr>,
 ) -> Result {
@@ -242,7 +242,7 @@ pub(super) fn kingdom_table(
                                         tr,
                                         &online,
                                         player,
-                                        &mut commands,
+                                        &mut conduct,
                                     ) => {}
                             Some(player) if !out => {
                                 let current = the_match.computer(kingdom);
