@@ -1,7 +1,7 @@
 //! `qiguo online` on games: create one, join one by its code, list yours, move, show one, and
 //! offer a rematch.
 
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 use qiguo_ai::Level;
 use qiguo_client::Client;
 use qiguo_protocol::{Answer, Ask, GameId, NewGame, Refusal, SeatPlan};
@@ -15,28 +15,7 @@ use crate::cli::args::{ArgError, SeatingArg};
 #[derive(Subcommand, Debug)]
 pub enum GamesCommand {
     /// Create a game; prints its id and invitation code.
-    Create {
-        /// Rules preset: classic, wikipedia, elephantchess, leventhal or ludii.
-        #[arg(long = "rules", value_name = "PRESET", default_value = "classic")]
-        preset: Preset,
-        /// Who holds the kingdoms, as for the game window (seven players by default).
-        #[arg(long, value_name = "SEATING")]
-        seating: Option<SeatingArg>,
-        /// Who plays each player's seat, in seat order: me, open (anyone with the code), or a
-        /// computer level (random, easy, medium, hard).
-        #[arg(long, value_name = "S1,…")]
-        seats: String,
-        /// live, or Nd for a move every N days (1 to 14).
-        #[arg(long, value_name = "PACE", default_value = "live")]
-        pace: String,
-        /// In a live game, seconds a seat waits for its absent player before a stand-in plays
-        /// (10 to 600).
-        #[arg(long, value_name = "S", default_value_t = 60)]
-        wait: u32,
-        /// In a game by correspondence, what an overdue move becomes: stand-in or pass.
-        #[arg(long, value_name = "WHAT", default_value = "stand-in")]
-        overdue: String,
-    },
+    Create(CreateArgs),
     /// Take an open seat with a game's invitation code.
     Join {
         /// The invitation code.
@@ -76,19 +55,37 @@ pub enum GamesCommand {
     },
 }
 
+/// The game `create` asks for, as the options give it.
+#[derive(Args, Debug)]
+pub struct CreateArgs {
+    /// Rules preset: classic, wikipedia, elephantchess, leventhal or ludii.
+    #[arg(long = "rules", value_name = "PRESET", default_value = "classic")]
+    preset: Preset,
+    /// Who holds the kingdoms, as for the game window (seven players by default).
+    #[arg(long, value_name = "SEATING")]
+    seating: Option<SeatingArg>,
+    /// Who plays each player's seat, in seat order: me, open (anyone with the code), or a
+    /// computer level (random, easy, medium, hard).
+    #[arg(long, value_name = "S1,…")]
+    seats: String,
+    /// live, or Nd for a move every N days (1 to 14).
+    #[arg(long, value_name = "PACE", default_value = "live")]
+    pace: String,
+    /// In a live game, seconds a seat waits for its absent player before a stand-in plays
+    /// (10 to 600).
+    #[arg(long, value_name = "S", default_value_t = 60)]
+    wait: u32,
+    /// In a game by correspondence, what an overdue move becomes: stand-in or pass.
+    #[arg(long, value_name = "WHAT", default_value = "stand-in")]
+    overdue: String,
+}
+
 impl GamesCommand {
     /// Checks what can be checked before anything is sent: the game `create` asks for, made
     /// by the player called `name`.
     pub(super) fn check(&self, name: &str) -> Result<(), ArgError> {
         match self {
-            GamesCommand::Create {
-                preset,
-                seating,
-                seats,
-                pace,
-                wait,
-                overdue,
-            } => new_game(*preset, seating.as_ref(), seats, pace, *wait, overdue, name).map(drop),
+            GamesCommand::Create(create) => create.new_game(name).map(drop),
             _ => Ok(()),
         }
     }
@@ -100,15 +97,8 @@ impl GamesCommand {
         name: &str,
     ) -> Result<serde_json::Value, OnlineError> {
         Ok(match self {
-            GamesCommand::Create {
-                preset,
-                seating,
-                seats,
-                pace,
-                wait,
-                overdue,
-            } => {
-                let game = new_game(*preset, seating.as_ref(), seats, pace, *wait, overdue, name)?;
+            GamesCommand::Create(create) => {
+                let game = create.new_game(name)?;
                 match client.ask(Ask::Create { game }).await? {
                     Answer::Created { game, code } => json!({ "game": game, "code": code }),
                     other => unexpected(other)?,
@@ -177,61 +167,57 @@ impl GamesCommand {
     }
 }
 
-/// The game `create` asks for.
-fn new_game(
-    preset: Preset,
-    seating: Option<&SeatingArg>,
-    seats: &str,
-    pace: &str,
-    wait: u32,
-    overdue: &str,
-    name: &str,
-) -> Result<NewGame, ArgError> {
-    let pace_text = pace;
-    let rules = Rules::preset(preset);
-    let table = match seating {
-        Some(SeatingArg(seating)) => seating.seats().map_err(|e| ArgError::new("--seating", e))?,
-        None => qiguo_rules::Seats::seven(),
-    };
-    let count = table.player_count();
-    let plans = seats
-        .split(',')
-        .map(|s| match s.trim() {
-            "me" => Ok(SeatPlan::Creator),
-            "open" => Ok(SeatPlan::Open),
-            other => other
-                .parse::<Level>()
-                .map(SeatPlan::Computer)
-                .map_err(|e| ArgError::new("--seats", format!("{e} (or me, or open)"))),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    if plans.len() != count {
-        return Err(ArgError::new(
-            "--seats",
-            format!(
-                "give one seat per player ({count}), in seat order, not {}",
-                plans.len()
-            ),
-        ));
-    }
-    let pace = parse_pace(pace, wait, overdue)?;
-    NewGame::build(
-        &Game::start(rules, table),
-        plans,
-        pace,
-        |i, plan| match plan {
-            SeatPlan::Creator => name.to_owned(),
-            SeatPlan::Open => format!("Player {}", i + 1),
-            SeatPlan::Computer(_) => format!("Computer {}", i + 1),
-        },
-    )
-    .map_err(|refusal| {
-        let option = match refusal {
-            Refusal::Days { .. } => format!("--pace {pace_text}"),
-            Refusal::SeatPlans { .. } => "--seats".to_owned(),
-            Refusal::NameEmpty | Refusal::NameTooLong { .. } => "--name".to_owned(),
-            _ => "create".to_owned(),
+impl CreateArgs {
+    /// The game these options ask for, made by the player called `name`.
+    fn new_game(&self, name: &str) -> Result<NewGame, ArgError> {
+        let rules = Rules::preset(self.preset);
+        let table = match &self.seating {
+            Some(SeatingArg(seating)) => {
+                seating.seats().map_err(|e| ArgError::new("--seating", e))?
+            }
+            None => qiguo_rules::Seats::seven(),
         };
-        ArgError::new(option, refusal.to_string())
-    })
+        let count = table.player_count();
+        let plans = self
+            .seats
+            .split(',')
+            .map(|s| match s.trim() {
+                "me" => Ok(SeatPlan::Creator),
+                "open" => Ok(SeatPlan::Open),
+                other => other
+                    .parse::<Level>()
+                    .map(SeatPlan::Computer)
+                    .map_err(|e| ArgError::new("--seats", format!("{e} (or me, or open)"))),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if plans.len() != count {
+            return Err(ArgError::new(
+                "--seats",
+                format!(
+                    "give one seat per player ({count}), in seat order, not {}",
+                    plans.len()
+                ),
+            ));
+        }
+        let pace = parse_pace(&self.pace, self.wait, &self.overdue)?;
+        NewGame::build(
+            &Game::start(rules, table),
+            plans,
+            pace,
+            |i, plan| match plan {
+                SeatPlan::Creator => name.to_owned(),
+                SeatPlan::Open => format!("Player {}", i + 1),
+                SeatPlan::Computer(_) => format!("Computer {}", i + 1),
+            },
+        )
+        .map_err(|refusal| {
+            let option = match refusal {
+                Refusal::Days { .. } => format!("--pace {}", self.pace),
+                Refusal::SeatPlans { .. } => "--seats".to_owned(),
+                Refusal::NameEmpty | Refusal::NameTooLong { .. } => "--name".to_owned(),
+                _ => "create".to_owned(),
+            };
+            ArgError::new(option, refusal.to_string())
+        })
+    }
 }

@@ -28,7 +28,7 @@ use qiguo_protocol::{Answer, GameView, MAX_DAYS, MIN_DAYS, Pace, WhenOverdue};
 use qiguo_rules::Kingdom;
 
 pub use self::conduct::ConductCommand;
-pub use self::games::GamesCommand;
+pub use self::games::{CreateArgs, GamesCommand};
 pub use self::holidays::HolidaysCommand;
 pub use self::lobby::{LobbyCommand, TableArgs, TableCommand};
 pub use self::mail::MailCommand;

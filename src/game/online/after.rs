@@ -9,7 +9,7 @@ use qiguo_protocol::{Answer, Ask, GameSummary};
 
 use super::my_games::{players_cell, when};
 use super::ui::{OnlineSectionApp, SectionOrder};
-use super::{Answered, Online, OnlineCommand, OnlineSystems, Pending, SignedIn, words};
+use super::{Answered, Online, OnlineCommand, OnlineSystems, Pending, SignedIn};
 use crate::game::state::Notice;
 use crate::i18n::Tr;
 use crate::tr;
@@ -74,18 +74,9 @@ fn read_answers(
     mut notices: MessageWriter<Notice>,
     tr: Res<Tr>,
 ) {
-    for answer in answers.read() {
-        if finished.pending.answered(answer.tag).is_none() {
-            continue;
-        }
-        match &answer.result {
-            Ok(Answer::Finished { games, page, more }) => {
-                finished.page = Some((games.clone(), *page, *more));
-            }
-            Ok(_) => {}
-            Err(failure) => {
-                notices.write(words::server_says(*tr, failure));
-            }
+    for ((), answer) in finished.pending.answers(answers.read(), &mut notices, *tr) {
+        if let Answer::Finished { games, page, more } = answer {
+            finished.page = Some((games.clone(), *page, *more));
         }
     }
 }

@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 use qiguo_protocol::{Ask, GameId};
 
-use super::{Answered, Online, OnlineSystems, Pending, words};
+use super::{Answered, Online, OnlineSystems, Pending};
 use crate::game::state::Notice;
 use crate::i18n::Tr;
 
@@ -70,26 +70,16 @@ fn read_answers(
     mut notices: MessageWriter<Notice>,
     tr: Res<Tr>,
 ) {
-    for answer in answers.read() {
-        let Some(kind) = conduct.pending.answered(answer.tag) else {
-            continue;
+    for (kind, _) in conduct.pending.answers(answers.read(), &mut notices, *tr) {
+        let done = match kind {
+            Some(true) => "seat-blocked",
+            Some(false) => "seat-unblocked",
+            None => "seat-reported",
         };
-        match (&answer.result, kind) {
-            (Ok(_), Some(block)) => {
-                notices.write(Notice::done(tr.text(if block {
-                    "seat-blocked"
-                } else {
-                    "seat-unblocked"
-                })));
-                // Their table talk is hidden (or shown) from now on: read again.
-                online.read_talk();
-            }
-            (Ok(_), None) => {
-                notices.write(Notice::done(tr.text("seat-reported")));
-            }
-            (Err(failure), _) => {
-                notices.write(words::server_says(*tr, failure));
-            }
+        notices.write(Notice::done(tr.text(done)));
+        if kind.is_some() {
+            // Their table talk is hidden (or shown) from now on: read again.
+            online.read_talk();
         }
     }
 }

@@ -7,7 +7,7 @@ use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_protocol::{Answer, Ask, Holidays};
 
 use super::ui::{OnlineSectionApp, SectionOrder};
-use super::{Answered, Online, OnlineSystems, Pending, SignedIn, words};
+use super::{Answered, Online, OnlineSystems, Pending, SignedIn};
 use crate::game::state::Notice;
 use crate::i18n::Tr;
 use crate::tr;
@@ -70,21 +70,12 @@ fn read_answers(
     mut notices: MessageWriter<Notice>,
     tr: Res<Tr>,
 ) {
-    for answer in answers.read() {
-        let Some(changed) = holidays.pending.answered(answer.tag) else {
-            continue;
-        };
-        match &answer.result {
-            Ok(Answer::Holidays(view)) => {
-                holidays.view = Some(view.clone());
-                if changed {
-                    // The deadlines of the player's games moved with them.
-                    online.refresh_games();
-                }
-            }
-            Ok(_) => {}
-            Err(failure) => {
-                notices.write(words::server_says(*tr, failure));
+    for (changed, answer) in holidays.pending.answers(answers.read(), &mut notices, *tr) {
+        if let Answer::Holidays(view) = answer {
+            holidays.view = Some(view.clone());
+            if changed {
+                // The deadlines of the player's games moved with them.
+                online.refresh_games();
             }
         }
     }

@@ -15,7 +15,7 @@ use qiguo_protocol::{Answer, Ask, Event, Pace, QuickPace};
 use super::notify::{self, Notifier};
 use super::quick::pace_words;
 use super::ui::{OnlineSectionApp, SectionOrder};
-use super::{Answered, Online, OnlineCommand, OnlineSystems, Pending, SignedIn, Told, words};
+use super::{Answered, Online, OnlineCommand, OnlineSystems, Pending, SignedIn, Told};
 use crate::game::state::Notice;
 use crate::i18n::Tr;
 use crate::tr;
@@ -99,13 +99,10 @@ fn read_answers(
     mut notices: MessageWriter<Notice>,
     tr: Res<Tr>,
 ) {
-    for answer in answers.read() {
-        let Some(leaves) = lobby.pending.answered(answer.tag) else {
-            continue;
-        };
-        match (&answer.result, leaves) {
-            (Ok(Answer::Lobby(view)), _) => lobby.view = Some((**view).clone()),
-            (Ok(Answer::Table(view)), _) => {
+    for (leaves, answer) in lobby.pending.answers(answers.read(), &mut notices, *tr) {
+        match (answer, leaves) {
+            (Answer::Lobby(view), _) => lobby.view = Some((**view).clone()),
+            (Answer::Table(view), _) => {
                 lobby.mine.retain(|t| t.id != view.id);
                 match &view.game {
                     // Filled by this player: the game is opened (the others are told).
@@ -121,11 +118,8 @@ fn read_answers(
                     }
                 }
             }
-            (Ok(_), Some(left)) => lobby.mine.retain(|t| t.id != left),
-            (Ok(_), None) => {}
-            (Err(failure), _) => {
-                notices.write(words::server_says(*tr, failure));
-            }
+            (_, Some(left)) => lobby.mine.retain(|t| t.id != left),
+            (_, None) => {}
         }
     }
 }

@@ -9,7 +9,7 @@ use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_protocol::{Answer, Ask, Event, MailView};
 
 use super::ui::{OnlineSectionApp, SectionOrder};
-use super::{Answered, Online, OnlineSystems, Pending, SignedIn, Told, words};
+use super::{Answered, Online, OnlineSystems, Pending, SignedIn, Told};
 use crate::game::state::Notice;
 use crate::i18n::Tr;
 use crate::tr;
@@ -80,21 +80,12 @@ fn read_answers(
     mut notices: MessageWriter<Notice>,
     tr: Res<Tr>,
 ) {
-    for answer in answers.read() {
-        let Some(changed) = mail.pending.answered(answer.tag) else {
-            continue;
-        };
-        match &answer.result {
-            Ok(Answer::Mail(view)) => {
-                if changed && view.address.is_some() && !view.confirmed {
-                    notices.write(Notice::done(tr.text("online-mail-sent-link")));
-                }
-                mail.view = Some(view.clone());
+    for (changed, answer) in mail.pending.answers(answers.read(), &mut notices, *tr) {
+        if let Answer::Mail(view) = answer {
+            if changed && view.address.is_some() && !view.confirmed {
+                notices.write(Notice::done(tr.text("online-mail-sent-link")));
             }
-            Ok(_) => {}
-            Err(failure) => {
-                notices.write(words::server_says(*tr, failure));
-            }
+            mail.view = Some(view.clone());
         }
     }
 }

@@ -409,9 +409,27 @@ impl<K> Pending<K> {
         }
     }
 
-    /// What the request answered by `tag` was for, if this concern asked it.
-    pub(crate) fn answered(&mut self, tag: u64) -> Option<K> {
-        self.0.remove(&tag)
+    /// The answers among `answers` to this concern's requests, each with what it was for; a
+    /// request the server did not answer as asked is said in a notice instead.
+    pub(crate) fn answers<'a>(
+        &mut self,
+        answers: impl IntoIterator<Item = &'a Answered>,
+        notices: &mut MessageWriter<crate::game::state::Notice>,
+        tr: crate::i18n::Tr,
+    ) -> Vec<(K, &'a Answer)> {
+        let mut answered = Vec::new();
+        for answer in answers {
+            let Some(kind) = self.0.remove(&answer.tag) else {
+                continue;
+            };
+            match &answer.result {
+                Ok(said) => answered.push((kind, said)),
+                Err(failure) => {
+                    notices.write(words::server_says(tr, failure));
+                }
+            }
+        }
+        answered
     }
 }
 

@@ -6,7 +6,7 @@ use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_protocol::{Answer, Ask, RatingFamily, RatingHistory, RatingRow};
 
 use super::ui::{OnlineSectionApp, SectionOrder};
-use super::{Answered, Online, OnlineSystems, Pending, SignedIn, words};
+use super::{Answered, Online, OnlineSystems, Pending, SignedIn};
 use crate::game::state::Notice;
 use crate::i18n::Tr;
 use crate::tr;
@@ -66,20 +66,14 @@ fn read_answers(
     mut notices: MessageWriter<Notice>,
     tr: Res<Tr>,
 ) {
-    for answer in answers.read() {
-        if ratings.pending.answered(answer.tag).is_none() {
-            continue;
-        }
-        match &answer.result {
-            Ok(Answer::Ratings {
-                family,
-                board,
-                player,
-            }) => ratings.read = Some((*family, board.clone(), player.clone())),
-            Ok(_) => {}
-            Err(failure) => {
-                notices.write(words::server_says(*tr, failure));
-            }
+    for ((), answer) in ratings.pending.answers(answers.read(), &mut notices, *tr) {
+        if let Answer::Ratings {
+            family,
+            board,
+            player,
+        } = answer
+        {
+            ratings.read = Some((*family, board.clone(), player.clone()));
         }
     }
 }
