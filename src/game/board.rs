@@ -14,6 +14,7 @@ use qiguo_rules::{Edge, Kingdom};
 use crate::game::AppSystems;
 use crate::game::art::palette::{Palette, palette_changed, with_alpha};
 use crate::game::art::textures::{Canvas, Rgba};
+use crate::game::frames::Redraw;
 use crate::game::layout::{BOARD_HALF, BOARD_THICKNESS, GRID_HALF};
 
 pub(super) fn plugin(app: &mut App) {
@@ -56,8 +57,11 @@ const TABLE_WOOD: Wood = Wood {
     seed: 7,
 };
 
-/// Time given each frame to drawing the whole textures' wood.
-const SHARPENING_PER_FRAME: Duration = Duration::from_millis(8);
+/// Time given each frame to drawing the whole textures' wood: a quarter of the last frame's
+/// time, within these bounds. The frames are asked for to draw it: where a frame takes seconds
+/// (a computer without a graphics card), the wood takes a few of them, not hundreds.
+const SHARPENING_PER_FRAME: (Duration, Duration) =
+    (Duration::from_millis(8), Duration::from_millis(250));
 
 const INK: Rgba = [38, 24, 12, 235];
 
@@ -222,14 +226,20 @@ impl WoodJob {
 /// Draws the whole textures a little each frame, the first job first; once one is done, its
 /// material wears it (the first texture dropped with its handle).
 fn sharpen_wood(
+    time: Res<Time<Real>>,
     mut sharper: ResMut<SharperWood>,
     mut images: ResMut<Assets<Image>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    mut redraw: Redraw,
 ) {
     let Some(job) = sharper.0.first_mut() else {
         return;
     };
-    let Some(image) = job.step(SHARPENING_PER_FRAME) else {
+    // Frames until every texture is drawn whole.
+    redraw.now();
+    let (least, most) = SHARPENING_PER_FRAME;
+    let budget = (time.delta() / 4).clamp(least, most);
+    let Some(image) = job.step(budget) else {
         return;
     };
     if let Some(mut material) = materials.get_mut(&job.material) {

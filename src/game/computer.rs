@@ -12,6 +12,7 @@ use bevy::prelude::*;
 use qiguo_ai::{Level, Limits, SearchResult};
 
 use crate::game::AppSystems;
+use crate::game::frames::{Redraw, Waker};
 use crate::game::pace::Pace;
 use crate::game::search::{Search, Searcher};
 use crate::game::state::{Dialog, Match, MoveRequested, Mover, SeatAuthority, Turn, TurnPhase};
@@ -137,6 +138,7 @@ fn think_ahead(
     engine: Res<SharedEngine>,
     mut thinking: ResMut<Thinking>,
     seats: Res<SeatAuthority>,
+    waker: Res<Waker>,
 ) {
     // The phase the rules system has just asked for, if any, is the one that counts.
     let phase = match *next_phase {
@@ -165,7 +167,11 @@ fn think_ahead(
     };
     let seed = settings.seed.wrapping_add(the_match.game().len() as u64);
     *thinking = Thinking {
-        search: Some(engine.0.start(the_match.game(), level, limits, seed)),
+        search: Some(
+            engine
+                .0
+                .start(the_match.game(), level, limits, seed, waker.as_fn()),
+        ),
         result: None,
         ready_at,
         made_for: Some((turn, level)),
@@ -186,6 +192,7 @@ fn play_when_ready(
     the_match: Res<Match>,
     mut thinking: ResMut<Thinking>,
     mut requests: MessageWriter<MoveRequested>,
+    mut redraw: Redraw,
 ) {
     if thinking
         .made_for
@@ -193,7 +200,8 @@ fn play_when_ready(
     {
         return; // the search for this turn starts after the rules system, this frame
     }
-    let paused = time.elapsed().saturating_sub(thinking.ready_at) < pace.pause();
+    let waited = time.elapsed().saturating_sub(thinking.ready_at);
+    let paused = waited < pace.pause();
     let wait = settings.wait_for_search && !paused;
     if let Some(search) = thinking.search.take_if(|s| wait || s.is_finished()) {
         match search.wait() {
@@ -205,6 +213,8 @@ fn play_when_ready(
         }
     }
     if paused {
+        // A frame when the pause is over (the search wakes the game when it is done).
+        redraw.within(pace.pause() - waited);
         return;
     }
     if let (Some(result), Some((made_for, level))) = (thinking.result.take(), thinking.made_for) {

@@ -8,6 +8,7 @@ pub mod awareness;
 pub(crate) mod board;
 pub(crate) mod camera;
 pub mod computer;
+pub mod frames;
 pub mod headless;
 pub mod hint;
 pub(crate) mod input;
@@ -73,6 +74,7 @@ pub fn logic_plugins(app: &mut App) {
     );
     // The interface's language: English unless the app has put in the player's (see `run`).
     app.init_resource::<crate::i18n::Tr>();
+    app.add_plugins(frames::plugin);
     app.add_plugins((
         state::plugin,
         stones::plugin,
@@ -96,6 +98,7 @@ pub fn logic_plugins(app: &mut App) {
 pub fn view_plugins(app: &mut App) {
     app.add_plugins(bevy_egui::EguiPlugin::default());
     app.add_plugins((
+        frames::view_plugin,
         hint::view::plugin,
         lessons::view::plugin,
         lessons::ui::plugin,

@@ -8,6 +8,7 @@
 use bevy::prelude::*;
 
 use crate::game::AppSystems;
+use crate::game::frames::Redraw;
 use crate::game::state::Notice;
 use crate::i18n::{Language, Tr, system_language};
 use crate::settings::{ConfigDir, Settings};
@@ -193,12 +194,16 @@ fn write_settings(
     mut prefs: ResMut<Preferences>,
     mut notices: MessageWriter<Notice>,
     tr: Res<Tr>,
+    mut redraw: Redraw,
 ) {
     let Some(at) = prefs.changed_at else {
         return;
     };
-    if time.elapsed_secs() - at >= SETTLE_SECONDS {
+    let settled = time.elapsed_secs() - at;
+    if settled >= SETTLE_SECONDS {
         write(&mut prefs, *tr, Some(&mut notices));
+    } else {
+        redraw.within(std::time::Duration::from_secs_f32(SETTLE_SECONDS - settled));
     }
 }
 
@@ -262,7 +267,7 @@ mod tests {
             .add_message::<Notice>()
             .init_resource::<Tr>()
             .configure_sets(Update, AppSystems::UpdateHud)
-            .add_plugins(plugin)
+            .add_plugins((crate::game::frames::plugin, plugin))
             .insert_resource(Preferences {
                 settings,
                 ..Preferences::session_only(None)

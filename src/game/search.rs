@@ -4,7 +4,8 @@
 //! for its result; dropping it (or `stop`) abandons it. On the desktop the search runs on a
 //! thread of its own ([`qiguo_ai::BackgroundSearch`]); in a page, in a Web Worker built from the
 //! AI crate alone (`crate::web::worker`), which answers when its search is done (a search the
-//! game no longer wants is left to finish there, and its answer dropped).
+//! game no longer wants is left to finish there, and its answer dropped). Either way the game
+//! is woken when a result is ready: it draws no frames while it waits.
 
 #[cfg(target_arch = "wasm32")]
 pub(crate) use crate::web::worker::{Search, Searcher};
@@ -17,6 +18,9 @@ mod native {
 
     use qiguo_ai::{BackgroundSearch, Engine, Level, Limits, TableSize};
     use qiguo_rules::Game;
+
+    /// What a search calls when its result is ready.
+    pub(crate) type Done = Arc<dyn Fn() + Send + Sync>;
 
     /// A search on a thread of its own.
     pub(crate) type Search = BackgroundSearch;
@@ -31,9 +35,24 @@ mod native {
             Searcher(Arc::new(Mutex::new(Engine::new(table))))
         }
 
-        /// Starts searching the position `game` has reached.
-        pub(crate) fn start(&self, game: &Game, level: Level, limits: Limits, seed: u64) -> Search {
-            BackgroundSearch::start(self.0.clone(), game.position().clone(), level, limits, seed)
+        /// Starts searching the position `game` has reached; `done` wakes the game when
+        /// the result is ready.
+        pub(crate) fn start(
+            &self,
+            game: &Game,
+            level: Level,
+            limits: Limits,
+            seed: u64,
+            done: Done,
+        ) -> Search {
+            BackgroundSearch::start_then(
+                self.0.clone(),
+                game.position().clone(),
+                level,
+                limits,
+                seed,
+                move || done(),
+            )
         }
     }
 }

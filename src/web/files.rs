@@ -98,6 +98,7 @@ pub(crate) fn open(purpose: &'static str) -> Result<(), String> {
                 purpose,
                 Err(format!("{} is larger than 2 MB", file.name())),
             )));
+            super::wake();
             return;
         }
         let Ok(reader) = FileReader::new() else {
@@ -107,6 +108,7 @@ pub(crate) fn open(purpose: &'static str) -> Result<(), String> {
         let on_load = Closure::once_into_js(move || {
             let text = read.result().ok().and_then(|r| r.as_string());
             OPENED.set(Some((purpose, text.ok_or_else(|| "not text".to_owned()))));
+            super::wake();
         });
         reader.set_onload(Some(on_load.unchecked_ref()));
         if let Err(e) = reader.read_as_text(&file) {

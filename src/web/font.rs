@@ -69,6 +69,7 @@ pub(crate) fn fetch_later_fonts(shown: Res<BoardShown>, mut asked: Local<bool>) 
     for (index, (name, _, _)) in LATER.iter().enumerate() {
         super::notify::page_bytes("font", name, move |bytes| {
             ARRIVED.with_borrow_mut(|arrived| arrived.push((index, bytes)));
+            super::wake();
         });
     }
 }
@@ -82,6 +83,8 @@ pub(crate) fn add_later_fonts(mut contexts: EguiContexts, mut emoji: Local<u32>)
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
+    // The fonts are used from the next pass: drawn again with them.
+    ctx.request_repaint();
     let body = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.body());

@@ -49,12 +49,45 @@ pub fn run() {
     crate::game::app::game_app(launch).run();
 }
 
+thread_local! {
+    /// Wakes the game from the browser's callbacks (a key in the document's field, a file read,
+    /// a font downloaded): the game draws no frames while nothing happens.
+    static WAKER: std::cell::RefCell<Option<crate::game::frames::Waker>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Asks the game for a frame, from a browser callback that has left something for it.
+pub(crate) fn wake() {
+    WAKER.with_borrow(|waker| {
+        if let Some(waker) = waker {
+            waker.wake();
+        }
+    });
+}
+
+fn hold_the_waker(waker: Res<crate::game::frames::Waker>) {
+    WAKER.set(Some(waker.clone()));
+}
+
+/// Frames one after another until the board is drawn (the loading screen gives way to it).
+fn until_the_board_is_drawn(mut redraw: crate::game::frames::Redraw) {
+    redraw.now();
+}
+
 /// The page's own systems: the loading notice taken down once the board is drawn, the page's
 /// title saying where the game stands (what a background tab shows), and the words kept ready
 /// for notifications raised between frames.
 pub(crate) fn plugin(app: &mut App) {
     app.add_plugins((typing::plugin, reader::plugin))
         .init_resource::<BoardShown>()
+        .add_systems(
+            PreStartup,
+            hold_the_waker.after(crate::game::frames::FindTheEventLoop),
+        )
+        .add_systems(
+            Last,
+            until_the_board_is_drawn.run_if(not(resource_equals(BoardShown(true)))),
+        )
         .add_systems(
             First,
             (
@@ -68,6 +101,7 @@ pub(crate) fn plugin(app: &mut App) {
             (
                 page_title,
                 note_search_time,
+                note_frames,
                 notify::keep_words,
                 locate_asked_point,
                 notify::keep_subscribed,
@@ -207,6 +241,26 @@ fn locate_asked_point(
 
 /// Milliseconds since the page opened, noted on the page's body under `attribute` (for the
 /// start's measurements in docs/performance.md).
+/// The frames the page has drawn, and what asked for them (`<body data-frames="drawn asked-now
+/// asked-later redraws">`, the last the RequestRedraw messages of the frame, egui's among them):
+/// how the browser test tells that a board at rest draws nothing.
+fn note_frames(
+    asked: Res<crate::game::frames::FramesAsked>,
+    redraws: Res<Messages<bevy::window::RequestRedraw>>,
+    mut drawn: Local<(u64, u64)>,
+) {
+    let (frames, redrawn) = &mut *drawn;
+    *frames += 1;
+    *redrawn += redraws.iter_current_update_messages().count() as u64;
+    if let Some(body) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+    {
+        let noted = format!("{frames} {} {} {redrawn}", asked.now, asked.later);
+        let _ = body.set_attribute("data-frames", &noted);
+    }
+}
+
 fn now_noted(attribute: &str) {
     let Some(window) = web_sys::window() else {
         return;

@@ -273,9 +273,11 @@ pub(crate) fn keep_subscribed(
         Ok(promise) => {
             let made = Closure::once(move |json: JsValue| {
                 SUBSCRIBED.set(Some(json.as_string().ok_or_else(|| "no JSON".to_owned())));
+                super::wake();
             });
             let refused = Closure::once(move |e: JsValue| {
                 SUBSCRIBED.set(Some(Err(format!("{e:?}"))));
+                super::wake();
             });
             let _ = js_sys::Promise::from(promise).then2(&made, &refused);
             // Each runs at most once, once a connection's key.

@@ -149,6 +149,7 @@ fn build_document(tr: Res<Tr>) {
                 let text = input.value();
                 if !text.trim().is_empty() {
                     TYPED.with(|typed| typed.borrow_mut().push(text));
+                    super::wake();
                 }
                 input.set_value("");
             },
@@ -281,6 +282,11 @@ const WINDOWS_READ_EVERY: std::time::Duration = std::time::Duration::from_secs(1
 struct WindowsShown {
     every: Timer,
     shown: Option<Vec<WindowText>>,
+    /// The tree was asked for: it comes this frame (which asks for nothing more by itself).
+    reading: bool,
+    /// Something may have changed the windows since the last read (a key, a click, a tap, a
+    /// move, a window still filling in): they are read again when the timer comes round.
+    stirred: bool,
 }
 
 impl Default for WindowsShown {
@@ -288,6 +294,8 @@ impl Default for WindowsShown {
         WindowsShown {
             every: Timer::new(WINDOWS_READ_EVERY, TimerMode::Repeating),
             shown: None,
+            reading: false,
+            stirred: true,
         }
     }
 }
@@ -301,8 +309,38 @@ fn keep_windows(
     time: Res<Time<Real>>,
     tr: Res<Tr>,
     mut state: Local<WindowsShown>,
+    (keys, buttons, touches): (
+        Res<ButtonInput<KeyCode>>,
+        Res<ButtonInput<MouseButton>>,
+        Res<Touches>,
+    ),
+    the_match: Res<Match>,
+    mut redraw: crate::game::frames::Redraw,
 ) {
-    let ask_again = state.every.tick(time.delta()).just_finished() || tr.is_changed();
+    // The game draws no frames at rest: the windows are read again only after something may
+    // have changed them (a frame at rest, or the one that brings a tree, changes nothing), a
+    // frame asked for when the timer comes round; after a read, the frame that brings the
+    // tree.
+    let reading = std::mem::take(&mut state.reading);
+    let due = state.every.tick(time.delta()).just_finished();
+    if reading {
+        state.every.reset();
+    }
+    let pressed = keys.get_just_pressed().next().is_some()
+        || buttons.get_just_pressed().next().is_some()
+        || touches.any_just_pressed();
+    if pressed || the_match.is_changed() {
+        state.stirred = true;
+    }
+    let ask_again = !reading && ((state.stirred && due) || tr.is_changed());
+    if state.stirred && !ask_again {
+        redraw.within(state.every.remaining());
+    }
+    if ask_again {
+        state.reading = true;
+        state.stirred = false;
+        redraw.now();
+    }
     let tr = *tr;
     for (mut context, mut output) in &mut contexts {
         let ctx = context.get_mut();
@@ -324,6 +362,8 @@ fn keep_windows(
                 }
                 write_windows(&windows);
                 state.shown = Some(windows);
+                // A window opening may still be filling in.
+                state.stirred = true;
             }
         }
         if ask_again {

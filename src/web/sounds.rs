@@ -20,6 +20,7 @@ pub(crate) fn fetched(sources: &mut Assets<AudioSource>, name: &str) -> Handle<A
     let id = handle.id();
     super::notify::page_bytes("sound", name, move |bytes| {
         ARRIVED.with_borrow_mut(|arrived| arrived.push((id, bytes)));
+        super::wake();
     });
     handle
 }

@@ -64,6 +64,7 @@ fn queue(event: egui::Event) {
     if let Ok(mut typed) = TYPED.lock() {
         typed.push(event);
     }
+    super::wake();
 }
 
 /// Adds the agent's listeners (once; they live as long as the page).

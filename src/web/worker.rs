@@ -30,7 +30,12 @@ thread_local! {
     static DONE: RefCell<HashMap<u64, SearchDone>> = RefCell::new(HashMap::new());
     /// Jobs whose searches were dropped: their answers are thrown away on arrival.
     static ABANDONED: RefCell<HashSet<u64>> = RefCell::new(HashSet::new());
+    /// Wakes the game when an answer is filed (it draws no frames while it waits).
+    static WAKE: RefCell<Option<Done>> = const { RefCell::new(None) };
 }
+
+/// What a search calls when its answer is ready.
+pub(crate) type Done = std::sync::Arc<dyn Fn() + Send + Sync>;
 
 static NEXT_SEARCHER: AtomicU32 = AtomicU32::new(1);
 static NEXT_JOB: AtomicU64 = AtomicU64::new(1);
@@ -50,8 +55,17 @@ impl Searcher {
         }
     }
 
-    /// Posts the position `game` has reached to the worker.
-    pub(crate) fn start(&self, game: &Game, level: Level, limits: Limits, seed: u64) -> Search {
+    /// Posts the position `game` has reached to the worker; `done` wakes the game when its
+    /// answer arrives.
+    pub(crate) fn start(
+        &self,
+        game: &Game,
+        level: Level,
+        limits: Limits,
+        seed: u64,
+        done: Done,
+    ) -> Search {
+        WAKE.set(Some(done.clone()));
         let id = NEXT_JOB.fetch_add(1, Ordering::Relaxed);
         let players = PlayerInfo::defaults(game.start_position().seats().player_count());
         let job = SearchJob {
@@ -76,6 +90,7 @@ impl Searcher {
         if let Err(why) = posted {
             error!("the computer's search could not start: {why}");
             DONE.with_borrow_mut(|done| done.insert(id, SearchDone::failed(id, why)));
+            done();
         }
         Search { id, settled: false }
     }
@@ -95,6 +110,7 @@ fn spawn() -> Result<Worker, String> {
             Ok(done) => {
                 if !ABANDONED.with_borrow_mut(|gone| gone.remove(&done.id)) {
                     DONE.with_borrow_mut(|all| all.insert(done.id, done));
+                    WAKE.with_borrow(|wake| wake.as_ref().map(|wake| wake()));
                 }
             }
             Err(e) => warn!("the search worker's answer could not be read: {e}"),

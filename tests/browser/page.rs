@@ -873,6 +873,37 @@ impl Browser {
         self.eval_promise(&script).await;
     }
 
+    /// The frames the page has drawn (`<body data-frames>`'s first number).
+    pub async fn frames_drawn(&mut self) -> u64 {
+        let noted = self.eval("document.body.dataset.frames || '0'").await;
+        noted
+            .as_str()
+            .and_then(|s| s.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    }
+
+    /// Waits until the page has drawn no frame for `quiet` (it rests), at most [`PATIENCE`];
+    /// the frames drawn then.
+    pub async fn wait_for_rest(&mut self, quiet: Duration) -> u64 {
+        let start = Instant::now();
+        let mut drawn = self.frames_drawn().await;
+        let mut since = Instant::now();
+        loop {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            let now = self.frames_drawn().await;
+            if now != drawn {
+                (drawn, since) = (now, Instant::now());
+            } else if since.elapsed() >= quiet {
+                return drawn;
+            }
+            assert!(
+                start.elapsed() < PATIENCE,
+                "the page still drew frames after {PATIENCE:?} ({drawn} drawn)"
+            );
+        }
+    }
+
     pub async fn visit(&mut self, url: &str) {
         self.call("Page.navigate", json!({ "url": url })).await;
     }

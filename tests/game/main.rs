@@ -6,6 +6,7 @@ mod common;
 mod chaos;
 mod cli;
 mod concede;
+mod frames;
 mod headless;
 mod hint;
 mod lessons;

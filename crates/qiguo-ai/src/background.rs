@@ -29,6 +29,9 @@ use crate::{Engine, Level, Limits, SearchResult};
 #[derive(Debug)]
 pub struct BackgroundSearch {
     stop: Arc<AtomicBool>,
+    /// Set once the result is ready, before `then` is called (the thread itself ends a moment
+    /// later).
+    done: Arc<AtomicBool>,
     thread: Option<JoinHandle<Option<SearchResult>>>,
 }
 
@@ -40,33 +43,55 @@ impl BackgroundSearch {
         engine: Arc<Mutex<Engine>>,
         pos: Position,
         level: Level,
+        limits: Limits,
+        seed: u64,
+    ) -> BackgroundSearch {
+        BackgroundSearch::start_then(engine, pos, level, limits, seed, || {})
+    }
+
+    /// As [`start`](BackgroundSearch::start), and calls `then` on the search's thread once its
+    /// result is ready (to wake whatever waits for it, rather than have it look again and again).
+    pub fn start_then(
+        engine: Arc<Mutex<Engine>>,
+        pos: Position,
+        level: Level,
         mut limits: Limits,
         seed: u64,
+        then: impl FnOnce() + Send + 'static,
     ) -> BackgroundSearch {
         let stop = limits
             .stop
             .get_or_insert_with(|| Arc::new(AtomicBool::new(false)))
             .clone();
+        let done = Arc::new(AtomicBool::new(false));
+        let finished = done.clone();
         let thread = std::thread::Builder::new()
             .name("qiguo-search".to_owned())
             .spawn(move || {
-                let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
-                engine.search(&pos, level, &limits, seed)
+                let result = {
+                    let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
+                    engine.search(&pos, level, &limits, seed)
+                };
+                finished.store(true, Ordering::Release);
+                then();
+                result
             })
             .ok();
-        BackgroundSearch { stop, thread }
+        BackgroundSearch { stop, done, thread }
     }
 
     /// Whether the search has finished (its result is ready to be taken).
     pub fn is_finished(&self) -> bool {
-        self.thread.as_ref().is_none_or(JoinHandle::is_finished)
+        self.thread
+            .as_ref()
+            .is_none_or(|t| t.is_finished() || self.done.load(Ordering::Acquire))
     }
 
     /// The result once the search has finished, without waiting: `None` while it runs, then
     /// `Some` once (a finished game, a thread that could not start or a failed search give
     /// `Some(None)`); `None` again after that.
     pub fn poll(&mut self) -> Option<Option<SearchResult>> {
-        if !self.thread.as_ref()?.is_finished() {
+        if !self.is_finished() {
             return None;
         }
         Some(self.thread.take()?.join().ok().flatten())

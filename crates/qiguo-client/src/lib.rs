@@ -32,6 +32,9 @@ pub use link_state::Who;
 pub use qiguo_protocol::client::{ClientError, Welcome};
 pub use qiguo_protocol::link::News;
 
+/// What a link calls when it has news to poll, to wake an owner that does not look every frame.
+pub type Wake = std::sync::Arc<dyn Fn() + Send + Sync>;
+
 #[cfg(not(target_arch = "wasm32"))]
 pub use native::{
     Client, Link, SignInError, StartError, Starter, Target, Trust, WebSocket, connect, connect_in,

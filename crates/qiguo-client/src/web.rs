@@ -14,8 +14,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use web_sys::{CloseEvent, MessageEvent, WebSocket};
 
-use crate::Backoff;
 use crate::link_state::{LinkState, Who};
+use crate::{Backoff, Wake};
 
 /// The WebSocket URL of the server that served this page: `wss://HOST` for an `https` page,
 /// `ws://HOST` for a plain one.
@@ -40,6 +40,8 @@ struct PageLink {
     socket: Option<WebSocket>,
     handlers: Vec<Closure<dyn FnMut(JsEvent)>>,
     heard: fn(&Event),
+    /// Called when news is filed, for an owner that does not poll every frame.
+    wake: Option<Wake>,
     /// News not yet polled.
     news: Vec<News>,
 }
@@ -61,12 +63,18 @@ impl Link {
     /// Connects to `url` as `who`. `heard` is told of each event the moment it arrives (a
     /// background tab draws no frames to poll in: the page notifies the player from there).
     pub fn start(url: String, who: Who, heard: fn(&Event)) -> Link {
+        Link::start_waking(url, who, heard, None)
+    }
+
+    /// As [`start`](Link::start), and calls `wake` whenever there is news to poll.
+    pub fn start_waking(url: String, who: Who, heard: fn(&Event), wake: Option<Wake>) -> Link {
         let id = NEXT_LINK.fetch_add(1, Ordering::Relaxed);
         let link = PageLink {
             state: LinkState::new(url, who, Backoff::seeded_now()),
             socket: None,
             handlers: Vec::new(),
             heard,
+            wake,
             news: Vec::new(),
         };
         LINKS.with_borrow_mut(|links| links.insert(id, link));
@@ -113,11 +121,17 @@ fn settle(link: &mut PageLink) {
             tracing::warn!("a frame could not be sent: {e:?}");
         }
     }
+    let before = link.news.len();
     for news in link.state.take_news() {
         if let News::Event(event) = &news {
             (link.heard)(event);
         }
         link.news.push(news);
+    }
+    if link.news.len() > before
+        && let Some(wake) = &link.wake
+    {
+        wake();
     }
     if link.state.stopped() {
         close(link);

@@ -8,6 +8,7 @@ use qiguo_rules::Point;
 
 use crate::game::AppSystems;
 use crate::game::awareness::{Danger, Threats};
+use crate::game::frames::{GLOW_FRAME, Redraw};
 use crate::game::layout::point_position;
 use crate::game::selection::markers::{flat, glow};
 
@@ -117,10 +118,12 @@ fn pulse(
     danger: Res<Danger>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut glows: Query<(&AwarenessMark, &mut Transform)>,
+    mut redraw: Redraw,
 ) {
     if danger.report.is_none() {
         return;
     }
+    redraw.within(GLOW_FRAME);
     let phase = (time.elapsed_secs() * std::f32::consts::TAU * 0.9).sin() * 0.5 + 0.5;
     for (mark, mut transform) in &mut glows {
         if *mark == AwarenessMark::General {

@@ -14,6 +14,7 @@ use bevy_panorbit_camera::{PanOrbitCamera, PanOrbitCameraPlugin};
 use qiguo_rules::Kingdom;
 
 use crate::game::AppSystems;
+use crate::game::frames::Redraw;
 use crate::game::input::touch::CameraGesture;
 use crate::game::keys;
 use crate::game::layout::{SIDE_PITCH, TOP_PITCH, kingdom_yaw, nearest_yaw};
@@ -29,6 +30,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<ViewRequested>()
         .add_systems(Startup, spawn_camera)
         .add_systems(Update, adapt_to_software_rendering)
+        .add_systems(Last, keep_drawing_while_easing)
         .add_systems(
             Update,
             (
@@ -160,6 +162,20 @@ fn spawn_camera(
         },
         Name::new("camera"),
     ));
+}
+
+/// Another frame while the camera eases towards where it is going (a turn, a zoom, a view).
+fn keep_drawing_while_easing(cameras: Query<&PanOrbitCamera>, mut redraw: Redraw) {
+    let easing = cameras.iter().any(|c| {
+        c.yaw != Some(c.target_yaw)
+            || c.pitch != Some(c.target_pitch)
+            || c.radius != Some(c.target_radius)
+            || c.focus != c.target_focus
+            || c.force_update
+    });
+    if easing {
+        redraw.now();
+    }
 }
 
 /// On a software renderer (no GPU), multisampling makes every frame several times slower:

@@ -10,6 +10,7 @@ use qiguo_ai::{Level, Limits};
 use qiguo_rules::{Kingdom, Move, PieceKind, Position};
 
 use crate::game::AppSystems;
+use crate::game::frames::Waker;
 use crate::game::search::{Search, Searcher};
 use crate::game::state::{HintUsed, Match, Mover, Notice, Turn, TurnGate};
 use crate::i18n::Tr;
@@ -168,6 +169,7 @@ fn start_hints(
     gate: TurnGate,
     mut hint: ResMut<Hint>,
     mut notices: MessageWriter<Notice>,
+    waker: Res<Waker>,
 ) {
     if requests.read().count() == 0 {
         return;
@@ -187,6 +189,7 @@ fn start_hints(
         Level::Hard,
         hint.limits.clone(),
         turn.ply as u64,
+        waker.as_fn(),
     );
     info!("looking for a hint for {}", the_match.position().to_move());
     hint.search = Some((search, turn));

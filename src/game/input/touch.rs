@@ -23,6 +23,7 @@ use qiguo_rules::Point;
 
 use crate::game::board::BoardSurface;
 use crate::game::camera::framing::PanelRects;
+use crate::game::frames::Redraw;
 use crate::game::layout::point_position;
 use crate::game::selection::{Marker, MarkerKind, PointClicked};
 use crate::game::stones::{EmperorStone, StonePlace};
@@ -55,8 +56,16 @@ pub(crate) enum Recognised {
 enum Phase {
     /// No finger.
     Idle,
-    /// One finger down, not yet more than a tap.
-    Pending { id: u64, start: Vec2, at: Duration },
+    /// One finger down, not yet more than a tap: down since `at` as far as the frames could
+    /// tell (`seen`: from a frame after the one it landed in, the first that could have read
+    /// its lifting; a tap sent while no frame was drawn lands in one frame and lifts in a later
+    /// one, however slow the first).
+    Pending {
+        id: u64,
+        start: Vec2,
+        at: Duration,
+        seen: bool,
+    },
     /// One finger travelling: turns the camera.
     Drag { id: u64 },
     /// One finger rested: its card is shown; lifting it does nothing more.
@@ -109,6 +118,7 @@ impl Gestures {
                                 id,
                                 start: at,
                                 at: now,
+                                seen: false,
                             }
                         }
                     }
@@ -160,15 +170,32 @@ impl Gestures {
     }
 
     /// Time passes with the fingers where they are: a finger that rests long enough is a long
-    /// press.
+    /// press, counted from the first frame after the one it landed in.
     pub(crate) fn tick(&mut self, now: Duration) -> Option<Recognised> {
-        if let Phase::Pending { id, at, .. } = self.phase
-            && now.saturating_sub(at) >= LONG_PRESS
-        {
-            self.phase = Phase::Held;
-            return self.fingers.get(&id).map(|&p| Recognised::LongPress(p));
+        match &mut self.phase {
+            // A later frame than the one it landed in: the rest counts from here.
+            Phase::Pending { at, seen, .. } if !*seen => {
+                if now > *at {
+                    (*at, *seen) = (now, true);
+                }
+                None
+            }
+            Phase::Pending { id, at, .. } if now.saturating_sub(*at) >= LONG_PRESS => {
+                let id = *id;
+                self.phase = Phase::Held;
+                self.fingers.get(&id).map(|&p| Recognised::LongPress(p))
+            }
+            _ => None,
         }
-        None
+    }
+
+    /// How long until a finger resting where it was put down is a long press, if one is.
+    pub(crate) fn long_press_due(&self, now: Duration) -> Option<Duration> {
+        match self.phase {
+            Phase::Pending { seen: false, .. } => Some(Duration::ZERO),
+            Phase::Pending { at, .. } => Some(LONG_PRESS.saturating_sub(now.saturating_sub(at))),
+            _ => None,
+        }
     }
 
     /// Whether some finger is down.
@@ -256,6 +283,7 @@ pub(super) fn read_touches(
     mut clicked: MessageWriter<PointClicked>,
     mut camera_gestures: MessageWriter<CameraGesture>,
     mut held: ResMut<HeldCard>,
+    mut redraw: Redraw,
 ) {
     let now = time.elapsed();
     let scale = windows.single().map_or(1.0, Window::scale_factor);
@@ -270,6 +298,10 @@ pub(super) fn read_touches(
         recognised.extend(gestures.touch(touch.id, touch.phase, touch.position, now, on_interface));
     }
     recognised.extend(gestures.tick(now));
+    // A finger resting gives no events: a frame when it becomes a long press.
+    if let Some(due) = gestures.long_press_due(now) {
+        redraw.within(due);
+    }
     for r in recognised {
         match r {
             Recognised::Tap(at) => {
@@ -506,6 +538,9 @@ mod tests {
     fn a_resting_finger_is_a_long_press_and_then_no_tap() {
         let mut g = Gestures::default();
         g.touch(7, TouchPhase::Started, v(40., 60.), MS(0), false);
+        assert_eq!(g.tick(MS(0)), None);
+        // The rest counts from the first frame after the one it landed in.
+        assert_eq!(g.tick(MS(20)), None);
         assert_eq!(g.tick(MS(300)), None);
         assert_eq!(g.tick(MS(600)), Some(Recognised::LongPress(v(40., 60.))));
         // Once only.
@@ -524,6 +559,15 @@ mod tests {
         // The next frame, 1.3 s later, reads the lifting before it ticks.
         assert_eq!(
             g.touch(1, TouchPhase::Ended, v(40., 60.), MS(1300), false),
+            vec![Recognised::Tap(v(40., 60.))]
+        );
+        // A frame 1.3 s later that has not yet read the lifting (it came while that frame was
+        // drawn) does not make it a long press: the next frame reads it.
+        g.touch(2, TouchPhase::Started, v(40., 60.), MS(2000), false);
+        assert_eq!(g.tick(MS(2000)), None);
+        assert_eq!(g.tick(MS(3300)), None);
+        assert_eq!(
+            g.touch(2, TouchPhase::Ended, v(40., 60.), MS(3400), false),
             vec![Recognised::Tap(v(40., 60.))]
         );
     }

@@ -4,6 +4,7 @@
 use bevy::prelude::*;
 
 use crate::game::AppSystems;
+use crate::game::frames::{GLOW_FRAME, Redraw};
 use crate::game::lessons::LessonMark;
 use crate::game::selection::markers::{flat, glow};
 
@@ -77,7 +78,10 @@ fn dress_marks(
     }
 }
 
-fn breathe(time: Res<Time>, mut rings: Query<&mut Transform, With<Breathing>>) {
+fn breathe(time: Res<Time>, mut rings: Query<&mut Transform, With<Breathing>>, mut redraw: Redraw) {
+    if !rings.is_empty() {
+        redraw.within(GLOW_FRAME);
+    }
     let phase = time.elapsed_secs() / BREATH_SECONDS * std::f32::consts::TAU;
     let scale = 1.0 + 0.06 * phase.sin();
     for mut transform in &mut rings {

@@ -43,6 +43,7 @@ pub(super) fn connect_or_leave(
     store: Option<Res<crate::game::saving::SaveStore>>,
     mut notices: MessageWriter<Notice>,
     tr: Res<Tr>,
+    waker: Res<crate::game::frames::Waker>,
 ) {
     for request in requests.read() {
         // The data directory the game saves in (each test window has its own).
@@ -66,9 +67,14 @@ pub(super) fn connect_or_leave(
                 continue;
             }
             #[cfg(all(feature = "host", not(target_arch = "wasm32")))]
-            OnlineRequested::OwnServer { lan, port, name } => {
-                link::own_server(*lan, *port, name.clone(), tr.language().code(), keys)
-            }
+            OnlineRequested::OwnServer { lan, port, name } => link::own_server(
+                *lan,
+                *port,
+                name.clone(),
+                tr.language().code(),
+                keys,
+                waker.as_fn(),
+            ),
             #[cfg(not(all(feature = "host", not(target_arch = "wasm32"))))]
             OnlineRequested::OwnServer { .. } => {
                 notices.write(Notice::error(tr.text("online-no-host-in-page")));
@@ -79,7 +85,14 @@ pub(super) fn connect_or_leave(
                 name,
                 insecure_lan,
             } => (
-                link::remote(url, name.clone(), tr.language().code(), keys, *insecure_lan),
+                link::remote(
+                    url,
+                    name.clone(),
+                    tr.language().code(),
+                    keys,
+                    *insecure_lan,
+                    waker.as_fn(),
+                ),
                 url.clone(),
             ),
         };

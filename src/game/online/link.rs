@@ -58,22 +58,24 @@ fn who(url: &str, name: String, language: &str, keys: PathBuf) -> Who {
 }
 
 /// A link to the server at `url`, as [`who`] says; `insecure_lan`: plain `ws://` to another
-/// machine allowed (on the desktop; a page's browser decides what its page may reach).
+/// machine allowed (on the desktop; a page's browser decides what its page may reach). `wake`
+/// is called when there is news (the game draws no frames while nothing happens).
 pub(crate) fn remote(
     url: &str,
     name: String,
     language: &str,
     keys: PathBuf,
     insecure_lan: bool,
+    wake: qiguo_client::Wake,
 ) -> Link {
     let who = who(url, name, language, keys);
     #[cfg(target_arch = "wasm32")]
     return {
         let _ = insecure_lan;
-        Link::start(url.to_owned(), who, crate::web::notify::heard)
+        Link::start_waking(url.to_owned(), who, crate::web::notify::heard, Some(wake))
     };
     #[cfg(not(target_arch = "wasm32"))]
-    return Link::start(
+    return Link::start_waking(
         qiguo_client::Target::Remote {
             url: url.to_owned(),
             trust: qiguo_client::Trust {
@@ -82,6 +84,7 @@ pub(crate) fn remote(
             },
         },
         who,
+        Some(wake),
     );
 }
 
@@ -95,6 +98,7 @@ pub(crate) fn own_server(
     name: String,
     language: &str,
     keys: PathBuf,
+    wake: qiguo_client::Wake,
 ) -> (Link, String) {
     use std::net::{IpAddr, Ipv4Addr, SocketAddr};
     let bind = if lan {
@@ -123,6 +127,6 @@ pub(crate) fn own_server(
         })
     });
     let who = who("", name, language, keys);
-    let link = Link::start(qiguo_client::Target::Own(start), who);
+    let link = Link::start_waking(qiguo_client::Target::Own(start), who, Some(wake));
     (link, address)
 }

@@ -12,6 +12,7 @@ use qiguo_rules::{Game, Position};
 
 use crate::game::AppSystems;
 use crate::game::awareness::{PersonTurnStarted, assess_turn};
+use crate::game::frames::Redraw;
 use crate::game::state::{Match, Review, ReviewRequested, Turn, TurnPhase};
 
 pub(super) fn plugin(app: &mut App) {
@@ -135,6 +136,7 @@ fn step_replay(
     review: Res<Review>,
     mut replay: ResMut<Replay>,
     mut steps: MessageWriter<ReviewRequested>,
+    mut redraw: Redraw,
 ) {
     let Some(step) = replay.step.as_mut() else {
         return;
@@ -145,6 +147,7 @@ fn step_replay(
     }
     step.wait -= time.delta_secs();
     if step.wait > 0.0 {
+        redraw.within(std::time::Duration::from_secs_f32(step.wait));
         return;
     }
     step.shown += 1;

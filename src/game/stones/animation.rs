@@ -5,6 +5,7 @@ use bevy::math::curve::{Curve, EaseFunction};
 use bevy::prelude::*;
 
 use crate::game::AppSystems;
+use crate::game::frames::Redraw;
 use crate::game::state::{MoveShown, TurnPhase};
 
 pub(crate) fn plugin(app: &mut App) {
@@ -54,6 +55,8 @@ pub(crate) struct Tween {
     legs: Vec<Leg>,
     delay: f32,
     elapsed: f32,
+    /// Advanced once already (its first frame counts from zero).
+    begun: bool,
     start: Option<(Vec3, f32)>,
     end: TweenEnd,
     blocking: bool,
@@ -66,6 +69,7 @@ impl Tween {
             legs,
             delay: 0.0,
             elapsed: 0.0,
+            begun: false,
             start: None,
             end: TweenEnd::Stay,
             blocking: true,
@@ -138,14 +142,25 @@ impl Tween {
     }
 }
 
+/// Moves each tween on by the frame's time, and asks for another frame while any is left. A
+/// tween starts counting from the frame it is added in: the frame before may have come long
+/// ago (the game draws nothing while nothing changes), and a glide begun after a rest is still
+/// seen to glide.
 fn advance_tweens(
     time: Res<Time>,
     mut commands: Commands,
     mut tweens: Query<(Entity, &mut Tween, &mut Transform)>,
+    mut redraw: Redraw,
 ) {
     let dt = time.delta_secs();
+    if !tweens.is_empty() {
+        redraw.now();
+    }
     for (entity, mut tween, mut transform) in &mut tweens {
-        tween.elapsed += dt;
+        if tween.begun {
+            tween.elapsed += dt;
+        }
+        tween.begun = true;
         let t = tween.elapsed - tween.delay;
         if t < 0.0 {
             continue;
@@ -181,6 +196,7 @@ fn announce_shown_moves(
     phase: Res<State<TurnPhase>>,
     mut shown: MessageWriter<MoveShown>,
     mut announced: Local<bool>,
+    mut redraw: Redraw,
 ) {
     if phase.is_changed() {
         *announced = false;
@@ -188,6 +204,8 @@ fn announce_shown_moves(
     if *phase.get() == TurnPhase::Animating && !*announced && !tweens.iter().any(|t| t.blocking) {
         shown.write(MoveShown);
         *announced = true;
+        // The rules system reads it in the next frame.
+        redraw.now();
     }
 }
 

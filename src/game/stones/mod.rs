@@ -10,6 +10,7 @@ use bevy::prelude::*;
 use qiguo_rules::{Kingdom, MoveReport, Piece, PieceKind, Point, Standing};
 
 use crate::game::AppSystems;
+use crate::game::frames::Redraw;
 use crate::game::layout::{LIFT, stone_rest, tray_slot};
 use crate::game::pace::Pace;
 use crate::game::state::{Match, MatchReset, MoveApplied, Review, ShownPositionChanged};
@@ -659,12 +660,18 @@ fn change_looks(
     time: Res<Time>,
     mut commands: Commands,
     mut changes: Query<(Entity, &mut LookChange, &mut Look)>,
+    mut redraw: Redraw,
 ) {
     for (entity, mut change, mut look) in &mut changes {
-        change.after -= time.delta_secs();
+        // Counted from the frame it is added in (as the glides are).
+        if !change.is_added() {
+            change.after -= time.delta_secs();
+        }
         if change.after <= 0.0 {
             look.set_if_neq(Look(change.to));
             commands.entity(entity).remove::<LookChange>();
+        } else {
+            redraw.within(std::time::Duration::from_secs_f32(change.after));
         }
     }
 }

@@ -12,6 +12,7 @@ use qiguo_rules::{
     Position, Preset, RangedMove, Rules, Seats, Setup, VictorRule,
 };
 
+use crate::game::frames::Redraw;
 use crate::game::layout::point_position;
 use crate::game::selection::{Hover, Marker, Selection};
 use crate::game::state::{Match, Review, Turn};
@@ -288,6 +289,7 @@ pub(super) fn piece_card(
     mut since: Local<Option<(Point, f32)>>,
     mut cached: Local<Option<(CardKey, Option<PieceCard>)>>,
     tr: Res<Tr>,
+    mut redraw: Redraw,
 ) -> Result {
     let tr = *tr;
     // A finger's long press shows its stone's card at once, where the finger was.
@@ -300,7 +302,12 @@ pub(super) fn piece_card(
     if since.is_none_or(|(p, _)| p != point) {
         *since = Some((point, now));
     }
-    if held.is_none() && since.is_some_and(|(_, t)| now - t < CARD_DELAY) {
+    if held.is_none()
+        && let Some((_, t)) = *since
+        && now - t < CARD_DELAY
+    {
+        // A frame when the card is due, the pointer resting.
+        redraw.within(std::time::Duration::from_secs_f32(CARD_DELAY - (now - t)));
         return Ok(());
     }
     // The card is made once per stone and position shown, not every frame (a reviewed

@@ -11,6 +11,7 @@ use bevy_egui::egui::{self, Color32, RichText};
 use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
 
 use crate::game::art::palette::Palette;
+use crate::game::frames::Redraw;
 use crate::game::state::{Match, ReviewRequested, Turn};
 use crate::game::ui::badge;
 use crate::i18n::Tr;
@@ -32,9 +33,17 @@ pub(crate) struct ReportWindow {
 
 /// Keeps the report in step with the game while the window is open: made on a background
 /// thread for the turn now, taken in when ready.
-pub(super) fn make_reports(mut window: ResMut<ReportWindow>, the_match: Res<Match>) {
+pub(super) fn make_reports(
+    mut window: ResMut<ReportWindow>,
+    the_match: Res<Match>,
+    mut redraw: Redraw,
+) {
     if !window.open {
         return;
+    }
+    // A report takes a moment: looked for a few times a second until it comes.
+    if window.making.is_some() {
+        redraw.within(std::time::Duration::from_millis(100));
     }
     let turn = the_match.turn();
     if let Some((for_turn, task)) = window.making.as_mut()

@@ -1,6 +1,7 @@
 //! The toolbar (new game, views, following the turn) and the status line: whose turn it is,
 //! the last move in words, and brief messages when a click or move is refused.
 
+use crate::game::frames::Redraw;
 use crate::game::input::touch::Fingers;
 use crate::game::widgets::{Sheet, SmallScreen};
 use bevy::prelude::*;
@@ -65,6 +66,7 @@ pub(super) fn collect_toasts(
     movebox: Res<super::movebox::MoveBox>,
     mut toast: ResMut<Toast>,
     tr: Res<Tr>,
+    mut redraw: Redraw,
 ) {
     let tr = *tr;
     // What a question or the board's cursor is told: under the move box's field while the box
@@ -97,6 +99,8 @@ pub(super) fn collect_toasts(
             until: time.elapsed_secs() + seconds,
             error,
         };
+        // A frame to take it away.
+        redraw.within(std::time::Duration::from_secs_f32(seconds));
     }
 }
 
@@ -330,6 +334,25 @@ pub(super) fn toolbar(
     Ok(())
 }
 
+/// How often the computer's thinking mark moves on (a frame each time: egui's spinner would ask
+/// for every frame the computer thinks).
+const THINKING_STEP: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Three dots lit one after another, a step every [`THINKING_STEP`].
+fn thinking_mark(ui: &mut egui::Ui, elapsed: std::time::Duration) {
+    let step = (elapsed.as_millis() / THINKING_STEP.as_millis()) % 3;
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(26.0, 14.0), egui::Sense::hover());
+    for dot in 0..3u8 {
+        let colour = if u128::from(dot) == step {
+            Color32::from_gray(235)
+        } else {
+            Color32::from_gray(110)
+        };
+        let centre = rect.left_center() + egui::vec2(4.0 + 9.0 * f32::from(dot), 0.0);
+        ui.painter().circle_filled(centre, 3.0, colour);
+    }
+}
+
 pub(super) fn status_line(
     mut contexts: EguiContexts,
     hint: Res<Hint>,
@@ -341,6 +364,7 @@ pub(super) fn status_line(
     small: Res<SmallScreen>,
     fingers: Option<Res<Fingers>>,
     tr: Res<Tr>,
+    mut redraw: Redraw,
 ) -> Result {
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
@@ -443,7 +467,8 @@ pub(super) fn status_line(
                         (TurnPhase::ComputerThinking, None) => {
                             let k = pos.to_move();
                             badge(ui, k, 20.0, false);
-                            ui.add(egui::Spinner::new().size(14.0));
+                            thinking_mark(ui, time.elapsed());
+                            redraw.within(THINKING_STEP);
                             let level =
                                 the_match.computer(k).map_or(String::new(), |l| tr.level(l));
                             ui.label(
@@ -497,6 +522,7 @@ pub(super) fn hand_off_banner(
     time: Res<Time>,
     free: Res<FreeArea>,
     tr: Res<Tr>,
+    mut redraw: Redraw,
 ) -> Result {
     let Some(banner) = &hand_off.banner else {
         return Ok(());
@@ -505,6 +531,8 @@ pub(super) fn hand_off_banner(
     if !(0.0..BANNER_SECONDS).contains(&age) {
         return Ok(());
     }
+    // Frames while it shows and fades.
+    redraw.now();
     // Full strength, then fading over the last half second.
     let strength = ((BANNER_SECONDS - age) / 0.5).clamp(0.0, 1.0);
     let alpha = |a: f32| (a * strength * 255.0) as u8;

@@ -53,6 +53,7 @@ pub(crate) fn split_after_tab(
 fn one_tab_a_frame(
     mut inputs: Query<&mut EguiInput, With<PrimaryEguiContext>>,
     mut waiting: Local<Vec<egui::Event>>,
+    mut redraw: crate::game::frames::Redraw,
 ) {
     let Ok(mut input) = inputs.single_mut() else {
         return;
@@ -62,6 +63,10 @@ fn one_tab_a_frame(
     let (now, mut later) = split_after_tab(events);
     later.truncate(WAITING_AT_MOST);
     input.events = now;
+    if !later.is_empty() {
+        // What waits needs the next frame (the game draws none unless asked).
+        redraw.now();
+    }
     *waiting = later;
 }
 

@@ -15,8 +15,8 @@ use qiguo_protocol::link::News;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use super::socket::{Trust, WebSocket, open};
-use crate::Backoff;
 use crate::link_state::{LinkState, Who};
+use crate::{Backoff, Wake};
 
 /// Why a server the link was to start did not start: the server's own error (the client does
 /// not know the server's types).
@@ -74,8 +74,15 @@ impl std::fmt::Debug for Link {
 impl Link {
     /// Starts the link's thread: to `target`, as `who`.
     pub fn start(target: Target, who: Who) -> Link {
+        Link::start_waking(target, who, None)
+    }
+
+    /// As [`start`](Link::start), and calls `wake` (on the link's thread) whenever there is news
+    /// to poll: an owner that draws no frames while nothing happens is woken by it.
+    pub fn start_waking(target: Target, who: Who, wake: Option<Wake>) -> Link {
         let (asks, asked) = unbounded_channel();
         let (tell, news) = mpsc::channel();
+        let tell = Teller { news: tell, wake };
         let spawned = std::thread::Builder::new()
             .name("online link".into())
             .spawn({
@@ -122,20 +129,32 @@ impl Link {
 /// The owner has dropped the link.
 struct Gone;
 
+/// Where the link's news goes: to the owner's channel, the owner woken for each.
+#[derive(Clone)]
+struct Teller {
+    news: mpsc::Sender<News>,
+    wake: Option<Wake>,
+}
+
+impl Teller {
+    fn send(&self, news: News) -> Result<(), mpsc::SendError<News>> {
+        self.news.send(news)?;
+        if let Some(wake) = &self.wake {
+            wake();
+        }
+        Ok(())
+    }
+}
+
 /// Passes the state's news on.
-fn tell_news(state: &mut LinkState, tell: &mpsc::Sender<News>) -> Result<(), Gone> {
+fn tell_news(state: &mut LinkState, tell: &Teller) -> Result<(), Gone> {
     for news in state.take_news() {
         tell.send(news).map_err(|_| Gone)?;
     }
     Ok(())
 }
 
-async fn run(
-    target: Target,
-    who: Who,
-    mut asked: UnboundedReceiver<(u64, Ask)>,
-    tell: mpsc::Sender<News>,
-) {
+async fn run(target: Target, who: Who, mut asked: UnboundedReceiver<(u64, Ask)>, tell: Teller) {
     let (url, trust, _server) = match target {
         Target::Remote { url, trust } => (url, trust, None),
         Target::Own(start) => match start().await {
@@ -158,7 +177,7 @@ async fn connected(
     state: &mut LinkState,
     trust: &Trust,
     asked: &mut UnboundedReceiver<(u64, Ask)>,
-    tell: &mpsc::Sender<News>,
+    tell: &Teller,
 ) -> Result<(), Gone> {
     let url = state.url().to_owned();
     loop {
@@ -219,7 +238,7 @@ async fn converse(
     state: &mut LinkState,
     socket: &mut WebSocket,
     asked: &mut UnboundedReceiver<(u64, Ask)>,
-    tell: &mpsc::Sender<News>,
+    tell: &Teller,
 ) -> Result<String, Gone> {
     loop {
         for text in state.take_out() {

@@ -1,0 +1,331 @@
+//! Drawing on demand. A game of seven is mostly waiting, and a frame drawn while nothing moves
+//! costs a phone's battery and a laptop's fan for nothing: the window and the page update and
+//! draw when something changes, and not otherwise.
+//!
+//! What asks for a frame:
+//! - the player's input and the window's own events (Bevy's reactive update mode wakes for
+//!   them), and egui when it animates or waits for a tooltip (bevy_egui asks);
+//! - whatever moves, each frame while it moves ([`Redraw::now`]: the stones' glides, the
+//!   camera's easing, the hand-off banner, the wood drawn in; the slow glows of an attacked
+//!   General and a lesson's rings at [`GLOW_FRAME`]);
+//! - whatever waits on time, once when its time comes ([`Redraw::within`]: a computer's pause,
+//!   a notice that goes, the replay's next move, the thinking mark's next step, a long press);
+//! - whatever finishes off the frame thread, the moment it does ([`Waker::wake`]: a computer's
+//!   search, the server's news, a font downloaded, a shader pipeline compiled).
+//!
+//! Anything that asks for none of these waits [`AT_REST`] at most: a net, not a clock.
+//! Headless apps (the tests) have no event loop: they update when the test says, and the
+//! wakes are no-ops there.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::window::RequestRedraw;
+use bevy::winit::{EventLoopProxyWrapper, UpdateMode, WinitSettings, WinitUserEvent};
+
+/// A slow glow (a General in danger, a lesson's ring) is drawn at this pace: smooth enough
+/// for a breath a second, a quarter of a display's frames.
+pub(crate) const GLOW_FRAME: Duration = Duration::from_millis(66);
+
+/// The longest the game waits without a frame when nothing asks for one.
+pub(crate) const AT_REST: Duration = Duration::from_secs(10);
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<RequestRedraw>()
+        .init_resource::<Waker>()
+        .init_resource::<FrameDue>()
+        .init_resource::<FramesAsked>()
+        .add_systems(PreStartup, find_the_event_loop.in_set(FindTheEventLoop))
+        .add_systems(First, forget_the_last_frames_asks)
+        .add_systems(
+            Last,
+            (
+                one_more_frame_after_a_change,
+                arm_the_alarm,
+                count_the_frames,
+            )
+                .chain(),
+        );
+}
+
+/// A frame in which the game moved on (a move, a phase, a reviewed move, the link's state) is
+/// followed by one more: what it set in motion is read there (a phase asked for is entered in
+/// the next frame, a message written late in a frame is read early in the next). A frame that
+/// changes nothing asks for nothing.
+fn one_more_frame_after_a_change(
+    the_match: Option<Res<crate::game::state::Match>>,
+    phase: Option<Res<State<crate::game::state::TurnPhase>>>,
+    next_phase: Option<Res<NextState<crate::game::state::TurnPhase>>>,
+    review: Option<Res<crate::game::state::Review>>,
+    online: Option<Res<crate::game::online::Online>>,
+    mut redraw: Redraw,
+) {
+    let changed = the_match.is_some_and(|m| m.is_changed())
+        || phase.is_some_and(|p| p.is_changed())
+        || next_phase.is_some_and(|n| !matches!(*n, NextState::Unchanged))
+        || review.is_some_and(|r| r.is_changed())
+        || online.is_some_and(|o| o.is_changed());
+    if changed {
+        redraw.now();
+    }
+}
+
+/// The event loop reads every `RequestRedraw` still kept after a frame, and messages are kept
+/// for two frames: an ask would bring two frames, and a frame that asks because of the one
+/// before would never end. Each frame's asks are its own.
+fn forget_the_last_frames_asks(mut redraws: ResMut<Messages<RequestRedraw>>) {
+    redraws.clear();
+}
+
+/// Says (at debug level, `RUST_LOG=qiguo=debug`) how many frames each second drew and how
+/// many were asked for (at trace level, each ask says where it was made): the way to find what
+/// keeps a board from resting.
+fn count_the_frames(
+    time: Res<Time<Real>>,
+    asked: Res<FramesAsked>,
+    redraws: Res<Messages<RequestRedraw>>,
+    mut tally: Local<(Duration, u64, u64, FramesAsked)>,
+) {
+    let (since, frames, redrawn, before) = &mut *tally;
+    *frames += 1;
+    *redrawn += redraws.iter_current_update_messages().count() as u64;
+    let now = time.elapsed();
+    if now.saturating_sub(*since) >= Duration::from_secs(1) {
+        debug!(
+            "frames: {frames} in {:.1} s; asked now {}, later {}; redraws written {redrawn}",
+            now.saturating_sub(*since).as_secs_f32(),
+            asked.now - before.now,
+            asked.later - before.later,
+        );
+        *since = now;
+        *frames = 0;
+        *redrawn = 0;
+        *before = *asked;
+    }
+}
+
+/// With rendering: a frame follows while shader pipelines are still being compiled (the
+/// meshes that need them are drawn once they are ready, without waiting for the net); egui's
+/// input without the modifiers' event of every frame.
+pub(super) fn view_plugin(app: &mut App) {
+    use bevy::render::extract_resource::ExtractResourcePlugin;
+    use bevy::render::{Render, RenderApp, RenderSystems};
+
+    app.add_plugins(ExtractResourcePlugin::<Waker>::default())
+        .add_systems(
+            PreUpdate,
+            quiet_unchanged_modifiers
+                .after(bevy_egui::EguiInputSet::WriteEguiEvents)
+                .before(bevy_egui::EguiPreUpdateSet::BeginPass),
+        );
+    if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
+        render_app.add_systems(Render, wake_for_pipelines.in_set(RenderSystems::Cleanup));
+    }
+}
+
+/// bevy_egui tells egui the keyboard's modifiers every frame as an event, and egui asks for
+/// another frame after any event: the board would never rest. The event is kept only when the
+/// modifiers changed.
+fn quiet_unchanged_modifiers(
+    mut inputs: Query<(Entity, &mut bevy_egui::EguiInput)>,
+    mut held: Local<bevy::platform::collections::HashMap<Entity, bevy_egui::egui::Modifiers>>,
+) {
+    use bevy_egui::egui::Event;
+    for (entity, mut input) in &mut inputs {
+        let before = held.get(&entity).copied();
+        let mut now = before;
+        input.0.events.retain(|event| match event {
+            Event::ModifiersChanged(modifiers) => {
+                let changed = now != Some(*modifiers);
+                now = Some(*modifiers);
+                changed
+            }
+            _ => true,
+        });
+        if let Some(now) = now {
+            held.insert(entity, now);
+        }
+    }
+}
+
+fn wake_for_pipelines(
+    cache: Option<Res<bevy::render::render_resource::PipelineCache>>,
+    waker: Option<Res<Waker>>,
+) {
+    use bevy::render::render_resource::CachedPipelineState;
+    let (Some(cache), Some(waker)) = (cache, waker) else {
+        return;
+    };
+    // Only those being compiled off the frame thread: one whose shader is missing waits for
+    // it (a pipeline of a feature the device lacks may wait for ever), and a page compiles
+    // each at once.
+    let compiling = cache
+        .pipelines()
+        .any(|pipeline| matches!(pipeline.state, CachedPipelineState::Creating(_)));
+    if compiling {
+        waker.wake();
+    }
+}
+
+/// Sets the window's update mode to drawing on demand; the benchmark and the screenshot keep
+/// drawing every frame (they time frames, or wait for them).
+pub(crate) fn draw_on_demand(app: &mut App) {
+    app.insert_resource(WinitSettings {
+        focused_mode: UpdateMode::reactive(AT_REST),
+        unfocused_mode: UpdateMode::reactive_low_power(AT_REST),
+    });
+    // The game's time keeps up with the clock's across a rest (Bevy's default lets it fall
+    // behind after a quarter of a second, which suits games that draw every frame): a pause,
+    // a notice's seconds and a clock count the time that passed. What moves steps from the
+    // frame it starts in (the glides).
+    if let Some(mut time) = app.world_mut().get_resource_mut::<Time<Virtual>>() {
+        time.set_max_delta(AT_REST + Duration::from_secs(1));
+    }
+}
+
+/// Wakes the game's event loop from anywhere (another thread, a browser callback): a frame
+/// follows at once. Cloned into whatever finishes off the frame thread.
+#[derive(Resource, Clone, Default, bevy::render::extract_resource::ExtractResource)]
+pub struct Waker(Option<Arc<Mutex<bevy::winit::EventLoopProxy<WinitUserEvent>>>>);
+
+impl Waker {
+    /// Asks for a frame now. Without an event loop (headless), nothing.
+    pub fn wake(&self) {
+        if let Some(proxy) = &self.0 {
+            let proxy = proxy.lock().unwrap_or_else(|e| e.into_inner());
+            // The loop is gone only when the game is closing.
+            let _ = proxy.send_event(WinitUserEvent::WakeUp);
+        }
+    }
+
+    /// The wake as a function, for code that knows nothing of the game.
+    pub fn as_fn(&self) -> Arc<dyn Fn() + Send + Sync> {
+        let waker = self.clone();
+        Arc::new(move || waker.wake())
+    }
+}
+
+/// Where the [`Waker`] is made, before anything takes a copy of it.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct FindTheEventLoop;
+
+fn find_the_event_loop(proxy: Option<Res<EventLoopProxyWrapper>>, mut waker: ResMut<Waker>) {
+    if let Some(proxy) = proxy {
+        *waker = Waker(Some(Arc::new(Mutex::new((**proxy).clone()))));
+    }
+}
+
+/// When the next frame is due at the latest, for what waits on time; gathered over a frame,
+/// then an alarm is set for the earliest.
+#[derive(Resource, Default, Debug)]
+pub(crate) struct FrameDue {
+    within: Option<Duration>,
+}
+
+/// How many times the game's systems have asked for frames, at once and for later: a game at
+/// rest asks for none (the tests count them).
+#[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FramesAsked {
+    /// Asked for the next frame (something moves).
+    pub now: u64,
+    /// Asked for a frame after a while (something waits on time).
+    pub later: u64,
+}
+
+/// What a system uses to ask for frames.
+#[derive(bevy::ecs::system::SystemParam)]
+pub(crate) struct Redraw<'w> {
+    writer: MessageWriter<'w, RequestRedraw>,
+    due: ResMut<'w, FrameDue>,
+    asked: ResMut<'w, FramesAsked>,
+}
+
+impl Redraw<'_> {
+    /// Another frame after this one (something moves).
+    #[track_caller]
+    pub(crate) fn now(&mut self) {
+        trace!("a frame asked for by {}", std::panic::Location::caller());
+        self.asked.now += 1;
+        self.writer.write(RequestRedraw);
+    }
+
+    /// A frame within `wait` (something waits on time).
+    #[track_caller]
+    pub(crate) fn within(&mut self, wait: Duration) {
+        trace!(
+            "a frame within {wait:?} asked for by {}",
+            std::panic::Location::caller()
+        );
+        if wait.is_zero() {
+            self.now();
+            return;
+        }
+        self.asked.later += 1;
+        let due = &mut self.due.within;
+        *due = Some(due.map_or(wait, |d| d.min(wait)));
+    }
+}
+
+/// Sets an alarm for the earliest frame asked for this frame, unless one already rings sooner.
+fn arm_the_alarm(
+    mut due: ResMut<FrameDue>,
+    time: Res<Time<Real>>,
+    waker: Res<Waker>,
+    mut rings_at: Local<Option<Duration>>,
+) {
+    let Some(wait) = due.within.take() else {
+        return;
+    };
+    let now = time.elapsed();
+    let at = now + wait;
+    if rings_at.is_some_and(|ringing| ringing > now && ringing <= at) {
+        return;
+    }
+    *rings_at = Some(at);
+    alarm::after(wait, waker.clone());
+}
+
+/// An alarm that wakes the game after a while: a sleeping thread on the desktop, the browser's
+/// timer in a page.
+mod alarm {
+    use std::time::Duration;
+
+    use super::Waker;
+
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(super) fn after(wait: Duration, waker: Waker) {
+        if waker.0.is_none() {
+            return;
+        }
+        let spawned = std::thread::Builder::new()
+            .name("qiguo-alarm".into())
+            .spawn(move || {
+                std::thread::sleep(wait);
+                waker.wake();
+            });
+        if let Err(e) = spawned {
+            bevy::log::warn!("no alarm for the next frame ({e}): it comes within a few seconds");
+        }
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    pub(super) fn after(wait: Duration, waker: Waker) {
+        use wasm_bindgen::JsCast;
+        use wasm_bindgen::closure::Closure;
+
+        if waker.0.is_none() {
+            return;
+        }
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let ring = Closure::once_into_js(move || waker.wake());
+        let ms = i32::try_from(wait.as_millis()).unwrap_or(i32::MAX);
+        if let Err(e) =
+            window.set_timeout_with_callback_and_timeout_and_arguments_0(ring.unchecked_ref(), ms)
+        {
+            bevy::log::warn!("no alarm for the next frame ({e:?}): it comes within a few seconds");
+        }
+    }
+}
