@@ -53,6 +53,8 @@ impl Drop for Killed {
 
 /// `qiguo-server --web BUNDLE` on loopback, with a database of its own.
 pub struct Served {
+    /// One test's pages at a time (see [`ONE_TEST_AT_A_TIME`]); held as long as the server.
+    _turn: std::sync::MutexGuard<'static, ()>,
     server: Killed,
     dir: TempDir,
     /// Its log, line by line.
@@ -63,9 +65,20 @@ pub struct Served {
     pub ws: String,
 }
 
+/// The tests' pages draw through Chromium's software renderer, which takes every core the
+/// machine has while a page draws: two tests' pages at once on two cores made each frame take
+/// twice as long, and a step that waits for frames (a round of six computers, each move a few
+/// frames) ran out of patience. Each test's pages have the machine to themselves.
+static ONE_TEST_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 impl Served {
-    /// Starts the server beside the game's binary, serving the page from `bundle`.
+    /// Starts the server beside the game's binary, serving the page from `bundle` — once the
+    /// test before has finished with its pages.
     pub fn start(bundle: &Path) -> Served {
+        // A test that failed still lets the next one have its turn.
+        let turn = ONE_TEST_AT_A_TIME
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let dir = TempDir::new("qiguo-browser");
         let server = Path::new(env!("CARGO_BIN_EXE_qiguo")).with_file_name("qiguo-server");
         let db = format!("sqlite://{}", dir.path().join("server.sqlite").display());
@@ -89,6 +102,7 @@ impl Served {
         );
         let http = ws.replacen("ws://", "http://", 1);
         Served {
+            _turn: turn,
             server: Killed(child),
             dir,
             log,
