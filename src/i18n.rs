@@ -427,11 +427,12 @@ mod tests {
 
     /// Literals shaped like ids that are not messages: egui ids, keys, command-line values and
     /// test data.
-    const NOT_MESSAGES: [&str; 23] = [
+    const NOT_MESSAGES: [&str; 24] = [
         "aria-label",
         "aria-live",
         "data-board-drawn-ms",
         "data-frames-ms",
+        "data-frames",
         "data-run-ms",
         "data-locate",
         "data-located",

@@ -299,7 +299,7 @@ mod alarm {
             return;
         }
         let spawned = std::thread::Builder::new()
-            .name("qiguo-alarm".into())
+            .name("frame alarm".into())
             .spawn(move || {
                 std::thread::sleep(wait);
                 waker.wake();
