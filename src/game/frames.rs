@@ -200,7 +200,7 @@ impl Waker {
     }
 
     /// The wake as a function, for code that knows nothing of the game.
-    pub fn as_fn(&self) -> Arc<dyn Fn() + Send + Sync> {
+    pub fn as_fn(&self) -> qiguo_client::Wake {
         let waker = self.clone();
         Arc::new(move || waker.wake())
     }

@@ -19,9 +19,6 @@ mod native {
     use qiguo_ai::{BackgroundSearch, Engine, Level, Limits, TableSize};
     use qiguo_rules::Game;
 
-    /// What a search calls when its result is ready.
-    pub(crate) type Done = Arc<dyn Fn() + Send + Sync>;
-
     /// A search on a thread of its own.
     pub(crate) type Search = BackgroundSearch;
 
@@ -43,7 +40,7 @@ mod native {
             level: Level,
             limits: Limits,
             seed: u64,
-            done: Done,
+            done: qiguo_client::Wake,
         ) -> Search {
             BackgroundSearch::start_then(
                 self.0.clone(),

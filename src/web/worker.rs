@@ -31,11 +31,8 @@ thread_local! {
     /// Jobs whose searches were dropped: their answers are thrown away on arrival.
     static ABANDONED: RefCell<HashSet<u64>> = RefCell::new(HashSet::new());
     /// Wakes the game when an answer is filed (it draws no frames while it waits).
-    static WAKE: RefCell<Option<Done>> = const { RefCell::new(None) };
+    static WAKE: RefCell<Option<qiguo_client::Wake>> = const { RefCell::new(None) };
 }
-
-/// What a search calls when its answer is ready.
-pub(crate) type Done = std::sync::Arc<dyn Fn() + Send + Sync>;
 
 static NEXT_SEARCHER: AtomicU32 = AtomicU32::new(1);
 static NEXT_JOB: AtomicU64 = AtomicU64::new(1);
@@ -63,7 +60,7 @@ impl Searcher {
         level: Level,
         limits: Limits,
         seed: u64,
-        done: Done,
+        done: qiguo_client::Wake,
     ) -> Search {
         WAKE.set(Some(done.clone()));
         let id = NEXT_JOB.fetch_add(1, Ordering::Relaxed);
