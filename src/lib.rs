@@ -3,6 +3,8 @@
 //! The rules live in the `qiguo-rules` crate; this crate is the game around them: the command
 //! line ([`cli`]) and the Bevy app ([`game`]), built from one plugin per concern.
 
+#[cfg(target_arch = "wasm32")]
+pub(crate) mod browser;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod game;

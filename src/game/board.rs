@@ -11,11 +11,11 @@ use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 use qiguo_rules::{Edge, Kingdom};
 
-use crate::game::AppSystems;
 use crate::game::art::palette::{Palette, palette_changed, with_alpha};
 use crate::game::art::textures::{Canvas, Rgba};
 use crate::game::frames::Redraw;
 use crate::game::layout::{BOARD_HALF, BOARD_THICKNESS, GRID_HALF};
+use crate::game::schedule::AppSystems;
 
 pub(super) fn plugin(app: &mut App) {
     app.insert_resource(ClearColor(Color::srgb(0.08, 0.07, 0.065)))

@@ -11,9 +11,9 @@ use std::time::Duration;
 use bevy::prelude::*;
 use qiguo_ai::{Level, Limits, SearchResult};
 
-use crate::game::AppSystems;
 use crate::game::frames::{Redraw, Waker};
 use crate::game::pace::Pace;
+use crate::game::schedule::AppSystems;
 use crate::game::search::{Search, Searcher};
 use crate::game::state::{Dialog, Match, MoveRequested, Mover, SeatAuthority, Turn, TurnPhase};
 

@@ -11,9 +11,9 @@ use bevy::time::TimeUpdateStrategy;
 use qiguo_ai::{Level, Limits};
 use qiguo_rules::{Game, PlayerInfo, Position};
 
+use crate::game::app::plugins::logic_plugins;
 use crate::game::computer::ComputerSettings;
 use crate::game::hint::Hint;
-use crate::game::logic_plugins;
 use crate::game::pace::{Pace, PaceChoice};
 use crate::game::saving::SaveStore;
 use crate::game::state::Match;

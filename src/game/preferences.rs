@@ -7,8 +7,8 @@
 
 use bevy::prelude::*;
 
-use crate::game::AppSystems;
 use crate::game::frames::Redraw;
+use crate::game::schedule::AppSystems;
 use crate::game::state::Notice;
 use crate::i18n::{Language, Tr, system_language};
 use crate::settings::{ConfigDir, Settings};

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use bevy::tasks::{IoTaskPool, Task, block_on, futures::check_ready};
 use qiguo_rules::Record;
 
-use crate::game::AppSystems;
+use crate::game::schedule::AppSystems;
 use crate::game::state::{Dialog, Match, NewGameRequested, Notice};
 use crate::game_text;
 use crate::game_text::GameTextError;

@@ -8,7 +8,7 @@
 //! is woken when a result is ready: it draws no frames while it waits.
 
 #[cfg(target_arch = "wasm32")]
-pub(crate) use crate::web::worker::{Search, Searcher};
+pub(crate) use crate::browser::worker::{Search, Searcher};
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) use native::{Search, Searcher};
 

@@ -27,8 +27,8 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                carry_out_commands.in_set(crate::game::AppSystems::ApplyRules),
-                announce_the_game.in_set(crate::game::AppSystems::UpdateHud),
+                carry_out_commands.in_set(crate::game::schedule::AppSystems::ApplyRules),
+                announce_the_game.in_set(crate::game::schedule::AppSystems::UpdateHud),
             ),
         );
 }

@@ -1,17 +1,12 @@
-//! The game in a page (wasm32 in a browser): where the page differs from the desktop. The
-//! page's canvas is the window; the game opens plainly (the welcome card for a first visit,
+//! The page's shell (wasm32 in a browser), above the game: it starts the game in the page's
+//! canvas, which is the window; the game opens plainly (the welcome card for a first visit,
 //! the offer to resume the autosave after) unless the page's address is an invitation, whose
-//! game then comes first; in the browser's language; the computers and hints
-//! search in a Web Worker ([`worker`]); the storage is the browser's (`crate::storage`).
+//! game then comes first; in the browser's language. The shell keeps the page in step with the
+//! game: its title, its loading notice, the document a screen reader reads ([`reader`]), and
+//! what the tests read of it. The browser's services that the game uses (storage, files,
+//! notifications, the searches' worker…) are below the game, in `crate::browser`.
 
-pub(crate) mod files;
-pub(crate) mod font;
-pub(crate) mod notify;
 pub(crate) mod reader;
-#[cfg(feature = "sound")]
-pub(crate) mod sounds;
-pub(crate) mod typing;
-pub(crate) mod worker;
 
 use std::time::Duration;
 
@@ -19,12 +14,13 @@ use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use qiguo_rules::{Game, Rules, Seats};
 
-use crate::game::Match;
+use crate::browser;
 use crate::game::app::launch::Launch;
 use crate::game::computer::Thinking;
 use crate::game::lessons::LessonRun;
 use crate::game::online::Online;
 use crate::game::online::invite::Invitation;
+use crate::game::state::Match;
 use crate::i18n::Tr;
 use crate::tr;
 
@@ -46,27 +42,15 @@ pub fn run() {
         plain: invitation.is_none(),
         invitation,
     };
-    crate::game::app::game_app(launch).run();
+    let mut app = crate::game::app::game_app(launch);
+    app.add_plugins(plugin);
+    crate::game::app::run_main_world_on_one_thread(&mut app);
+    app.run();
 }
 
-thread_local! {
-    /// Wakes the game from the browser's callbacks (a key in the document's field, a file read,
-    /// a font downloaded): the game draws no frames while nothing happens.
-    static WAKER: std::cell::RefCell<Option<crate::game::frames::Waker>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// Asks the game for a frame, from a browser callback that has left something for it.
-pub(crate) fn wake() {
-    WAKER.with_borrow(|waker| {
-        if let Some(waker) = waker {
-            waker.wake();
-        }
-    });
-}
-
+/// The browser's callbacks wake the game as its own threads do.
 fn hold_the_waker(waker: Res<crate::game::frames::Waker>) {
-    WAKER.set(Some(waker.clone()));
+    browser::wake_with(waker.as_fn());
 }
 
 /// Frames one after another until the board is drawn (the loading screen gives way to it).
@@ -75,10 +59,10 @@ fn until_the_board_is_drawn(mut redraw: crate::game::frames::Redraw) {
 }
 
 /// The page's own systems: the loading notice taken down once the board is drawn, the page's
-/// title saying where the game stands (what a background tab shows), and the words kept ready
-/// for notifications raised between frames.
-pub(crate) fn plugin(app: &mut App) {
-    app.add_plugins((typing::plugin, reader::plugin))
+/// title saying where the game stands (what a background tab shows), the document for a screen
+/// reader, and the browser's services' systems.
+fn plugin(app: &mut App) {
+    app.add_plugins((browser::plugin, reader::plugin))
         .init_resource::<BoardShown>()
         .add_systems(
             PreStartup,
@@ -102,19 +86,9 @@ pub(crate) fn plugin(app: &mut App) {
                 page_title,
                 note_search_time,
                 note_frames,
-                notify::keep_words,
                 locate_asked_point,
-                notify::keep_subscribed,
-                font::fetch_later_fonts,
             ),
-        )
-        .add_systems(
-            PreUpdate,
-            font::install_first_fonts
-                .after(bevy_egui::EguiPreUpdateSet::InitContexts)
-                .before(bevy_egui::EguiPreUpdateSet::BeginPass),
-        )
-        .add_systems(bevy_egui::EguiPrimaryContextPass, font::add_later_fonts);
+        );
 }
 
 /// The time the computers' searches took in all, on the page (`<body
@@ -126,13 +100,8 @@ fn note_search_time(thinking: Res<Thinking>, mut noted: Local<Duration>) {
         return;
     }
     *noted = searched;
-    if let Some(body) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.body())
-    {
-        let ms = searched.as_secs_f64() * 1000.0;
-        let _ = body.set_attribute("data-computers-searched-ms", &format!("{ms:.0}"));
-    }
+    let ms = searched.as_secs_f64() * 1000.0;
+    browser::note_on_body("data-computers-searched-ms", &format!("{ms:.0}"));
 }
 
 /// The page's title: the lesson and its step, whose move it is (yours, in an online game), or
@@ -239,8 +208,6 @@ fn locate_asked_point(
     let _ = body.set_attribute("data-located", &answer);
 }
 
-/// Milliseconds since the page opened, noted on the page's body under `attribute` (for the
-/// start's measurements in docs/performance.md).
 /// The frames the page has drawn, and what asked for them (`<body data-frames="drawn asked-now
 /// asked-later redraws">`, the last the RequestRedraw messages of the frame, egui's among them):
 /// how the browser test tells that a board at rest draws nothing.
@@ -252,15 +219,12 @@ fn note_frames(
     let (frames, redrawn) = &mut *drawn;
     *frames += 1;
     *redrawn += redraws.iter_current_update_messages().count() as u64;
-    if let Some(body) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.body())
-    {
-        let noted = format!("{frames} {} {} {redrawn}", asked.now, asked.later);
-        let _ = body.set_attribute("data-frames", &noted);
-    }
+    let noted = format!("{frames} {} {} {redrawn}", asked.now, asked.later);
+    browser::note_on_body("data-frames", &noted);
 }
 
+/// Milliseconds since the page opened, noted on the page's body under `attribute` (for the
+/// start's measurements in docs/performance.md).
 fn now_noted(attribute: &str) {
     let Some(window) = web_sys::window() else {
         return;
@@ -308,6 +272,8 @@ fn board_drawn(
         return;
     }
     shown.0 = true;
+    // The rest of the fonts, now that the board does not wait for them.
+    browser::font::fetch_later_fonts();
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -330,64 +296,5 @@ fn board_drawn(
 /// The invitation in the page's own address, when it was opened from one
 /// (`/join/CODE`, `/watch/CODE`).
 fn page_invitation() -> Option<Invitation> {
-    let href = web_sys::window()?.location().href().ok()?;
-    let path = href.split(['?', '#']).next()?;
-    Invitation::parse(path).ok()
-}
-
-/// The one-time token of a sign-in link the page was opened from (`…#signin=TOKEN`, as the
-/// server's e-mails write it), taken once: the address bar loses it at once, so that it is
-/// neither kept in the history nor shared with the address.
-pub(crate) fn signin_token() -> Option<String> {
-    let window = web_sys::window()?;
-    let location = window.location();
-    let hash = location.hash().ok()?;
-    let token = hash.strip_prefix("#signin=")?;
-    if token.is_empty() || token.len() > 128 || !token.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        return None;
-    }
-    let token = token.to_owned();
-    let path = location.pathname().ok()?;
-    if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
-    }
-    Some(token)
-}
-
-/// Reloads the page to take up its server's newer version (`server`), once per version: a
-/// page that comes back no newer is not reloaded again. It reloads at the game it showed
-/// (`code`, watched or played: `/join/CODE` opens a game one plays in as one's own), else where
-/// it was; the key ring stays in the browser's storage. Whether it reloads (not where the
-/// session's storage, which remembers the try, cannot be written).
-pub(crate) fn reload_for_update(server: u32, shown: Option<(&str, bool)>) -> bool {
-    const TRIED: &str = "qiguo-reloaded-for-protocol";
-    let Some(window) = web_sys::window() else {
-        return false;
-    };
-    let Some(storage) = window.session_storage().ok().flatten() else {
-        return false;
-    };
-    let version = server.to_string();
-    if storage.get_item(TRIED).ok().flatten().as_deref() == Some(version.as_str()) {
-        return false;
-    }
-    if storage.set_item(TRIED, &version).is_err() {
-        return false;
-    }
-    let location = window.location();
-    match shown {
-        Some((code, watching)) => {
-            let path = if watching { "watch" } else { "join" };
-            location.replace(&format!("/{path}/{code}")).is_ok()
-        }
-        None => location.reload().is_ok(),
-    }
-}
-
-/// Whether the page's address carries a sign-in link's token still (it is taken when the page
-/// connects to its server).
-pub(crate) fn signin_token_waiting() -> bool {
-    web_sys::window()
-        .and_then(|w| w.location().hash().ok())
-        .is_some_and(|hash| hash.len() > "#signin=".len() && hash.starts_with("#signin="))
+    Invitation::parse(&browser::page_path()?).ok()
 }

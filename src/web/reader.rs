@@ -15,8 +15,8 @@ use qiguo_rules::Kingdom;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
-use crate::game::Match;
 use crate::game::selection::typed::MoveTyped;
+use crate::game::state::Match;
 use crate::game::telling::{Announced, Told};
 use crate::game::ui::windows_text::{WindowText, windows_text};
 use crate::i18n::Tr;
@@ -149,7 +149,7 @@ fn build_document(tr: Res<Tr>) {
                 let text = input.value();
                 if !text.trim().is_empty() {
                     TYPED.with(|typed| typed.borrow_mut().push(text));
-                    super::wake();
+                    crate::browser::wake();
                 }
                 input.set_value("");
             },

@@ -3,6 +3,7 @@
 //! game's plugins and the executor the main world runs on.
 
 pub mod launch;
+pub(crate) mod plugins;
 pub(crate) mod window;
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -14,11 +15,13 @@ use bevy::render::settings::{RenderCreation, WgpuSettings};
 use qiguo_rules::PlayerInfo;
 
 use crate::game::app::launch::Launch;
+use crate::game::app::plugins::{logic_plugins, view_plugins};
 use crate::game::preferences::Preferences;
+use crate::game::state::Match;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::game::tools::offscreen;
 use crate::game::tools::{perf, screenshot};
-use crate::game::{Match, camera, computer, logic_plugins, saving, view_plugins};
+use crate::game::{camera, computer, saving};
 
 /// Opens the game window and runs until it is closed (or the screenshot is saved).
 #[cfg(not(target_arch = "wasm32"))]
@@ -158,8 +161,6 @@ pub fn game_app(launch: Launch) -> App {
             .resource_mut::<crate::game::online::invite::Invited>()
             .follow(invitation);
     }
-    #[cfg(target_arch = "wasm32")]
-    app.add_plugins(crate::web::plugin);
     run_main_world_on_one_thread(&mut app);
     app
 }

@@ -6,10 +6,10 @@ use bevy::prelude::*;
 use bevy::window::MonitorSelection;
 use bevy::window::{Monitor, PrimaryWindow, WindowMode, WindowPosition};
 
-use crate::game::AppSystems;
 use crate::game::app::launch::WindowSize;
 use crate::game::keys;
 use crate::game::preferences::{Preferences, SettingsSystems};
+use crate::game::schedule::AppSystems;
 use crate::game::ui::toggled;
 use crate::settings::WindowPlacement;
 

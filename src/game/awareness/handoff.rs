@@ -6,9 +6,9 @@
 use bevy::prelude::*;
 use qiguo_rules::Kingdom;
 
-use crate::game::AppSystems;
 use crate::game::awareness::{PersonTurnStarted, assess_turn};
 use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
+use crate::game::schedule::AppSystems;
 use crate::game::state::{Match, Turn};
 use crate::i18n::Tr;
 use crate::tr;

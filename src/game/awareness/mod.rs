@@ -8,7 +8,7 @@ pub(crate) mod view;
 use bevy::prelude::*;
 use qiguo_rules::{Kingdom, Piece, PieceKind, Point, Position};
 
-use crate::game::AppSystems;
+use crate::game::schedule::AppSystems;
 use crate::game::state::{Match, SeatAuthority, Turn, TurnPhase};
 use crate::i18n::Tr;
 use crate::tr;

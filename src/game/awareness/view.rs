@@ -6,10 +6,10 @@
 use bevy::prelude::*;
 use qiguo_rules::Point;
 
-use crate::game::AppSystems;
 use crate::game::awareness::{Danger, Threats};
 use crate::game::frames::{GLOW_FRAME, Redraw};
 use crate::game::layout::point_position;
+use crate::game::schedule::AppSystems;
 use crate::game::selection::markers::{flat, glow};
 
 pub(crate) fn plugin(app: &mut App) {

@@ -13,12 +13,12 @@ use bevy_egui::input::egui_wants_any_keyboard_input;
 use bevy_panorbit_camera::{PanOrbitCamera, PanOrbitCameraPlugin};
 use qiguo_rules::Kingdom;
 
-use crate::game::AppSystems;
 use crate::game::frames::Redraw;
 use crate::game::input::touch::CameraGesture;
 use crate::game::keys;
 use crate::game::layout::{SIDE_PITCH, TOP_PITCH, kingdom_yaw, nearest_yaw};
 use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
+use crate::game::schedule::AppSystems;
 use crate::game::state::{Match, MatchReset, SeatAuthority, TurnPhase};
 use framing::{FOCUS, FreeArea, RADIUS_RANGE, fit_radius};
 

@@ -9,8 +9,8 @@ use bevy::prelude::*;
 use qiguo_ai::{Level, Limits};
 use qiguo_rules::{Kingdom, Move, PieceKind, Position};
 
-use crate::game::AppSystems;
 use crate::game::frames::Waker;
+use crate::game::schedule::AppSystems;
 use crate::game::search::{Search, Searcher};
 use crate::game::state::{HintUsed, Match, Mover, Notice, Turn, TurnGate};
 use crate::i18n::Tr;

@@ -3,10 +3,10 @@
 
 use bevy::prelude::*;
 
-use crate::game::AppSystems;
 use crate::game::hint::Hint;
 use crate::game::layout::point_position;
 use crate::game::recap::view::{ArrowAssets, SHADOW, arrow_pieces};
+use crate::game::schedule::AppSystems;
 use crate::game::state::{Review, TurnPhase};
 
 pub(crate) fn plugin(app: &mut App) {

@@ -5,8 +5,8 @@
 use bevy::prelude::*;
 use bevy_egui::input::egui_wants_any_keyboard_input;
 
-use crate::game::AppSystems;
 use crate::game::keys;
+use crate::game::schedule::AppSystems;
 use crate::game::state::{RedoRequested, Review, ReviewRequested, UndoRequested};
 
 pub(crate) fn plugin(app: &mut App) {

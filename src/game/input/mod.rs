@@ -15,12 +15,12 @@ use bevy_egui::input::{
 };
 use qiguo_rules::{PieceKind, Point};
 
-use crate::game::AppSystems;
 use crate::game::awareness::ToggleThreats;
 use crate::game::board::BoardSurface;
 use crate::game::keys;
 use crate::game::layout::nearest_point;
 use crate::game::recap::ReplayRequested;
+use crate::game::schedule::AppSystems;
 use crate::game::selection::cursor::{BoardCursor, CursorRequested};
 use crate::game::selection::{DeselectRequested, Hover, PointClicked};
 use crate::game::sound::ToggleMute;

@@ -13,8 +13,8 @@ use std::collections::BTreeSet;
 use bevy::prelude::*;
 use qiguo_rules::{Game, PlayerInfo, Point};
 
-use crate::game::AppSystems;
 use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
+use crate::game::schedule::AppSystems;
 use crate::game::selection::{ClickRefused, Guide, SelectionSystems};
 use crate::game::state::{
     Match, MatchReset, MoveApplied, MoveRejected, MoveShown, Mover, NewGameRequested, Notice,

@@ -3,9 +3,9 @@
 
 use bevy::prelude::*;
 
-use crate::game::AppSystems;
 use crate::game::frames::{GLOW_FRAME, Redraw};
 use crate::game::lessons::LessonMark;
+use crate::game::schedule::AppSystems;
 use crate::game::selection::markers::{flat, glow};
 
 pub(crate) fn plugin(app: &mut App) {

@@ -187,18 +187,18 @@ fn keys_section(
                             .export()
                             .map_err(|e| e.to_string())
                             .and_then(|(text, _)| {
-                                crate::web::files::download("qiguo-keys.json", &text)
+                                crate::browser::files::download("qiguo-keys.json", &text)
                             });
                         if let Err(why) = done {
                             form.keys_note = Some((false, tr!(tr, "keys-unreadable", why = why)));
                         }
                     }
                     if ui.button(tr.text("share-open-file")).clicked()
-                        && let Err(why) = crate::web::files::open("keys")
+                        && let Err(why) = crate::browser::files::open("keys")
                     {
                         form.keys_note = Some((false, tr!(tr, "keys-unreadable", why = why)));
                     }
-                    match crate::web::files::opened("keys") {
+                    match crate::browser::files::opened("keys") {
                         Some(Ok(text)) => form.keys_text = text,
                         Some(Err(why)) => {
                             form.keys_note = Some((false, tr!(tr, "keys-unreadable", why = why)));

@@ -335,7 +335,14 @@ pub(super) fn read_news(
 /// says an update waits.
 fn reload_for_update(server: u32, table: Option<&OnlineTable>) -> bool {
     #[cfg(target_arch = "wasm32")]
-    return crate::web::reload_for_update(server, table.map(|t| (t.code.as_str(), t.watching)));
+    return {
+        // `/join/CODE` opens a game one plays in as one's own.
+        let path = table.map(|t| {
+            let path = if t.watching { "watch" } else { "join" };
+            format!("/{path}/{}", t.code)
+        });
+        crate::browser::reload_for_update(server, path.as_deref())
+    };
     #[cfg(not(target_arch = "wasm32"))]
     return {
         let _ = (server, table);

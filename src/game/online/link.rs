@@ -28,7 +28,7 @@ pub(crate) fn home_server() -> Option<String> {
 pub(crate) fn signs_in_by_link(server: &str) -> bool {
     #[cfg(target_arch = "wasm32")]
     return qiguo_client::page_server().as_deref() == Some(server)
-        && crate::web::signin_token_waiting();
+        && crate::browser::signin_token_waiting();
     #[cfg(not(target_arch = "wasm32"))]
     return {
         let _ = server;
@@ -42,7 +42,7 @@ pub(crate) fn signs_in_by_link(server: &str) -> bool {
 fn who(url: &str, name: String, language: &str, keys: PathBuf) -> Who {
     #[cfg(target_arch = "wasm32")]
     let token = (qiguo_client::page_server().as_deref() == Some(url))
-        .then(crate::web::signin_token)
+        .then(crate::browser::signin_token)
         .flatten();
     #[cfg(not(target_arch = "wasm32"))]
     let token = {
@@ -72,7 +72,12 @@ pub(crate) fn remote(
     #[cfg(target_arch = "wasm32")]
     return {
         let _ = insecure_lan;
-        Link::start_waking(url.to_owned(), who, crate::web::notify::heard, Some(wake))
+        Link::start_waking(
+            url.to_owned(),
+            who,
+            crate::game::online::notify::page::heard,
+            Some(wake),
+        )
     };
     #[cfg(not(target_arch = "wasm32"))]
     return Link::start_waking(

@@ -61,14 +61,12 @@ use qiguo_protocol::{Answer, Ask, Event, GameSummary, NewGame, SeatView, TakeBac
 use qiguo_protocol::{GameId, MadeBy};
 use qiguo_rules::{Kingdom, Move};
 
-use crate::game::AppSystems;
-use crate::game::online::notify::Notifier;
+use crate::game::schedule::AppSystems;
 use crate::game::state::{SeatAuthority, SeatHolder};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Online>()
-        .init_resource::<Notifier>()
-        .add_plugins((invite::plugin, talk::plugin))
+        .add_plugins((invite::plugin, talk::plugin, notify::plugin))
         .add_message::<OnlineRequested>()
         .add_message::<OnlineCommand>()
         .add_message::<Answered>()

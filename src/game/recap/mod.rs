@@ -10,9 +10,9 @@ use std::ops::Range;
 use bevy::prelude::*;
 use qiguo_rules::{Game, Position};
 
-use crate::game::AppSystems;
 use crate::game::awareness::{PersonTurnStarted, assess_turn};
 use crate::game::frames::Redraw;
+use crate::game::schedule::AppSystems;
 use crate::game::state::{Match, Review, ReviewRequested, Turn, TurnPhase};
 
 pub(super) fn plugin(app: &mut App) {

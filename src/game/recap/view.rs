@@ -6,11 +6,11 @@
 use bevy::prelude::*;
 use qiguo_rules::{Kingdom, Point};
 
-use crate::game::AppSystems;
 use crate::game::art::palette::{Palette, palette_changed};
 use crate::game::art::textures::Rgba;
 use crate::game::layout::{STONE_RADIUS, point_position};
 use crate::game::recap::Recap;
+use crate::game::schedule::AppSystems;
 use crate::game::selection::markers::{flat, glow};
 use crate::game::state::{Match, Review, TurnPhase};
 

@@ -6,9 +6,9 @@
 use bevy::prelude::*;
 use qiguo_rules::Point;
 
-use crate::game::AppSystems;
 use crate::game::input::touch::Fingers;
 use crate::game::layout::{BOARD_THICKNESS, point_position};
+use crate::game::schedule::AppSystems;
 use crate::game::selection::cursor::BoardCursor;
 use crate::game::selection::{ClickRefused, Hover, Marker, MarkerKind, Selection};
 use crate::game::state::{Match, Review, TurnPhase};

@@ -11,8 +11,8 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use qiguo_rules::{Move, Point, Position};
 
-use crate::game::AppSystems;
 use crate::game::layout::point_position;
+use crate::game::schedule::AppSystems;
 use crate::game::state::{
     Match, MatchReset, MoveApplied, MoveRequested, Mover, Refusal, ShownPositionChanged, TurnGate,
 };

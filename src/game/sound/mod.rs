@@ -7,9 +7,9 @@ pub(crate) mod player;
 
 use bevy::prelude::*;
 
-use crate::game::AppSystems;
 use crate::game::awareness::{PersonTurnStarted, assess_turn};
 use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
+use crate::game::schedule::AppSystems;
 use crate::game::state::{Match, MoveShown};
 
 pub(super) fn plugin(app: &mut App) {

@@ -6,14 +6,14 @@
 use bevy::audio::{AudioPlayer, AudioSource, PlaybackSettings, Volume};
 use bevy::prelude::*;
 
-use crate::game::AppSystems;
+use crate::game::schedule::AppSystems;
 use crate::game::sound::{SoundCue, SoundSettings};
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(Startup, load_sounds)
         .add_systems(Update, play_cues.in_set(AppSystems::UpdateHud));
     #[cfg(target_arch = "wasm32")]
-    app.add_systems(PreUpdate, crate::web::sounds::add_arrived);
+    app.add_systems(PreUpdate, crate::browser::sounds::add_arrived);
 }
 
 /// The sound of `assets/sounds/NAME.wav`: embedded on the desktop.
@@ -38,7 +38,7 @@ macro_rules! sound {
 #[cfg(target_arch = "wasm32")]
 macro_rules! sound {
     ($sources:expr, $name:literal) => {
-        crate::web::sounds::fetched(&mut $sources, $name)
+        crate::browser::sounds::fetched(&mut $sources, $name)
     };
 }
 

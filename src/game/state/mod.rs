@@ -18,7 +18,7 @@ pub(crate) use refusal::TurnGate;
 use rules::*;
 pub use seats::{SeatAuthority, SeatHolder};
 
-use crate::game::AppSystems;
+use crate::game::schedule::AppSystems;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_state::<TurnPhase>()

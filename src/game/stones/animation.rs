@@ -4,8 +4,8 @@
 use bevy::math::curve::{Curve, EaseFunction};
 use bevy::prelude::*;
 
-use crate::game::AppSystems;
 use crate::game::frames::Redraw;
+use crate::game::schedule::AppSystems;
 use crate::game::state::{MoveShown, TurnPhase};
 
 pub(crate) fn plugin(app: &mut App) {

@@ -9,10 +9,10 @@ use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use qiguo_rules::{Kingdom, MoveReport, Piece, PieceKind, Point, Standing};
 
-use crate::game::AppSystems;
 use crate::game::frames::Redraw;
 use crate::game::layout::{LIFT, stone_rest, tray_slot};
 use crate::game::pace::Pace;
+use crate::game::schedule::AppSystems;
 use crate::game::state::{Match, MatchReset, MoveApplied, Review, ShownPositionChanged};
 use crate::game::stones::animation::{Leg, Tween};
 

@@ -9,13 +9,13 @@ use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use qiguo_rules::{Kingdom, Piece, PieceKind};
 
-use crate::game::AppSystems;
 use crate::game::art::palette::{
     EMPEROR_INK, EMPEROR_STONE, Emblem, EmblemShape, Palette, palette_changed, relative_luminance,
 };
 use crate::game::art::textures::{Canvas, Rgba};
 use crate::game::camera::ViewYaw;
 use crate::game::layout::{EMPEROR_RADIUS, STONE_HEIGHT, STONE_RADIUS};
+use crate::game::schedule::AppSystems;
 use crate::game::stones::{EmperorStone, Look, Stone};
 
 pub(crate) fn plugin(app: &mut App) {

@@ -267,7 +267,7 @@ pub(super) fn share_dialog(
             #[cfg(target_arch = "wasm32")]
             {
                 let form = &mut *form;
-                crate::web::files::buttons(
+                crate::browser::files::buttons(
                     ui,
                     tr,
                     &game_text::game_text(the_match.game()),

@@ -28,11 +28,11 @@ use bevy_egui::egui::{self, Color32, FontData, FontFamily, Pos2, Stroke};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
 use qiguo_rules::Kingdom;
 
-use crate::game::AppSystems;
 use crate::game::art::palette::{EmblemShape, KingdomStyle, Palette};
 use crate::game::art::textures::{KAI_FONT, Rgba};
 use crate::game::camera::framing::{FreeArea, PanelRects};
 use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
+use crate::game::schedule::AppSystems;
 use crate::game::widgets::UiSystems;
 use crate::game::widgets::{
     FINGER_TARGET, SHEET_BAR, SMALL_HEIGHT, SMALL_WIDTH, Sheet, SmallScreen,

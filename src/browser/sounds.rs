@@ -18,7 +18,7 @@ thread_local! {
 pub(crate) fn fetched(sources: &mut Assets<AudioSource>, name: &str) -> Handle<AudioSource> {
     let handle = sources.reserve_handle();
     let id = handle.id();
-    super::notify::page_bytes("sound", name, move |bytes| {
+    super::page_bytes("sound", name, move |bytes| {
         ARRIVED.with_borrow_mut(|arrived| arrived.push((id, bytes)));
         super::wake();
     });
@@ -40,10 +40,5 @@ pub(crate) fn add_arrived(mut sources: ResMut<Assets<AudioSource>>, mut added: L
             Err(e) => debug!("a sound was not added: {e}"),
         }
     }
-    if let Some(body) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.body())
-    {
-        let _ = body.set_attribute("data-sounds", &added.to_string());
-    }
+    super::note_on_body("data-sounds", &added.to_string());
 }

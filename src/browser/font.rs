@@ -15,8 +15,6 @@ use bevy_egui::EguiContexts;
 use bevy_egui::egui::epaint::text::{FontInsert, FontPriority, FontTweak, InsertFontFamily};
 use bevy_egui::egui::{FontData, FontDefinitions, FontFamily};
 
-use super::BoardShown;
-
 /// The fonts fetched after the board: the page's name for each (`qiguo.font(NAME)` in
 /// web/index.html), the interface's name, and how much smaller its glyphs are drawn (egui's
 /// own sizes for its emoji faces).
@@ -34,7 +32,7 @@ thread_local! {
 /// The fonts of the first frames, given to egui before its first pass (it has none of its own
 /// in a page): Ubuntu Light for text and Hack for moves and coordinates, each the other's
 /// fallback (Hack draws the arrows and triangles of the move list's buttons).
-pub(crate) fn install_first_fonts(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
+fn install_first_fonts(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     if *done {
         return Ok(());
     }
@@ -60,14 +58,22 @@ pub(crate) fn install_first_fonts(mut contexts: EguiContexts, mut done: Local<bo
     Ok(())
 }
 
-/// Once the board is drawn, asks the page for each later font (`qiguo.font`, web/index.html).
-pub(crate) fn fetch_later_fonts(shown: Res<BoardShown>, mut asked: Local<bool>) {
-    if !shown.0 || *asked {
-        return;
-    }
-    *asked = true;
+/// The first fonts given to egui before its first pass, the later ones added as they arrive.
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        PreUpdate,
+        install_first_fonts
+            .after(bevy_egui::EguiPreUpdateSet::InitContexts)
+            .before(bevy_egui::EguiPreUpdateSet::BeginPass),
+    )
+    .add_systems(bevy_egui::EguiPrimaryContextPass, add_later_fonts);
+}
+
+/// Asks the page for each later font (`qiguo.font`, web/index.html): called once the board is
+/// drawn, so that they do not hold it up.
+pub(crate) fn fetch_later_fonts() {
     for (index, (name, _, _)) in LATER.iter().enumerate() {
-        super::notify::page_bytes("font", name, move |bytes| {
+        super::page_bytes("font", name, move |bytes| {
             ARRIVED.with_borrow_mut(|arrived| arrived.push((index, bytes)));
             super::wake();
         });
@@ -77,7 +83,7 @@ pub(crate) fn fetch_later_fonts(shown: Res<BoardShown>, mut asked: Local<bool>) 
 /// Adds each later font that arrived to the interface's fonts, after those it has: the
 /// characters they lack come from it. The page notes the whole Chinese cut (`<body
 /// data-whole-font>`) and the emoji (`<body data-emoji-fonts>`, their count).
-pub(crate) fn add_later_fonts(mut contexts: EguiContexts, mut emoji: Local<u32>) -> Result {
+fn add_later_fonts(mut contexts: EguiContexts, mut emoji: Local<u32>) -> Result {
     let arrived = ARRIVED.take();
     if arrived.is_empty() {
         return Ok(());
