@@ -38,18 +38,33 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<FramesAsked>()
         .add_systems(PreStartup, find_the_event_loop.in_set(FindTheEventLoop))
         .add_systems(First, forget_the_last_frames_asks)
+        .configure_sets(Last, AskFrames.before(arm_the_alarm))
         .add_systems(
             Last,
             (
-                one_more_frame_after_a_change,
-                arm_the_alarm,
-                count_the_frames,
-            )
-                .chain(),
+                one_more_frame_after_a_change.in_set(AskFrames),
+                (arm_the_alarm, count_the_frames).chain(),
+            ),
         );
 }
 
-/// A frame in which the game moved on (a move, a phase, a reviewed move, the link's state) is
+/// Where the last asks of a frame are made ([`Last`]), before the alarm is set for them.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct AskFrames;
+
+/// One more frame after a frame that changed `R` (added to [`Last`], in [`AskFrames`], by the
+/// plugin that owns `R`): what the change set in motion is read there, as for the game's own
+/// state in [`one_more_frame_after_a_change`].
+pub(crate) fn one_more_frame_when_changed<R: Resource>(
+    resource: Option<Res<R>>,
+    mut redraw: Redraw,
+) {
+    if resource.is_some_and(|r| r.is_changed()) {
+        redraw.now();
+    }
+}
+
+/// A frame in which the game moved on (a move, a phase, a reviewed move) is
 /// followed by one more: what it set in motion is read there (a phase asked for is entered in
 /// the next frame, a message written late in a frame is read early in the next). A frame that
 /// changes nothing asks for nothing.
@@ -58,14 +73,12 @@ fn one_more_frame_after_a_change(
     phase: Option<Res<State<crate::game::state::TurnPhase>>>,
     next_phase: Option<Res<NextState<crate::game::state::TurnPhase>>>,
     review: Option<Res<crate::game::state::Review>>,
-    online: Option<Res<crate::game::online::Online>>,
     mut redraw: Redraw,
 ) {
     let changed = the_match.is_some_and(|m| m.is_changed())
         || phase.is_some_and(|p| p.is_changed())
         || next_phase.is_some_and(|n| !matches!(*n, NextState::Unchanged))
-        || review.is_some_and(|r| r.is_changed())
-        || online.is_some_and(|o| o.is_changed());
+        || review.is_some_and(|r| r.is_changed());
     if changed {
         redraw.now();
     }

@@ -13,8 +13,7 @@ use qiguo_rules::{Game, Kingdom, Move, Piece, PieceKind, Point, Position};
 
 use crate::game::hint::HintRequested;
 use crate::game::keys;
-use crate::game::online::Online;
-use crate::game::state::{Match, TurnPhase, UndoRequested};
+use crate::game::state::{Match, SeatAuthority, TurnPhase, UndoRequested};
 use crate::game::ui::describe::MoveDescription;
 use crate::i18n::Tr;
 use crate::tr;
@@ -51,7 +50,7 @@ pub struct Announced {
 /// move typed as soon as it is said is not refused.
 fn announce_the_game(
     the_match: Res<Match>,
-    online: Res<Online>,
+    authority: Res<SeatAuthority>,
     phase: Res<State<TurnPhase>>,
     tr: Res<Tr>,
     mut seen: Local<Option<crate::game::state::Turn>>,
@@ -95,7 +94,7 @@ fn announce_the_game(
         );
         *turn_told = Some(turn);
     } else if *phase.get() == TurnPhase::AwaitingInput {
-        if person_here(&the_match, &online, pos.to_move()) {
+        if person_here(&the_match, &authority, pos.to_move()) {
             say(
                 tr!(
                     tr,
@@ -112,9 +111,9 @@ fn announce_the_game(
 
 /// Whether `kingdom` is played by a person at this screen (not a computer, not someone
 /// elsewhere in an online game).
-fn person_here(the_match: &Match, online: &Online, kingdom: Kingdom) -> bool {
+fn person_here(the_match: &Match, authority: &SeatAuthority, kingdom: Kingdom) -> bool {
     the_match.computer(kingdom).is_none()
-        && (!online.is_online() || online.plays(the_match.position(), kingdom))
+        && (!authority.follows_server() || authority.plays_online(the_match.position(), kingdom))
 }
 
 /// A command typed in the move box, or why it could not be read.
@@ -135,7 +134,7 @@ pub struct Told(pub String);
 fn carry_out_commands(
     mut typed: MessageReader<CommandTyped>,
     the_match: Res<Match>,
-    online: Res<Online>,
+    authority: Res<SeatAuthority>,
     tr: Res<Tr>,
     mut told: MessageWriter<Told>,
     mut hints: MessageWriter<HintRequested>,
@@ -157,7 +156,12 @@ fn carry_out_commands(
                 concede.write(ConcedeAsked);
                 continue;
             }
-            Ok(command) => answer(*command, the_match.game(), asker(&the_match, &online), *tr),
+            Ok(command) => answer(
+                *command,
+                the_match.game(),
+                asker(&the_match, &authority),
+                *tr,
+            ),
         };
         told.write(Told(words));
     }
@@ -165,11 +169,11 @@ fn carry_out_commands(
 
 /// The kingdom whose pieces "my pieces" are: in an online game the first this window holds,
 /// else the one to move (at one screen, the player typing is the one whose turn it is).
-fn asker(the_match: &Match, online: &Online) -> Kingdom {
+fn asker(the_match: &Match, authority: &SeatAuthority) -> Kingdom {
     let pos = the_match.position();
     Kingdom::ALL
         .into_iter()
-        .find(|&k| online.plays(pos, k))
+        .find(|&k| authority.plays_online(pos, k))
         .unwrap_or(pos.to_move())
 }
 

@@ -18,9 +18,8 @@ use crate::browser;
 use crate::game::app::launch::Launch;
 use crate::game::computer::Thinking;
 use crate::game::lessons::LessonRun;
-use crate::game::online::Online;
 use crate::game::online::invite::Invitation;
-use crate::game::state::Match;
+use crate::game::state::{Match, SeatAuthority};
 use crate::i18n::Tr;
 use crate::tr;
 
@@ -109,12 +108,16 @@ fn note_search_time(thinking: Res<Thinking>, mut noted: Local<Duration>) {
 fn page_title(
     the_match: Res<Match>,
     lessons: Res<LessonRun>,
-    online: Res<Online>,
+    authority: Res<SeatAuthority>,
     tr: Res<Tr>,
     mut shown: Local<String>,
 ) {
     // Worded again only when something it says may have changed, not every frame.
-    if !(the_match.is_changed() || lessons.is_changed() || online.is_changed() || tr.is_changed()) {
+    if !(the_match.is_changed()
+        || lessons.is_changed()
+        || authority.is_changed()
+        || tr.is_changed())
+    {
         return;
     }
     let tr = *tr;
@@ -131,7 +134,7 @@ fn page_title(
         tr!(tr, "page-title-won", kingdom = tr.kingdom(outcome.winner))
     } else {
         let kingdom = pos.to_move();
-        if online.plays(pos, kingdom) {
+        if authority.plays_online(pos, kingdom) {
             tr!(tr, "page-title-your-move", kingdom = tr.kingdom(kingdom))
         } else {
             tr!(

@@ -251,7 +251,7 @@ fn say_refused(
     }
     for words in rejected
         .read()
-        .filter_map(|r| crate::game::ui::rejected_words(r, tr))
+        .filter_map(|r| crate::game::ui::status::rejected_words(r, tr))
     {
         add_line("readerSaid", &words);
     }

@@ -42,7 +42,7 @@ pub fn view_plugins(app: &mut App) {
         hint::view::plugin,
         lessons::view::plugin,
         lessons::ui::plugin,
-        online::ui::plugin,
+        online::view_plugin,
     ));
     app.add_plugins((
         board::plugin,

@@ -10,7 +10,7 @@ use crate::game::app::launch::WindowSize;
 use crate::game::keys;
 use crate::game::preferences::{Preferences, SettingsSystems};
 use crate::game::schedule::AppSystems;
-use crate::game::ui::toggled;
+use crate::game::ui::settings::toggled;
 use crate::settings::WindowPlacement;
 
 pub(crate) fn plugin(app: &mut App) {

@@ -14,7 +14,6 @@ use bevy_panorbit_camera::{PanOrbitCamera, PanOrbitCameraPlugin};
 use qiguo_rules::Kingdom;
 
 use crate::game::frames::Redraw;
-use crate::game::input::touch::CameraGesture;
 use crate::game::keys;
 use crate::game::layout::{SIDE_PITCH, TOP_PITCH, kingdom_yaw, nearest_yaw};
 use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
@@ -28,6 +27,7 @@ pub(super) fn plugin(app: &mut App) {
         .keep_setting::<ViewSettings>()
         .init_resource::<ViewYaw>()
         .add_message::<ViewRequested>()
+        .add_message::<CameraGesture>()
         .add_systems(Startup, spawn_camera)
         .add_systems(Update, adapt_to_software_rendering)
         .add_systems(Last, keep_drawing_while_easing)
@@ -55,6 +55,17 @@ pub(super) fn plugin(app: &mut App) {
                 .chain()
                 .in_set(AppSystems::SyncView),
         );
+}
+
+/// A change of view asked for by fingers (the touch screen's gestures).
+#[derive(Message, Clone, Copy, Debug, PartialEq)]
+pub(crate) enum CameraGesture {
+    /// Turn by a travel in logical pixels (x: around the board, y: up and down).
+    Orbit(Vec2),
+    /// Multiply the distance by this.
+    Zoom(f32),
+    /// Turn around the board by this angle (radians, clockwise on the screen).
+    Twist(f32),
 }
 
 /// A camera view: from behind a kingdom's edge, or from above.

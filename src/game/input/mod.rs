@@ -33,7 +33,6 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<touch::Gestures>()
         .init_resource::<touch::HeldCard>()
         .init_resource::<touch::Fingers>()
-        .add_message::<touch::CameraGesture>()
         .add_observer(on_click)
         .add_observer(on_over)
         .add_observer(on_out)

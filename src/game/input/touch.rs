@@ -22,6 +22,7 @@ use bevy_egui::{EguiContexts, egui};
 use qiguo_rules::Point;
 
 use crate::game::board::BoardSurface;
+use crate::game::camera::CameraGesture;
 use crate::game::camera::framing::PanelRects;
 use crate::game::frames::Redraw;
 use crate::game::layout::point_position;
@@ -226,17 +227,6 @@ fn two_fingers(other: Vec2, before: Vec2, after: Vec2) -> Vec<Recognised> {
         out.push(Recognised::Orbit(midpoint_travel));
     }
     out
-}
-
-/// A change of view asked for by fingers, for the camera.
-#[derive(Message, Clone, Copy, Debug, PartialEq)]
-pub(crate) enum CameraGesture {
-    /// Turn by a travel in logical pixels (x: around the board, y: up and down).
-    Orbit(Vec2),
-    /// Multiply the distance by this.
-    Zoom(f32),
-    /// Turn around the board by this angle (radians, clockwise on the screen).
-    Twist(f32),
 }
 
 /// The stone whose card a long press shows, and where the finger was (logical pixels); kept

@@ -8,8 +8,8 @@ use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_protocol::{Answer, Ask, GameSummary};
 
 use super::my_games::{players_cell, when};
+use super::shared::{Answered, Online, OnlineCommand, OnlineSystems, Pending, SignedIn};
 use super::ui::{OnlineSectionApp, SectionOrder};
-use super::{Answered, Online, OnlineCommand, OnlineSystems, Pending, SignedIn};
 use crate::game::state::Notice;
 use crate::i18n::Tr;
 use crate::tr;

@@ -6,7 +6,7 @@
 use bevy::prelude::*;
 use qiguo_protocol::{Ask, GameId};
 
-use super::{Answered, Online, OnlineSystems, Pending};
+use super::shared::{Answered, Online, OnlineSystems, Pending};
 use crate::game::state::Notice;
 use crate::i18n::Tr;
 

@@ -8,8 +8,8 @@ use qiguo_client::{KeyStore, KeysError};
 use qiguo_protocol::MAX_NAME_CHARS;
 
 use super::invite::{Invitation, Invited};
+use super::shared::{Online, OnlineRequested, Status};
 use super::ui::{OnlineForm, OnlineSectionApp, SectionOrder};
-use super::{Online, OnlineRequested, Status};
 use crate::i18n::Tr;
 use crate::tr;
 

@@ -1,9 +1,6 @@
 //! The connection: the link started on request (to the window's own server or one elsewhere)
 //! or let go, the player's requests sent, and what the link reports read and answered.
 
-#[cfg(all(feature = "host", not(target_arch = "wasm32")))]
-use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
-
 use bevy::prelude::*;
 use qiguo_protocol::link::News;
 
@@ -11,30 +8,14 @@ use super::link;
 use qiguo_protocol::client::ClientError;
 use qiguo_protocol::{Answer, Ask, Refusal};
 
-use super::*;
+use super::events::on_event;
+use super::shared::*;
+use super::table::put_on_board;
+use super::words;
 use crate::game::online::notify::Notifier;
 use crate::game::state::{GameFromServer, Match, Notice, PlayersFromServer};
 use crate::i18n::Tr;
 use crate::tr;
-
-/// The address other machines reach a server listening on `bind` at: this machine's address on
-/// the network it reaches others by (found by routing, no packet sent), else `bind` itself.
-#[cfg(all(feature = "host", not(target_arch = "wasm32")))]
-pub(crate) fn joinable_address(bind: SocketAddr) -> SocketAddr {
-    if !bind.ip().is_unspecified() {
-        return bind;
-    }
-    let routed = UdpSocket::bind((Ipv4Addr::UNSPECIFIED, 0))
-        .and_then(|s| {
-            // A documentation address (TEST-NET-1): connecting a UDP socket only picks a route.
-            s.connect((Ipv4Addr::new(192, 0, 2, 1), 9))?;
-            s.local_addr()
-        })
-        .ok()
-        .map(|a| a.ip())
-        .filter(|ip| !ip.is_unspecified());
-    SocketAddr::new(routed.unwrap_or(bind.ip()), bind.port())
-}
 
 /// Starts the link on request, or lets it go.
 pub(super) fn connect_or_leave(

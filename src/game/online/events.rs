@@ -6,7 +6,7 @@ use qiguo_protocol::{Ask, Event};
 use qiguo_protocol::{GameId, MadeBy};
 use qiguo_rules::notation;
 
-use super::*;
+use super::shared::*;
 use crate::game::online::notify::{self, Notifier};
 use crate::game::state::{Match, Notice, PlayersFromServer};
 use crate::i18n::Tr;

@@ -6,8 +6,8 @@ use bevy::prelude::*;
 use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_protocol::{Answer, Ask, Holidays};
 
+use super::shared::{Answered, Online, OnlineSystems, Pending, SignedIn};
 use super::ui::{OnlineSectionApp, SectionOrder};
-use super::{Answered, Online, OnlineSystems, Pending, SignedIn};
 use crate::game::state::Notice;
 use crate::i18n::Tr;
 use crate::tr;

@@ -16,8 +16,8 @@ use bevy_egui::egui::{self, RichText};
 use qiguo_protocol::SeatPlan;
 use qiguo_rules::Kingdom;
 
+use super::shared::{Online, OnlineCommand, OnlineRequested, Status};
 use super::ui::OnlineForm;
-use super::{Online, OnlineCommand, OnlineRequested, Status};
 use crate::game::state::Notice;
 use crate::game::widgets::{UiSystems, WithinTheScreen, centred_dialog};
 use crate::i18n::Tr;

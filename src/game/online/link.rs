@@ -118,10 +118,7 @@ pub(crate) fn own_server(
     config.port = port;
     // A LAN evening at home: plain WebSocket, said so in the window.
     config.insecure_lan = lan;
-    let address = format!(
-        "ws://{}",
-        super::connection::joinable_address(SocketAddr::new(bind, port))
-    );
+    let address = format!("ws://{}", joinable_address(SocketAddr::new(bind, port)));
     let start: qiguo_client::Starter = Box::new(move || {
         Box::pin(async move {
             // The own server's lines reach Bevy's log through `tracing`.
@@ -134,4 +131,23 @@ pub(crate) fn own_server(
     let who = who("", name, language, keys);
     let link = Link::start_waking(qiguo_client::Target::Own(start), who, Some(wake));
     (link, address)
+}
+
+/// The address other machines reach a server listening on `bind` at: this machine's address on
+/// the network it reaches others by (found by routing, no packet sent), else `bind` itself.
+#[cfg(all(feature = "host", not(target_arch = "wasm32")))]
+fn joinable_address(bind: std::net::SocketAddr) -> std::net::SocketAddr {
+    if !bind.ip().is_unspecified() {
+        return bind;
+    }
+    let routed = std::net::UdpSocket::bind((std::net::Ipv4Addr::UNSPECIFIED, 0))
+        .and_then(|s| {
+            // A documentation address (TEST-NET-1): connecting a UDP socket only picks a route.
+            s.connect((std::net::Ipv4Addr::new(192, 0, 2, 1), 9))?;
+            s.local_addr()
+        })
+        .ok()
+        .map(|a| a.ip())
+        .filter(|ip| !ip.is_unspecified());
+    std::net::SocketAddr::new(routed.unwrap_or(bind.ip()), bind.port())
 }

@@ -14,8 +14,8 @@ use qiguo_protocol::{Answer, Ask, Event, Pace, QuickPace};
 
 use super::notify::{self, Notifier};
 use super::quick::pace_words;
+use super::shared::{Answered, Online, OnlineCommand, OnlineSystems, Pending, SignedIn, Told};
 use super::ui::{OnlineSectionApp, SectionOrder};
-use super::{Answered, Online, OnlineCommand, OnlineSystems, Pending, SignedIn, Told};
 use crate::game::state::Notice;
 use crate::i18n::Tr;
 use crate::tr;

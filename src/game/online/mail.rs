@@ -8,8 +8,8 @@ use bevy::prelude::*;
 use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_protocol::{Answer, Ask, Event, MailView};
 
+use super::shared::{Answered, Online, OnlineSystems, Pending, SignedIn, Told};
 use super::ui::{OnlineSectionApp, SectionOrder};
-use super::{Answered, Online, OnlineSystems, Pending, SignedIn, Told};
 use crate::game::state::Notice;
 use crate::i18n::Tr;
 use crate::tr;

@@ -5,8 +5,8 @@ use bevy::prelude::*;
 use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_protocol::GameSummary;
 
+use super::shared::{Online, OnlineCommand};
 use super::ui::{OnlineSectionApp, SectionOrder};
-use super::{Online, OnlineCommand};
 use crate::i18n::Tr;
 use crate::tr;
 

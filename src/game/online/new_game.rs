@@ -7,9 +7,9 @@ use qiguo_ai::Level;
 use qiguo_protocol::{MAX_DAYS, MIN_DAYS, NewGame, Pace, SeatPlan, WhenOverdue};
 use qiguo_rules::Kingdom;
 
+use super::shared::{Online, OnlineCommand};
 use super::ui::{OnlineForm, OnlineSectionApp, SectionOrder};
 use super::words::refusal_words;
-use super::{Online, OnlineCommand};
 use crate::game::state::Match;
 use crate::i18n::Tr;
 use crate::tr;

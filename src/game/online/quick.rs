@@ -6,8 +6,8 @@ use bevy::prelude::*;
 use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_protocol::QuickPace;
 
+use super::shared::{Online, OnlineCommand, Status};
 use super::ui::{OnlineForm, OnlineSectionApp, SectionOrder};
-use super::{Online, OnlineCommand, Status};
 use crate::i18n::Tr;
 
 pub(super) fn plugin(app: &mut App) {

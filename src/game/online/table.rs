@@ -7,7 +7,7 @@ use qiguo_protocol::{Ask, GameView};
 use qiguo_protocol::{MadeBy, SeatPlan};
 use qiguo_rules::PlayerInfo;
 
-use super::*;
+use super::shared::*;
 use crate::game::recap::Recap;
 use crate::game::state::{
     GameFromServer, Match, MatchReset, MoveRequested, Mover, Notice, SeatAuthority, Turn, TurnGate,

@@ -9,8 +9,8 @@ use qiguo_protocol::SeatPlan;
 
 use super::conduct::Conduct;
 use super::invite::Invitation;
+use super::shared::{Online, OnlineCommand};
 use super::ui::server_line;
-use super::{Online, OnlineCommand};
 use crate::game::state::Match;
 use crate::game::widgets::{UiSystems, WithinTheScreen, centred_dialog};
 use crate::i18n::Tr;

@@ -8,8 +8,8 @@ use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_protocol::MAX_TALK_CHARS;
 
-use super::{Online, OnlineCommand};
-use crate::game::ui::moves::text_colour;
+use super::shared::{Online, OnlineCommand};
+use crate::game::ui::kit::text_colour;
 use crate::game::widgets::{GAP, UiSystems, panel_rect};
 use crate::i18n::Tr;
 use crate::tr;

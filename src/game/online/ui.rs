@@ -10,21 +10,13 @@ use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_protocol::DEFAULT_PORT;
 use qiguo_rules::Kingdom;
 
-use crate::game::online::{Online, OnlineCommand, OnlineRequested, Status};
+use super::shared::{Online, OnlineCommand, OnlineRequested, Status};
 use crate::game::widgets::{UiSystems, WithinTheScreen, centred_dialog};
 use crate::i18n::Tr;
 use crate::tr;
 
-/// The online windows, drawn in the interface's order.
-pub(crate) fn plugin(app: &mut App) {
-    app.add_plugins((
-        super::invite::view_plugin,
-        super::table_view::plugin,
-        super::connect_view::plugin,
-        super::quick::plugin,
-        super::my_games::plugin,
-        super::new_game::plugin,
-    ));
+/// The *Online…* window's frame and its server section; each concern adds its own.
+pub(super) fn plugin(app: &mut App) {
     app.init_resource::<OnlineForm>()
         .init_resource::<OnlineSections>()
         .add_systems(

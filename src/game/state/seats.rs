@@ -46,6 +46,16 @@ impl SeatAuthority {
         }
     }
 
+    /// Whether this machine plays `kingdom` in a game it follows from a server (`pos` its
+    /// position): it holds the kingdom's seat, and is not only watching. False at one screen.
+    pub fn plays_online(&self, pos: &qiguo_rules::Position, kingdom: qiguo_rules::Kingdom) -> bool {
+        self.follows_server()
+            && pos
+                .seats()
+                .player(kingdom)
+                .is_some_and(|player| self.plays_here(player))
+    }
+
     /// Whether `player`'s moves are chosen on this machine (by a person at this screen, or by
     /// one of its computers).
     pub fn plays_here(&self, player: u8) -> bool {

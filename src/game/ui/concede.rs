@@ -10,8 +10,8 @@ use qiguo_rules::Move;
 
 use crate::game::pace::{Pace, PaceChoice};
 use crate::game::state::{Match, MatchReset, MoveRequested, Mover, Turn, TurnGate, TurnPhase};
-use crate::game::ui::NewGameForm;
 use crate::game::ui::describe::MoveDescription;
+use crate::game::ui::dialogs::NewGameForm;
 use crate::game::widgets::WithinTheScreen;
 use crate::i18n::Tr;
 use crate::tr;
@@ -104,7 +104,7 @@ pub(super) fn concede_dialog(
     let (consequence, ends) = concession(&the_match, tr);
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
-    crate::game::ui::centred_dialog(
+    crate::game::widgets::centred_dialog(
         "Concede",
         tr!(tr, "concede-title", kingdom = tr.kingdom(kingdom)),
     )
@@ -198,9 +198,8 @@ pub(super) fn finish_offer(
         )));
     }
     let ctx = contexts.ctx_mut()?;
-    crate::game::ui::centred_dialog("No person left", tr.text("finish-title")).show_within_screen(
-        ctx,
-        |ui| {
+    crate::game::widgets::centred_dialog("No person left", tr.text("finish-title"))
+        .show_within_screen(ctx, |ui| {
             ui.label(tr.text("finish-explain"));
             ui.horizontal(|ui| {
                 if ui
@@ -221,8 +220,7 @@ pub(super) fn finish_offer(
                     form.answered = Some(generation);
                 }
             });
-        },
-    );
+        });
     Ok(())
 }
 

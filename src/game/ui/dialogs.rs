@@ -10,7 +10,7 @@ use qiguo_rules::{Kingdom, PlayerInfo, Position, Preset, Rules, Seating, SeatsEr
 use crate::game::preferences::{KeptSetting, Preferences};
 use crate::game::selection::{AllyAttackAnswered, Selection};
 use crate::game::state::{Match, NewGameRequested, Review, UndoRequested};
-use crate::game::ui::{badge, controller_choice};
+use crate::game::ui::kit::{badge, controller_choice};
 use crate::game::widgets::WithinTheScreen;
 use crate::i18n::Tr;
 use crate::settings::NewGameChoices;
@@ -277,7 +277,7 @@ pub(super) fn new_game(
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let mut start = None;
-    crate::game::ui::centred_dialog("New game", tr.text("new-game-title"))
+    crate::game::widgets::centred_dialog("New game", tr.text("new-game-title"))
         .open(&mut open)
         .show_within_screen(ctx, |ui| {
             let form = &mut *form;
@@ -476,7 +476,7 @@ pub(super) fn game_over(
         return Ok(());
     }
     let ctx = contexts.ctx_mut()?;
-    crate::game::ui::centred_dialog("Game over", tr.text("game-over-title"))
+    crate::game::widgets::centred_dialog("Game over", tr.text("game-over-title"))
         .anchor(egui::Align2::CENTER_CENTER, [0.0, -40.0])
         .show_within_screen(ctx, |ui| {
             ui.horizontal(|ui| {

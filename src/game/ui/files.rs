@@ -54,7 +54,7 @@ pub(super) fn save_dialog(
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
-    crate::game::ui::centred_dialog("Save game", tr.text("save-title"))
+    crate::game::widgets::centred_dialog("Save game", tr.text("save-title"))
         .open(&mut open)
         .show_within_screen(ctx, |ui| {
             ui.set_width(380.0);
@@ -117,7 +117,7 @@ pub(super) fn load_dialog(
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
-    crate::game::ui::centred_dialog("Load game", tr.text("load-title"))
+    crate::game::widgets::centred_dialog("Load game", tr.text("load-title"))
         .open(&mut open)
         .show_within_screen(ctx, |ui| {
             ui.set_width(560.0);
@@ -244,7 +244,7 @@ pub(super) fn share_dialog(
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
-    crate::game::ui::centred_dialog("Import and export", tr.text("share-title"))
+    crate::game::widgets::centred_dialog("Import and export", tr.text("share-title"))
         .open(&mut open)
         .show_within_screen(ctx, |ui| {
             ui.set_width(560.0);
@@ -338,9 +338,8 @@ pub(super) fn resume_dialog(
         return Ok(());
     };
     let ctx = contexts.ctx_mut()?;
-    crate::game::ui::centred_dialog("Welcome back", tr.text("resume-title")).show_within_screen(
-        ctx,
-        |ui| {
+    crate::game::widgets::centred_dialog("Welcome back", tr.text("resume-title"))
+        .show_within_screen(ctx, |ui| {
             ui.set_width(380.0);
             let summary = saves::SaveSummary::of(&loaded.game);
             let names: Vec<&str> = loaded
@@ -380,7 +379,6 @@ pub(super) fn resume_dialog(
                     answers.write(ResumeAnswered(false));
                 }
             });
-        },
-    );
+        });
     Ok(())
 }

@@ -16,8 +16,8 @@ use crate::game::frames::Redraw;
 use crate::game::layout::point_position;
 use crate::game::selection::{Hover, Marker, Selection};
 use crate::game::state::{Match, Review, Turn};
-use crate::game::ui::kingdom_style;
-use crate::game::ui::{badge, c32};
+use crate::game::ui::kit::kingdom_style;
+use crate::game::ui::kit::{badge, c32};
 use crate::i18n::Tr;
 use crate::tr;
 
@@ -346,7 +346,7 @@ pub(super) fn piece_card(
         .map_or(egui::vec2(316.0, 220.0), |r| r.size());
     let panels: Vec<egui::Rect> = super::PANELS
         .iter()
-        .filter_map(|name| super::panel_rect(ctx, name))
+        .filter_map(|name| crate::game::widgets::panel_rect(ctx, name))
         .collect();
     let place = card_rect(pointer, size, ctx.content_rect(), &marks, &panels);
     egui::Area::new(id)

@@ -6,44 +6,45 @@
 mod concede;
 pub(crate) mod describe;
 pub(crate) mod dialogs;
-mod files;
+pub(crate) mod files;
 mod fingers;
 mod help;
+pub(crate) mod kit;
 mod movebox;
 pub(crate) mod moves;
 mod report;
-mod settings;
+pub(crate) mod settings;
 mod standings;
-mod status;
+pub(crate) mod status;
 mod tabs;
-#[cfg(target_arch = "wasm32")]
-pub(crate) use status::rejected_words;
 pub(crate) mod welcome;
 #[cfg(any(test, target_arch = "wasm32"))]
 pub(crate) mod windows_text;
+pub(crate) mod zoom;
 
 use bevy::prelude::*;
 use bevy_egui::egui::epaint::text::{FontInsert, FontPriority, InsertFontFamily};
-use bevy_egui::egui::{self, Color32, FontData, FontFamily, Pos2, Stroke};
+use bevy_egui::egui::{self, Color32, FontData, FontFamily, Stroke};
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass};
-use qiguo_rules::Kingdom;
 
-use crate::game::art::palette::{EmblemShape, KingdomStyle, Palette};
-use crate::game::art::textures::{KAI_FONT, Rgba};
-use crate::game::camera::framing::{FreeArea, PanelRects};
-use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
+use crate::game::art::palette::Palette;
+use crate::game::art::textures::KAI_FONT;
+use crate::game::camera::framing::PanelRects;
+use crate::game::preferences::{KeepSetting, Preferences};
 use crate::game::schedule::AppSystems;
 use crate::game::widgets::UiSystems;
 use crate::game::widgets::{
     FINGER_TARGET, SHEET_BAR, SMALL_HEIGHT, SMALL_WIDTH, Sheet, SmallScreen,
 };
-pub(crate) use crate::game::widgets::{GAP, centred_dialog, column_top, panel_rect};
+use crate::game::widgets::{GAP, panel_rect};
 use crate::i18n::Tr;
 
-pub(crate) use dialogs::NewGameForm;
-pub(crate) use files::FilesForm;
-pub(crate) use settings::toggled;
-pub(crate) use status::Toast;
+use kit::{PANELS, palette_id};
+use zoom::{InterfaceZoom, zoom_keys};
+
+use dialogs::NewGameForm;
+use files::FilesForm;
+use status::Toast;
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_plugins((fingers::plugin, tabs::plugin))
@@ -197,18 +198,6 @@ fn set_up_style(mut contexts: EguiContexts, mut done: Local<bool>) -> Result {
     Ok(())
 }
 
-/// The lasting panels, by their ids: the turn strip, the toolbar, the Kingdoms and Moves
-/// windows, the status line and a lesson's card. The board is framed in the space they leave.
-const PANELS: [&str; 7] = [
-    "turn strip",
-    "toolbar",
-    "Kingdoms",
-    "Moves",
-    "status",
-    "lesson card",
-    SHEET_BAR,
-];
-
 /// The panels that are sheets on a small screen: passing, drawn over the board, not framing it.
 const SHEETS: [&str; 3] = ["toolbar", "Kingdoms", "Moves"];
 
@@ -281,15 +270,6 @@ fn sheet_bar(
     Ok(())
 }
 
-/// The free area (where the board is framed) in points: banners and the turn strip centre on it.
-fn board_area(ctx: &egui::Context, free: &FreeArea) -> egui::Rect {
-    let scale = ctx.pixels_per_point();
-    egui::Rect::from_min_max(
-        egui::pos2(free.rect.min.x / scale, free.rect.min.y / scale),
-        egui::pos2(free.rect.max.x / scale, free.rect.max.y / scale),
-    )
-}
-
 /// Tells the framing where the panels are, in physical pixels.
 fn report_panels(
     mut contexts: EguiContexts,
@@ -309,92 +289,6 @@ fn report_panels(
         panels.0 = rects;
     }
     Ok(())
-}
-
-/// The interface's size steps and bounds (Ctrl+plus, Ctrl+minus; Ctrl+0 resets).
-const ZOOM_STEP: f32 = 1.1;
-const ZOOM_RANGE: (f32, f32) = (0.6, 2.2);
-
-/// The interface's zoom factor after `key` with Ctrl held, from `zoom`.
-fn zoomed(zoom: f32, key: KeyCode) -> Option<f32> {
-    use crate::game::keys::{ZOOM_IN, ZOOM_OUT, ZOOM_RESET};
-    // The keypad's keys do the same as the bound ones.
-    let z = match key {
-        k if k == ZOOM_IN.code || k == KeyCode::NumpadAdd => zoom * ZOOM_STEP,
-        k if k == ZOOM_OUT.code || k == KeyCode::NumpadSubtract => zoom / ZOOM_STEP,
-        k if k == ZOOM_RESET.code || k == KeyCode::Numpad0 => 1.0,
-        _ => return None,
-    };
-    Some(z.clamp(ZOOM_RANGE.0, ZOOM_RANGE.1))
-}
-
-impl KeptSetting for InterfaceZoom {
-    fn apply(&mut self, prefs: &Preferences) {
-        self.chosen = prefs.settings.ui_scale;
-    }
-
-    fn gather(&self, settings: &mut crate::settings::Settings) {
-        settings.ui_scale = self.chosen;
-    }
-}
-
-/// The interface's size as the player chose it (Ctrl+plus, Ctrl+minus, Ctrl+0), on top of the
-/// size the window suits.
-#[derive(Resource, Clone, Copy, Debug, PartialEq)]
-pub(crate) struct InterfaceZoom {
-    /// The player's factor (1 unless changed).
-    pub(crate) chosen: f32,
-}
-
-impl Default for InterfaceZoom {
-    fn default() -> InterfaceZoom {
-        InterfaceZoom { chosen: 1.0 }
-    }
-}
-
-/// The interface's size for a window of `width`×`height` logical pixels: 1 up to 1280×720,
-/// growing more slowly than the window beyond (1.28 at 1920×1080, 1.52 at 2560×1440), so text
-/// stays legible on large windows without crowding the board.
-fn window_zoom(width: f32, height: f32) -> f32 {
-    (width / 1280.0)
-        .min(height / 720.0)
-        .max(1.0)
-        .powf(0.6)
-        .min(1.6)
-}
-
-/// Ctrl+plus and Ctrl+minus make the interface larger or smaller, Ctrl+0 resets it; the board is
-/// not affected. The size also follows the window's (or the image's, with `--offscreen`).
-fn zoom_keys(
-    mut contexts: EguiContexts,
-    keys: Res<ButtonInput<KeyCode>>,
-    cameras: Query<&Camera, With<Camera3d>>,
-    mut zoom: ResMut<InterfaceZoom>,
-) -> Result {
-    if crate::game::keys::command_held(&keys) {
-        for key in keys.get_just_pressed() {
-            if let Some(chosen) = zoomed(zoom.chosen, *key) {
-                zoom.chosen = chosen;
-            }
-        }
-    }
-    let base = cameras
-        .iter()
-        .next()
-        .and_then(Camera::logical_target_size)
-        .map_or(1.0, |size| window_zoom(size.x, size.y));
-    let ctx = contexts.ctx_mut()?;
-    let wanted = zoom.chosen * base;
-    if (ctx.zoom_factor() - wanted).abs() > 1e-4 {
-        ctx.set_zoom_factor(wanted);
-    }
-    Ok(())
-}
-
-/// Where the interface finds the palette in egui's memory: [`share_palette`] puts it there
-/// each frame, so every painter of a kingdom's colour uses the one in force.
-fn palette_id() -> egui::Id {
-    egui::Id::new("qiguo-palette")
 }
 
 /// The palette in force, for the interface.
@@ -448,135 +342,4 @@ fn contrast(
     });
     *set = Some(high);
     Ok(())
-}
-
-/// How `kingdom` looks in the palette in force.
-pub(super) fn kingdom_style(ctx: &egui::Context, kingdom: Kingdom) -> KingdomStyle {
-    ctx.data(|d| d.get_temp::<Palette>(palette_id()))
-        .unwrap_or_default()
-        .style(kingdom)
-}
-
-/// egui's colour for an sRGB byte colour.
-fn c32(c: Rgba) -> Color32 {
-    Color32::from_rgba_unmultiplied(c[0], c[1], c[2], c[3])
-}
-
-/// Paints a kingdom's badge: a stone of its colour with its rim emblem and its character.
-fn paint_badge(painter: &egui::Painter, centre: Pos2, radius: f32, kingdom: Kingdom, dim: bool) {
-    let s = kingdom_style(painter.ctx(), kingdom);
-    let (stone, ink) = if dim {
-        (
-            c32(s.stone).gamma_multiply(0.45),
-            c32(s.ink).gamma_multiply(0.45),
-        )
-    } else {
-        (c32(s.stone), c32(s.ink))
-    };
-    painter.circle_filled(centre, radius, stone);
-    painter.circle_stroke(
-        centre,
-        radius,
-        Stroke::new(1.0, Color32::from_black_alpha(120)),
-    );
-    let at = |p: [f32; 2]| centre + egui::vec2(p[0], p[1]) * radius;
-    for shape in s.emblem.shapes() {
-        match shape {
-            EmblemShape::Disc { at: p, r } => {
-                painter.circle_filled(at(p), r * radius, ink);
-            }
-            EmblemShape::Ring { r, width } => {
-                painter.circle_stroke(centre, r * radius, Stroke::new(width * radius, ink));
-            }
-            EmblemShape::Segment { a, b, width } => {
-                painter.line_segment([at(a), at(b)], Stroke::new(width * radius, ink));
-            }
-            EmblemShape::Diamond { at: p, size } => {
-                let c = at(p);
-                let d = size * radius;
-                painter.add(egui::Shape::convex_polygon(
-                    vec![
-                        c + egui::vec2(0.0, -d),
-                        c + egui::vec2(d, 0.0),
-                        c + egui::vec2(0.0, d),
-                        c + egui::vec2(-d, 0.0),
-                    ],
-                    ink,
-                    Stroke::NONE,
-                ));
-            }
-        }
-    }
-    painter.text(
-        centre,
-        egui::Align2::CENTER_CENTER,
-        kingdom.character(),
-        egui::FontId::proportional(radius * 1.05),
-        ink,
-    );
-}
-
-/// A choice between a person and the computer levels; returns the new choice if changed.
-fn controller_choice(
-    ui: &mut egui::Ui,
-    tr: Tr,
-    id: impl std::hash::Hash + std::fmt::Debug,
-    current: Option<qiguo_ai::Level>,
-) -> Option<Option<qiguo_ai::Level>> {
-    use qiguo_ai::Level;
-    let label = |c: Option<Level>| c.map_or_else(|| tr.text("player-person"), |l| tr.level(l));
-    let mut choice = current;
-    egui::ComboBox::from_id_salt(id)
-        .selected_text(label(current))
-        .width(78.0)
-        .show_ui(ui, |ui| {
-            for option in [
-                None,
-                Some(Level::Easy),
-                Some(Level::Medium),
-                Some(Level::Hard),
-            ] {
-                ui.selectable_value(&mut choice, option, label(option));
-            }
-        });
-    (choice != current).then_some(choice)
-}
-
-/// A badge as a widget of the given diameter.
-pub(crate) fn badge(
-    ui: &mut egui::Ui,
-    kingdom: Kingdom,
-    diameter: f32,
-    dim: bool,
-) -> egui::Response {
-    let (rect, response) =
-        ui.allocate_exact_size(egui::vec2(diameter, diameter), egui::Sense::hover());
-    paint_badge(ui.painter(), rect.center(), diameter / 2.0, kingdom, dim);
-    response
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_interface_zooms_in_steps_within_bounds() {
-        assert_eq!(zoomed(1.0, KeyCode::Equal), Some(1.1));
-        assert_eq!(zoomed(1.1, KeyCode::Minus), Some(1.0));
-        assert_eq!(zoomed(1.7, KeyCode::Digit0), Some(1.0));
-        assert_eq!(zoomed(2.2, KeyCode::NumpadAdd), Some(2.2));
-        assert_eq!(zoomed(0.6, KeyCode::Minus), Some(0.6));
-        assert_eq!(zoomed(1.0, KeyCode::KeyA), None);
-    }
-
-    #[test]
-    fn large_windows_get_a_larger_interface() {
-        assert_eq!(window_zoom(1024.0, 768.0), 1.0);
-        assert_eq!(window_zoom(1280.0, 720.0), 1.0);
-        assert!((window_zoom(1920.0, 1080.0) - 1.275).abs() < 0.01);
-        assert!((window_zoom(2560.0, 1440.0) - 1.516).abs() < 0.01);
-        // A wide but short window is sized by its height.
-        assert_eq!(window_zoom(3000.0, 700.0), 1.0);
-        assert_eq!(window_zoom(7680.0, 4320.0), 1.6);
-    }
 }

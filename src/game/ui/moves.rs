@@ -7,15 +7,15 @@ use crate::game::widgets::{Sheet, SmallScreen};
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
-use qiguo_rules::{Kingdom, MoveReport};
+use qiguo_rules::MoveReport;
 
 use crate::game::recap::{Recap, Replay, ReplayRequested};
 use crate::game::state::{Match, RedoRequested, Review, ReviewRequested, TurnPhase, UndoRequested};
 use crate::game::stones::view::stone_characters;
 use crate::game::ui::describe::MoveDescription;
-use crate::game::ui::kingdom_style;
+use crate::game::ui::kit::{badge, text_colour};
 use crate::game::ui::report::ReportWindow;
-use crate::game::ui::{GAP, badge, c32, column_top, panel_rect};
+use crate::game::widgets::{GAP, column_top, panel_rect};
 use crate::i18n::Tr;
 use crate::tr;
 
@@ -24,18 +24,6 @@ const ROW: f32 = 20.0;
 
 /// The colour marking the moves since your last turn.
 const RECAP_COLOUR: Color32 = Color32::from_rgb(255, 200, 90);
-
-/// A kingdom's colour for text on the dark panels: its stone colour brightened, with a little
-/// white; Yan's black becomes grey.
-pub(crate) fn text_colour(ctx: &egui::Context, kingdom: Kingdom) -> Color32 {
-    let [r, g, b, _] = kingdom_style(ctx, kingdom).stone;
-    let max = r.max(g).max(b) as f32;
-    if max < 70.0 {
-        return Color32::from_gray(165);
-    }
-    let lift = |c: u8| (c as f32 * 235.0 / max * 0.8 + 255.0 * 0.2).min(255.0) as u8;
-    c32([lift(r), lift(g), lift(b), 255])
-}
 
 /// One move in a few characters: piece, from–to, `×` and the piece taken; what fell.
 fn move_line(ui: &mut egui::Ui, tr: Tr, report: &MoveReport) {

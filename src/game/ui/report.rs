@@ -13,7 +13,7 @@ use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
 use crate::game::art::palette::Palette;
 use crate::game::frames::Redraw;
 use crate::game::state::{Match, ReviewRequested, Turn};
-use crate::game::ui::badge;
+use crate::game::ui::kit::badge;
 use crate::i18n::Tr;
 use crate::report::GameReport;
 use crate::tr;

@@ -12,7 +12,7 @@ use crate::game::camera::ViewSettings;
 use crate::game::pace::{Pace, PaceChoice};
 use crate::game::preferences::Preferences;
 use crate::game::sound::SoundSettings;
-use crate::game::ui::InterfaceZoom;
+use crate::game::ui::zoom::InterfaceZoom;
 use crate::i18n::{Language, Tr};
 use crate::settings::{Panels, UI_SCALE_RANGE};
 use crate::tr;

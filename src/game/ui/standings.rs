@@ -9,8 +9,9 @@ use qiguo_rules::{Kingdom, KingdomGoal, Position, Standing};
 use crate::game::camera::framing::FreeArea;
 use crate::game::online::Online;
 use crate::game::state::{Match, SeatChangeRequested};
-use crate::game::ui::kingdom_style;
-use crate::game::ui::{GAP, badge, board_area, c32, column_top, controller_choice, panel_rect};
+use crate::game::ui::kit::kingdom_style;
+use crate::game::ui::kit::{badge, board_area, c32, controller_choice};
+use crate::game::widgets::{GAP, column_top, panel_rect};
 use crate::i18n::Tr;
 use crate::tr;
 

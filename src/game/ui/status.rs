@@ -24,9 +24,12 @@ use crate::game::sound::SoundSettings;
 use crate::game::state::{Match, MoveRejected, Notice, TurnPhase};
 use crate::game::ui::concede::ConcedeForm;
 use crate::game::ui::describe::MoveDescription;
+use crate::game::ui::dialogs::NewGameForm;
+use crate::game::ui::files::FilesForm;
 use crate::game::ui::help::RulesWindow;
+use crate::game::ui::kit::{badge, board_area};
 use crate::game::ui::welcome::Welcome;
-use crate::game::ui::{FilesForm, GAP, NewGameForm, badge, board_area, panel_rect};
+use crate::game::widgets::{GAP, panel_rect};
 use crate::i18n::Tr;
 use crate::tr;
 

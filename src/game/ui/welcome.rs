@@ -107,7 +107,7 @@ pub(super) fn welcome_card(
     let mut open = true;
     let mut chosen = None;
     // Never taller than the screen: on a phone held sideways the card scrolls.
-    crate::game::ui::centred_dialog("Welcome", tr.text("welcome-title"))
+    crate::game::widgets::centred_dialog("Welcome", tr.text("welcome-title"))
         .open(&mut open)
         .show_within_screen(ctx, |ui| {
             ui.set_max_width(CHOICE_WIDTH + 20.0);

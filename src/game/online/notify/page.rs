@@ -14,7 +14,7 @@ use qiguo_protocol::{Event, GameId, SeatPlan};
 
 use super::{Notification, your_turn};
 use crate::browser::notify::{self, SubscribeError, Subscription};
-use crate::game::online::{Online, OnlineCommand};
+use crate::game::online::shared::{Online, OnlineCommand};
 use crate::i18n::Tr;
 use crate::tr;
 
