@@ -14,13 +14,23 @@ use crate::i18n::Tr;
 use crate::tr;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_online_section(SectionOrder::Connect, connect_section);
+    app.init_resource::<KeyRingForm>()
+        .add_online_section(SectionOrder::Connect, connect_section);
+}
+
+/// The key ring's part of the window: keys pasted (or opened from a file) to import, and what
+/// the last export or import came to (done, and the words).
+#[derive(Resource, Debug, Default)]
+struct KeyRingForm {
+    text: String,
+    note: Option<(bool, String)>,
 }
 
 /// Connecting, while offline (or refused), and the player's keys.
 fn connect_section(
     InMut(ui): InMut<egui::Ui>,
     mut form: ResMut<OnlineForm>,
+    mut ring: ResMut<KeyRingForm>,
     online: Res<Online>,
     mut requests: MessageWriter<OnlineRequested>,
     mut invited: ResMut<Invited>,
@@ -32,7 +42,7 @@ fn connect_section(
     }
     connect_form(ui, *tr, &mut form, &online, &mut requests, &mut invited);
     let dir = store.as_ref().and_then(|s| s.dir.clone());
-    keys_section(ui, *tr, &mut form, dir);
+    keys_section(ui, *tr, &mut ring, dir);
 }
 
 fn connect_form(
@@ -155,7 +165,7 @@ fn connect_form(
 fn keys_section(
     ui: &mut egui::Ui,
     tr: Tr,
-    form: &mut OnlineForm,
+    ring: &mut KeyRingForm,
     dir: Option<crate::saves::SaveDir>,
 ) {
     let Some(dir) = dir.or_else(|| crate::saves::SaveDir::locate().ok()) else {
@@ -172,7 +182,7 @@ fn keys_section(
             );
             ui.horizontal(|ui| {
                 if ui.button(tr.text("keys-copy")).clicked() {
-                    form.keys_note = Some(match KeyStore::new(&dir).export() {
+                    ring.note = Some(match KeyStore::new(&dir).export() {
                         Ok((text, count)) => {
                             ui.ctx().copy_text(text);
                             (true, tr!(tr, "keys-copied", count = count))
@@ -190,41 +200,41 @@ fn keys_section(
                                 crate::browser::files::download("qiguo-keys.json", &text)
                             });
                         if let Err(why) = done {
-                            form.keys_note = Some((false, tr!(tr, "keys-unreadable", why = why)));
+                            ring.note = Some((false, tr!(tr, "keys-unreadable", why = why)));
                         }
                     }
                     if ui.button(tr.text("share-open-file")).clicked()
                         && let Err(why) = crate::browser::files::open("keys")
                     {
-                        form.keys_note = Some((false, tr!(tr, "keys-unreadable", why = why)));
+                        ring.note = Some((false, tr!(tr, "keys-unreadable", why = why)));
                     }
                     match crate::browser::files::opened("keys") {
-                        Some(Ok(text)) => form.keys_text = text,
+                        Some(Ok(text)) => ring.text = text,
                         Some(Err(why)) => {
-                            form.keys_note = Some((false, tr!(tr, "keys-unreadable", why = why)));
+                            ring.note = Some((false, tr!(tr, "keys-unreadable", why = why)));
                         }
                         None => {}
                     }
                 }
             });
             ui.add(
-                egui::TextEdit::multiline(&mut form.keys_text)
+                egui::TextEdit::multiline(&mut ring.text)
                     .font(egui::TextStyle::Monospace)
                     .desired_rows(3)
                     .desired_width(f32::INFINITY)
                     .hint_text(tr.text("keys-paste-hint")),
             );
-            let has_text = !form.keys_text.trim().is_empty();
+            let has_text = !ring.text.trim().is_empty();
             if ui
                 .add_enabled(has_text, egui::Button::new(tr.text("keys-import")))
                 .clicked()
             {
-                form.keys_note = Some(import_keys(tr, &dir, &form.keys_text));
-                if form.keys_note.as_ref().is_some_and(|(done, _)| *done) {
-                    form.keys_text.clear();
+                ring.note = Some(import_keys(tr, &dir, &ring.text));
+                if ring.note.as_ref().is_some_and(|(done, _)| *done) {
+                    ring.text.clear();
                 }
             }
-            if let Some((done, words)) = &form.keys_note {
+            if let Some((done, words)) = &ring.note {
                 let colour = if *done {
                     Color32::from_rgb(150, 230, 160)
                 } else {

@@ -136,21 +136,6 @@ pub(super) fn send_commands(
                 };
                 online.ask(ask, Asked::Muted);
             }
-            OnlineCommand::Subscribe {
-                endpoint,
-                p256dh,
-                auth,
-            } => online.ask(
-                Ask::Subscribe {
-                    endpoint,
-                    p256dh,
-                    auth,
-                },
-                Asked::Push,
-            ),
-            OnlineCommand::Unsubscribe(endpoint) => {
-                online.ask(Ask::Unsubscribe { endpoint }, Asked::Push)
-            }
             OnlineCommand::Rematch(game) => online.ask(Ask::Rematch { game }, Asked::Created),
             OnlineCommand::AnswerTakeBack(agree) => {
                 let Some(table) = &mut online.table else {
@@ -205,7 +190,6 @@ pub(super) fn read_news(
                 online.name = Some(name);
                 online.ask(Ask::Games {}, Asked::Games);
                 signed_in.write(SignedIn);
-                online.ask(Ask::Push {}, Asked::Push);
                 // Back after a lost connection: the game on the board is read again.
                 reopen(online);
             }
@@ -278,7 +262,6 @@ pub(super) fn read_news(
                         }
                     }
                     (Asked::Muted, Ok(_)) => online.read_talk(),
-                    (Asked::Push, Ok(Answer::Push(push))) => online.push = Some(push),
                     (Asked::TakeBack, Ok(_)) => {
                         notices.write(Notice::done(tr.text("online-take-back-asked")));
                     }

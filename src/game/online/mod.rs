@@ -36,6 +36,7 @@ pub mod mail;
 mod my_games;
 mod new_game;
 pub(crate) mod notify;
+pub mod push;
 pub(crate) mod quick;
 pub mod ratings;
 mod shared;
@@ -90,6 +91,7 @@ pub(super) fn plugin(app: &mut App) {
             holidays::plugin,
             lobby::plugin,
             mail::plugin,
+            push::plugin,
             ratings::plugin,
         ))
         .add_systems(Update, recap_on_open.in_set(AppSystems::SyncView))

@@ -15,13 +15,43 @@ use crate::i18n::Tr;
 use crate::tr;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_online_section(SectionOrder::NewGame, new_game_section)
+    app.init_resource::<NewOnlineGame>()
+        .add_online_section(SectionOrder::NewGame, new_game_section)
         .add_online_section(SectionOrder::Code, code_section);
+}
+
+/// The new online game as chosen in the window, and the code to join or watch with.
+#[derive(Resource, Debug, Clone)]
+struct NewOnlineGame {
+    /// The seats, by player number.
+    seats: Vec<SeatChoice>,
+    /// By correspondence (else live).
+    correspondence: bool,
+    /// Days per move.
+    days: u8,
+    /// An overdue move passes (else a stand-in plays it).
+    pass: bool,
+    /// A code as typed, and the kingdom to take with it.
+    code: String,
+    kingdom: Kingdom,
+}
+
+impl Default for NewOnlineGame {
+    fn default() -> NewOnlineGame {
+        NewOnlineGame {
+            seats: Vec::new(),
+            correspondence: false,
+            days: 3,
+            pass: false,
+            code: String::new(),
+            kingdom: Kingdom::Chu,
+        }
+    }
 }
 
 /// Who plays a seat of a new online game, as chosen in the form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum SeatChoice {
+enum SeatChoice {
     Me,
     Open,
     Computer(Level),
@@ -32,13 +62,14 @@ fn new_game_section(
     InMut(ui): InMut<egui::Ui>,
     online: Res<Online>,
     mut form: ResMut<OnlineForm>,
+    mut game: ResMut<NewOnlineGame>,
     the_match: Res<Match>,
     mut commands: MessageWriter<OnlineCommand>,
     tr: Res<Tr>,
 ) {
     if online.in_touch() {
         ui.separator();
-        new_game_form(ui, *tr, &mut form, &the_match, &mut commands);
+        new_game_form(ui, *tr, &mut form, &mut game, &the_match, &mut commands);
         ui.separator();
     }
 }
@@ -47,12 +78,12 @@ fn new_game_section(
 fn code_section(
     InMut(ui): InMut<egui::Ui>,
     online: Res<Online>,
-    mut form: ResMut<OnlineForm>,
+    mut game: ResMut<NewOnlineGame>,
     mut commands: MessageWriter<OnlineCommand>,
     tr: Res<Tr>,
 ) {
     if online.in_touch() {
-        code_form(ui, *tr, &mut form, &mut commands);
+        code_form(ui, *tr, &mut game, &mut commands);
     }
 }
 
@@ -69,6 +100,7 @@ fn new_game_form(
     ui: &mut egui::Ui,
     tr: Tr,
     form: &mut OnlineForm,
+    game: &mut NewOnlineGame,
     the_match: &Match,
     commands: &mut MessageWriter<OnlineCommand>,
 ) {
@@ -81,8 +113,8 @@ fn new_game_form(
     let start = the_match.game().start_position();
     let seats = *start.seats();
     let count = seats.player_count();
-    if form.seats.len() != count {
-        form.seats = (0..count)
+    if game.seats.len() != count {
+        game.seats = (0..count)
             .map(|p| match p {
                 0 => SeatChoice::Me,
                 1 => SeatChoice::Open,
@@ -95,7 +127,7 @@ fn new_game_form(
         .num_columns(4)
         .spacing([8.0, 4.0])
         .show(ui, |ui| {
-            for (player, choice) in form.seats.iter_mut().enumerate() {
+            for (player, choice) in game.seats.iter_mut().enumerate() {
                 let kingdoms: Vec<String> = seats
                     .kingdoms_of(player as u8)
                     .iter()
@@ -122,24 +154,23 @@ fn new_game_form(
             }
         });
     ui.horizontal(|ui| {
-        ui.radio_value(&mut form.correspondence, false, tr.text("online-live"));
+        ui.radio_value(&mut game.correspondence, false, tr.text("online-live"));
         ui.radio_value(
-            &mut form.correspondence,
+            &mut game.correspondence,
             true,
             tr.text("online-correspondence"),
         );
-        if form.correspondence {
+        if game.correspondence {
             ui.add(
-                egui::Slider::new(&mut form.days, MIN_DAYS..=MAX_DAYS)
+                egui::Slider::new(&mut game.days, MIN_DAYS..=MAX_DAYS)
                     .suffix(tr.text("online-days")),
             );
-            ui.checkbox(&mut form.pass, tr.text("online-overdue-pass"));
+            ui.checkbox(&mut game.pass, tr.text("online-overdue-pass"));
         }
     });
     if ui.button(tr.text("online-create")).clicked() {
-        let game = the_match.game();
-        let fresh = qiguo_rules::Game::new(game.start_position().clone());
-        let plans: Vec<SeatPlan> = form
+        let fresh = qiguo_rules::Game::new(the_match.game().start_position().clone());
+        let plans: Vec<SeatPlan> = game
             .seats
             .iter()
             .map(|c| match c {
@@ -148,10 +179,10 @@ fn new_game_form(
                 SeatChoice::Computer(l) => SeatPlan::Computer(*l),
             })
             .collect();
-        let pace = if form.correspondence {
+        let pace = if game.correspondence {
             Pace::Correspondence {
-                days: form.days,
-                overdue: if form.pass {
+                days: game.days,
+                overdue: if game.pass {
                     WhenOverdue::Pass
                 } else {
                     WhenOverdue::StandIn
@@ -179,32 +210,32 @@ fn new_game_form(
 fn code_form(
     ui: &mut egui::Ui,
     tr: Tr,
-    form: &mut OnlineForm,
+    game: &mut NewOnlineGame,
     commands: &mut MessageWriter<OnlineCommand>,
 ) {
     ui.heading(tr.text("online-with-code"));
     ui.horizontal(|ui| {
         ui.add(
-            egui::TextEdit::singleline(&mut form.code)
+            egui::TextEdit::singleline(&mut game.code)
                 .hint_text("K7QM-3XTD-9WFB-2HZR")
                 .desired_width(190.0),
         );
         egui::ComboBox::from_id_salt("online join kingdom")
-            .selected_text(tr.kingdom(form.kingdom))
+            .selected_text(tr.kingdom(game.kingdom))
             .width(90.0)
             .show_ui(ui, |ui| {
                 for k in Kingdom::ALL {
-                    ui.selectable_value(&mut form.kingdom, k, tr.kingdom(k));
+                    ui.selectable_value(&mut game.kingdom, k, tr.kingdom(k));
                 }
             });
         if ui.button(tr.text("online-join")).clicked() {
             commands.write(OnlineCommand::Join {
-                code: form.code.trim().to_owned(),
-                kingdom: form.kingdom,
+                code: game.code.trim().to_owned(),
+                kingdom: game.kingdom,
             });
         }
         if ui.button(tr.text("online-watch")).clicked() {
-            commands.write(OnlineCommand::Watch(form.code.trim().to_owned()));
+            commands.write(OnlineCommand::Watch(game.code.trim().to_owned()));
         }
     });
 }

@@ -7,30 +7,61 @@ use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_protocol::QuickPace;
 
 use super::shared::{Online, OnlineCommand, Status};
-use super::ui::{OnlineForm, OnlineSectionApp, SectionOrder};
+use super::ui::{OnlineSectionApp, SectionOrder};
 use crate::i18n::Tr;
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
-        Update,
-        quick_once_connected.run_if(|f: Res<OnlineForm>| f.quick_once_connected),
-    )
-    .add_online_section(SectionOrder::Play, play_section);
+    app.init_resource::<PlayNow>()
+        .add_systems(
+            Update,
+            quick_once_connected.run_if(|p: Res<PlayNow>| p.once_connected),
+        )
+        .add_online_section(SectionOrder::Play, play_section);
+}
+
+/// The pace *Play now* asks for, and whether it waits for the connection being made.
+#[derive(Resource, Debug, Clone)]
+pub(crate) struct PlayNow {
+    /// The pace asked for.
+    pace: QuickPace,
+    /// Chosen before connecting (the welcome card): asked once signed in.
+    once_connected: bool,
+}
+
+impl Default for PlayNow {
+    fn default() -> PlayNow {
+        PlayNow {
+            pace: QuickPace::Brisk,
+            once_connected: false,
+        }
+    }
+}
+
+impl PlayNow {
+    /// The pace, to choose.
+    pub(crate) fn pace_mut(&mut self) -> &mut QuickPace {
+        &mut self.pace
+    }
+
+    /// *Play now* at the chosen pace as soon as the connection being made signs in.
+    pub(crate) fn once_connected(&mut self) {
+        self.once_connected = true;
+    }
 }
 
 /// Asks for *Play now* once signed in, when it was chosen before connecting; forgotten if the
 /// server refused the connection.
 fn quick_once_connected(
-    mut form: ResMut<OnlineForm>,
+    mut play: ResMut<PlayNow>,
     online: Res<Online>,
     mut commands: MessageWriter<OnlineCommand>,
 ) {
     match online.status {
         Status::Connected => {
-            form.quick_once_connected = false;
-            commands.write(OnlineCommand::Quick(form.quick_pace));
+            play.once_connected = false;
+            commands.write(OnlineCommand::Quick(play.pace));
         }
-        Status::Refused(_) => form.quick_once_connected = false,
+        Status::Refused(_) => play.once_connected = false,
         _ => {}
     }
 }
@@ -50,12 +81,12 @@ pub(crate) fn pace_words(tr: Tr, pace: QuickPace) -> (String, String) {
 fn play_section(
     InMut(ui): InMut<egui::Ui>,
     online: Res<Online>,
-    mut form: ResMut<OnlineForm>,
+    mut play: ResMut<PlayNow>,
     mut commands: MessageWriter<OnlineCommand>,
     tr: Res<Tr>,
 ) {
     if online.in_touch() {
-        quick_form(ui, *tr, &mut form, &mut commands);
+        quick_form(ui, *tr, &mut play, &mut commands);
     }
 }
 
@@ -64,7 +95,7 @@ fn play_section(
 fn quick_form(
     ui: &mut egui::Ui,
     tr: Tr,
-    form: &mut OnlineForm,
+    play: &mut PlayNow,
     commands: &mut MessageWriter<OnlineCommand>,
 ) {
     ui.heading(tr.text("online-quick"));
@@ -76,14 +107,14 @@ fn quick_form(
     ui.horizontal_wrapped(|ui| {
         for pace in QuickPace::ALL {
             let (label, hint) = pace_words(tr, pace);
-            ui.radio_value(&mut form.quick_pace, pace, label)
+            ui.radio_value(&mut play.pace, pace, label)
                 .on_hover_text(hint);
         }
         if ui
             .button(RichText::new(tr.text("online-quick-play")).strong())
             .clicked()
         {
-            commands.write(OnlineCommand::Quick(form.quick_pace));
+            commands.write(OnlineCommand::Quick(play.pace));
         }
     });
 }

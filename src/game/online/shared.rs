@@ -31,8 +31,6 @@ pub struct Online {
     pub games: Vec<GameSummary>,
     /// The game on the board.
     pub table: Option<OnlineTable>,
-    /// Notifications to the player's devices, as the server has them, once it said.
-    pub push: Option<qiguo_protocol::PushView>,
     /// What each request was for, by tag.
     pub(super) asked: HashMap<u64, Asked>,
     /// Moves the server told of, not yet handed to the rules system: (moves before it, move,
@@ -112,8 +110,6 @@ pub(super) enum Asked {
     Talk,
     /// A player muted or unmuted: the talk is read again.
     Muted,
-    /// Notifications to the player's devices: asked, subscribed or unsubscribed.
-    Push,
     Other,
 }
 
@@ -173,17 +169,6 @@ pub enum OnlineCommand {
         /// Mute, or unmute.
         mute: bool,
     },
-    /// Notify this device (a page's push subscription: endpoint, key, secret).
-    Subscribe {
-        /// The push service's URL for the device.
-        endpoint: String,
-        /// The device's P-256 key, base64url.
-        p256dh: String,
-        /// The device's secret, base64url.
-        auth: String,
-    },
-    /// Notify the device of this endpoint no more.
-    Unsubscribe(String),
     /// Offer the players of a finished game a rematch, and put it on the board.
     Rematch(GameId),
     /// Take the online game off the board's link: the board keeps it as it stands, played at

@@ -8,7 +8,6 @@ use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_protocol::DEFAULT_PORT;
-use qiguo_rules::Kingdom;
 
 use super::shared::{Online, OnlineCommand, OnlineRequested, Status};
 use crate::game::widgets::{UiSystems, WithinTheScreen, centred_dialog};
@@ -103,29 +102,10 @@ pub(crate) struct OnlineForm {
     pub(super) plain_trusted: bool,
     /// The player's name.
     pub(super) name: String,
-    /// The new game's seats, by player number.
-    pub(super) seats: Vec<super::new_game::SeatChoice>,
-    /// By correspondence (else live).
-    pub(super) correspondence: bool,
-    /// Days per move.
-    pub(super) days: u8,
-    /// An overdue move passes (else a stand-in plays it).
-    pub(super) pass: bool,
-    /// A code as typed, and the kingdom to take with it.
-    pub(super) code: String,
-    pub(super) kingdom: Kingdom,
     /// Why the last request could not be made.
     pub(super) error: Option<String>,
     /// The server of an invitation being followed, while the player chooses their name.
     pub(super) invited: Option<String>,
-    /// Keys pasted (or opened from a file) to import.
-    pub(super) keys_text: String,
-    /// What the last export or import of keys came to: done, and the words.
-    pub(super) keys_note: Option<(bool, String)>,
-    /// The pace asked for by *Play now*.
-    pub(super) quick_pace: qiguo_protocol::QuickPace,
-    /// *Play now* asked before connecting (the welcome card): asked once signed in.
-    pub(super) quick_once_connected: bool,
 }
 
 impl OnlineForm {
@@ -159,16 +139,6 @@ impl OnlineForm {
     pub(crate) fn name_mut(&mut self) -> &mut String {
         &mut self.name
     }
-
-    /// The pace *Play now* asks for, to choose.
-    pub(crate) fn quick_pace_mut(&mut self) -> &mut qiguo_protocol::QuickPace {
-        &mut self.quick_pace
-    }
-
-    /// *Play now* at the chosen pace as soon as the connection being made signs in.
-    pub(crate) fn play_now_once_connected(&mut self) {
-        self.quick_once_connected = true;
-    }
 }
 
 impl Default for OnlineForm {
@@ -188,18 +158,8 @@ impl Default for OnlineForm {
                 .find_map(|v| std::env::var(v).ok())
                 .and_then(|n| qiguo_protocol::clean_name(&n).ok())
                 .unwrap_or_default(),
-            seats: Vec::new(),
-            correspondence: false,
-            days: 3,
-            pass: false,
-            code: String::new(),
-            kingdom: Kingdom::Chu,
             error: None,
             invited: None,
-            keys_text: String::new(),
-            keys_note: None,
-            quick_pace: qiguo_protocol::QuickPace::Brisk,
-            quick_once_connected: false,
         }
     }
 }

@@ -13,6 +13,7 @@ use qiguo_rules::Kingdom;
 use crate::game::lessons::LessonCommand;
 use crate::game::lessons::ui::LessonsWindow;
 use crate::game::online::OnlineRequested;
+use crate::game::online::quick::PlayNow;
 use crate::game::online::ui::OnlineForm;
 use crate::game::preferences::{KeptSetting, Preferences};
 use crate::game::state::{Dialog, NewGameRequested};
@@ -93,6 +94,7 @@ pub(super) fn welcome_card(
     mut welcome: ResMut<Welcome>,
     mut form: ResMut<NewGameForm>,
     mut network: ResMut<OnlineForm>,
+    mut play_now: ResMut<PlayNow>,
     mut lessons_window: ResMut<LessonsWindow>,
     mut lessons: MessageWriter<LessonCommand>,
     mut games: MessageWriter<NewGameRequested>,
@@ -137,7 +139,7 @@ pub(super) fn welcome_card(
                     ui.label(RichText::new(tr.text("welcome-pace")).small());
                     for pace in qiguo_protocol::QuickPace::ALL {
                         ui.selectable_value(
-                            network.quick_pace_mut(),
+                            play_now.pace_mut(),
                             pace,
                             crate::game::online::quick::pace_words(tr, pace).0,
                         )
@@ -195,7 +197,7 @@ pub(super) fn welcome_card(
     if chosen == Some(Choice::PlayNow) {
         match (home, qiguo_protocol::clean_name(network.name())) {
             (Some(url), Ok(name)) => {
-                network.play_now_once_connected();
+                play_now.once_connected();
                 requests.write(OnlineRequested::Remote {
                     url,
                     name,

@@ -14,7 +14,8 @@ use qiguo_protocol::{Event, GameId, SeatPlan};
 
 use super::{Notification, your_turn};
 use crate::browser::notify::{self, SubscribeError, Subscription};
-use crate::game::online::shared::{Online, OnlineCommand};
+use crate::game::online::push::{DeviceSubscription, OnlinePush};
+use crate::game::online::shared::Online;
 use crate::i18n::Tr;
 use crate::tr;
 
@@ -115,24 +116,19 @@ pub(crate) fn heard(event: &Event) {
 /// once the server has said it pushes (and with which key), the browser's subscription for
 /// that key is made (or found) and given to the server, once a key.
 fn keep_subscribed(
-    online: Res<Online>,
+    push: Res<OnlinePush>,
     time: Res<Time>,
-    mut commands: MessageWriter<OnlineCommand>,
+    mut devices: MessageWriter<DeviceSubscription>,
     mut subscribed_for: Local<Option<String>>,
     mut look_again: Local<Option<Timer>>,
 ) {
-    let Some(key) = online
-        .push
-        .as_ref()
-        .filter(|push| push.offered)
-        .and_then(|push| push.key.as_deref())
-    else {
+    let Some(key) = push.offered_key() else {
         return;
     };
     if subscribed_for.as_deref() == Some(key) {
         match SUBSCRIBED.take() {
             Some(Ok(device)) => {
-                commands.write(OnlineCommand::Subscribe {
+                devices.write(DeviceSubscription::Subscribe {
                     endpoint: device.endpoint,
                     p256dh: device.keys.p256dh,
                     auth: device.keys.auth,
@@ -146,7 +142,7 @@ fn keep_subscribed(
     // Whether the player allowed notifications is asked of the browser once a second, not
     // every frame (they allow them with a click in *Online…*, or in the browser's settings).
     let timer = look_again.get_or_insert_with(|| Timer::from_seconds(1.0, TimerMode::Repeating));
-    if !timer.tick(time.delta()).just_finished() && !online.is_changed() {
+    if !timer.tick(time.delta()).just_finished() && !push.is_changed() {
         return;
     }
     if !notify::allowed() || !notify::pushable() {
