@@ -80,11 +80,10 @@ impl Searcher {
                 Entry::Occupied(kept) => kept.into_mut(),
                 Entry::Vacant(slot) => slot.insert(spawn()?),
             };
-            worker
-                .post_message(&job.to_json().into())
-                .map_err(|e| format!("{e:?}"))
+            worker.post_message(&job.to_json().into())
         });
         if let Err(why) = posted {
+            let why = format!("{why:?}");
             error!("the computer's search could not start: {why}");
             DONE.with_borrow_mut(|done| done.insert(id, SearchDone::failed(id, why)));
             done();
@@ -93,11 +92,11 @@ impl Searcher {
     }
 }
 
-/// Starts a worker whose answers are filed in `DONE`.
-fn spawn() -> Result<Worker, String> {
+/// Starts a worker whose answers are filed in `DONE` (or the browser's reason why not).
+fn spawn() -> Result<Worker, wasm_bindgen::JsValue> {
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
-    let worker = Worker::new_with_options(WORKER_SCRIPT, &options).map_err(|e| format!("{e:?}"))?;
+    let worker = Worker::new_with_options(WORKER_SCRIPT, &options)?;
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
         let Some(text) = event.data().as_string() else {
             warn!("the search worker sent something that is not text");

@@ -12,7 +12,7 @@ pub mod frames;
 pub mod headless;
 pub mod hint;
 pub(crate) mod input;
-pub(crate) mod keys;
+pub(crate) mod keyboard;
 pub mod layout;
 pub mod lessons;
 pub mod online;

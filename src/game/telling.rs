@@ -12,7 +12,7 @@ use bevy::prelude::*;
 use qiguo_rules::{Game, Kingdom, Move, Piece, PieceKind, Point, Position};
 
 use crate::game::hint::HintRequested;
-use crate::game::keys;
+use crate::game::keyboard;
 use crate::game::state::{Match, SeatAuthority, TurnPhase, UndoRequested};
 use crate::game::ui::describe::MoveDescription;
 use crate::i18n::Tr;
@@ -274,7 +274,7 @@ impl Unread {
         match self {
             Unread::NeedsPoint(word) => tr!(tr, "told-needs-point", command = word.as_str()),
             Unread::NeedsSubject(word) => tr!(tr, "told-needs-subject", command = word.as_str()),
-            Unread::NeedsCursor => tr!(tr, "told-needs-cursor", key = keys::CURSOR.label()),
+            Unread::NeedsCursor => tr!(tr, "told-needs-cursor", key = keyboard::CURSOR.label()),
         }
     }
 }
@@ -394,25 +394,25 @@ pub(crate) fn answer(command: Command, game: &Game, asker: Kingdom, tr: Tr) -> S
 
 /// The keys that do what the commands do, named as the keyboard writes them.
 fn keys_told(tr: Tr) -> String {
-    use crate::game::keys;
+    use crate::game::keyboard;
     tr!(
         tr,
         "told-help-keys",
-        cursor = keys::CURSOR.label(),
-        next = keys::CURSOR_NEXT.label(),
-        previous = keys::CURSOR_PREVIOUS.label(),
-        last = keys::TELL_LAST.label(),
-        standings = keys::TELL_STANDINGS.label(),
-        turn = keys::TELL_TURN.label(),
-        where = keys::TELL_WHERE.label(),
-        attacks = keys::TELL_ATTACKS.label(),
-        defends = keys::TELL_DEFENDS.label(),
-        moves = keys::TELL_MOVES.label(),
-        hint = keys::HINT.label(),
-        undo = keys::UNDO.label(),
-        concede = keys::CONCEDE.label(),
-        help = keys::TELL_HELP.label(),
-        typing = keys::MOVE_BOX.label()
+        cursor = keyboard::CURSOR.label(),
+        next = keyboard::CURSOR_NEXT.label(),
+        previous = keyboard::CURSOR_PREVIOUS.label(),
+        last = keyboard::TELL_LAST.label(),
+        standings = keyboard::TELL_STANDINGS.label(),
+        turn = keyboard::TELL_TURN.label(),
+        where = keyboard::TELL_WHERE.label(),
+        attacks = keyboard::TELL_ATTACKS.label(),
+        defends = keyboard::TELL_DEFENDS.label(),
+        moves = keyboard::TELL_MOVES.label(),
+        hint = keyboard::HINT.label(),
+        undo = keyboard::UNDO.label(),
+        concede = keyboard::CONCEDE.label(),
+        help = keyboard::TELL_HELP.label(),
+        typing = keyboard::MOVE_BOX.label()
     )
 }
 

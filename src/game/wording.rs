@@ -1,16 +1,16 @@
 //! How the rules system's refusals are said in the interface's language: the wording of
-//! [`Refusal`] and of the rules engine's [`IllegalMove`], from the Fluent messages. The rules
+//! [`BoardRefusal`] and of the rules engine's [`IllegalMove`], from the Fluent messages. The rules
 //! system only decides; the status line, the lesson card, the concession question and the
 //! notices word its decisions here.
 
 use qiguo_rules::IllegalMove;
 
-use crate::game::keys;
-use crate::game::state::{Refusal, Said};
+use crate::game::keyboard;
+use crate::game::state::{BoardRefusal, Said};
 use crate::i18n::Tr;
 use crate::tr;
 
-crate::i18n::display_in_english!(Refusal);
+crate::i18n::display_in_english!(BoardRefusal);
 
 impl Said {
     /// What it says, in the interface's language.
@@ -23,24 +23,26 @@ impl Said {
     }
 }
 
-impl Refusal {
+impl BoardRefusal {
     /// The reason in the interface's language.
     pub fn text(&self, tr: Tr) -> String {
         match self {
-            Refusal::Animating => tr.text("refusal-animating"),
-            Refusal::GameOver => tr.text("refusal-game-over"),
-            Refusal::Reviewing => tr!(tr, "refusal-reviewing", key = keys::REVIEW_LIVE.label()),
-            Refusal::ComputerPlays(k) => tr!(tr, "refusal-computer", kingdom = tr.kingdom(*k)),
-            Refusal::DialogOpen => tr.text("refusal-dialog"),
-            Refusal::AllyQuestionOpen => tr.text("refusal-ally-question"),
-            Refusal::Outdated => tr.text("refusal-outdated"),
-            Refusal::RemotePlays(k) => tr!(tr, "refusal-remote", kingdom = tr.kingdom(*k)),
-            Refusal::SentToServer => tr.text("refusal-sent-to-server"),
-            Refusal::Illegal(e) => illegal_text(tr, e),
-            Refusal::NowhereToGo(kind) => {
+            BoardRefusal::Animating => tr.text("refusal-animating"),
+            BoardRefusal::GameOver => tr.text("refusal-game-over"),
+            BoardRefusal::Reviewing => {
+                tr!(tr, "refusal-reviewing", key = keyboard::REVIEW_LIVE.label())
+            }
+            BoardRefusal::ComputerPlays(k) => tr!(tr, "refusal-computer", kingdom = tr.kingdom(*k)),
+            BoardRefusal::DialogOpen => tr.text("refusal-dialog"),
+            BoardRefusal::AllyQuestionOpen => tr.text("refusal-ally-question"),
+            BoardRefusal::Outdated => tr.text("refusal-outdated"),
+            BoardRefusal::RemotePlays(k) => tr!(tr, "refusal-remote", kingdom = tr.kingdom(*k)),
+            BoardRefusal::SentToServer => tr.text("refusal-sent-to-server"),
+            BoardRefusal::Illegal(e) => illegal_text(tr, e),
+            BoardRefusal::NowhereToGo(kind) => {
                 tr!(tr, "refusal-nowhere", piece = tr.piece_in_text(*kind))
             }
-            Refusal::NotYourStone {
+            BoardRefusal::NotYourStone {
                 owner,
                 kind,
                 to_move,
@@ -51,12 +53,12 @@ impl Refusal {
                 piece = tr.piece_in_text(*kind),
                 mover = tr.kingdom(*to_move)
             ),
-            Refusal::Emperor => tr.text("refusal-emperor"),
-            Refusal::PickAStone(k) => tr!(tr, "refusal-pick", kingdom = tr.kingdom(*k)),
-            Refusal::Unreadable(text) => tr!(tr, "refusal-unreadable", text = text.as_str()),
-            Refusal::ConcedeTyped => tr.text("refusal-concede-typed"),
-            Refusal::OffLesson(mv) => tr!(tr, "refusal-off-lesson", mv = mv.to_string()),
-            Refusal::LessonDone => tr.text("refusal-lesson-done"),
+            BoardRefusal::Emperor => tr.text("refusal-emperor"),
+            BoardRefusal::PickAStone(k) => tr!(tr, "refusal-pick", kingdom = tr.kingdom(*k)),
+            BoardRefusal::Unreadable(text) => tr!(tr, "refusal-unreadable", text = text.as_str()),
+            BoardRefusal::ConcedeTyped => tr.text("refusal-concede-typed"),
+            BoardRefusal::OffLesson(mv) => tr!(tr, "refusal-off-lesson", mv = mv.to_string()),
+            BoardRefusal::LessonDone => tr.text("refusal-lesson-done"),
         }
     }
 }

@@ -19,8 +19,8 @@ use qiguo::game::pace::PaceChoice;
 use qiguo::game::saving::{LoadRequested, SaveRequested};
 use qiguo::game::selection::{AllyAttackAnswered, DeselectRequested, PointClicked, Selection};
 use qiguo::game::state::{
-    Match, MatchReset, MoveApplied, MoveRejected, MoveRequested, Mover, NewGameRequested,
-    RedoRequested, Refusal, Review, ReviewRequested, SeatChangeRequested, Turn, TurnPhase,
+    BoardRefusal, Match, MatchReset, MoveApplied, MoveRejected, MoveRequested, Mover,
+    NewGameRequested, RedoRequested, Review, ReviewRequested, SeatChangeRequested, Turn, TurnPhase,
     UndoRequested,
 };
 use qiguo_ai::Level;
@@ -284,7 +284,7 @@ fn run_seed(seed: u64, steps: usize) {
             }
             for rejected in messages::<MoveRejected>(&mut app) {
                 refused += 1;
-                outdated += usize::from(rejected.reason == Refusal::Outdated);
+                outdated += usize::from(rejected.reason == BoardRefusal::Outdated);
             }
             games += messages::<MatchReset>(&mut app).len();
             reviewing += usize::from(phase(&app) == TurnPhase::Reviewing);

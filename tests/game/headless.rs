@@ -683,7 +683,7 @@ mod records {
 mod stale {
     use super::*;
     use qiguo::game::state::{
-        NewGameRequested, RedoRequested, Refusal, ReviewRequested, SeatChangeRequested,
+        BoardRefusal, NewGameRequested, RedoRequested, ReviewRequested, SeatChangeRequested,
         UndoRequested,
     };
     use qiguo_ai::Level;
@@ -698,7 +698,7 @@ mod stale {
             .build()
     }
 
-    fn refusals(app: &mut App) -> Vec<Refusal> {
+    fn refusals(app: &mut App) -> Vec<BoardRefusal> {
         messages::<MoveRejected>(app)
             .into_iter()
             .map(|r| r.reason)
@@ -713,7 +713,7 @@ mod stale {
         app.world_mut().write_message(ReviewRequested::Back);
         computer_request(&mut app, mv("f5f6"));
         app.update();
-        assert_eq!(refusals(&mut app), [Refusal::Reviewing]);
+        assert_eq!(refusals(&mut app), [BoardRefusal::Reviewing]);
         settle(&mut app);
         assert_eq!(moves(&app), 1, "the move waits for the review to end");
         assert_eq!(phase(&app), TurnPhase::Reviewing);
@@ -728,7 +728,7 @@ mod stale {
         computer_request(&mut app, mv("f5f6"));
         app.update();
         let refused = refusals(&mut app);
-        assert_eq!(refused, [Refusal::Outdated]);
+        assert_eq!(refused, [BoardRefusal::Outdated]);
         assert!(!refused[0].is_shown(), "no refusal reaches the person");
         assert_eq!(moves(&app), 0);
         settle(&mut app);
@@ -745,14 +745,14 @@ mod stale {
         });
         computer_request(&mut app, mv("f5f6"));
         app.update();
-        assert_eq!(refusals(&mut app), [Refusal::Outdated]);
+        assert_eq!(refusals(&mut app), [BoardRefusal::Outdated]);
         settle(&mut app);
         assert_eq!(moves(&app), 1, "the person plays Chu's move");
         assert_eq!(phase(&app), TurnPhase::AwaitingInput);
         // Its search, chosen for the computer, is refused a frame later too.
         computer_request_as(&mut app, mv("f5f6"), Level::Easy);
         app.update();
-        assert_eq!(refusals(&mut app), [Refusal::Outdated]);
+        assert_eq!(refusals(&mut app), [BoardRefusal::Outdated]);
         assert_eq!(moves(&app), 1);
     }
 
@@ -772,7 +772,7 @@ mod stale {
         assert_eq!(moves(&app), 0, "the new game starts untouched");
         // A frame later, the same request is still for the old game.
         send(&mut app, stale);
-        assert_eq!(refusals(&mut app), [Refusal::Outdated]);
+        assert_eq!(refusals(&mut app), [BoardRefusal::Outdated]);
         assert_eq!(moves(&app), 0);
     }
 
@@ -785,7 +785,7 @@ mod stale {
         request(&mut app, mv("m2m3"));
         app.world_mut().write_message(UndoRequested);
         app.update();
-        assert_eq!(refusals(&mut app), [Refusal::Outdated]);
+        assert_eq!(refusals(&mut app), [BoardRefusal::Outdated]);
         assert_eq!(moves(&app), 1);
         glide(&mut app);
         assert_agree(&mut app);
@@ -839,7 +839,7 @@ mod stale {
         assert!(!changed(&app), "seat unchanged");
         request(&mut app, mv("f5f6"));
         app.update();
-        assert!(matches!(refusals(&mut app)[..], [Refusal::Illegal(_)]));
+        assert!(matches!(refusals(&mut app)[..], [BoardRefusal::Illegal(_)]));
         assert!(!changed(&app), "illegal move");
         // A real move does change it.
         click(&mut app, "e10");

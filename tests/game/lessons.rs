@@ -6,7 +6,7 @@ use crate::common::*;
 use bevy::prelude::*;
 use qiguo::game::lessons::{LessonCommand, LessonMark, LessonRun, LessonsDone, StepState};
 use qiguo::game::selection::{AllyAttackAnswered, DeselectRequested};
-use qiguo::game::state::{Match, NewGameRequested, Refusal, TurnPhase, UndoRequested};
+use qiguo::game::state::{BoardRefusal, Match, NewGameRequested, TurnPhase, UndoRequested};
 use qiguo::lessons;
 use qiguo_rules::{Game, Position, Rules};
 
@@ -92,7 +92,10 @@ fn every_lesson_is_played_through_with_its_moves_and_its_wrong_moves_answered() 
                 let answer = run(&app).answer().expect("the wrong move answered").clone();
                 assert_eq!(answer.why.as_deref(), Some(why.as_str()), "{}", lesson.id);
                 assert!(
-                    matches!(answer.reason, Refusal::Illegal(_) | Refusal::OffLesson(_)),
+                    matches!(
+                        answer.reason,
+                        BoardRefusal::Illegal(_) | BoardRefusal::OffLesson(_)
+                    ),
                     "{}: {:?}",
                     lesson.id,
                     answer.reason

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use qiguo::game::hint::HintRequested;
 use qiguo::game::selection::ClickRefused;
 use qiguo::game::selection::typed::{MoveTyped, suggestions};
-use qiguo::game::state::{Match, MoveRejected, Refusal, TurnPhase, UndoRequested};
+use qiguo::game::state::{BoardRefusal, Match, MoveRejected, TurnPhase, UndoRequested};
 use qiguo::game::telling::{ConcedeAsked, Told};
 use qiguo_rules::random::SplitMix64;
 use qiguo_rules::{Position, Preset, Rules};
@@ -57,7 +57,7 @@ fn text_that_is_not_a_legal_move_changes_nothing_and_says_why() {
     app.update();
     let refused = messages::<ClickRefused>(&mut app);
     assert_eq!(refused.len(), 1);
-    assert_eq!(refused[0].reason, Refusal::Unreadable("c10".into()));
+    assert_eq!(refused[0].reason, BoardRefusal::Unreadable("c10".into()));
     assert!(
         refused[0]
             .reason
@@ -74,7 +74,7 @@ fn text_that_is_not_a_legal_move_changes_nothing_and_says_why() {
     app.update();
     let rejected = messages::<MoveRejected>(&mut app);
     assert_eq!(rejected.len(), 1);
-    assert!(matches!(rejected[0].reason, Refusal::Illegal(_)));
+    assert!(matches!(rejected[0].reason, BoardRefusal::Illegal(_)));
     settle(&mut app);
     assert_eq!(fen_and_len(&app), before);
 }
@@ -93,7 +93,7 @@ fn a_typed_move_waits_for_the_persons_turn() {
     typed(&mut app, &mv.to_string());
     app.update();
     let refused = messages::<ClickRefused>(&mut app);
-    assert!(matches!(refused[0].reason, Refusal::ComputerPlays(_)));
+    assert!(matches!(refused[0].reason, BoardRefusal::ComputerPlays(_)));
     settle(&mut app);
     assert_eq!(fen_and_len(&app), before);
 }

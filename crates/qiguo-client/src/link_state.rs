@@ -33,7 +33,7 @@ pub struct Who {
 pub(crate) struct LinkState {
     url: String,
     who: Who,
-    talk: Conversation,
+    conversation: Conversation,
     /// The hello awaiting its welcome.
     hello: Option<u64>,
     /// That hello signs in by a link's token.
@@ -58,7 +58,7 @@ impl LinkState {
         LinkState {
             url,
             who,
-            talk: Conversation::new(),
+            conversation: Conversation::new(),
             hello: None,
             by_link: false,
             signed_in: false,
@@ -126,7 +126,7 @@ impl LinkState {
             },
         };
         self.by_link = matches!(identity, Identity::Link { .. });
-        match self.talk.request(Ask::Hello {
+        match self.conversation.request(Ask::Hello {
             version: PROTOCOL_VERSION,
             identity,
             language: self.who.language.clone(),
@@ -159,12 +159,12 @@ impl LinkState {
             return self.heard_at_hello(req, text);
         }
         match self.in_flight {
-            Some((tag, req)) => match self.talk.hear(text, Some(req)) {
+            Some((tag, req)) => match self.conversation.hear(text, Some(req)) {
                 Ok(Heard::Answer(answer)) => self.answered(tag, Ok(answer)),
                 Ok(_) => {}
                 Err(e) => self.answered(tag, Err(e)),
             },
-            None => match self.talk.hear(text, None) {
+            None => match self.conversation.hear(text, None) {
                 Ok(Heard::Event(event)) => self.news.push(News::Event(event)),
                 Ok(_) => {}
                 Err(e) => tracing::warn!(server = %self.url, "a frame was set aside: {e}"),
@@ -173,7 +173,7 @@ impl LinkState {
     }
 
     fn heard_at_hello(&mut self, req: u64, text: &str) {
-        match self.talk.hear(text, Some(req)) {
+        match self.conversation.hear(text, Some(req)) {
             Ok(Heard::Answer(Answer::Welcome {
                 player,
                 name,
@@ -227,7 +227,7 @@ impl LinkState {
         self.in_flight = None;
         self.news.push(News::Answer { tag, result });
         // Events that arrived while the answer was awaited.
-        while let Some(event) = self.talk.take_event() {
+        while let Some(event) = self.conversation.take_event() {
             self.news.push(News::Event(event));
         }
         self.pump();
@@ -241,7 +241,7 @@ impl LinkState {
         let Some((tag, ask)) = self.queue.pop_front() else {
             return;
         };
-        match self.talk.request(ask) {
+        match self.conversation.request(ask) {
             Ok((req, text)) => {
                 self.in_flight = Some((tag, req));
                 self.out.push(text);
@@ -273,7 +273,7 @@ impl LinkState {
         }
         self.hello = None;
         self.signed_in = false;
-        self.talk = Conversation::new();
+        self.conversation = Conversation::new();
         self.out.clear();
         self.fail_waiting(&why);
         let wait = self.backoff.next_wait();

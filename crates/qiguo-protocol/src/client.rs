@@ -338,36 +338,36 @@ mod tests {
 
     #[test]
     fn answers_are_matched_to_their_requests_and_events_kept() {
-        let mut talk = Conversation::new();
-        let (req, text) = talk.request(Ask::Games {}).unwrap();
+        let mut conversation = Conversation::new();
+        let (req, text) = conversation.request(Ask::Games {}).unwrap();
         assert_eq!(req, 1);
         assert_eq!(text, r#"{"req":1,"ask":{"type":"games"}}"#);
         let stale = r#"{"type":"event","event":{"type":"stale","game":"g"}}"#;
-        assert_eq!(talk.hear(stale, Some(1)).unwrap(), Heard::Kept);
+        assert_eq!(conversation.hear(stale, Some(1)).unwrap(), Heard::Kept);
         let later = r#"{"type":"event","event":{"type":"chat","game":"g","text":"hi"}}"#;
-        assert_eq!(talk.hear(later, Some(1)).unwrap(), Heard::Kept);
+        assert_eq!(conversation.hear(later, Some(1)).unwrap(), Heard::Kept);
         let other = r#"{"type":"reply","req":7,"answer":{"type":"done"}}"#;
         assert!(matches!(
-            talk.hear(other, Some(1)),
+            conversation.hear(other, Some(1)),
             Err(ClientError::Protocol(_))
         ));
         let mine = r#"{"type":"reply","req":1,"answer":{"type":"done"}}"#;
         assert_eq!(
-            talk.hear(mine, Some(1)).unwrap(),
+            conversation.hear(mine, Some(1)).unwrap(),
             Heard::Answer(Answer::Done)
         );
         // The known event was kept, the unknown one dropped.
         assert_eq!(
-            talk.take_event(),
+            conversation.take_event(),
             Some(Event::Stale {
                 game: GameId("g".into())
             })
         );
-        assert_eq!(talk.take_event(), None);
-        let (req, _) = talk.request(Ask::Games {}).unwrap();
+        assert_eq!(conversation.take_event(), None);
+        let (req, _) = conversation.request(Ask::Games {}).unwrap();
         assert_eq!(req, 2);
         let refused = r#"{"type":"refused","req":2,"refusal":{"code":"no_game"},"why":"no such game of yours","closing":false}"#;
-        let e = talk.hear(refused, Some(2)).unwrap_err();
+        let e = conversation.hear(refused, Some(2)).unwrap_err();
         assert_eq!(e.refusal(), Some(&Refusal::NoGame));
         assert_eq!(e.to_string(), "no such game of yours");
         assert!(!e.is_lost());

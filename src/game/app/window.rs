@@ -7,7 +7,7 @@ use bevy::window::MonitorSelection;
 use bevy::window::{Monitor, PrimaryWindow, WindowMode, WindowPosition};
 
 use crate::game::app::launch::WindowSize;
-use crate::game::keys;
+use crate::game::keyboard;
 use crate::game::preferences::{Preferences, SettingsSystems};
 use crate::game::schedule::AppSystems;
 use crate::game::ui::settings::toggled;
@@ -72,7 +72,7 @@ fn fullscreen_key(
     keys: Res<ButtonInput<KeyCode>>,
     mut windows: Query<&mut Window, With<PrimaryWindow>>,
 ) {
-    if !keys::FULLSCREEN.just_pressed(&keys) {
+    if !keyboard::FULLSCREEN.just_pressed(&keys) {
         return;
     }
     if let Ok(mut window) = windows.single_mut() {

@@ -14,7 +14,7 @@ use bevy_panorbit_camera::{PanOrbitCamera, PanOrbitCameraPlugin};
 use qiguo_rules::Kingdom;
 
 use crate::game::frames::Redraw;
-use crate::game::keys;
+use crate::game::keyboard;
 use crate::game::layout::{SIDE_PITCH, TOP_PITCH, kingdom_yaw, nearest_yaw};
 use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
 use crate::game::schedule::AppSystems;
@@ -298,12 +298,12 @@ fn follow_fingers(
 /// Keys 1–7 and 0 pick a view; not with Ctrl (Cmd) held, which the interface's zoom uses
 /// (Ctrl+0 resets the interface's size, Ctrl+plus and Ctrl+minus change it).
 fn view_keys(input: Res<ButtonInput<KeyCode>>, mut views: MessageWriter<ViewRequested>) {
-    for (key, kingdom) in keys::VIEWS.iter().zip(Kingdom::ALL) {
+    for (key, kingdom) in keyboard::VIEWS.iter().zip(Kingdom::ALL) {
         if key.just_pressed(&input) {
             views.write(ViewRequested(View::Kingdom(kingdom)));
         }
     }
-    if keys::VIEW_TOP.just_pressed(&input) {
+    if keyboard::VIEW_TOP.just_pressed(&input) {
         views.write(ViewRequested(View::Top));
     }
 }

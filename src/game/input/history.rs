@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 use bevy_egui::input::egui_wants_any_keyboard_input;
 
-use crate::game::keys;
+use crate::game::keyboard;
 use crate::game::schedule::AppSystems;
 use crate::game::state::{RedoRequested, Review, ReviewRequested, UndoRequested};
 
@@ -26,20 +26,20 @@ fn history_keys(
     mut redo: MessageWriter<RedoRequested>,
     mut steps: MessageWriter<ReviewRequested>,
 ) {
-    if keys::UNDO.just_pressed(&keys) {
+    if keyboard::UNDO.just_pressed(&keys) {
         undo.write(UndoRequested);
     }
-    if keys::REDO.just_pressed(&keys) || keys::REDO_SHIFT.just_pressed(&keys) {
+    if keyboard::REDO.just_pressed(&keys) || keyboard::REDO_SHIFT.just_pressed(&keys) {
         redo.write(RedoRequested);
     }
-    let step = if keys::REVIEW_BACK.just_pressed(&keys) {
+    let step = if keyboard::REVIEW_BACK.just_pressed(&keys) {
         Some(ReviewRequested::Back)
-    } else if keys::REVIEW_FORWARD.just_pressed(&keys) {
+    } else if keyboard::REVIEW_FORWARD.just_pressed(&keys) {
         Some(ReviewRequested::Forward)
-    } else if keys::REVIEW_FIRST.just_pressed(&keys) {
+    } else if keyboard::REVIEW_FIRST.just_pressed(&keys) {
         Some(ReviewRequested::First)
-    } else if keys::REVIEW_LIVE.just_pressed(&keys)
-        || (review.ply.is_some() && keys::ESCAPE.just_pressed(&keys))
+    } else if keyboard::REVIEW_LIVE.just_pressed(&keys)
+        || (review.ply.is_some() && keyboard::ESCAPE.just_pressed(&keys))
     {
         Some(ReviewRequested::Live)
     } else {

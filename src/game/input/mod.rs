@@ -17,7 +17,7 @@ use qiguo_rules::{PieceKind, Point};
 
 use crate::game::awareness::ToggleThreats;
 use crate::game::board::BoardSurface;
-use crate::game::keys;
+use crate::game::keyboard;
 use crate::game::layout::nearest_point;
 use crate::game::recap::ReplayRequested;
 use crate::game::schedule::AppSystems;
@@ -71,7 +71,7 @@ fn cursor_keys(
     cameras: Query<&GlobalTransform, With<Camera3d>>,
     mut requests: MessageWriter<CursorRequested>,
 ) {
-    if keys::CURSOR.just_pressed(&input) {
+    if keyboard::CURSOR.just_pressed(&input) {
         requests.write(CursorRequested::Toggle);
         return;
     }
@@ -95,16 +95,16 @@ fn cursor_keys(
             requests.write(CursorRequested::Step { files, ranks });
         }
     }
-    if keys::CURSOR_NEXT.just_pressed(&input) {
+    if keyboard::CURSOR_NEXT.just_pressed(&input) {
         requests.write(CursorRequested::NextStone { forward: true });
     }
-    if keys::CURSOR_PREVIOUS.just_pressed(&input) {
+    if keyboard::CURSOR_PREVIOUS.just_pressed(&input) {
         requests.write(CursorRequested::NextStone { forward: false });
     }
     if input.any_just_pressed([KeyCode::Enter, KeyCode::NumpadEnter, KeyCode::Space]) {
         requests.write(CursorRequested::Act);
     }
-    if keys::ESCAPE.just_pressed(&input) {
+    if keyboard::ESCAPE.just_pressed(&input) {
         requests.write(CursorRequested::Hide);
     }
 }
@@ -121,23 +121,23 @@ fn telling_keys(
     mut commands: MessageWriter<CommandTyped>,
 ) {
     let at = cursor.at;
-    let asked = if keys::TELL_LAST.just_pressed(&input) {
+    let asked = if keyboard::TELL_LAST.just_pressed(&input) {
         Some(Ok(Command::Last(ROUND)))
-    } else if keys::TELL_STANDINGS.just_pressed(&input) {
+    } else if keyboard::TELL_STANDINGS.just_pressed(&input) {
         Some(Ok(Command::Standings))
-    } else if keys::TELL_TURN.just_pressed(&input) {
+    } else if keyboard::TELL_TURN.just_pressed(&input) {
         Some(Ok(Command::Turn))
-    } else if keys::TELL_ATTACKS.just_pressed(&input) {
+    } else if keyboard::TELL_ATTACKS.just_pressed(&input) {
         Some(Ok(at.map_or(Command::Attacked, Command::Attacks)))
-    } else if keys::TELL_DEFENDS.just_pressed(&input) {
+    } else if keyboard::TELL_DEFENDS.just_pressed(&input) {
         Some(at.map(Command::Defends).ok_or(Unread::NeedsCursor))
-    } else if keys::TELL_WHERE.just_pressed(&input) {
+    } else if keyboard::TELL_WHERE.just_pressed(&input) {
         Some(Ok(Command::Where(Subject::Piece(PieceKind::General, None))))
-    } else if keys::TELL_HELP.just_pressed(&input) {
+    } else if keyboard::TELL_HELP.just_pressed(&input) {
         Some(Ok(Command::Help))
-    } else if keys::CONCEDE.just_pressed(&input) {
+    } else if keyboard::CONCEDE.just_pressed(&input) {
         Some(Ok(Command::Concede))
-    } else if keys::TELL_MOVES.just_pressed(&input) {
+    } else if keyboard::TELL_MOVES.just_pressed(&input) {
         Some(
             at.or(selection.selected)
                 .map(Command::Moves)
@@ -295,21 +295,21 @@ fn escape_deselects(
     keys: Res<ButtonInput<KeyCode>>,
     mut deselect: MessageWriter<DeselectRequested>,
 ) {
-    if keys::ESCAPE.just_pressed(&keys) {
+    if keyboard::ESCAPE.just_pressed(&keys) {
         deselect.write(DeselectRequested);
     }
 }
 
 /// T turns the threat shading on or off.
 fn threat_key(keys: Res<ButtonInput<KeyCode>>, mut toggles: MessageWriter<ToggleThreats>) {
-    if keys::THREATS.just_pressed(&keys) {
+    if keyboard::THREATS.just_pressed(&keys) {
         toggles.write(ToggleThreats);
     }
 }
 
 /// R replays the moves played since the last turn of the person to move.
 fn replay_key(keys: Res<ButtonInput<KeyCode>>, mut replays: MessageWriter<ReplayRequested>) {
-    if keys::REPLAY.just_pressed(&keys) {
+    if keyboard::REPLAY.just_pressed(&keys) {
         replays.write(ReplayRequested);
     }
 }
@@ -319,14 +319,14 @@ fn hint_key(
     keys: Res<ButtonInput<KeyCode>>,
     mut hints: MessageWriter<crate::game::hint::HintRequested>,
 ) {
-    if keys::HINT.just_pressed(&keys) {
+    if keyboard::HINT.just_pressed(&keys) {
         hints.write(crate::game::hint::HintRequested);
     }
 }
 
 /// M mutes or unmutes the sound.
 fn mute_key(keys: Res<ButtonInput<KeyCode>>, mut toggles: MessageWriter<ToggleMute>) {
-    if keys::MUTE.just_pressed(&keys) {
+    if keyboard::MUTE.just_pressed(&keys) {
         toggles.write(ToggleMute);
     }
 }

@@ -17,8 +17,8 @@ use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
 use crate::game::schedule::AppSystems;
 use crate::game::selection::{ClickRefused, Guide, SelectionSystems};
 use crate::game::state::{
-    Match, MatchReset, MoveApplied, MoveRejected, MoveShown, Mover, NewGameRequested, Notice,
-    Refusal, SeatAuthority,
+    BoardRefusal, Match, MatchReset, MoveApplied, MoveRejected, MoveShown, Mover, NewGameRequested,
+    Notice, SeatAuthority,
 };
 use crate::i18n::Tr;
 use crate::lessons::{self, Lesson};
@@ -79,7 +79,7 @@ pub enum StepState {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
     /// The game's own refusal.
-    pub reason: Refusal,
+    pub reason: BoardRefusal,
     /// The lesson's word on this move, a message id, if it has one.
     pub why: Option<String>,
 }
@@ -425,11 +425,11 @@ fn hear_refusals(
     mut moves: MessageReader<MoveRejected>,
     mut run: ResMut<LessonRun>,
 ) {
-    let reasons: Vec<Refusal> = clicks
+    let reasons: Vec<BoardRefusal> = clicks
         .read()
         .map(|c| c.reason.clone())
         .chain(moves.read().map(|m| m.reason.clone()))
-        .filter(Refusal::is_shown)
+        .filter(BoardRefusal::is_shown)
         .collect();
     // Once the step is done the card says what comes next; the status line says why not.
     if reasons.is_empty() || run.state() != Some(StepState::Waiting) {
@@ -448,8 +448,8 @@ fn hear_refusals(
     let step = &lesson.steps[active.step];
     for reason in reasons {
         let mv = match &reason {
-            Refusal::OffLesson(mv) => Some(*mv),
-            Refusal::Illegal(qiguo_rules::IllegalMove::Unreachable { mv, .. }) => Some(*mv),
+            BoardRefusal::OffLesson(mv) => Some(*mv),
+            BoardRefusal::Illegal(qiguo_rules::IllegalMove::Unreachable { mv, .. }) => Some(*mv),
             _ => None,
         };
         active.answer = Some(Answer {

@@ -198,6 +198,7 @@ fn keys_section(
                             .map_err(|e| e.to_string())
                             .and_then(|(text, _)| {
                                 crate::browser::files::download("qiguo-keys.json", &text)
+                                    .map_err(|e| e.to_string())
                             });
                         if let Err(why) = done {
                             ring.note = Some((false, tr!(tr, "keys-unreadable", why = why)));
@@ -206,11 +207,13 @@ fn keys_section(
                     if ui.button(tr.text("share-open-file")).clicked()
                         && let Err(why) = crate::browser::files::open("keys")
                     {
+                        let why = why.to_string();
                         ring.note = Some((false, tr!(tr, "keys-unreadable", why = why)));
                     }
                     match crate::browser::files::opened("keys") {
                         Some(Ok(text)) => ring.text = text,
                         Some(Err(why)) => {
+                            let why = why.to_string();
                             ring.note = Some((false, tr!(tr, "keys-unreadable", why = why)));
                         }
                         None => {}

@@ -14,7 +14,8 @@ use qiguo_rules::{Move, Point, Position};
 use crate::game::layout::point_position;
 use crate::game::schedule::AppSystems;
 use crate::game::state::{
-    Match, MatchReset, MoveApplied, MoveRequested, Mover, Refusal, ShownPositionChanged, TurnGate,
+    BoardRefusal, Match, MatchReset, MoveApplied, MoveRequested, Mover, ShownPositionChanged,
+    TurnGate,
 };
 
 pub(super) fn plugin(app: &mut App) {
@@ -70,14 +71,14 @@ impl Guide {
     /// Why the person may not play `mv` in `pos` now, if the guide forbids it: a legal move
     /// that is not a goal, or any move once the step is done. Illegal moves are the rules
     /// system's to refuse.
-    pub fn refusal(&self, pos: &Position, mv: Move) -> Option<Refusal> {
+    pub fn refusal(&self, pos: &Position, mv: Move) -> Option<BoardRefusal> {
         if !self.active {
             return None;
         }
         match &self.goals {
             Some(goals) if goals.contains(&mv) || !pos.is_legal(mv) => None,
-            Some(_) => Some(Refusal::OffLesson(mv)),
-            None => Some(Refusal::LessonDone),
+            Some(_) => Some(BoardRefusal::OffLesson(mv)),
+            None => Some(BoardRefusal::LessonDone),
         }
     }
 }
@@ -114,7 +115,7 @@ pub struct ClickRefused {
     /// Where, if on the board.
     pub point: Option<Point>,
     /// Why.
-    pub reason: Refusal,
+    pub reason: BoardRefusal,
 }
 
 /// The player's answer to "attack your ally?".
@@ -147,7 +148,7 @@ pub enum MarkerKind {
 }
 
 fn read_preview_key(keys: Option<Res<ButtonInput<KeyCode>>>, mut hover: ResMut<Hover>) {
-    let held = keys.is_some_and(|k| crate::game::keys::shift_held(&k));
+    let held = keys.is_some_and(|k| crate::game::keyboard::shift_held(&k));
     hover.set_if_neq(Hover {
         preview: held,
         ..hover.clone()
@@ -174,13 +175,13 @@ pub(super) struct PersonTurn<'w> {
 impl PersonTurn<'_> {
     /// Why a person cannot act now, if they cannot: not their turn, a dialog or the ally
     /// question open, a review shown, a move still shown.
-    fn refusal(&self, selection: &Selection) -> Option<Refusal> {
+    fn refusal(&self, selection: &Selection) -> Option<BoardRefusal> {
         self.gate
             .refusal(&self.the_match, Mover::Person)
             .or_else(|| {
                 selection
                     .pending_ally_attack
-                    .map(|_| Refusal::AllyQuestionOpen)
+                    .map(|_| BoardRefusal::AllyQuestionOpen)
             })
     }
 }
@@ -234,7 +235,7 @@ enum ClickOutcome {
     Deselect,
     Play(Move),
     AskAlly(Move),
-    Refuse(Refusal),
+    Refuse(BoardRefusal),
 }
 
 /// With `explain` (in a lesson), a selected stone's click on a point it cannot reach is
@@ -255,7 +256,7 @@ fn interpret_click(
         match pos.check(mv) {
             Ok(()) => return play_or_ask(pos, mv),
             Err(e) if explain && piece.is_none_or(|p| p.kingdom != to_move) => {
-                return ClickOutcome::Refuse(Refusal::Illegal(e));
+                return ClickOutcome::Refuse(BoardRefusal::Illegal(e));
             }
             Err(_) => {}
         }
@@ -263,19 +264,19 @@ fn interpret_click(
     match piece {
         Some(p) if p.kingdom == to_move => {
             if pos.moves_from(point).is_empty() {
-                ClickOutcome::Refuse(Refusal::NowhereToGo(p.kind))
+                ClickOutcome::Refuse(BoardRefusal::NowhereToGo(p.kind))
             } else {
                 ClickOutcome::Select(point)
             }
         }
         _ if selected.is_some() => ClickOutcome::Deselect,
-        Some(p) => ClickOutcome::Refuse(Refusal::NotYourStone {
+        Some(p) => ClickOutcome::Refuse(BoardRefusal::NotYourStone {
             owner: p.kingdom,
             kind: p.kind,
             to_move,
         }),
-        None if point == Point::EMPEROR => ClickOutcome::Refuse(Refusal::Emperor),
-        None => ClickOutcome::Refuse(Refusal::PickAStone(to_move)),
+        None if point == Point::EMPEROR => ClickOutcome::Refuse(BoardRefusal::Emperor),
+        None => ClickOutcome::Refuse(BoardRefusal::PickAStone(to_move)),
     }
 }
 
@@ -443,7 +444,7 @@ mod tests {
         );
         assert!(matches!(
             interpret_click(&pos, Some(p("e10")), p("k3"), true),
-            ClickOutcome::Refuse(Refusal::Illegal(
+            ClickOutcome::Refuse(BoardRefusal::Illegal(
                 qiguo_rules::IllegalMove::Unreachable { .. }
             ))
         ));

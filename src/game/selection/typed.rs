@@ -10,7 +10,7 @@ use qiguo_rules::{Move, Position, notation};
 use crate::game::selection::{
     ClickOutcome, ClickRefused, PersonTurn, Selection, carry_out, play_or_ask,
 };
-use crate::game::state::{MoveRequested, Refusal};
+use crate::game::state::{BoardRefusal, MoveRequested};
 use crate::game::telling::{self, CommandTyped};
 use crate::i18n::Tr;
 
@@ -34,12 +34,12 @@ pub fn suggestions(pos: &Position, typed: &str) -> Vec<Move> {
 }
 
 /// What a typed text asks for: a move to request, or why nothing can be.
-fn read(text: &str) -> Result<Move, Refusal> {
+fn read(text: &str) -> Result<Move, BoardRefusal> {
     let text = text.trim().to_ascii_lowercase();
     match notation::parse_move(&text) {
-        Ok(mv) if mv.is_concession() => Err(Refusal::ConcedeTyped),
+        Ok(mv) if mv.is_concession() => Err(BoardRefusal::ConcedeTyped),
         Ok(mv) => Ok(mv),
-        Err(_) => Err(Refusal::Unreadable(text)),
+        Err(_) => Err(BoardRefusal::Unreadable(text)),
     }
 }
 
@@ -110,7 +110,7 @@ mod tests {
             Ok(notation::parse_move("c10h15").unwrap())
         );
         assert_eq!(read("--"), Ok(Move::PASS));
-        assert_eq!(read("concede"), Err(Refusal::ConcedeTyped));
-        assert_eq!(read("c10"), Err(Refusal::Unreadable("c10".into())));
+        assert_eq!(read("concede"), Err(BoardRefusal::ConcedeTyped));
+        assert_eq!(read("c10"), Err(BoardRefusal::Unreadable("c10".into())));
     }
 }

@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use qiguo_ai::Level;
 use qiguo_rules::{Game, Kingdom, Move, MoveReport, PlayerInfo, Position};
 
-use super::{Match, Refusal, Turn};
+use super::{BoardRefusal, Match, Turn};
 
 /// A request to take back the last move (back to the last move a person made).
 #[derive(Message, Clone, Copy, Debug, Default)]
@@ -45,7 +45,7 @@ pub enum Said {
     /// The interface's message of this id.
     Message(&'static str),
     /// A refusal.
-    Refused(Refusal),
+    Refused(BoardRefusal),
 }
 
 /// A message for the players (a refused file, a failed save), shown briefly and logged.
@@ -75,7 +75,7 @@ impl Notice {
     }
 
     /// A request was refused; nothing changed.
-    pub fn refused(refusal: Refusal) -> Notice {
+    pub fn refused(refusal: BoardRefusal) -> Notice {
         Notice {
             said: Said::Refused(refusal),
             error: true,
@@ -148,7 +148,7 @@ pub struct MoveRejected {
     /// The move.
     pub mv: Move,
     /// Why.
-    pub reason: Refusal,
+    pub reason: BoardRefusal,
 }
 
 /// A request to replace the match with a new one: a new game, or a loaded or imported one.

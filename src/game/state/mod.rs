@@ -13,7 +13,7 @@ mod seats;
 
 pub use game_match::{Dialog, Match, Review, Turn, TurnPhase};
 pub use messages::*;
-pub use refusal::Refusal;
+pub use refusal::BoardRefusal;
 pub(crate) use refusal::TurnGate;
 use rules::*;
 pub use seats::{SeatAuthority, SeatHolder};

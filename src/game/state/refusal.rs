@@ -1,5 +1,5 @@
 //! Why the rules system refuses a click or a move request, and whether a mover may move now:
-//! [`Refusal`], [`turn_refusal`] and the [`TurnGate`] systems ask it through.
+//! [`BoardRefusal`], [`turn_refusal`] and the [`TurnGate`] systems ask it through.
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -8,9 +8,9 @@ use qiguo_rules::{IllegalMove, Kingdom, Move, PieceKind};
 use super::{Dialog, Match, Mover, Review, SeatAuthority, TurnPhase};
 
 /// Why a click or a move request did nothing. Every reason the board gives lives here; the
-/// interface words it (`Refusal::text`, in `game::wording`).
+/// interface words it (`BoardRefusal::text`, in `game::wording`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Refusal {
+pub enum BoardRefusal {
     /// A move is still being shown.
     Animating,
     /// The game has ended.
@@ -58,10 +58,10 @@ pub enum Refusal {
     LessonDone,
 }
 
-impl Refusal {
+impl BoardRefusal {
     /// Whether players should be told (an outdated request is nobody's mistake).
     pub fn is_shown(&self) -> bool {
-        !matches!(self, Refusal::Outdated | Refusal::SentToServer)
+        !matches!(self, BoardRefusal::Outdated | BoardRefusal::SentToServer)
     }
 }
 
@@ -74,23 +74,23 @@ fn turn_refusal(
     dialog: Dialog,
     by: Mover,
     seats: &SeatAuthority,
-) -> Option<Refusal> {
+) -> Option<BoardRefusal> {
     let k = the_match.position().to_move();
     let refusal = if phase == TurnPhase::Animating {
-        Refusal::Animating
+        BoardRefusal::Animating
     } else if phase == TurnPhase::GameOver || the_match.position().is_over() {
-        Refusal::GameOver
+        BoardRefusal::GameOver
     } else if phase == TurnPhase::Reviewing || review.ply.is_some() {
-        Refusal::Reviewing
+        BoardRefusal::Reviewing
     } else if dialog != Dialog::None {
-        Refusal::DialogOpen
+        BoardRefusal::DialogOpen
     } else {
         let player = the_match.position().player_of(k);
         match (by, the_match.computer(k)) {
-            (Mover::Person, Some(_)) => Refusal::ComputerPlays(k),
-            (Mover::Person, None) if !seats.plays_here(player) => Refusal::RemotePlays(k),
-            (Mover::Computer(level), held) if held != Some(level) => Refusal::Outdated,
-            (Mover::Remote, _) if !seats.follows_server() => Refusal::Outdated,
+            (Mover::Person, Some(_)) => BoardRefusal::ComputerPlays(k),
+            (Mover::Person, None) if !seats.plays_here(player) => BoardRefusal::RemotePlays(k),
+            (Mover::Computer(level), held) if held != Some(level) => BoardRefusal::Outdated,
+            (Mover::Remote, _) if !seats.follows_server() => BoardRefusal::Outdated,
             _ => return None,
         }
     };
@@ -109,7 +109,7 @@ pub(crate) struct TurnGate<'w> {
 
 impl TurnGate<'_> {
     /// Why `by` may not move now in `the_match`, if it may not.
-    pub(crate) fn refusal(&self, the_match: &Match, by: Mover) -> Option<Refusal> {
+    pub(crate) fn refusal(&self, the_match: &Match, by: Mover) -> Option<BoardRefusal> {
         self.refusal_under(the_match, by, &self.seats)
     }
 
@@ -119,7 +119,7 @@ impl TurnGate<'_> {
         the_match: &Match,
         by: Mover,
         seats: &SeatAuthority,
-    ) -> Option<Refusal> {
+    ) -> Option<BoardRefusal> {
         turn_refusal(
             the_match,
             *self.phase.get(),

@@ -134,7 +134,7 @@ pub(super) fn undo_and_redo(
         return;
     }
     if *phase.get() == TurnPhase::Animating {
-        notices.write(Notice::refused(Refusal::Animating));
+        notices.write(Notice::refused(BoardRefusal::Animating));
         return;
     }
     let mut changed = 0;
@@ -175,7 +175,7 @@ pub(super) fn review(
         return;
     };
     if *phase.get() == TurnPhase::Animating {
-        notices.write(Notice::refused(Refusal::Animating));
+        notices.write(Notice::refused(BoardRefusal::Animating));
         return;
     }
     let len = the_match.game().len();
@@ -219,9 +219,9 @@ pub(super) fn apply_move_requests(
     let mut taken = the_match.is_changed();
     for request in requests.read() {
         let refusal = if taken || request.made_for != the_match.turn() {
-            Some(Refusal::Outdated)
+            Some(BoardRefusal::Outdated)
         } else if gate.seats().follows_server() && request.by == Mover::Person {
-            Some(Refusal::SentToServer)
+            Some(BoardRefusal::SentToServer)
         } else {
             gate.refusal(&the_match, request.by)
         };
@@ -248,7 +248,7 @@ pub(super) fn apply_move_requests(
             Err(e) => {
                 rejected.write(MoveRejected {
                     mv: request.mv,
-                    reason: Refusal::Illegal(e),
+                    reason: BoardRefusal::Illegal(e),
                 });
             }
         }

@@ -129,7 +129,7 @@ pub(super) fn concede_dialog(
             RichText::new(tr!(
                 tr,
                 "concede-undo",
-                key = crate::game::keys::UNDO.label()
+                key = crate::game::keyboard::UNDO.label()
             ))
             .small()
             .weak(),

@@ -531,7 +531,7 @@ pub(super) fn game_over(
                 }
                 if ui
                     .button(tr.text("game-over-take-back"))
-                    .on_hover_text(crate::game::keys::UNDO.label())
+                    .on_hover_text(crate::game::keyboard::UNDO.label())
                     .clicked()
                 {
                     undo.write(UndoRequested);

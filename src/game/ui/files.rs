@@ -298,7 +298,7 @@ pub(super) fn share_dialog(
                     .hint_text(tr!(
                         tr,
                         "share-paste-hint",
-                        key = crate::game::keys::PASTE.label()
+                        key = crate::game::keyboard::PASTE.label()
                     )),
             );
             ui.horizontal(|ui| {

@@ -268,7 +268,7 @@ pub(crate) struct RulesWindow {
 
 /// F1 opens or closes the Rules window (as the toolbar's *Rules* does).
 pub(super) fn rules_key(keys: Res<ButtonInput<KeyCode>>, mut rules: ResMut<RulesWindow>) {
-    if crate::game::keys::RULES.just_pressed(&keys) {
+    if crate::game::keyboard::RULES.just_pressed(&keys) {
         rules.open = !rules.open;
     }
 }

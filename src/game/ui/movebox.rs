@@ -11,7 +11,7 @@ use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
 use qiguo_rules::{Move, notation};
 
-use crate::game::keys;
+use crate::game::keyboard;
 use crate::game::selection::typed::{MoveTyped, suggestions};
 use crate::game::state::{Match, Turn, TurnPhase};
 use crate::game::telling::{self, Told};
@@ -42,7 +42,7 @@ pub(crate) struct MoveBox {
 /// `/` or Enter opens the box (when no other field has the keyboard), or gives the keyboard
 /// back to the open box's field after a click elsewhere took it.
 pub(super) fn open_key(input: Res<ButtonInput<KeyCode>>, mut movebox: ResMut<MoveBox>) {
-    if !(keys::MOVE_BOX.just_pressed(&input) || keys::MOVE_BOX_ENTER.just_pressed(&input)) {
+    if !(keyboard::MOVE_BOX.just_pressed(&input) || keyboard::MOVE_BOX_ENTER.just_pressed(&input)) {
         return;
     }
     if !movebox.open {

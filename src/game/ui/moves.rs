@@ -121,7 +121,7 @@ pub(super) fn move_list(
                 tr!(
                     tr,
                     "moves-back",
-                    key = crate::game::keys::REVIEW_BACK.label()
+                    key = crate::game::keyboard::REVIEW_BACK.label()
                 ),
                 shown > 0,
             ) {
@@ -133,7 +133,7 @@ pub(super) fn move_list(
                 tr!(
                     tr,
                     "moves-forward",
-                    key = crate::game::keys::REVIEW_FORWARD.label()
+                    key = crate::game::keyboard::REVIEW_FORWARD.label()
                 ),
                 shown < len,
             ) {
@@ -146,7 +146,11 @@ pub(super) fn move_list(
             if step(
                 ui,
                 &tr.text("moves-undo"),
-                tr!(tr, "moves-undo-hint", key = crate::game::keys::UNDO.label()),
+                tr!(
+                    tr,
+                    "moves-undo-hint",
+                    key = crate::game::keyboard::UNDO.label()
+                ),
                 len > 0,
             ) {
                 undo.write(UndoRequested);
@@ -154,7 +158,11 @@ pub(super) fn move_list(
             if step(
                 ui,
                 &tr.text("moves-redo"),
-                tr!(tr, "moves-redo-hint", key = crate::game::keys::REDO.label()),
+                tr!(
+                    tr,
+                    "moves-redo-hint",
+                    key = crate::game::keyboard::REDO.label()
+                ),
                 game.can_redo(),
             ) {
                 redo.write(RedoRequested);
@@ -184,7 +192,7 @@ pub(super) fn move_list(
                     .on_hover_text(tr!(
                         tr,
                         "moves-replay-hint",
-                        key = crate::game::keys::REPLAY.label()
+                        key = crate::game::keyboard::REPLAY.label()
                     ))
                     .clicked()
                 {

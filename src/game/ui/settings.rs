@@ -154,7 +154,7 @@ pub(super) fn settings_window(
                         );
                         if ui
                             .button(words.text("settings-reset-size"))
-                            .on_hover_text(crate::game::keys::ZOOM_RESET.label())
+                            .on_hover_text(crate::game::keyboard::ZOOM_RESET.label())
                             .clicked()
                         {
                             zoom.chosen = 1.0;
@@ -202,7 +202,7 @@ pub(super) fn settings_window(
                                 tr!(
                                     words,
                                     "settings-fullscreen",
-                                    key = crate::game::keys::FULLSCREEN.label()
+                                    key = crate::game::keyboard::FULLSCREEN.label()
                                 ),
                             )
                             .changed()

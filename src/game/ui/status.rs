@@ -215,7 +215,7 @@ pub(super) fn toolbar(
                         .on_hover_text(tr!(
                             tr,
                             "menu-rules-hint",
-                            key = crate::game::keys::RULES.label()
+                            key = crate::game::keyboard::RULES.label()
                         ))
                         .clicked()
                     {
@@ -230,7 +230,7 @@ pub(super) fn toolbar(
                         .on_hover_text(tr!(
                             tr,
                             "menu-hint-hint",
-                            key = crate::game::keys::HINT.label()
+                            key = crate::game::keyboard::HINT.label()
                         ))
                         .clicked()
                     {
@@ -265,7 +265,7 @@ pub(super) fn toolbar(
                                 tr,
                                 "view-from-behind",
                                 kingdom = tr.kingdom(kingdom),
-                                key = crate::game::keys::VIEWS[i].label()
+                                key = crate::game::keyboard::VIEWS[i].label()
                             ));
                         if response.clicked() {
                             views.write(ViewRequested(View::Kingdom(kingdom)));
@@ -277,7 +277,7 @@ pub(super) fn toolbar(
                         .on_hover_text(tr!(
                             tr,
                             "view-top-hint",
-                            key = crate::game::keys::VIEW_TOP.label()
+                            key = crate::game::keyboard::VIEW_TOP.label()
                         ))
                         .clicked()
                     {
@@ -293,7 +293,7 @@ pub(super) fn toolbar(
                         .on_hover_text(tr!(
                             tr,
                             "threats-hint",
-                            key = crate::game::keys::THREATS.label()
+                            key = crate::game::keyboard::THREATS.label()
                         ))
                         .changed()
                     {
@@ -311,7 +311,11 @@ pub(super) fn toolbar(
                 });
                 ui.horizontal_wrapped(|ui| {
                     ui.checkbox(&mut sound.muted, tr.text("sound-mute"))
-                        .on_hover_text(tr!(tr, "mute-hint", key = crate::game::keys::MUTE.label()));
+                        .on_hover_text(tr!(
+                            tr,
+                            "mute-hint",
+                            key = crate::game::keyboard::MUTE.label()
+                        ));
                     ui.add_enabled(
                         !sound.muted,
                         egui::Slider::new(&mut sound.volume, 0.0..=1.0)
@@ -454,11 +458,11 @@ pub(super) fn status_line(
                                 RichText::new(tr!(
                                     tr,
                                     "status-reviewing-keys",
-                                    back = crate::game::keys::REVIEW_BACK.label(),
-                                    forward = crate::game::keys::REVIEW_FORWARD.label(),
-                                    first = crate::game::keys::REVIEW_FIRST.label(),
-                                    live = crate::game::keys::REVIEW_LIVE.label(),
-                                    escape = crate::game::keys::ESCAPE.label()
+                                    back = crate::game::keyboard::REVIEW_BACK.label(),
+                                    forward = crate::game::keyboard::REVIEW_FORWARD.label(),
+                                    first = crate::game::keyboard::REVIEW_FIRST.label(),
+                                    live = crate::game::keyboard::REVIEW_LIVE.label(),
+                                    escape = crate::game::keyboard::ESCAPE.label()
                                 ))
                                 .small()
                                 .color(Color32::from_gray(150)),
@@ -505,9 +509,9 @@ pub(super) fn status_line(
                                 tr!(
                                     tr,
                                     "status-mouse-keys",
-                                    preview = crate::game::keys::PREVIEW_MODIFIER,
-                                    typing = crate::game::keys::MOVE_BOX.label(),
-                                    cursor = crate::game::keys::CURSOR.label()
+                                    preview = crate::game::keyboard::PREVIEW_MODIFIER,
+                                    typing = crate::game::keyboard::MOVE_BOX.label(),
+                                    cursor = crate::game::keyboard::CURSOR.label()
                                 )
                             };
                             ui.label(RichText::new(help).small().color(Color32::from_gray(150)));
@@ -579,12 +583,12 @@ mod tests {
             crate::settings::Language::Swedish,
         ] {
             let tr = crate::i18n::Tr::new(language);
-            use crate::game::state::Refusal;
+            use crate::game::state::BoardRefusal;
             for reason in [
-                Refusal::Animating,
-                Refusal::GameOver,
-                Refusal::Reviewing,
-                Refusal::Emperor,
+                BoardRefusal::Animating,
+                BoardRefusal::GameOver,
+                BoardRefusal::Reviewing,
+                BoardRefusal::Emperor,
             ] {
                 let text = reason.text(tr);
                 assert!(text.starts_with(char::is_uppercase), "{text}");

@@ -12,7 +12,7 @@ const ZOOM_RANGE: (f32, f32) = (0.6, 2.2);
 
 /// The interface's zoom factor after `key` with Ctrl held, from `zoom`.
 fn zoomed(zoom: f32, key: KeyCode) -> Option<f32> {
-    use crate::game::keys::{ZOOM_IN, ZOOM_OUT, ZOOM_RESET};
+    use crate::game::keyboard::{ZOOM_IN, ZOOM_OUT, ZOOM_RESET};
     // The keypad's keys do the same as the bound ones.
     let z = match key {
         k if k == ZOOM_IN.code || k == KeyCode::NumpadAdd => zoom * ZOOM_STEP,
@@ -66,7 +66,7 @@ pub(super) fn zoom_keys(
     cameras: Query<&Camera, With<Camera3d>>,
     mut zoom: ResMut<InterfaceZoom>,
 ) -> Result {
-    if crate::game::keys::command_held(&keys) {
+    if crate::game::keyboard::command_held(&keys) {
         for key in keys.get_just_pressed() {
             if let Some(chosen) = zoomed(zoom.chosen, *key) {
                 zoom.chosen = chosen;
