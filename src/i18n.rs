@@ -574,7 +574,7 @@ mod tests {
     }
 
     /// The page's first fonts (egui's Latin faces, without its emoji ones, and the Chinese
-    /// core cut: `crate::web::font`) draw every character of every language, and the move
+    /// core cut: `crate::browser::font`) draw every character of every language, and the move
     /// list's buttons.
     #[test]
     fn the_pages_first_fonts_draw_every_language() {

@@ -3,7 +3,7 @@
 //! [`Searcher::start`] gives a [`Search`] to look at once a frame: `is_finished`, then `wait`
 //! for its result; dropping it (or `stop`) abandons it. On the desktop the search runs on a
 //! thread of its own ([`qiguo_ai::BackgroundSearch`]); in a page, in a Web Worker built from the
-//! AI crate alone (`crate::web::worker`), which answers when its search is done (a search the
+//! AI crate alone (`crate::browser::worker`), which answers when its search is done (a search the
 //! game no longer wants is left to finish there, and its answer dropped). Either way the game
 //! is woken when a result is ready: it draws no frames while it waits.
 

@@ -12,9 +12,12 @@ use qiguo::game::online::after::{OnlineFinished, ReadFinished};
 use qiguo::game::online::conduct::Conduct;
 use qiguo::game::online::holidays::{GoAway, OnlineHolidays};
 use qiguo::game::online::mail::OnlineMail;
+use qiguo::game::online::push::{DeviceSubscription, OnlinePush};
 use qiguo::game::online::{Online, OnlineCommand, OnlineRequested, Status};
 use qiguo::game::recap::Recap;
-use qiguo::game::state::{Match, MoveRequested, SeatAuthority, TurnPhase, UndoRequested};
+use qiguo::game::state::{
+    Match, MoveRequested, Notice, Said, SeatAuthority, TurnPhase, UndoRequested,
+};
 use qiguo_ai::Level;
 use qiguo_protocol::NewGame;
 use qiguo_protocol::{Pace, SeatPlan};
@@ -41,6 +44,14 @@ fn window(test: &str, seed: u64) -> App {
 
 fn online(app: &App) -> &Online {
     app.world().resource::<Online>()
+}
+
+/// The notices a window said, kept by [`keep_notices`].
+#[derive(Resource, Default)]
+struct Noticed(Vec<Notice>);
+
+fn keep_notices(mut notices: MessageReader<Notice>, mut kept: ResMut<Noticed>) {
+    kept.0.extend(notices.read().cloned());
 }
 
 fn holidays(app: &App) -> &OnlineHolidays {
@@ -331,6 +342,29 @@ fn table_talk_and_holidays_reach_the_other_window() {
         bo.world().resource::<OnlineMail>().view,
         Some(qiguo_protocol::MailView::default())
     );
+    // Nor does it push notifications: Bo's window knows, and a device offered is refused.
+    assert_eq!(
+        bo.world().resource::<OnlinePush>().view,
+        Some(qiguo_protocol::PushView::default())
+    );
+    assert_eq!(bo.world().resource::<OnlinePush>().offered_key(), None);
+    bo.init_resource::<Noticed>()
+        .add_systems(Last, keep_notices);
+    send(
+        &mut bo,
+        DeviceSubscription::Subscribe {
+            endpoint: "https://push.example/bo".into(),
+            p256dh: "key".into(),
+            auth: "secret".into(),
+        },
+    );
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        a[1].world().resource::<Noticed>().0.iter().any(|n| {
+            n.error
+                && matches!(&n.said, Said::Words(w)
+                    if w.contains("This server sends no notifications to devices"))
+        })
+    });
     // The finished games, a page: none yet.
     send(&mut bo, ReadFinished(0));
     run(&mut [&mut ann, &mut bo], false, |a| {

@@ -16,7 +16,7 @@ pub(crate) static KAI_FONT: &[u8] = include_bytes!(concat!(
 ));
 
 /// In a page, the core cut (the characters of the game and its interface), a tenth of the
-/// download; the whole cut follows once the board is drawn (`crate::web::font`).
+/// download; the whole cut follows once the board is drawn (`crate::browser::font`).
 #[cfg(any(target_arch = "wasm32", test))]
 pub(crate) static KAI_FONT_CORE: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),

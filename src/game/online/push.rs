@@ -94,6 +94,11 @@ fn read_answers(
     mut notices: MessageWriter<Notice>,
     tr: Res<Tr>,
 ) {
+    // Untouched in a frame without answers: the page's subscription looks again when it
+    // changes.
+    if answers.is_empty() {
+        return;
+    }
     for ((), answer) in push.pending.answers(answers.read(), &mut notices, *tr) {
         if let Answer::Push(view) = answer {
             push.view = Some(view.clone());

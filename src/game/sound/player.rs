@@ -1,6 +1,6 @@
 //! Sound (the `sound` feature): plays the cues the game decides on, with sounds made by
 //! `tools/make-sounds.py`, embedded in the binary on the desktop and fetched beside the wasm in
-//! a page (`crate::web::sounds`: they do not hold up the first board). Where there is no sound
+//! a page (`crate::browser::sounds`: they do not hold up the first board). Where there is no sound
 //! device Bevy's audio logs one warning and the game stays silent.
 
 use bevy::audio::{AudioPlayer, AudioSource, PlaybackSettings, Volume};
