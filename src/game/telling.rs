@@ -708,6 +708,34 @@ fn turn(game: &Game, tr: Tr) -> String {
     )
 }
 
+/// Whose turn it is (or who won) and how the kingdoms still in the game stand, in one line:
+/// `pos` after `moves` moves. What a screen reader's status says (the page's document).
+pub fn status_words(pos: &Position, moves: usize, tr: Tr) -> String {
+    let turn = match pos.outcome() {
+        Some(outcome) => tr!(tr, "page-title-won", kingdom = tr.kingdom(outcome.winner)),
+        None => tr!(
+            tr,
+            "page-title-turn",
+            kingdom = tr.kingdom(pos.to_move()),
+            number = (moves + 1).to_string()
+        ),
+    };
+    let standings: Vec<String> = Kingdom::ALL
+        .into_iter()
+        .filter(|&k| pos.army_size(k) > 0)
+        .map(|k| {
+            tr!(
+                tr,
+                "reader-standing",
+                kingdom = tr.kingdom(k),
+                army = pos.army_size(k),
+                captures = pos.captures(k)
+            )
+        })
+        .collect();
+    format!("{turn}. {}", standings.join("; "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -720,6 +748,17 @@ mod tests {
 
     fn point(p: &str) -> Point {
         p.parse().unwrap()
+    }
+
+    #[test]
+    fn the_status_says_whose_turn_and_how_the_kingdoms_stand() {
+        let pos = Position::start_with(Rules::default(), Seats::default());
+        let words = status_words(&pos, 0, english());
+        assert!(
+            words.starts_with("Qin to move · move 1. Qin: 17 pieces, 0 taken; Chu: 17 pieces"),
+            "{words}"
+        );
+        assert_eq!(words.matches("17 pieces, 0 taken").count(), 7, "{words}");
     }
 
     #[test]

@@ -11,7 +11,6 @@
 use std::cell::RefCell;
 
 use bevy::prelude::*;
-use qiguo_rules::Kingdom;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
@@ -402,31 +401,8 @@ fn keep_status(the_match: Res<Match>, tr: Res<Tr>, mut shown: Local<String>) {
     if !(the_match.is_changed() || tr.is_changed()) {
         return;
     }
-    let tr = *tr;
-    let pos = the_match.position();
-    let turn = match pos.outcome() {
-        Some(outcome) => tr!(tr, "page-title-won", kingdom = tr.kingdom(outcome.winner)),
-        None => tr!(
-            tr,
-            "page-title-turn",
-            kingdom = tr.kingdom(pos.to_move()),
-            number = (the_match.game().len() + 1).to_string()
-        ),
-    };
-    let standings: Vec<String> = Kingdom::ALL
-        .into_iter()
-        .filter(|&k| pos.army_size(k) > 0)
-        .map(|k| {
-            tr!(
-                tr,
-                "reader-standing",
-                kingdom = tr.kingdom(k),
-                army = pos.army_size(k),
-                captures = pos.captures(k)
-            )
-        })
-        .collect();
-    let words = format!("{turn}. {}", standings.join("; "));
+    let words =
+        crate::game::telling::status_words(the_match.position(), the_match.game().len(), *tr);
     if *shown == words {
         return;
     }
