@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use qiguo_ai::Level;
 use qiguo_rules::{Game, Kingdom, Position, Preset, Rules, Seating, Seats, Setup, fen, notation};
 
+use super::error::ArgError;
 use crate::game::app::launch::{Launch, View, WindowSize};
 use crate::game::online::invite::Invitation;
 use crate::i18n::Language;
@@ -87,26 +88,6 @@ pub struct GameArgs {
     /// window (no window opens and no display is needed, only a graphics device).
     #[arg(long, value_name = "WxH", conflicts_with_all = ["window", "no_render", "join"])]
     pub offscreen: Option<WindowSize>,
-}
-
-/// An option that cannot be used as given: which option, and why. Printed as one line.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{option}: {why}")]
-pub struct ArgError {
-    /// The option, as typed (with its value where that helps).
-    pub option: String,
-    /// Why it was refused.
-    pub why: String,
-}
-
-impl ArgError {
-    /// `option` refused because of `why`.
-    pub fn new(option: impl Into<String>, why: impl std::fmt::Display) -> ArgError {
-        ArgError {
-            option: option.into(),
-            why: why.to_string(),
-        }
-    }
 }
 
 /// A seating that is neither a number of players nor a list of kingdoms.

@@ -10,7 +10,8 @@ use qiguo_rules::notation::MoveListError;
 use qiguo_rules::{Kingdom, Move, Position, Record, notation};
 use serde::Serialize;
 
-use super::args::{ArgError, Tool, move_texts};
+use super::args::{Tool, move_texts};
+use super::error::ArgError;
 
 /// Why a tool could not run.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

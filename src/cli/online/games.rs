@@ -9,7 +9,8 @@ use qiguo_rules::{Game, Kingdom, Preset, Rules};
 use serde_json::json;
 
 use super::{OnlineError, game_view, parse_pace, unexpected};
-use crate::cli::args::{ArgError, SeatingArg};
+use crate::cli::args::SeatingArg;
+use crate::cli::error::ArgError;
 
 /// The commands on games.
 #[derive(Subcommand, Debug)]

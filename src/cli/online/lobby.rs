@@ -10,7 +10,7 @@ use qiguo_rules::Preset;
 use serde_json::json;
 
 use super::{OnlineError, parse_pace, print_line, unexpected};
-use crate::cli::args::ArgError;
+use crate::cli::error::ArgError;
 
 /// The commands of the lobby.
 #[derive(Subcommand, Debug)]

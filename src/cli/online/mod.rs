@@ -36,7 +36,7 @@ pub use self::play::PlayCommand;
 pub use self::quick::QuickCommand;
 pub use self::ratings::RatingsCommand;
 pub use self::talk::TalkCommand;
-use super::args::ArgError;
+use super::error::ArgError;
 use crate::saves::SaveDir;
 
 /// Options of `qiguo online`.
