@@ -4,7 +4,8 @@
 //!
 //! What asks for a frame:
 //! - the player's input and the window's own events (Bevy's reactive update mode wakes for
-//!   them), and egui when it animates or waits for a tooltip (bevy_egui asks);
+//!   them), and egui when it animates (bevy_egui asks) or waits on time (a tooltip's delay, a
+//!   text field's blinking cursor: a frame when it is due, [`EguiRepaint`]);
 //! - whatever moves, each frame while it moves ([`Redraw::now`]: the stones' glides, the
 //!   camera's easing, the hand-off banner, the wood drawn in; the slow glows of an attacked
 //!   General and a lesson's rings at [`GLOW_FRAME`]);
@@ -13,7 +14,8 @@
 //! - whatever finishes off the frame thread, the moment it does ([`Waker::wake`]: a computer's
 //!   search, the server's news, a font downloaded, a shader pipeline compiled).
 //!
-//! Anything that asks for none of these waits [`AT_REST`] at most: a net, not a clock.
+//! Nothing else draws: a board at rest draws no frame until something asks, however long
+//! that is (no net, no clock; a clock shown on the board would ask once a second).
 //! Headless apps (the tests) have no event loop: they update when the test says, and the
 //! wakes are no-ops there.
 
@@ -27,9 +29,6 @@ use bevy::winit::{EventLoopProxyWrapper, UpdateMode, WinitSettings, WinitUserEve
 /// A slow glow (a General in danger, a lesson's ring) is drawn at this pace: smooth enough
 /// for a breath a second, a quarter of a display's frames.
 pub(crate) const GLOW_FRAME: Duration = Duration::from_millis(66);
-
-/// The longest the game waits without a frame when nothing asks for one.
-pub(crate) const AT_REST: Duration = Duration::from_secs(10);
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<RequestRedraw>()
@@ -119,18 +118,31 @@ fn count_the_frames(
 }
 
 /// With rendering: a frame follows while shader pipelines are still being compiled (the
-/// meshes that need them are drawn once they are ready, without waiting for the net); egui's
-/// input without the modifiers' event of every frame.
+/// meshes that need them are drawn once they are ready); egui's input without the modifiers'
+/// event of every frame; egui's delayed repaints when they are due.
 pub(super) fn view_plugin(app: &mut App) {
     use bevy::render::extract_resource::ExtractResourcePlugin;
     use bevy::render::{Render, RenderApp, RenderSystems};
+    use bevy_egui::EguiPostUpdateSet;
 
     app.add_plugins(ExtractResourcePlugin::<Waker>::default())
+        .init_resource::<EguiRepaint>()
         .add_systems(
             PreUpdate,
             quiet_unchanged_modifiers
                 .after(bevy_egui::EguiInputSet::WriteEguiEvents)
                 .before(bevy_egui::EguiPreUpdateSet::BeginPass),
+        )
+        .add_systems(
+            PostUpdate,
+            (
+                read_egui_repaint_delay
+                    .after(EguiPostUpdateSet::EndPass)
+                    .before(EguiPostUpdateSet::ProcessOutput),
+                egui_repaint_when_due
+                    .after(EguiPostUpdateSet::ProcessOutput)
+                    .before(EguiPostUpdateSet::PostProcessOutput),
+            ),
         );
     if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
         render_app.add_systems(Render, wake_for_pipelines.in_set(RenderSystems::Cleanup));
@@ -162,6 +174,56 @@ fn quiet_unchanged_modifiers(
     }
 }
 
+/// egui's delayed repaints (a text field's blinking cursor, a tooltip's delay) as a frame
+/// when each is due. bevy_egui asks for the next frame at once whenever egui wants a repaint
+/// at all, however far off: a focused text field would draw frame after frame for its cursor.
+/// egui's own wait is read before bevy_egui takes its output; where it is not zero, the one
+/// ask bevy_egui adds is taken back and a frame asked for when the wait is over.
+#[derive(Resource, Default)]
+struct EguiRepaint {
+    /// egui's wait before its next repaint, this frame (none: it wants none).
+    delay: Option<Duration>,
+    /// The frame's asks before bevy_egui read its output.
+    asks_before: usize,
+}
+
+fn read_egui_repaint_delay(
+    outputs: Query<&bevy_egui::EguiFullOutput>,
+    redraws: Res<Messages<RequestRedraw>>,
+    mut repaint: ResMut<EguiRepaint>,
+) {
+    use bevy_egui::egui::ViewportId;
+    repaint.delay = outputs
+        .iter()
+        .filter_map(|output| output.0.as_ref())
+        .filter_map(|full| full.viewport_output.get(&ViewportId::ROOT))
+        .map(|viewport| viewport.repaint_delay)
+        .filter(|delay| *delay < Duration::MAX)
+        .min();
+    repaint.asks_before = redraws.iter_current_update_messages().count();
+}
+
+fn egui_repaint_when_due(
+    mut redraws: ResMut<Messages<RequestRedraw>>,
+    repaint: Res<EguiRepaint>,
+    mut due: ResMut<FrameDue>,
+    mut asked: ResMut<FramesAsked>,
+) {
+    let Some(delay) = repaint.delay.filter(|d| !d.is_zero()) else {
+        return;
+    };
+    let asks = redraws.iter_current_update_messages().count();
+    if asks > repaint.asks_before {
+        // bevy_egui's ask, one among the frame's (each the same message): the others stay.
+        redraws.clear();
+        for _ in 1..asks {
+            redraws.write(RequestRedraw);
+        }
+    }
+    due.ask_within(delay);
+    asked.later += 1;
+}
+
 fn wake_for_pipelines(
     cache: Option<Res<bevy::render::render_resource::PipelineCache>>,
     waker: Option<Res<Waker>>,
@@ -184,16 +246,18 @@ fn wake_for_pipelines(
 /// Sets the window's update mode to drawing on demand; the benchmark and the screenshot keep
 /// drawing every frame (they time frames, or wait for them).
 pub(crate) fn draw_on_demand(app: &mut App) {
+    // No wait at all between frames unless something asks: Bevy's loop waits for an event
+    // (a wait too long to add to the clock is no timeout, in a window or a page).
     app.insert_resource(WinitSettings {
-        focused_mode: UpdateMode::reactive(AT_REST),
-        unfocused_mode: UpdateMode::reactive_low_power(AT_REST),
+        focused_mode: UpdateMode::reactive(Duration::MAX),
+        unfocused_mode: UpdateMode::reactive_low_power(Duration::MAX),
     });
-    // The game's time keeps up with the clock's across a rest (Bevy's default lets it fall
-    // behind after a quarter of a second, which suits games that draw every frame): a pause,
-    // a notice's seconds and a clock count the time that passed. What moves steps from the
-    // frame it starts in (the glides).
+    // The game's time keeps up with the clock's across a rest, however long (Bevy's default
+    // lets it fall behind after a quarter of a second, which suits games that draw every
+    // frame): a pause, a notice's seconds and a clock count the time that passed. What moves
+    // steps from the frame it starts in (the glides).
     if let Some(mut time) = app.world_mut().get_resource_mut::<Time<Virtual>>() {
-        time.set_max_delta(AT_REST + Duration::from_secs(1));
+        time.set_max_delta(Duration::MAX);
     }
 }
 
@@ -236,6 +300,12 @@ pub(crate) struct FrameDue {
     within: Option<Duration>,
 }
 
+impl FrameDue {
+    fn ask_within(&mut self, wait: Duration) {
+        self.within = Some(self.within.map_or(wait, |d| d.min(wait)));
+    }
+}
+
 /// How many times the game's systems have asked for frames, at once and for later: a game at
 /// rest asks for none (the tests count them).
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq, Eq)]
@@ -275,8 +345,7 @@ impl Redraw<'_> {
             return;
         }
         self.asked.later += 1;
-        let due = &mut self.due.within;
-        *due = Some(due.map_or(wait, |d| d.min(wait)));
+        self.due.ask_within(wait);
     }
 }
 

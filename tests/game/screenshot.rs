@@ -330,6 +330,161 @@ fn frames_are_timed_and_drawn_into_an_image_without_a_display() {
     check("offscreen", &pixels);
 }
 
+/// A board at rest draws nothing: the real game in a window, six Easy computers playing the
+/// first round before Yan, a person. Once the six have moved and the board has settled, the
+/// window must go [`QUIET`] without a frame (the game logs a `frames:` line, at debug level, on
+/// any frame a second or more after the last line), then another [`MEASURED`] without one,
+/// using under 2 % of a core meanwhile. A window that draws on a net or a clock never goes
+/// that long; one that spins without drawing uses the core.
+#[test]
+#[cfg_attr(
+    skip_window_tests,
+    ignore = "QIGUO_SKIP_WINDOW_TESTS was set at build time"
+)]
+fn the_window_draws_nothing_at_rest() {
+    use std::sync::mpsc::RecvTimeoutError;
+    /// The stretch without a frame that counts as rest: longer than any wait the game asks
+    /// for between two frames of a settled board.
+    const QUIET: Duration = Duration::from_secs(15);
+    /// The stretch of rest whose processor time is measured (after [`QUIET`], when the last
+    /// frame's drawing is long done).
+    const MEASURED: Duration = Duration::from_secs(10);
+    /// How long the start, the computers' round and the settling may take on a software
+    /// renderer on a busy machine.
+    const SETTLING: Duration = Duration::from_secs(300);
+
+    let dir = qiguo_testkit::TempDir::new("at-rest");
+    let xvfb = Xvfb::start();
+    let icd = lavapipe_icd().expect("mesa-vulkan-drivers must be installed (lavapipe)");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qiguo"))
+        .args([
+            "--levels",
+            "easy,easy,easy,easy,easy,easy,person",
+            "--window",
+            "1280x720",
+        ])
+        .env("DISPLAY", &xvfb.display)
+        .env("VK_ICD_FILENAMES", icd)
+        .env("XDG_RUNTIME_DIR", dir.path())
+        .env("QIGUO_DATA_DIR", dir.path().join("data"))
+        .env("QIGUO_CONFIG_DIR", dir.path().join("config"))
+        .env(
+            "RUST_LOG",
+            "warn,qiguo::game::frames=debug,qiguo::game::computer=debug",
+        )
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the game starts");
+    let stderr = child.stderr.take().unwrap();
+    let mut game = Killed(child);
+    let pid = game.0.id();
+    // Each line of the game's log as it comes, with the moment it came.
+    let (lines, heard) = std::sync::mpsc::channel::<(Instant, String)>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if lines.send((Instant::now(), line)).is_err() {
+                break;
+            }
+        }
+    });
+    let started = Instant::now();
+    let mut said = Vec::new();
+    let mut computer_moves = 0;
+    let mut last_frame = Instant::now();
+    // Until the six computers have moved and no frame has come for QUIET, then MEASURED more.
+    let mut measuring: Option<(Instant, f64)> = None;
+    loop {
+        let rested = computer_moves >= 6 && last_frame.elapsed() >= QUIET;
+        if rested && measuring.is_none() {
+            measuring = Some((Instant::now(), cpu_seconds(pid)));
+        }
+        if let Some((since, cpu)) = measuring
+            && since.elapsed() >= MEASURED
+        {
+            let share = (cpu_seconds(pid) - cpu) / since.elapsed().as_secs_f64();
+            eprintln!(
+                "at rest {:.0} s after the start: no frame for {:.1} s; {:.2} % of a core over \
+                 the last {:.1} s",
+                (last_frame - started).as_secs_f32(),
+                last_frame.elapsed().as_secs_f32(),
+                share * 100.0,
+                since.elapsed().as_secs_f32()
+            );
+            assert!(
+                share < 0.02,
+                "the window at rest used {:.1} % of a core; what it said:\n{}",
+                share * 100.0,
+                said.join("\n")
+            );
+            break;
+        }
+        assert!(
+            started.elapsed() < SETTLING,
+            "the window did not rest within {SETTLING:?} ({computer_moves} computers' moves); \
+             what it said:\n{}",
+            said.join("\n")
+        );
+        match heard.recv_timeout(Duration::from_millis(500)) {
+            Ok((at, line)) => {
+                assert!(!line.contains("panicked"), "{line}");
+                let frame = line.contains("frames:");
+                if frame || line.contains("computer plays") {
+                    said.push(format!("{:>6.1} s {line}", (at - started).as_secs_f32()));
+                }
+                if line.contains("computer plays") {
+                    computer_moves += 1;
+                }
+                if frame {
+                    assert!(
+                        measuring.is_none(),
+                        "a frame drawn at rest; what the window said:\n{}",
+                        said.join("\n")
+                    );
+                    last_frame = at;
+                }
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => {
+                let status = game.0.wait().unwrap();
+                panic!(
+                    "the game ended ({status}); what it said:\n{}",
+                    said.join("\n")
+                );
+            }
+        }
+    }
+}
+
+/// A game killed when dropped (a failed assertion leaves no window behind).
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The processor time a process has used so far (user and system, all its threads), from
+/// `/proc/PID/stat`.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The fields after the command's name (in parentheses, which may hold spaces).
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    // utime and stime: the 14th and 15th fields, the 12th and 13th after the name.
+    let ticks: f64 = fields
+        .get(11..13)
+        .map(|t| t.iter().filter_map(|v| v.parse::<f64>().ok()).sum())
+        .unwrap_or(0.0);
+    // Linux counts them in USER_HZ, 100 a second on every architecture it runs on here.
+    ticks / 100.0
+}
+
 #[test]
 fn the_colour_classes_tell_things_apart() {
     assert_eq!(classes([227, 191, 137]), vec!["wood"]);
