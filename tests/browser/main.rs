@@ -444,14 +444,32 @@ async fn the_page_is_a_phones_game() {
     phone.visit(&format!("{}/", server.http)).await;
     phone.wait_for_board().await;
     phone.wait_frames(10).await;
-    // Drawn at two device pixels to the CSS pixel, not the screen's three.
+    // Drawn at two device pixels to the CSS pixel, not the screen's three; at one where the
+    // browser draws without a GPU, as here (Chromium's SwiftShader).
     let canvas = phone
         .eval("(() => { const c = document.getElementById('qiguo'); return [c.width, c.height, c.clientWidth, c.clientHeight]; })()")
         .await;
+    let software = phone
+        .eval("document.documentElement.dataset.softwareRenderer || null")
+        .await;
+    let capped = phone
+        .eval("document.documentElement.dataset.pixelRatioCapped || null")
+        .await;
+    assert_eq!(capped, serde_json::json!("3"), "the screen's own ratio");
+    let ratio = match software.as_str() {
+        Some(name) => {
+            assert!(
+                name.contains("SwiftShader"),
+                "the renderer Chromium was asked for: {name}"
+            );
+            1
+        }
+        None => 2,
+    };
     assert_eq!(
         canvas,
-        serde_json::json!([780, 1688, 390, 844]),
-        "the canvas"
+        serde_json::json!([390 * ratio, 844 * ratio, 390, 844]),
+        "the canvas (the renderer: {software})"
     );
     phone.screenshot("phone-welcome").await;
 

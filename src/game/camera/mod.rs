@@ -189,12 +189,15 @@ fn keep_drawing_while_easing(cameras: Query<&PanOrbitCamera>, mut redraw: Redraw
     }
 }
 
-/// On a software renderer (no GPU), multisampling makes every frame several times slower:
-/// interactive play turns it off. Screenshots keep it, since their time does not matter.
+/// On a software renderer (no GPU), every pixel's work is the frame's time: multisampling
+/// makes every frame several times slower, and the soft shadows' many samples cost a fifth of
+/// it (lavapipe at 1280×720: 0.96 s a frame with them, 0.76 s with the hardware's 2×2 filter;
+/// docs/performance.md). Interactive play turns multisampling off and filters shadows 2×2.
+/// Screenshots keep both, since their time does not matter.
 fn adapt_to_software_rendering(
     adapter: Option<Res<bevy::render::renderer::RenderAdapterInfo>>,
     screenshot: Option<Res<crate::game::tools::screenshot::ScreenshotRequest>>,
-    mut cameras: Query<&mut Msaa, With<Camera3d>>,
+    mut cameras: Query<(&mut Msaa, &mut bevy::light::ShadowFilteringMethod), With<Camera3d>>,
     mut done: Local<bool>,
 ) {
     let Some(adapter) = adapter else { return };
@@ -206,11 +209,13 @@ fn adapt_to_software_rendering(
     let software = format!("{:?}", adapter.0.device_type) == "Cpu";
     if software && screenshot.is_none() {
         info!(
-            "software renderer ({}): antialiasing off to keep the game responsive",
+            "software renderer ({}): antialiasing off and shadows filtered 2×2 to keep the game \
+             responsive",
             adapter.0.name
         );
-        for mut msaa in &mut cameras {
+        for (mut msaa, mut shadows) in &mut cameras {
             *msaa = Msaa::Off;
+            *shadows = bevy::light::ShadowFilteringMethod::Hardware2x2;
         }
     }
 }
