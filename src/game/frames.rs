@@ -63,6 +63,18 @@ pub(crate) fn one_more_frame_when_changed<R: Resource>(
     }
 }
 
+/// One more frame after a frame that wrote an `M` (added to [`Last`], in [`AskFrames`], by the
+/// plugin that owns `M`): a message written after its readers ran in that frame is read in the
+/// next, which nothing else may ask for (a move typed in a page's field, a request made late).
+pub(crate) fn one_more_frame_when_written<M: Message>(
+    messages: Option<Res<Messages<M>>>,
+    mut redraw: Redraw,
+) {
+    if messages.is_some_and(|m| m.iter_current_update_messages().next().is_some()) {
+        redraw.now();
+    }
+}
+
 /// A frame in which the game moved on (a move, a phase, a reviewed move) is
 /// followed by one more: what it set in motion is read there (a phase asked for is entered in
 /// the next frame, a message written late in a frame is read early in the next). A frame that

@@ -20,6 +20,11 @@ use crate::tr;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<CommandTyped>()
+        .add_systems(
+            Last,
+            crate::game::frames::one_more_frame_when_written::<CommandTyped>
+                .in_set(crate::game::frames::AskFrames),
+        )
         .add_message::<Told>()
         .add_message::<ConcedeAsked>()
         .add_message::<Announced>()

@@ -67,6 +67,7 @@ fn plugin(app: &mut App) {
             PreStartup,
             hold_the_waker.after(crate::game::frames::FindTheEventLoop),
         )
+        .add_systems(Startup, wake_when_asked_to_locate)
         .add_systems(
             Last,
             until_the_board_is_drawn.run_if(not(resource_equals(BoardShown(true)))),
@@ -153,6 +154,36 @@ fn page_title(
         document.set_title(&title);
     }
     *shown = title;
+}
+
+/// A question put to the page (`<body data-locate>`, below) wakes the game: a board at rest
+/// draws no frame that would read it.
+fn wake_when_asked_to_locate() {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen::closure::Closure;
+
+    let Some(body) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+    else {
+        return;
+    };
+    let asked = body.clone();
+    // Its answer takes the question away, which is no question.
+    let on_change = Closure::<dyn FnMut()>::new(move || {
+        if asked.has_attribute("data-locate") {
+            browser::wake();
+        }
+    });
+    let Ok(observer) = web_sys::MutationObserver::new(on_change.as_ref().unchecked_ref()) else {
+        return;
+    };
+    let watched = web_sys::MutationObserverInit::new();
+    watched.set_attributes(true);
+    watched.set_attribute_filter(&js_sys::Array::of1(&"data-locate".into()));
+    let _ = observer.observe_with_options(&body, &watched);
+    // The observer and its callback live as long as the page.
+    on_change.forget();
 }
 
 /// Where a point of the board is drawn, when the page asks: `<body data-locate="e1">` is

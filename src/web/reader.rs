@@ -30,19 +30,21 @@ thread_local! {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, build_document).add_systems(
-        Last,
-        (
-            take_typed,
-            say_announced,
-            say_told,
-            say_refused,
-            say_focus,
-            keep_status,
-            keep_move_list,
-            keep_windows,
-        ),
-    );
+    // What was typed is taken before the frame's systems, which read it in the same frame.
+    app.add_systems(Startup, build_document)
+        .add_systems(PreUpdate, take_typed)
+        .add_systems(
+            Last,
+            (
+                say_announced,
+                say_told,
+                say_refused,
+                say_focus,
+                keep_status,
+                keep_move_list,
+                keep_windows,
+            ),
+        );
 }
 
 fn document() -> Option<web_sys::Document> {

@@ -27,6 +27,11 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<ClickRefused>()
         .add_message::<AllyAttackAnswered>()
         .add_message::<typed::MoveTyped>()
+        .add_systems(
+            Last,
+            crate::game::frames::one_more_frame_when_written::<typed::MoveTyped>
+                .in_set(crate::game::frames::AskFrames),
+        )
         .init_resource::<cursor::BoardCursor>()
         .add_message::<cursor::CursorRequested>()
         .add_systems(

@@ -24,6 +24,11 @@ pub(super) fn plugin(app: &mut App) {
     app.init_state::<TurnPhase>()
         .init_state::<Dialog>()
         .add_message::<MoveRequested>()
+        .add_systems(
+            Last,
+            crate::game::frames::one_more_frame_when_written::<MoveRequested>
+                .in_set(crate::game::frames::AskFrames),
+        )
         .add_message::<MoveApplied>()
         .add_message::<MoveRejected>()
         .add_message::<MoveShown>()
