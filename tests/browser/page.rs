@@ -53,8 +53,8 @@ impl Drop for Killed {
 
 /// `qiguo-server --web BUNDLE` on loopback, with a database of its own.
 pub struct Served {
-    /// One test's pages at a time (see [`ONE_TEST_AT_A_TIME`]); held as long as the server.
-    _turn: std::sync::MutexGuard<'static, ()>,
+    /// A turn among the tests' pages (see [`TESTS_AT_ONCE`]); held as long as the server.
+    _turn: Turn,
     server: Killed,
     dir: TempDir,
     /// Its log, line by line.
@@ -65,20 +65,55 @@ pub struct Served {
     pub ws: String,
 }
 
-/// The tests' pages draw through Chromium's software renderer, which takes every core the
-/// machine has while a page draws: two tests' pages at once on two cores made each frame take
-/// twice as long, and a step that waits for frames (a round of six computers, each move a few
-/// frames) ran out of patience. Each test's pages have the machine to themselves.
-static ONE_TEST_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// How many tests' pages are open at once. The pages draw through Chromium's software
+/// renderer, which takes every core the machine has while a page draws: when every page drew
+/// all the time, two tests at once on two cores made each frame take twice as long and a step
+/// that waits for frames ran out of patience, and the tests took turns. Now a page draws only
+/// when something changes, a frame without a GPU has a quarter of a phone's pixels and cheaper
+/// shadows, and much of a test is a page starting, a server answering, or a wait: two tests
+/// share the machine (docs/performance.md).
+const TESTS_AT_ONCE: usize = 2;
 
-impl Served {
-    /// Starts the server beside the game's binary, serving the page from `bundle` — once the
-    /// test before has finished with its pages.
-    pub fn start(bundle: &Path) -> Served {
+/// The tests whose pages are open now.
+static OPEN: (std::sync::Mutex<usize>, std::sync::Condvar) =
+    (std::sync::Mutex::new(0), std::sync::Condvar::new());
+
+/// A test's turn to open pages, until dropped.
+struct Turn;
+
+impl Turn {
+    fn take() -> Turn {
+        let (open, freed) = &OPEN;
         // A test that failed still lets the next one have its turn.
-        let turn = ONE_TEST_AT_A_TIME
+        let mut open = open
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        while *open >= TESTS_AT_ONCE {
+            open = freed
+                .wait(open)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+        *open += 1;
+        Turn
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        let (open, freed) = &OPEN;
+        let mut open = open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *open -= 1;
+        freed.notify_one();
+    }
+}
+
+impl Served {
+    /// Starts the server beside the game's binary, serving the page from `bundle` — once fewer
+    /// than [`TESTS_AT_ONCE`] tests have pages open.
+    pub fn start(bundle: &Path) -> Served {
+        let turn = Turn::take();
         let dir = TempDir::new("qiguo-browser");
         let server = Path::new(env!("CARGO_BIN_EXE_qiguo")).with_file_name("qiguo-server");
         let db = format!("sqlite://{}", dir.path().join("server.sqlite").display());
@@ -1064,8 +1099,8 @@ impl Browser {
         self.wait_frames(2).await;
     }
 
-    /// Types `text` on the page's keyboard (the game's canvas has it), a key at a time with a
-    /// pause between, `\n` as Enter.
+    /// Types `text` on the page's keyboard (the game's canvas has it), a key at a time with two
+    /// frames between, `\n` as Enter.
     pub async fn type_text(&mut self, text: &str) {
         // The keyboard goes to the canvas, unless the game has given it to the text field it
         // keeps for egui's text boxes.
@@ -1088,6 +1123,8 @@ impl Browser {
                     c.to_ascii_uppercase() as u32,
                 ),
             };
+            // Down and up, then two frames: the first reads both (a quick typist's key), the
+            // second is drawn after it.
             for kind in ["keyDown", "keyUp"] {
                 let mut event = json!({
                     "type": kind,
@@ -1099,8 +1136,8 @@ impl Browser {
                     event["text"] = json!(text);
                 }
                 self.call("Input.dispatchKeyEvent", event).await;
-                self.wait_frames(2).await;
             }
+            self.wait_frames(2).await;
         }
     }
 
