@@ -119,15 +119,20 @@ fn build_document(tr: Res<Tr>) {
             ("aria-label", tr.text("reader-status")),
         ],
     );
-    part(
-        "ol",
-        "readerMoves",
+    // A list cannot take the log's role: the log holds it.
+    let moves = part(
+        "div",
+        "readerMovesLog",
         &[
             ("role", "log".to_owned()),
             ("aria-live", "off".to_owned()),
             ("aria-label", tr.text("reader-moves")),
         ],
     );
+    if let Some((log, list)) = moves.zip(doc.create_element("ol").ok()) {
+        list.set_id("readerMoves");
+        let _ = log.append_child(&list);
+    }
     part(
         "div",
         "readerWindows",
