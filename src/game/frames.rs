@@ -14,8 +14,9 @@
 //! - whatever finishes off the frame thread, the moment it does ([`Waker::wake`]: a computer's
 //!   search, the server's news, a font downloaded, a shader pipeline compiled).
 //!
-//! Nothing else draws: a board at rest draws no frame until something asks, however long
-//! that is (no net, no clock; a clock shown on the board would ask once a second).
+//! Nothing else draws: a window at rest draws no frame until something asks, however long
+//! that is (no clock; a clock shown on the board would ask once a second); a page keeps a net
+//! of one frame in [`AT_REST`] until its last missing ask is found.
 //! Headless apps (the tests) have no event loop: they update when the test says, and the
 //! wakes are no-ops there.
 
@@ -62,6 +63,16 @@ pub(crate) fn one_more_frame_when_changed<R: Resource>(
         redraw.now();
     }
 }
+
+/// The longest the game waits without a frame when nothing asks for one. In a window, for
+/// ever: Bevy's loop waits for an event (a wait too long to add to the clock is no timeout).
+/// In a page, still a net of ten seconds: there the screen reader's "Your move" after a round
+/// of the worker's computers waited for a frame nobody asked for (the browser test of the
+/// reader, 2026-11-29), and the ask that is missing has not been found yet.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) const AT_REST: Duration = Duration::MAX;
+#[cfg(target_arch = "wasm32")]
+pub(crate) const AT_REST: Duration = Duration::from_secs(10);
 
 /// One more frame after a frame that wrote an `M` (added to [`Last`], in [`AskFrames`], by the
 /// plugin that owns `M`): a message written after its readers ran in that frame is read in the
@@ -258,11 +269,9 @@ fn wake_for_pipelines(
 /// Sets the window's update mode to drawing on demand; the benchmark and the screenshot keep
 /// drawing every frame (they time frames, or wait for them).
 pub(crate) fn draw_on_demand(app: &mut App) {
-    // No wait at all between frames unless something asks: Bevy's loop waits for an event
-    // (a wait too long to add to the clock is no timeout, in a window or a page).
     app.insert_resource(WinitSettings {
-        focused_mode: UpdateMode::reactive(Duration::MAX),
-        unfocused_mode: UpdateMode::reactive_low_power(Duration::MAX),
+        focused_mode: UpdateMode::reactive(AT_REST),
+        unfocused_mode: UpdateMode::reactive_low_power(AT_REST),
     });
     // The game's time keeps up with the clock's across a rest, however long (Bevy's default
     // lets it fall behind after a quarter of a second, which suits games that draw every

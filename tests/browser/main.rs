@@ -747,11 +747,12 @@ async fn the_game_is_told_to_a_screen_reader() {
     );
     eprintln!("the round as said: {said:#?}");
 
-    // Waiting for Qin, the board rests: the page draws no frame at all (no clock is shown).
+    // Waiting for Qin, the board rests: the page draws no frames but its net's, one in ten
+    // seconds at most (`frames::AT_REST`; a window has none).
     let rested = browser.wait_for_rest(Duration::from_secs(4)).await;
     tokio::time::sleep(Duration::from_secs(12)).await;
     let drawn = browser.frames_drawn().await - rested;
-    assert_eq!(drawn, 0, "frames drawn in 12 s at rest");
+    assert!(drawn <= 2, "{drawn} frames drawn in 12 s at rest");
 
     // A command, answered in words.
     browser.type_text("where chu\n").await;
