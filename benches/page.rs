@@ -10,6 +10,12 @@
 //! (9 Mbit/s down, 1.5 up, 60 ms), three cold loads: what was transferred, and when the board was
 //! drawn.
 //!
+//! `cargo bench --bench page -- lighthouse` has Lighthouse (npm's `lighthouse`, pinned at
+//! [`LIGHTHOUSE`], installed under the target directory with `npm` if missing) audit the page as
+//! a phone, as an outside auditor sees it: the four categories' scores, the blocking time and
+//! the time to interactive, and every audit that failed. Build the bundle with
+//! `tools/build-web --release` to audit what players are served.
+//!
 //! Needs the bundle (`QIGUO_WEB_BUNDLE`, or `$CARGO_TARGET_DIR/qiguo-web` where
 //! `tools/build-web` puts it) and `chromium`; without them it says so and fails.
 
@@ -32,6 +38,9 @@ use serde_json::Value;
 /// Fresh browsers the page is opened in, cold.
 const COLD_LOADS: usize = 3;
 
+/// The Lighthouse the page is audited with (the same version each time, so that scores compare).
+const LIGHTHOUSE: &str = "12.2.3";
+
 /// The worker's transposition table (`crates/qiguo-worker`'s, and the desktop game's).
 const TABLE: TableSize = TableSize::entries_log2(17);
 
@@ -50,6 +59,10 @@ fn main() {
         std::process::exit(2);
     }
     sizes(&bundle);
+    if std::env::args().any(|a| a == "lighthouse") {
+        lighthouse(&bundle);
+        return;
+    }
     if std::env::args().any(|a| a == "phone") {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
@@ -372,4 +385,115 @@ async fn played_round(browser: &mut Browser, page: &str) {
         searched.map_or("?".to_owned(), |ms| ms.to_string())
     );
     browser.screenshot("round").await;
+}
+
+/// Lighthouse's audit of the page as a phone (its default: a mid-range phone's screen, its CPU
+/// four times slower and a slow 4G connection, simulated), once, in a fresh profile.
+fn lighthouse(bundle: &std::path::Path) {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("target"));
+    let home = target.join("lighthouse");
+    let tool = home.join("node_modules/.bin/lighthouse");
+    let installed = std::fs::read_to_string(home.join("node_modules/lighthouse/package.json"))
+        .ok()
+        .and_then(|json| serde_json::from_str::<Value>(&json).ok())
+        .is_some_and(|json| json["version"] == LIGHTHOUSE);
+    if !installed {
+        std::fs::create_dir_all(&home).expect("a directory for Lighthouse");
+        let status = std::process::Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--prefix"])
+            .arg(&home)
+            .arg(format!("lighthouse@{LIGHTHOUSE}"))
+            .status()
+            .expect("npm (apt-get install npm) installs Lighthouse");
+        assert!(
+            status.success(),
+            "npm could not install Lighthouse {LIGHTHOUSE}"
+        );
+    }
+    let server = Served::start(bundle);
+    let report = home.join("report.json");
+    let chromium = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|name| {
+            std::process::Command::new(name)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .expect("chromium (apt-get install chromium)");
+    let status = std::process::Command::new(&tool)
+        .arg(format!("{}/", server.http))
+        .args([
+            "--quiet",
+            "--output=json",
+            "--only-categories=performance,accessibility,best-practices,seo",
+            // The page's GPU is Chromium's software one here, as in the browser tests.
+            "--chrome-flags=--headless=new --no-sandbox --enable-unsafe-swiftshader \
+             --use-angle=swiftshader",
+        ])
+        .arg(format!("--output-path={}", report.display()))
+        .env("CHROME_PATH", which(chromium))
+        .status()
+        .expect("Lighthouse runs");
+    assert!(status.success(), "Lighthouse failed");
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).expect("Lighthouse's report"))
+            .expect("Lighthouse's report is JSON");
+    println!(
+        "Lighthouse {} on {} as a phone ({}):",
+        json["lighthouseVersion"].as_str().unwrap_or("?"),
+        json["requestedUrl"].as_str().unwrap_or("?"),
+        json["environment"]["hostUserAgent"].as_str().unwrap_or("?")
+    );
+    for category in ["performance", "accessibility", "best-practices", "seo"] {
+        let score = json["categories"][category]["score"].as_f64();
+        println!(
+            "  {category}: {}",
+            score.map_or("-".to_owned(), |s| format!("{:.0}", s * 100.0))
+        );
+    }
+    for audit in [
+        "first-contentful-paint",
+        "largest-contentful-paint",
+        "total-blocking-time",
+        "interactive",
+        "speed-index",
+        "cumulative-layout-shift",
+    ] {
+        println!(
+            "  {audit}: {}",
+            json["audits"][audit]["displayValue"]
+                .as_str()
+                .unwrap_or("-")
+        );
+    }
+    let failed: Vec<String> = json["audits"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(_, audit)| {
+            audit["score"].as_f64().is_some_and(|s| s < 0.9)
+                && audit["scoreDisplayMode"] == "binary"
+                || audit["scoreDisplayMode"] == "numeric"
+                    && audit["score"].as_f64().is_some_and(|s| s < 0.5)
+        })
+        .map(|(id, audit)| format!("{id}: {}", audit["title"].as_str().unwrap_or("")))
+        .collect();
+    println!("  audits failed: {}", failed.len());
+    for line in failed {
+        println!("    {line}");
+    }
+    println!("  the whole report: {}", report.display());
+}
+
+/// The path of a program found on `PATH`.
+fn which(name: &str) -> PathBuf {
+    std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .map(|dir| dir.join(name))
+        .find(|path| path.is_file())
+        .unwrap_or_else(|| PathBuf::from(name))
 }
