@@ -115,6 +115,22 @@ pub(crate) fn page_path() -> Option<String> {
     href.split(['?', '#']).next().map(str::to_owned)
 }
 
+/// The value of `name` in the page's address's query (`?name=value&…`), decoded; `None` where
+/// the address has no such part (or it cannot be decoded).
+pub(crate) fn page_query(name: &str) -> Option<String> {
+    let search = web_sys::window()?.location().search().ok()?;
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .filter_map(|pair| pair.split_once('=').or(Some((pair, ""))))
+        .find(|(key, _)| *key == name)
+        .and_then(|(_, value)| {
+            js_sys::decode_uri_component(&value.replace('+', " "))
+                .ok()?
+                .as_string()
+        })
+}
+
 /// Reloads the page to take up its server's newer version (`server`), once per version: a
 /// page that comes back no newer is not reloaded again. It reloads at `path` where one is given
 /// (the game it showed), else where it was; what the browser stores stays. Whether it reloads

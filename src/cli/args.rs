@@ -198,6 +198,7 @@ impl GameArgs {
                 && self.preset.is_none()
                 && self.seating.is_none()
                 && self.levels.is_none(),
+            log: None,
         })
     }
 }

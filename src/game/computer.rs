@@ -166,6 +166,10 @@ fn think_ahead(
         ..Limits::default()
     };
     let seed = settings.seed.wrapping_add(the_match.game().len() as u64);
+    debug!(
+        "the computer ({level:?}) searches move {}",
+        the_match.game().len() + 1
+    );
     *thinking = Thinking {
         search: Some(
             engine
@@ -214,6 +218,7 @@ fn play_when_ready(
     }
     if paused {
         // A frame when the pause is over (the search wakes the game when it is done).
+        debug!("the computer's pause: {:?} more", pace.pause() - waited);
         redraw.within(pace.pause() - waited);
         return;
     }

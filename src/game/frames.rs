@@ -15,11 +15,12 @@
 //!   search, the server's news, a font downloaded, a shader pipeline compiled).
 //!
 //! Nothing else draws: a window at rest draws no frame until something asks, however long
-//! that is (no clock; a clock shown on the board would ask once a second); a page keeps a net
-//! of one frame in [`AT_REST`] until its last missing ask is found.
+//! that is (no clock; a clock shown on the board would ask once a second), in a window or a
+//! page ([`AT_REST`]).
 //! Headless apps (the tests) have no event loop: they update when the test says, and the
 //! wakes are no-ops there.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -48,7 +49,9 @@ pub(super) fn plugin(app: &mut App) {
         );
 }
 
-/// Where the last asks of a frame are made ([`Last`]), before the alarm is set for them.
+/// Where the last asks of a frame are made ([`Last`]), before the alarm is set for them: a
+/// system in `Last` that asks for frames goes here, so that what counts a frame's asks after
+/// this set (the page's `data-frames`) sees them all.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct AskFrames;
 
@@ -64,15 +67,12 @@ pub(crate) fn one_more_frame_when_changed<R: Resource>(
     }
 }
 
-/// The longest the game waits without a frame when nothing asks for one. In a window, for
-/// ever: Bevy's loop waits for an event (a wait too long to add to the clock is no timeout).
-/// In a page, still a net of ten seconds: there the screen reader's "Your move" after a round
-/// of the worker's computers waited for a frame nobody asked for (the browser test of the
-/// reader, 2026-11-29), and the ask that is missing has not been found yet.
-#[cfg(not(target_arch = "wasm32"))]
+/// The longest the game waits without a frame when nothing asks for one: for ever, in a
+/// window and in a page (Bevy's loop waits for an event; a wait too long to add to the clock
+/// is no timeout). A page kept a net of one frame in ten seconds until its browser test of the
+/// screen reader showed that the "Your move" it seemed to wait for was only slow (two
+/// software-rendered pages on two busy cores, seconds a frame), not forgotten (2026-11-29).
 pub(crate) const AT_REST: Duration = Duration::MAX;
-#[cfg(target_arch = "wasm32")]
-pub(crate) const AT_REST: Duration = Duration::from_secs(10);
 
 /// One more frame after a frame that wrote an `M` (added to [`Last`], in [`AskFrames`], by the
 /// plugin that owns `M`): a message written after its readers ran in that frame is read in the
@@ -370,34 +370,51 @@ impl Redraw<'_> {
     }
 }
 
-/// Sets an alarm for the earliest frame asked for this frame, unless one already rings sooner.
+/// An alarm set for a frame: when it rings (by the frame's clock), and whether it has rung.
+struct Alarm {
+    at: Duration,
+    rung: Arc<AtomicBool>,
+}
+
+/// Sets an alarm for the earliest frame asked for this frame, unless one that has not rung yet
+/// rings sooner. Whether an alarm has rung is its own word, not the clock's: a browser's timer
+/// may ring a little before the frame's clock says it is due, and the frame it brings may ask
+/// for the rest of the wait.
 fn arm_the_alarm(
     mut due: ResMut<FrameDue>,
     time: Res<Time<Real>>,
     waker: Res<Waker>,
-    mut rings_at: Local<Option<Duration>>,
+    mut set: Local<Option<Alarm>>,
 ) {
     let Some(wait) = due.within.take() else {
         return;
     };
-    let now = time.elapsed();
-    let at = now + wait;
-    if rings_at.is_some_and(|ringing| ringing > now && ringing <= at) {
+    let at = time.elapsed() + wait;
+    if set
+        .as_ref()
+        .is_some_and(|alarm| !alarm.rung.load(Ordering::Acquire) && alarm.at <= at)
+    {
         return;
     }
-    *rings_at = Some(at);
-    alarm::after(wait, waker.clone());
+    let rung = Arc::new(AtomicBool::new(false));
+    *set = Some(Alarm {
+        at,
+        rung: rung.clone(),
+    });
+    alarm::after(wait, waker.clone(), rung);
 }
 
 /// An alarm that wakes the game after a while: a sleeping thread on the desktop, the browser's
-/// timer in a page.
+/// timer in a page. It says it has rung before it wakes the game.
 mod alarm {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::Duration;
 
     use super::Waker;
 
     #[cfg(not(target_arch = "wasm32"))]
-    pub(super) fn after(wait: Duration, waker: Waker) {
+    pub(super) fn after(wait: Duration, waker: Waker, rung: Arc<AtomicBool>) {
         if waker.0.is_none() {
             return;
         }
@@ -405,6 +422,7 @@ mod alarm {
             .name("frame alarm".into())
             .spawn(move || {
                 std::thread::sleep(wait);
+                rung.store(true, Ordering::Release);
                 waker.wake();
             });
         if let Err(e) = spawned {
@@ -413,7 +431,7 @@ mod alarm {
     }
 
     #[cfg(target_arch = "wasm32")]
-    pub(super) fn after(wait: Duration, waker: Waker) {
+    pub(super) fn after(wait: Duration, waker: Waker, rung: Arc<AtomicBool>) {
         use wasm_bindgen::JsCast;
         use wasm_bindgen::closure::Closure;
 
@@ -423,8 +441,12 @@ mod alarm {
         let Some(window) = web_sys::window() else {
             return;
         };
-        let ring = Closure::once_into_js(move || waker.wake());
-        let ms = i32::try_from(wait.as_millis()).unwrap_or(i32::MAX);
+        let ring = Closure::once_into_js(move || {
+            rung.store(true, Ordering::Release);
+            waker.wake();
+        });
+        // Whole milliseconds, rounded up: never before the wait is over.
+        let ms = i32::try_from(wait.as_micros().div_ceil(1000)).unwrap_or(i32::MAX);
         if let Err(e) =
             window.set_timeout_with_callback_and_timeout_and_arguments_0(ring.unchecked_ref(), ms)
         {

@@ -40,6 +40,7 @@ pub fn run() {
         language: None,
         plain: invitation.is_none(),
         invitation,
+        log: browser::page_query("log"),
     };
     let mut app = crate::game::app::game_app(launch);
     app.add_plugins(plugin);
@@ -70,7 +71,9 @@ fn plugin(app: &mut App) {
         .add_systems(Startup, wake_when_asked_to_locate)
         .add_systems(
             Last,
-            until_the_board_is_drawn.run_if(not(resource_equals(BoardShown(true)))),
+            until_the_board_is_drawn
+                .run_if(not(resource_equals(BoardShown(true))))
+                .in_set(crate::game::frames::AskFrames),
         )
         .add_systems(
             First,
@@ -85,7 +88,8 @@ fn plugin(app: &mut App) {
             (
                 page_title,
                 note_search_time,
-                note_frames,
+                // After the frame's last asks.
+                note_frames.after(crate::game::frames::AskFrames),
                 locate_asked_point,
             ),
         );
@@ -243,17 +247,21 @@ fn locate_asked_point(
 }
 
 /// The frames the page has drawn, and what asked for them (`<body data-frames="drawn asked-now
-/// asked-later redraws">`, the last the RequestRedraw messages of the frame, egui's among them):
-/// how the browser test tells that a board at rest draws nothing.
+/// asked-later redraws moving">`: the counts so far, `redraws` the RequestRedraw messages,
+/// egui's among them, and `moving` 1 when this frame asked for the next, else 0): how the
+/// browser tests tell that a board at rest draws nothing, and that it rests (a camera still
+/// turning, a stone still gliding, asks for its next frame, however slow the frames are).
 fn note_frames(
     asked: Res<crate::game::frames::FramesAsked>,
     redraws: Res<Messages<bevy::window::RequestRedraw>>,
     mut drawn: Local<(u64, u64)>,
 ) {
     let (frames, redrawn) = &mut *drawn;
+    let this_frame = redraws.iter_current_update_messages().count() as u64;
     *frames += 1;
-    *redrawn += redraws.iter_current_update_messages().count() as u64;
-    let noted = format!("{frames} {} {} {redrawn}", asked.now, asked.later);
+    *redrawn += this_frame;
+    let moving = u8::from(this_frame > 0);
+    let noted = format!("{frames} {} {} {redrawn} {moving}", asked.now, asked.later);
     browser::note_on_body("data-frames", &noted);
 }
 

@@ -42,7 +42,7 @@ pub(super) fn plugin(app: &mut App) {
                 say_focus,
                 keep_status,
                 keep_move_list,
-                keep_windows,
+                keep_windows.in_set(crate::game::frames::AskFrames),
             ),
         );
 }

@@ -414,6 +414,31 @@ impl Browser {
         self.wait_for_words_in(words, true).await
     }
 
+    /// [`Browser::wait_for_words`] while the page keeps telling something new (a round of
+    /// computers' moves told one by one): the patience counts from the tree's last change, so
+    /// slow frames (two software-rendered pages on two busy cores) are waited for and a page
+    /// that stops is not; at most four times [`PATIENCE`] in all.
+    #[allow(dead_code)]
+    pub async fn wait_for_words_as_told(&mut self, words: &str) -> Vec<(String, String)> {
+        let start = Instant::now();
+        let mut told = Vec::new();
+        let mut since = Instant::now();
+        loop {
+            let tree = self.accessibility_tree(false).await;
+            if tree.iter().any(|(_, name)| name.contains(words)) {
+                return tree;
+            }
+            if tree != told {
+                (told, since) = (tree, Instant::now());
+            }
+            if since.elapsed() >= PATIENCE || start.elapsed() >= 4 * PATIENCE {
+                let tree = self.accessibility_tree(false).await;
+                self.no_words(words, &tree).await;
+            }
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+    }
+
     async fn wait_for_words_in(&mut self, words: &str, windows: bool) -> Vec<(String, String)> {
         let start = Instant::now();
         loop {
@@ -421,12 +446,26 @@ impl Browser {
             if tree.iter().any(|(_, name)| name.contains(words)) {
                 return tree;
             }
-            assert!(
-                start.elapsed() < PATIENCE,
-                "no node said {words:?} within {PATIENCE:?}: {tree:?}"
-            );
+            if start.elapsed() >= PATIENCE {
+                self.no_words(words, &tree).await;
+            }
             tokio::time::sleep(Duration::from_millis(250)).await;
         }
+    }
+
+    /// Fails: no node said `words` (`tree` is what the page had), with what the page logged
+    /// last where it was recorded ([`Browser::record_console`]).
+    async fn no_words(&mut self, words: &str, tree: &[(String, String)]) -> ! {
+        panic!(
+            "no node said {words:?} in time: {tree:?}\nthe page's last log lines:\n{}",
+            self.last_logged(60).await
+        );
+    }
+
+    /// The last `lines` the page logged since [`Browser::record_console`], a line each.
+    pub async fn last_logged(&mut self, lines: usize) -> String {
+        let logged = self.console("").await;
+        logged[logged.len().saturating_sub(lines)..].join("\n")
     }
 
     /// A phone's screen of `width` × `height` CSS pixels from now on: as its keyboard rising
@@ -557,7 +596,10 @@ impl Browser {
 
     /// Where the page draws `point` now, in CSS pixels (asked through `<body data-locate>`);
     /// `None` where it is out of the picture.
+    /// The board still first: a camera still turning would draw the point elsewhere by the
+    /// time a tap arrives.
     pub async fn locate(&mut self, point: &str) -> Option<(f64, f64)> {
+        self.wait_until_still().await;
         self.eval(&format!(
             "delete document.body.dataset.located; document.body.dataset.locate = '{point}'"
         ))
@@ -932,8 +974,32 @@ impl Browser {
             .unwrap_or(0)
     }
 
-    /// Waits until the page has drawn no frame for `quiet` (it rests), at most [`PATIENCE`];
-    /// the frames drawn then.
+    /// Whether the page's last frame asked for the next one (`<body data-frames>`'s last
+    /// number): something on it still moves (the camera, a stone), however slow its frames.
+    pub async fn moving(&mut self) -> bool {
+        let noted = self.eval("document.body.dataset.frames || ''").await;
+        noted
+            .as_str()
+            .and_then(|s| s.split(' ').nth(4))
+            .is_some_and(|moving| moving == "1")
+    }
+
+    /// Waits until nothing on the page moves (its last frame asked for no next one), at most
+    /// [`PATIENCE`].
+    pub async fn wait_until_still(&mut self) {
+        let start = Instant::now();
+        while self.moving().await {
+            assert!(
+                start.elapsed() < PATIENCE,
+                "the page still moved after {PATIENCE:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    /// Waits until the page has drawn no frame for `quiet` and its last frame asked for no
+    /// next one (it rests, however slow its frames), at most [`PATIENCE`]; the frames drawn
+    /// then.
     pub async fn wait_for_rest(&mut self, quiet: Duration) -> u64 {
         let start = Instant::now();
         let mut drawn = self.frames_drawn().await;
@@ -943,7 +1009,7 @@ impl Browser {
             let now = self.frames_drawn().await;
             if now != drawn {
                 (drawn, since) = (now, Instant::now());
-            } else if since.elapsed() >= quiet {
+            } else if since.elapsed() >= quiet && !self.moving().await {
                 return drawn;
             }
             assert!(

@@ -91,4 +91,8 @@ pub struct Launch {
     /// for), so that it may show the welcome card or offer to resume the last unfinished game;
     /// an invitation's game is what was asked for, and nothing stands in front of it.
     pub plain: bool,
+    /// More of the log than its default, in `RUST_LOG`'s words (`qiguo=debug`, `qiguo=trace`):
+    /// in a page, its address's `?log=` (a page has no environment); on the desktop Bevy reads
+    /// `RUST_LOG` itself, and this stays `None`.
+    pub log: Option<String>,
 }

@@ -69,6 +69,14 @@ pub fn game_app(launch: Launch) -> App {
     // A failed command (say, on an entity despawned the same frame) is logged, not fatal.
     app.set_error_handler(bevy::ecs::error::warn);
     let plugins = DefaultPlugins.build();
+    // More of the log where it was asked for (a page's `?log=qiguo=debug`).
+    let plugins = match &launch.log {
+        Some(more) => plugins.set(bevy::log::LogPlugin {
+            filter: format!("{},{more}", bevy::log::DEFAULT_FILTER),
+            ..default()
+        }),
+        None => plugins,
+    };
     // Timing the main world alone: the render world runs after it rather than alongside (a
     // page has no render thread to begin with).
     #[cfg(not(target_arch = "wasm32"))]

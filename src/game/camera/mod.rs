@@ -30,7 +30,10 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<CameraGesture>()
         .add_systems(Startup, spawn_camera)
         .add_systems(Update, adapt_to_software_rendering)
-        .add_systems(Last, keep_drawing_while_easing)
+        .add_systems(
+            Last,
+            keep_drawing_while_easing.in_set(crate::game::frames::AskFrames),
+        )
         .add_systems(
             Update,
             (
@@ -367,6 +370,7 @@ fn refit_to_free_area(
     mut cameras: Query<&mut PanOrbitCamera>,
     mut last: Local<Option<FreeArea>>,
 ) {
+    debug!("the board is framed in {:?}", *free);
     for mut camera in &mut cameras {
         let (yaw, pitch) = (camera.target_yaw, camera.target_pitch);
         let fit = fitted(&free, yaw, pitch);

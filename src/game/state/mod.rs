@@ -46,6 +46,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Review>()
         .init_resource::<SeatAuthority>()
         .add_systems(Startup, phase_from_match)
+        .add_systems(Last, log_the_turns_steps)
         .add_systems(
             Update,
             (
@@ -62,4 +63,20 @@ pub(super) fn plugin(app: &mut App) {
                 .chain()
                 .in_set(AppSystems::ApplyRules),
         );
+}
+
+/// Each step of a turn, logged at debug level (`RUST_LOG=qiguo=debug`, a page's
+/// `?log=qiguo=debug`): where a turn that does not move on stopped.
+fn log_the_turns_steps(
+    mut steps: MessageReader<StateTransitionEvent<TurnPhase>>,
+    the_match: Res<Match>,
+) {
+    for step in steps.read() {
+        debug!(
+            "move {}: {:?} → {:?}",
+            the_match.game().len() + 1,
+            step.exited,
+            step.entered
+        );
+    }
 }
