@@ -37,6 +37,7 @@ pub(super) fn plugin(app: &mut App) {
         .init_resource::<Waker>()
         .init_resource::<FrameDue>()
         .init_resource::<FramesAsked>()
+        .init_resource::<AlarmPending>()
         .add_systems(PreStartup, find_the_event_loop.in_set(FindTheEventLoop))
         .add_systems(First, forget_the_last_frames_asks)
         .configure_sets(Last, AskFrames.before(arm_the_alarm))
@@ -44,10 +45,14 @@ pub(super) fn plugin(app: &mut App) {
             Last,
             (
                 one_more_frame_after_a_change.in_set(AskFrames),
-                (arm_the_alarm, count_the_frames).chain(),
+                (arm_the_alarm, count_the_frames).chain().in_set(AlarmArmed),
             ),
         );
 }
+
+/// After the frame's asks and its alarm ([`Last`]): what reads them all goes after this set.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct AlarmArmed;
 
 /// Where the last asks of a frame are made ([`Last`]), before the alarm is set for them: a
 /// system in `Last` that asks for frames goes here, so that what counts a frame's asks after
@@ -376,6 +381,21 @@ struct Alarm {
     rung: Arc<AtomicBool>,
 }
 
+/// Whether an alarm is set for a frame that has not come yet (something waits on time: a
+/// computer's pause, a notice that goes): a board is settled only when nothing moves and
+/// nothing waits.
+#[derive(Resource, Default, Debug)]
+pub struct AlarmPending(Option<Arc<AtomicBool>>);
+
+impl AlarmPending {
+    /// Whether a frame is due later.
+    pub fn pending(&self) -> bool {
+        self.0
+            .as_ref()
+            .is_some_and(|rung| !rung.load(Ordering::Acquire))
+    }
+}
+
 /// Sets an alarm for the earliest frame asked for this frame, unless one that has not rung yet
 /// rings sooner. Whether an alarm has rung is its own word, not the clock's: a browser's timer
 /// may ring a little before the frame's clock says it is due, and the frame it brings may ask
@@ -385,6 +405,7 @@ fn arm_the_alarm(
     time: Res<Time<Real>>,
     waker: Res<Waker>,
     mut set: Local<Option<Alarm>>,
+    mut pending: ResMut<AlarmPending>,
 ) {
     let Some(wait) = due.within.take() else {
         return;
@@ -401,6 +422,7 @@ fn arm_the_alarm(
         at,
         rung: rung.clone(),
     });
+    pending.0 = Some(rung.clone());
     alarm::after(wait, waker.clone(), rung);
 }
 

@@ -89,7 +89,7 @@ fn plugin(app: &mut App) {
                 page_title,
                 note_search_time,
                 // After the frame's last asks.
-                note_frames.after(crate::game::frames::AskFrames),
+                note_frames.after(crate::game::frames::AlarmArmed),
                 locate_asked_point,
             ),
         );
@@ -247,12 +247,14 @@ fn locate_asked_point(
 }
 
 /// The frames the page has drawn, and what asked for them (`<body data-frames="drawn asked-now
-/// asked-later redraws moving">`: the counts so far, `redraws` the RequestRedraw messages,
-/// egui's among them, and `moving` 1 when this frame asked for the next, else 0): how the
-/// browser tests tell that a board at rest draws nothing, and that it rests (a camera still
-/// turning, a stone still gliding, asks for its next frame, however slow the frames are).
+/// asked-later redraws moving waiting">`: the counts so far, `redraws` the RequestRedraw
+/// messages, egui's among them; `moving` 1 when this frame asked for the next, `waiting` 1 when
+/// a frame is due later, else 0): how the browser tests tell that a board at rest draws
+/// nothing, and that it has settled (a camera still turning, a stone still gliding, asks for
+/// its next frame, however slow the frames are; a notice that goes, a computer's pause, wait).
 fn note_frames(
     asked: Res<crate::game::frames::FramesAsked>,
+    alarm: Res<crate::game::frames::AlarmPending>,
     redraws: Res<Messages<bevy::window::RequestRedraw>>,
     mut drawn: Local<(u64, u64)>,
 ) {
@@ -261,7 +263,11 @@ fn note_frames(
     *frames += 1;
     *redrawn += this_frame;
     let moving = u8::from(this_frame > 0);
-    let noted = format!("{frames} {} {} {redrawn} {moving}", asked.now, asked.later);
+    let waiting = u8::from(alarm.pending());
+    let noted = format!(
+        "{frames} {} {} {redrawn} {moving} {waiting}",
+        asked.now, asked.later
+    );
     browser::note_on_body("data-frames", &noted);
 }
 

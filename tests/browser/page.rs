@@ -596,10 +596,10 @@ impl Browser {
 
     /// Where the page draws `point` now, in CSS pixels (asked through `<body data-locate>`);
     /// `None` where it is out of the picture.
-    /// The board still first: a camera still turning would draw the point elsewhere by the
-    /// time a tap arrives.
+    /// The board settled first: a camera still turning, or a notice about to go and let the
+    /// board grow, would draw the point elsewhere by the time a tap arrives.
     pub async fn locate(&mut self, point: &str) -> Option<(f64, f64)> {
-        self.wait_until_still().await;
+        self.wait_until_settled().await;
         self.eval(&format!(
             "delete document.body.dataset.located; document.body.dataset.locate = '{point}'"
         ))
@@ -974,32 +974,33 @@ impl Browser {
             .unwrap_or(0)
     }
 
-    /// Whether the page's last frame asked for the next one (`<body data-frames>`'s last
-    /// number): something on it still moves (the camera, a stone), however slow its frames.
-    pub async fn moving(&mut self) -> bool {
+    /// Whether the page's last frame asked for the next one or for one later (`<body
+    /// data-frames>`'s last two numbers): something on it still moves (the camera, a stone) or
+    /// waits on time (a notice that goes and lets the board grow, a computer's pause), however
+    /// slow its frames.
+    pub async fn unsettled(&mut self) -> bool {
         let noted = self.eval("document.body.dataset.frames || ''").await;
         noted
             .as_str()
-            .and_then(|s| s.split(' ').nth(4))
-            .is_some_and(|moving| moving == "1")
+            .is_some_and(|s| s.split(' ').skip(4).any(|flag| flag == "1"))
     }
 
-    /// Waits until nothing on the page moves (its last frame asked for no next one), at most
+    /// Waits until the page has settled (its last frame asked for no other), at most
     /// [`PATIENCE`].
-    pub async fn wait_until_still(&mut self) {
+    pub async fn wait_until_settled(&mut self) {
         let start = Instant::now();
-        while self.moving().await {
+        while self.unsettled().await {
             assert!(
                 start.elapsed() < PATIENCE,
-                "the page still moved after {PATIENCE:?}"
+                "the page had not settled after {PATIENCE:?}"
             );
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
 
-    /// Waits until the page has drawn no frame for `quiet` and its last frame asked for no
-    /// next one (it rests, however slow its frames), at most [`PATIENCE`]; the frames drawn
-    /// then.
+    /// Waits until the page has drawn no frame for `quiet` and has settled (its last frame
+    /// asked for no other: it rests, however slow its frames), at most [`PATIENCE`]; the frames
+    /// drawn then.
     pub async fn wait_for_rest(&mut self, quiet: Duration) -> u64 {
         let start = Instant::now();
         let mut drawn = self.frames_drawn().await;
@@ -1009,7 +1010,7 @@ impl Browser {
             let now = self.frames_drawn().await;
             if now != drawn {
                 (drawn, since) = (now, Instant::now());
-            } else if since.elapsed() >= quiet && !self.moving().await {
+            } else if since.elapsed() >= quiet && !self.unsettled().await {
                 return drawn;
             }
             assert!(

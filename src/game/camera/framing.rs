@@ -16,6 +16,14 @@ use crate::game::layout::{BOARD_HALF, BOARD_THICKNESS, STONE_HEIGHT};
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<PanelRects>()
         .init_resource::<FreeArea>()
+        // The panels are reported after the frame's Update, where the free area is measured
+        // from them: a panel that grew or shrank (a notice gone) is read in the next frame,
+        // which nothing else may ask for.
+        .add_systems(
+            Last,
+            crate::game::frames::one_more_frame_when_changed::<PanelRects>
+                .in_set(crate::game::frames::AskFrames),
+        )
         .add_systems(
             PostUpdate,
             shift_picture
@@ -415,5 +423,29 @@ mod tests {
                 free.center()
             );
         }
+    }
+
+    /// A panel that grows or shrinks (a notice gone from the status line) is measured in the
+    /// frame after the interface reports it: that frame is asked for, and nothing after it.
+    #[test]
+    fn a_panel_that_changes_asks_for_the_frame_that_measures_it() {
+        use crate::game::frames::FramesAsked;
+
+        let mut app = App::new();
+        app.add_plugins(MinimalPlugins);
+        crate::game::frames::plugin(&mut app);
+        plugin(&mut app);
+        app.update();
+        let asked = |app: &App| *app.world().resource::<FramesAsked>();
+        let before = asked(&app);
+        app.update();
+        assert_eq!(asked(&app), before, "nothing changed, nothing asked");
+        app.world_mut().resource_mut::<PanelRects>().0 = vec![Rect::new(0.0, 600.0, 390.0, 700.0)];
+        app.update();
+        let after = asked(&app);
+        assert_eq!(after.now, before.now + 1, "{before:?} → {after:?}");
+        app.update();
+        app.update();
+        assert_eq!(asked(&app), after, "one frame, not more");
     }
 }
