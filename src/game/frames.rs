@@ -14,9 +14,9 @@
 //! - whatever finishes off the frame thread, the moment it does ([`Waker::wake`]: a computer's
 //!   search, the server's news, a font downloaded, a shader pipeline compiled).
 //!
-//! Nothing else draws: a window at rest draws no frame until something asks, however long
-//! that is (no clock; a clock shown on the board would ask once a second), in a window or a
-//! page ([`AT_REST`]).
+//! Nothing else draws: a board at rest draws no frame until something asks, however long
+//! that is (no net, no clock; a clock shown on the board would ask once a second), in a window
+//! or a page ([`AT_REST`]).
 //! Headless apps (the tests) have no event loop: they update when the test says, and the
 //! wakes are no-ops there.
 
@@ -375,24 +375,24 @@ impl Redraw<'_> {
     }
 }
 
-/// An alarm set for a frame: when it rings (by the frame's clock), and whether it has rung.
-struct Alarm {
-    at: Duration,
-    rung: Arc<AtomicBool>,
-}
-
-/// Whether an alarm is set for a frame that has not come yet (something waits on time: a
-/// computer's pause, a notice that goes): a board is settled only when nothing moves and
-/// nothing waits.
+/// The last alarm set for a frame: when it rings (by the frame's clock), and whether it has
+/// rung. While it has not, a frame is due later (something waits on time: a computer's pause,
+/// a notice that goes): a board is settled only when nothing moves and nothing waits.
 #[derive(Resource, Default, Debug)]
-pub struct AlarmPending(Option<Arc<AtomicBool>>);
+pub struct AlarmPending(Option<(Duration, Arc<AtomicBool>)>);
 
 impl AlarmPending {
-    /// Whether a frame is due later.
-    pub fn pending(&self) -> bool {
+    /// When the alarm that has not rung yet rings, if one is set.
+    fn rings_at(&self) -> Option<Duration> {
         self.0
             .as_ref()
-            .is_some_and(|rung| !rung.load(Ordering::Acquire))
+            .filter(|(_, rung)| !rung.load(Ordering::Acquire))
+            .map(|(at, _)| *at)
+    }
+
+    /// Whether a frame is due later.
+    pub fn pending(&self) -> bool {
+        self.rings_at().is_some()
     }
 }
 
@@ -404,25 +404,17 @@ fn arm_the_alarm(
     mut due: ResMut<FrameDue>,
     time: Res<Time<Real>>,
     waker: Res<Waker>,
-    mut set: Local<Option<Alarm>>,
-    mut pending: ResMut<AlarmPending>,
+    mut last: ResMut<AlarmPending>,
 ) {
     let Some(wait) = due.within.take() else {
         return;
     };
     let at = time.elapsed() + wait;
-    if set
-        .as_ref()
-        .is_some_and(|alarm| !alarm.rung.load(Ordering::Acquire) && alarm.at <= at)
-    {
+    if last.rings_at().is_some_and(|sooner| sooner <= at) {
         return;
     }
     let rung = Arc::new(AtomicBool::new(false));
-    *set = Some(Alarm {
-        at,
-        rung: rung.clone(),
-    });
-    pending.0 = Some(rung.clone());
+    last.0 = Some((at, rung.clone()));
     alarm::after(wait, waker.clone(), rung);
 }
 

@@ -432,8 +432,7 @@ impl Browser {
                 (told, since) = (tree, Instant::now());
             }
             if since.elapsed() >= PATIENCE || start.elapsed() >= 4 * PATIENCE {
-                let tree = self.accessibility_tree(false).await;
-                self.no_words(words, &tree).await;
+                self.no_words(words, &told).await;
             }
             tokio::time::sleep(Duration::from_millis(500)).await;
         }
