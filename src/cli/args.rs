@@ -9,8 +9,9 @@ use qiguo_ai::Level;
 use qiguo_rules::{Game, Kingdom, Position, Preset, Rules, Seating, Seats, Setup, fen, notation};
 
 use super::error::ArgError;
-use crate::game::app::launch::{Launch, View, WindowSize};
+use crate::game::app::launch::{Launch, Screen, View, WindowSize};
 use crate::game::online::invite::Invitation;
+use crate::game::tools::perf;
 use crate::i18n::Language;
 
 /// Stands in for a pass (`--`) among replay's moves, which the argument parser would otherwise
@@ -84,10 +85,18 @@ pub struct GameArgs {
     /// game's own CPU work alone.
     #[arg(long, requires = "bench_frames")]
     pub no_render: bool,
+    /// With --bench-frames: a busy middle game (a fixed position, Qin against six computers)
+    /// with everything a turn can show on the board: the round's moves since Qin's last, the
+    /// threats, a stone's moves and a hint's arrow.
+    #[arg(long, requires = "bench_frames",
+          conflicts_with_all = ["preset", "fen", "moves", "seating", "levels", "join"])]
+    pub busy: bool,
     /// With --bench-frames or --screenshot: draw into an image of WxH pixels instead of a
-    /// window (no window opens and no display is needed, only a graphics device).
-    #[arg(long, value_name = "WxH", conflicts_with_all = ["window", "no_render", "join"])]
-    pub offscreen: Option<WindowSize>,
+    /// window (no window opens and no display is needed, only a graphics device); `@R` after
+    /// it, a screen of R pixels to a point (a phone's, such as 1170x2532@3), drawn at two at
+    /// most as the page draws it.
+    #[arg(long, value_name = "WxH[@R]", conflicts_with_all = ["window", "no_render", "join"])]
+    pub offscreen: Option<Screen>,
 }
 
 /// A seating that is neither a number of players nor a list of kingdoms.
@@ -131,19 +140,27 @@ impl GameArgs {
     pub fn launch(&self) -> Result<Launch, ArgError> {
         let rules = Rules::preset(self.preset.unwrap_or_default());
         let seats = seats_of(self.seating.as_ref())?;
-        let setup = match &self.fen {
+        let (fen, moves, levels) = match self.busy {
+            true => (
+                Some(perf::BUSY_FEN.to_owned()),
+                perf::BUSY_MOVES.iter().map(|m| m.to_string()).collect(),
+                Some(perf::BUSY_LEVELS),
+            ),
+            false => (self.fen.clone(), self.moves.clone(), self.levels.as_deref()),
+        };
+        let setup = match &fen {
             Some(fen) => {
                 fen::parse(fen).map_err(|e| ArgError::new("--fen", format!("bad FEN: {e}")))?
             }
             None => Setup::start(rules.setup),
         };
         let setup = setup.without(seats.empty_kingdoms());
-        let start = Position::new(&setup, rules, seats).map_err(|e| match &self.fen {
+        let start = Position::new(&setup, rules, seats).map_err(|e| match &fen {
             Some(_) => ArgError::new("--fen", e),
             None => ArgError::new("--seating", e),
         })?;
         let mut game = Game::new(start);
-        notation::play_list(move_texts(&self.moves), notation::parse_move, |mv| {
+        notation::play_list(move_texts(&moves), notation::parse_move, |mv| {
             game.play(mv).map(|_| ())
         })
         .map_err(|e| ArgError::new("--moves", e))?;
@@ -168,16 +185,16 @@ impl GameArgs {
                 ));
             }
         }
-        if let Some(size) = self.offscreen
+        if let Some(screen) = self.offscreen
             && self.bench_frames.is_none()
             && self.screenshot.is_none()
         {
             return Err(ArgError::new(
-                format!("--offscreen {}x{}", size.width, size.height),
+                format!("--offscreen {screen}"),
                 "it draws only for --bench-frames or --screenshot",
             ));
         }
-        let levels = match self.levels.as_deref() {
+        let levels = match levels {
             None => vec![None; seats.player_count()],
             Some(text) => parse_levels(text, seats.player_count())?,
         };
@@ -189,6 +206,7 @@ impl GameArgs {
             screenshot: self.screenshot.clone(),
             bench_frames: self.bench_frames,
             no_render: self.no_render,
+            busy: self.busy,
             offscreen: self.offscreen,
             language: self.language,
             invitation: self.join.clone(),
@@ -197,7 +215,8 @@ impl GameArgs {
                 && self.moves.is_empty()
                 && self.preset.is_none()
                 && self.seating.is_none()
-                && self.levels.is_none(),
+                && self.levels.is_none()
+                && !self.busy,
             log: None,
         })
     }
@@ -524,14 +543,43 @@ mod tests {
     fn offscreen_draws_only_for_a_benchmark_or_a_screenshot() {
         let cli = parse(args("qiguo --bench-frames 10 --offscreen 800x600")).unwrap();
         let launch = cli.game.launch().unwrap();
+        let screen = launch.offscreen.unwrap();
         assert_eq!(
-            launch.offscreen,
-            Some(WindowSize {
-                width: 800,
-                height: 600
-            })
+            (screen.pixels, screen.ratio, screen.drawn()),
+            (
+                WindowSize {
+                    width: 800,
+                    height: 600
+                },
+                1.0,
+                WindowSize {
+                    width: 800,
+                    height: 600
+                }
+            )
         );
         assert_eq!(launch.window, None);
+        // A phone's screen of three pixels to a point is drawn at two, as the page draws it.
+        let cli = parse(args("qiguo --bench-frames 10 --offscreen 1170x2532@3")).unwrap();
+        let screen = cli.game.launch().unwrap().offscreen.unwrap();
+        assert_eq!((screen.ratio, screen.drawn_ratio()), (3.0, 2.0));
+        assert_eq!(
+            screen.drawn(),
+            WindowSize {
+                width: 780,
+                height: 1688
+            }
+        );
+        assert_eq!(screen.to_string(), "1170x2532@3");
+        for bad in ["1170x2532@0.5", "1170x2532@5", "1170x2532@", "1170x2532@x"] {
+            let line = format!("qiguo --bench-frames 10 --offscreen {bad}");
+            let err = parse(args(&line)).unwrap_err();
+            assert!(
+                error_line(&err).contains("is not a screen"),
+                "{line}: {}",
+                error_line(&err)
+            );
+        }
         let cli = parse(args("qiguo --screenshot shot.png --offscreen 1280x720")).unwrap();
         assert!(cli.game.launch().unwrap().offscreen.is_some());
         let cli = parse(args("qiguo --offscreen 800x600")).unwrap();

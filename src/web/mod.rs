@@ -36,6 +36,7 @@ pub fn run() {
         screenshot: None,
         bench_frames: None,
         no_render: false,
+        busy: false,
         offscreen: None,
         language: None,
         plain: invitation.is_none(),

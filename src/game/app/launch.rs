@@ -61,6 +61,71 @@ impl std::str::FromStr for WindowSize {
     }
 }
 
+/// A screen drawn into an image (`--offscreen WxH[@R]`): its pixels and how many of them make
+/// one point of the interface.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Screen {
+    /// The screen's pixels.
+    pub pixels: WindowSize,
+    /// Its pixels to a point (a phone's device pixel ratio; 1 for a desktop's window).
+    pub ratio: f32,
+}
+
+impl Screen {
+    /// The most pixels to a point the game draws: the page's cap (`web/index.html`), a phone's
+    /// screen of three drawn at two.
+    pub const MOST_RATIO: f32 = 2.0;
+
+    /// The ratio drawn at: the screen's, capped as the page caps it.
+    pub fn drawn_ratio(self) -> f32 {
+        self.ratio.min(Screen::MOST_RATIO)
+    }
+
+    /// The image drawn: as many points as the screen has, at the ratio drawn.
+    pub fn drawn(self) -> WindowSize {
+        let scale =
+            |pixels: u32| ((pixels as f32 / self.ratio * self.drawn_ratio()).round() as u32).max(1);
+        WindowSize {
+            width: scale(self.pixels.width),
+            height: scale(self.pixels.height),
+        }
+    }
+}
+
+impl std::fmt::Display for Screen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}x{}", self.pixels.width, self.pixels.height)?;
+        if self.ratio != 1.0 {
+            write!(f, "@{}", self.ratio)?;
+        }
+        Ok(())
+    }
+}
+
+/// A screen that is not `WIDTHxHEIGHT[@RATIO]` within bounds.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is not a screen: expected WIDTHxHEIGHT from 640x480 to 7680x4320, and after an @ its pixels to a point from 1 to 4, such as 1280x720 or 1170x2532@3"
+)]
+pub struct ParseScreenError(String);
+
+impl std::str::FromStr for Screen {
+    type Err = ParseScreenError;
+
+    fn from_str(s: &str) -> Result<Screen, ParseScreenError> {
+        let bad = || ParseScreenError(s.to_owned());
+        let (size, ratio) = match s.trim().split_once('@') {
+            Some((size, ratio)) => (size, ratio.trim().parse::<f32>().map_err(|_| bad())?),
+            None => (s, 1.0),
+        };
+        if !(1.0..=4.0).contains(&ratio) {
+            return Err(bad());
+        }
+        let pixels: WindowSize = size.parse().map_err(|_| bad())?;
+        Ok(Screen { pixels, ratio })
+    }
+}
+
 /// Everything the game window needs to start, checked.
 #[derive(Clone, Debug)]
 pub struct Launch {
@@ -79,9 +144,11 @@ pub struct Launch {
     pub bench_frames: Option<u32>,
     /// Whether to run without a graphics device (benchmarks only).
     pub no_render: bool,
+    /// With `bench_frames`: the busy middle game's marks shown (`--busy`).
+    pub busy: bool,
     /// Draw into an image of this size instead of a window (benchmarks and screenshots only;
     /// no window and no display needed).
-    pub offscreen: Option<WindowSize>,
+    pub offscreen: Option<Screen>,
     /// The interface's language asked for on the command line (`--lang`).
     pub language: Option<crate::i18n::Language>,
     /// An invitation to follow once the window is open (`--join URL`; in a page, its own

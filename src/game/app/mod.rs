@@ -141,6 +141,9 @@ pub fn game_app(launch: Launch) -> App {
     }
     if let Some(frames) = launch.bench_frames {
         app.insert_resource(perf::BenchFrames { frames });
+        if launch.busy {
+            app.insert_resource(perf::BusyScene);
+        }
     }
     #[cfg(not(target_arch = "wasm32"))]
     if let Some(size) = launch.offscreen {

@@ -6,7 +6,9 @@ use ab_glyph::{Font, FontRef, PxScale, ScaleFont, point};
 use bevy::asset::RenderAssetUsages;
 use bevy::image::{ImageAddressMode, ImageFilterMode, ImageSampler, ImageSamplerDescriptor};
 use bevy::prelude::*;
-use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+use bevy::render::render_resource::{
+    Extent3d, TextureDimension, TextureFormat, TextureViewDescriptor, TextureViewDimension,
+};
 
 /// The shipped font subset (see `assets/fonts/README.md`): on the desktop, the whole cut.
 #[cfg(not(target_arch = "wasm32"))]
@@ -287,43 +289,77 @@ impl Canvas {
     /// As [`Canvas::into_image`], never sampling mip levels smaller than `smallest` pixels
     /// (sharper fine detail, such as characters, when seen small).
     pub(crate) fn into_image_with(self, repeat: bool, smallest: Option<usize>) -> Image {
-        let size = self.size as u32;
-        let (data, levels) = mip_chain(self.pixels, self.size);
-        // Made without its data, then given the whole chain: `Image::new` checks that the data
-        // is one level's (a debug assertion, so a debug build stopped here).
-        let mut image = Image::new_uninit(
-            Extent3d {
-                width: size,
-                height: size,
-                depth_or_array_layers: 1,
-            },
-            TextureDimension::D2,
-            TextureFormat::Rgba8UnormSrgb,
-            RenderAssetUsages::RENDER_WORLD,
-        );
-        image.data = Some(data);
-        image.texture_descriptor.mip_level_count = levels;
-        let address = if repeat {
-            ImageAddressMode::Repeat
-        } else {
-            ImageAddressMode::ClampToEdge
-        };
-        let mut sampler = ImageSamplerDescriptor {
-            address_mode_u: address,
-            address_mode_v: address,
-            mag_filter: ImageFilterMode::Linear,
-            min_filter: ImageFilterMode::Linear,
-            mipmap_filter: ImageFilterMode::Linear,
-            ..default()
-        };
-        if let Some(smallest) = smallest {
-            sampler.lod_max_clamp =
-                (self_size_log2(size as usize) - smallest.max(1).ilog2()) as f32;
+        let size = self.size;
+        let (data, levels) = mip_chain(self.pixels, size);
+        square_image(size, 1, data, levels, repeat, smallest)
+    }
+
+    /// Canvases of one size as the layers of one array texture, each with its mip chain, as
+    /// [`Canvas::into_image_with`] (edges clamped): what a shader picks a layer of by number.
+    pub(crate) fn into_layers(canvases: Vec<Canvas>, smallest: Option<usize>) -> Image {
+        let size = canvases.first().map_or(1, |c| c.size);
+        let layers = canvases.len().max(1) as u32;
+        let mut data = Vec::new();
+        let mut levels = 1;
+        for canvas in canvases {
+            assert_eq!(canvas.size, size, "the layers of a texture have one size");
+            let (chain, n) = mip_chain(canvas.pixels, size);
+            data.extend(chain);
+            levels = n;
         }
-        sampler.set_anisotropic_filter(8);
-        image.sampler = ImageSampler::Descriptor(sampler);
+        let mut image = square_image(size, layers, data, levels, false, smallest);
+        image.texture_view_descriptor = Some(TextureViewDescriptor {
+            dimension: Some(TextureViewDimension::D2Array),
+            ..default()
+        });
         image
     }
+}
+
+/// A square sRGB image of `layers` layers, each with its `levels` mip levels in `data` (layer
+/// by layer), sampled with trilinear, anisotropic filtering, never at levels smaller than
+/// `smallest` pixels.
+fn square_image(
+    size: usize,
+    layers: u32,
+    data: Vec<u8>,
+    levels: u32,
+    repeat: bool,
+    smallest: Option<usize>,
+) -> Image {
+    // Made without its data, then given the whole chain: `Image::new` checks that the data
+    // is one level's (a debug assertion, so a debug build stopped here).
+    let mut image = Image::new_uninit(
+        Extent3d {
+            width: size as u32,
+            height: size as u32,
+            depth_or_array_layers: layers,
+        },
+        TextureDimension::D2,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::RENDER_WORLD,
+    );
+    image.data = Some(data);
+    image.texture_descriptor.mip_level_count = levels;
+    let address = if repeat {
+        ImageAddressMode::Repeat
+    } else {
+        ImageAddressMode::ClampToEdge
+    };
+    let mut sampler = ImageSamplerDescriptor {
+        address_mode_u: address,
+        address_mode_v: address,
+        mag_filter: ImageFilterMode::Linear,
+        min_filter: ImageFilterMode::Linear,
+        mipmap_filter: ImageFilterMode::Linear,
+        ..default()
+    };
+    if let Some(smallest) = smallest {
+        sampler.lod_max_clamp = (self_size_log2(size) - smallest.max(1).ilog2()) as f32;
+    }
+    sampler.set_anisotropic_filter(8);
+    image.sampler = ImageSampler::Descriptor(sampler);
+    image
 }
 
 /// A character rasterized at a height: the coverage of each pixel of its ink's box, and the

@@ -10,7 +10,7 @@ use crate::game::awareness::{Danger, Threats};
 use crate::game::frames::{GLOW_FRAME, Redraw};
 use crate::game::layout::point_position;
 use crate::game::schedule::AppSystems;
-use crate::game::selection::markers::{flat, glow};
+use crate::game::selection::markers::{board_mark, flat, glow};
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(Startup, make_assets).add_systems(
@@ -88,10 +88,8 @@ fn draw_marks(
         };
         commands.spawn((
             mark,
-            Mesh3d(mesh.clone()),
-            MeshMaterial3d(material.clone()),
+            board_mark(&mesh, &material),
             Transform::from_translation(point_position(point) + Vec3::Y * lift),
-            Pickable::IGNORE,
             Name::new(format!("{mark:?} mark on {point}")),
         ));
     };

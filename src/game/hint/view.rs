@@ -7,6 +7,7 @@ use crate::game::hint::Hint;
 use crate::game::layout::point_position;
 use crate::game::recap::view::{ArrowAssets, SHADOW, arrow_pieces};
 use crate::game::schedule::AppSystems;
+use crate::game::selection::markers::board_mark;
 use crate::game::state::{Review, TurnPhase};
 
 pub(crate) fn plugin(app: &mut App) {
@@ -46,10 +47,8 @@ fn draw_hint(
             for (mesh, t) in [(&assets.square, shaft), (&assets.head, head)] {
                 commands.spawn((
                     HintArrow,
-                    Mesh3d(mesh.clone()),
-                    MeshMaterial3d(material.clone()),
+                    board_mark(&mesh, &material),
                     t.with_translation(t.translation + Vec3::Y * up),
-                    Pickable::IGNORE,
                 ));
             }
         }

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use crate::game::frames::{GLOW_FRAME, Redraw};
 use crate::game::lessons::LessonMark;
 use crate::game::schedule::AppSystems;
-use crate::game::selection::markers::{flat, glow};
+use crate::game::selection::markers::{board_mark, flat, glow};
 
 pub(crate) fn plugin(app: &mut App) {
     app.add_systems(Startup, make_assets).add_systems(
@@ -60,18 +60,14 @@ fn dress_marks(
             .insert((Visibility::Visible, Pickable::IGNORE))
             .with_children(|parent| {
                 parent.spawn((
-                    Mesh3d(assets.ring.clone()),
-                    MeshMaterial3d(material.clone()),
+                    board_mark(&assets.ring, &material),
                     Transform::from_translation(Vec3::Y * LIFT),
                     Breathing,
-                    Pickable::IGNORE,
                 ));
                 if !mark.origin {
                     parent.spawn((
-                        Mesh3d(assets.star.clone()),
-                        MeshMaterial3d(material.clone()),
+                        board_mark(&assets.star, &material),
                         Transform::from_translation(Vec3::Y * (LIFT - 0.01)),
-                        Pickable::IGNORE,
                     ));
                 }
             });

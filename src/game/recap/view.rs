@@ -11,7 +11,7 @@ use crate::game::art::textures::Rgba;
 use crate::game::layout::{STONE_RADIUS, point_position};
 use crate::game::recap::Recap;
 use crate::game::schedule::AppSystems;
-use crate::game::selection::markers::{flat, glow};
+use crate::game::selection::markers::{board_mark, flat, glow};
 use crate::game::state::{Match, Review, TurnPhase};
 
 pub(crate) fn plugin(app: &mut App) {
@@ -139,13 +139,7 @@ fn draw_arrows(
         return;
     };
     let mut spawn = |mesh: &Handle<Mesh>, material: &Handle<StandardMaterial>, t: Transform| {
-        commands.spawn((
-            RecapArrow,
-            Mesh3d(mesh.clone()),
-            MeshMaterial3d(material.clone()),
-            t,
-            Pickable::IGNORE,
-        ));
+        commands.spawn((RecapArrow, board_mark(&mesh, &material), t));
     };
     let recent = the_match
         .game()

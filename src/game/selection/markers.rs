@@ -3,6 +3,7 @@
 //! the last move's from- and to-points, and a red flash where a click was refused. Each kind
 //! of mark has its own shape as well as its colour, so that none is told by colour alone.
 
+use bevy::light::NotShadowCaster;
 use bevy::prelude::*;
 use qiguo_rules::Point;
 
@@ -65,6 +66,18 @@ pub(crate) fn ticked_ring(inner: f32, outer: f32, ticks: usize, first: f32) -> M
             .expect("flat primitives share their attributes");
     }
     mesh
+}
+
+/// A mark on the board: a flat mesh in a glow, which no pointer picks and which casts no
+/// shadow (it lies on the board; in the shadow maps each would be a draw call per mark and
+/// cascade, 24 of a busy turn's 112).
+pub(crate) fn board_mark(mesh: &Handle<Mesh>, material: &Handle<StandardMaterial>) -> impl Bundle {
+    (
+        Mesh3d(mesh.clone()),
+        MeshMaterial3d(material.clone()),
+        NotShadowCaster,
+        Pickable::IGNORE,
+    )
 }
 
 /// An unlit, see-through colour for marks on the board.
@@ -133,12 +146,10 @@ fn dress_markers(
             MarkerKind::PreviewCapture => (&assets.ring, &assets.materials[3], 0.065),
         };
         commands.entity(entity).try_insert((
-            Mesh3d(mesh.clone()),
-            MeshMaterial3d(material.clone()),
+            board_mark(&mesh, &material),
             transform
                 .with_translation(transform.translation + Vec3::Y * lift)
                 .with_scale(scale),
-            Pickable::IGNORE,
         ));
     }
 }
@@ -158,10 +169,8 @@ enum Halo {
 fn warm_up_pipeline(mut commands: Commands, assets: Res<MarkerAssets>) {
     let hidden = Vec3::new(0.0, -BOARD_THICKNESS - 1.0, 0.0);
     commands.spawn((
-        Mesh3d(assets.dot.clone()),
-        MeshMaterial3d(assets.materials[0].clone()),
+        board_mark(&assets.dot, &assets.materials[0]),
         Transform::from_translation(hidden),
-        Pickable::IGNORE,
         Tween::new(vec![Leg::to(hidden, 0.01)])
             .after(8.0)
             .non_blocking()
@@ -180,11 +189,9 @@ fn spawn_halos(mut commands: Commands, assets: Res<MarkerAssets>) {
     ] {
         commands.spawn((
             halo,
-            Mesh3d(mesh.clone()),
-            MeshMaterial3d(material.clone()),
+            board_mark(&mesh, &material),
             Transform::default(),
             Visibility::Hidden,
-            Pickable::IGNORE,
             Name::new(format!("{halo:?} halo")),
         ));
     }
@@ -254,10 +261,8 @@ fn flash_refusals(
         let Some(point) = refusal.point else { continue };
         let at = point_position(point) + Vec3::Y * 0.08;
         commands.spawn((
-            Mesh3d(assets.halo.clone()),
-            MeshMaterial3d(assets.refused.clone()),
+            board_mark(&assets.halo, &assets.refused),
             Transform::from_translation(at).with_scale(Vec3::splat(0.6)),
-            Pickable::IGNORE,
             Tween::new(vec![
                 Leg {
                     to: at,

@@ -3,6 +3,7 @@
 //! move is applied, with tweens that show how.
 
 pub(crate) mod animation;
+pub(crate) mod faces;
 pub(crate) mod view;
 
 use bevy::platform::collections::HashMap;

@@ -1,13 +1,14 @@
 //! How stones look: a lens-shaped mesh (two spherical caps, like a go stone) whose faces carry
 //! a texture drawn at start-up for each kingdom and piece — the character in kaishu, an
-//! engraved ring and the kingdom's rim emblem — and the yellow Emperor. The view turns every
+//! engraved ring and the kingdom's rim emblem — and the yellow Emperor. Every stone shares the
+//! mesh and one material, its face a layer of one texture ([`faces`]). The view turns every
 //! stone so its character reads upright from the camera.
 
 use bevy::asset::RenderAssetUsages;
+use bevy::mesh::MeshTag;
 use bevy::mesh::{Indices, PrimitiveTopology};
-use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
-use qiguo_rules::{Kingdom, Piece, PieceKind};
+use qiguo_rules::{Piece, PieceKind};
 
 use crate::game::art::palette::{
     EMPEROR_INK, EMPEROR_STONE, Emblem, EmblemShape, Palette, palette_changed, relative_luminance,
@@ -16,10 +17,12 @@ use crate::game::art::textures::{Canvas, Rgba};
 use crate::game::camera::ViewYaw;
 use crate::game::layout::{EMPEROR_RADIUS, STONE_HEIGHT, STONE_RADIUS};
 use crate::game::schedule::AppSystems;
+use crate::game::stones::faces::{self, FaceMaterial, Faces};
 use crate::game::stones::{EmperorStone, Look, Stone};
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<Palette>()
+    app.add_plugins(faces::plugin)
+        .init_resource::<Palette>()
         .add_systems(Startup, make_stone_assets.before(dress_stones))
         .add_systems(
             Update,
@@ -38,15 +41,11 @@ pub(crate) fn plugin(app: &mut App) {
 pub(crate) struct StoneAssets {
     mesh: Handle<Mesh>,
     emperor_mesh: Handle<Mesh>,
-    faces: HashMap<Piece, Handle<StandardMaterial>>,
+    /// Every stone's material.
+    material: Handle<FaceMaterial>,
+    /// Its faces, a layer each.
+    faces: Handle<Image>,
     emperor: Handle<StandardMaterial>,
-}
-
-impl StoneAssets {
-    /// The material of `piece`'s stone.
-    pub(crate) fn face(&self, piece: Piece) -> Handle<StandardMaterial> {
-        self.faces[&piece].clone()
-    }
 }
 
 /// Side of a face texture in pixels.
@@ -57,65 +56,57 @@ fn make_stone_assets(
     mut meshes: ResMut<Assets<Mesh>>,
     mut images: ResMut<Assets<Image>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
+    mut face_materials: ResMut<Assets<FaceMaterial>>,
     palette: Res<Palette>,
 ) {
-    let faces = face_materials(&mut images, &mut materials, *palette);
-    let emperor = stone_material(&mut materials, images.add(emperor_image()));
+    let faces = images.add(face_layers(*palette));
+    let material = face_materials.add(FaceMaterial {
+        base: stone_surface(None),
+        extension: Faces {
+            layers: faces.clone(),
+        },
+    });
+    let emperor = materials.add(stone_surface(Some(images.add(emperor_image()))));
     commands.insert_resource(StoneAssets {
         mesh: meshes.add(lens_mesh(STONE_RADIUS, STONE_HEIGHT / 2.0)),
         emperor_mesh: meshes.add(lens_mesh(EMPEROR_RADIUS, STONE_HEIGHT * 0.6)),
+        material,
         faces,
         emperor,
     });
 }
 
-/// Redraws every face in the palette chosen: new textures and materials, given to every
-/// stone; the old ones are dropped with their last handle.
+/// Redraws every face in the palette chosen, in the texture every stone's material shows.
 fn repaint_stones(
-    mut commands: Commands,
-    mut assets: ResMut<StoneAssets>,
+    assets: Res<StoneAssets>,
     palette: Res<Palette>,
     mut images: ResMut<Assets<Image>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
-    stones: Query<(Entity, &Look)>,
 ) {
-    assets.faces = face_materials(&mut images, &mut materials, *palette);
-    for (entity, Look(piece)) in &stones {
-        commands
-            .entity(entity)
-            .try_insert(MeshMaterial3d(assets.face(*piece)));
+    if let Err(e) = images.insert(&assets.faces, face_layers(*palette)) {
+        warn!("the stones' faces were not repainted: {e}");
     }
 }
 
-/// A stone material with `image` on its faces.
-fn stone_material(
-    materials: &mut Assets<StandardMaterial>,
-    image: Handle<Image>,
-) -> Handle<StandardMaterial> {
-    materials.add(StandardMaterial {
-        base_color_texture: Some(image),
+/// A stone's surface: its gloss, and `image` on its faces (the stones' own material gives each
+/// its face instead).
+fn stone_surface(image: Option<Handle<Image>>) -> StandardMaterial {
+    StandardMaterial {
+        base_color_texture: image,
         perceptual_roughness: 0.3,
         reflectance: 0.45,
         ..default()
-    })
+    }
 }
 
-/// The materials of every kingdom's pieces in `palette`.
-fn face_materials(
-    images: &mut Assets<Image>,
-    materials: &mut Assets<StandardMaterial>,
-    palette: Palette,
-) -> HashMap<Piece, Handle<StandardMaterial>> {
-    let mut faces = HashMap::default();
-    for kingdom in Kingdom::ALL {
-        for kind in PieceKind::ALL {
-            let piece = Piece::new(kingdom, kind);
-            let image = images.add(face_image(piece, palette));
-            faces.insert(piece, stone_material(materials, image));
-        }
-    }
-    faces
+/// Every kingdom's every piece in `palette`, a layer each (in the order of [`faces::layer`]).
+fn face_layers(palette: Palette) -> Image {
+    let mut faces = Vec::with_capacity(faces::FACES);
+    faces.extend(faces::pieces().map(|piece| face_canvas(piece, palette)));
+    Canvas::into_layers(faces, Some(FACE_SMALLEST))
 }
+
+/// The smallest mip level a face is sampled at, in pixels: its characters stay sharp.
+const FACE_SMALLEST: usize = 64;
 
 /// A stone's characters: the General bears its kingdom's name.
 pub(crate) fn stone_characters(piece: Piece) -> String {
@@ -128,7 +119,7 @@ pub(crate) fn stone_characters(piece: Piece) -> String {
 /// A stone's face: its colour, the engraved ring, the rim emblem and the characters; larger
 /// characters take the ring's room, and high contrast outlines the stone in black (a light
 /// stone on the pale board) and makes the strokes bolder.
-fn face_image(piece: Piece, palette: Palette) -> Image {
+fn face_canvas(piece: Piece, palette: Palette) -> Canvas {
     let s = palette.style(piece.kingdom);
     let mut c = Canvas::new(FACE_SIZE, s.stone);
     let mid = FACE_SIZE as f32 / 2.0;
@@ -156,7 +147,7 @@ fn face_image(piece: Piece, palette: Palette) -> Image {
         3.2
     } + if palette.high_contrast { 1.2 } else { 0.0 };
     c.text_column(&text, mid, mid, height, bold, s.ink);
-    c.into_image_with(false, Some(64))
+    c
 }
 
 fn emperor_image() -> Image {
@@ -166,7 +157,7 @@ fn emperor_image() -> Image {
     c.ring(mid, mid, mid * 0.86, 4.0, EMPEROR_INK);
     c.ring(mid, mid, mid * 0.93, 2.0, EMPEROR_INK);
     c.text_column("周", mid, mid, mid * 1.08, 3.2, EMPEROR_INK);
-    c.into_image_with(false, Some(64))
+    c.into_image_with(false, Some(FACE_SMALLEST))
 }
 
 /// Draws a rim emblem on a face texture.
@@ -288,7 +279,8 @@ fn dress_stones(
     for (entity, Look(piece)) in &stones {
         commands.entity(entity).try_insert((
             Mesh3d(assets.mesh.clone()),
-            MeshMaterial3d(assets.face(*piece)),
+            MeshMaterial3d(assets.material.clone()),
+            MeshTag(faces::layer(*piece)),
         ));
     }
     for entity in &emperors {
@@ -319,6 +311,7 @@ fn face_the_viewer(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use qiguo_rules::Kingdom;
 
     #[test]
     fn lens_is_closed_and_sized() {
@@ -334,6 +327,44 @@ mod tests {
         assert!((max(0) - 0.45).abs() < 1e-3);
         assert!((max(1) - 0.15).abs() < 1e-3);
         assert!((max(2) - 0.45).abs() < 1e-3);
+    }
+
+    /// A face alone, as an image of its own.
+    fn face_image(piece: Piece, palette: Palette) -> Image {
+        face_canvas(piece, palette).into_image_with(false, Some(FACE_SMALLEST))
+    }
+
+    /// Every piece's face is the layer of the one texture that its stones' tag names.
+    #[test]
+    fn every_face_is_the_layer_its_stones_show() {
+        let p = Palette::default();
+        let layers = face_layers(p);
+        assert_eq!(
+            layers.texture_descriptor.size.depth_or_array_layers,
+            faces::FACES as u32
+        );
+        assert_eq!(
+            layers
+                .texture_view_descriptor
+                .as_ref()
+                .and_then(|v| v.dimension),
+            Some(bevy::render::render_resource::TextureViewDimension::D2Array)
+        );
+        let data = layers.data.as_ref().unwrap();
+        let per_layer = data.len() / faces::FACES;
+        for piece in [
+            Piece::new(Kingdom::Qin, PieceKind::General),
+            Piece::new(Kingdom::Zhao, PieceKind::Cannon),
+            Piece::new(Kingdom::Yan, PieceKind::Knight),
+        ] {
+            let own = face_image(piece, p);
+            let at = faces::layer(piece) as usize * per_layer;
+            assert_eq!(
+                &data[at..at + per_layer],
+                own.data.as_ref().unwrap().as_slice(),
+                "{piece:?}"
+            );
+        }
     }
 
     #[test]

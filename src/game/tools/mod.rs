@@ -2,6 +2,7 @@
 //! player's game: `--bench-frames N` ([`perf`]) and `--screenshot FILE` ([`screenshot`]), in a
 //! window or drawn into an image without one (`--offscreen WxH`, [`offscreen`]).
 
+pub(crate) mod counts;
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) mod offscreen;
 pub(crate) mod perf;

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use bevy::camera::{ImageRenderTarget, RenderTarget};
 use bevy::diagnostic::FrameCount;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
@@ -24,8 +25,9 @@ pub(crate) fn plugin(app: &mut App) {
 pub(crate) struct ScreenshotRequest {
     /// The PNG's path.
     pub(crate) path: PathBuf,
-    /// The image drawn into instead of a window (`--offscreen`), if any.
-    pub(crate) image: Option<Handle<Image>>,
+    /// The image drawn into instead of a window (`--offscreen`), if any, at the scale the
+    /// camera draws it (a screenshot is of the target that matches it exactly).
+    pub(crate) image: Option<ImageRenderTarget>,
 }
 
 /// Frames drawn before the picture is taken: the interface needs a couple of passes (not a
@@ -60,7 +62,7 @@ fn take_screenshot(
     *taken = true;
     let path = request.path.clone();
     let shot = match &request.image {
-        Some(image) => Screenshot::image(image.clone()),
+        Some(image) => Screenshot(RenderTarget::Image(image.clone())),
         None => Screenshot::primary_window(),
     };
     commands.spawn(shot).observe(
