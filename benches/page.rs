@@ -16,6 +16,10 @@
 //! the time to interactive, and every audit that failed. Build the bundle with
 //! `tools/build-web --release` to audit what players are served.
 //!
+//! `cargo bench --bench page -- frame` counts what the page's frames ask of WebGL2 (every draw
+//! call and triangle, and the programs linked), frame by frame, from the welcome card through a
+//! round of six Medium computers to the person's turn with the round's arrows on the board.
+//!
 //! Needs the bundle (`QIGUO_WEB_BUNDLE`, or `$CARGO_TARGET_DIR/qiguo-web` where
 //! `tools/build-web` puts it) and `chromium`; without them it says so and fails.
 
@@ -61,6 +65,15 @@ fn main() {
     sizes(&bundle);
     if std::env::args().any(|a| a == "lighthouse") {
         lighthouse(&bundle);
+        return;
+    }
+    if std::env::args().any(|a| a == "frame") {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(frames_in_webgl(&bundle));
         return;
     }
     if std::env::args().any(|a| a == "phone") {
@@ -247,6 +260,116 @@ async fn as_a_phone(bundle: &std::path::Path) {
     println!(
         "  the board drawn after opening the page: {} ms",
         listed(&drawn)
+    );
+}
+
+/// Counts WebGL2's draw calls, triangles and linked programs, and keeps each frame's (the work
+/// done in one animation frame's callback, where the game draws), installed before the page's
+/// own scripts run.
+const COUNT_WEBGL: &str = r#"(() => {
+  const gl = WebGL2RenderingContext.prototype;
+  const c = (window.__webgl = { draws: 0, triangles: 0, programs: 0, frames: [] });
+  const count = {
+    drawArrays: (a) => [a[0], a[2], 1],
+    drawElements: (a) => [a[0], a[1], 1],
+    drawRangeElements: (a) => [a[0], a[3], 1],
+    drawArraysInstanced: (a) => [a[0], a[2], a[3]],
+    drawElementsInstanced: (a) => [a[0], a[1], a[4]],
+  };
+  for (const [name, shape] of Object.entries(count)) {
+    const real = gl[name];
+    gl[name] = function (...args) {
+      const [mode, n, instances] = shape(args);
+      c.draws += 1;
+      if (mode === 4) c.triangles += Math.floor(n / 3) * instances;
+      return real.apply(this, args);
+    };
+  }
+  const link = gl.linkProgram;
+  gl.linkProgram = function (program) {
+    c.programs += 1;
+    return link.call(this, program);
+  };
+  const raf = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (callback) =>
+    raf((time) => {
+      const [draws, triangles, programs] = [c.draws, c.triangles, c.programs];
+      const out = callback(time);
+      if (c.draws > draws) {
+        c.frames.push([c.draws - draws, c.triangles - triangles, c.programs - programs]);
+      }
+      return out;
+    });
+})()"#;
+
+/// The page's frames in WebGL2: the welcome card, a round of six Medium computers after Qin's
+/// move, and Qin's turn with the round's arrows; draw calls, triangles and programs per frame.
+async fn frames_in_webgl(bundle: &std::path::Path) {
+    let server = Served::start(bundle);
+    let mut browser = Browser::open().await;
+    browser.before_each_page(COUNT_WEBGL).await;
+    browser.visit(&format!("{}/", server.http)).await;
+    browser.wait_for_board().await;
+    browser.wait_for_rest(Duration::from_secs(2)).await;
+    let frames = |all: &Value, from: usize| -> Vec<[u64; 3]> {
+        all["frames"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .skip(from)
+            .map(|f| [0, 1, 2].map(|i| f[i].as_u64().unwrap_or(0)))
+            .collect()
+    };
+    let counted = browser.eval("window.__webgl").await;
+    report_webgl("the start, the welcome card", &frames(&counted, 0));
+    let seen = frames(&counted, 0).len();
+    browser.play_against_medium_computers().await;
+    browser
+        .eval("document.getElementById('qiguo').focus()")
+        .await;
+    browser.press("F6", 117).await;
+    let start = Game::start(Rules::default(), Seats::default());
+    let qin = start.position().legal_moves()[0];
+    browser
+        .type_text(&format!(
+            "{qin}
+"
+        ))
+        .await;
+    browser
+        .wait_for_words_as_told("Your move, Qin: move 8.")
+        .await;
+    browser.wait_for_rest(Duration::from_secs(2)).await;
+    let counted = browser.eval("window.__webgl").await;
+    let round = frames(&counted, seen);
+    report_webgl("a round of six computers to Qin's turn", &round);
+    if let Some(last) = round.last() {
+        println!(
+            "  Qin's turn, the round's six arrows shown: {} draw calls, {} triangles",
+            last[0], last[1]
+        );
+    }
+    println!(
+        "  programs linked in all: {}",
+        counted["programs"].as_u64().unwrap_or(0)
+    );
+    browser.screenshot("webgl-frame").await;
+    browser.close().await;
+}
+
+/// One stretch's frames: draw calls and triangles per frame, and programs linked in them.
+fn report_webgl(what: &str, frames: &[[u64; 3]]) {
+    let n = frames.len().max(1) as f64;
+    let mean = |i: usize| frames.iter().map(|f| f[i] as f64).sum::<f64>() / n;
+    let max = |i: usize| frames.iter().map(|f| f[i]).max().unwrap_or(0);
+    println!(
+        "{what}: {} frames; draw calls mean {:.1}, max {}; triangles mean {:.0}, max {}; programs linked {}",
+        frames.len(),
+        mean(0),
+        max(0),
+        mean(1),
+        max(1),
+        frames.iter().map(|f| f[2]).sum::<u64>()
     );
 }
 

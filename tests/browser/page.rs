@@ -952,6 +952,15 @@ impl Browser {
         result["result"]["value"].clone()
     }
 
+    /// Runs `script` in every page this browser opens from now on, before the page's own.
+    pub async fn before_each_page(&mut self, script: &str) {
+        self.call(
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({ "source": script }),
+        )
+        .await;
+    }
+
     /// Waits until the page has drawn `frames` more frames (the game reads its input once a
     /// frame; a software renderer's frames are slow and uneven).
     pub async fn wait_frames(&mut self, frames: u32) {

@@ -271,32 +271,16 @@ fn the_game_draws_board_stones_and_interface() {
     assert_ne!(start, midgame);
 }
 
-/// `--offscreen`: no X server at all. The frames are timed (the GPU's time too: lavapipe has
-/// timestamp queries) and the last one saved, drawn as in a window of the same size.
-#[test]
-#[cfg_attr(
-    skip_window_tests,
-    ignore = "QIGUO_SKIP_WINDOW_TESTS was set at build time"
-)]
-fn frames_are_timed_and_drawn_into_an_image_without_a_display() {
-    let dir = qiguo_testkit::TempDir::new("offscreen");
-    let path = dir.path().join("offscreen.png");
+/// Runs the game with `args` and without a display (lavapipe drawing into an image), until it
+/// exits by itself; returns what it printed and what it logged.
+fn run_offscreen(dir: &Path, name: &str, args: &[&str]) -> (String, String) {
     let icd = lavapipe_icd().expect("mesa-vulkan-drivers must be installed (lavapipe)");
     let mut child = Command::new(env!("CARGO_BIN_EXE_qiguo"))
-        .args([
-            "--bench-frames",
-            "2",
-            "--offscreen",
-            "1280x720",
-            "--view",
-            "top",
-        ])
-        .arg("--screenshot")
-        .arg(&path)
+        .args(args)
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")
         .env("VK_ICD_FILENAMES", icd)
-        .env("XDG_RUNTIME_DIR", dir.path())
+        .env("XDG_RUNTIME_DIR", dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -310,11 +294,39 @@ fn frames_are_timed_and_drawn_into_an_image_without_a_display() {
     };
     let stdout = read_all(Box::new(child.stdout.take().unwrap()));
     let stderr = read_all(Box::new(child.stderr.take().unwrap()));
-    let status = wait_for(&mut child, "offscreen");
+    let status = wait_for(&mut child, name);
     let report = stdout.join().unwrap();
     let err = stderr.join().unwrap();
-    assert!(status.success(), "the game failed: {err}");
-    assert!(!err.contains("panicked"), "{err}");
+    assert!(status.success(), "{name}: the game failed: {err}");
+    assert!(!err.contains("panicked"), "{name}: {err}");
+    (report, err)
+}
+
+/// `--offscreen`: no X server at all. The frames are timed (the GPU's time too: lavapipe has
+/// timestamp queries) and the last one saved, drawn as in a window of the same size.
+#[test]
+#[cfg_attr(
+    skip_window_tests,
+    ignore = "QIGUO_SKIP_WINDOW_TESTS was set at build time"
+)]
+fn frames_are_timed_and_drawn_into_an_image_without_a_display() {
+    let dir = qiguo_testkit::TempDir::new("offscreen");
+    let path = dir.path().join("offscreen.png");
+    let path_arg = path.to_str().expect("the temporary path is UTF-8");
+    let (report, _) = run_offscreen(
+        dir.path(),
+        "offscreen",
+        &[
+            "--bench-frames",
+            "2",
+            "--offscreen",
+            "1280x720",
+            "--view",
+            "top",
+            "--screenshot",
+            path_arg,
+        ],
+    );
     for line in [
         "frames timed: 2",
         "main world per frame",
@@ -328,6 +340,65 @@ fn frames_are_timed_and_drawn_into_an_image_without_a_display() {
     }
     let pixels = read_png(&path, "offscreen");
     check("offscreen", &pixels);
+}
+
+/// The most draw calls a frame of the busy middle game may make (issue 66: the budget a
+/// phone's GPU keeps its frame in, with arrows, threats and marks shown).
+const DRAW_CALL_BUDGET: f64 = 150.0;
+
+/// A phone's frame of a busy middle game (`--busy` at 1170x2532@3: the round's six arrows, the
+/// threats, a stone's moves, a hint's arrow) stays within its draw calls, and counts its
+/// triangles and pipelines. A material for each kind of stone, or marks drawn into the shadow
+/// maps, take it over the budget (301 draw calls at 1280x720 before the stones shared one).
+#[test]
+#[cfg_attr(
+    skip_window_tests,
+    ignore = "QIGUO_SKIP_WINDOW_TESTS was set at build time"
+)]
+fn a_busy_phone_frame_keeps_within_its_draw_calls() {
+    let dir = qiguo_testkit::TempDir::new("busy-phone");
+    let (report, _) = run_offscreen(
+        dir.path(),
+        "busy phone",
+        &[
+            "--bench-frames",
+            "2",
+            "--offscreen",
+            "1170x2532@3",
+            "--busy",
+        ],
+    );
+    let line = |start: &str| {
+        report
+            .lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("no {start:?} line in the report:\n{report}"))
+            .to_owned()
+    };
+    let number_after = |line: &str, word: &str| -> f64 {
+        let rest = &line[line
+            .find(word)
+            .unwrap_or_else(|| panic!("{word:?} in {line:?}"))
+            + word.len()..];
+        rest.trim_start()
+            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("a number after {word:?} in {line:?}"))
+    };
+    let draws = line("draw calls per frame:");
+    let most = number_after(&draws, "max");
+    // The scene is really busy: the marks are drawn (a transparent pass of dozens).
+    assert!(
+        number_after(&draws, "transparent") >= 30.0,
+        "the busy scene's marks: {draws}"
+    );
+    assert!(most <= DRAW_CALL_BUDGET, "over the budget: {draws}");
+    assert!(number_after(&draws, "opaque") >= 1.0, "{draws}");
+    let triangles = line("triangles per frame");
+    assert!(number_after(&triangles, "mean") > 10_000.0, "{triangles}");
+    let pipelines = line("pipelines ready:");
+    assert!(number_after(&pipelines, "ready:") >= 3.0, "{pipelines}");
 }
 
 /// A board at rest draws nothing: the real game in a window, six Easy computers playing the

@@ -60,14 +60,18 @@ pub(crate) fn plugin(app: &mut App) {
 }
 
 /// The busy middle game of `--busy`: 84 moves of a game between Easy players (seeded, 30 ms a
-/// move), all seven kingdoms in play, before the round that leads to Qin's turn.
+/// move), all seven kingdoms in play, before the round that leads to Qin's turn. (Read by the
+/// command line, which a page has not.)
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) const BUSY_FEN: &str = "3dSdBdQdRdS2pNpSpBpQpRpSpN2/3dNdSdCdSdN3pNpS1pSpCgN2/\
     3dNwN7pA1pAgQ3/17gSgS/5dGdAdW3gG4gA1gB/16gWgC1/wN4dN7pW3gSgR/wSwA13gA1gN1/wRwS16gS/\
     wQwC1wH9bN5/wB1wA10bW4bN/wSwS8pG6bNbS/7oH6bG1bAbSbR/1wN3rG4wG4bH1bCbQ/\
     1rN2rH2rW5oG1bNbAbSbR/18oN/4wN1rA3oA2oWoA4/3rNrS1rS5oSoCoSoN3/2rS1rRrQrBrSoNoR2oQ1oBoS3 r";
 /// The round played from [`BUSY_FEN`] up to Qin's turn: the six moves Qin's recap shows.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) const BUSY_MOVES: [&str; 6] = ["h5k5", "m1l1", "o7l7", "l15n17", "l18j15", "f13h12"];
 /// Who plays in the busy middle game: Qin a person, the six others computers.
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) const BUSY_LEVELS: &str = "person,easy,easy,easy,easy,easy,easy";
 
 /// The busy middle game's marks are to be shown (`--busy`).
