@@ -720,11 +720,7 @@ impl Browser {
               constructor(title, options) { window.notified.push([title, options && options.body]); } \
               static get permission() { return 'granted'; } \
               static requestPermission() { return Promise.resolve('granted'); } };";
-        self.call(
-            "Page.addScriptToEvaluateOnNewDocument",
-            json!({ "source": script }),
-        )
-        .await;
+        self.before_each_page(script).await;
     }
 
     /// The notifications recorded so far (see [`Browser::record_notifications`]), and those

@@ -88,7 +88,7 @@ fn draw_marks(
         };
         commands.spawn((
             mark,
-            board_mark(&mesh, &material),
+            board_mark(mesh, material),
             Transform::from_translation(point_position(point) + Vec3::Y * lift),
             Name::new(format!("{mark:?} mark on {point}")),
         ));

@@ -47,7 +47,7 @@ fn draw_hint(
             for (mesh, t) in [(&assets.square, shaft), (&assets.head, head)] {
                 commands.spawn((
                     HintArrow,
-                    board_mark(&mesh, &material),
+                    board_mark(mesh, material),
                     t.with_translation(t.translation + Vec3::Y * up),
                 ));
             }

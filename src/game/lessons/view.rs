@@ -60,13 +60,13 @@ fn dress_marks(
             .insert((Visibility::Visible, Pickable::IGNORE))
             .with_children(|parent| {
                 parent.spawn((
-                    board_mark(&assets.ring, &material),
+                    board_mark(&assets.ring, material),
                     Transform::from_translation(Vec3::Y * LIFT),
                     Breathing,
                 ));
                 if !mark.origin {
                     parent.spawn((
-                        board_mark(&assets.star, &material),
+                        board_mark(&assets.star, material),
                         Transform::from_translation(Vec3::Y * (LIFT - 0.01)),
                     ));
                 }

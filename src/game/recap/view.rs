@@ -139,7 +139,7 @@ fn draw_arrows(
         return;
     };
     let mut spawn = |mesh: &Handle<Mesh>, material: &Handle<StandardMaterial>, t: Transform| {
-        commands.spawn((RecapArrow, board_mark(&mesh, &material), t));
+        commands.spawn((RecapArrow, board_mark(mesh, material), t));
     };
     let recent = the_match
         .game()

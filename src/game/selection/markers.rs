@@ -146,7 +146,7 @@ fn dress_markers(
             MarkerKind::PreviewCapture => (&assets.ring, &assets.materials[3], 0.065),
         };
         commands.entity(entity).try_insert((
-            board_mark(&mesh, &material),
+            board_mark(mesh, material),
             transform
                 .with_translation(transform.translation + Vec3::Y * lift)
                 .with_scale(scale),
@@ -189,7 +189,7 @@ fn spawn_halos(mut commands: Commands, assets: Res<MarkerAssets>) {
     ] {
         commands.spawn((
             halo,
-            board_mark(&mesh, &material),
+            board_mark(mesh, material),
             Transform::default(),
             Visibility::Hidden,
             Name::new(format!("{halo:?} halo")),
