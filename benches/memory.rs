@@ -6,9 +6,13 @@
 //! dropped, a log kept — shows as memory that keeps rising after the first minutes. Figures and
 //! machine in `docs/performance.md`.
 //!
+//! A game of seven Easy computers lasts some minutes; when one ends (no move searched for
+//! [`OVER`]) the bench takes it back with the window's Ctrl+Z (`xdotool`): with no person at
+//! the table, every move goes back and the computers play it again.
+//!
 //! The window gets a settings file of its own (the pace) and its own data directory (the
-//! autosave), and no sound device. Needs the release binary (`cargo build --release`), `Xvfb`
-//! and `mesa-vulkan-drivers`; without them it says so and fails.
+//! autosave), and no sound device. Needs the release binary (`cargo build --release`), `Xvfb`,
+//! `xdotool` and `mesa-vulkan-drivers`; without them it says so and fails.
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -19,6 +23,9 @@ use std::time::{Duration, Instant};
 
 /// How often the memory is read.
 const SAMPLE: Duration = Duration::from_secs(30);
+
+/// How long without a computer's search means the game is over.
+const OVER: Duration = Duration::from_secs(60);
 
 /// The window's size: small, so that a software renderer's frames keep up with the moves.
 const WINDOW: &str = "800x600";
@@ -70,12 +77,8 @@ fn main() {
         let (moves, last) = (moves.clone(), last.clone());
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(n) = line
-                    .split("searches move ")
-                    .nth(1)
-                    .and_then(|n| n.trim().parse::<u64>().ok())
-                {
-                    moves.store(n, Ordering::Relaxed);
+                if line.contains("searches move ") {
+                    moves.fetch_add(1, Ordering::Relaxed);
                 }
                 if let Ok(mut last) = last.lock() {
                     last.push(line);
@@ -89,22 +92,42 @@ fn main() {
         "the window ({WINDOW}, Xvfb and lavapipe), seven Easy computers at the Instant pace, \
          for {minutes} minutes:"
     );
-    println!("  minute  resident memory  moves played");
+    println!("  minute  resident memory  moves played (in all)");
     let start = Instant::now();
     let mut samples = Vec::new();
+    let (mut seen, mut moved_at) = (0, Instant::now());
     while start.elapsed() < Duration::from_secs(minutes * 60) {
         std::thread::sleep(SAMPLE);
+        let played = moves.load(Ordering::Relaxed);
+        if played != seen {
+            (seen, moved_at) = (played, Instant::now());
+        } else if moved_at.elapsed() >= OVER {
+            println!("  the game is over after {played} moves in all: taken back (Ctrl+Z)");
+            let sent = Command::new("xdotool")
+                .args(["key", "ctrl+z"])
+                .env("DISPLAY", &xvfb.display)
+                .status();
+            if !sent.is_ok_and(|s| s.success()) {
+                eprintln!("xdotool could not press Ctrl+Z: apt-get install xdotool");
+            }
+            moved_at = Instant::now();
+        }
         if let Ok(Some(status)) = child.try_wait() {
             let log = last.lock().map(|l| l.join("\n")).unwrap_or_default();
-            eprintln!("the game ended ({status}) after {:?}:\n{log}", start.elapsed());
+            eprintln!(
+                "the game ended ({status}) after {:?}:\n{log}",
+                start.elapsed()
+            );
             std::process::exit(1);
         }
         let Some(kib) = resident_kib(child.id()) else {
             continue;
         };
         let minute = start.elapsed().as_secs_f64() / 60.0;
-        let played = moves.load(Ordering::Relaxed);
-        println!("  {minute:>6.1}  {:>11.1} MiB  {played:>12}", kib as f64 / 1024.0);
+        println!(
+            "  {minute:>6.1}  {:>11.1} MiB  {played:>12}",
+            kib as f64 / 1024.0
+        );
         samples.push((minute, kib, played));
     }
     let _ = child.kill();

@@ -20,6 +20,12 @@
 //! call and triangle, and the programs linked), frame by frame, from the welcome card through a
 //! round of six Medium computers to the person's turn with the round's arrows on the board.
 //!
+//! `cargo bench --bench page -- memory [MINUTES]` plays a long game in the page and samples its
+//! memory every 30 s for MINUTES minutes (60 unless told): *Play against the computer*, Qin
+//! conceded (typed in the reader's field, confirmed from the board), and the six computers
+//! playing on; the wasm memory's size (`window.qiguoMemory`), the JavaScript heap in use
+//! (`performance.memory`) and the moves played (the page's title).
+//!
 //! Needs the bundle (`QIGUO_WEB_BUNDLE`, or `$CARGO_TARGET_DIR/qiguo-web` where
 //! `tools/build-web` puts it) and `chromium`; without them it says so and fails.
 
@@ -65,6 +71,19 @@ fn main() {
     sizes(&bundle);
     if std::env::args().any(|a| a == "lighthouse") {
         lighthouse(&bundle);
+        return;
+    }
+    if std::env::args().any(|a| a == "memory") {
+        let minutes = std::env::args()
+            .skip(1)
+            .find_map(|a| a.parse().ok())
+            .unwrap_or(60);
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(memory_in_the_page(&bundle, minutes));
         return;
     }
     if std::env::args().any(|a| a == "frame") {
@@ -354,6 +373,62 @@ async fn frames_in_webgl(bundle: &std::path::Path) {
         counted["programs"].as_u64().unwrap_or(0)
     );
     browser.screenshot("webgl-frame").await;
+    browser.close().await;
+}
+
+/// The page's memory through a long game of six computers (Qin conceded), sampled every 30 s.
+async fn memory_in_the_page(bundle: &std::path::Path, minutes: u64) {
+    let server = Served::start(bundle);
+    let mut browser = Browser::open().await;
+    browser.visit(&format!("{}/", server.http)).await;
+    browser.wait_for_board().await;
+    browser.play_against_medium_computers().await;
+    browser
+        .eval("document.getElementById('qiguo').focus()")
+        .await;
+    browser.press("F6", 117).await;
+    browser.type_text("concede\n").await;
+    browser.wait_for_words_as_told("Concede Qin?").await;
+    browser
+        .eval("document.getElementById('qiguo').focus()")
+        .await;
+    browser.press("Tab", 9).await;
+    browser.press("Enter", 13).await;
+    println!(
+        "the page (1280 x 720, SwiftShader), Qin conceded, six Medium computers playing on, for {minutes} minutes:"
+    );
+    println!("  minute  wasm memory  JS heap used  title");
+    let start = Instant::now();
+    let mut samples = Vec::new();
+    while start.elapsed() < Duration::from_secs(minutes * 60) {
+        tokio::time::sleep(Duration::from_secs(30)).await;
+        let read = browser
+            .eval(
+                "[window.qiguoMemory ? window.qiguoMemory.buffer.byteLength : 0,                   performance.memory ? performance.memory.usedJSHeapSize : 0, document.title]",
+            )
+            .await;
+        let wasm = read[0].as_f64().unwrap_or(0.0) / 1048576.0;
+        let heap = read[1].as_f64().unwrap_or(0.0) / 1048576.0;
+        let minute = start.elapsed().as_secs_f64() / 60.0;
+        let title = read[2].as_str().unwrap_or("").to_owned();
+        println!("  {minute:>6.1}  {wasm:>7.1} MiB  {heap:>8.1} MiB  {title}");
+        samples.push((minute, wasm, heap));
+    }
+    let at_five = samples.iter().find(|s| s.0 >= 5.0).or(samples.first());
+    if let (Some(five), Some(end)) = (at_five, samples.last()) {
+        println!(
+            "after {:.1} min: wasm {:.1} MiB, JS heap {:.1} MiB; after {:.1} min: wasm {:.1} MiB ({:+.1}), JS heap {:.1} MiB ({:+.1})",
+            five.0,
+            five.1,
+            five.2,
+            end.0,
+            end.1,
+            end.1 - five.1,
+            end.2,
+            end.2 - five.2
+        );
+    }
+    browser.screenshot("memory-end").await;
     browser.close().await;
 }
 

@@ -26,6 +26,7 @@ use crate::tr;
 /// Runs the game in the page's canvas (`<canvas id="qiguo">`) until the page closes.
 pub fn run() {
     now_noted("data-run-ms");
+    show_the_memory();
     let seats = Seats::default();
     let invitation = page_invitation();
     let launch = Launch {
@@ -274,6 +275,14 @@ fn note_frames(
 
 /// Milliseconds since the page opened, noted on the page's body under `attribute` (for the
 /// start's measurements in docs/performance.md).
+/// The game's wasm memory where the page's tools can read its size (`window.qiguoMemory`, a
+/// `WebAssembly.Memory`): the memory bench reads how far it has grown.
+fn show_the_memory() {
+    if let Some(window) = web_sys::window() {
+        let _ = js_sys::Reflect::set(&window, &"qiguoMemory".into(), &wasm_bindgen::memory());
+    }
+}
+
 fn now_noted(attribute: &str) {
     let Some(window) = web_sys::window() else {
         return;
