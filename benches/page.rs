@@ -21,9 +21,8 @@
 //! round of six Medium computers to the person's turn with the round's arrows on the board.
 //!
 //! `cargo bench --bench page -- memory [MINUTES]` plays a long game in the page and samples its
-//! memory every 30 s for MINUTES minutes (60 unless told): *Play against the computer*, Qin
-//! conceded (typed in the reader's field, confirmed from the board), and the six computers
-//! playing on; the wasm memory's size (`window.qiguoMemory`), the JavaScript heap in use
+//! memory every 30 s for MINUTES minutes (60 unless told): *Play against the computer*, then
+//! Qin given to a computer too (its *Played by* in the Kingdoms panel), seven computers playing; the wasm memory's size (`window.qiguoMemory`), the JavaScript heap in use
 //! (`performance.memory`) and the moves played (the page's title).
 //!
 //! Needs the bundle (`QIGUO_WEB_BUNDLE`, or `$CARGO_TARGET_DIR/qiguo-web` where
@@ -376,27 +375,29 @@ async fn frames_in_webgl(bundle: &std::path::Path) {
     browser.close().await;
 }
 
-/// The page's memory through a long game of six computers (Qin conceded), sampled every 30 s.
+/// Where Qin's *Played by* list is in the Kingdoms panel of a 1280 × 720 page.
+const QIN_PLAYED_BY: (i64, i64) = (1010, 170);
+/// How far below it *Medium* is in the list it opens.
+const MEDIUM_BELOW: i64 = 66;
+
+/// The page's memory through a long game of seven computers, sampled every 30 s.
 async fn memory_in_the_page(bundle: &std::path::Path, minutes: u64) {
     let server = Served::start(bundle);
     let mut browser = Browser::open().await;
     browser.visit(&format!("{}/", server.http)).await;
     browser.wait_for_board().await;
     browser.play_against_medium_computers().await;
+    // Qin's *Played by* in the Kingdoms panel, and Medium in its list.
+    browser.click_at(QIN_PLAYED_BY.0, QIN_PLAYED_BY.1).await;
+    browser.wait_frames(2).await;
+    browser.wait_until_settled().await;
+    browser.screenshot("memory-played-by").await;
     browser
-        .eval("document.getElementById('qiguo').focus()")
+        .click_at(QIN_PLAYED_BY.0, QIN_PLAYED_BY.1 + MEDIUM_BELOW)
         .await;
-    browser.press("F6", 117).await;
-    browser.type_text("concede\n").await;
-    browser.wait_for_words_as_told("Concede Qin?").await;
-    browser
-        .eval("document.getElementById('qiguo').focus()")
-        .await;
-    browser.press("Tab", 9).await;
-    browser.press("Enter", 13).await;
-    println!(
-        "the page (1280 x 720, SwiftShader), Qin conceded, six Medium computers playing on, for {minutes} minutes:"
-    );
+    browser.wait_until_settled().await;
+    browser.screenshot("memory-seven-computers").await;
+    println!("the page (1280 x 720, SwiftShader), seven Medium computers, for {minutes} minutes:");
     println!("  minute  wasm memory  JS heap used  title");
     let start = Instant::now();
     let mut samples = Vec::new();

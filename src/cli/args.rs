@@ -539,6 +539,47 @@ mod tests {
         );
     }
 
+    /// The command line is refused, saying `why`.
+    fn refused(line: &str, why: &str) {
+        let err = parse(args(line)).unwrap_err();
+        assert!(
+            error_line(&err).contains(why),
+            "{line}: {}",
+            error_line(&err)
+        );
+    }
+
+    /// `--busy`: the bench's middle game, Qin a person against six Easy computers, the round
+    /// since Qin's last move played; only for a benchmark, and instead of a game of one's own.
+    #[test]
+    fn busy_is_the_benchs_middle_game() {
+        let cli = parse(args("qiguo --bench-frames 2 --busy")).unwrap();
+        let launch = cli.game.launch().unwrap();
+        assert!(launch.busy);
+        assert!(!launch.plain);
+        assert_eq!(launch.game.len(), perf::BUSY_MOVES.len());
+        assert_eq!(launch.game.position().to_move(), Kingdom::Qin);
+        assert_eq!(launch.levels[0], None);
+        assert!(launch.levels[1..].iter().all(|l| *l == Some(Level::Easy)));
+        let err = parse(args("qiguo --busy")).unwrap_err();
+        assert!(
+            error_line(&err).contains("--bench-frames"),
+            "{}",
+            error_line(&err)
+        );
+        for conflict in [
+            "--fen 7/7/7 w",
+            "--levels hard",
+            "--moves a1a2",
+            "--rules ludii",
+        ] {
+            refused(
+                &format!("qiguo --bench-frames 2 --busy {conflict}"),
+                "cannot be used with",
+            );
+        }
+    }
+
     #[test]
     fn offscreen_draws_only_for_a_benchmark_or_a_screenshot() {
         let cli = parse(args("qiguo --bench-frames 10 --offscreen 800x600")).unwrap();
@@ -572,12 +613,9 @@ mod tests {
         );
         assert_eq!(screen.to_string(), "1170x2532@3");
         for bad in ["1170x2532@0.5", "1170x2532@5", "1170x2532@", "1170x2532@x"] {
-            let line = format!("qiguo --bench-frames 10 --offscreen {bad}");
-            let err = parse(args(&line)).unwrap_err();
-            assert!(
-                error_line(&err).contains("is not a screen"),
-                "{line}: {}",
-                error_line(&err)
+            refused(
+                &format!("qiguo --bench-frames 10 --offscreen {bad}"),
+                "is not a screen",
             );
         }
         let cli = parse(args("qiguo --screenshot shot.png --offscreen 1280x720")).unwrap();
@@ -595,12 +633,9 @@ mod tests {
         );
         // Nothing to draw into an image without a graphics device, and no window to size.
         for conflict in ["--no-render", "--window 800x600"] {
-            let line = format!("qiguo --bench-frames 10 --offscreen 800x600 {conflict}");
-            let err = parse(args(&line)).unwrap_err();
-            assert!(
-                error_line(&err).contains("cannot be used with"),
-                "{line}: {}",
-                error_line(&err)
+            refused(
+                &format!("qiguo --bench-frames 10 --offscreen 800x600 {conflict}"),
+                "cannot be used with",
             );
         }
     }
