@@ -377,8 +377,9 @@ async fn frames_in_webgl(bundle: &std::path::Path) {
 
 /// Where Qin's *Played by* list is in the Kingdoms panel of a 1280 × 720 page.
 const QIN_PLAYED_BY: (i64, i64) = (1010, 170);
-/// How far below it *Medium* is in the list it opens.
-const MEDIUM_BELOW: i64 = 66;
+/// How far below it *Medium* is in the list it opens (seen in `memory-played-by.png`: Person,
+/// Easy, Medium and Hard 22 px apart under the box).
+const MEDIUM_BELOW: i64 = 69;
 
 /// The page's memory through a long game of seven computers, sampled every 30 s.
 async fn memory_in_the_page(bundle: &std::path::Path, minutes: u64) {
