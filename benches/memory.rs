@@ -15,10 +15,12 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use qiguo_testkit::{Xvfb, lavapipe_icd};
 
 /// How often the memory is read.
 const SAMPLE: Duration = Duration::from_secs(30);
@@ -158,58 +160,4 @@ fn resident_kib(pid: u32) -> Option<u64> {
         .find_map(|l| l.strip_prefix("VmRSS:"))
         .and_then(|v| v.split_whitespace().next())
         .and_then(|v| v.parse().ok())
-}
-
-/// Mesa's software Vulkan driver, if installed.
-fn lavapipe_icd() -> Option<PathBuf> {
-    std::fs::read_dir("/usr/share/vulkan/icd.d")
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("lvp_icd"))
-        })
-}
-
-/// A virtual X display for the window, stopped when dropped.
-struct Xvfb {
-    child: Child,
-    display: String,
-}
-
-impl Xvfb {
-    fn start() -> Xvfb {
-        let mut child = Command::new("Xvfb")
-            .args([
-                "-displayfd",
-                "1",
-                "-screen",
-                "0",
-                "1280x720x24",
-                "-nolisten",
-                "tcp",
-            ])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("Xvfb must be installed (apt-get install xvfb)");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("Xvfb's display"))
-            .read_line(&mut line)
-            .expect("Xvfb reports its display");
-        let number = line.trim();
-        assert!(!number.is_empty(), "Xvfb did not start");
-        Xvfb {
-            child,
-            display: format!(":{number}"),
-        }
-    }
-}
-
-impl Drop for Xvfb {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }

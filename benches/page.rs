@@ -77,30 +77,15 @@ fn main() {
             .skip(1)
             .find_map(|a| a.parse().ok())
             .unwrap_or(60);
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("a runtime");
-        runtime.block_on(memory_in_the_page(&bundle, minutes));
+        runtime().block_on(memory_in_the_page(&bundle, minutes));
         return;
     }
     if std::env::args().any(|a| a == "frame") {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("a runtime");
-        runtime.block_on(frames_in_webgl(&bundle));
+        runtime().block_on(frames_in_webgl(&bundle));
         return;
     }
     if std::env::args().any(|a| a == "phone") {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("a runtime");
-        runtime.block_on(as_a_phone(&bundle));
+        runtime().block_on(as_a_phone(&bundle));
         return;
     }
 
@@ -129,12 +114,16 @@ fn main() {
         }
     }
 
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    runtime().block_on(in_the_browser(&bundle, &round, &hard));
+}
+
+/// The runtime the browser is driven from (two threads: the machine's two cores).
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .expect("a runtime");
-    runtime.block_on(in_the_browser(&bundle, &round, &hard));
+        .expect("a runtime")
 }
 
 /// The bundle's files: raw, and the brotli and gzip copies the server sends.

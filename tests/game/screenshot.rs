@@ -5,65 +5,13 @@
 //! machine without them (see `build.rs`).
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use bevy::asset::RenderAssetUsages;
 use bevy::image::{CompressedImageFormats, Image, ImageSampler, ImageType};
-
-struct Xvfb {
-    child: Child,
-    display: String,
-}
-
-impl Xvfb {
-    fn start() -> Xvfb {
-        let mut child = Command::new("Xvfb")
-            .args([
-                "-displayfd",
-                "1",
-                "-screen",
-                "0",
-                "1280x720x24",
-                "-nolisten",
-                "tcp",
-            ])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("Xvfb must be installed for the window tests (apt-get install xvfb)");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .expect("Xvfb reports its display");
-        let number = line.trim();
-        assert!(!number.is_empty(), "Xvfb did not start");
-        Xvfb {
-            child,
-            display: format!(":{number}"),
-        }
-    }
-}
-
-impl Drop for Xvfb {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Mesa's software Vulkan driver, if installed.
-fn lavapipe_icd() -> Option<PathBuf> {
-    std::fs::read_dir("/usr/share/vulkan/icd.d")
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("lvp_icd"))
-        })
-}
+use qiguo_testkit::{Xvfb, lavapipe_icd};
 
 fn screenshot(xvfb: &Xvfb, dir: &Path, name: &str, args: &[&str]) -> Vec<[u8; 3]> {
     let path = dir.join(name);

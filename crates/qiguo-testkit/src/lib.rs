@@ -3,7 +3,9 @@
 
 #![deny(missing_docs)]
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// A crowded `classic` midgame in 7K FEN, 70 plies into a game with all seven kingdoms in and 16
@@ -213,4 +215,63 @@ mod tests {
             |_| {},
         );
     }
+}
+
+/// A virtual X display (Xvfb, 1280×720) for the window's tests and benches, stopped when
+/// dropped.
+#[derive(Debug)]
+pub struct Xvfb {
+    child: Child,
+    /// The display's name, for `DISPLAY` (`:N`).
+    pub display: String,
+}
+
+impl Xvfb {
+    /// Starts Xvfb on a display it picks itself (no two runs race for one).
+    pub fn start() -> Xvfb {
+        let mut child = Command::new("Xvfb")
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1280x720x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb must be installed for the window tests (apt-get install xvfb)");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("Xvfb's output"))
+            .read_line(&mut line)
+            .expect("Xvfb reports its display");
+        let number = line.trim();
+        assert!(!number.is_empty(), "Xvfb did not start");
+        Xvfb {
+            display: format!(":{number}"),
+            child,
+        }
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Mesa's software Vulkan driver (lavapipe)'s description, if installed: what
+/// `VK_ICD_FILENAMES` names for the window to draw without a GPU.
+pub fn lavapipe_icd() -> Option<PathBuf> {
+    std::fs::read_dir("/usr/share/vulkan/icd.d")
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("lvp_icd"))
+        })
 }

@@ -129,6 +129,9 @@ fn count_draws<P: PhaseItem, const PHASE: usize>(
     mut wrapped: Local<usize>,
 ) {
     let Some(functions) = functions else { return };
+    if functions.read().draw_functions.len() == *wrapped {
+        return;
+    }
     let mut functions = functions.write();
     let all = std::mem::take(&mut functions.draw_functions);
     functions.draw_functions = all
@@ -156,22 +159,14 @@ fn note_frame(counts: Res<GpuCounts>, cache: Res<PipelineCache>, mut ready: Loca
     let frame = counts.0.frames.lock().map_or(0, |f| f.pipelines.len()) + 1;
     let (mut render, mut compute) = (0, 0);
     for (i, pipeline) in cache.pipelines().enumerate() {
-        let label = match (&pipeline.state, &pipeline.descriptor) {
-            (CachedPipelineState::Ok(Pipeline::RenderPipeline(_)), descriptor) => {
-                render += 1;
-                match descriptor {
-                    PipelineDescriptor::RenderPipelineDescriptor(d) => d.label.clone(),
-                    PipelineDescriptor::ComputePipelineDescriptor(d) => d.label.clone(),
-                }
-            }
-            (CachedPipelineState::Ok(Pipeline::ComputePipeline(_)), descriptor) => {
-                compute += 1;
-                match descriptor {
-                    PipelineDescriptor::RenderPipelineDescriptor(d) => d.label.clone(),
-                    PipelineDescriptor::ComputePipelineDescriptor(d) => d.label.clone(),
-                }
-            }
+        match &pipeline.state {
+            CachedPipelineState::Ok(Pipeline::RenderPipeline(_)) => render += 1,
+            CachedPipelineState::Ok(Pipeline::ComputePipeline(_)) => compute += 1,
             _ => continue,
+        }
+        let label = match &pipeline.descriptor {
+            PipelineDescriptor::RenderPipelineDescriptor(d) => d.label.as_deref(),
+            PipelineDescriptor::ComputePipelineDescriptor(d) => d.label.as_deref(),
         };
         if ready.len() <= i {
             ready.resize(i + 1, false);
@@ -180,7 +175,7 @@ fn note_frame(counts: Res<GpuCounts>, cache: Res<PipelineCache>, mut ready: Loca
             ready[i] = true;
             debug!(
                 "pipeline ready in frame {frame}: {}",
-                label.as_deref().unwrap_or("(unlabelled)")
+                label.unwrap_or("(unlabelled)")
             );
         }
     }
