@@ -1,13 +1,15 @@
-//! Memory over a long game (`cargo bench --bench memory -- [MINUTES]`): the game window played
-//! by seven Easy computers at the quickest pace (*Instant*) under Xvfb and Mesa's software
+//! Memory over a long game (`cargo bench --bench memory -- [MINUTES] [LEVEL]`): the game window
+//! played by seven computers (Medium unless told) at the quickest pace (*Instant*) under Xvfb
+//! and Mesa's software
 //! Vulkan driver, its resident memory (`VmRSS`) and the moves played sampled every
 //! [`SAMPLE`], for MINUTES minutes (60 unless told). Whatever grows with time, frames or
 //! moves — a mark spawned each turn and never despawned, a mesh or texture added and never
 //! dropped, a log kept — shows as memory that keeps rising after the first minutes. Figures and
 //! machine in `docs/performance.md`.
 //!
-//! A game of seven Easy computers lasted 521 moves, 31 minutes here (2026-11-29); when it ends
-//! (no move searched for [`OVER`]) the bench says so and goes on sampling the window at rest.
+//! A game of seven Easy computers lasted 521 moves, 31 minutes here (2026-11-29), too short for
+//! an hour: Medium's slower moves make the game last; when it ends (no move searched for
+//! [`OVER`]) the bench says so and goes on sampling the window at rest.
 //!
 //! The window gets a settings file of its own (the pace) and its own data directory (the
 //! autosave), and no sound device. Needs the release binary (`cargo build --release`), `Xvfb`
@@ -36,6 +38,10 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(60);
+    let level = std::env::args()
+        .skip(1)
+        .find(|a| ["easy", "medium", "hard"].contains(&a.as_str()))
+        .unwrap_or_else(|| "medium".to_owned());
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("target"));
@@ -58,7 +64,7 @@ fn main() {
     .expect("the settings are written");
     let xvfb = Xvfb::start();
     let mut child = Command::new(&game)
-        .args(["--levels", "easy", "--window", WINDOW])
+        .args(["--levels", &level, "--window", WINDOW])
         .env("DISPLAY", &xvfb.display)
         .env_remove("WAYLAND_DISPLAY")
         .env("VK_ICD_FILENAMES", icd)
@@ -90,7 +96,7 @@ fn main() {
         });
     }
     println!(
-        "the window ({WINDOW}, Xvfb and lavapipe), seven Easy computers at the Instant pace, \
+        "the window ({WINDOW}, Xvfb and lavapipe), seven {level} computers at the Instant pace, \
          for {minutes} minutes:"
     );
     println!("  minute  resident memory  moves played (in all)");

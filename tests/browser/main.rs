@@ -129,11 +129,21 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
         tokio::time::sleep(Duration::from_millis(250)).await;
     };
     if notified.is_empty() {
-        // What the page and the server said meanwhile, to tell where the turn was lost.
+        // What the server and the page said meanwhile, to tell where the turn was lost: the
+        // server's log first and the page's own lines only (CI shows a failure's first lines).
+        let page_lines: Vec<String> = browser
+            .console("src/")
+            .await
+            .into_iter()
+            .map(|line| line.replace("%c", ""))
+            .collect();
         println!(
-            "the page's console:\n{}\nthe server's log:\n{}",
-            browser.console("").await.join("\n"),
-            server.last_log(40)
+            "the server's log:\n{}\nthe page's own console lines:\n{}\nthe page: {}",
+            server.last_log(60),
+            page_lines.join("\n"),
+            browser
+                .eval("document.title + ' | ' + document.visibilityState")
+                .await
         );
     }
     assert_eq!(
