@@ -7,9 +7,9 @@
 //! dropped, a log kept — shows as memory that keeps rising after the first minutes. Figures and
 //! machine in `docs/performance.md`.
 //!
-//! A game of seven Easy computers lasted 521 moves, 31 minutes here (2026-11-29), too short for
-//! an hour: Medium's slower moves make the game last; when it ends (no move searched for
-//! [`OVER`]) the bench says so and goes on sampling the window at rest.
+//! A game of seven Easy computers lasted 521 moves, 31 minutes here (2026-11-29), one of seven
+//! Medium computers 220 moves, 12 minutes: the window plays game after game (`--again`), each
+//! new one replacing the board as a player's *New game* does, and the bench counts them.
 //!
 //! The window gets a settings file of its own (the pace) and its own data directory (the
 //! autosave), and no sound device. Needs the release binary (`cargo build --release`), `Xvfb`
@@ -26,9 +26,6 @@ use qiguo_testkit::{Xvfb, lavapipe_icd};
 
 /// How often the memory is read.
 const SAMPLE: Duration = Duration::from_secs(30);
-
-/// How long without a computer's search means the game is over.
-const OVER: Duration = Duration::from_secs(60);
 
 /// The window's size: small, so that a software renderer's frames keep up with the moves.
 const WINDOW: &str = "800x600";
@@ -64,28 +61,35 @@ fn main() {
     .expect("the settings are written");
     let xvfb = Xvfb::start();
     let mut child = Command::new(&game)
-        .args(["--levels", &level, "--window", WINDOW])
+        .args(["--levels", &level, "--again", "--window", WINDOW])
         .env("DISPLAY", &xvfb.display)
         .env_remove("WAYLAND_DISPLAY")
         .env("VK_ICD_FILENAMES", icd)
         .env("XDG_CONFIG_HOME", home.join("config"))
         .env("XDG_DATA_HOME", home.join("data"))
         .env("XDG_RUNTIME_DIR", &home)
-        .env("RUST_LOG", "warn,qiguo::game::computer=debug")
+        .env(
+            "RUST_LOG",
+            "warn,qiguo::game::computer=debug,qiguo::game::tools=info",
+        )
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the game starts");
-    // The moves searched so far, from the computers' log, and the log's last lines.
+    // The moves searched and the games begun so far, from the log, and the log's last lines.
     let moves = Arc::new(AtomicU64::new(0));
+    let games = Arc::new(AtomicU64::new(1));
     let last = Arc::new(Mutex::new(Vec::<String>::new()));
     let stderr = child.stderr.take().expect("the game's log");
     {
-        let (moves, last) = (moves.clone(), last.clone());
+        let (moves, games, last) = (moves.clone(), games.clone(), last.clone());
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 if line.contains("searches move ") {
                     moves.fetch_add(1, Ordering::Relaxed);
+                }
+                if line.contains("another begins") {
+                    games.fetch_add(1, Ordering::Relaxed);
                 }
                 if let Ok(mut last) = last.lock() {
                     last.push(line);
@@ -97,21 +101,15 @@ fn main() {
     }
     println!(
         "the window ({WINDOW}, Xvfb and lavapipe), seven {level} computers at the Instant pace, \
-         for {minutes} minutes:"
+         game after game, for {minutes} minutes:"
     );
-    println!("  minute  resident memory  moves played (in all)");
+    println!("  minute  resident memory  moves played (in all)  game");
     let start = Instant::now();
     let mut samples = Vec::new();
-    let (mut seen, mut moved_at, mut over) = (0, Instant::now(), false);
     while start.elapsed() < Duration::from_secs(minutes * 60) {
         std::thread::sleep(SAMPLE);
         let played = moves.load(Ordering::Relaxed);
-        if played != seen {
-            (seen, moved_at) = (played, Instant::now());
-        } else if moved_at.elapsed() >= OVER && !over {
-            over = true;
-            println!("  the game is over after {played} moves; the window rests from here");
-        }
+        let game_now = games.load(Ordering::Relaxed);
         if let Ok(Some(status)) = child.try_wait() {
             let log = last.lock().map(|l| l.join("\n")).unwrap_or_default();
             eprintln!(
@@ -125,7 +123,7 @@ fn main() {
         };
         let minute = start.elapsed().as_secs_f64() / 60.0;
         println!(
-            "  {minute:>6.1}  {:>11.1} MiB  {played:>12}",
+            "  {minute:>6.1}  {:>11.1} MiB  {played:>21}  {game_now:>4}",
             kib as f64 / 1024.0
         );
         samples.push((minute, kib, played));

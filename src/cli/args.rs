@@ -97,6 +97,10 @@ pub struct GameArgs {
     /// most as the page draws it.
     #[arg(long, value_name = "WxH[@R]", conflicts_with_all = ["window", "no_render", "join"])]
     pub offscreen: Option<Screen>,
+    /// When a game that computers play by themselves ends, begin another like it a few seconds
+    /// later, until the window closes (a window left playing for a long measurement).
+    #[arg(long, conflicts_with_all = ["screenshot", "bench_frames", "join"])]
+    pub again: bool,
 }
 
 /// A seating that is neither a number of players nor a list of kingdoms.
@@ -198,6 +202,12 @@ impl GameArgs {
             None => vec![None; seats.player_count()],
             Some(text) => parse_levels(text, seats.player_count())?,
         };
+        if self.again && levels.iter().any(Option::is_none) {
+            return Err(ArgError::new(
+                "--again",
+                "it begins games again only when computers play every seat (--levels)",
+            ));
+        }
         Ok(Launch {
             game,
             levels,
@@ -207,6 +217,7 @@ impl GameArgs {
             bench_frames: self.bench_frames,
             no_render: self.no_render,
             busy: self.busy,
+            again: self.again,
             offscreen: self.offscreen,
             language: self.language,
             invitation: self.join.clone(),
@@ -578,6 +589,26 @@ mod tests {
                 "cannot be used with",
             );
         }
+    }
+
+    /// `--again`: only where computers play every seat, and not for a one-off picture or bench.
+    #[test]
+    fn again_needs_computers_in_every_seat() {
+        let cli = parse(args("qiguo --levels medium --again")).unwrap();
+        assert!(cli.game.launch().unwrap().again);
+        let cli = parse(args("qiguo --levels medium")).unwrap();
+        assert!(!cli.game.launch().unwrap().again);
+        for line in [
+            "qiguo --again",
+            "qiguo --levels person,easy,easy,easy,easy,easy,easy --again",
+        ] {
+            let err = parse(args(line)).unwrap().game.launch().unwrap_err();
+            assert!(err.to_string().contains("--levels"), "{line}: {err}");
+        }
+        refused(
+            "qiguo --levels easy --again --bench-frames 5",
+            "cannot be used with",
+        );
     }
 
     #[test]

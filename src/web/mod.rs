@@ -38,6 +38,7 @@ pub fn run() {
         bench_frames: None,
         no_render: false,
         busy: false,
+        again: false,
         offscreen: None,
         language: None,
         plain: invitation.is_none(),

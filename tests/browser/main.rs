@@ -129,21 +129,31 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
         tokio::time::sleep(Duration::from_millis(250)).await;
     };
     if notified.is_empty() {
-        // What the server and the page said meanwhile, to tell where the turn was lost: the
-        // server's log first and the page's own lines only (CI shows a failure's first lines).
+        // What the page and the server said meanwhile, to tell where the turn was lost; CI
+        // shows a failure's first forty lines or so, so the telling lines come first: the
+        // page's about its link and notifications (without the style arguments), the page's
+        // state, then the server's last lines.
+        let telling = [
+            "notification",
+            "connection",
+            "signed in",
+            "your move",
+            "link",
+        ];
         let page_lines: Vec<String> = browser
             .console("src/")
             .await
             .into_iter()
-            .map(|line| line.replace("%c", ""))
+            .filter(|line| telling.iter().any(|t| line.to_lowercase().contains(t)))
+            .map(|line| line.split(" color:").next().unwrap_or("").replace("%c", ""))
             .collect();
         println!(
-            "the server's log:\n{}\nthe page's own console lines:\n{}\nthe page: {}",
-            server.last_log(60),
+            "the page's lines on its link and notifications:\n{}\nthe page: {}\nthe server's log:\n{}",
             page_lines.join("\n"),
             browser
                 .eval("document.title + ' | ' + document.visibilityState")
-                .await
+                .await,
+            server.last_log(30),
         );
     }
     assert_eq!(

@@ -199,6 +199,11 @@ impl LinkState {
                 if qiguo_protocol::versions::behind(version) {
                     self.news.push(News::Behind { server: version });
                 }
+                // Events that came before the welcome (the server listens for the player's
+                // own events as it signs them in): told now, not held until some answer.
+                while let Some(event) = self.conversation.take_event() {
+                    self.news.push(News::Event(event));
+                }
                 self.pump();
             }
             Ok(Heard::Answer(other)) => {
@@ -380,6 +385,32 @@ mod tests {
         assert_eq!(
             news,
             vec![connected, done(1), event("g1"), done(2), event("g2")]
+        );
+    }
+
+    /// An event that the server sent before its welcome is told with the welcome, though no
+    /// request follows it (a page at rest asks nothing more).
+    #[test]
+    fn an_event_before_the_welcome_is_told_with_it() {
+        let dir = TempDir::new("link-state-early-event");
+        let mut link = state(&dir, None);
+        link.opened();
+        let hello = sent(&mut link);
+        link.heard(&stale("g0"));
+        link.heard(&welcome(&hello[0]["req"], None));
+        assert!(link.take_out().is_empty(), "nothing asked");
+        let news = link.take_news();
+        assert_eq!(
+            news,
+            vec![
+                News::Connected {
+                    player: PlayerId("p1".into()),
+                    name: "Ann".into(),
+                },
+                News::Event(Event::Stale {
+                    game: GameId("g0".into()),
+                }),
+            ]
         );
     }
 

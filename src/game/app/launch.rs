@@ -146,6 +146,8 @@ pub struct Launch {
     pub no_render: bool,
     /// With `bench_frames`: the busy middle game's marks shown (`--busy`).
     pub busy: bool,
+    /// A game of computers only begins again whenever it ends (`--again`).
+    pub again: bool,
     /// Draw into an image of this size instead of a window (benchmarks and screenshots only;
     /// no window and no display needed).
     pub offscreen: Option<Screen>,

@@ -145,6 +145,9 @@ pub fn game_app(launch: Launch) -> App {
             app.insert_resource(perf::BusyScene);
         }
     }
+    if launch.again {
+        app.add_plugins(crate::game::tools::again::plugin);
+    }
     #[cfg(not(target_arch = "wasm32"))]
     if let Some(size) = launch.offscreen {
         app.insert_resource(offscreen::Offscreen(size));
