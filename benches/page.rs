@@ -385,7 +385,9 @@ async fn memory_in_the_page(bundle: &std::path::Path, minutes: u64) {
     browser
         .click_at(QIN_PLAYED_BY.0, QIN_PLAYED_BY.1 + MEDIUM_BELOW)
         .await;
-    browser.wait_until_settled().await;
+    // Seven computers play from here: the board does not settle again, and Qin's move comes.
+    browser.wait_frames(10).await;
+    browser.wait_for_title("move 2", page::PATIENCE).await;
     browser.screenshot("memory-seven-computers").await;
     println!("the page (1280 x 720, SwiftShader), seven Medium computers, for {minutes} minutes:");
     println!("  minute  wasm memory  JS heap used  title");
