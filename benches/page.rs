@@ -385,9 +385,17 @@ async fn memory_in_the_page(bundle: &std::path::Path, minutes: u64) {
     browser
         .click_at(QIN_PLAYED_BY.0, QIN_PLAYED_BY.1 + MEDIUM_BELOW)
         .await;
-    // Seven computers play from here: the board does not settle again, and Qin's move comes.
-    browser.wait_frames(10).await;
-    browser.wait_for_title("move 2", page::PATIENCE).await;
+    // Seven computers play from here: the board does not settle again, and the title moves on
+    // from Qin's turn.
+    let waiting = browser.title().await;
+    let start = Instant::now();
+    while browser.title().await == waiting {
+        assert!(
+            start.elapsed() < page::PATIENCE,
+            "Qin's computer never moved: the title says {waiting:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
     browser.screenshot("memory-seven-computers").await;
     println!("the page (1280 x 720, SwiftShader), seven Medium computers, for {minutes} minutes:");
     println!("  minute  wasm memory  JS heap used  title");
