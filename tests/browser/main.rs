@@ -89,7 +89,14 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
     // The link, opened by a first-time visitor: a name, then the open seat.
     browser.record_notifications().await;
     browser.record_console().await;
-    browser.visit(&format!("{}/join/{code}", server.http)).await;
+    // The link's every frame in the page's log (by kind), to tell where a turn went if one is
+    // lost.
+    browser
+        .visit(&format!(
+            "{}/join/{code}?log=qiguo_client=debug",
+            server.http
+        ))
+        .await;
     browser.wait_for_board().await;
     // The name field has the keyboard once the Online window is drawn.
     browser.wait_frames(10).await;
@@ -150,9 +157,17 @@ async fn the_page_draws_the_board_teaches_and_joins_a_game_by_link() {
             .filter(|line| telling.iter().any(|t| line.to_lowercase().contains(t)))
             .map(|line| line.split(" color:").next().unwrap_or("").replace("%c", ""))
             .collect();
+        let last = &page_lines[page_lines.len().saturating_sub(40)..];
+        let worker = browser
+            .eval_promise(
+                "navigator.serviceWorker.getRegistration().then(r => 'service worker: ' + \
+                 (r && r.active ? r.active.state : 'none active') + ', installing: ' + \
+                 !!(r && r.installing))",
+            )
+            .await;
         println!(
-            "the page's lines on its link and notifications:\n{}\nthe page: {}\nthe server's log:\n{}",
-            page_lines.join("\n"),
+            "the page's last lines on its link and notifications:\n{}\nthe page: {} | {worker}\nthe server's log:\n{}",
+            last.join("\n"),
             browser
                 .eval("document.title + ' | ' + document.visibilityState")
                 .await,

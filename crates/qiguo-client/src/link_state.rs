@@ -158,10 +158,16 @@ impl LinkState {
         if let Some(req) = self.hello {
             return self.heard_at_hello(req, text);
         }
+        if tracing::enabled!(tracing::Level::DEBUG) {
+            tracing::debug!(server = %self.url, in_flight = ?self.in_flight.map(|(_, req)| req), "link heard {}", kind(text));
+        }
         match self.in_flight {
             Some((tag, req)) => match self.conversation.hear(text, Some(req)) {
                 Ok(Heard::Answer(answer)) => self.answered(tag, Ok(answer)),
-                Ok(_) => {}
+                Ok(Heard::Kept) => {
+                    tracing::debug!(server = %self.url, req, "link keeps an event until its answer")
+                }
+                Ok(Heard::Event(_)) => {}
                 Err(e) => self.answered(tag, Err(e)),
             },
             None => match self.conversation.hear(text, None) {
@@ -248,6 +254,9 @@ impl LinkState {
         };
         match self.conversation.request(ask) {
             Ok((req, text)) => {
+                if tracing::enabled!(tracing::Level::DEBUG) {
+                    tracing::debug!(server = %self.url, req, "link asks {}", kind(&text));
+                }
                 self.in_flight = Some((tag, req));
                 self.out.push(text);
             }
@@ -287,6 +296,26 @@ impl LinkState {
         self.away = true;
         Some(wait)
     }
+}
+
+/// What kind of frame `text` is, for the log (never what it carries: a hello holds a key): its
+/// `type`, and its request's or event's.
+fn kind(text: &str) -> String {
+    let Ok(frame) = serde_json::from_str::<serde_json::Value>(text) else {
+        return "a frame not read".to_owned();
+    };
+    let inner = ["ask", "answer", "event"]
+        .iter()
+        .find_map(|part| frame.get(part)?.get("type")?.as_str());
+    let outer = frame.get("type").and_then(|t| t.as_str());
+    let req = frame.get("req").and_then(|r| r.as_u64());
+    [outer, inner]
+        .into_iter()
+        .flatten()
+        .map(str::to_owned)
+        .chain(req.map(|req| format!("#{req}")))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -412,6 +441,26 @@ mod tests {
                 }),
             ]
         );
+    }
+
+    /// The log names a frame by its kinds, never by what it carries (a hello's key).
+    #[test]
+    fn a_frame_is_logged_by_its_kind_alone() {
+        let dir = TempDir::new("link-state-kind");
+        let mut link = state(&dir, Some("secret-token"));
+        link.opened();
+        let hello = link.take_out().remove(0);
+        assert!(hello.contains("secret-token"), "{hello}");
+        assert_eq!(kind(&hello), "hello #1");
+        assert_eq!(kind(&stale("g0")), "event stale");
+        assert_eq!(
+            kind(&reply(
+                &serde_json::json!(3),
+                serde_json::json!({"type": "done"})
+            )),
+            "reply done #3"
+        );
+        assert_eq!(kind("not json"), "a frame not read");
     }
 
     #[test]
