@@ -684,6 +684,36 @@ fn lighthouse(bundle: &std::path::Path) {
     for line in failed {
         println!("    {line}");
     }
+    // Where the blocking time comes from: the main thread's long tasks (their start and length
+    // as Lighthouse gives them, its phone's slower CPU counted) and its work by kind.
+    let tasks = json["audits"]["long-tasks"]["details"]["items"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    println!("  long tasks: {}", tasks.len());
+    for task in tasks.iter().take(12) {
+        println!(
+            "    at {:>6.0} ms, {:>5.0} ms: {}",
+            task["startTime"].as_f64().unwrap_or(f64::NAN),
+            task["duration"].as_f64().unwrap_or(f64::NAN),
+            task["url"].as_str().unwrap_or("?")
+        );
+    }
+    let work = json["audits"]["mainthread-work-breakdown"]["details"]["items"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let work: Vec<String> = work
+        .iter()
+        .map(|kind| {
+            format!(
+                "{} {:.0} ms",
+                kind["groupLabel"].as_str().unwrap_or("?"),
+                kind["duration"].as_f64().unwrap_or(f64::NAN)
+            )
+        })
+        .collect();
+    println!("  main-thread work: {}", work.join(", "));
     println!("  the whole report: {}", report.display());
 }
 
