@@ -6,15 +6,12 @@
 
 use std::fmt::Write as _;
 
-use qiguo_ai::eval::{piece_value, player_scores};
+use qiguo_ai::chances::FITTED;
+use qiguo_ai::eval::piece_value;
 use qiguo_rules::{Game, Kingdom, Outcome, Position, Record, Standing};
 use serde::Serialize;
 
 use crate::i18n::Tr;
-
-/// How sharply the chances follow the evaluation: a player this many centipawns ahead of
-/// another is e times as likely to win. About a chancellor and a half.
-const CHANCE_SCALE: f64 = 800.0;
 
 /// How many turning points the report names.
 const TURNING_POINTS: usize = 5;
@@ -87,31 +84,11 @@ pub struct GameReport {
     pub outcome: Option<String>,
 }
 
-/// Each kingdom's chances in `pos`, by kingdom index: its player's share of a softmax over
-/// the players' evaluations (kingdoms of one player share it; 0 for kingdoms out of the game).
+/// Each kingdom's chances in `pos`, by kingdom index: its player's chance to win by the
+/// evaluation, as the model fitted on self-play games reads it (`qiguo_ai::chances`; kingdoms of
+/// one player share it; 0 for kingdoms out of the game).
 pub fn chances(pos: &Position) -> [f64; 7] {
-    let mut out = [0.0; 7];
-    if let Some(outcome) = pos.outcome() {
-        for k in Kingdom::ALL {
-            if pos.player_of(k) == outcome.player && pos.seats().player(k).is_some() {
-                out[k.index()] = 1.0;
-            }
-        }
-        return out;
-    }
-    let (scores, alive) = player_scores(pos);
-    let best = (0..7)
-        .filter(|&p| alive[p])
-        .map(|p| scores[p])
-        .max()
-        .unwrap_or(0);
-    let weight = |p: usize| ((scores[p] - best) as f64 / CHANCE_SCALE).exp();
-    let total: f64 = (0..7).filter(|&p| alive[p]).map(weight).sum();
-    for k in pos.alive().iter() {
-        let p = pos.player_of(k) as usize;
-        out[k.index()] = weight(p) / total;
-    }
-    out
+    FITTED.kingdom_chances(pos, None)
 }
 
 /// Material on the board by kingdom index, in pawns.

@@ -23,6 +23,7 @@
 // Threads: not in a page, where a Web Worker runs the search instead.
 #[cfg(not(target_arch = "wasm32"))]
 mod background;
+pub mod chances;
 pub mod eval;
 pub mod job;
 mod level;

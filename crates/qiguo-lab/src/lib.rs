@@ -8,4 +8,6 @@
 
 #![deny(missing_docs)]
 
+pub mod fit;
+pub mod positions;
 pub mod selfplay;

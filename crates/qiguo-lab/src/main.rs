@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use qiguo_ai::{Level, ParseLevelError};
+use qiguo_lab::positions::PositionsFile;
 use qiguo_lab::selfplay::{self, Budget, Ledger, Series, Sprt, Summary};
 use qiguo_rules::{Preset, Rules};
 
@@ -73,6 +74,10 @@ struct Args {
     /// series stopped half-way goes on where it was (same settings, same build).
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
+    /// Write every game played to FILE with what the search said before each move, for the
+    /// lab's fits (`qiguo-fit-chances`); the format is in the lab's `positions` module.
+    #[arg(long, value_name = "FILE")]
+    positions: Option<PathBuf>,
 }
 
 /// Why `--levels` or `--time-scale` cannot be used as given.
@@ -157,6 +162,7 @@ fn main() -> ExitCode {
         max_plies: args.max_plies as usize,
         opening: args.opening as usize,
         ledger: None,
+        positions: None,
     };
     if let Some(path) = &args.log {
         match Ledger::open(path, &series) {
@@ -171,6 +177,12 @@ fn main() -> ExitCode {
                 series.ledger = Some(Arc::new(Mutex::new(ledger)));
             }
             Err(e) => return refuse(&format!("--log: {e}")),
+        }
+    }
+    if let Some(path) = &args.positions {
+        match PositionsFile::create(path, &series.identity()) {
+            Ok(file) => series.positions = Some(Arc::new(Mutex::new((file, false)))),
+            Err(e) => return refuse(&format!("--positions: {e}")),
         }
     }
     let (results, verdict) = if args.sprt {

@@ -15,6 +15,8 @@ use std::time::Duration;
 
 use qiguo_ai::{Engine, Level, LevelSearch, Limits, TableSize};
 use qiguo_rules::{Game, Kingdom, Rules, Seats, Victory};
+
+use crate::positions::{self, GameRecord, PositionsFile};
 use serde::Serialize;
 
 /// What a computer player may spend on a move.
@@ -89,6 +91,9 @@ pub struct Series {
     /// Where finished games are kept, so that a long series stopped half-way goes on from
     /// where it was (`selfplay --log`).
     pub ledger: Option<Arc<Mutex<Ledger>>>,
+    /// Where the games played are kept with what the search said before each move
+    /// (`selfplay --positions`), and whether writing it has failed.
+    pub positions: Option<Arc<Mutex<(PositionsFile, bool)>>>,
 }
 
 /// How one game went.
@@ -156,8 +161,15 @@ impl Series {
 
     /// Plays game `index` to its end, or to the cap.
     pub fn play(&self, index: u32) -> GameResult {
+        self.play_recorded(index).0
+    }
+
+    /// Plays game `index` to its end, or to the cap, and keeps its moves with what the search
+    /// said before each.
+    pub fn play_recorded(&self, index: u32) -> (GameResult, GameRecord) {
         let levels = self.levels_of(index);
         let mut game = self.opening_of(index);
+        let mut searched = vec![None; game.len()];
         let mut engines: Vec<Engine> = (0..7)
             .map(|_| Engine::new(TableSize::entries_log2(16)))
             .collect();
@@ -168,18 +180,21 @@ impl Series {
             let k = pos.to_move();
             let level = levels[k.index()];
             let limits = self.budget.limits(level);
-            let mv = engines[k.index()]
+            let result = engines[k.index()]
                 .search(pos, level, &limits, self.seed_of(index) ^ ply)
-                .expect("a game in progress has a move")
-                .best;
-            game.play(mv).expect("the computer plays legal moves");
+                .expect("a game in progress has a move");
+            searched.push(positions::searched(&result));
+            game.play(result.best)
+                .expect("the computer plays legal moves");
         }
-        GameResult {
+        let record = GameRecord::of(index, &levels, &game, searched);
+        let result = GameResult {
             levels,
             winner: game.outcome().map(|o| (o.winner, o.victory)),
             plies: game.len(),
             measured: self.measured_of(index),
-        }
+        };
+        (result, record)
     }
 
     /// The settings that make a series' games what they are (not how many, nor on how many
@@ -224,6 +239,20 @@ impl Series {
                     eprintln!("selfplay: {e}; games go on without it");
                 }
                 ledger.failed = true;
+            }
+        }
+    }
+
+    /// Writes game `index`'s moves and searches to the file of positions, if there is one; a
+    /// failed write is reported once and the series goes on.
+    fn keep_positions(&self, record: &GameRecord) {
+        if let Some(file) = &self.positions {
+            let mut file = file.lock().expect("no panics while holding the lock");
+            if let Err(e) = file.0.write(record) {
+                if !file.1 {
+                    eprintln!("selfplay: {e}; games go on without it");
+                }
+                file.1 = true;
             }
         }
     }
@@ -284,8 +313,9 @@ impl Series {
                         }
                         let index = first + i as u32;
                         let result = self.played(index).unwrap_or_else(|| {
-                            let result = self.play(index);
+                            let (result, record) = self.play_recorded(index);
                             self.keep(index, &result);
+                            self.keep_positions(&record);
                             result
                         });
                         let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
@@ -718,6 +748,7 @@ mod tests {
             max_plies: 1500,
             opening: 0,
             ledger: None,
+            positions: None,
         }
     }
 
@@ -741,6 +772,68 @@ mod tests {
         assert_eq!(json["games"], 4);
         assert!(json["wins_by_level"].is_object());
         assert!(!summary.to_json().contains('\n'));
+    }
+
+    /// A game written to a file of positions reads back whole: its moves play again to its
+    /// end, the search's values stand before the moves searched, and the places follow who
+    /// left the game when.
+    #[test]
+    fn games_kept_with_their_searches_read_back_and_play_again() {
+        let dir = qiguo_testkit::TempDir::new("lab-positions");
+        let path = dir.join("positions.jsonl");
+        let mut s = series(2, [Level::Random; 7]);
+        // Game 0 to its end by random players; game 1 capped after six moves of Easy's.
+        let (won, won_record) = s.play_recorded(0);
+        s.levels = [Level::Easy; 7];
+        s.budget = Budget::Nodes(Some(20_000));
+        s.max_plies = 6;
+        let (capped, capped_record) = s.play_recorded(1);
+        assert!(won.winner.is_some() && capped.winner.is_none());
+        s.positions = Some(Arc::new(Mutex::new((
+            PositionsFile::create(&path, &s.identity()).unwrap(),
+            false,
+        ))));
+        s.keep_positions(&won_record);
+        s.keep_positions(&capped_record);
+        let (rules, games) = positions::read(&path).unwrap();
+        assert_eq!(rules, s.rules);
+        assert_eq!(games, [won_record.clone(), capped_record.clone()]);
+
+        let replayed = games[0].positions(rules).unwrap();
+        assert_eq!(replayed.len(), won.plies + 1);
+        let end = replayed.last().unwrap().0.outcome().unwrap();
+        assert_eq!(Some(end.winner), won.winner.map(|(k, _)| k));
+        assert!(
+            games[0].searched.iter().all(Option::is_none),
+            "random moves are not searched"
+        );
+        let places = games[0].places().unwrap();
+        assert_eq!(places[end.winner.index()], 1);
+        assert_eq!(places.iter().filter(|p| **p == 1).count(), 1);
+        let last_out = (0..7)
+            .filter(|&k| k != end.winner.index())
+            .max_by_key(|&k| games[0].out[k].unwrap_or(usize::MAX))
+            .unwrap();
+        assert_eq!(places[last_out], 2, "{places:?} {:?}", games[0].out);
+
+        assert_eq!(games[1].searched.len(), 6);
+        assert!(games[1].searched[0].is_some(), "{:?}", games[1].searched);
+        assert_eq!(games[1].places(), None);
+        assert_eq!(games[1].positions(rules).unwrap().len(), 7);
+
+        // A file of another format, or a damaged game, is refused with its name.
+        std::fs::write(&path, "{\"qiguo_positions\": 99}\n").unwrap();
+        let refused = positions::read(&path).unwrap_err().to_string();
+        assert!(
+            refused.contains("positions.jsonl") && refused.contains("format 1"),
+            "{refused}"
+        );
+        let mut bad = games[1].clone();
+        bad.moves[3] = "a1a1".into();
+        assert!(matches!(
+            bad.positions(rules),
+            Err(positions::ReplayError::Move { ply: 4, .. })
+        ));
     }
 
     /// Medium plays without variety: without an opening the games of one seat repeat, with
