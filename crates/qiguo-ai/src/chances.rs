@@ -1,7 +1,9 @@
 //! Each player's chance to win a position, from the evaluation and, where there is one, a
 //! search: a softmax over the players still in the game of a weighted sum of what is known of
-//! each — its score ([`player_scores`]), what the search found beyond the evaluation for the
-//! player to move, and how many turns it waits before it moves. The weights are fitted by
+//! each — its score by the evaluation ([`player_scores`]) apart from its progress towards winning,
+//! that progress (Generals or kingdoms taken, the share of the capture goal), what the search
+//! found beyond the evaluation for the player to move, and how many turns it waits before it
+//! moves. The weights are fitted by
 //! maximum likelihood on positions of self-play games labelled by who won (`qiguo-fit-chances`
 //! in the lab; the data, the fit and its calibration on games kept out of it are in
 //! `docs/computer-players.md`).
@@ -17,11 +19,12 @@
 
 use qiguo_rules::{Kingdom, Position};
 
-use crate::eval::{evaluate, player_scores};
+use crate::eval::{evaluate, player_scores, progress_score};
 use crate::search::WIN;
 
-/// How many weights a model has: the score, the search's finding, and six turn distances.
-pub const WEIGHTS: usize = 8;
+/// How many weights a model has: the score, the search's finding, six turn distances, the
+/// kingdom goal's progress and the capture goal's.
+pub const WEIGHTS: usize = 10;
 
 /// What the search may add to the player to move's value, at most, in centipawns (a found win
 /// or loss would otherwise swamp the rest).
@@ -30,13 +33,17 @@ pub const SEARCH_CAP: i32 = 3_000;
 /// A model of the players' chances: the weights of what is known of each player.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ChanceModel {
-    /// Per thousand centipawns of the player's score.
+    /// Per thousand centipawns of the player's score apart from its progress towards winning.
     pub score: f64,
     /// Per thousand centipawns the search found for the player to move beyond the evaluation.
     pub search: f64,
     /// For a player who moves `d` turns after the player to move (`turn[d - 1]`, `d` from 1 to
     /// 6; the player to move is the measure, 0).
     pub turn: [f64; 6],
+    /// Per General or kingdom taken towards the kingdom goal (of two).
+    pub goal: f64,
+    /// Per square of the share of the capture goal reached (from 0 to 1).
+    pub captures: f64,
 }
 
 /// The model fitted on self-play games (see the module's documentation): the weights as the
@@ -45,6 +52,8 @@ pub const FITTED: ChanceModel = ChanceModel {
     score: 1.25,
     search: 0.0,
     turn: [0.0; 6],
+    goal: 3.125,
+    captures: 3.75,
 };
 
 /// What the model reads of one position: each player's features, for the players in the game.
@@ -82,13 +91,26 @@ impl Features {
             wait[p] = wait[p].min(turn);
             turn += 1;
         }
+        let mut progress = [0; 7];
+        let mut goal = [0.0; 7];
+        let mut captures = [0.0; 7];
+        for k in in_game.iter() {
+            let p = pos.player_of(k) as usize;
+            progress[p] = progress_score(pos, k);
+            goal[p] = f64::from(pos.kingdom_goal_progress(k));
+            let share =
+                f64::from(pos.player_captures(k)) / f64::from(pos.rules().capture_goal.max(1));
+            captures[p] = share * share;
+        }
         let mut players = [[0.0; WEIGHTS]; 7];
         for p in 0..7 {
             if !alive[p] {
                 continue;
             }
             let x = &mut players[p];
-            x[0] = f64::from(scores[p]) / 1000.0;
+            x[0] = f64::from(scores[p] - progress[p]) / 1000.0;
+            x[8] = goal[p];
+            x[9] = captures[p];
             if p == mover_player {
                 x[1] = f64::from(found) / 1000.0;
             }
@@ -106,18 +128,22 @@ impl ChanceModel {
         let mut w = [0.0; WEIGHTS];
         w[0] = self.score;
         w[1] = self.search;
-        w[2..].copy_from_slice(&self.turn);
+        w[2..8].copy_from_slice(&self.turn);
+        w[8] = self.goal;
+        w[9] = self.captures;
         w
     }
 
     /// The model with these weights (in the order of [`ChanceModel::weights`]).
     pub fn from_weights(w: [f64; WEIGHTS]) -> ChanceModel {
         let mut turn = [0.0; 6];
-        turn.copy_from_slice(&w[2..]);
+        turn.copy_from_slice(&w[2..8]);
         ChanceModel {
             score: w[0],
             search: w[1],
             turn,
+            goal: w[8],
+            captures: w[9],
         }
     }
 
@@ -196,7 +222,7 @@ mod tests {
         let pos = Position::start(Rules::default());
         for model in [
             FITTED,
-            ChanceModel::from_weights([0.7, 0.4, 0.3, 0.2, 0.1, 0.0, -0.1, -0.2]),
+            ChanceModel::from_weights([0.7, 0.4, 0.3, 0.2, 0.1, 0.0, -0.1, -0.2, 1.5, 2.0]),
         ] {
             let chances = model.player_chances(&pos, Some(150));
             assert!(
@@ -216,7 +242,7 @@ mod tests {
     fn the_stronger_player_is_likelier_to_win_and_the_search_counts() {
         // Qin: General and Chancellor; Chu: General and a swordsman.
         let pos = position("19/19/19/19/19/19/19/19/19/19/19/19/19/19/wR18/19/19/19/1rQrS16 w");
-        let model = ChanceModel::from_weights([1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+        let model = ChanceModel::from_weights([1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
         let plain = model.player_chances(&pos, None);
         assert!(plain[0] > plain[1], "{plain:?}");
         // Qin (to move) found more than the evaluation says, or less.
@@ -237,11 +263,12 @@ mod tests {
         let pos = Position::start(Rules::default());
         let features = Features::of(&pos, None);
         // Qin moves: Chu waits one turn, Yan six.
-        assert_eq!(features.players[0][2..], [0.0; 6]);
+        assert_eq!(features.players[0][2..8], [0.0; 6]);
         assert_eq!(features.players[1][2], 1.0);
         assert_eq!(features.players[6][7], 1.0);
         // The turn weights favour whoever moves sooner when told so.
-        let model = ChanceModel::from_weights([0.0, 0.0, -0.1, -0.2, -0.3, -0.4, -0.5, -0.6]);
+        let model =
+            ChanceModel::from_weights([0.0, 0.0, -0.1, -0.2, -0.3, -0.4, -0.5, -0.6, 0.0, 0.0]);
         let chances = model.of_features(&features);
         assert!(chances.windows(2).all(|w| w[0] > w[1]), "{chances:?}");
     }

@@ -119,20 +119,26 @@ pub fn player_scores(pos: &Position) -> ([i32; 7], [bool; 7]) {
     scores(pos, |_| true)
 }
 
+/// The points of the player of kingdom `k` for its progress towards winning: its captures
+/// against the capture goal (growing with the square of the share taken) and the Generals or
+/// kingdoms taken towards the kingdom goal. Part of the player's score.
+pub fn progress_score(pos: &Position, k: Kingdom) -> i32 {
+    let captures = pos.player_captures(k) as i32;
+    let goal = pos.rules().capture_goal as i32;
+    CAPTURE_GOAL * captures * captures / (goal * goal)
+        + GOAL_STEP * pos.kingdom_goal_progress(k) as i32
+}
+
 /// Players' scores, with mobility counted only for the kingdoms `mobile` picks.
 fn scores(pos: &Position, mobile: impl Fn(Kingdom) -> bool) -> ([i32; 7], [bool; 7]) {
     let mut scores = [0; 7];
     let mut alive = [false; 7];
-    let rules = pos.rules();
     for k in pos.alive().iter() {
         let p = pos.player_of(k) as usize;
         if !alive[p] {
             alive[p] = true;
             // The player's progress towards winning, counted once.
-            let captures = pos.player_captures(k) as i32;
-            let goal = rules.capture_goal as i32;
-            scores[p] += CAPTURE_GOAL * captures * captures / (goal * goal);
-            scores[p] += GOAL_STEP * pos.kingdom_goal_progress(k) as i32;
+            scores[p] += progress_score(pos, k);
         }
         scores[p] += static_score(pos, k);
         if mobile(k) {

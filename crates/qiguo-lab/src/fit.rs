@@ -314,6 +314,8 @@ mod tests {
                     } else {
                         players[p][1 + p] = 1.0;
                     }
+                    players[p][8] = f64::from(u8::from(numbers.next() < 0.2));
+                    players[p][9] = numbers.next().powi(2);
                 }
                 let features = Features { players, alive };
                 let p = truth.of_features(&features);
@@ -335,7 +337,8 @@ mod tests {
 
     #[test]
     fn the_fit_finds_the_weights_the_winners_were_drawn_by() {
-        let truth = ChanceModel::from_weights([1.3, 0.8, 0.25, 0.1, 0.0, -0.1, -0.2, -0.3]);
+        let truth =
+            ChanceModel::from_weights([1.3, 0.8, 0.25, 0.1, 0.0, -0.1, -0.2, -0.3, 1.1, 2.5]);
         let samples = drawn(&truth, 40_000, 7);
         let start = ChanceModel::from_weights([0.0; WEIGHTS]);
         let fitted = fit(&samples, start, &[]);
@@ -358,7 +361,7 @@ mod tests {
 
     #[test]
     fn a_fixed_weight_keeps_its_value() {
-        let truth = ChanceModel::from_weights([1.0, 0.8, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+        let truth = ChanceModel::from_weights([1.0, 0.8, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
         let samples = drawn(&truth, 10_000, 3);
         let fitted = fit(&samples, ChanceModel::from_weights([0.0; WEIGHTS]), &[1]);
         assert_eq!(fitted.model.search, 0.0);
@@ -371,9 +374,9 @@ mod tests {
 
     #[test]
     fn an_overconfident_model_shows_in_its_bins() {
-        let truth = ChanceModel::from_weights([1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+        let truth = ChanceModel::from_weights([1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
         let samples = drawn(&truth, 20_000, 5);
-        let sharp = ChanceModel::from_weights([4.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+        let sharp = ChanceModel::from_weights([4.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
         let bins = calibration(&sharp, &samples);
         let top = bins.last().unwrap();
         assert!(

@@ -88,7 +88,8 @@ fn main() -> ExitCode {
         args.hold_out,
     );
     let zero = ChanceModel::from_weights([0.0; WEIGHTS]);
-    let evaluation_only = ChanceModel::from_weights([1.25, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+    let evaluation_only =
+        ChanceModel::from_weights([1.25, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.125, 3.75]);
     let without_search = fit::fit(&train, zero, &[1]);
     let with_search = fit::fit(&train, zero, &[]);
     let models = [
@@ -104,7 +105,7 @@ fn main() -> ExitCode {
         ("FITTED in qiguo-ai now", FITTED),
     ];
     println!(
-        "| model | weights (score, search, turns 1–6) | log-likelihood, held out | calibration error |"
+        "| model | weights (score, search, turns 1–6, goal, captures) | log-likelihood, held out | calibration error |"
     );
     println!("|---|---|---|---|");
     println!(
@@ -133,14 +134,16 @@ fn main() -> ExitCode {
     );
     let m = with_search.model;
     println!(
-        "\nAs `qiguo-ai`'s constant:\n\npub const FITTED: ChanceModel = ChanceModel {{\n    score: {:.4},\n    search: {:.4},\n    turn: [{}],\n}};",
+        "\nAs `qiguo-ai`'s constant:\n\npub const FITTED: ChanceModel = ChanceModel {{\n    score: {:.4},\n    search: {:.4},\n    turn: [{}],\n    goal: {:.4},\n    captures: {:.4},\n}};",
         m.score,
         m.search,
         m.turn
             .iter()
             .map(|t| format!("{t:.4}"))
             .collect::<Vec<_>>()
-            .join(", ")
+            .join(", "),
+        m.goal,
+        m.captures,
     );
     ExitCode::SUCCESS
 }
