@@ -6,6 +6,7 @@
 pub(crate) mod view;
 
 use bevy::prelude::*;
+use qiguo_ai::chances::FITTED;
 use qiguo_ai::{Level, Limits};
 use qiguo_rules::{Kingdom, Move, PieceKind, Position};
 
@@ -110,6 +111,9 @@ pub struct ShownHint {
     pub mv: Move,
     /// Why.
     pub reason: HintReason,
+    /// The player's chance to win with it, in per cent: what the search found, read by the
+    /// chances fitted on self-play games (`qiguo_ai::chances`).
+    pub chance: u8,
     /// The turn it is for.
     pub turn: Turn,
 }
@@ -227,9 +231,12 @@ fn finish_hints(the_match: Res<Match>, mut hint: ResMut<Hint>, mut used: Message
         result.depth,
         result.nodes
     );
+    let player = pos.player_of(pos.to_move()) as usize;
+    let chance = FITTED.player_chances(pos, Some(result.score))[player];
     hint.shown = Some(ShownHint {
         mv: result.best,
         reason: HintReason::of(pos, result.best),
+        chance: (chance * 100.0).round().clamp(0.0, 100.0) as u8,
         turn,
     });
     used.write(HintUsed {

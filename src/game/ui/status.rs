@@ -416,7 +416,8 @@ pub(super) fn status_line(
                                 tr,
                                 "hint-shown",
                                 mv = shown.mv.to_string(),
-                                reason = shown.reason.text(tr)
+                                reason = shown.reason.text(tr),
+                                chance = shown.chance
                             ))
                             .strong()
                             .color(Color32::from_rgb(90, 235, 180)),
