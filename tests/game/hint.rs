@@ -32,7 +32,7 @@ fn a_hint_is_searched_in_the_background_shown_with_its_reason_and_counted() {
     assert_eq!(shown.mv, mv("a5e5"));
     assert_eq!(shown.reason, HintReason::TakesGeneral(Kingdom::Chu));
     assert_eq!(shown.turn, app.world().resource::<Match>().turn());
-    // With the General taken (what the search found), Qin's chances are better than the
+    // With the General taken, Qin's chances are better than the
     // position's by the evaluation alone; not a certainty.
     let before = qiguo_ai::chances::FITTED.player_chances(&free_general(), None)[0];
     assert!(

@@ -111,8 +111,8 @@ pub struct ShownHint {
     pub mv: Move,
     /// Why.
     pub reason: HintReason,
-    /// The player's chance to win with it, in per cent: what the search found, read by the
-    /// chances fitted on self-play games (`qiguo_ai::chances`).
+    /// The player's chance to win after it, in per cent, by the chances fitted on self-play
+    /// games (`qiguo_ai::chances`), as the game report's chart reads a position.
     pub chance: u8,
     /// The turn it is for.
     pub turn: Turn,
@@ -231,8 +231,14 @@ fn finish_hints(the_match: Res<Match>, mut hint: ResMut<Hint>, mut used: Message
         result.depth,
         result.nodes
     );
+    // The chance after the move, as the game report's chart reads a position: the model was
+    // fitted on quick searches, and Hard's deeper value would be read beyond what it learned.
     let player = pos.player_of(pos.to_move()) as usize;
-    let chance = FITTED.player_chances(pos, Some(result.score))[player];
+    let mut after = pos.clone();
+    let chance = match after.play(result.best) {
+        Ok(_) => FITTED.player_chances(&after, None)[player],
+        Err(_) => FITTED.player_chances(pos, None)[player],
+    };
     hint.shown = Some(ShownHint {
         mv: result.best,
         reason: HintReason::of(pos, result.best),
