@@ -15,9 +15,9 @@ use std::time::Duration;
 
 use qiguo_ai::{Engine, Level, LevelSearch, Limits, TableSize};
 use qiguo_rules::{Game, Kingdom, Rules, Seats, Victory};
+use serde::Serialize;
 
 use crate::positions::{self, GameRecord, PositionsFile};
-use serde::Serialize;
 
 /// What a computer player may spend on a move.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -243,8 +243,8 @@ impl Series {
         }
     }
 
-    /// Writes game `index`'s moves and searches to the file of positions, if there is one; a
-    /// failed write is reported once and the series goes on.
+    /// Writes a game's moves and searches to the file of positions, if there is one; a failed
+    /// write is reported once and the series goes on.
     fn keep_positions(&self, record: &GameRecord) {
         if let Some(file) = &self.positions {
             let mut file = file.lock().expect("no panics while holding the lock");
