@@ -192,7 +192,6 @@ impl ChanceModel {
     /// Each kingdom's chance in `pos` (by kingdom index): its player's (kingdoms of one player
     /// share it; 0 for kingdoms out of the game).
     pub fn kingdom_chances(&self, pos: &Position, searched: Option<i32>) -> [f64; 7] {
-        let by_player = self.player_chances(pos, searched);
         let mut out = [0.0; 7];
         if let Some(outcome) = pos.outcome() {
             for k in Kingdom::ALL {
@@ -202,6 +201,7 @@ impl ChanceModel {
             }
             return out;
         }
+        let by_player = self.player_chances(pos, searched);
         for k in pos.alive().iter() {
             out[k.index()] = by_player[pos.player_of(k) as usize];
         }

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use qiguo_ai::chances::{ChanceModel, FITTED, WEIGHTS};
+use qiguo_lab::cli;
 use qiguo_lab::fit::{self, Bin, Sample};
 use qiguo_lab::positions;
 
@@ -30,22 +31,13 @@ struct Args {
 }
 
 fn refuse(message: &str) -> ExitCode {
-    eprintln!("qiguo-fit-chances: {message}");
-    ExitCode::from(2)
+    cli::refuse("qiguo-fit-chances", message)
 }
 
 fn main() -> ExitCode {
-    let args = match Args::try_parse() {
+    let args: Args = match cli::parse("qiguo-fit-chances") {
         Ok(args) => args,
-        Err(e) if !e.use_stderr() => {
-            let _ = e.print();
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            let text = e.render().to_string();
-            let line = text.lines().next().unwrap_or_default();
-            return refuse(line.strip_prefix("error: ").unwrap_or(line));
-        }
+        Err(code) => return code,
     };
     let mut train: Vec<Sample> = Vec::new();
     let mut test: Vec<Sample> = Vec::new();

@@ -8,6 +8,7 @@
 
 #![deny(missing_docs)]
 
+pub mod cli;
 pub mod fit;
 pub mod positions;
 pub mod selfplay;

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use qiguo_ai::{Level, ParseLevelError};
+use qiguo_lab::cli;
 use qiguo_lab::positions::PositionsFile;
 use qiguo_lab::selfplay::{self, Budget, Ledger, Series, Sprt, Summary};
 use qiguo_rules::{Preset, Rules};
@@ -115,26 +116,14 @@ fn time_scale(text: &str) -> Result<f64, ArgError> {
     }
 }
 
-/// Says what is wrong in one line on standard error, and fails.
 fn refuse(message: &str) -> ExitCode {
-    eprintln!("qiguo-selfplay: {message}");
-    ExitCode::from(2)
+    cli::refuse("qiguo-selfplay", message)
 }
 
 fn main() -> ExitCode {
-    let args = match Args::try_parse() {
+    let args: Args = match cli::parse("qiguo-selfplay") {
         Ok(args) => args,
-        Err(e) if !e.use_stderr() => {
-            // --help and --version.
-            let _ = e.print();
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            // clap's message without its usage and hints.
-            let text = e.render().to_string();
-            let line = text.lines().next().unwrap_or_default();
-            return refuse(line.strip_prefix("error: ").unwrap_or(line));
-        }
+        Err(code) => return code,
     };
     if args.sprt && args.games > 140 {
         return refuse("--games: a sequential test plays at most 140 games");
