@@ -596,8 +596,32 @@ impl Browser {
     /// Where the page draws `point` now, in CSS pixels (asked through `<body data-locate>`);
     /// `None` where it is out of the picture.
     /// The board settled first: a camera still turning, or a notice about to go and let the
-    /// board grow, would draw the point elsewhere by the time a tap arrives.
+    /// board grow, would draw the point elsewhere by the time a tap arrives. And asked again
+    /// until two answers agree: the frame that answers may be the one in which a panel changed
+    /// (a line of news come or gone), whose board is framed anew only in the next.
     pub async fn locate(&mut self, point: &str) -> Option<(f64, f64)> {
+        let start = Instant::now();
+        let mut before = self.locate_once(point).await;
+        loop {
+            let now = self.locate_once(point).await;
+            let agree = match (before, now) {
+                (Some(a), Some(b)) => (a.0 - b.0).abs() < 1.0 && (a.1 - b.1).abs() < 1.0,
+                (None, None) => true,
+                _ => false,
+            };
+            if agree {
+                return now;
+            }
+            assert!(
+                start.elapsed() < PATIENCE,
+                "{point} kept moving: at {before:?}, then {now:?}"
+            );
+            before = now;
+        }
+    }
+
+    /// Where the page's frame after this one draws `point` (see [`Browser::locate`]).
+    async fn locate_once(&mut self, point: &str) -> Option<(f64, f64)> {
         self.wait_until_settled().await;
         self.eval(&format!(
             "delete document.body.dataset.located; document.body.dataset.locate = '{point}'"

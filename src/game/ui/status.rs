@@ -44,6 +44,13 @@ pub(crate) struct Toast {
     pub(crate) error: bool,
 }
 
+impl Toast {
+    /// How long the toast still shows at `now` (seconds of app time), if it shows.
+    pub(crate) fn left(&self, now: f32) -> Option<std::time::Duration> {
+        (now < self.until).then(|| std::time::Duration::from_secs_f32(self.until - now))
+    }
+}
+
 /// Seconds a message stays.
 const TOAST_SECONDS: f32 = 2.8;
 
@@ -102,8 +109,13 @@ pub(super) fn collect_toasts(
             until: time.elapsed_secs() + seconds,
             error,
         };
-        // A frame to take it away.
-        redraw.within(std::time::Duration::from_secs_f32(seconds));
+    }
+    // A frame to take it away, asked again by every frame that still shows it: the alarm may
+    // ring a little before the frame's clock says the time is up (a browser's timer), and a
+    // toast that outlived its frame would stay on a board at rest until the next touch, and go
+    // then, moving the board under the finger as the status line shrinks.
+    if let Some(left) = toast.left(time.elapsed_secs()) {
+        redraw.within(left);
     }
 }
 
@@ -400,7 +412,7 @@ pub(super) fn status_line(
                             .clamp(240.0, 620.0)
                     };
                     ui.set_max_width(room);
-                    if time.elapsed_secs() < toast.until {
+                    if toast.left(time.elapsed_secs()).is_some() {
                         let colour = if toast.error {
                             Color32::from_rgb(255, 150, 120)
                         } else {
@@ -575,6 +587,49 @@ pub(super) fn hand_off_banner(
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::game::frames::FramesAsked;
+    use std::time::Duration;
+
+    /// A frame that comes while a toast still shows (an alarm that rang a little early) asks
+    /// for the frame that takes it away; once it is gone, nothing is asked.
+    #[test]
+    fn a_toast_asks_for_its_end_until_it_is_gone() {
+        let mut app = App::new();
+        app.add_plugins(crate::game::frames::plugin)
+            .init_resource::<Time>()
+            .init_resource::<Time<bevy::time::Real>>()
+            .init_resource::<Toast>()
+            .insert_resource(super::super::movebox::MoveBox::default())
+            .insert_resource(Tr::new(crate::settings::Language::English))
+            .add_message::<ClickRefused>()
+            .add_message::<MoveRejected>()
+            .add_message::<Notice>()
+            .add_message::<crate::game::telling::Told>()
+            .add_systems(Update, collect_toasts);
+        let later = |app: &App| app.world().resource::<FramesAsked>().later;
+        app.update();
+        assert_eq!(later(&app), 0, "no toast, no frame asked for");
+        app.world_mut().write_message(Notice {
+            said: crate::game::state::Said::Words("The game is saved.".into()),
+            error: false,
+        });
+        app.update();
+        assert_eq!(later(&app), 1, "a frame for the toast's end");
+        // The alarm rings a millisecond early: the toast still shows, and asks again.
+        app.world_mut()
+            .resource_mut::<Time>()
+            .advance_by(Duration::from_secs_f32(TOAST_SECONDS - 0.001));
+        app.update();
+        assert_eq!(later(&app), 2, "the rest of the wait asked for");
+        app.world_mut()
+            .resource_mut::<Time>()
+            .advance_by(Duration::from_millis(2));
+        app.update();
+        app.update();
+        assert_eq!(later(&app), 2, "nothing asked once the toast is gone");
+    }
+
     #[test]
     fn messages_start_with_a_capital() {
         // The toasts show messages as they are written: every refusal starts as a sentence
