@@ -272,6 +272,21 @@ pub enum Tool {
         #[arg(long)]
         json: bool,
     },
+    /// Review a saved game: each kingdom's chance before every move, the engine's best move
+    /// and the mover's chance with it, and the moves that cost their kingdom most (searched at
+    /// the same fixed number of positions a move as the server's reviews).
+    Review {
+        /// The saved game record (JSON).
+        #[arg(value_name = "FILE")]
+        record: PathBuf,
+        /// Print the review as one line of JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Positions searched for each position of the game.
+        #[arg(long, value_name = "N", default_value_t = qiguo_ai::review::REVIEW_NODES,
+              value_parser = clap::value_parser!(u64).range(100..=100_000_000))]
+        nodes: u64,
+    },
     /// Print the move a computer player would play.
     Bestmove {
         /// The position.

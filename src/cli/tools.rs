@@ -85,6 +85,25 @@ pub fn run(tool: &Tool) -> Result<String, ToolError> {
                 report.text()
             })
         }
+        Tool::Review {
+            record,
+            json,
+            nodes,
+        } => {
+            let option = || record.display().to_string();
+            let text = std::fs::read_to_string(record).map_err(|e| ArgError::new(option(), e))?;
+            let game = Record::from_json(&text)
+                .and_then(|r| r.replay())
+                .map_err(|e| ArgError::new(option(), e))?;
+            let reviewed = qiguo_ai::review::review(&game, *nodes);
+            Ok(if *json {
+                let mut line = serde_json::to_string(&reviewed).expect("reviews serialize");
+                line.push('\n');
+                line
+            } else {
+                review_text(&reviewed)
+            })
+        }
         Tool::Bestmove {
             position,
             movetime,
@@ -124,6 +143,57 @@ pub fn run(tool: &Tool) -> Result<String, ToolError> {
             ))
         }
     }
+}
+
+/// A review in words: each kingdom's mistakes, and the chances at the end.
+fn review_text(reviewed: &qiguo_ai::review::GameReview) -> String {
+    let mut out = String::new();
+    let percent = |c: f64| format!("{:.0} %", c * 100.0);
+    let _ = writeln!(
+        out,
+        "{} moves reviewed at {} positions a move",
+        reviewed.moves.len(),
+        reviewed.nodes
+    );
+    if reviewed.mistakes.is_empty() {
+        let _ = writeln!(out, "no mistakes");
+    }
+    for mistake in &reviewed.mistakes {
+        let Some(mv) = reviewed.moves.get(mistake.ply - 1) else {
+            continue;
+        };
+        let _ = if mistake.kind.is_own_move() {
+            writeln!(
+                out,
+                "move {}: {} played {}, {}: {} → {} (best {}: {})",
+                mistake.ply,
+                mistake.kingdom.title(),
+                mv.played,
+                mistake.kind.name(),
+                percent(mv.best_chance),
+                percent(mv.played_chance),
+                mv.best,
+                percent(mv.best_chance),
+            )
+        } else {
+            writeln!(
+                out,
+                "move {}: {} took {}'s General with {} ({} lost)",
+                mistake.ply,
+                mv.mover.title(),
+                mistake.kingdom.title(),
+                mv.played,
+                percent(mistake.loss),
+            )
+        };
+    }
+    let at_end: Vec<String> = Kingdom::ALL
+        .into_iter()
+        .filter(|k| reviewed.last[k.index()] > 0.0)
+        .map(|k| format!("{} {}", k.title(), percent(reviewed.last[k.index()])))
+        .collect();
+    let _ = writeln!(out, "at the end: {}", at_end.join(", "));
+    out
 }
 
 /// The record saved at `path`, read but not replayed.

@@ -256,6 +256,81 @@ fn report_tells_how_a_saved_game_went_in_text_and_json() {
 }
 
 #[test]
+fn review_names_a_general_given_away_in_text_and_json() {
+    use qiguo_rules::{Game, PieceKind, PlayerInfo, Position, Preset, Record, Rules};
+    let dir = qiguo_testkit::TempDir::new("cli-review");
+    // Chu (to move) shields its General at a1 with a swordsman from Qin's Chancellor at a5,
+    // steps it aside, and Qin takes the General.
+    let text = format!("18wQ/{}wR18/19/rS18/19/rQ18 r", "19/".repeat(13));
+    let start = Position::from_fen(&text, Rules::preset(Preset::Classic)).unwrap();
+    let mut game = Game::new(start);
+    for mv in ["a3b3", "a5a1"] {
+        game.play(qiguo_rules::notation::parse_move(mv).unwrap())
+            .unwrap();
+    }
+    assert!(
+        game.position_at(1)
+            .piece_at("a1".parse().unwrap())
+            .is_some_and(|p| p.kind == PieceKind::General)
+    );
+    let path = dir.join("game.json");
+    let record = Record::from_game(&game, PlayerInfo::defaults(7));
+    std::fs::write(&path, record.to_json()).unwrap();
+    let file = path.to_str().unwrap();
+
+    let out = qiguo(&["review", file, "--json", "--nodes", "5000"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let moves = json["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2);
+    for m in moves {
+        let chances: f64 = m["chances"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_f64().unwrap())
+            .sum();
+        assert!((chances - 1.0).abs() < 1e-9, "{m}");
+    }
+    assert_eq!(moves[0]["ply"], 1);
+    assert_eq!(moves[0]["mover"], "chu");
+    assert_ne!(moves[0]["best"], "a3b3");
+    let mistakes: Vec<(i64, &str, &str)> = json["mistakes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["ply"].as_i64().unwrap(),
+                m["kingdom"].as_str().unwrap(),
+                m["kind"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        mistakes,
+        [(1, "chu", "blunder"), (2, "chu", "general-taken")]
+    );
+
+    let out = qiguo(&["review", file, "--nodes", "5000"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("move 1: Chu played a3b3, blunder"), "{text}");
+    assert!(
+        text.contains("move 2: Qin took Chu's General with a5a1"),
+        "{text}"
+    );
+    assert!(text.contains("at the end: Qin 100 %"), "{text}");
+
+    std::fs::write(dir.join("bad.json"), "{ not json").unwrap();
+    let out = qiguo(&["review", dir.join("bad.json").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("bad.json"), "{}", stderr(&out));
+    let out = qiguo(&["review", file, "--nodes", "0"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
 fn help_and_version_succeed() {
     let out = qiguo(&["--help"]);
     assert!(out.status.success());

@@ -82,11 +82,22 @@ impl GameRecord {
     /// position. Fails on a move that is not legal where it stands (a damaged file, or one
     /// from other rules).
     pub fn positions(&self, rules: Rules) -> Result<Vec<(Position, Option<i32>)>, ReplayError> {
-        let mut game = Game::start(rules, Seats::seven());
-        let mut out = Vec::with_capacity(self.moves.len() + 1);
-        for (i, text) in self.moves.iter().enumerate() {
+        let game = self.game(rules)?;
+        let mut pos = game.start_position().clone();
+        let mut out = Vec::with_capacity(game.len() + 1);
+        for (i, mv) in game.moves().enumerate() {
             let searched = self.searched.get(i).copied().flatten().map(|(v, _)| v);
-            out.push((game.position().clone(), searched));
+            out.push((pos.clone(), searched));
+            pos.make(mv);
+        }
+        out.push((pos, None));
+        Ok(out)
+    }
+
+    /// The game played again under `rules`: fails as [`GameRecord::positions`] does.
+    pub fn game(&self, rules: Rules) -> Result<Game, ReplayError> {
+        let mut game = Game::start(rules, Seats::seven());
+        for (i, text) in self.moves.iter().enumerate() {
             let refused = |why: String| ReplayError::Move {
                 game: self.game,
                 ply: i + 1,
@@ -96,11 +107,10 @@ impl GameRecord {
             let mv = qiguo_rules::notation::parse_move(text).map_err(|e| refused(e.to_string()))?;
             game.play(mv).map_err(|e| refused(e.to_string()))?;
         }
-        out.push((game.position().clone(), None));
         if game.outcome().map(|o| o.player) != self.player {
             return Err(ReplayError::Ending { game: self.game });
         }
-        Ok(out)
+        Ok(game)
     }
 
     /// Each kingdom's place at the end (by kingdom index): the winner's kingdoms first, then

@@ -1,0 +1,616 @@
+//! A finished game reviewed: every position searched at a fixed node budget ([`REVIEW_NODES`],
+//! the same answer on any machine), each player's chance read from the search by the fitted
+//! model ([`crate::chances::FITTED`]), and the moves that cost their player most against the
+//! engine's best named ([`Mistake`]).
+//!
+//! For the move of ply `n` (the `n`th move played), the position before it is searched: the
+//! engine's best move and the chances with it (the mover's is [`MoveReview::best_chance`]); the
+//! position after it is searched in its turn, and the mover's chance there is what the move
+//! played kept ([`MoveReview::played_chance`]). The difference is the move's loss. One search
+//! a position, so a game of `n` moves costs `n + 1` searches.
+//!
+//! Each position is searched afresh, so that a review is the same however it is done (at once,
+//! a step at a time, stopped and started again).
+//!
+//! A [`Reviewer`] does one position a step, for a caller that stops, reports progress or runs
+//! at its own pace (the server's pool, the game's background); [`review`] does them all.
+//!
+//! ```
+//! use qiguo_ai::review::review;
+//! use qiguo_rules::{Game, Rules, Seats};
+//!
+//! let mut game = Game::start(Rules::default(), Seats::default());
+//! for _ in 0..3 {
+//!     let mv = game.position().legal_moves()[0];
+//!     game.play(mv).unwrap();
+//! }
+//! let reviewed = review(&game, 500);
+//! assert_eq!(reviewed.moves.len(), 3);
+//! assert!((reviewed.moves[0].chances.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+//! ```
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use qiguo_rules::{Game, Kingdom, Move, Position, Standing};
+use serde::{Deserialize, Serialize};
+
+use crate::Level;
+use crate::chances::FITTED;
+use crate::search::{Engine, Limits};
+use crate::tt::TableSize;
+
+/// Positions searched for each position of a reviewed game: a quarter of the Medium computer's
+/// budget twice over (deeper than Easy and Medium see, so their mistakes show; far short of
+/// Hard's, so that a game of 400 moves is reviewed in about a minute of one core).
+/// Measured in `docs/performance.md` ("Reviews").
+pub const REVIEW_NODES: u64 = 50_000;
+
+/// A move's loss (the mover's chance, from 0 to 1, given up against the engine's best) from
+/// which it is an inaccuracy. A game of seven starts each player at a seventh (0.143): the three
+/// thresholds are about a fifth, two fifths and three quarters of that, chosen on the losses of
+/// self-play games (`docs/computer-players.md`, "Mistakes").
+pub const INACCURACY: f64 = 0.03;
+/// A move's loss from which it is a mistake (see [`INACCURACY`]).
+pub const MISTAKE: f64 = 0.06;
+/// A move's loss from which it is a blunder (see [`INACCURACY`]).
+pub const BLUNDER: f64 = 0.10;
+
+/// One move of a reviewed game. In JSON, moves are written as `qiguo moves` writes them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveReview {
+    /// Which move of the game it is (1 for the first).
+    pub ply: usize,
+    /// The kingdom that moved.
+    pub mover: Kingdom,
+    /// The move played.
+    #[serde(with = "move_text")]
+    pub played: Move,
+    /// Each kingdom's chance to win in the position before the move, by kingdom index: its
+    /// player's, shared equally among the player's kingdoms in the game (the seven sum to 1;
+    /// 0 for kingdoms out of the game).
+    pub chances: [f64; 7],
+    /// The engine's best move in the position before it.
+    #[serde(with = "move_text")]
+    pub best: Move,
+    /// The mover's player's chance with the best move.
+    pub best_chance: f64,
+    /// The mover's player's chance after the move played.
+    pub played_chance: f64,
+}
+
+impl MoveReview {
+    /// What the move played gave up against the best, from 0 to 1 (0 when it was the best).
+    pub fn loss(&self) -> f64 {
+        if self.played == self.best {
+            0.0
+        } else {
+            (self.best_chance - self.played_chance).max(0.0)
+        }
+    }
+
+    /// How bad a move it was, if it was one of the three.
+    pub fn judged(&self) -> Option<MistakeKind> {
+        MistakeKind::of_loss(self.loss())
+    }
+}
+
+/// What kind of mistake a move was (in JSON, its [`MistakeKind::name`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MistakeKind {
+    /// A loss from [`INACCURACY`].
+    Inaccuracy,
+    /// A loss from [`MISTAKE`].
+    Mistake,
+    /// A loss from [`BLUNDER`].
+    Blunder,
+    /// The move of the kingdom's own after which another took its General: the last chance to
+    /// save it (whatever its loss).
+    Allowed,
+    /// Another kingdom's move that took this kingdom's General.
+    GeneralTaken,
+}
+
+impl MistakeKind {
+    /// The kind a move of this loss is, if any.
+    pub fn of_loss(loss: f64) -> Option<MistakeKind> {
+        if loss >= BLUNDER {
+            Some(MistakeKind::Blunder)
+        } else if loss >= MISTAKE {
+            Some(MistakeKind::Mistake)
+        } else if loss >= INACCURACY {
+            Some(MistakeKind::Inaccuracy)
+        } else {
+            None
+        }
+    }
+
+    /// Its name in the review's JSON (`inaccuracy`, `mistake`, `blunder`, `allowed`,
+    /// `general-taken`).
+    pub fn name(self) -> &'static str {
+        match self {
+            MistakeKind::Inaccuracy => "inaccuracy",
+            MistakeKind::Mistake => "mistake",
+            MistakeKind::Blunder => "blunder",
+            MistakeKind::Allowed => "allowed",
+            MistakeKind::GeneralTaken => "general-taken",
+        }
+    }
+
+    /// The kind of this name ([`MistakeKind::name`]).
+    pub fn from_name(name: &str) -> Option<MistakeKind> {
+        [
+            MistakeKind::Inaccuracy,
+            MistakeKind::Mistake,
+            MistakeKind::Blunder,
+            MistakeKind::Allowed,
+            MistakeKind::GeneralTaken,
+        ]
+        .into_iter()
+        .find(|k| k.name() == name)
+    }
+
+    /// Whether the kingdom's own move is judged (rather than another's move against it).
+    pub fn is_own_move(self) -> bool {
+        self != MistakeKind::GeneralTaken
+    }
+}
+
+/// A move that cost a kingdom, or decided its fate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Mistake {
+    /// The move's ply (see [`MoveReview::ply`]).
+    pub ply: usize,
+    /// The kingdom it cost: the mover, or for [`MistakeKind::GeneralTaken`] the kingdom whose
+    /// General was taken.
+    pub kingdom: Kingdom,
+    /// What it was.
+    pub kind: MistakeKind,
+    /// The kingdom's chance it cost, from 0 to 1: the move's loss; for a General taken, the
+    /// kingdom's chance before the capture.
+    pub loss: f64,
+}
+
+/// A reviewed game: what the server keeps and sends, and `qiguo review --json` prints.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameReview {
+    /// Positions searched for each position.
+    pub nodes: u64,
+    /// Each move, in order.
+    pub moves: Vec<MoveReview>,
+    /// Each kingdom's chance at the end (the winner's 1 in a finished game), as in
+    /// [`MoveReview::chances`].
+    pub last: [f64; 7],
+    /// The mistakes and the moves that decided a kingdom's fate, in the order of the game.
+    pub mistakes: Vec<Mistake>,
+}
+
+impl GameReview {
+    /// Each kingdom's chance after `ply` moves (0: the start), as in [`MoveReview::chances`].
+    pub fn chances_after(&self, ply: usize) -> Option<[f64; 7]> {
+        match self.moves.get(ply) {
+            Some(m) => Some(m.chances),
+            None if ply == self.moves.len() => Some(self.last),
+            None => None,
+        }
+    }
+
+    /// The mistakes that were `kingdom`'s own moves, worst first.
+    pub fn own_mistakes(&self, kingdom: Kingdom) -> Vec<&Mistake> {
+        let mut own: Vec<&Mistake> = self
+            .mistakes
+            .iter()
+            .filter(|m| m.kingdom == kingdom && m.kind.is_own_move())
+            .collect();
+        own.sort_by(|a, b| b.loss.total_cmp(&a.loss).then(a.ply.cmp(&b.ply)));
+        own
+    }
+}
+
+/// What the search of one position found.
+#[derive(Clone, Debug)]
+struct Searched {
+    /// The best move (`None` in a finished game).
+    best: Option<Move>,
+    /// Each player's chance.
+    players: [f64; 7],
+    /// Each kingdom's share ([`MoveReview::chances`]).
+    kingdoms: [f64; 7],
+}
+
+/// A review under way, one position a step.
+pub struct Reviewer {
+    start: Position,
+    moves: Vec<Move>,
+    /// The position to search next (the one after `searched.len()` moves).
+    at: Position,
+    searched: Vec<Searched>,
+    nodes: u64,
+    engine: Engine,
+    /// Set from elsewhere to stop the search under way; a step stopped searches its position
+    /// again the next time.
+    stop: Option<Arc<AtomicBool>>,
+}
+
+impl Reviewer {
+    /// A review of `game` at `nodes` positions a search (one thread, its own table).
+    pub fn new(game: &Game, nodes: u64) -> Reviewer {
+        Reviewer {
+            start: game.start_position().clone(),
+            moves: game.moves().collect(),
+            at: game.start_position().clone(),
+            searched: Vec::with_capacity(game.len() + 1),
+            nodes,
+            engine: Engine::new(TableSize::entries_log2(18)),
+            stop: None,
+        }
+    }
+
+    /// A review whose searches stop at once when `stop` is set (a live game's computer needs
+    /// the core): the step under way is thrown away and its position searched again by the
+    /// next step, so that what is kept never depends on when a search was stopped.
+    pub fn stopped_by(mut self, stop: Arc<AtomicBool>) -> Reviewer {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// Positions searched so far, and in all (the game's moves and one).
+    pub fn progress(&self) -> (usize, usize) {
+        (self.searched.len(), self.moves.len() + 1)
+    }
+
+    /// Whether every position has been searched.
+    pub fn is_done(&self) -> bool {
+        self.searched.len() > self.moves.len()
+    }
+
+    /// Searches the next position (unless the search is stopped: see
+    /// [`Reviewer::stopped_by`]); whether one was left to search.
+    pub fn step(&mut self) -> bool {
+        if self.is_done() {
+            return false;
+        }
+        let pos = &self.at;
+        let limits = Limits {
+            nodes: Some(self.nodes),
+            threads: Some(1),
+            stop: self.stop.clone(),
+            ..Limits::default()
+        };
+        // Each position searched afresh: what is found there depends on the position alone, not
+        // on the positions searched before it (nor on a search stopped half-way).
+        let result = if pos.is_over() {
+            None
+        } else {
+            self.engine.clear();
+            self.engine.search(pos, Level::Hard, &limits, 0)
+        };
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Acquire))
+        {
+            return true;
+        }
+        // A position with one move is not searched (its value says nothing).
+        let value = result.as_ref().filter(|r| r.depth > 0).map(|r| r.score);
+        let players = FITTED.player_chances(pos, value);
+        let kingdoms = kingdom_shares(pos, &players);
+        self.searched.push(Searched {
+            best: result.map(|r| r.best),
+            players,
+            kingdoms,
+        });
+        if let Some(&mv) = self.moves.get(self.searched.len() - 1) {
+            // The record was played by the rules; a move they refuse ends the review there.
+            if self.at.play(mv).is_err() {
+                self.moves.truncate(self.searched.len() - 1);
+            }
+        }
+        true
+    }
+
+    /// The review, once every position is searched (or what is searched so far).
+    pub fn finish(self) -> GameReview {
+        let mut pos = self.start;
+        let mut moves = Vec::with_capacity(self.moves.len());
+        let mut mistakes = Vec::new();
+        // Each kingdom's last own move so far, by index in `moves`.
+        let mut last_own: [Option<usize>; 7] = [None; 7];
+        for (i, &played) in self.moves.iter().enumerate() {
+            let (Some(before), Some(after)) = (self.searched.get(i), self.searched.get(i + 1))
+            else {
+                break;
+            };
+            let mover = pos.to_move();
+            let player = pos.player_of(mover) as usize;
+            let review = MoveReview {
+                ply: i + 1,
+                mover,
+                played,
+                chances: before.kingdoms,
+                best: before.best.unwrap_or(played),
+                best_chance: before.players[player],
+                played_chance: after.players[player],
+            };
+            if let Some(kind) = review.judged() {
+                mistakes.push(Mistake {
+                    ply: review.ply,
+                    kingdom: mover,
+                    kind,
+                    loss: review.loss(),
+                });
+            }
+            let Ok(report) = pos.play(played) else {
+                break;
+            };
+            if let Some(fallen) = report.fallen.as_ref().filter(|f| {
+                matches!(
+                    f.standing,
+                    Standing::Beaten {
+                        general_captured: true,
+                        ..
+                    }
+                ) && f.kingdom != mover
+            }) {
+                let victim = fallen.kingdom;
+                if let Some(j) = last_own[victim.index()] {
+                    let own: &MoveReview = &moves[j];
+                    // Already named if its loss made it a mistake.
+                    if !mistakes
+                        .iter()
+                        .any(|m: &Mistake| m.ply == own.ply && m.kingdom == victim)
+                    {
+                        mistakes.push(Mistake {
+                            ply: own.ply,
+                            kingdom: victim,
+                            kind: MistakeKind::Allowed,
+                            loss: own.loss(),
+                        });
+                    }
+                }
+                mistakes.push(Mistake {
+                    ply: i + 1,
+                    kingdom: victim,
+                    kind: MistakeKind::GeneralTaken,
+                    loss: before.kingdoms[victim.index()],
+                });
+            }
+            last_own[mover.index()] = Some(moves.len());
+            moves.push(review);
+        }
+        mistakes.sort_by_key(|m| (m.ply, m.kingdom));
+        let last = self
+            .searched
+            .get(moves.len())
+            .map_or([0.0; 7], |s| s.kingdoms);
+        GameReview {
+            nodes: self.nodes,
+            moves,
+            last,
+            mistakes,
+        }
+    }
+}
+
+/// A move as text in JSON (`f3a8`, `--`, `concede`).
+mod move_text {
+    use qiguo_rules::Move;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(mv: &Move, out: S) -> Result<S::Ok, S::Error> {
+        out.collect_str(mv)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(input: D) -> Result<Move, D::Error> {
+        let text = String::deserialize(input)?;
+        if text == "concede" {
+            return Ok(Move::CONCEDE);
+        }
+        qiguo_rules::notation::parse_move(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Reviews `game` at `nodes` positions a search, every position at once.
+pub fn review(game: &Game, nodes: u64) -> GameReview {
+    let mut reviewer = Reviewer::new(game, nodes);
+    while reviewer.step() {}
+    reviewer.finish()
+}
+
+/// Each kingdom's share of its player's chance: a player's shared equally among its kingdoms
+/// in the game (the winner's kingdoms in a finished game).
+fn kingdom_shares(pos: &Position, players: &[f64; 7]) -> [f64; 7] {
+    let holding: Vec<Kingdom> = match pos.outcome() {
+        Some(outcome) => Kingdom::ALL
+            .into_iter()
+            .filter(|&k| pos.player_of(k) == outcome.player && pos.seats().player(k).is_some())
+            .collect(),
+        None => pos.alive().iter().collect(),
+    };
+    let mut count = [0u32; 7];
+    for &k in &holding {
+        count[pos.player_of(k) as usize] += 1;
+    }
+    let mut out = [0.0; 7];
+    for &k in &holding {
+        let p = pos.player_of(k) as usize;
+        out[k.index()] = players[p] / f64::from(count[p]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qiguo_rules::{PieceKind, Preset, Rules};
+
+    fn takes_a_general(pos: &Position, mv: Move) -> bool {
+        mv.to()
+            .and_then(|to| pos.piece_at(to))
+            .is_some_and(|p| p.kind == PieceKind::General)
+    }
+
+    /// Chu (to move) shields its General with a swordsman from Qin's Chancellor; Qin's General
+    /// is far away.
+    fn shielded() -> Game {
+        let text = format!("18wQ/{}wR18/19/rS18/19/rQ18 r", "19/".repeat(13));
+        Game::new(Position::from_fen(&text, Rules::preset(Preset::Classic)).unwrap())
+    }
+
+    #[test]
+    fn every_move_has_chances_that_sum_to_one_and_a_legal_best() {
+        let mut game = Game::start(Rules::default(), qiguo_rules::Seats::default());
+        for i in 0..10 {
+            let moves = game.position().legal_moves();
+            game.play(moves[(i * 7) % moves.len()]).unwrap();
+        }
+        let reviewed = review(&game, 2_000);
+        assert_eq!(reviewed.moves.len(), 10);
+        assert_eq!(reviewed.nodes, 2_000);
+        for (i, m) in reviewed.moves.iter().enumerate() {
+            let pos = game.position_at(i);
+            assert_eq!(m.ply, i + 1);
+            assert_eq!(m.mover, pos.to_move());
+            assert!(pos.is_legal(m.best), "ply {}: {}", m.ply, m.best);
+            assert!(
+                (m.chances.iter().sum::<f64>() - 1.0).abs() < 1e-9,
+                "{:?}",
+                m.chances
+            );
+            assert!((0.0..=1.0).contains(&m.best_chance));
+            assert!(m.loss() >= 0.0);
+        }
+        assert_eq!(reviewed.chances_after(0), Some(reviewed.moves[0].chances));
+        assert_eq!(reviewed.chances_after(10), Some(reviewed.last));
+        assert_eq!(reviewed.chances_after(11), None);
+    }
+
+    #[test]
+    fn a_general_given_away_is_a_blunder_and_its_capture_is_named() {
+        let mut game = shielded();
+        let pos = game.position().clone();
+        // A move of Chu's after which Qin takes its General.
+        let fatal = pos
+            .legal_moves()
+            .into_iter()
+            .find(|&mv| {
+                let mut after = pos.clone();
+                after.make(mv);
+                after
+                    .legal_moves()
+                    .into_iter()
+                    .any(|reply| takes_a_general(&after, reply))
+            })
+            .expect("a move that opens the file");
+        game.play(fatal).unwrap();
+        let take = game
+            .position()
+            .legal_moves()
+            .into_iter()
+            .find(|&mv| takes_a_general(game.position(), mv))
+            .unwrap();
+        game.play(take).unwrap();
+        let reviewed = review(&game, 5_000);
+        let first = &reviewed.moves[0];
+        assert_eq!(first.mover, Kingdom::Chu);
+        assert_ne!(first.best, fatal, "the engine keeps the General covered");
+        assert!(
+            first.judged() == Some(MistakeKind::Blunder),
+            "a loss of {:.3} ({:.3} → {:.3})",
+            first.loss(),
+            first.best_chance,
+            first.played_chance
+        );
+        // The last move took the General: the game is Qin's.
+        assert_eq!(reviewed.last[Kingdom::Qin.index()], 1.0);
+        let kinds: Vec<(usize, Kingdom, MistakeKind)> = reviewed
+            .mistakes
+            .iter()
+            .map(|m| (m.ply, m.kingdom, m.kind))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (1, Kingdom::Chu, MistakeKind::Blunder),
+                (2, Kingdom::Chu, MistakeKind::GeneralTaken),
+            ]
+        );
+        assert_eq!(reviewed.own_mistakes(Kingdom::Chu).len(), 1);
+        assert!(reviewed.own_mistakes(Kingdom::Qin).is_empty());
+    }
+
+    #[test]
+    fn a_step_at_a_time_gives_the_same_review() {
+        let mut game = shielded();
+        let mv = game.position().legal_moves()[0];
+        game.play(mv).unwrap();
+        let mut reviewer = Reviewer::new(&game, 3_000);
+        assert_eq!(reviewer.progress(), (0, 2));
+        assert!(reviewer.step());
+        assert_eq!(reviewer.progress(), (1, 2));
+        assert!(reviewer.step());
+        assert!(reviewer.is_done());
+        assert!(!reviewer.step());
+        assert_eq!(reviewer.finish(), review(&game, 3_000));
+    }
+
+    #[test]
+    fn a_stopped_step_is_searched_again() {
+        let mut game = shielded();
+        let mv = game.position().legal_moves()[0];
+        game.play(mv).unwrap();
+        let stop = Arc::new(AtomicBool::new(true));
+        let mut reviewer = Reviewer::new(&game, 3_000).stopped_by(stop.clone());
+        assert!(reviewer.step());
+        assert_eq!(
+            reviewer.progress(),
+            (0, 2),
+            "nothing kept of a stopped search"
+        );
+        stop.store(false, Ordering::Release);
+        while reviewer.step() {}
+        assert_eq!(reviewer.finish(), review(&game, 3_000));
+    }
+
+    #[test]
+    fn a_review_reads_back_from_its_json() {
+        let mut game = shielded();
+        for _ in 0..2 {
+            let mv = game.position().legal_moves()[0];
+            game.play(mv).unwrap();
+        }
+        let reviewed = review(&game, 1_000);
+        let text = serde_json::to_string(&reviewed).unwrap();
+        assert!(
+            text.contains(&format!("\"best\":\"{}\"", reviewed.moves[0].best)),
+            "{text}"
+        );
+        let back: GameReview = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, reviewed);
+        let kind = serde_json::to_string(&MistakeKind::GeneralTaken).unwrap();
+        assert_eq!(kind, "\"general-taken\"");
+    }
+
+    #[test]
+    fn kinds_follow_the_thresholds_and_names_read_back() {
+        assert_eq!(MistakeKind::of_loss(0.0), None);
+        assert_eq!(
+            MistakeKind::of_loss(INACCURACY),
+            Some(MistakeKind::Inaccuracy)
+        );
+        assert_eq!(MistakeKind::of_loss(MISTAKE), Some(MistakeKind::Mistake));
+        assert_eq!(MistakeKind::of_loss(0.9), Some(MistakeKind::Blunder));
+        for kind in [
+            MistakeKind::Inaccuracy,
+            MistakeKind::Mistake,
+            MistakeKind::Blunder,
+            MistakeKind::Allowed,
+            MistakeKind::GeneralTaken,
+        ] {
+            assert_eq!(MistakeKind::from_name(kind.name()), Some(kind));
+        }
+        assert_eq!(MistakeKind::from_name("oops"), None);
+    }
+}
