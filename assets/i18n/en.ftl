@@ -892,6 +892,7 @@ server-refusal-no-take-back = No take-back is being asked.
 server-refusal-too-many-connections = You have { $max } connections open to this server already: close one first.
 server-refusal-too-many-games = You have { $max } games in progress: finish one before beginning another.
 server-refusal-too-many-quick-games = You play { $max } quick games already: finish one before beginning another.
+server-refusal-too-many-reviews-asked = You wait for { $max } reviews already: ask again when one is ready.
 server-refusal-no-player-named = Nobody called { $name } plays here.
 server-refusal-name-taken = The name { $name } is taken on this server: choose another.
 server-refusal-yourself = You cannot block or report yourself.

@@ -870,6 +870,7 @@ server-refusal-no-take-back = Ingen ber om att ta tillbaka drag.
 server-refusal-too-many-connections = Du har redan { $max } anslutningar öppna till servern: stäng en först.
 server-refusal-too-many-games = Du har { $max } pågående partier: avsluta ett innan du börjar ett nytt.
 server-refusal-too-many-quick-games = Du spelar redan { $max } snabbpartier: avsluta ett innan du börjar ett nytt.
+server-refusal-too-many-reviews-asked = Du väntar redan på { $max } genomgångar: fråga igen när en är klar.
 server-refusal-no-player-named = Ingen som heter { $name } spelar här.
 server-refusal-name-taken = Namnet { $name } är upptaget på den här servern: välj ett annat.
 server-refusal-yourself = Du kan inte blockera eller anmäla dig själv.

@@ -851,6 +851,7 @@ server-refusal-no-take-back = 沒有人請求悔棋。
 server-refusal-too-many-connections = 你已對此伺服器開了 { $max } 個連線：請先關閉一個。
 server-refusal-too-many-games = 你有 { $max } 局正在進行：請先下完一局再開新局。
 server-refusal-too-many-quick-games = 你已在下 { $max } 局快棋：請先下完一局再開新局。
+server-refusal-too-many-reviews-asked = 你已在等 { $max } 局覆盤：等其中一局好了再請求。
 server-refusal-no-player-named = 這裡沒有名為 { $name } 的棋手。
 server-refusal-name-taken = 這台伺服器上已有人叫 { $name }：請另選一個名字。
 server-refusal-yourself = 你不能封鎖或檢舉自己。

@@ -290,7 +290,7 @@ fn review_names_a_general_given_away_in_text_and_json() {
             .iter()
             .map(|c| c.as_f64().unwrap())
             .sum();
-        assert!((chances - 1.0).abs() < 1e-9, "{m}");
+        assert!((chances - 1.0).abs() < 1e-3, "{m}");
     }
     assert_eq!(moves[0]["ply"], 1);
     assert_eq!(moves[0]["mover"], "chu");

@@ -20,12 +20,13 @@ use crate::refusal::Refusal;
 
 /// The version of these messages. A client speaking another is refused at [`Ask::Hello`].
 ///
+/// 9: reviews of finished games ([`Ask::Review`], [`Event::ReviewReady`]).
 /// 8: notifications pushed to devices ([`Ask::Push`], [`Ask::Subscribe`], [`Ask::Unsubscribe`]).
 /// 7: ratings (a seat's `rating`, [`Ask::Ratings`]), the lobby and public tables. 6: quick play ([`Ask::Quick`]).
 /// 5: e-mail (a hello's `language`, signing in by a link's one-time token, [`Ask::Mail`]).
 /// 4: table talk, holidays (a seat's `away_until`). 3: refusals are codes with parameters ([`Refusal`]) beside the English `why`; events of
 /// unknown types are ignored. 2: presence events. 1: the first.
-pub const PROTOCOL_VERSION: u32 = 8;
+pub const PROTOCOL_VERSION: u32 = 9;
 
 /// The port a server listens on unless told otherwise (the year of the 1206 text, plus 6000).
 pub const DEFAULT_PORT: u16 = 7206;
@@ -162,6 +163,13 @@ pub enum Ask {
     LeaveTable {
         /// The table.
         table: TableId,
+    },
+    /// The review of a finished game (answered with [`Answer::Review`]): asked for if it was
+    /// not, and first in line; when it must wait, the client is told once it is ready
+    /// ([`Event::ReviewReady`]).
+    Review {
+        /// The game.
+        game: GameId,
     },
     /// The leaderboard of a pace family and one player's rating and history in it (answered
     /// with [`Answer::Ratings`]): the player named `of`, or the client when `None`.
@@ -514,6 +522,34 @@ pub struct RatingHistory {
     pub changes: Vec<RatingChange>,
 }
 
+/// Where a finished game's review stands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewView {
+    /// The game.
+    pub game: GameId,
+    /// Where its review stands.
+    pub status: ReviewStatus,
+}
+
+/// Where a review stands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ReviewStatus {
+    /// Waiting for a reviewer, or under way: [`Event::ReviewReady`] follows.
+    Waiting,
+    /// Done.
+    Done {
+        /// The review: each move's chances, the engine's best move and the mistakes.
+        review: Box<qiguo_ai::review::GameReview>,
+    },
+    /// Given up: the game could not be reviewed (why, for the player, in English).
+    Failed {
+        /// Why.
+        why: String,
+    },
+}
+
 /// The server's answer to a request.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -588,6 +624,8 @@ pub enum Answer {
     Mail(MailView),
     /// The player's notified devices ([`Ask::Push`], [`Ask::Subscribe`], [`Ask::Unsubscribe`]).
     Push(PushView),
+    /// Where a finished game's review stands ([`Ask::Review`]).
+    Review(Box<ReviewView>),
     /// A line of table talk was stored: it is line number `n`.
     Said {
         /// Its number (from 0).
@@ -740,6 +778,11 @@ pub enum Event {
     },
     /// The player's e-mail changed elsewhere (confirmed through its link, unsubscribed).
     Mail(MailView),
+    /// The review of a finished game is ready: to its people, and to whoever asked for it.
+    ReviewReady {
+        /// The game.
+        game: GameId,
+    },
     /// An event of a later version that this client does not know: ignored. Never sent.
     #[serde(other)]
     Unknown,

@@ -307,6 +307,12 @@ pub enum Refusal {
         /// The most quick games a player may play at once.
         max: u32,
     },
+    /// The player asked for as many reviews as the server lets one player wait for at once.
+    #[error("you wait for {max} reviews already: ask again when one is ready")]
+    TooManyReviewsAsked {
+        /// The most reviews a player may wait for at once.
+        max: u32,
+    },
     /// Too many requests of this kind came lately: new players, new games or invitation codes
     /// from the client's address, lines of table talk from the player, or links to confirm an
     /// e-mail address sent to the player or to that address.
@@ -375,6 +381,7 @@ impl Refusal {
             Refusal::TooManyConnections { .. } => "too_many_connections",
             Refusal::TooManyGames { .. } => "too_many_games",
             Refusal::TooManyQuickGames { .. } => "too_many_quick_games",
+            Refusal::TooManyReviewsAsked { .. } => "too_many_reviews_asked",
             Refusal::NoPlayerNamed { .. } => "no_player_named",
             Refusal::Yourself => "yourself",
             Refusal::NameTaken { .. } => "name_taken",
@@ -505,6 +512,7 @@ mod tests {
             Refusal::TooManyConnections { max: 1 },
             Refusal::TooManyGames { max: 1 },
             Refusal::TooManyQuickGames { max: 1 },
+            Refusal::TooManyReviewsAsked { max: 1 },
             Refusal::NoPlayerNamed { name: "Ann".into() },
             Refusal::Yourself,
             Refusal::NameTaken { name: "Ann".into() },

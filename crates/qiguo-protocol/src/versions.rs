@@ -46,6 +46,7 @@ pub fn knows(version: u32, ask: &Ask) -> bool {
         | Ask::Block { .. }
         | Ask::Report { .. } => version >= 7,
         Ask::Push { .. } | Ask::Subscribe { .. } | Ask::Unsubscribe { .. } => version >= 8,
+        Ask::Review { .. } => version >= 9,
         _ => true,
     }
 }
@@ -68,6 +69,7 @@ pub fn frame_for(version: u32, frame: &ServerFrame) -> Option<String> {
 /// A frame of version `from` as version `from - 1` reads it.
 fn step_down(from: u32, value: Value) -> Option<Value> {
     match from {
+        9 => nine_to_eight(value),
         8 => eight_to_seven(value),
         7 => seven_to_six(value),
         6 => six_to_five(value),
@@ -75,6 +77,19 @@ fn step_down(from: u32, value: Value) -> Option<Value> {
         // Versions before 4 are not served.
         _ => Some(value),
     }
+}
+
+/// Version 9 added reviews: the `review` answer (to the `review` request, which an older client
+/// cannot send) and the `review_ready` event.
+fn nine_to_eight(value: Value) -> Option<Value> {
+    let kind = value.get("type")?.as_str()?;
+    if kind == "reply" && value.get("answer")?.get("type")?.as_str()? == "review" {
+        return None;
+    }
+    if kind == "event" && value.get("event")?.get("type")?.as_str()? == "review_ready" {
+        return None;
+    }
+    Some(value)
 }
 
 /// Version 8 added notifications pushed to devices: the `push` answer (to the `push`,
@@ -219,6 +234,50 @@ mod tests {
             frame_for(PROTOCOL_VERSION, &frame).unwrap(),
             serde_json::to_string(&frame).unwrap()
         );
+    }
+
+    #[test]
+    fn a_version_eight_client_asks_no_review_and_hears_of_none() {
+        use crate::frames::{Event, ReviewStatus, ReviewView};
+        let ask = Ask::Review {
+            game: GameId("g".into()),
+        };
+        assert!(knows(PROTOCOL_VERSION, &ask));
+        assert!(!knows(8, &ask));
+        let answer = ServerFrame::Reply {
+            req: 3,
+            answer: Answer::Review(Box::new(ReviewView {
+                game: GameId("g".into()),
+                status: ReviewStatus::Waiting,
+            })),
+        };
+        let ready = ServerFrame::Event {
+            event: Event::ReviewReady {
+                game: GameId("g".into()),
+            },
+        };
+        for frame in [&answer, &ready] {
+            let text = frame_for(PROTOCOL_VERSION, frame).unwrap();
+            assert_eq!(&serde_json::from_str::<ServerFrame>(&text).unwrap(), frame);
+            assert_eq!(frame_for(8, frame), None);
+        }
+        // A review done reads back whole.
+        let mut game =
+            qiguo_rules::Game::start(qiguo_rules::Rules::default(), qiguo_rules::Seats::seven());
+        let mv = game.position().legal_moves()[0];
+        game.play(mv).unwrap();
+        let done = ServerFrame::Reply {
+            req: 4,
+            answer: Answer::Review(Box::new(ReviewView {
+                game: GameId("g".into()),
+                status: ReviewStatus::Done {
+                    review: Box::new(qiguo_ai::review::review(&game, 500)),
+                },
+            })),
+        };
+        let text = frame_for(PROTOCOL_VERSION, &done).unwrap();
+        assert!(text.contains("\"state\":\"done\""), "{text}");
+        assert_eq!(serde_json::from_str::<ServerFrame>(&text).unwrap(), done);
     }
 
     #[test]
@@ -412,7 +471,8 @@ mod tests {
         assert!(knows(8, &subscribe));
         assert!(!knows(7, &subscribe));
         assert!(!knows(7, &Ask::Push {}));
-        assert!(served(7) && served(8) && !served(6));
+        // Version 7 is no longer served (version 9 serves 8), but the steps down still hold.
+        assert!(served(8) && !served(7));
         let answer = ServerFrame::Reply {
             req: 5,
             answer: Answer::Push(PushView {

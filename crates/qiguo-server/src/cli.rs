@@ -11,8 +11,10 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 mod operator;
+mod worker;
 
 pub use operator::{ConductCommand, OperatorError, TalkCommand, backup, conduct, talk};
+pub use worker::review;
 
 use crate::admission::Limits;
 use crate::log::Log;
@@ -170,6 +172,13 @@ pub struct ServerArgs {
     #[arg(long, value_name = "S", default_value_t = 60,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub mail_retry_after: u64,
+    /// Finished games reviewed at once (every finished quick, table or rated game, and those
+    /// players ask for), each on one thread at the lowest priority that gives way to the
+    /// computers' searches; 0 leaves them to workers on the same database (`qiguo-server
+    /// review`).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(0..=64))]
+    pub reviewers: u32,
     /// Which lines to log: error, warn, info, debug or trace, or a `tracing` filter such as
     /// `qiguo_server=debug,sqlx=warn`.
     #[arg(long, value_name = "FILTER", default_value = "info", env = "QIGUO_LOG")]
@@ -277,6 +286,7 @@ impl ServerArgs {
         };
         config.metrics = self.metrics;
         config.holiday_days = self.holiday_days;
+        config.reviewers = self.reviewers as usize;
         if let Some(dir) = &self.web {
             config.web = Some(crate::page::Page::at(dir)?);
         }

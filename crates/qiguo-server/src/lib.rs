@@ -24,6 +24,7 @@ mod model;
 pub mod page;
 pub mod push;
 mod rated;
+mod reviewing;
 pub use qiguo_protocol as protocol;
 mod secret;
 pub mod server;

@@ -12,7 +12,9 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use qiguo_server::cli::{ConductCommand, ServerArgs, TalkCommand, backup, conduct, run, talk};
+use qiguo_server::cli::{
+    ConductCommand, ServerArgs, TalkCommand, backup, conduct, review, run, talk,
+};
 
 /// Serves Qiguo Xiangqi's online games (live and by correspondence) over WebSocket; logs one
 /// line per event on standard output; SIGTERM or Ctrl-C shuts it down gracefully, SIGHUP reads
@@ -52,6 +54,12 @@ enum Command {
         #[command(flatten)]
         server: ServerArgs,
     },
+    /// Reviews finished games from the database (--db, or the data directory's) and serves no
+    /// one: a worker beside the servers, --reviewers games at once; stops on SIGTERM or Ctrl-C.
+    Review {
+        #[command(flatten)]
+        server: ServerArgs,
+    },
 }
 
 fn main() -> ExitCode {
@@ -60,6 +68,7 @@ fn main() -> ExitCode {
         Some(Command::Backup { to, server }) => backup(server, to, "qiguo-server backup"),
         Some(Command::Talk { what, server }) => talk(server, what, "qiguo-server talk"),
         Some(Command::Conduct { what, server }) => conduct(server, what, "qiguo-server conduct"),
+        Some(Command::Review { server }) => review(server, "qiguo-server review"),
         None => run(&cli.server, "qiguo-server"),
     }
 }

@@ -10,7 +10,8 @@
 //!
 //! Here the connection, its migrations, the clock and the notices to other servers; one part
 //! per concern beside it: `players` (keys and names), `games` (games, seats, moves), `group`
-//! (the group commit), `talk`, `holidays`, `mail`, `quick`, `ratings` and `tables` (the lobby).
+//! (the group commit), `talk`, `holidays`, `mail`, `quick`, `ratings`, `tables` (the lobby) and
+//! `reviews`.
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -43,6 +44,7 @@ mod players;
 mod push;
 mod quick;
 mod ratings;
+pub mod reviews;
 mod tables;
 mod talk;
 
@@ -86,6 +88,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
     (13, "names", include_str!("../migrations/0013_names.sql")),
     (14, "push", include_str!("../migrations/0014_push.sql")),
+    (
+        15,
+        "reviews",
+        include_str!("../migrations/0015_reviews.sql"),
+    ),
 ];
 
 /// The PostgreSQL channel on which a server says that a game changed (the payload is the

@@ -113,6 +113,9 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
         Refusal::TooManyQuickGames { max } => {
             tr!(tr, "server-refusal-too-many-quick-games", max = *max)
         }
+        Refusal::TooManyReviewsAsked { max } => {
+            tr!(tr, "server-refusal-too-many-reviews-asked", max = *max)
+        }
         Refusal::LeftLately { seconds } => {
             tr!(
                 tr,

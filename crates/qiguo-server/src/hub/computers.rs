@@ -220,7 +220,7 @@ mod tests {
             bench.core.clone(),
             bench.store.clone(),
             bench.log.clone(),
-            Searches::start(1),
+            Searches::start(1, Arc::default()),
             Claims::new(bench.store.clone(), bench.log.clone()),
             bench.happenings.wakes,
         );

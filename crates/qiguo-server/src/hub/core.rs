@@ -78,6 +78,8 @@ impl NoticeTimes {
 pub(super) struct Happenings {
     pub(super) wakes: mpsc::UnboundedReceiver<GameId>,
     pub(super) ended: mpsc::UnboundedReceiver<GameId>,
+    /// The games that ended, for the reviews.
+    pub(super) ended_for_review: mpsc::UnboundedReceiver<GameId>,
 }
 
 /// The hub's core.
@@ -106,6 +108,8 @@ pub(crate) struct Core {
     wakes: mpsc::UnboundedSender<GameId>,
     /// Games that ended, for the ratings.
     ended: mpsc::UnboundedSender<GameId>,
+    /// Games that ended, for the reviews.
+    ended_for_review: mpsc::UnboundedSender<GameId>,
 }
 
 impl Core {
@@ -120,6 +124,7 @@ impl Core {
     ) -> (Core, Happenings) {
         let (wakes, wakes_rx) = mpsc::unbounded_channel();
         let (ended, ended_rx) = mpsc::unbounded_channel();
+        let (ended_for_review, ended_for_review_rx) = mpsc::unbounded_channel();
         let core = Core {
             store,
             log,
@@ -134,10 +139,12 @@ impl Core {
             lobby_changed: AtomicBool::new(true),
             wakes,
             ended,
+            ended_for_review,
         };
         let happenings = Happenings {
             wakes: wakes_rx,
             ended: ended_rx,
+            ended_for_review: ended_for_review_rx,
         };
         (core, happenings)
     }
@@ -391,9 +398,10 @@ impl Core {
         }
     }
 
-    /// Game `id` ended: it is rated soon and the lobby shows it gone.
+    /// Game `id` ended: it is rated and reviewed soon, and the lobby shows it gone.
     pub(super) fn ended(&self, id: &GameId) {
         let _ = self.ended.send(id.clone());
+        let _ = self.ended_for_review.send(id.clone());
         self.touch_lobby();
     }
 

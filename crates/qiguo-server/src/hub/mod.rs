@@ -6,7 +6,7 @@
 //! ([`sign_in`]), the computers and stand-ins ([`computers`]), table talk ([`talk`]), holidays
 //! ([`holidays`]), e-mail ([`mail`]), notifications pushed to devices ([`push`]), the lobby and
 //! its tables ([`lobby`]), quick play ([`quick`]), ratings ([`ratings`]), conduct
-//! ([`conduct`]), what comes after a game ([`after`]) and the changes other servers on the
+//! ([`conduct`]), what comes after a game ([`after`]), the games' reviews ([`reviews`]) and the changes other servers on the
 //! same PostgreSQL make ([`replication`]). The hub composes them, runs the clock and the outbox,
 //! and a session hands each request to its slice. A new concern is a new slice here.
 //!
@@ -30,6 +30,7 @@ mod push;
 mod quick;
 mod ratings;
 mod replication;
+mod reviews;
 mod searches;
 mod sign_in;
 mod talk;
@@ -57,6 +58,7 @@ pub(crate) use self::quick::Quick;
 pub(crate) use self::ratings::Ratings;
 use self::replication::Replication;
 pub use self::replication::listener_name;
+pub(crate) use self::reviews::Reviews;
 pub(crate) use self::sign_in::SignIn;
 pub(crate) use self::talk::Talk;
 use crate::live::LiveGame;
@@ -147,6 +149,7 @@ pub struct Hub {
     pub(crate) ratings: Arc<Ratings>,
     pub(crate) conduct: Conduct,
     pub(crate) after: After,
+    pub(crate) reviews: Reviews,
     /// The other servers' changes, on PostgreSQL.
     replication: Option<Arc<Replication>>,
     store: Store,
@@ -163,7 +166,8 @@ impl Hub {
     /// the outbox (and, on PostgreSQL, the listener for other servers' changes). Must be called
     /// within a Tokio runtime. A player may hold a seat in `games_per_player` unfinished games
     /// at most, and take `holiday_days` days of holiday a calendar year. With `mailing`, it
-    /// e-mails players who are away; with `pusher`, it notifies their devices.
+    /// e-mails players who are away; with `pusher`, it notifies their devices. It reviews
+    /// `reviewers` finished games at once (none: workers on the database review them).
     pub(crate) async fn start(
         store: Store,
         log: Log,
@@ -171,6 +175,7 @@ impl Hub {
         holiday_days: u32,
         mailing: Option<mail::Mailing>,
         pusher: Option<crate::push::Pusher>,
+        reviewers: usize,
     ) -> Result<Arc<Hub>, StoreError> {
         // The outbox is read as often as the e-mail's timing says, or else the push's.
         let outbox_every = mailing
@@ -191,11 +196,12 @@ impl Hub {
         );
         let core = Arc::new(core);
         let (s, l, m) = (&store, &log, &metrics);
+        let give_way = Arc::new(crate::reviewing::GiveWay::default());
         let computers = Computers::start(
             core.clone(),
             s.clone(),
             l.clone(),
-            searches::Searches::start(qiguo_ai::available_threads()),
+            searches::Searches::start(qiguo_ai::available_threads(), give_way.clone()),
             claims::Claims::new(s.clone(), l.clone()),
             happenings.wakes,
         );
@@ -211,6 +217,15 @@ impl Hub {
             ratings: Arc::new(Ratings::new(core.clone(), s.clone(), l.clone())),
             conduct: Conduct::new(s.clone(), l.clone()),
             after: After::new(core.clone(), s.clone(), l.clone()),
+            reviews: Reviews::start(
+                &core,
+                s.clone(),
+                l.clone(),
+                reviewers,
+                qiguo_ai::review::REVIEW_NODES,
+                give_way,
+                happenings.ended_for_review,
+            ),
             replication: store
                 .is_postgres()
                 .then(|| Arc::new(Replication::new(core.clone(), s.clone(), l.clone()))),

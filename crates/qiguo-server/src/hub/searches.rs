@@ -11,7 +11,8 @@
 //! after its move is made, at the back of its lane: the games take turns. Hard searches
 //! occupy at most all threads but one (one thread, on one core), so that a quick search waits
 //! behind no Hard search where there are two cores or more, and behind at most the one running
-//! where there is one. A search is bounded by its level's nodes.
+//! where there is one. A search is bounded by its level's nodes. The games' reviews give way to
+//! every search, from when it is asked for until it is done ([`GiveWay`]).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -19,6 +20,8 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use qiguo_ai::{Engine, LevelSearch, Limits, TableSize};
 use qiguo_rules::{Level, Move, Position};
 use tokio::sync::oneshot;
+
+use crate::reviewing::GiveWay;
 
 /// The transposition table of one search: 16 MiB.
 const TABLE: TableSize = TableSize::megabytes(16);
@@ -94,6 +97,8 @@ impl Queue {
 struct Shared {
     queue: Mutex<Queue>,
     ready: Condvar,
+    /// The reviews, told of each search from when it is asked for until it is done.
+    give_way: Arc<GiveWay>,
 }
 
 impl Shared {
@@ -108,8 +113,8 @@ pub(crate) struct Searches {
 }
 
 impl Searches {
-    /// `threads` search threads (at least one).
-    pub(crate) fn start(threads: usize) -> Searches {
+    /// `threads` search threads (at least one), which the reviews give way to (`give_way`).
+    pub(crate) fn start(threads: usize, give_way: Arc<GiveWay>) -> Searches {
         let threads = threads.max(1);
         let shared = Arc::new(Shared {
             queue: Mutex::new(Queue {
@@ -117,6 +122,7 @@ impl Searches {
                 ..Queue::default()
             }),
             ready: Condvar::new(),
+            give_way,
         });
         for n in 0..threads {
             let shared = shared.clone();
@@ -160,6 +166,7 @@ impl Searches {
                 return None;
             }
             queue.lanes[Queue::lane(hard, attended)].push_back(Job { work, hard, answer });
+            self.shared.give_way.enter();
         }
         self.shared.ready.notify_one();
         answered.await.ok().flatten()
@@ -204,6 +211,7 @@ fn work(shared: &Shared) {
             }
         };
         let best = (job.work)();
+        shared.give_way.leave();
         if job.hard {
             shared.lock().hard_running -= 1;
             // A Hard job waiting may start now.
@@ -243,7 +251,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn quick_searches_and_present_people_go_first_each_lane_in_turn() {
-        let searches = Arc::new(Searches::start(1));
+        let searches = Arc::new(Searches::start(1, Arc::default()));
         let (ran, order) = mpsc::channel();
         let (open, gate) = mpsc::channel::<()>();
         let (started, has_started) = mpsc::channel();
@@ -298,7 +306,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn hard_searches_leave_a_thread_to_the_quick_ones() {
-        let searches = Arc::new(Searches::start(2));
+        let searches = Arc::new(Searches::start(2, Arc::default()));
         let (ran, order) = mpsc::channel();
         let (open, gate) = mpsc::channel();
         // A Hard search runs (held at its gate); a second Hard one waits although a thread is
@@ -333,7 +341,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_search_finds_a_legal_move() {
-        let searches = Searches::start(1);
+        let searches = Searches::start(1, Arc::default());
         let pos = Position::start(qiguo_rules::Rules::default());
         let best = searches
             .search(SearchAsk {

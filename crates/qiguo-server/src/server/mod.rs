@@ -88,10 +88,15 @@ pub struct ServerConfig {
     pub mail: Option<crate::mail::MailConfig>,
     /// The notifications it pushes to players' devices (`--push`); without it, none.
     pub push: Option<crate::push::PushConfig>,
+    /// Finished games reviewed at once here, each on a thread of the lowest priority that gives
+    /// way to the computers' searches; 0 leaves the reviews to workers on the same database
+    /// (`qiguo-server review`).
+    pub reviewers: usize,
 }
 
 impl ServerConfig {
-    /// Loopback, the default port, this database, no TLS.
+    /// Loopback, the default port, this database, no TLS, no reviewers (the command line's
+    /// default is one).
     pub fn new(db: impl Into<String>) -> ServerConfig {
         ServerConfig {
             bind: IpAddr::V4(Ipv4Addr::LOCALHOST),
@@ -106,6 +111,7 @@ impl ServerConfig {
             holiday_days: crate::hub::HOLIDAY_DAYS,
             mail: None,
             push: None,
+            reviewers: 0,
         }
     }
 }
@@ -310,6 +316,7 @@ pub async fn serve_store(
         config.holiday_days,
         mailing,
         pusher,
+        config.reviewers,
     )
     .await?;
     let secure = tls.is_some();

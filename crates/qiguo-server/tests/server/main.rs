@@ -20,6 +20,7 @@ mod page;
 mod push;
 mod quick;
 mod ratings;
+mod reviews;
 mod store;
 mod survival;
 mod talk;
