@@ -28,6 +28,9 @@ struct Args {
     /// Review at most this many games (the first of the files).
     #[arg(long, value_name = "G", value_parser = clap::value_parser!(u32).range(1..))]
     games: Option<u32>,
+    /// Also list the N moves that lost most, with what the review said of them.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    worst: usize,
     /// Games reviewed at once, one thread each.
     #[arg(long, value_name = "T", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=64))]
@@ -42,6 +45,9 @@ fn refuse(message: &str) -> ExitCode {
 /// the seconds they took.
 struct Reviewed {
     losses: Vec<(String, f64)>,
+    /// The game's number, and its moves as reviewed.
+    game: u32,
+    moves: Vec<review::MoveReview>,
     positions: usize,
     seconds: f64,
 }
@@ -100,7 +106,9 @@ fn main() -> ExitCode {
                     let mut all = done.lock().unwrap_or_else(|e| e.into_inner());
                     all.push(Reviewed {
                         losses,
+                        game: record.game,
                         positions: reviewed.moves.len() + 1,
+                        moves: reviewed.moves,
                         seconds,
                     });
                     eprintln!("{} of {total} games reviewed", all.len());
@@ -155,6 +163,29 @@ fn main() -> ExitCode {
             share(MISTAKE),
             share(BLUNDER),
         );
+    }
+    if args.worst > 0 {
+        let mut worst: Vec<(u32, &review::MoveReview)> = done
+            .iter()
+            .flat_map(|r| r.moves.iter().map(move |m| (r.game, m)))
+            .collect();
+        worst.sort_by(|a, b| b.1.loss().total_cmp(&a.1.loss()));
+        println!(
+            "\n| game | ply | mover | played | best | best's chance | played's chance | loss |"
+        );
+        println!("|---:|---:|---|---|---|---:|---:|---:|");
+        for (game, m) in worst.into_iter().take(args.worst) {
+            println!(
+                "| {game} | {} | {} | {} | {} | {:.3} | {:.3} | {:.3} |",
+                m.ply,
+                m.mover.title(),
+                m.played,
+                m.best,
+                m.best_chance,
+                m.played_chance,
+                m.loss()
+            );
+        }
     }
     ExitCode::SUCCESS
 }
