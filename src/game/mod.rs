@@ -19,6 +19,7 @@ pub mod online;
 pub mod pace;
 pub(crate) mod preferences;
 pub mod recap;
+pub mod review;
 pub mod saving;
 pub mod schedule;
 pub(crate) mod search;

@@ -4,7 +4,8 @@ use bevy::prelude::*;
 
 use crate::game::{
     art, awareness, board, camera, computer, frames, hint, input, lessons, online, pace,
-    preferences, recap, saving, schedule, selection, sound, state, stones, telling, tools, ui,
+    preferences, recap, review, saving, schedule, selection, sound, state, stones, telling, tools,
+    ui,
 };
 
 /// The game's state and behaviour, without rendering: `Match`, the rules system, board and
@@ -32,6 +33,7 @@ pub fn logic_plugins(app: &mut App) {
         lessons::plugin,
         telling::plugin,
     ));
+    app.add_plugins(review::plugin);
 }
 
 /// Rendering, picking, the camera and the interface, on top of [`logic_plugins`].

@@ -39,6 +39,7 @@ pub(crate) mod notify;
 pub mod push;
 pub(crate) mod quick;
 pub mod ratings;
+mod review;
 mod shared;
 mod table;
 pub(crate) mod table_view;
@@ -93,6 +94,7 @@ pub(super) fn plugin(app: &mut App) {
             mail::plugin,
             push::plugin,
             ratings::plugin,
+            review::plugin,
         ))
         .add_systems(Update, recap_on_open.in_set(AppSystems::SyncView))
         // What the link brings is drawn at once.

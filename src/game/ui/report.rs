@@ -8,10 +8,12 @@ use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, Task, futures::check_ready};
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
-use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
+use egui_plot::{Legend, Line, MarkerShape, Plot, PlotPoint, PlotPoints, Points, VLine};
+use qiguo_ai::review::{GameReview, MistakeKind};
 
 use crate::game::art::palette::Palette;
 use crate::game::frames::Redraw;
+use crate::game::review::{ReviewShown, Reviewed};
 use crate::game::state::{Match, ReviewRequested, Turn};
 use crate::game::ui::kit::badge;
 use crate::i18n::Tr;
@@ -76,12 +78,19 @@ pub(super) fn report_window(
     mut contexts: EguiContexts,
     mut window: ResMut<ReportWindow>,
     the_match: Res<Match>,
+    reviewed: Res<Reviewed>,
     palette: Res<Palette>,
     mut steps: MessageWriter<ReviewRequested>,
+    mut redraw: Redraw,
     tr: Res<Tr>,
 ) -> Result {
     let tr = *tr;
     let ctx = contexts.ctx_mut()?;
+    // The review's progress, looked at once a second while it is made.
+    if matches!(reviewed.status, ReviewShown::Making { .. }) {
+        redraw.within(std::time::Duration::from_secs(1));
+    }
+    let review = reviewed.done_for(the_match.turn()).cloned();
     let mut open = true;
     let stale = window
         .made
@@ -109,7 +118,13 @@ pub(super) fn report_window(
                 if stale {
                     ui.label(RichText::new(tr.text("report-making")).italics().weak());
                 }
+                if let Some(words) = review_status(&reviewed.status, tr) {
+                    ui.label(RichText::new(words).italics().weak());
+                }
             });
+            // The chances are the review's where it is made (searched, move by move), else the
+            // evaluation's.
+            let reviewed_chances = review.as_ref().filter(|_| !material);
             let plot = Plot::new("report_chart")
                 .height(220.0)
                 // Top left: the chances start low, and the winner's line ends at the right.
@@ -121,15 +136,26 @@ pub(super) fn report_window(
                 } else {
                     "report-chances"
                 }));
-            plot.show(ui, |plot_ui| {
+            let marks = reviewed_chances.map_or_else(Vec::new, |r| mistake_marks(r, &the_match));
+            let shown = plot.show(ui, |plot_ui| {
                 for k in &report.kingdoms {
-                    let values = if material { &k.material } else { &k.chances };
                     let scale = if material { 1.0 } else { 100.0 };
-                    let points: PlotPoints = values
-                        .iter()
-                        .enumerate()
-                        .map(|(ply, v)| [ply as f64, v * scale])
-                        .collect();
+                    let points: PlotPoints = match reviewed_chances {
+                        Some(review) => (0..=review.moves.len())
+                            .filter_map(|ply| {
+                                let c = review.chances_after(ply)?[k.kingdom.index()];
+                                Some([ply as f64, c * scale])
+                            })
+                            .collect(),
+                        None => {
+                            let values = if material { &k.material } else { &k.chances };
+                            values
+                                .iter()
+                                .enumerate()
+                                .map(|(ply, v)| [ply as f64, v * scale])
+                                .collect()
+                        }
+                    };
                     plot_ui.line(
                         Line::new(tr.kingdom(k.kingdom), points)
                             .color(colour(*palette, k.kingdom))
@@ -146,7 +172,43 @@ pub(super) fn report_window(
                         .style(egui_plot::LineStyle::dashed_loose()),
                     );
                 }
+                for (kind, shape, colour) in MARK_STYLES {
+                    let points: PlotPoints = marks
+                        .iter()
+                        .filter(|m| m.kind == kind)
+                        .map(|m| [m.ply as f64, m.chance * 100.0])
+                        .collect();
+                    if !points.is_empty() {
+                        plot_ui.points(
+                            Points::new(tr.text(mistake_kind_id(kind)), points)
+                                .shape(shape)
+                                .color(colour)
+                                .filled(true)
+                                .radius(5.0),
+                        );
+                    }
+                }
             });
+            // A mark clicked or tapped: its move, in review.
+            if shown.response.clicked()
+                && let Some(at) = shown.response.interact_pointer_pos()
+                && let Some(mark) = marks
+                    .iter()
+                    .map(|m| {
+                        let on_screen = shown
+                            .transform
+                            .position_from_point(&PlotPoint::new(m.ply as f64, m.chance * 100.0));
+                        (m, on_screen.distance(at))
+                    })
+                    .filter(|(_, d)| *d <= MARK_REACH)
+                    .min_by(|a, b| a.1.total_cmp(&b.1))
+                    .map(|(m, _)| m)
+            {
+                steps.write(ReviewRequested::Ply(mark.ply));
+            }
+            if let Some(review) = reviewed_chances {
+                mistakes_list(ui, review, &marks, tr, &mut steps);
+            }
             ui.separator();
             egui::Grid::new("report_table")
                 .num_columns(5)
@@ -212,4 +274,150 @@ pub(super) fn report_window(
     window.material = material;
     window.open = open;
     Ok(())
+}
+
+/// How near a click or a tap must come to a mistake's mark to take it, in points.
+const MARK_REACH: f32 = 14.0;
+
+/// How each kind of mark is drawn: its shape and colour.
+const MARK_STYLES: [(MistakeKind, MarkerShape, Color32); 5] = [
+    (
+        MistakeKind::Inaccuracy,
+        MarkerShape::Circle,
+        Color32::from_rgb(240, 210, 90),
+    ),
+    (
+        MistakeKind::Mistake,
+        MarkerShape::Square,
+        Color32::from_rgb(245, 150, 60),
+    ),
+    (
+        MistakeKind::Blunder,
+        MarkerShape::Diamond,
+        Color32::from_rgb(235, 70, 60),
+    ),
+    (
+        MistakeKind::Allowed,
+        MarkerShape::Down,
+        Color32::from_rgb(200, 120, 230),
+    ),
+    (
+        MistakeKind::GeneralTaken,
+        MarkerShape::Cross,
+        Color32::from_rgb(230, 230, 230),
+    ),
+];
+
+/// The words for a kind of mistake.
+fn mistake_kind_id(kind: MistakeKind) -> &'static str {
+    match kind {
+        MistakeKind::Inaccuracy => "review-inaccuracy",
+        MistakeKind::Mistake => "review-mistake",
+        MistakeKind::Blunder => "review-blunder",
+        MistakeKind::Allowed => "review-allowed",
+        MistakeKind::GeneralTaken => "review-general-taken",
+    }
+}
+
+/// A mistake's mark on the chart: after its move, on the line of the kingdom it cost.
+struct Mark {
+    ply: usize,
+    kingdom: qiguo_rules::Kingdom,
+    kind: MistakeKind,
+    /// The kingdom's chance after the move (from 0 to 1).
+    chance: f64,
+    loss: f64,
+}
+
+/// The marks of the mistakes of the people in the game (not the computers'), and of the
+/// moves that decided their kingdoms' fate.
+fn mistake_marks(review: &GameReview, the_match: &Match) -> Vec<Mark> {
+    review
+        .mistakes
+        .iter()
+        .filter(|m| the_match.computer(m.kingdom).is_none())
+        .filter_map(|m| {
+            let chance = review.chances_after(m.ply)?[m.kingdom.index()];
+            Some(Mark {
+                ply: m.ply,
+                kingdom: m.kingdom,
+                kind: m.kind,
+                chance,
+                loss: m.loss,
+            })
+        })
+        .collect()
+}
+
+/// Where the review stands, in words, unless it is made (or not to be made).
+fn review_status(status: &ReviewShown, tr: Tr) -> Option<String> {
+    match status {
+        ReviewShown::None | ReviewShown::Done(_) => None,
+        ReviewShown::Making { done, of } => Some(tr!(
+            tr,
+            "review-making",
+            percent = (100 * done / (*of).max(1)).min(99)
+        )),
+        ReviewShown::Waiting => Some(tr.text("review-waiting")),
+        ReviewShown::Failed(why) => Some(tr!(tr, "review-failed", why = why.clone())),
+    }
+}
+
+/// The people's mistakes, worst first within each kingdom, each a button to its move.
+fn mistakes_list(
+    ui: &mut egui::Ui,
+    review: &GameReview,
+    marks: &[Mark],
+    tr: Tr,
+    steps: &mut MessageWriter<ReviewRequested>,
+) {
+    ui.separator();
+    ui.label(RichText::new(tr.text("review-mistakes")).strong());
+    if marks.is_empty() {
+        ui.label(RichText::new(tr.text("review-no-mistakes")).weak());
+        return;
+    }
+    let mut sorted: Vec<&Mark> = marks.iter().collect();
+    sorted.sort_by(|a, b| a.ply.cmp(&b.ply).then(a.kingdom.cmp(&b.kingdom)));
+    ui.horizontal_wrapped(|ui| {
+        for mark in sorted {
+            let Some(mv) = review.moves.get(mark.ply - 1) else {
+                continue;
+            };
+            let label = tr!(
+                tr,
+                "review-mistake-line",
+                ply = mark.ply,
+                kingdom = tr.kingdom(mark.kingdom),
+                kind = tr.text(mistake_kind_id(mark.kind)),
+                loss = format!("{:.0}", 100.0 * mark.loss)
+            );
+            let hint = if mark.kind.is_own_move() {
+                tr!(
+                    tr,
+                    "review-mistake-hint",
+                    played = mv.played.to_string(),
+                    best = mv.best.to_string()
+                )
+            } else {
+                tr!(
+                    tr,
+                    "review-taken-hint",
+                    mover = tr.kingdom(mv.mover),
+                    played = mv.played.to_string()
+                )
+            };
+            let colour = MARK_STYLES
+                .iter()
+                .find(|(k, _, _)| *k == mark.kind)
+                .map_or(Color32::WHITE, |(_, _, c)| *c);
+            if ui
+                .button(RichText::new(label).color(colour))
+                .on_hover_text(hint)
+                .clicked()
+            {
+                steps.write(ReviewRequested::Ply(mark.ply));
+            }
+        }
+    });
 }
