@@ -397,7 +397,6 @@ report-making = Working out the report…
 report-chances = Chances (%)
 report-material = Material
 report-moves = moves
-report-fell = { $kingdom } falls
 report-kingdom = Kingdom
 report-took = Took
 report-lost = Lost

@@ -378,7 +378,6 @@ report-making = Räknar fram rapporten…
 report-chances = Chanser (%)
 report-material = Material
 report-moves = drag
-report-fell = { $kingdom } faller
 report-kingdom = Rike
 report-took = Tog
 report-lost = Förlorade

@@ -364,7 +364,6 @@ report-making = 正在計算報告…
 report-chances = 勝算（%）
 report-material = 子力
 report-moves = 步
-report-fell = { $kingdom }亡
 report-kingdom = 國
 report-took = 吃
 report-lost = 損

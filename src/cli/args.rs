@@ -101,6 +101,11 @@ pub struct GameArgs {
     /// later, until the window closes (a window left playing for a long measurement).
     #[arg(long, conflicts_with_all = ["screenshot", "bench_frames", "join"])]
     pub again: bool,
+    /// Open the Game report at once: how the game went, and, for a game over (with --moves
+    /// that end it), its review (each move searched, the people's mistakes marked). With
+    /// --screenshot, the picture waits for the review.
+    #[arg(long, conflicts_with = "join")]
+    pub report: bool,
 }
 
 /// A seating that is neither a number of players nor a list of kingdoms.
@@ -218,6 +223,7 @@ impl GameArgs {
             no_render: self.no_render,
             busy: self.busy,
             again: self.again,
+            report: self.report,
             offscreen: self.offscreen,
             language: self.language,
             invitation: self.join.clone(),

@@ -39,6 +39,7 @@ pub fn run() {
         no_render: false,
         busy: false,
         again: false,
+        report: false,
         offscreen: None,
         language: None,
         plain: invitation.is_none(),

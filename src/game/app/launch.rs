@@ -148,6 +148,8 @@ pub struct Launch {
     pub busy: bool,
     /// A game of computers only begins again whenever it ends (`--again`).
     pub again: bool,
+    /// The Game report open at once (`--report`).
+    pub report: bool,
     /// Draw into an image of this size instead of a window (benchmarks and screenshots only;
     /// no window and no display needed).
     pub offscreen: Option<Screen>,

@@ -166,6 +166,9 @@ pub fn game_app(launch: Launch) -> App {
     }
     logic_plugins(&mut app);
     view_plugins(&mut app);
+    if launch.report {
+        crate::game::ui::open_report(&mut app);
+    }
     // A frame when something changes; the benchmark and the screenshot draw every frame.
     if launch.screenshot.is_none() && launch.bench_frames.is_none() {
         crate::game::frames::draw_on_demand(&mut app);

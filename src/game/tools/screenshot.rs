@@ -1,7 +1,8 @@
 //! Screenshot mode: once the scene is fully drawn, save a PNG of the window (or of the image
 //! drawn into with `--offscreen`) and exit. The app compiles pipelines synchronously in this
 //! mode, so the frames drawn are complete; a few frames more let the interface lay itself out.
-//! With `--bench-frames` as well, the picture waits for the last timed frame.
+//! With `--bench-frames` as well, the picture waits for the last timed frame; a game over
+//! waits for its review.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -34,6 +35,9 @@ pub(crate) struct ScreenshotRequest {
 /// time) to install its font and lay out its windows.
 const SETTLE_FRAMES: u32 = 12;
 
+/// Frames drawn after everything waited for is there, before the picture is taken.
+const AFTER_READY_FRAMES: u32 = 3;
+
 /// Real time after which an untaken screenshot counts as failed (software rendering may draw
 /// one frame a second while it compiles pipelines).
 const GIVE_UP_AFTER: Duration = Duration::from_secs(300);
@@ -46,6 +50,8 @@ fn take_screenshot(
     bench: Option<Res<BenchFrames>>,
     timed: Option<Res<FramesTimed>>,
     wood: Option<Res<crate::game::board::SharperWood>>,
+    reviewed: Option<Res<crate::game::review::Reviewed>>,
+    mut ready_since: Local<Option<u32>>,
     mut taken: Local<bool>,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -56,7 +62,22 @@ fn take_screenshot(
     }
     // The board's top and the table in their whole textures, too (drawn over the first frames).
     let wood_drawn = wood.is_none_or(|wood| wood.done());
-    if *taken || frames.0 < SETTLE_FRAMES || (bench.is_some() && timed.is_none()) || !wood_drawn {
+    // A game over is in its review (`--report` shows it): being made, it is waited for.
+    let reviewing = reviewed
+        .is_some_and(|r| matches!(r.status, crate::game::review::ReviewShown::Making { .. }));
+    if *taken
+        || frames.0 < SETTLE_FRAMES
+        || (bench.is_some() && timed.is_none())
+        || !wood_drawn
+        || reviewing
+    {
+        *ready_since = None;
+        return;
+    }
+    // What came last (a review's text) is laid out, and its glyphs in the font's texture, a
+    // frame or two after it first shows.
+    let since = *ready_since.get_or_insert(frames.0);
+    if frames.0 < since + AFTER_READY_FRAMES {
         return;
     }
     *taken = true;

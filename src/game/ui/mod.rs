@@ -46,6 +46,11 @@ use dialogs::NewGameForm;
 use files::FilesForm;
 use status::Toast;
 
+/// Opens the Game report (`--report`).
+pub(crate) fn open_report(app: &mut App) {
+    app.world_mut().resource_mut::<report::ReportWindow>().open = true;
+}
+
 pub(crate) fn plugin(app: &mut App) {
     app.add_plugins((fingers::plugin, tabs::plugin))
         .init_resource::<NewGameForm>()

@@ -136,16 +136,18 @@ pub(super) fn report_window(
                 } else {
                     "report-chances"
                 }));
-            let marks = reviewed_chances.map_or_else(Vec::new, |r| mistake_marks(r, &the_match));
+            let smoothed = reviewed_chances.map(|r| by_round(r));
+            let marks = reviewed_chances
+                .zip(smoothed.as_deref())
+                .map_or_else(Vec::new, |(r, s)| mistake_marks(r, s, &the_match));
             let shown = plot.show(ui, |plot_ui| {
                 for k in &report.kingdoms {
                     let scale = if material { 1.0 } else { 100.0 };
-                    let points: PlotPoints = match reviewed_chances {
-                        Some(review) => (0..=review.moves.len())
-                            .filter_map(|ply| {
-                                let c = review.chances_after(ply)?[k.kingdom.index()];
-                                Some([ply as f64, c * scale])
-                            })
+                    let points: PlotPoints = match &smoothed {
+                        Some(smoothed) => smoothed
+                            .iter()
+                            .enumerate()
+                            .map(|(ply, c)| [ply as f64, c[k.kingdom.index()] * scale])
                             .collect(),
                         None => {
                             let values = if material { &k.material } else { &k.chances };
@@ -162,14 +164,14 @@ pub(super) fn report_window(
                             .width(2.0),
                     );
                 }
+                // The legend names the kingdoms only (the falls' dashes are in their colours,
+                // the marks' kinds under the chart): fourteen entries would cover the chart.
                 for fall in &report.falls {
                     plot_ui.vline(
-                        VLine::new(
-                            tr!(tr, "report-fell", kingdom = tr.kingdom(fall.kingdom)),
-                            fall.ply as f64,
-                        )
-                        .color(colour(*palette, fall.kingdom).gamma_multiply(0.7))
-                        .style(egui_plot::LineStyle::dashed_loose()),
+                        VLine::new("", fall.ply as f64)
+                            .id(egui::Id::new(("fall", fall.kingdom)))
+                            .color(colour(*palette, fall.kingdom).gamma_multiply(0.7))
+                            .style(egui_plot::LineStyle::dashed_loose()),
                     );
                 }
                 for (kind, shape, colour) in MARK_STYLES {
@@ -180,7 +182,8 @@ pub(super) fn report_window(
                         .collect();
                     if !points.is_empty() {
                         plot_ui.points(
-                            Points::new(tr.text(mistake_kind_id(kind)), points)
+                            Points::new("", points)
+                                .id(egui::Id::new(("mistakes", kind)))
                                 .shape(shape)
                                 .color(colour)
                                 .filled(true)
@@ -329,15 +332,41 @@ struct Mark {
     loss: f64,
 }
 
+/// Each kingdom's chance after each number of moves, averaged over the round about it (seven
+/// moves): each position's chances hold what its mover's own search found, which lifts the
+/// mover's line at its every turn; over a round each kingdom has had its turn once. The end is
+/// the end's (the winner's 1).
+fn by_round(review: &GameReview) -> Vec<[f64; 7]> {
+    let all: Vec<[f64; 7]> = (0..=review.moves.len())
+        .filter_map(|ply| review.chances_after(ply))
+        .collect();
+    let last = all.len().saturating_sub(1);
+    (0..all.len())
+        .map(|ply| {
+            if ply == last {
+                return all[ply];
+            }
+            let window = &all[ply.saturating_sub(3)..(ply + 4).min(last)];
+            let mut mean = [0.0; 7];
+            for c in window {
+                for (m, v) in mean.iter_mut().zip(c) {
+                    *m += v / window.len() as f64;
+                }
+            }
+            mean
+        })
+        .collect()
+}
+
 /// The marks of the mistakes of the people in the game (not the computers'), and of the
-/// moves that decided their kingdoms' fate.
-fn mistake_marks(review: &GameReview, the_match: &Match) -> Vec<Mark> {
+/// moves that decided their kingdoms' fate, on the lines as drawn (`smoothed`).
+fn mistake_marks(review: &GameReview, smoothed: &[[f64; 7]], the_match: &Match) -> Vec<Mark> {
     review
         .mistakes
         .iter()
         .filter(|m| the_match.computer(m.kingdom).is_none())
         .filter_map(|m| {
-            let chance = review.chances_after(m.ply)?[m.kingdom.index()];
+            let chance = smoothed.get(m.ply)?[m.kingdom.index()];
             Some(Mark {
                 ply: m.ply,
                 kingdom: m.kingdom,
