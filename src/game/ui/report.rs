@@ -91,6 +91,7 @@ pub(super) fn report_window(
         redraw.within(std::time::Duration::from_secs(1));
     }
     let review = reviewed.done_for(the_match.turn()).cloned();
+    let screen = ctx.content_rect();
     let mut open = true;
     let stale = window
         .made
@@ -104,175 +105,182 @@ pub(super) fn report_window(
         .open(&mut open)
         .frame(frame)
         .default_width(680.0)
+        .max_width(screen.width() - 16.0)
+        .max_height((screen.height() - 40.0).max(200.0))
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .collapsible(false)
         .show(ctx, |ui| {
             crate::game::widgets::take_the_keyboards_focus(ui);
-            let Some((_, report)) = &window.made else {
-                ui.label(RichText::new(tr.text("report-making")).italics());
-                return;
-            };
-            ui.horizontal(|ui| {
-                ui.radio_value(&mut material, false, tr.text("report-chances"));
-                ui.radio_value(&mut material, true, tr.text("report-material"));
-                if stale {
-                    ui.label(RichText::new(tr.text("report-making")).italics().weak());
-                }
-                if let Some(words) = review_status(&reviewed.status, tr) {
-                    ui.label(RichText::new(words).italics().weak());
-                }
-            });
-            // The chances are the review's where it is made (searched, move by move), else the
-            // evaluation's.
-            let reviewed_chances = review.as_ref().filter(|_| !material);
-            let plot = Plot::new("report_chart")
-                .height(220.0)
-                // Top left: the chances start low, and the winner's line ends at the right.
-                .legend(Legend::default().position(egui_plot::Corner::LeftTop))
-                .allow_scroll(false)
-                .x_axis_label(tr.text("report-moves"))
-                .y_axis_label(tr.text(if material {
-                    "report-material"
-                } else {
-                    "report-chances"
-                }));
-            let smoothed = reviewed_chances.map(|r| by_round(r));
-            let marks = reviewed_chances
-                .zip(smoothed.as_deref())
-                .map_or_else(Vec::new, |(r, s)| mistake_marks(r, s, &the_match));
-            let shown = plot.show(ui, |plot_ui| {
-                for k in &report.kingdoms {
-                    let scale = if material { 1.0 } else { 100.0 };
-                    let points: PlotPoints = match &smoothed {
-                        Some(smoothed) => smoothed
-                            .iter()
-                            .enumerate()
-                            .map(|(ply, c)| [ply as f64, c[k.kingdom.index()] * scale])
-                            .collect(),
-                        None => {
-                            let values = if material { &k.material } else { &k.chances };
-                            values
-                                .iter()
-                                .enumerate()
-                                .map(|(ply, v)| [ply as f64, v * scale])
-                                .collect()
-                        }
-                    };
-                    plot_ui.line(
-                        Line::new(tr.kingdom(k.kingdom), points)
-                            .color(colour(*palette, k.kingdom))
-                            .width(2.0),
-                    );
-                }
-                // The legend names the kingdoms only (the falls' dashes are in their colours,
-                // the marks' kinds under the chart): fourteen entries would cover the chart.
-                for fall in &report.falls {
-                    plot_ui.vline(
-                        VLine::new("", fall.ply as f64)
-                            .id(egui::Id::new(("fall", fall.kingdom)))
-                            .color(colour(*palette, fall.kingdom).gamma_multiply(0.7))
-                            .style(egui_plot::LineStyle::dashed_loose()),
-                    );
-                }
-                for (kind, shape, colour) in MARK_STYLES {
-                    let points: PlotPoints = marks
-                        .iter()
-                        .filter(|m| m.kind == kind)
-                        .map(|m| [m.ply as f64, m.chance * 100.0])
-                        .collect();
-                    if !points.is_empty() {
-                        plot_ui.points(
-                            Points::new("", points)
-                                .id(egui::Id::new(("mistakes", kind)))
-                                .shape(shape)
-                                .color(colour)
-                                .filled(true)
-                                .radius(5.0),
-                        );
-                    }
-                }
-            });
-            // A mark clicked or tapped: its move, in review.
-            if shown.response.clicked()
-                && let Some(at) = shown.response.interact_pointer_pos()
-                && let Some(mark) = marks
-                    .iter()
-                    .map(|m| {
-                        let on_screen = shown
-                            .transform
-                            .position_from_point(&PlotPoint::new(m.ply as f64, m.chance * 100.0));
-                        (m, on_screen.distance(at))
-                    })
-                    .filter(|(_, d)| *d <= MARK_REACH)
-                    .min_by(|a, b| a.1.total_cmp(&b.1))
-                    .map(|(m, _)| m)
-            {
-                steps.write(ReviewRequested::Ply(mark.ply));
-            }
-            if let Some(review) = reviewed_chances {
-                mistakes_list(ui, review, &marks, tr, &mut steps);
-            }
-            ui.separator();
-            egui::Grid::new("report_table")
-                .num_columns(5)
-                .striped(true)
+            // On a phone's screen the report is longer than the screen: it scrolls.
+            egui::ScrollArea::vertical()
+                .max_height((screen.height() - 120.0).max(160.0))
                 .show(ui, |ui| {
-                    for id in [
-                        "report-kingdom",
-                        "report-took",
-                        "report-lost",
-                        "report-hints",
-                    ] {
-                        ui.label(RichText::new(tr.text(id)).small().weak());
-                    }
-                    ui.label(RichText::new(tr.text("report-standing")).small().weak());
-                    ui.end_row();
-                    for k in &report.kingdoms {
-                        ui.horizontal(|ui| {
-                            badge(ui, k.kingdom, 16.0, false);
-                            ui.label(tr.kingdom(k.kingdom));
-                        });
-                        ui.label(k.captures.to_string());
-                        ui.label(k.losses.to_string());
-                        ui.label(k.hints.to_string());
-                        ui.label(
-                            RichText::new(crate::game::ui::standings::standing_text(
-                                tr,
-                                the_match.position(),
-                                k.kingdom,
-                            ))
-                            .small(),
-                        );
-                        ui.end_row();
-                    }
-                });
-            if !report.turning_points.is_empty() {
-                ui.separator();
-                ui.label(RichText::new(tr.text("report-turning-points")).strong());
-                ui.horizontal_wrapped(|ui| {
-                    for t in &report.turning_points {
-                        let label = tr!(
-                            tr,
-                            "report-turning-point",
-                            ply = t.ply,
-                            kingdom = tr.kingdom(t.kingdom),
-                            swing = format!("{:+.0}", 100.0 * t.swing)
-                        );
-                        if ui
-                            .button(label)
-                            .on_hover_text(tr!(
-                                tr,
-                                "report-turning-point-hint",
-                                mover = tr.kingdom(t.mover),
-                                mv = t.mv.as_str()
-                            ))
-                            .clicked()
-                        {
-                            steps.write(ReviewRequested::Ply(t.ply));
+                    let Some((_, report)) = &window.made else {
+                        ui.label(RichText::new(tr.text("report-making")).italics());
+                        return;
+                    };
+                    ui.horizontal(|ui| {
+                        ui.radio_value(&mut material, false, tr.text("report-chances"));
+                        ui.radio_value(&mut material, true, tr.text("report-material"));
+                        if stale {
+                            ui.label(RichText::new(tr.text("report-making")).italics().weak());
                         }
+                        if let Some(words) = review_status(&reviewed.status, tr) {
+                            ui.label(RichText::new(words).italics().weak());
+                        }
+                    });
+                    // The chances are the review's where it is made (searched, move by move), else the
+                    // evaluation's.
+                    let reviewed_chances = review.as_ref().filter(|_| !material);
+                    let plot = Plot::new("report_chart")
+                        .height(220.0)
+                        // Top left: the chances start low, and the winner's line ends at the right.
+                        .legend(Legend::default().position(egui_plot::Corner::LeftTop))
+                        .allow_scroll(false)
+                        .x_axis_label(tr.text("report-moves"))
+                        .y_axis_label(tr.text(if material {
+                            "report-material"
+                        } else {
+                            "report-chances"
+                        }));
+                    let smoothed = reviewed_chances.map(|r| by_round(r));
+                    let marks = reviewed_chances
+                        .zip(smoothed.as_deref())
+                        .map_or_else(Vec::new, |(r, s)| mistake_marks(r, s, &the_match));
+                    let shown = plot.show(ui, |plot_ui| {
+                        for k in &report.kingdoms {
+                            let scale = if material { 1.0 } else { 100.0 };
+                            let points: PlotPoints = match &smoothed {
+                                Some(smoothed) => smoothed
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(ply, c)| [ply as f64, c[k.kingdom.index()] * scale])
+                                    .collect(),
+                                None => {
+                                    let values = if material { &k.material } else { &k.chances };
+                                    values
+                                        .iter()
+                                        .enumerate()
+                                        .map(|(ply, v)| [ply as f64, v * scale])
+                                        .collect()
+                                }
+                            };
+                            plot_ui.line(
+                                Line::new(tr.kingdom(k.kingdom), points)
+                                    .color(colour(*palette, k.kingdom))
+                                    .width(2.0),
+                            );
+                        }
+                        // The legend names the kingdoms only (the falls' dashes are in their colours,
+                        // the marks' kinds under the chart): fourteen entries would cover the chart.
+                        for fall in &report.falls {
+                            plot_ui.vline(
+                                VLine::new("", fall.ply as f64)
+                                    .id(egui::Id::new(("fall", fall.kingdom)))
+                                    .color(colour(*palette, fall.kingdom).gamma_multiply(0.7))
+                                    .style(egui_plot::LineStyle::dashed_loose()),
+                            );
+                        }
+                        for (kind, shape, colour) in MARK_STYLES {
+                            let points: PlotPoints = marks
+                                .iter()
+                                .filter(|m| m.kind == kind)
+                                .map(|m| [m.ply as f64, m.chance * 100.0])
+                                .collect();
+                            if !points.is_empty() {
+                                plot_ui.points(
+                                    Points::new("", points)
+                                        .id(egui::Id::new(("mistakes", kind)))
+                                        .shape(shape)
+                                        .color(colour)
+                                        .filled(true)
+                                        .radius(5.0),
+                                );
+                            }
+                        }
+                    });
+                    // A mark clicked or tapped: its move, in review.
+                    if shown.response.clicked()
+                        && let Some(at) = shown.response.interact_pointer_pos()
+                        && let Some(mark) = marks
+                            .iter()
+                            .map(|m| {
+                                let on_screen = shown.transform.position_from_point(
+                                    &PlotPoint::new(m.ply as f64, m.chance * 100.0),
+                                );
+                                (m, on_screen.distance(at))
+                            })
+                            .filter(|(_, d)| *d <= MARK_REACH)
+                            .min_by(|a, b| a.1.total_cmp(&b.1))
+                            .map(|(m, _)| m)
+                    {
+                        steps.write(ReviewRequested::Ply(mark.ply));
+                    }
+                    if let Some(review) = reviewed_chances {
+                        mistakes_list(ui, review, &marks, tr, &mut steps);
+                    }
+                    ui.separator();
+                    egui::Grid::new("report_table")
+                        .num_columns(5)
+                        .striped(true)
+                        .show(ui, |ui| {
+                            for id in [
+                                "report-kingdom",
+                                "report-took",
+                                "report-lost",
+                                "report-hints",
+                            ] {
+                                ui.label(RichText::new(tr.text(id)).small().weak());
+                            }
+                            ui.label(RichText::new(tr.text("report-standing")).small().weak());
+                            ui.end_row();
+                            for k in &report.kingdoms {
+                                ui.horizontal(|ui| {
+                                    badge(ui, k.kingdom, 16.0, false);
+                                    ui.label(tr.kingdom(k.kingdom));
+                                });
+                                ui.label(k.captures.to_string());
+                                ui.label(k.losses.to_string());
+                                ui.label(k.hints.to_string());
+                                ui.label(
+                                    RichText::new(crate::game::ui::standings::standing_text(
+                                        tr,
+                                        the_match.position(),
+                                        k.kingdom,
+                                    ))
+                                    .small(),
+                                );
+                                ui.end_row();
+                            }
+                        });
+                    if !report.turning_points.is_empty() {
+                        ui.separator();
+                        ui.label(RichText::new(tr.text("report-turning-points")).strong());
+                        ui.horizontal_wrapped(|ui| {
+                            for t in &report.turning_points {
+                                let label = tr!(
+                                    tr,
+                                    "report-turning-point",
+                                    ply = t.ply,
+                                    kingdom = tr.kingdom(t.kingdom),
+                                    swing = format!("{:+.0}", 100.0 * t.swing)
+                                );
+                                if ui
+                                    .button(label)
+                                    .on_hover_text(tr!(
+                                        tr,
+                                        "report-turning-point-hint",
+                                        mover = tr.kingdom(t.mover),
+                                        mv = t.mv.as_str()
+                                    ))
+                                    .clicked()
+                                {
+                                    steps.write(ReviewRequested::Ply(t.ply));
+                                }
+                            }
+                        });
                     }
                 });
-            }
         });
     window.material = material;
     window.open = open;
