@@ -1,10 +1,16 @@
 // The computer players' search, in a Web Worker off the page's drawing thread: the AI crate
-// alone (crates/qiguo-worker). Each message is a search job (JSON); each answer its result.
-import init, { think } from "./@WORKER_JS@";
+// alone (crates/qiguo-worker). Each message is a search job (JSON); each answer its result. A
+// message `review:` and a review job is a game's review, answered `review:` and the review.
+import init, { think, review } from "./@WORKER_JS@";
 
 const ready = init({ module_or_path: "@WORKER_WASM@" });
 
 self.onmessage = async (event) => {
   await ready;
-  self.postMessage(think(event.data));
+  const text = event.data;
+  if (text.startsWith("review:")) {
+    self.postMessage("review:" + review(text.slice("review:".length)));
+  } else {
+    self.postMessage(think(text));
+  }
 };

@@ -405,6 +405,7 @@ report-standing = Standing
 report-turning-points = Turning points (click to see the position)
 report-turning-point = Move { $ply }: { $kingdom } { $swing }%
 report-turning-point-hint = { $mover } played { $mv }
+review-making-started = Reviewing every move…
 review-making = Reviewing every move… { $percent } %
 review-waiting = The server is reviewing the game…
 review-failed = The game could not be reviewed: { $why }

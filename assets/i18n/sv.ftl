@@ -386,6 +386,7 @@ report-standing = Läge
 report-turning-points = Vändpunkter (klicka för att se ställningen)
 report-turning-point = Drag { $ply }: { $kingdom } { $swing } %
 report-turning-point-hint = { $mover } spelade { $mv }
+review-making-started = Går igenom varje drag…
 review-making = Går igenom varje drag… { $percent } %
 review-waiting = Servern går igenom partiet…
 review-failed = Partiet kunde inte gås igenom: { $why }

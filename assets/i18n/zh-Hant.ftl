@@ -372,6 +372,7 @@ report-standing = 狀態
 report-turning-points = 轉折點（點擊查看局面）
 report-turning-point = 第 { $ply } 步：{ $kingdom } { $swing }%
 report-turning-point-hint = { $mover }走了 { $mv }
+review-making-started = 正在逐步覆盤…
 review-making = 正在逐步覆盤…{ $percent }%
 review-waiting = 伺服器正在覆盤這局…
 review-failed = 這局無法覆盤：{ $why }

@@ -13,7 +13,8 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
 
 use bevy::log::{error, warn};
-use qiguo_ai::job::{SearchDone, SearchJob};
+use qiguo_ai::job::{ReviewDone, ReviewJob, SearchDone, SearchJob};
+use qiguo_ai::review::GameReview;
 use qiguo_ai::{Level, Limits, SearchResult};
 use qiguo_rules::{Game, PlayerInfo, Record};
 use wasm_bindgen::JsCast;
@@ -32,7 +33,12 @@ thread_local! {
     static ABANDONED: RefCell<HashSet<u64>> = RefCell::new(HashSet::new());
     /// Wakes the game when an answer is filed (it draws no frames while it waits).
     static WAKE: RefCell<Option<qiguo_client::Wake>> = const { RefCell::new(None) };
+    /// Reviews arrived and not yet taken, by job id.
+    static REVIEWED: RefCell<HashMap<u64, ReviewDone>> = RefCell::new(HashMap::new());
 }
+
+/// What a worker's answer to a review begins with (and its job, posted to it).
+const REVIEW_PREFIX: &str = "review:";
 
 static NEXT_SEARCHER: AtomicU32 = AtomicU32::new(1);
 static NEXT_JOB: AtomicU64 = AtomicU64::new(1);
@@ -102,6 +108,16 @@ fn spawn() -> Result<Worker, wasm_bindgen::JsValue> {
             warn!("the search worker sent something that is not text");
             return;
         };
+        if let Some(review) = text.strip_prefix(REVIEW_PREFIX) {
+            match ReviewDone::from_json(review) {
+                Ok(done) => {
+                    REVIEWED.with_borrow_mut(|all| all.insert(done.id, done));
+                    WAKE.with_borrow(|wake| wake.as_ref().map(|wake| wake()));
+                }
+                Err(e) => warn!("the review worker's answer could not be read: {e}"),
+            }
+            return;
+        }
         match SearchDone::from_json(&text) {
             Ok(done) => {
                 if !ABANDONED.with_borrow_mut(|gone| gone.remove(&done.id)) {
@@ -165,5 +181,54 @@ impl Search {
 impl Drop for Search {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+/// A game's review posted to a worker of its own (the computers' searches keep theirs, and a new
+/// game's computers never wait behind a review); the worker is ended when this is dropped.
+pub(crate) struct ReviewPosted {
+    id: u64,
+    worker: Worker,
+}
+
+impl ReviewPosted {
+    /// Posts `game`'s review at `nodes` to a new worker; `done` wakes the game when it comes.
+    /// `None` (said in the log) where no worker could be started.
+    pub(crate) fn start(game: &Game, nodes: u64, done: qiguo_client::Wake) -> Option<ReviewPosted> {
+        WAKE.set(Some(done));
+        let id = NEXT_JOB.fetch_add(1, Ordering::Relaxed);
+        let players = PlayerInfo::defaults(game.start_position().seats().player_count());
+        let job = ReviewJob {
+            id,
+            record: Record::from_game(game, players),
+            nodes,
+        };
+        let posted = spawn().and_then(|worker| {
+            worker.post_message(&format!("{REVIEW_PREFIX}{}", job.to_json()).into())?;
+            Ok(worker)
+        });
+        match posted {
+            Ok(worker) => Some(ReviewPosted { id, worker }),
+            Err(why) => {
+                error!("the game's review could not start: {why:?}");
+                None
+            }
+        }
+    }
+
+    /// The review once the worker has answered (or why there is none).
+    pub(crate) fn take(&mut self) -> Option<Result<GameReview, String>> {
+        let done = REVIEWED.with_borrow_mut(|all| all.remove(&self.id))?;
+        Some(match (done.review, done.error) {
+            (Some(review), _) => Ok(review),
+            (None, why) => Err(why.unwrap_or_default()),
+        })
+    }
+}
+
+impl Drop for ReviewPosted {
+    fn drop(&mut self) {
+        self.worker.terminate();
+        REVIEWED.with_borrow_mut(|all| all.remove(&self.id));
     }
 }

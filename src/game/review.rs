@@ -88,9 +88,13 @@ fn review_here(
     if let Some(job) = &mut reviewed.job {
         let (done, of) = job.progress();
         match job.take() {
-            Some(review) => {
+            Some(Ok(review)) => {
                 reviewed.job = None;
                 reviewed.status = ReviewShown::Done(Arc::new(review));
+            }
+            Some(Err(why)) => {
+                reviewed.job = None;
+                reviewed.status = ReviewShown::Failed(why);
             }
             None => {
                 if reviewed.status != (ReviewShown::Making { done, of }) {
@@ -177,11 +181,12 @@ mod local {
         }
 
         /// The review, once made.
-        pub(super) fn take(&mut self) -> Option<GameReview> {
+        pub(super) fn take(&mut self) -> Option<Result<GameReview, String>> {
             self.made
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .take()
+                .map(Ok)
         }
     }
 
@@ -192,29 +197,37 @@ mod local {
     }
 }
 
-/// In a page the game's own thread draws, and a review would stop it for a minute: a game at
-/// this screen is not reviewed there (a game followed from a server is, by its server).
+/// In a page, the review runs in a Web Worker of its own (`crate::browser::worker`), so that
+/// the page keeps drawing; it says nothing of its progress until it is done.
 #[cfg(target_arch = "wasm32")]
 mod local {
-    use qiguo_ai::review::GameReview;
+    use qiguo_ai::review::{GameReview, REVIEW_NODES};
     use qiguo_rules::Game;
 
-    pub(super) struct LocalReview;
+    use crate::browser::worker::ReviewPosted;
+
+    pub(super) struct LocalReview {
+        posted: ReviewPosted,
+        of: usize,
+    }
 
     impl LocalReview {
-        pub(super) fn start(
-            _game: &Game,
-            _wake: Option<qiguo_client::Wake>,
-        ) -> Option<LocalReview> {
-            None
+        pub(super) fn start(game: &Game, wake: Option<qiguo_client::Wake>) -> Option<LocalReview> {
+            let wake = wake.unwrap_or_else(|| std::sync::Arc::new(|| {}));
+            let posted = ReviewPosted::start(game, REVIEW_NODES, wake)?;
+            Some(LocalReview {
+                posted,
+                of: game.len() + 1,
+            })
         }
 
+        /// Nothing searched is told until the end.
         pub(super) fn progress(&self) -> (usize, usize) {
-            (0, 0)
+            (0, self.of)
         }
 
-        pub(super) fn take(&mut self) -> Option<GameReview> {
-            None
+        pub(super) fn take(&mut self) -> Option<Result<GameReview, String>> {
+            self.posted.take()
         }
     }
 }

@@ -1,6 +1,7 @@
 //! A search as a message: what to search ([`SearchJob`]) and what was found ([`SearchDone`]),
 //! both plain JSON, for a searcher that shares no memory with whoever asks — in a page, the
-//! Web Worker that keeps the search off the thread that draws.
+//! Web Worker that keeps the search off the thread that draws. A game's review goes the same
+//! way ([`ReviewJob`], [`ReviewDone`]).
 //!
 //! The game travels as its record (start position and moves), so the searcher sees the same
 //! position the game has, repetitions included.
@@ -123,6 +124,74 @@ impl SearchDone {
 
     /// An answer from JSON.
     pub fn from_json(text: &str) -> Result<SearchDone, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+}
+
+/// A game's review asked for (a page's worker reviews a game played at its screen): the game
+/// as its record, and the positions searched for each position.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ReviewJob {
+    /// Chosen by the asker; the answer carries it back.
+    pub id: u64,
+    /// The game, as its record.
+    pub record: Record,
+    /// Positions searched for each position ([`crate::review::REVIEW_NODES`]).
+    pub nodes: u64,
+}
+
+/// A review made, or why not.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReviewDone {
+    /// The job's id.
+    pub id: u64,
+    /// The review; `None` when the job could not be read or replayed.
+    pub review: Option<crate::review::GameReview>,
+    /// Why there is no review.
+    pub error: Option<String>,
+}
+
+impl ReviewJob {
+    /// The job as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a review job is always written")
+    }
+
+    /// A job from JSON.
+    pub fn from_json(text: &str) -> Result<ReviewJob, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// Replays the record and reviews the game.
+    pub fn run(&self) -> ReviewDone {
+        match self.record.replay() {
+            Ok(game) => ReviewDone {
+                id: self.id,
+                review: Some(crate::review::review(&game, self.nodes)),
+                error: None,
+            },
+            Err(e) => ReviewDone::failed(self.id, format!("the game cannot be replayed: {e}")),
+        }
+    }
+}
+
+impl ReviewDone {
+    /// No review, and why.
+    pub fn failed(id: u64, why: String) -> ReviewDone {
+        ReviewDone {
+            id,
+            review: None,
+            error: Some(why),
+        }
+    }
+
+    /// The answer as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a review's answer is always written")
+    }
+
+    /// An answer from JSON.
+    pub fn from_json(text: &str) -> Result<ReviewDone, serde_json::Error> {
         serde_json::from_str(text)
     }
 }

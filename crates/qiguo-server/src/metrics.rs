@@ -27,6 +27,7 @@ pub(crate) struct Metrics {
     turned_away: Mutex<BTreeMap<&'static str, u64>>,
     mail: Mutex<BTreeMap<&'static str, u64>>,
     push: Mutex<BTreeMap<&'static str, u64>>,
+    reviews: Mutex<BTreeMap<&'static str, u64>>,
 }
 
 impl Metrics {
@@ -74,6 +75,12 @@ impl Metrics {
     /// A notification of the outbox pushed, retried, dropped or given up (`outcome`).
     pub(crate) fn push(&self, outcome: &'static str) {
         *lock(&self.push).entry(outcome).or_insert(0) += 1;
+    }
+
+    /// A review job ended here: `kept`, `failed` (the game could not be reviewed), `lost` (its
+    /// claim ran out and another took it) or `given_back` (the server shut down).
+    pub(crate) fn review(&self, outcome: &'static str) {
+        *lock(&self.reviews).entry(outcome).or_insert(0) += 1;
     }
 
     /// The counts in Prometheus's text format, with the gauges read now.
@@ -156,6 +163,13 @@ impl Metrics {
         }
         let _ = writeln!(
             out,
+            "# HELP qiguo_reviews_total Review jobs this server ended, by outcome (kept, failed, lost, given_back).\n# TYPE qiguo_reviews_total counter"
+        );
+        for (outcome, n) in lock(&self.reviews).iter() {
+            let _ = writeln!(out, "qiguo_reviews_total{{outcome=\"{outcome}\"}} {n}");
+        }
+        let _ = writeln!(
+            out,
             "# HELP qiguo_move_store_seconds Time from asking the database to store a move to its commit.\n# TYPE qiguo_move_store_seconds histogram"
         );
         let mut cumulative = 0;
@@ -198,6 +212,7 @@ mod tests {
         metrics.mail("sent");
         metrics.mail("sent");
         metrics.mail("retried");
+        metrics.review("kept");
         let text = metrics.render(1, 2, 5, 4);
         for line in [
             "qiguo_connections 1",
@@ -211,6 +226,7 @@ mod tests {
             "qiguo_turned_away_total{limit=\"per_address\"} 1",
             "qiguo_mail_total{outcome=\"sent\"} 2",
             "qiguo_mail_total{outcome=\"retried\"} 1",
+            "qiguo_reviews_total{outcome=\"kept\"} 1",
             "qiguo_move_store_seconds_bucket{le=\"0.001\"} 0",
             "qiguo_move_store_seconds_bucket{le=\"0.002\"} 1",
             "qiguo_move_store_seconds_bucket{le=\"0.05\"} 2",

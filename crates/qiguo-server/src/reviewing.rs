@@ -19,6 +19,7 @@ use qiguo_rules::Game;
 use tokio::sync::{Notify, oneshot, watch};
 
 use crate::log::{Log, note};
+use crate::metrics::Metrics;
 use crate::protocol::Event;
 use crate::store::reviews::ReviewJob;
 use crate::store::{PlayerId, Store, StoreError};
@@ -113,6 +114,8 @@ pub(crate) struct Reviewing {
     looked_ms: Mutex<i64>,
     /// Tells a review's players it is ready.
     tell: Tell,
+    /// A server's counts (a worker keeps none).
+    metrics: Option<Arc<Metrics>>,
 }
 
 impl Reviewing {
@@ -125,6 +128,7 @@ impl Reviewing {
         nodes: u64,
         give_way: Option<Arc<GiveWay>>,
         tell: Tell,
+        metrics: Option<Arc<Metrics>>,
     ) -> Arc<Reviewing> {
         Arc::new(Reviewing {
             store,
@@ -134,6 +138,7 @@ impl Reviewing {
             wake: Notify::new(),
             looked_ms: Mutex::new(0),
             tell,
+            metrics,
         })
     }
 
@@ -147,6 +152,13 @@ impl Reviewing {
         (0..reviewers)
             .map(|_| tokio::spawn(self.clone().work(closing.clone())))
             .collect()
+    }
+
+    /// Counts a job's end (see [`Metrics::review`]).
+    fn count(&self, outcome: &'static str) {
+        if let Some(metrics) = &self.metrics {
+            metrics.review(outcome);
+        }
     }
 
     /// There may be work: a game ended, a player asked.
@@ -268,6 +280,7 @@ impl Reviewing {
                         Ok(false) => {
                             cancelled.store(true, Ordering::Release);
                             note!(self.log, WARN, "review claim lost", game = job.game.0);
+                            self.count("lost");
                             return;
                         }
                         Err(e) => note!(self.log, WARN, "review claim not renewed", game = job.game.0, error = e),
@@ -275,6 +288,7 @@ impl Reviewing {
                 }
                 _ = closing.changed() => {
                     cancelled.store(true, Ordering::Release);
+                    self.count("given_back");
                     if let Err(e) = self.store.give_review_back(&job.game, &worker).await {
                         note!(self.log, WARN, "review claim not given back", game = job.game.0, error = e);
                     }
@@ -304,6 +318,7 @@ impl Reviewing {
             .await
         {
             Ok(true) => {
+                self.count("kept");
                 note!(
                     self.log,
                     INFO,
@@ -326,7 +341,10 @@ impl Reviewing {
                     );
                 }
             }
-            Ok(false) => note!(self.log, WARN, "review done by another", game = job.game.0),
+            Ok(false) => {
+                self.count("lost");
+                note!(self.log, WARN, "review done by another", game = job.game.0);
+            }
             Err(e) => note!(
                 self.log,
                 ERROR,

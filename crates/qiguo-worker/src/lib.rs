@@ -4,7 +4,8 @@
 //! from move to move, as on the desktop) and answers a
 //! [`SearchDone`](qiguo_ai::job::SearchDone) as JSON. The search runs on the worker's thread,
 //! so the page keeps drawing; one thread only (a page has no shared memory without
-//! cross-origin isolation).
+//! cross-origin isolation). A worker of its own reviews a game played at the page's screen
+//! ([`review`]).
 
 use std::cell::RefCell;
 
@@ -28,6 +29,21 @@ pub fn think(job: &str) -> String {
         Ok(job) => ENGINE
             .with_borrow_mut(|engine| job.run(engine.get_or_insert_with(|| Engine::new(TABLE)))),
         Err(e) => SearchDone::failed(id_of(job), format!("unreadable search job: {e}")),
+    };
+    done.to_json()
+}
+
+/// Reviews the game of the review job in `job` (JSON: `qiguo_ai::job::ReviewJob`) and gives
+/// the review (JSON: `qiguo_ai::job::ReviewDone`); a job that cannot be read is answered with
+/// its reason and no review. It takes as long as the game's review (a minute or more for a
+/// long game): the page posts it to a worker of its own, not the computers'.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
+pub fn review(job: &str) -> String {
+    let done = match qiguo_ai::job::ReviewJob::from_json(job) {
+        Ok(job) => job.run(),
+        Err(e) => {
+            qiguo_ai::job::ReviewDone::failed(id_of(job), format!("unreadable review job: {e}"))
+        }
     };
     done.to_json()
 }
@@ -72,6 +88,27 @@ mod tests {
         // The engine is kept: a second job is answered as well.
         let again = SearchDone::from_json(&think(&job.to_json())).unwrap();
         assert!(again.best.is_some());
+    }
+
+    #[test]
+    fn a_review_job_is_answered_with_the_review() {
+        use qiguo_ai::job::{ReviewDone, ReviewJob};
+        let mut game = Game::start(Rules::default(), Seats::default());
+        for _ in 0..2 {
+            let mv = game.position().legal_moves()[0];
+            game.play(mv).unwrap();
+        }
+        let job = ReviewJob {
+            id: 9,
+            record: Record::from_game(&game, PlayerInfo::defaults(7)),
+            nodes: 1_000,
+        };
+        let done = ReviewDone::from_json(&review(&job.to_json())).unwrap();
+        assert_eq!(done.id, 9);
+        assert_eq!(done.review, Some(qiguo_ai::review::review(&game, 1_000)));
+        let broken = ReviewDone::from_json(&review(r#"{"id": 4, "record": 1}"#)).unwrap();
+        assert_eq!((broken.id, broken.review), (4, None));
+        assert!(broken.error.is_some());
     }
 
     #[test]

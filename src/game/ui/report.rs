@@ -390,6 +390,8 @@ fn mistake_marks(review: &GameReview, smoothed: &[[f64; 7]], the_match: &Match) 
 fn review_status(status: &ReviewShown, tr: Tr) -> Option<String> {
     match status {
         ReviewShown::None | ReviewShown::Done(_) => None,
+        // A page's review says nothing until it is done.
+        ReviewShown::Making { done: 0, .. } => Some(tr.text("review-making-started")),
         ReviewShown::Making { done, of } => Some(tr!(
             tr,
             "review-making",

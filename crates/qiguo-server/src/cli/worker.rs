@@ -57,7 +57,7 @@ pub fn review(args: &ServerArgs, program: &str) -> ExitCode {
                 }
             });
         });
-        let reviewing = Reviewing::new(store.clone(), log.clone(), nodes, None, tell);
+        let reviewing = Reviewing::new(store.clone(), log.clone(), nodes, None, tell, None);
         let loops = reviewing.start(reviewers, closed);
         let mut signals = Signals::new();
         let signal = loop {

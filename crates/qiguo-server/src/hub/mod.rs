@@ -221,6 +221,7 @@ impl Hub {
                 &core,
                 s.clone(),
                 l.clone(),
+                m.clone(),
                 reviewers,
                 qiguo_ai::review::REVIEW_NODES,
                 give_way,

@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 
 use super::core::Core;
 use crate::log::Log;
+use crate::metrics::Metrics;
 use crate::protocol::{Answer, Refusal, ReviewStatus, ReviewView};
 use crate::reviewing::{GiveWay, Reviewing, Tell};
 use crate::store::reviews::ReviewState;
@@ -24,11 +25,12 @@ pub(crate) struct Reviews {
 impl Reviews {
     /// Reviews on `store`: `reviewers` games reviewed at once here (none: the workers on the
     /// database review them), at `nodes` positions a position, giving way to `give_way`'s live
-    /// searches; woken by each game that `ended`.
+    /// searches, counted in `metrics`; woken by each game that `ended`.
     pub(super) fn start(
         core: &Arc<Core>,
         store: Store,
         log: Log,
+        metrics: Arc<Metrics>,
         reviewers: usize,
         nodes: u64,
         give_way: Arc<GiveWay>,
@@ -41,7 +43,14 @@ impl Reviews {
                     core.tell_player(player, event);
                 }
             });
-            let reviewing = Reviewing::new(store.clone(), log, nodes, Some(give_way), tell);
+            let reviewing = Reviewing::new(
+                store.clone(),
+                log,
+                nodes,
+                Some(give_way),
+                tell,
+                Some(metrics),
+            );
             reviewing.start(reviewers, core.closing());
             let woken = Arc::downgrade(&reviewing);
             tokio::spawn(async move {
