@@ -43,9 +43,10 @@ use crate::chances::FITTED;
 use crate::search::{Engine, Limits};
 use crate::tt::TableSize;
 
-/// Positions searched for each position of a reviewed game: a quarter of the Medium computer's
-/// budget twice over (deeper than Easy and Medium see, so their mistakes show; far short of
-/// Hard's, so that a game of 400 moves is reviewed in about a minute of one core).
+/// Positions searched for each position of a reviewed game: half the Medium computer's budget,
+/// searched as Hard searches (without Medium's depth cap or Easy's variety, so that their
+/// mistakes show; far short of Hard's own budget, so that a game of 400 moves is reviewed in
+/// about half a minute of one core).
 /// Measured in `docs/performance.md` ("Reviews").
 pub const REVIEW_NODES: u64 = 50_000;
 
