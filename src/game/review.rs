@@ -152,7 +152,7 @@ mod local {
             let (d, s, m, game) = (done.clone(), stop.clone(), made.clone(), game.clone());
             let of = game.len() + 1;
             std::thread::Builder::new()
-                .name("qiguo-review".into())
+                .name("game review".into())
                 .spawn(move || {
                     let mut reviewer = Reviewer::new(&game, REVIEW_NODES);
                     while reviewer.step() {
