@@ -20,7 +20,13 @@
 //!   follow the lobby (the pushes each gets are counted) and PLAYING (50) people play games of
 //!   their own against six Random computers, their moves timed.
 //!
-//! `cargo bench -p qiguo-server --bench load -- floods|crowd [N]|throughput [C P R]|quick [A S W P]`
+//! - `reviews [WAITING ROUNDS]`: a person plays ROUNDS (default 10) rounds of a live game against
+//!   six Easy computers on a server that reviews nothing, then on one with one reviewer and
+//!   WAITING (50) finished quick games waiting for their reviews (each of 60 moves, then
+//!   concessions): each round timed from the person's move to their turn again (the six
+//!   computers' searches), and the reviews done meanwhile.
+//!
+//! `cargo bench -p qiguo-server --bench load -- floods|crowd [N]|throughput [C P R]|quick [A S W P]|reviews [W R]`
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -736,6 +742,138 @@ async fn quick(dir: PathBuf, askers: usize, seconds: u64, watchers: usize, playi
     drop(clients);
 }
 
+/// Plays `rounds` rounds against six Easy computers on `server` (a new game whenever one is
+/// over): each round's time, from the person's move to their turn again.
+async fn rounds_against_easy(server: &Server, name: &str, rounds: usize) -> Vec<Duration> {
+    let client = newcomer(&server.url, name.into()).await;
+    let easy_game = |client: Client| async move {
+        let game = Game::new(Position::start(Rules::default()));
+        let mut seats = vec![SeatPlan::Creator];
+        seats.extend([SeatPlan::Computer(Level::Easy); 6]);
+        let spec = NewGame {
+            start: Record::from_game(&game, PlayerInfo::defaults(7)),
+            seats,
+            pace: Pace::Live { wait_seconds: 600 },
+        };
+        let mut client = client;
+        let Answer::Created { game: id, .. } =
+            client.ask(Ask::Create { game: spec }).await.unwrap()
+        else {
+            panic!()
+        };
+        let Answer::Game(view) = client.ask(Ask::Open { game: id.clone() }).await.unwrap() else {
+            panic!()
+        };
+        Person {
+            client,
+            id,
+            game: view.record.replay().unwrap(),
+        }
+    };
+    let mut person = easy_game(client).await;
+    let mut times = Vec::with_capacity(rounds);
+    let mut last: Option<Instant> = None;
+    let mut n = 0;
+    while times.len() < rounds {
+        // `play` waits for the person's turn, then moves (its round trip returned): the round
+        // is from the last move's answer to this move's sending.
+        n += 1;
+        let Some(trip) = person.play(n).await else {
+            let _ = person
+                .client
+                .ask(Ask::Close {
+                    game: person.id.clone(),
+                })
+                .await;
+            person = easy_game(person.client).await;
+            last = None;
+            continue;
+        };
+        let now = Instant::now();
+        if let Some(answered) = last {
+            times.push(now.duration_since(answered).saturating_sub(trip));
+        }
+        last = Some(now);
+    }
+    times
+}
+
+async fn reviews(dir: PathBuf, waiting: usize, rounds: usize) {
+    use qiguo_server::protocol::QuickPace;
+    use qiguo_server::store::reviews::ReviewState;
+    let url = format!("sqlite://{}?mode=rwc", dir.join("load.sqlite").display());
+    // The games waiting for their reviews, written before any server starts.
+    let store = qiguo_server::Store::open(&url).await.unwrap();
+    let ann = store.add_player("Ann").await.unwrap().id;
+    let mut finished = Vec::new();
+    for g in 0..waiting {
+        let id = store
+            .create_quick_game(&ann, &new_game(), QuickPace::Relaxed)
+            .await
+            .unwrap()
+            .id;
+        let mut game = Game::new(Position::start(Rules::default()));
+        let mut ply = 0u32;
+        while !game.position().is_over() {
+            let moves = game.position().legal_moves();
+            let mv = if ply < 60 {
+                moves[(g * 7 + ply as usize * 13) % moves.len()]
+            } else {
+                qiguo_rules::Move::CONCEDE
+            };
+            game.play(mv).unwrap();
+            let ends = game.position().is_over();
+            store
+                .append_move(
+                    &id,
+                    ply,
+                    mv,
+                    (ply % 7) as u8,
+                    MadeBy::Seat,
+                    ends,
+                    None,
+                    Vec::new(),
+                )
+                .await
+                .unwrap();
+            ply += 1;
+        }
+        finished.push(id);
+    }
+    let done = |store: qiguo_server::Store, games: Vec<GameId>| async move {
+        let mut n = 0;
+        for id in &games {
+            if matches!(
+                store.review_state(id).await.unwrap(),
+                ReviewState::Done { .. }
+            ) {
+                n += 1;
+            }
+        }
+        n
+    };
+    println!(
+        "| reviewers | reviews waiting | rounds timed | p50 | p90 | slowest | reviews done meanwhile |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for reviewers in ["0", "1"] {
+        let server = Server::start(&dir, &["--db", &url, "--reviewers", reviewers]);
+        let name = format!("Player {reviewers}");
+        let mut times = rounds_against_easy(&server, &name, rounds).await;
+        let reviewed = done(store.clone(), finished.clone()).await;
+        times.sort();
+        println!(
+            "| {reviewers} | {waiting} | {} | {:.0} ms | {:.0} ms | {:.0} ms | {reviewed} |",
+            times.len(),
+            ms(percentile(&times, 0.5)),
+            ms(percentile(&times, 0.9)),
+            ms(times.last().copied().unwrap_or_default()),
+        );
+        drop(server);
+    }
+    store.close().await;
+}
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
@@ -782,8 +920,13 @@ fn main() {
                 number(4, 50),
             ));
         }
+        Some("reviews") => {
+            let number =
+                |i: usize, default| args.get(i).and_then(|n| n.parse().ok()).unwrap_or(default);
+            rt.block_on(reviews(dir, number(1, 50), number(2, 10)));
+        }
         _ => eprintln!(
-            "cargo bench -p qiguo-server --bench load -- floods | crowd [N] | \
+            "cargo bench -p qiguo-server --bench load -- floods | crowd [N] | reviews [W R] | \
              throughput [CONNECTED PLAYING ROUNDS] (QIGUO_LOAD_POSTGRES=URL for PostgreSQL) | \
              quick [ASKERS SECONDS WATCHERS PLAYING]"
         ),

@@ -6,8 +6,9 @@
 //! claims the job first in line, reviews it on a thread of its own at the lowest priority the
 //! system gives, renewing its claim meanwhile, and keeps the review. On a server the reviews
 //! give way to the computers of live games ([`GiveWay`]): while a search for a live game waits
-//! or runs, a review stops the position it is searching and waits, so that a game's computers
-//! move as soon with 50 reviews waiting as with none. Reviewers look for work when told (a game
+//! or runs, and for a moment after (a round's computers search one after another), a review
+//! stops the position it is searching and waits, so that a game's computers move as soon with
+//! 50 reviews waiting as with none. Reviewers look for work when told (a game
 //! ended, a player asked) and every [`LOOK_EVERY`] (another server's games, a claim run out).
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,11 +36,19 @@ const RENEW_EVERY: Duration = Duration::from_secs(60);
 /// another server finished in a transaction that committed late are still found.
 const LOOK_BACK_MS: i64 = 10 * 60 * 1000;
 
+/// How long no live search must have waited or run before a review searches again: a round's
+/// computers search one after another with short gaps between them (their moves stored and
+/// told), and a review that started in each gap would be stopped again at once, its start's
+/// work taken from the server's own.
+const QUIET_BEFORE_REVIEWING: Duration = Duration::from_millis(300);
+
 /// The searches of live games under way or waiting, which the reviews give way to: a review
-/// searches only while there are none, and the one it is searching stops when one comes.
+/// searches only while there are none (and have been none for [`QUIET_BEFORE_REVIEWING`]), and
+/// the one it is searching stops when one comes.
 #[derive(Default)]
 pub(crate) struct GiveWay {
-    busy: Mutex<usize>,
+    /// Live searches asked for and not done, and when the last was done.
+    busy: Mutex<(usize, Option<std::time::Instant>)>,
     idle: Condvar,
     stop: Arc<AtomicBool>,
 }
@@ -48,26 +57,36 @@ impl GiveWay {
     /// A live search is asked for: reviews stop.
     pub(crate) fn enter(&self) {
         let mut busy = self.busy.lock().unwrap_or_else(PoisonError::into_inner);
-        *busy += 1;
+        busy.0 += 1;
         self.stop.store(true, Ordering::Release);
     }
 
     /// A live search is done.
     pub(crate) fn leave(&self) {
         let mut busy = self.busy.lock().unwrap_or_else(PoisonError::into_inner);
-        *busy = busy.saturating_sub(1);
-        if *busy == 0 {
+        busy.0 = busy.0.saturating_sub(1);
+        busy.1 = Some(std::time::Instant::now());
+        if busy.0 == 0 {
             self.idle.notify_all();
         }
     }
 
-    /// Waits until no live search waits or runs (or `cancelled`), then lets reviews search.
+    /// Waits until no live search has waited or run for [`QUIET_BEFORE_REVIEWING`] (or
+    /// `cancelled`), then lets reviews search.
     fn wait(&self, cancelled: &AtomicBool) {
         let mut busy = self.busy.lock().unwrap_or_else(PoisonError::into_inner);
-        while *busy > 0 && !cancelled.load(Ordering::Acquire) {
+        while !cancelled.load(Ordering::Acquire) {
+            let quiet_for = busy.1.map_or(QUIET_BEFORE_REVIEWING, |t| t.elapsed());
+            let wait = if busy.0 > 0 {
+                Duration::from_millis(500)
+            } else if quiet_for < QUIET_BEFORE_REVIEWING {
+                QUIET_BEFORE_REVIEWING - quiet_for
+            } else {
+                break;
+            };
             busy = self
                 .idle
-                .wait_timeout(busy, Duration::from_millis(500))
+                .wait_timeout(busy, wait)
                 .unwrap_or_else(PoisonError::into_inner)
                 .0;
         }
