@@ -106,12 +106,11 @@ fn review_here(
     }
     let game = the_match.game();
     // A game of computers alone (a window left playing them) names no one's mistakes.
-    let people = the_match.players().iter().any(|p| p.computer.is_none());
     if reviewed.turn == Some(turn)
         || seats.follows_server()
         || !game.position().is_over()
         || game.is_empty()
-        || !people
+        || the_match.players().iter().all(|p| p.computer.is_some())
     {
         return;
     }

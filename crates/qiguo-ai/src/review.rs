@@ -143,19 +143,6 @@ impl MistakeKind {
         }
     }
 
-    /// The kind of this name ([`MistakeKind::name`]).
-    pub fn from_name(name: &str) -> Option<MistakeKind> {
-        [
-            MistakeKind::Inaccuracy,
-            MistakeKind::Mistake,
-            MistakeKind::Blunder,
-            MistakeKind::Allowed,
-            MistakeKind::GeneralTaken,
-        ]
-        .into_iter()
-        .find(|k| k.name() == name)
-    }
-
     /// Whether the kingdom's own move is judged (rather than another's move against it).
     pub fn is_own_move(self) -> bool {
         self != MistakeKind::GeneralTaken
@@ -199,17 +186,6 @@ impl GameReview {
             None if ply == self.moves.len() => Some(self.last),
             None => None,
         }
-    }
-
-    /// The mistakes that were `kingdom`'s own moves, worst first.
-    pub fn own_mistakes(&self, kingdom: Kingdom) -> Vec<&Mistake> {
-        let mut own: Vec<&Mistake> = self
-            .mistakes
-            .iter()
-            .filter(|m| m.kingdom == kingdom && m.kind.is_own_move())
-            .collect();
-        own.sort_by(|a, b| b.loss.total_cmp(&a.loss).then(a.ply.cmp(&b.ply)));
-        own
     }
 }
 
@@ -604,8 +580,6 @@ mod tests {
                 (2, Kingdom::Chu, MistakeKind::GeneralTaken),
             ]
         );
-        assert_eq!(reviewed.own_mistakes(Kingdom::Chu).len(), 1);
-        assert!(reviewed.own_mistakes(Kingdom::Qin).is_empty());
     }
 
     #[test]
@@ -685,8 +659,11 @@ mod tests {
             MistakeKind::Allowed,
             MistakeKind::GeneralTaken,
         ] {
-            assert_eq!(MistakeKind::from_name(kind.name()), Some(kind));
+            // The name is the JSON's, both ways.
+            let text = format!("\"{}\"", kind.name());
+            assert_eq!(serde_json::to_string(&kind).unwrap(), text);
+            assert_eq!(serde_json::from_str::<MistakeKind>(&text).unwrap(), kind);
         }
-        assert_eq!(MistakeKind::from_name("oops"), None);
+        assert!(serde_json::from_str::<MistakeKind>("\"oops\"").is_err());
     }
 }

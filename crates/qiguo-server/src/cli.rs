@@ -422,19 +422,9 @@ pub(crate) fn fail(program: &str, message: &str, code: u8) -> ExitCode {
 /// cannot start, 2 for options that make no server; these failures are one line on standard
 /// error, after `program`'s name.
 pub fn run(args: &ServerArgs, program: &str) -> ExitCode {
-    let config = match args.config() {
-        Ok(config) => config,
-        Err(e) => return fail(program, &e.to_string(), 2),
-    };
-    if let Err(e) = args.install_log() {
-        return fail(program, &e.to_string(), 2);
-    }
-    let rt = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => return fail(program, &format!("cannot start: {e}"), 1),
+    let (config, rt) = match start_up(args, program) {
+        Ok(started) => started,
+        Err(code) => return code,
     };
     rt.block_on(async {
         let running = match serve(&config, Log::tracing()).await {
@@ -475,6 +465,25 @@ pub fn run(args: &ServerArgs, program: &str) -> ExitCode {
         running.shutdown(SHUTDOWN_WITHIN).await;
         ExitCode::SUCCESS
     })
+}
+
+/// What a long-running command (the server, the review worker) starts with: the configuration
+/// `args` make, the log installed, a runtime; or, said on standard error, why not (exit code 2
+/// for options that make no configuration, 1 when the runtime cannot start).
+fn start_up(
+    args: &ServerArgs,
+    program: &str,
+) -> Result<(ServerConfig, tokio::runtime::Runtime), ExitCode> {
+    let config = args
+        .config()
+        .map_err(|e| fail(program, &e.to_string(), 2))?;
+    args.install_log()
+        .map_err(|e| fail(program, &e.to_string(), 2))?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| fail(program, &format!("cannot start: {e}"), 1))?;
+    Ok((config, rt))
 }
 
 /// Raises the process's open-file limit to its hard limit (each connection is a file), and

@@ -40,17 +40,17 @@ fn ask_when_over(
     if signed_in.read().last().is_some() {
         asking.asked = None;
     }
+    if !seats.follows_server() || !the_match.position().is_over() {
+        return;
+    }
     let Some(table) = &online.table else {
         return;
     };
-    let game = table.id.clone();
-    let turn = the_match.turn();
-    if !seats.follows_server()
-        || !the_match.position().is_over()
-        || asking.asked.as_ref() == Some(&game)
-    {
+    if asking.asked.as_ref() == Some(&table.id) {
         return;
     }
+    let game = table.id.clone();
+    let turn = the_match.turn();
     asking.asked = Some(game.clone());
     if reviewed.done_for(turn).is_none() {
         reviewed.set_from_server(turn, ReviewShown::Waiting);

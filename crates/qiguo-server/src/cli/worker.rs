@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use tokio::sync::watch;
 
-use super::{ServerArgs, Signals, fail};
+use super::{ServerArgs, Signals, fail, start_up};
 use crate::log::{Log, note};
 use crate::reviewing::Reviewing;
 
@@ -15,19 +15,9 @@ use crate::reviewing::Reviewing;
 /// one), until SIGTERM or Ctrl-C: exit code 0 after it stops, 1 when it cannot start, 2 for
 /// options that name no database.
 pub fn review(args: &ServerArgs, program: &str) -> ExitCode {
-    let config = match args.config() {
-        Ok(config) => config,
-        Err(e) => return fail(program, &e.to_string(), 2),
-    };
-    if let Err(e) = args.install_log() {
-        return fail(program, &e.to_string(), 2);
-    }
-    let rt = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => return fail(program, &format!("cannot start: {e}"), 1),
+    let (config, rt) = match start_up(args, program) {
+        Ok(started) => started,
+        Err(code) => return code,
     };
     rt.block_on(async {
         let store = match crate::store::Store::open(&config.db).await {

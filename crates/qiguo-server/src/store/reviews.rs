@@ -55,17 +55,6 @@ pub enum ReviewState {
     Failed(String),
 }
 
-/// How many reviews wait and how many are done, for the metrics.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ReviewCounts {
-    /// Waiting or being worked on.
-    pub waiting: u64,
-    /// Done.
-    pub done: u64,
-    /// Given up.
-    pub failed: u64,
-}
-
 impl Store {
     /// Asks for the review of every quick, table or rated game finished at or after `since_ms`
     /// that has none yet; how many were asked for.
@@ -270,26 +259,5 @@ impl Store {
         .execute(&self.pool)
         .await?;
         Ok(())
-    }
-
-    /// How many reviews wait, are done and were given up.
-    pub async fn review_counts(&self) -> Result<ReviewCounts, StoreError> {
-        let row = sqlx::query(
-            "SELECT \
-             COALESCE(SUM(CASE WHEN done_ms IS NULL THEN 1 ELSE 0 END), 0) AS waiting, \
-             COALESCE(SUM(CASE WHEN done_ms IS NOT NULL AND review IS NOT NULL THEN 1 ELSE 0 END), 0) AS done, \
-             COALESCE(SUM(CASE WHEN done_ms IS NOT NULL AND review IS NULL THEN 1 ELSE 0 END), 0) AS failed \
-             FROM reviews",
-        )
-        .fetch_one(&self.pool)
-        .await?;
-        let get = |column: &str| -> Result<u64, StoreError> {
-            Ok(u64::try_from(row.try_get::<i64, _>(column)?).unwrap_or(0))
-        };
-        Ok(ReviewCounts {
-            waiting: get("waiting")?,
-            done: get("done")?,
-            failed: get("failed")?,
-        })
     }
 }

@@ -188,8 +188,6 @@ fn reviews_are_asked_claimed_and_kept_once(url: &str) {
             ReviewState::Failed("the record is damaged".into())
         );
         assert_eq!(one.claim_review(&w1).await.unwrap(), None);
-        let counts = one.review_counts().await.unwrap();
-        assert_eq!((counts.waiting, counts.done, counts.failed), (0, 1, 1));
 
         // A player waits for a few reviews at once at most; asking again for one is no more.
         let cy = one.add_player("Cy").await.unwrap().id;
