@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
 
 use bevy::log::{error, warn};
-use qiguo_ai::job::{ReviewDone, ReviewJob, SearchDone, SearchJob};
+use qiguo_ai::job::{JudgeDone, JudgeJob, ReviewDone, ReviewJob, SearchDone, SearchJob};
 use qiguo_ai::review::GameReview;
 use qiguo_ai::{Level, Limits, SearchResult};
 use qiguo_rules::{Game, PlayerInfo, Record};
@@ -33,12 +33,14 @@ thread_local! {
     static ABANDONED: RefCell<HashSet<u64>> = RefCell::new(HashSet::new());
     /// Wakes the game when an answer is filed (it draws no frames while it waits).
     static WAKE: RefCell<Option<qiguo_client::Wake>> = const { RefCell::new(None) };
-    /// Reviews arrived and not yet taken, by job id.
-    static REVIEWED: RefCell<HashMap<u64, ReviewDone>> = RefCell::new(HashMap::new());
+    /// Answers to tasks ([`Posted`]) arrived and not yet taken, by job id: the answer's JSON.
+    static ANSWERED: RefCell<HashMap<u64, String>> = RefCell::new(HashMap::new());
 }
 
 /// What a worker's answer to a review begins with (and its job, posted to it).
 const REVIEW_PREFIX: &str = "review:";
+/// What a worker's answer to a judged move begins with (and its job).
+const JUDGE_PREFIX: &str = "judge:";
 
 static NEXT_SEARCHER: AtomicU32 = AtomicU32::new(1);
 static NEXT_JOB: AtomicU64 = AtomicU64::new(1);
@@ -108,13 +110,21 @@ fn spawn() -> Result<Worker, wasm_bindgen::JsValue> {
             warn!("the search worker sent something that is not text");
             return;
         };
-        if let Some(review) = text.strip_prefix(REVIEW_PREFIX) {
-            match ReviewDone::from_json(review) {
-                Ok(done) => {
-                    REVIEWED.with_borrow_mut(|all| all.insert(done.id, done));
+        if let Some(answer) = [REVIEW_PREFIX, JUDGE_PREFIX]
+            .iter()
+            .find_map(|prefix| text.strip_prefix(prefix))
+        {
+            /// Every task's answer carries its job's id.
+            #[derive(serde::Deserialize)]
+            struct Id {
+                id: u64,
+            }
+            match serde_json::from_str::<Id>(answer) {
+                Ok(Id { id }) => {
+                    ANSWERED.with_borrow_mut(|all| all.insert(id, answer.to_owned()));
                     WAKE.with_borrow(|wake| wake.as_ref().map(|wake| wake()));
                 }
-                Err(e) => warn!("the review worker's answer could not be read: {e}"),
+                Err(e) => warn!("a worker's answer could not be read: {e}"),
             }
             return;
         }
@@ -184,18 +194,48 @@ impl Drop for Search {
     }
 }
 
-/// A game's review posted to a worker of its own (the computers' searches keep theirs, and a new
-/// game's computers never wait behind a review); the worker is ended when this is dropped.
-pub(crate) struct ReviewPosted {
+/// A task posted to a worker of its own (the computers' searches keep theirs, and a new game's
+/// computers never wait behind it), answered once; the worker is ended when this is dropped.
+struct Posted {
     id: u64,
     worker: Worker,
 }
+
+impl Posted {
+    /// Posts `job` (JSON, for job `id`) after `prefix` to a new worker; `done` wakes the game
+    /// when the answer comes. The browser's reason where no worker could be started.
+    fn start(
+        prefix: &str,
+        id: u64,
+        job: &str,
+        done: qiguo_client::Wake,
+    ) -> Result<Posted, wasm_bindgen::JsValue> {
+        WAKE.set(Some(done));
+        let worker = spawn()?;
+        worker.post_message(&format!("{prefix}{job}").into())?;
+        Ok(Posted { id, worker })
+    }
+
+    /// The answer's JSON, once it has come.
+    fn take(&mut self) -> Option<String> {
+        ANSWERED.with_borrow_mut(|all| all.remove(&self.id))
+    }
+}
+
+impl Drop for Posted {
+    fn drop(&mut self) {
+        self.worker.terminate();
+        ANSWERED.with_borrow_mut(|all| all.remove(&self.id));
+    }
+}
+
+/// A game's review posted to a worker of its own.
+pub(crate) struct ReviewPosted(Posted);
 
 impl ReviewPosted {
     /// Posts `game`'s review at `nodes` to a new worker; `done` wakes the game when it comes.
     /// `None` (said in the log) where no worker could be started.
     pub(crate) fn start(game: &Game, nodes: u64, done: qiguo_client::Wake) -> Option<ReviewPosted> {
-        WAKE.set(Some(done));
         let id = NEXT_JOB.fetch_add(1, Ordering::Relaxed);
         let players = PlayerInfo::defaults(game.start_position().seats().player_count());
         let job = ReviewJob {
@@ -203,12 +243,8 @@ impl ReviewPosted {
             record: Record::from_game(game, players),
             nodes,
         };
-        let posted = spawn().and_then(|worker| {
-            worker.post_message(&format!("{REVIEW_PREFIX}{}", job.to_json()).into())?;
-            Ok(worker)
-        });
-        match posted {
-            Ok(worker) => Some(ReviewPosted { id, worker }),
+        match Posted::start(REVIEW_PREFIX, id, &job.to_json(), done) {
+            Ok(posted) => Some(ReviewPosted(posted)),
             Err(why) => {
                 error!("the game's review could not start: {why:?}");
                 None
@@ -218,17 +254,60 @@ impl ReviewPosted {
 
     /// The review once the worker has answered (or why there is none).
     pub(crate) fn take(&mut self) -> Option<Result<GameReview, String>> {
-        let done = REVIEWED.with_borrow_mut(|all| all.remove(&self.id))?;
-        Some(match (done.review, done.error) {
-            (Some(review), _) => Ok(review),
-            (None, why) => Err(why.unwrap_or_default()),
+        let done = ReviewDone::from_json(&self.0.take()?)
+            .map_err(|e| format!("the review worker's answer could not be read: {e}"));
+        Some(match done {
+            Ok(ReviewDone {
+                review: Some(review),
+                ..
+            }) => Ok(review),
+            Ok(ReviewDone { error, .. }) => Err(error.unwrap_or_default()),
+            Err(why) => Err(why),
         })
     }
 }
 
-impl Drop for ReviewPosted {
-    fn drop(&mut self) {
-        self.worker.terminate();
-        REVIEWED.with_borrow_mut(|all| all.remove(&self.id));
+/// A move tried in place of a mistake, posted to a worker of its own to be judged.
+pub(crate) struct JudgePosted(Posted);
+
+impl JudgePosted {
+    /// Posts `mv`, tried in the position `game` has reached, to be judged at `nodes`; `done`
+    /// wakes the game when the answer comes. `None` (said in the log) where no worker could be
+    /// started.
+    pub(crate) fn start(
+        game: &Game,
+        mv: qiguo_rules::Move,
+        nodes: u64,
+        done: qiguo_client::Wake,
+    ) -> Option<JudgePosted> {
+        let id = NEXT_JOB.fetch_add(1, Ordering::Relaxed);
+        let players = PlayerInfo::defaults(game.start_position().seats().player_count());
+        let job = JudgeJob {
+            id,
+            record: Record::from_game(game, players),
+            mv: mv.to_string(),
+            nodes,
+        };
+        match Posted::start(JUDGE_PREFIX, id, &job.to_json(), done) {
+            Ok(posted) => Some(JudgePosted(posted)),
+            Err(why) => {
+                error!("a move could not be judged: {why:?}");
+                None
+            }
+        }
+    }
+
+    /// The mover's chance after the move once the worker has answered (or why there is none).
+    pub(crate) fn take(&mut self) -> Option<Result<f64, String>> {
+        let done = JudgeDone::from_json(&self.0.take()?)
+            .map_err(|e| format!("the judge worker's answer could not be read: {e}"));
+        Some(match done {
+            Ok(JudgeDone {
+                chance: Some(chance),
+                ..
+            }) => Ok(chance),
+            Ok(JudgeDone { error, .. }) => Err(error.unwrap_or_default()),
+            Err(why) => Err(why),
+        })
     }
 }

@@ -106,6 +106,11 @@ pub struct GameArgs {
     /// --screenshot, the picture waits for the review.
     #[arg(long, conflicts_with = "join")]
     pub report: bool,
+    /// Learn from your mistakes at once: for a game over (with --moves that end it), once its
+    /// review is made, the position before the first of the people's worst moves, to find a
+    /// better one. With --screenshot, the picture shows the first question.
+    #[arg(long, conflicts_with_all = ["join", "report"])]
+    pub practice: bool,
 }
 
 /// A seating that is neither a number of players nor a list of kingdoms.
@@ -224,6 +229,7 @@ impl GameArgs {
             busy: self.busy,
             again: self.again,
             report: self.report,
+            practice: self.practice,
             offscreen: self.offscreen,
             language: self.language,
             invitation: self.join.clone(),

@@ -17,6 +17,7 @@ pub mod layout;
 pub mod lessons;
 pub mod online;
 pub mod pace;
+pub mod practice;
 pub(crate) mod preferences;
 pub mod recap;
 pub mod review;

@@ -28,6 +28,9 @@ pub struct Reviewed {
     pub status: ReviewShown,
     /// The review being made here.
     job: Option<local::LocalReview>,
+    /// The games on the board are not to be reviewed (*Learn from your mistakes* asks its
+    /// questions there): kept across games.
+    pub(crate) held: bool,
 }
 
 /// Where the review of the game on the board stands.
@@ -60,8 +63,9 @@ impl Reviewed {
         }
     }
 
-    /// Sets what the game's server said of the review of the game as it stands (`turn`).
-    pub(crate) fn set_from_server(&mut self, turn: Turn, status: ReviewShown) {
+    /// Sets where the review of the game as it stands (`turn`) stands: as its server says, or
+    /// made before (a reviewed game brought back).
+    pub(crate) fn set(&mut self, turn: Turn, status: ReviewShown) {
         self.job = None;
         self.turn = Some(turn);
         self.status = status;
@@ -72,7 +76,10 @@ impl Reviewed {
 fn forget_another_game(the_match: Res<Match>, mut reviewed: ResMut<Reviewed>) {
     let turn = the_match.turn();
     if reviewed.turn.is_some_and(|t| t != turn) {
-        *reviewed = Reviewed::default();
+        *reviewed = Reviewed {
+            held: reviewed.held,
+            ..Reviewed::default()
+        };
     }
 }
 
@@ -107,6 +114,7 @@ fn review_here(
     let game = the_match.game();
     // A game of computers alone (a window left playing them) names no one's mistakes.
     if reviewed.turn == Some(turn)
+        || reviewed.held
         || seats.follows_server()
         || !game.position().is_over()
         || game.is_empty()

@@ -59,6 +59,7 @@ impl BoardRefusal {
             BoardRefusal::ConcedeTyped => tr.text("refusal-concede-typed"),
             BoardRefusal::OffLesson(mv) => tr!(tr, "refusal-off-lesson", mv = mv.to_string()),
             BoardRefusal::LessonDone => tr.text("refusal-lesson-done"),
+            BoardRefusal::ExerciseDone => tr.text("refusal-exercise-done"),
         }
     }
 }

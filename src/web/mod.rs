@@ -40,6 +40,7 @@ pub fn run() {
         busy: false,
         again: false,
         report: false,
+        practice: false,
         offscreen: None,
         language: None,
         plain: invitation.is_none(),

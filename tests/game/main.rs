@@ -13,6 +13,7 @@ mod lessons;
 mod online;
 mod online_cli;
 mod pace;
+mod practice;
 mod review;
 mod saves;
 mod screenshot;

@@ -14,7 +14,7 @@ use qiguo_rules::{Kingdom, Position, Preset, Rules};
 
 /// Chu (a person, to move) shields its General at a1 with a swordsman from Qin's Chancellor at
 /// a5 (Qin, a computer that waits to be told); Qin's General is far away.
-fn shielded() -> App {
+pub(crate) fn shielded() -> App {
     let text = format!("18wQ/{}wR18/19/rS18/19/rQ18 r", "19/".repeat(13));
     let start = Position::from_fen(&text, Rules::preset(Preset::Classic)).unwrap();
     let mut levels = vec![None; 7];
@@ -28,7 +28,7 @@ fn status(app: &App) -> ReviewShown {
 
 /// Steps frames until the review is made (it is made on a thread of its own, in real time),
 /// within a minute.
-fn until_reviewed(app: &mut App) {
+pub(crate) fn until_reviewed(app: &mut App) {
     let start = Instant::now();
     while !matches!(status(app), ReviewShown::Done(_)) {
         assert!(

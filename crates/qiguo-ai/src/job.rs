@@ -1,7 +1,8 @@
 //! A search as a message: what to search ([`SearchJob`]) and what was found ([`SearchDone`]),
 //! both plain JSON, for a searcher that shares no memory with whoever asks — in a page, the
 //! Web Worker that keeps the search off the thread that draws. A game's review goes the same
-//! way ([`ReviewJob`], [`ReviewDone`]).
+//! way ([`ReviewJob`], [`ReviewDone`]), and a move tried in place of a mistake ([`JudgeJob`],
+//! [`JudgeDone`]).
 //!
 //! The game travels as its record (start position and moves), so the searcher sees the same
 //! position the game has, repetitions included.
@@ -196,6 +197,80 @@ impl ReviewDone {
     }
 }
 
+/// A move tried in place of a mistake, to be judged (*Learn from your mistakes* in a page): the
+/// game up to the mistake as its record, the move, and the positions searched.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct JudgeJob {
+    /// Chosen by the asker; the answer carries it back.
+    pub id: u64,
+    /// The game before the move, as its record.
+    pub record: Record,
+    /// The move tried, as `qiguo moves` writes it.
+    pub mv: String,
+    /// Positions searched ([`crate::review::REVIEW_NODES`], as the review's).
+    pub nodes: u64,
+}
+
+/// A move judged: the mover's chance after it ([`crate::review::chance_after`]), or why not.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JudgeDone {
+    /// The job's id.
+    pub id: u64,
+    /// The chance, from 0 to 1; `None` when the job could not be read, replayed or played.
+    pub chance: Option<f64>,
+    /// Why there is no chance.
+    pub error: Option<String>,
+}
+
+impl JudgeJob {
+    /// The job as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a judge job is always written")
+    }
+
+    /// A job from JSON.
+    pub fn from_json(text: &str) -> Result<JudgeJob, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// Replays the record and judges the move.
+    pub fn run(&self) -> JudgeDone {
+        let failed = |why: String| JudgeDone {
+            id: self.id,
+            chance: None,
+            error: Some(why),
+        };
+        let game = match self.record.replay() {
+            Ok(game) => game,
+            Err(e) => return failed(format!("the game cannot be replayed: {e}")),
+        };
+        let mv = match qiguo_rules::notation::parse_move(&self.mv) {
+            Ok(mv) => mv,
+            Err(e) => return failed(format!("the move cannot be read: {e}")),
+        };
+        match crate::review::chance_after(game.position(), mv, self.nodes) {
+            Some(chance) => JudgeDone {
+                id: self.id,
+                chance: Some(chance),
+                error: None,
+            },
+            None => failed(format!("{} cannot be played there", self.mv)),
+        }
+    }
+}
+
+impl JudgeDone {
+    /// The answer as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a judgement is always written")
+    }
+
+    /// An answer from JSON.
+    pub fn from_json(text: &str) -> Result<JudgeDone, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use qiguo_rules::{Game, PlayerInfo, Rules, Seats};
@@ -247,6 +322,40 @@ mod tests {
         assert_eq!(done.best, Some(direct.best.to_string()));
         assert_eq!((done.score, done.depth), (direct.score, direct.depth));
         assert_eq!(done.nodes, direct.nodes);
+    }
+
+    #[test]
+    fn a_judged_move_through_json_keeps_its_chance_and_a_bad_one_says_why() {
+        let (game, _) = job_after(4);
+        let mv = game.position().legal_moves()[3];
+        let job = JudgeJob {
+            id: 8,
+            record: Record::from_game(&game, PlayerInfo::defaults(7)),
+            mv: mv.to_string(),
+            nodes: 1_000,
+        };
+        let done =
+            JudgeDone::from_json(&JudgeJob::from_json(&job.to_json()).unwrap().run().to_json())
+                .unwrap();
+        assert_eq!(done.id, 8);
+        assert_eq!(
+            done.chance,
+            crate::review::chance_after(game.position(), mv, 1_000)
+        );
+        assert!(done.chance.is_some());
+        let unplayable = JudgeJob {
+            mv: "j10j11".to_owned(),
+            ..job.clone()
+        }
+        .run();
+        assert_eq!(unplayable.chance, None);
+        assert!(unplayable.error.unwrap().contains("j10j11"));
+        let unreadable = JudgeJob {
+            mv: "nonsense".to_owned(),
+            ..job
+        }
+        .run();
+        assert!(unreadable.error.unwrap().contains("cannot be read"));
     }
 
     #[test]

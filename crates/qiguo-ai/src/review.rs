@@ -60,6 +60,11 @@ pub const MISTAKE: f64 = 0.06;
 /// A move's loss from which it is a blunder (see [`INACCURACY`]).
 pub const BLUNDER: f64 = 0.10;
 
+/// How much less than the engine's best a move tried in place of a mistake may keep and still
+/// count as found (*Learn from your mistakes*): less than an inaccuracy's loss, so that a move
+/// the review would not have named counts, and the mistake itself never does.
+pub const GOOD_ENOUGH: f64 = INACCURACY;
+
 /// One move of a reviewed game. In JSON, moves are written as `qiguo moves` writes them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MoveReview {
@@ -231,7 +236,7 @@ impl Reviewer {
             before: game.start_position().clone(),
             searched: Vec::with_capacity(game.len() + 1),
             nodes,
-            engine: Engine::new(TableSize::entries_log2(18)),
+            engine: review_engine(),
             stop: None,
             last_best: None,
         }
@@ -311,33 +316,12 @@ impl Reviewer {
         true
     }
 
-    /// Searches `pos` afresh (what is found there depends on the position alone, not on the
-    /// positions searched before it, nor on a search stopped half-way): the value for the
-    /// chances (`None` inside where nothing was searched: a finished game, a lone move), noting
-    /// the best move; `None` if the search was stopped.
+    /// Searches `pos` afresh (see [`search_afresh`]), noting the best move; `None` if the
+    /// search was stopped.
     fn search(&mut self, pos: &Position) -> Option<Option<i32>> {
-        let limits = Limits {
-            nodes: Some(self.nodes),
-            threads: Some(1),
-            stop: self.stop.clone(),
-            ..Limits::default()
-        };
-        let result = if pos.is_over() {
-            None
-        } else {
-            self.engine.clear();
-            self.engine.search(pos, Level::Hard, &limits, 0)
-        };
-        if self
-            .stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Acquire))
-        {
-            return None;
-        }
-        self.last_best = result.as_ref().map(|r| r.best);
-        // A position with one move is not searched (its value says nothing).
-        Some(result.filter(|r| r.depth > 0).map(|r| r.score))
+        let (value, best) = search_afresh(&mut self.engine, pos, self.nodes, self.stop.as_ref())?;
+        self.last_best = best;
+        Some(value)
     }
 
     /// The review, once every position is searched (or what is searched so far).
@@ -427,6 +411,55 @@ impl Reviewer {
             mistakes,
         }
     }
+}
+
+/// The engine a review searches with: one thread, its own table of this size (a search's
+/// result depends on the table's size, and a move judged later must be searched alike).
+fn review_engine() -> Engine {
+    Engine::new(TableSize::entries_log2(18))
+}
+
+/// Searches `pos` afresh at `nodes` positions, as Hard on one thread (what is found there
+/// depends on the position alone, not on the positions searched before it, nor on a search
+/// stopped half-way): the value for the chances (`None` inside where nothing was searched: a
+/// finished game, a lone move) and the best move; `None` if `stop` was set.
+fn search_afresh(
+    engine: &mut Engine,
+    pos: &Position,
+    nodes: u64,
+    stop: Option<&Arc<AtomicBool>>,
+) -> Option<(Option<i32>, Option<Move>)> {
+    let limits = Limits {
+        nodes: Some(nodes),
+        threads: Some(1),
+        stop: stop.cloned(),
+        ..Limits::default()
+    };
+    let result = if pos.is_over() {
+        None
+    } else {
+        engine.clear();
+        engine.search(pos, Level::Hard, &limits, 0)
+    };
+    if stop.is_some_and(|s| s.load(Ordering::Acquire)) {
+        return None;
+    }
+    let best = result.as_ref().map(|r| r.best);
+    // A position with one move is not searched (its value says nothing).
+    Some((result.filter(|r| r.depth > 0).map(|r| r.score), best))
+}
+
+/// The chance of the player moving in `before` after `mv`, read as a review reads a move's
+/// (the position after it searched afresh at `nodes`, by the player to move next), to four
+/// places: a move tried in place of a mistake is judged against the review's
+/// [`MoveReview::best_chance`] with it, and the engine's best gets exactly that. `None` where
+/// `mv` is not legal in `before`.
+pub fn chance_after(before: &Position, mv: Move, nodes: u64) -> Option<f64> {
+    let player = before.player_of(before.to_move()) as usize;
+    let mut after = before.clone();
+    after.play(mv).ok()?;
+    let (value, _) = search_afresh(&mut review_engine(), &after, nodes, None)?;
+    Some(rounded(FITTED.player_chances(&after, value)[player]))
 }
 
 /// A move as text in JSON (`f3a8`, `--`, `concede`).
@@ -580,6 +613,55 @@ mod tests {
                 (2, Kingdom::Chu, MistakeKind::GeneralTaken),
             ]
         );
+    }
+
+    #[test]
+    fn a_move_judged_alone_keeps_the_chance_its_review_gave_it() {
+        let mut game = Game::start(Rules::default(), qiguo_rules::Seats::default());
+        for i in 0..6 {
+            let moves = game.position().legal_moves();
+            game.play(moves[(i * 11) % moves.len()]).unwrap();
+        }
+        let reviewed = review(&game, 3_000);
+        let mut judged_best = 0;
+        for m in &reviewed.moves {
+            let before = game.position_at(m.ply - 1);
+            assert_eq!(
+                chance_after(&before, m.played, 3_000),
+                Some(m.played_chance),
+                "ply {}: {}",
+                m.ply,
+                m.played
+            );
+            if m.best != m.played {
+                judged_best += 1;
+                assert_eq!(
+                    chance_after(&before, m.best, 3_000),
+                    Some(m.best_chance),
+                    "ply {}: {}",
+                    m.ply,
+                    m.best
+                );
+            }
+        }
+        assert!(
+            judged_best > 0,
+            "moves chosen at random are not all the best"
+        );
+        // The mistake given away in `shielded` is found worse than the best, past the margin.
+        let mut game = shielded();
+        let fatal = fatal(game.position());
+        game.play(fatal).unwrap();
+        let reviewed = review(&game, 5_000);
+        let first = &reviewed.moves[0];
+        let tried = chance_after(&game.position_at(0), fatal, 5_000).unwrap();
+        assert!(tried < first.best_chance - GOOD_ENOUGH, "{tried} {first:?}");
+        assert_eq!(
+            chance_after(&game.position_at(0), Move::CONCEDE, 5_000).is_some(),
+            game.position_at(0).is_legal(Move::CONCEDE)
+        );
+        let illegal = qiguo_rules::notation::parse_move("j10j11").unwrap();
+        assert_eq!(chance_after(&game.position_at(0), illegal, 5_000), None);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! [`SearchDone`](qiguo_ai::job::SearchDone) as JSON. The search runs on the worker's thread,
 //! so the page keeps drawing; one thread only (a page has no shared memory without
 //! cross-origin isolation). A worker of its own reviews a game played at the page's screen
-//! ([`review`]).
+//! ([`review`]) and judges the moves tried in place of its mistakes ([`judge`]).
 
 use std::cell::RefCell;
 
@@ -44,6 +44,23 @@ pub fn review(job: &str) -> String {
         Err(e) => {
             qiguo_ai::job::ReviewDone::failed(id_of(job), format!("unreadable review job: {e}"))
         }
+    };
+    done.to_json()
+}
+
+/// Judges the move of the judge job in `job` (JSON: `qiguo_ai::job::JudgeJob`: the mover's
+/// chance after a move tried in place of a mistake) and gives the answer (JSON:
+/// `qiguo_ai::job::JudgeDone`); a job that cannot be read is answered with its reason. One
+/// search at the review's budget: about a tenth of a second.
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
+pub fn judge(job: &str) -> String {
+    let done = match qiguo_ai::job::JudgeJob::from_json(job) {
+        Ok(job) => job.run(),
+        Err(e) => qiguo_ai::job::JudgeDone {
+            id: id_of(job),
+            chance: None,
+            error: Some(format!("unreadable judge job: {e}")),
+        },
     };
     done.to_json()
 }
@@ -108,6 +125,28 @@ mod tests {
         assert_eq!(done.review, Some(qiguo_ai::review::review(&game, 1_000)));
         let broken = ReviewDone::from_json(&review(r#"{"id": 4, "record": 1}"#)).unwrap();
         assert_eq!((broken.id, broken.review), (4, None));
+        assert!(broken.error.is_some());
+    }
+
+    #[test]
+    fn a_judge_job_is_answered_with_the_movers_chance() {
+        use qiguo_ai::job::{JudgeDone, JudgeJob};
+        let game = Game::start(Rules::default(), Seats::default());
+        let mv = game.position().legal_moves()[5];
+        let job = JudgeJob {
+            id: 12,
+            record: Record::from_game(&game, PlayerInfo::defaults(7)),
+            mv: mv.to_string(),
+            nodes: 1_000,
+        };
+        let done = JudgeDone::from_json(&judge(&job.to_json())).unwrap();
+        assert_eq!(done.id, 12);
+        assert_eq!(
+            done.chance,
+            qiguo_ai::review::chance_after(game.position(), mv, 1_000)
+        );
+        let broken = JudgeDone::from_json(&judge(r#"{"id": 6, "mv": 1}"#)).unwrap();
+        assert_eq!((broken.id, broken.chance), (6, None));
         assert!(broken.error.is_some());
     }
 

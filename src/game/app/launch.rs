@@ -150,6 +150,8 @@ pub struct Launch {
     pub again: bool,
     /// The Game report open at once (`--report`).
     pub report: bool,
+    /// Learn from your mistakes at once, once the game is reviewed (`--practice`).
+    pub practice: bool,
     /// Draw into an image of this size instead of a window (benchmarks and screenshots only;
     /// no window and no display needed).
     pub offscreen: Option<Screen>,

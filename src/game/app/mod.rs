@@ -169,6 +169,9 @@ pub fn game_app(launch: Launch) -> App {
     if launch.report {
         crate::game::ui::open_report(&mut app);
     }
+    if launch.practice {
+        app.init_resource::<crate::game::practice::PracticeAtLaunch>();
+    }
     // A frame when something changes; the benchmark and the screenshot draw every frame.
     if launch.screenshot.is_none() && launch.bench_frames.is_none() {
         crate::game::frames::draw_on_demand(&mut app);

@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 
 use crate::game::{
-    art, awareness, board, camera, computer, frames, hint, input, lessons, online, pace,
+    art, awareness, board, camera, computer, frames, hint, input, lessons, online, pace, practice,
     preferences, recap, review, saving, schedule, selection, sound, state, stones, telling, tools,
     ui,
 };
@@ -33,7 +33,7 @@ pub fn logic_plugins(app: &mut App) {
         lessons::plugin,
         telling::plugin,
     ));
-    app.add_plugins(review::plugin);
+    app.add_plugins((review::plugin, practice::plugin));
 }
 
 /// Rendering, picking, the camera and the interface, on top of [`logic_plugins`].
@@ -44,6 +44,8 @@ pub fn view_plugins(app: &mut App) {
         hint::view::plugin,
         lessons::view::plugin,
         lessons::ui::plugin,
+        practice::view::plugin,
+        practice::ui::plugin,
         online::view_plugin,
     ));
     app.add_plugins((

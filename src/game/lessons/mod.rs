@@ -158,13 +158,15 @@ impl LessonRun {
         Guide {
             active: true,
             goals,
+            done: None,
         }
     }
 }
 
-/// Keeps the clicks' guide as the lesson stands.
+/// Keeps the clicks' guide as the lesson stands (without a lesson, a guide of the practice's
+/// is the practice's to keep).
 fn guide_clicks(run: Res<LessonRun>, mut guide: ResMut<Guide>) {
-    if run.is_changed() {
+    if run.is_changed() && (run.is_active() || guide.done.is_none()) {
         guide.set_if_neq(run.guide());
     }
 }
@@ -307,6 +309,11 @@ fn bring_back(run: &mut LessonRun, games: &mut MessageWriter<NewGameRequested>) 
 
 /// A goal move played by the learner ends the step.
 fn judge_moves(mut applied: MessageReader<MoveApplied>, mut run: ResMut<LessonRun>) {
+    // (Without a lesson the run is not touched: a change to it resets the board's guide.)
+    if !run.is_active() {
+        applied.clear();
+        return;
+    }
     for move_applied in applied.read() {
         let Some(active) = run.active.as_mut() else {
             continue;

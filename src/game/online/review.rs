@@ -53,7 +53,7 @@ fn ask_when_over(
     let turn = the_match.turn();
     asking.asked = Some(game.clone());
     if reviewed.done_for(turn).is_none() {
-        reviewed.set_from_server(turn, ReviewShown::Waiting);
+        reviewed.set(turn, ReviewShown::Waiting);
     }
     let ask = Ask::Review { game: game.clone() };
     asking.pending.ask(&mut online, ask, game);
@@ -84,7 +84,7 @@ fn read_answers(
             }
             ReviewStatus::Failed { why } => ReviewShown::Failed(why.clone()),
         };
-        reviewed.set_from_server(the_match.turn(), status);
+        reviewed.set(the_match.turn(), status);
     }
 }
 

@@ -70,6 +70,9 @@ pub struct Guide {
     pub active: bool,
     /// The moves the step asks for while it waits; `None` once it is done (no move then).
     pub goals: Option<Vec<Move>>,
+    /// What a move is answered once the step is done (a lesson's [`BoardRefusal::LessonDone`]
+    /// unless its owner says otherwise).
+    pub done: Option<BoardRefusal>,
 }
 
 impl Guide {
@@ -83,7 +86,7 @@ impl Guide {
         match &self.goals {
             Some(goals) if goals.contains(&mv) || !pos.is_legal(mv) => None,
             Some(_) => Some(BoardRefusal::OffLesson(mv)),
-            None => Some(BoardRefusal::LessonDone),
+            None => Some(self.done.clone().unwrap_or(BoardRefusal::LessonDone)),
         }
     }
 }

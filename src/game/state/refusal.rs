@@ -56,6 +56,9 @@ pub enum BoardRefusal {
     OffLesson(Move),
     /// In a lesson: the step is done; the lesson goes on, or is over.
     LessonDone,
+    /// In *Learn from your mistakes*: the question is answered (or being judged); the card
+    /// says what comes next.
+    ExerciseDone,
 }
 
 impl BoardRefusal {

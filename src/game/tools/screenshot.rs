@@ -2,7 +2,7 @@
 //! drawn into with `--offscreen`) and exit. The app compiles pipelines synchronously in this
 //! mode, so the frames drawn are complete; a few frames more let the interface lay itself out.
 //! With `--bench-frames` as well, the picture waits for the last timed frame; a game over
-//! waits for its review.
+//! waits for its review, and `--practice` for its first question.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -51,6 +51,7 @@ fn take_screenshot(
     timed: Option<Res<FramesTimed>>,
     wood: Option<Res<crate::game::board::SharperWood>>,
     reviewed: Option<Res<crate::game::review::Reviewed>>,
+    practice: Option<Res<crate::game::practice::PracticeAtLaunch>>,
     mut ready_since: Local<Option<u32>>,
     mut taken: Local<bool>,
     mut exit: MessageWriter<AppExit>,
@@ -70,6 +71,7 @@ fn take_screenshot(
         || (bench.is_some() && timed.is_none())
         || !wood_drawn
         || reviewing
+        || practice.is_some()
     {
         *ready_since = None;
         return;

@@ -11,14 +11,15 @@ use crate::game::widgets::SHEET_BAR;
 use crate::i18n::Tr;
 
 /// The lasting panels, by their ids: the turn strip, the toolbar, the Kingdoms and Moves
-/// windows, the status line and a lesson's card. The board is framed in the space they leave.
-pub(crate) const PANELS: [&str; 7] = [
+/// windows, the status line, a lesson's card and the practice's. The board is framed in the space they leave.
+pub(crate) const PANELS: [&str; 8] = [
     "turn strip",
     "toolbar",
     "Kingdoms",
     "Moves",
     "status",
     "lesson card",
+    crate::game::practice::ui::CARD,
     SHEET_BAR,
 ];
 

@@ -12,7 +12,7 @@ mod help;
 pub(crate) mod kit;
 mod movebox;
 pub(crate) mod moves;
-mod report;
+pub(crate) mod report;
 pub(crate) mod settings;
 mod standings;
 pub(crate) mod status;

@@ -13,6 +13,7 @@ use qiguo_ai::review::{GameReview, MistakeKind};
 
 use crate::game::art::palette::Palette;
 use crate::game::frames::Redraw;
+use crate::game::practice::PracticeCommand;
 use crate::game::review::{ReviewShown, Reviewed};
 use crate::game::state::{Match, ReviewRequested, Turn};
 use crate::game::ui::kit::badge;
@@ -81,6 +82,7 @@ pub(super) fn report_window(
     reviewed: Res<Reviewed>,
     palette: Res<Palette>,
     mut steps: MessageWriter<ReviewRequested>,
+    mut practice: MessageWriter<PracticeCommand>,
     mut redraw: Redraw,
     tr: Res<Tr>,
 ) -> Result {
@@ -98,6 +100,8 @@ pub(super) fn report_window(
         .as_ref()
         .is_some_and(|(t, _)| *t != the_match.turn());
     let mut material = window.material;
+    // The practice asked for: the report gives way to its card.
+    let mut practising = false;
     // Opaque: the chart and the table are read, not glanced at over the board.
     let frame = egui::Frame::window(&ctx.global_style()).fill(Color32::from_rgb(28, 24, 20));
     egui::Window::new(tr.text("report-title"))
@@ -219,6 +223,25 @@ pub(super) fn report_window(
                     if let Some(review) = reviewed_chances {
                         mistakes_list(ui, review, &marks, tr, &mut steps);
                     }
+                    if let Some(review) = &review {
+                        let questions =
+                            crate::game::practice::exercises(review, the_match.game(), |k| {
+                                the_match.computer(k).is_none()
+                            })
+                            .len();
+                        let button = egui::Button::new(
+                            RichText::new(tr!(tr, "practice-start", count = questions)).strong(),
+                        );
+                        if ui
+                            .add_enabled(questions > 0, button)
+                            .on_hover_text(tr.text("practice-start-hint"))
+                            .on_disabled_hover_text(tr.text("practice-none"))
+                            .clicked()
+                        {
+                            practice.write(PracticeCommand::Start);
+                            practising = true;
+                        }
+                    }
                     ui.separator();
                     egui::Grid::new("report_table")
                         .num_columns(5)
@@ -283,7 +306,7 @@ pub(super) fn report_window(
                 });
         });
     window.material = material;
-    window.open = open;
+    window.open = open && !practising;
     Ok(())
 }
 
@@ -320,7 +343,7 @@ const MARK_STYLES: [(MistakeKind, MarkerShape, Color32); 5] = [
 ];
 
 /// The words for a kind of mistake.
-fn mistake_kind_id(kind: MistakeKind) -> &'static str {
+pub(crate) fn mistake_kind_id(kind: MistakeKind) -> &'static str {
     match kind {
         MistakeKind::Inaccuracy => "review-inaccuracy",
         MistakeKind::Mistake => "review-mistake",

@@ -1,0 +1,729 @@
+//! *Learn from your mistakes*: the position before each of a person's worst moves in a
+//! reviewed game, asked again as a question ("Qin to move: find a better move"), answered on the
+//! board. Any move that keeps the mover's chance within [`GOOD_ENOUGH`] of the engine's best
+//! counts: it is judged as the review judged the mistake (`qiguo_ai::review::chance_after`, on a
+//! thread of its own or in a page's Web Worker: [`judge`]). A move found wanting is shown, said,
+//! and taken back for another try; a hint marks the stone to move; the solution is played out
+//! on the board; then the next mistake. Leaving brings back the reviewed game, and its review.
+//!
+//! The exercises are the people's (not the computers') mistakes and blunders, and the moves that
+//! let their General fall where a better one kept at least a [`MISTAKE`]'s worth more: an
+//! inaccuracy's better move is too near the one played to be worth a question.
+//!
+//! Like a lesson, an exercise is a game the rules system is asked to start, in which every
+//! player is a person (nobody answers the move), and the board's guide ([`Guide`]) takes one move
+//! of the mover's while the question stands.
+
+pub(crate) mod judge;
+pub(crate) mod ui;
+pub(crate) mod view;
+
+use std::sync::Arc;
+
+use bevy::prelude::*;
+use qiguo_ai::review::{GOOD_ENOUGH, GameReview, MISTAKE, MistakeKind};
+use qiguo_rules::{Game, Kingdom, Move, PlayerInfo};
+
+use crate::game::frames::Waker;
+use crate::game::review::Reviewed;
+use crate::game::schedule::AppSystems;
+use crate::game::selection::{Guide, SelectionSystems};
+use crate::game::state::{
+    BoardRefusal, Match, MatchReset, MoveApplied, MoveRequested, MoveShown, Mover,
+    NewGameRequested, Notice, SeatAuthority,
+};
+use crate::game::telling::Announced;
+use crate::i18n::Tr;
+use crate::tr;
+
+pub(crate) fn plugin(app: &mut App) {
+    app.init_resource::<Practice>()
+        .add_message::<PracticeCommand>()
+        .add_systems(
+            Update,
+            (start_at_launch, follow_commands, guide_moves)
+                .chain()
+                .in_set(AppSystems::RecordInput)
+                .before(SelectionSystems),
+        )
+        .add_systems(
+            Update,
+            (
+                follow_the_board,
+                judge_moves,
+                take_judgements,
+                go_back_after_a_miss,
+                keep_the_review,
+                guide_moves,
+            )
+                .chain()
+                .in_set(AppSystems::SyncView),
+        );
+}
+
+/// What the learner asks of the practice (the report's button, the card's).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PracticeCommand {
+    /// Start with the first mistake of the reviewed game on the board.
+    Start,
+    /// Mark the stone the best move moves.
+    Hint,
+    /// Play the best move out on the board.
+    Solution,
+    /// Go on to the next mistake (or to the end).
+    Next,
+    /// Leave: the reviewed game comes back.
+    Leave,
+}
+
+/// A mistake asked again.
+#[derive(Clone, Debug)]
+pub struct Exercise {
+    /// The mistake's move (1 for the game's first).
+    pub ply: usize,
+    /// The kingdom that moved.
+    pub kingdom: Kingdom,
+    /// What the review called it.
+    pub kind: MistakeKind,
+    /// The move played.
+    pub played: Move,
+    /// The mover's chance after it (0 to 1).
+    pub played_chance: f64,
+    /// The engine's best move.
+    pub best: Move,
+    /// The mover's chance after it.
+    pub best_chance: f64,
+    /// The game up to the position before the mistake.
+    pub before: Game,
+}
+
+/// Where the question stands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Step {
+    /// The learner is to move.
+    Asking,
+    /// The move tried is being judged.
+    Judging(Move),
+    /// The move tried keeps the mover's chance (0 to 1) within the margin of the best.
+    Found(Move, f64),
+    /// The move tried falls short (its chance, if it could be judged): it is taken back once
+    /// shown.
+    Missed(Move, Option<f64>),
+    /// The best move was played out for the learner.
+    Solved,
+    /// Every mistake has been asked.
+    Finished,
+}
+
+/// The practice under way, if any.
+#[derive(Resource, Default)]
+pub struct Practice {
+    active: Option<Active>,
+}
+
+struct Active {
+    exercises: Vec<Exercise>,
+    at: usize,
+    step: Step,
+    /// The last move that fell short in this question, and its chance: the card says so while
+    /// the learner tries again.
+    missed: Option<(Move, Option<f64>)>,
+    /// The hint is shown.
+    hinted: bool,
+    /// The questions answered with a good move (before or without the solution), by number.
+    found: Vec<bool>,
+    /// The move tried has landed on the board.
+    shown: bool,
+    /// A game was asked of the rules system and has not replaced the match yet.
+    asked: bool,
+    judging: Option<judge::Judging>,
+    kept: Kept,
+}
+
+/// The reviewed game, brought back (with its review) on leaving.
+struct Kept {
+    game: Game,
+    players: Vec<PlayerInfo>,
+    hints: [u32; 7],
+    review: Arc<GameReview>,
+    /// It has been asked back: its review is put back once it is on the board.
+    returning: bool,
+}
+
+impl Practice {
+    /// Whether a practice is on the board.
+    pub fn is_active(&self) -> bool {
+        self.active.as_ref().is_some_and(|a| !a.kept.returning)
+    }
+
+    /// The question on the board: its exercise, its number and how many there are.
+    pub fn current(&self) -> Option<(&Exercise, usize, usize)> {
+        let a = self.active.as_ref().filter(|a| !a.kept.returning)?;
+        Some((a.exercises.get(a.at)?, a.at, a.exercises.len()))
+    }
+
+    /// Where the question stands.
+    pub fn step(&self) -> Option<Step> {
+        self.active.as_ref().map(|a| a.step)
+    }
+
+    /// The last move that fell short in this question (and its chance), while the learner
+    /// tries again.
+    pub fn missed(&self) -> Option<(Move, Option<f64>)> {
+        self.active.as_ref()?.missed
+    }
+
+    /// Whether the hint is shown.
+    pub fn hinted(&self) -> bool {
+        self.active.as_ref().is_some_and(|a| a.hinted)
+    }
+
+    /// Questions answered with a good move, and asked, so far.
+    pub fn score(&self) -> (usize, usize) {
+        self.active.as_ref().map_or((0, 0), |a| {
+            let asked = a.at + usize::from(a.step != Step::Asking);
+            let found = a.found.iter().filter(|&&f| f).count();
+            (found, asked.min(a.exercises.len()))
+        })
+    }
+
+    /// Whether the board waits for the learner's move (and a hint or the solution can be
+    /// asked).
+    pub fn asks(&self) -> bool {
+        self.active
+            .as_ref()
+            .is_some_and(|a| a.step == Step::Asking && !a.asked)
+    }
+
+    /// What the practice lets a click or typed move do: any legal move while it asks, none
+    /// otherwise; unguided without a practice.
+    fn guide(&self) -> Guide {
+        match &self.active {
+            Some(a) if !a.kept.returning => Guide {
+                active: true,
+                goals: self.asks().then(|| {
+                    a.exercises
+                        .get(a.at)
+                        .map_or_else(Vec::new, |e| e.before.position().legal_moves())
+                }),
+                done: Some(BoardRefusal::ExerciseDone),
+            },
+            _ => Guide::default(),
+        }
+    }
+}
+
+/// The exercises of `review` of `game`: the people's mistakes, blunders and Generals let fall
+/// where a better move kept a mistake's worth more, in the order of the game.
+pub fn exercises(
+    review: &GameReview,
+    game: &Game,
+    people: impl Fn(Kingdom) -> bool,
+) -> Vec<Exercise> {
+    let mut out: Vec<Exercise> = Vec::new();
+    for mistake in &review.mistakes {
+        let worth_asking = matches!(
+            mistake.kind,
+            MistakeKind::Mistake | MistakeKind::Blunder | MistakeKind::Allowed
+        );
+        let Some(m) = review.moves.get(mistake.ply.wrapping_sub(1)) else {
+            continue;
+        };
+        if !worth_asking
+            || !people(mistake.kingdom)
+            || m.mover != mistake.kingdom
+            || m.best == m.played
+            || m.loss() < MISTAKE
+            || out.last().is_some_and(|e| e.ply == m.ply)
+        {
+            continue;
+        }
+        let mut before = Game::new(game.start_position().clone());
+        if game
+            .moves()
+            .take(m.ply - 1)
+            .try_for_each(|mv| before.play(mv).map(drop))
+            .is_err()
+            || !before.position().is_legal(m.best)
+        {
+            continue;
+        }
+        out.push(Exercise {
+            ply: m.ply,
+            kingdom: m.mover,
+            kind: mistake.kind,
+            played: m.played,
+            played_chance: m.played_chance,
+            best: m.best,
+            best_chance: m.best_chance,
+            before,
+        });
+    }
+    out
+}
+
+/// The players of an exercise: the game's names, every one a person (nobody answers the move).
+fn people(players: &[PlayerInfo]) -> Vec<PlayerInfo> {
+    players
+        .iter()
+        .map(|p| PlayerInfo {
+            name: p.name.clone(),
+            computer: None,
+        })
+        .collect()
+}
+
+/// Asks for the position of the current question, and says it.
+fn ask(
+    active: &mut Active,
+    games: &mut MessageWriter<NewGameRequested>,
+    said: &mut MessageWriter<Announced>,
+    tr: Tr,
+) {
+    let Some(exercise) = active.exercises.get(active.at) else {
+        return;
+    };
+    games.write(NewGameRequested {
+        game: exercise.before.clone(),
+        players: people(&active.kept.players),
+        hints: [0; 7],
+    });
+    active.asked = true;
+    active.step = Step::Asking;
+    active.missed = None;
+    active.hinted = false;
+    active.shown = false;
+    active.judging = None;
+    let heading = tr!(
+        tr,
+        "practice-heading",
+        n = active.at + 1,
+        total = active.exercises.len()
+    );
+    said.write(Announced {
+        words: format!("{heading}. {}", question_words(exercise, tr)),
+        urgent: true,
+    });
+}
+
+/// The question, in words: who moves, what was played and what it was.
+pub(crate) fn question_words(exercise: &Exercise, tr: Tr) -> String {
+    tr!(
+        tr,
+        "practice-question",
+        kingdom = tr.kingdom(exercise.kingdom),
+        ply = exercise.ply,
+        played = exercise.played.to_string(),
+        kind = tr.text(crate::game::ui::report::mistake_kind_id(exercise.kind))
+    )
+}
+
+/// A chance as a whole per cent, as the card and the reader say it.
+pub(crate) fn percent(chance: f64) -> String {
+    format!("{:.0}", 100.0 * chance)
+}
+
+/// Asked at launch (`--practice`): the practice starts once the game's review is made, and a
+/// screenshot waits for its first question.
+#[derive(Resource, Debug, Default)]
+pub struct PracticeAtLaunch {
+    asked: bool,
+}
+
+/// Starts the practice asked at launch once the review is made; gives up where there is
+/// nothing to practise (a game not over, no mistake of a person's).
+fn start_at_launch(
+    mut commands: Commands,
+    wanted: Option<ResMut<PracticeAtLaunch>>,
+    practice: Res<Practice>,
+    reviewed: Res<Reviewed>,
+    the_match: Res<Match>,
+    mut out: MessageWriter<PracticeCommand>,
+) {
+    let Some(mut wanted) = wanted else {
+        return;
+    };
+    if practice.asks() {
+        commands.remove_resource::<PracticeAtLaunch>();
+    } else if wanted.asked && !practice.is_active() {
+        warn!("--practice: this game has no mistake of a person's to learn from");
+        commands.remove_resource::<PracticeAtLaunch>();
+    } else if !wanted.asked && reviewed.done_for(the_match.turn()).is_some() {
+        out.write(PracticeCommand::Start);
+        wanted.asked = true;
+    } else if !the_match.position().is_over() {
+        warn!("--practice: the game is not over, so not reviewed");
+        commands.remove_resource::<PracticeAtLaunch>();
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn follow_commands(
+    mut commands: MessageReader<PracticeCommand>,
+    mut practice: ResMut<Practice>,
+    the_match: Res<Match>,
+    reviewed: Res<Reviewed>,
+    seats: Res<SeatAuthority>,
+    mut games: MessageWriter<NewGameRequested>,
+    mut moves: MessageWriter<MoveRequested>,
+    mut notices: MessageWriter<Notice>,
+    mut said: MessageWriter<Announced>,
+    tr: Res<Tr>,
+) {
+    let tr = *tr;
+    for &command in commands.read() {
+        match command {
+            PracticeCommand::Start => {
+                if practice.is_active() {
+                    continue;
+                }
+                if seats.follows_server() {
+                    notices.write(Notice::error_message("online-leave-first"));
+                    continue;
+                }
+                let Some(review) = reviewed.done_for(the_match.turn()).cloned() else {
+                    continue;
+                };
+                let game = the_match.game();
+                let list = exercises(&review, game, |k| the_match.computer(k).is_none());
+                if list.is_empty() {
+                    notices.write(Notice::error_message("practice-none"));
+                    continue;
+                }
+                info!("learning from {} mistakes", list.len());
+                let mut active = Active {
+                    found: vec![false; list.len()],
+                    exercises: list,
+                    at: 0,
+                    step: Step::Asking,
+                    missed: None,
+                    hinted: false,
+                    shown: false,
+                    asked: false,
+                    judging: None,
+                    kept: Kept {
+                        game: game.clone(),
+                        players: the_match.players().to_vec(),
+                        hints: std::array::from_fn(|i| the_match.hints_used(Kingdom::ALL[i])),
+                        review,
+                        returning: false,
+                    },
+                };
+                ask(&mut active, &mut games, &mut said, tr);
+                practice.active = Some(active);
+            }
+            PracticeCommand::Hint => {
+                let asks = practice.asks();
+                let Some(active) = practice.active.as_mut().filter(|_| asks) else {
+                    continue;
+                };
+                active.hinted = true;
+                if let Some(e) = active.exercises.get(active.at)
+                    && let Some(from) = e.best.from()
+                    && let Some(piece) = e.before.position().piece_at(from)
+                {
+                    said.write(Announced {
+                        words: tr!(
+                            tr,
+                            "practice-hint-text",
+                            piece = tr.piece_in_text(piece.kind),
+                            point = from.to_string()
+                        ),
+                        urgent: true,
+                    });
+                }
+            }
+            PracticeCommand::Solution => {
+                let asks = practice.asks();
+                let Some(active) = practice.active.as_mut().filter(|_| asks) else {
+                    continue;
+                };
+                let Some(e) = active.exercises.get(active.at) else {
+                    continue;
+                };
+                moves.write(MoveRequested {
+                    mv: e.best,
+                    made_for: the_match.turn(),
+                    by: Mover::Person,
+                });
+                said.write(Announced {
+                    words: tr!(
+                        tr,
+                        "practice-solution-text",
+                        best = e.best.to_string(),
+                        chance = percent(e.best_chance)
+                    ),
+                    urgent: true,
+                });
+                active.step = Step::Solved;
+                active.hinted = false;
+            }
+            PracticeCommand::Next => {
+                let Some(active) = practice.active.as_mut() else {
+                    continue;
+                };
+                if active.kept.returning || matches!(active.step, Step::Judging(_)) {
+                    continue;
+                }
+                if active.at + 1 < active.exercises.len() {
+                    active.at += 1;
+                    ask(active, &mut games, &mut said, tr);
+                } else {
+                    active.step = Step::Finished;
+                    active.hinted = false;
+                    said.write(Announced {
+                        words: tr!(
+                            tr,
+                            "practice-finished",
+                            found = active.found.iter().filter(|&&f| f).count(),
+                            total = active.exercises.len()
+                        ),
+                        urgent: true,
+                    });
+                }
+            }
+            PracticeCommand::Leave => {
+                if let Some(active) = practice.active.as_mut().filter(|a| !a.kept.returning) {
+                    games.write(NewGameRequested {
+                        game: active.kept.game.clone(),
+                        players: active.kept.players.clone(),
+                        hints: active.kept.hints,
+                    });
+                    active.kept.returning = true;
+                    active.asked = true;
+                    active.judging = None;
+                }
+            }
+        }
+    }
+}
+
+/// Keeps the board's guide as the practice stands (without a practice, a lesson's guide is the
+/// lesson's to keep).
+fn guide_moves(practice: Res<Practice>, mut guide: ResMut<Guide>) {
+    let ours = practice.active.is_some() || guide.done == Some(BoardRefusal::ExerciseDone);
+    if practice.is_changed() && ours {
+        guide.set_if_neq(practice.guide());
+    }
+}
+
+/// The board changed under the practice: the game it asked for has come (the question stands);
+/// a game it did not ask for (a new, loaded or joined one, or a lesson) ends it, that game
+/// staying; a move taken back asks the question again.
+fn follow_the_board(
+    mut resets: MessageReader<MatchReset>,
+    mut applied: MessageReader<MoveApplied>,
+    the_match: Res<Match>,
+    mut practice: ResMut<Practice>,
+    mut games: MessageWriter<NewGameRequested>,
+    mut said: MessageWriter<Announced>,
+    tr: Res<Tr>,
+) {
+    let reset = resets.read().count() > 0;
+    let moved = applied.read().count() > 0;
+    // (Checked before `as_mut`, which would mark the practice changed every frame.)
+    if practice.active.is_none() || !(reset || the_match.is_changed()) {
+        return;
+    }
+    let Some(active) = practice.active.as_mut() else {
+        return;
+    };
+    if reset {
+        if !std::mem::take(&mut active.asked) && !active.kept.returning {
+            info!("another game took the board: the practice ends");
+            practice.active = None;
+        }
+        return;
+    }
+    if moved || active.asked || active.kept.returning {
+        return;
+    }
+    // A move taken back, or played again.
+    ask(active, &mut games, &mut said, *tr);
+}
+
+/// The learner's move, while the question stands: the best is found, the mistake again is
+/// missed (both said at once), any other is judged.
+fn judge_moves(
+    mut applied: MessageReader<MoveApplied>,
+    mut practice: ResMut<Practice>,
+    waker: Option<Res<Waker>>,
+    mut said: MessageWriter<Announced>,
+    tr: Res<Tr>,
+) {
+    for move_applied in applied.read() {
+        let asks = practice.asks();
+        let Some(active) = practice.active.as_mut().filter(|_| asks) else {
+            continue;
+        };
+        if move_applied.by != Mover::Person {
+            continue;
+        }
+        let Some(e) = active.exercises.get(active.at) else {
+            continue;
+        };
+        let mv = move_applied.report.mv;
+        active.shown = false;
+        active.hinted = false;
+        if mv == e.best {
+            settle(active, Step::Found(mv, e.best_chance), &mut said, *tr);
+        } else if mv == e.played {
+            settle(
+                active,
+                Step::Missed(mv, Some(e.played_chance)),
+                &mut said,
+                *tr,
+            );
+        } else {
+            active.judging = Some(judge::Judging::start(
+                &e.before,
+                mv,
+                waker.as_ref().map(|w| w.as_fn()),
+            ));
+            active.step = Step::Judging(mv);
+        }
+    }
+}
+
+/// A judgement come back: the move tried is found or missed.
+fn take_judgements(
+    mut practice: ResMut<Practice>,
+    mut said: MessageWriter<Announced>,
+    tr: Res<Tr>,
+) {
+    // (Looked at without `as_mut` first: most frames there is nothing to take.)
+    if practice.active.as_ref().is_none_or(|a| a.judging.is_none()) {
+        return;
+    }
+    let Some(active) = practice.active.as_mut() else {
+        return;
+    };
+    let (Step::Judging(mv), Some(judging)) = (active.step, active.judging.as_mut()) else {
+        active.judging = None;
+        return;
+    };
+    let Some(judged) = judging.take() else {
+        return;
+    };
+    active.judging = None;
+    let best = active
+        .exercises
+        .get(active.at)
+        .map_or(0.0, |e| e.best_chance);
+    let step = match judged {
+        Ok(chance) if chance >= best - GOOD_ENOUGH => Step::Found(mv, chance),
+        Ok(chance) => Step::Missed(mv, Some(chance)),
+        Err(why) => {
+            warn!("{mv} could not be judged: {why}");
+            Step::Missed(mv, None)
+        }
+    };
+    settle(active, step, &mut said, *tr);
+}
+
+/// The move tried is judged (`step`, found or missed): noted, counted and said.
+fn settle(active: &mut Active, step: Step, said: &mut MessageWriter<Announced>, tr: Tr) {
+    active.step = step;
+    if let (Step::Found(..), Some(found)) = (step, active.found.get_mut(active.at)) {
+        *found = true;
+    }
+    if let Some(e) = active.exercises.get(active.at)
+        && let Some(words) = judged_words(step, e, tr)
+    {
+        said.write(Announced {
+            words,
+            urgent: true,
+        });
+    }
+}
+
+/// What is said of a move judged (`step`) in `exercise`.
+pub(crate) fn judged_words(step: Step, exercise: &Exercise, tr: Tr) -> Option<String> {
+    Some(match step {
+        Step::Found(mv, chance) if mv == exercise.best => tr!(
+            tr,
+            "practice-found-best",
+            mv = mv.to_string(),
+            chance = percent(chance)
+        ),
+        Step::Found(mv, chance) => tr!(
+            tr,
+            "practice-found",
+            mv = mv.to_string(),
+            chance = percent(chance),
+            best = exercise.best.to_string(),
+            best_chance = percent(exercise.best_chance)
+        ),
+        Step::Missed(mv, Some(chance)) => tr!(
+            tr,
+            "practice-missed",
+            mv = mv.to_string(),
+            chance = percent(chance),
+            best_chance = percent(exercise.best_chance)
+        ),
+        Step::Missed(mv, None) => tr!(tr, "practice-unjudged", mv = mv.to_string()),
+        _ => return None,
+    })
+}
+
+/// A move found wanting is taken back once it has been shown (and judged): the question is
+/// asked again, the miss kept for the card.
+fn go_back_after_a_miss(
+    mut shown: MessageReader<MoveShown>,
+    mut practice: ResMut<Practice>,
+    mut games: MessageWriter<NewGameRequested>,
+) {
+    let landed = shown.read().count() > 0;
+    let Some(active) = practice.active.as_ref() else {
+        return;
+    };
+    let waiting = matches!(active.step, Step::Judging(_) | Step::Missed(..));
+    if !(waiting && (landed || active.shown)) {
+        return;
+    }
+    let Some(active) = practice.active.as_mut() else {
+        return;
+    };
+    active.shown = true;
+    let Step::Missed(mv, chance) = active.step else {
+        return;
+    };
+    let Some(e) = active.exercises.get(active.at) else {
+        return;
+    };
+    games.write(NewGameRequested {
+        game: e.before.clone(),
+        players: people(&active.kept.players),
+        hints: [0; 7],
+    });
+    active.asked = true;
+    active.step = Step::Asking;
+    active.missed = Some((mv, chance));
+    active.shown = false;
+}
+
+/// While a practice is on the board its games are not reviewed; once the reviewed game is back,
+/// so is its review, and the practice ends.
+fn keep_the_review(
+    mut practice: ResMut<Practice>,
+    mut reviewed: ResMut<Reviewed>,
+    the_match: Res<Match>,
+) {
+    let active = practice.is_active();
+    if reviewed.held != active {
+        reviewed.held = active;
+    }
+    let back = practice
+        .active
+        .as_ref()
+        .is_some_and(|a| a.kept.returning && !a.asked);
+    if !back {
+        return;
+    }
+    if let Some(active) = practice.active.take() {
+        reviewed.set(
+            the_match.turn(),
+            crate::game::review::ReviewShown::Done(active.kept.review),
+        );
+    }
+}

@@ -1,0 +1,196 @@
+//! *Learn from your mistakes*, headless: a reviewed game's blunder asked again; the mistake
+//! played again is missed and taken back, another move judged as the review judges it, a move
+//! taken back asks again, the hint, the solution played out, the end, and the reviewed game
+//! brought back with its review (not made again).
+
+use std::time::{Duration, Instant};
+
+use crate::common::*;
+use crate::review::{shielded, until_reviewed};
+use bevy::prelude::*;
+use qiguo::game::practice::{Practice, PracticeCommand, Step, exercises};
+use qiguo::game::review::{ReviewShown, Reviewed};
+use qiguo::game::selection::ClickRefused;
+use qiguo::game::state::{BoardRefusal, Match, UndoRequested};
+use qiguo_ai::review::{GOOD_ENOUGH, MistakeKind, REVIEW_NODES, chance_after};
+use qiguo_rules::Kingdom;
+
+fn practice(app: &App) -> &Practice {
+    app.world().resource::<Practice>()
+}
+
+/// Steps frames until the practice asks for a move (in real time: a move is judged on a thread
+/// of its own), within a minute.
+fn until_asked(app: &mut App) {
+    let start = Instant::now();
+    while !practice(app).asks() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the question was not asked: {:?}",
+            practice(app).step()
+        );
+        app.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Steps frames until the move tried is judged, found or missed, within a minute.
+fn until_judged(app: &mut App) -> Step {
+    let start = Instant::now();
+    loop {
+        let step = practice(app).step();
+        match step {
+            Some(Step::Found(..)) => return step.unwrap(),
+            Some(Step::Asking) if practice(app).missed().is_some() => return step.unwrap(),
+            _ => {}
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the move was not judged: {step:?}"
+        );
+        app.update();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn a_blunder_is_asked_again_judged_hinted_solved_and_the_game_comes_back() {
+    let mut app = shielded();
+    request(&mut app, mv("a3b3"));
+    app.update();
+    settle(&mut app);
+    computer_request(&mut app, mv("a5a1"));
+    app.update();
+    settle(&mut app);
+    until_reviewed(&mut app);
+    let reviewed_turn = app.world().resource::<Match>().turn();
+    let review = app
+        .world()
+        .resource::<Reviewed>()
+        .done_for(reviewed_turn)
+        .cloned()
+        .unwrap();
+    let blunder = review.moves[0].clone();
+    assert_eq!(review.mistakes[0].kind, MistakeKind::Blunder);
+
+    // Only the people's mistakes and blunders are asked: not a computer's, nor an inaccuracy.
+    let game = app.world().resource::<Match>().game().clone();
+    assert_eq!(exercises(&review, &game, |_| true).len(), 1);
+    assert!(exercises(&review, &game, |k| k != Kingdom::Chu).is_empty());
+    let mut slight = (*review).clone();
+    slight.moves[0].played_chance = slight.moves[0].best_chance - 0.04;
+    slight.mistakes[0].kind = MistakeKind::Inaccuracy;
+    assert!(exercises(&slight, &game, |_| true).is_empty());
+
+    // The question: the position before the blunder, Chu (a person) to move; every player a
+    // person, so that nobody answers.
+    send(&mut app, PracticeCommand::Start);
+    until_asked(&mut app);
+    let (exercise, n, total) = practice(&app)
+        .current()
+        .map(|(e, n, t)| (e.clone(), n, t))
+        .unwrap();
+    assert_eq!((n, total), (0, 1));
+    assert_eq!((exercise.ply, exercise.kingdom), (1, Kingdom::Chu));
+    assert_eq!(
+        (exercise.played, exercise.best),
+        (blunder.played, blunder.best)
+    );
+    assert_eq!(moves(&app), 0);
+    assert!(
+        app.world()
+            .resource::<Match>()
+            .players()
+            .iter()
+            .all(|p| p.computer.is_none())
+    );
+
+    // The blunder again: missed, said with its chance, and taken back.
+    request(&mut app, blunder.played);
+    app.update();
+    settle(&mut app);
+    until_asked(&mut app);
+    assert_eq!(
+        practice(&app).missed(),
+        Some((blunder.played, Some(blunder.played_chance)))
+    );
+    assert_eq!(moves(&app), 0, "the move that fell short is taken back");
+
+    // Another move: judged as the review judges a move, against the best within the margin.
+    let start = position(&app);
+    let other = start
+        .legal_moves()
+        .into_iter()
+        .find(|&m| m != blunder.best && m != blunder.played)
+        .unwrap();
+    let expected = chance_after(&start, other, REVIEW_NODES).unwrap();
+    request(&mut app, other);
+    app.update();
+    settle(&mut app);
+    let found = match until_judged(&mut app) {
+        Step::Found(m, chance) => {
+            assert_eq!((m, chance), (other, expected));
+            assert!(expected >= blunder.best_chance - GOOD_ENOUGH);
+            // A move taken back asks the question again.
+            send(&mut app, UndoRequested);
+            settle(&mut app);
+            until_asked(&mut app);
+            1
+        }
+        _ => {
+            assert_eq!(practice(&app).missed(), Some((other, Some(expected))));
+            assert!(expected < blunder.best_chance - GOOD_ENOUGH);
+            0
+        }
+    };
+    assert_eq!(moves(&app), 0);
+
+    // The hint marks the stone; the solution plays the best out.
+    send(&mut app, PracticeCommand::Hint);
+    assert!(practice(&app).hinted());
+    send(&mut app, PracticeCommand::Solution);
+    settle(&mut app);
+    assert_eq!(practice(&app).step(), Some(Step::Solved));
+    let the_match = app.world().resource::<Match>();
+    assert_eq!(the_match.game().moves().collect::<Vec<_>>(), [blunder.best]);
+    // Nobody answers it, and the board takes no other move.
+    for _ in 0..10 {
+        app.update();
+    }
+    assert_eq!(moves(&app), 1);
+    let another = quiet_move(&app);
+    let mut refused = Vec::new();
+    for point in [another.from(), another.to()] {
+        click(&mut app, &point.unwrap().to_string());
+        refused.extend(
+            messages::<ClickRefused>(&mut app)
+                .into_iter()
+                .map(|r| r.reason),
+        );
+    }
+    settle(&mut app);
+    assert_eq!(moves(&app), 1);
+    assert!(refused.contains(&BoardRefusal::ExerciseDone), "{refused:?}");
+
+    // The end: found one of one if the other move was good enough (a question answered stays
+    // answered), none if only the solution was; then back to the reviewed game,
+    // whose review comes back with it.
+    send(&mut app, PracticeCommand::Next);
+    assert_eq!(practice(&app).step(), Some(Step::Finished));
+    assert_eq!(practice(&app).score(), (found, 1));
+    send(&mut app, PracticeCommand::Leave);
+    for _ in 0..5 {
+        app.update();
+    }
+    assert!(!practice(&app).is_active());
+    let the_match = app.world().resource::<Match>();
+    assert_eq!(the_match.game().len(), 2);
+    let turn = the_match.turn();
+    assert!(
+        turn != reviewed_turn,
+        "the game came back as a new one on the board"
+    );
+    let reviewed = app.world().resource::<Reviewed>();
+    assert_eq!(reviewed.done_for(turn), Some(&review));
+    assert!(matches!(reviewed.status, ReviewShown::Done(_)));
+}
