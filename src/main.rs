@@ -37,6 +37,14 @@ fn main() -> ExitCode {
         #[cfg(feature = "host")]
         Some(cli::Tool::Server(args)) => qiguo_server::cli::run(&args, "qiguo"),
         Some(cli::Tool::Online(args)) => cli::online::run_online(&args),
+        Some(cli::Tool::Puzzles {
+            command:
+                cli::PuzzlesCommand::Play {
+                    puzzles,
+                    daily,
+                    keep,
+                },
+        }) => cli::puzzles::run_play(&puzzles, daily, keep.as_deref()),
         Some(tool) => match cli::run(&tool) {
             Ok(out) => {
                 // A closed pipe (`qiguo moves | head -1`) is not an error worth reporting.

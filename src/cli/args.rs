@@ -113,6 +113,35 @@ pub struct GameArgs {
     pub practice: bool,
 }
 
+/// `qiguo puzzles …`.
+#[derive(Subcommand, Debug, Clone, PartialEq)]
+pub enum PuzzlesCommand {
+    /// Review saved game records and mine their puzzles: positions where one move alone keeps or
+    /// wins something decisive (a General taken or saved, a decisive capture), confirmed by a
+    /// deeper search that no second move comes close.
+    Mine {
+        /// Saved game records (JSON).
+        #[arg(value_name = "FILE", required = true)]
+        records: Vec<PathBuf>,
+        /// Print the puzzles as one JSON array (what `play` reads) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play a puzzle from a file `mine --json` wrote: the untried one rated nearest you, or the
+    /// day's. Your puzzle rating is kept beside the saved games.
+    Play {
+        /// The puzzles (JSON).
+        #[arg(value_name = "FILE")]
+        puzzles: PathBuf,
+        /// The day's puzzle (the same for everyone on a day).
+        #[arg(long)]
+        daily: bool,
+        /// Keep your puzzle rating in this file instead.
+        #[arg(long, value_name = "FILE")]
+        keep: Option<PathBuf>,
+    },
+}
+
 /// A seating that is neither a number of players nor a list of kingdoms.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}; a seating is seven, six, five, four, three, two, or kingdoms like qin,qi,zhao")]
@@ -298,6 +327,12 @@ pub enum Tool {
         #[arg(long, value_name = "N", default_value_t = qiguo_ai::review::REVIEW_NODES,
               value_parser = clap::value_parser!(u64).range(100..=100_000_000))]
         nodes: u64,
+    },
+    /// Puzzles from real games: mine them from saved games, or play one in the terminal.
+    Puzzles {
+        /// What to do.
+        #[command(subcommand)]
+        command: PuzzlesCommand,
     },
     /// Print the move a computer player would play.
     Bestmove {

@@ -6,8 +6,9 @@
 pub mod args;
 mod error;
 pub mod online;
+pub mod puzzles;
 pub mod tools;
 
-pub use args::{Cli, GameArgs, PositionArgs, SeatingArg, Tool, error_line, parse};
+pub use args::{Cli, GameArgs, PositionArgs, PuzzlesCommand, SeatingArg, Tool, error_line, parse};
 pub use error::ArgError;
 pub use tools::{ToolError, run};

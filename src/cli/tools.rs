@@ -104,6 +104,14 @@ pub fn run(tool: &Tool) -> Result<String, ToolError> {
                 review_text(&reviewed)
             })
         }
+        Tool::Puzzles {
+            command: crate::cli::args::PuzzlesCommand::Mine { records, json },
+        } => crate::cli::puzzles::mine(records, *json),
+        // It asks and waits for an answer: `main` runs it itself.
+        Tool::Puzzles { .. } => Err(ToolError::Arg(ArgError::new(
+            "puzzles play",
+            "a puzzle is played from the command line, not as a tool",
+        ))),
         Tool::Bestmove {
             position,
             movetime,

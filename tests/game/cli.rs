@@ -330,6 +330,112 @@ fn review_names_a_general_given_away_in_text_and_json() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
 
+/// `qiguo puzzles …` with `input` on its standard input.
+fn qiguo_with_input(args: &[&str], input: &str) -> Output {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qiguo"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the qiguo binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn puzzles_are_mined_from_a_saved_game_and_played_in_the_terminal() {
+    use qiguo_rules::{Game, PlayerInfo, Position, Preset, Record, Rules};
+    let dir = qiguo_testkit::TempDir::new("cli-puzzles");
+    // Chu's General stands open on a1 to Qin's Chancellor on a5: Qin takes it.
+    let text = format!("18wQ/{}wR18/19/19/19/rQ18 w", "19/".repeat(13));
+    let start = Position::from_fen(&text, Rules::preset(Preset::Classic)).unwrap();
+    let mut game = Game::new(start);
+    game.play(qiguo_rules::notation::parse_move("a5a1").unwrap())
+        .unwrap();
+    let path = dir.join("game.json");
+    std::fs::write(
+        &path,
+        Record::from_game(&game, PlayerInfo::defaults(7)).to_json(),
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+
+    let out = qiguo(&["puzzles", "mine", file, "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let all = json.as_array().unwrap();
+    assert_eq!(all.len(), 1, "{json}");
+    assert_eq!(all[0]["solution"], "a5a1");
+    assert_eq!(all[0]["theme"], "general-hunt");
+    assert_eq!(all[0]["fen"], game.position_at(0).to_fen());
+    assert!(all[0]["rating"].as_i64().unwrap() > 0);
+    let out = qiguo(&["puzzles", "mine", file]);
+    assert!(
+        stdout(&out).contains("move 1, Qin to move: a5a1 (general-hunt"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(stdout(&out).contains("1 games: 1 positions at stake checked, 1 puzzles"));
+    let puzzles = dir.join("puzzles.json");
+    std::fs::write(
+        &puzzles,
+        stdout(&qiguo(&["puzzles", "mine", file, "--json"])),
+    )
+    .unwrap();
+    let puzzles = puzzles.to_str().unwrap();
+    let keep = dir.join("solver.json");
+    let keep = keep.to_str().unwrap();
+
+    // A word that is not a move, a move that cannot be played, the hint, then the move.
+    let out = qiguo_with_input(
+        &["puzzles", "play", puzzles, "--keep", keep],
+        "nonsense\nj10j11\nhint\na5a1\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = stdout(&out);
+    assert!(said.contains("Qin to move: find the one move"), "{said}");
+    assert!(said.contains("not a move"), "{said}");
+    assert!(said.contains("j10j11 cannot be played"), "{said}");
+    assert!(said.contains("the stone to move stands on a5"), "{said}");
+    assert!(
+        said.contains("Right: a5a1 (general-hunt). Your puzzle rating: 1500 →"),
+        "{said}"
+    );
+    let solver: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(keep).unwrap()).unwrap();
+    assert!(solver["mu"].as_f64().unwrap() > 25.0, "{solver}");
+    // Tried: none left but the day's, which a wrong answer misses.
+    let out = qiguo_with_input(&["puzzles", "play", puzzles, "--keep", keep], "a5b5\n");
+    assert!(
+        stdout(&out).contains("no puzzle left to try"),
+        "{}",
+        stdout(&out)
+    );
+    let out = qiguo_with_input(
+        &["puzzles", "play", puzzles, "--keep", keep, "--daily"],
+        "a5b5\n",
+    );
+    assert!(
+        stdout(&out).contains("Not it: the move was a5a1"),
+        "{}",
+        stdout(&out)
+    );
+
+    // A file that is not puzzles is refused, and nothing is kept.
+    let out = qiguo_with_input(&["puzzles", "play", file, "--keep", keep], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not puzzles"), "{}", stderr(&out));
+    let out = qiguo(&["puzzles", "mine"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
 #[test]
 fn help_and_version_succeed() {
     let out = qiguo(&["--help"]);

@@ -27,6 +27,7 @@ pub mod chances;
 pub mod eval;
 pub mod job;
 mod level;
+pub mod puzzles;
 pub mod review;
 pub mod search;
 mod tt;

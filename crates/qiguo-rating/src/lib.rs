@@ -142,6 +142,40 @@ fn rate_with(sides: &[Placed], tau: f64) -> Vec<Rating> {
         .collect()
 }
 
+/// A puzzle tried, as a game of two sides: the solver and the puzzle, the one ahead that got its
+/// way (the solver if it solved it). Both ratings move, the puzzle's as a person's does: a puzzle
+/// that many solve comes down, one that few solve goes up. Returns the solver's and the
+/// puzzle's ratings after it.
+pub fn attempt(solver: Rating, puzzle: Rating, solved: bool) -> (Rating, Rating) {
+    let (solver_place, puzzle_place) = if solved { (1, 2) } else { (2, 1) };
+    let after = rate(&[
+        Placed {
+            rating: solver,
+            place: solver_place,
+            weight: 1.0,
+            fixed: false,
+        },
+        Placed {
+            rating: puzzle,
+            place: puzzle_place,
+            weight: 1.0,
+            fixed: false,
+        },
+    ]);
+    (after[0], after[1])
+}
+
+impl Rating {
+    /// A new rating whose figure shows `shown` (a puzzle's first guess), as unsure as a new
+    /// person's.
+    pub fn from_shown(shown: i64) -> Rating {
+        Rating {
+            mu: shown as f64 / SHOWN_PER_MU,
+            sigma: SIGMA,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -299,5 +333,25 @@ mod tests {
         };
         assert_eq!(settled.shown(), 1800);
         assert!(!settled.provisional());
+    }
+
+    #[test]
+    fn a_puzzle_solved_lifts_its_solver_and_lowers_it_and_a_miss_the_other_way() {
+        let solver = Rating::default();
+        let hard = Rating::from_shown(1800);
+        assert_eq!(hard.shown(), 1800);
+        let (won, eased) = attempt(solver, hard, true);
+        assert!(
+            won.mu > solver.mu && eased.mu < hard.mu,
+            "{won:?} {eased:?}"
+        );
+        let (lost, hardened) = attempt(solver, hard, false);
+        assert!(
+            lost.mu < solver.mu && hardened.mu > hard.mu,
+            "{lost:?} {hardened:?}"
+        );
+        // Solving a hard puzzle tells more than failing it: the gain is the larger move.
+        assert!(won.mu - solver.mu > solver.mu - lost.mu);
+        assert!(won.sigma < solver.sigma && lost.sigma < solver.sigma);
     }
 }
