@@ -103,7 +103,7 @@ fn choose<'a>(all: &'a [Puzzle], solver: &Solver, daily: bool, day: u64) -> Opti
 }
 
 /// The position as a board of text, the top rank first: each stone its kingdom's letter and its
-/// piece's (`wG`), an empty point `·`, the Emperor `EE`.
+/// piece's (`wG`), an empty point `·`, the Emperor `EE`; then what the letters stand for.
 pub fn board_text(pos: &Position) -> String {
     let mut out = String::new();
     let files: String = (0..SIZE)
@@ -125,6 +125,17 @@ pub fn board_text(pos: &Position) -> String {
         }
         out.push('\n');
     }
+    // What the letters stand for: the kingdoms present, then the pieces.
+    let kingdoms: Vec<String> = qiguo_rules::Kingdom::ALL
+        .into_iter()
+        .filter(|&k| pos.army(k).next().is_some())
+        .map(|k| format!("{} {}", k.letter(), k.title()))
+        .collect();
+    let pieces: Vec<String> = qiguo_rules::PieceKind::ALL
+        .into_iter()
+        .map(|kind| format!("{} {}", kind.letter(), kind.name()))
+        .collect();
+    let _ = writeln!(out, "{}; {}", kingdoms.join(", "), pieces.join(", "));
     out
 }
 
