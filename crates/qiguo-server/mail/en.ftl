@@ -57,6 +57,13 @@ mail-end-body =
 
     See the game and its record: { $link }
 
+mail-review-subject = Your Qiguo game has been reviewed
+mail-review-body =
+    Every move of the game of { $players } ({ $moves } moves) has been searched: your mistakes are
+    marked in its report, and you can learn from them on the board.
+
+    See the review: { $link }
+
 mail-digest-subject =
     { $count ->
         [one] A game waits for your move in Qiguo
@@ -80,3 +87,4 @@ page-expired = This link has been used or is out of date.
 push-turn-body = The game of { $players }, after move { $moves }.
 push-reminder-body = The game of { $players }: your turn runs out on { $deadline } (UTC).
 push-end-body = The game of { $players } is over after { $moves } moves.
+push-review-body = The game of { $players }: every move searched, your mistakes marked.

@@ -56,6 +56,13 @@ mail-end-body =
 
     Se partiet och dess protokoll: { $link }
 
+mail-review-subject = Ditt Qiguo-parti är genomgånget
+mail-review-body =
+    Varje drag i partiet mellan { $players } ({ $moves } drag) är genomräknat: dina misstag är
+    markerade i dess rapport, och du kan lära av dem på brädet.
+
+    Se genomgången: { $link }
+
 mail-digest-subject =
     { $count ->
         [one] Ett parti väntar på ditt drag i Qiguo
@@ -78,3 +85,4 @@ page-expired = Den här länken är redan använd eller för gammal.
 push-turn-body = Partiet mellan { $players }, efter drag { $moves }.
 push-reminder-body = Partiet mellan { $players }: din tur går ut { $deadline } (UTC).
 push-end-body = Partiet mellan { $players } är slut efter { $moves } drag.
+push-review-body = Partiet mellan { $players }: varje drag genomräknat, dina misstag markerade.

@@ -56,6 +56,12 @@ mail-end-body =
 
     查看對局與棋譜：{ $link }
 
+mail-review-subject = 您的七國象棋對局已覆盤
+mail-review-body =
+    { $players } 的對局（{ $moves } 步）每一步都已算過：您的失誤已在報告中標出，可以在棋盤上從中學習。
+
+    查看覆盤：{ $link }
+
 mail-digest-subject =
     { $count ->
         [one] 七國象棋：一局棋等您走棋
@@ -78,3 +84,4 @@ page-expired = 此連結已使用過或已過期。
 push-turn-body = { $players } 的對局，已走 { $moves } 步。
 push-reminder-body = { $players } 的對局：您這一步於 { $deadline }（UTC）到期。
 push-end-body = { $players } 的對局走了 { $moves } 步後結束。
+push-review-body = { $players } 的對局：每一步都已算過，您的失誤已標出。

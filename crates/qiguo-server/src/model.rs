@@ -92,6 +92,10 @@ pub enum MailKind {
     PushReminder,
     /// A notification: a game of theirs ended.
     PushEnd,
+    /// A game of the player's (or one they asked for) has been reviewed.
+    Review,
+    /// A notification: a game's review is ready.
+    PushReview,
 }
 
 impl MailKind {
@@ -106,6 +110,8 @@ impl MailKind {
             MailKind::PushTurn => "push-turn",
             MailKind::PushReminder => "push-reminder",
             MailKind::PushEnd => "push-end",
+            MailKind::Review => "review",
+            MailKind::PushReview => "push-review",
         }
     }
 
@@ -113,7 +119,7 @@ impl MailKind {
     pub fn pushed(self) -> bool {
         matches!(
             self,
-            MailKind::PushTurn | MailKind::PushReminder | MailKind::PushEnd
+            MailKind::PushTurn | MailKind::PushReminder | MailKind::PushEnd | MailKind::PushReview
         )
     }
 
@@ -123,6 +129,7 @@ impl MailKind {
             MailKind::Turn => Some(MailKind::PushTurn),
             MailKind::Reminder => Some(MailKind::PushReminder),
             MailKind::End => Some(MailKind::PushEnd),
+            MailKind::Review => Some(MailKind::PushReview),
             _ => None,
         }
     }
@@ -137,6 +144,8 @@ impl MailKind {
             MailKind::PushTurn,
             MailKind::PushReminder,
             MailKind::PushEnd,
+            MailKind::Review,
+            MailKind::PushReview,
         ]
         .into_iter()
         .find(|k| k.code() == code)

@@ -331,9 +331,12 @@ impl Reviewing {
                 return;
             }
         };
+        people.extend(job.asked_by);
+        people.sort_by(|a, b| a.0.cmp(&b.0));
+        people.dedup();
         match self
             .store
-            .review_done(&job.game, &worker, self.nodes, &json)
+            .review_done(&job.game, &worker, self.nodes, &json, &people)
             .await
         {
             Ok(true) => {
@@ -348,9 +351,6 @@ impl Reviewing {
                     mistakes = review.mistakes.len(),
                     ms = started.elapsed().as_millis()
                 );
-                people.extend(job.asked_by);
-                people.sort_by(|a, b| a.0.cmp(&b.0));
-                people.dedup();
                 for player in &people {
                     (self.tell)(
                         player,

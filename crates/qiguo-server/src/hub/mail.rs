@@ -356,6 +356,14 @@ impl Mail {
         else {
             return Ok(Written::Drop("no such game"));
         };
+        if mail.kind == MailKind::Review {
+            self.unsubscribe_link(mailing, &mut letter, player, &address.address)
+                .await?;
+            self.sign_in_link(mailing, &mut game, player, id, &live.code)
+                .await?;
+            let (subject, body) = letter.review(&game);
+            return self.message(mailing, &letter, subject, body);
+        }
         if mail.kind == MailKind::End {
             if !live.is_over() {
                 return Ok(Written::Drop("the game is not over"));

@@ -338,6 +338,7 @@ impl Push {
                 result = result_of(&live, player, language, &self.core.present(&live));
                 (Notice::End(&result), Urgency::Normal)
             }
+            MailKind::PushReview => (Notice::Review, Urgency::Normal),
             MailKind::PushTurn | MailKind::PushReminder => {
                 let reminder = out.kind == MailKind::PushReminder;
                 match turn_stands(&live, &game, player, out.ply, reminder, connected, now) {

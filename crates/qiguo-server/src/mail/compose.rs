@@ -133,6 +133,19 @@ impl Letter {
         )
     }
 
+    /// A game's review is ready: its link shows the report, the mistakes marked.
+    pub fn review(&self, game: &GameNote) -> (String, String) {
+        let args = [
+            ("players", self.players(game)),
+            ("moves", game.moves.to_string()),
+            ("link", game.link.clone()),
+        ];
+        (
+            self.t("mail-review-subject", &args),
+            self.body(&self.t("mail-review-body", &args)),
+        )
+    }
+
     /// A game's result: who won and how (`victory` as the rules name it), or nobody.
     pub fn result(&self, winner: Option<&str>, victory: Option<&str>) -> String {
         result(self.language, winner, victory)
@@ -249,6 +262,37 @@ mod tests {
     }
 
     #[test]
+    fn a_review_is_told_in_every_language_with_its_link() {
+        let (subject, body) = letter(MailLanguage::English).review(&game());
+        assert_eq!(subject, "Your Qiguo game has been reviewed");
+        assert!(
+            body.contains("Every move of the game of Ann, Bo (12 moves) has been searched"),
+            "{body}"
+        );
+        assert!(body.contains("See the review: https://qiguo.example/join/ABCD#signin=S1"));
+        assert!(body.contains("https://qiguo.example/mail/unsubscribe/T0K"));
+        for (language, title) in [
+            (MailLanguage::Swedish, "Ditt Qiguo-parti är genomgånget"),
+            (MailLanguage::Chinese, "您的七國象棋對局已覆盤"),
+        ] {
+            let (subject, body) = letter(language).review(&game());
+            assert_eq!(subject, title);
+            assert!(
+                body.contains("Ann, Bo") && body.contains("#signin=S1"),
+                "{body}"
+            );
+            let (pushed, line) = notice(language, &game(), Notice::Review);
+            assert_eq!(pushed, title);
+            assert!(line.contains("Ann, Bo"), "{line}");
+        }
+        let (_, line) = notice(MailLanguage::English, &game(), Notice::Review);
+        assert_eq!(
+            line,
+            "The game of Ann, Bo: every move searched, your mistakes marked."
+        );
+    }
+
+    #[test]
     fn a_confirmation_offers_no_unsubscribe_and_other_languages_read() {
         let mut letter = letter(MailLanguage::Chinese);
         letter.unsubscribe = None;
@@ -286,6 +330,8 @@ pub enum Notice<'a> {
     Reminder,
     /// The game ended: its result as worded ([`Letter::result`]).
     End(&'a str),
+    /// The game's review is ready.
+    Review,
 }
 
 /// The title and the one line of a notification about `game` in `language`: the titles are the
@@ -311,6 +357,7 @@ pub fn notice(language: MailLanguage, game: &GameNote, what: Notice<'_>) -> (Str
         Notice::Turn => ("mail-turn-subject", "push-turn-body"),
         Notice::Reminder => ("mail-reminder-subject", "push-reminder-body"),
         Notice::End(_) => ("mail-end-subject", "push-end-body"),
+        Notice::Review => ("mail-review-subject", "push-review-body"),
     };
     (language.text(title, &args), language.text(line, &args))
 }

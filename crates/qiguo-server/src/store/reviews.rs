@@ -12,6 +12,7 @@
 
 // One type split by table: the parent's types, helpers and imports are this part's too.
 use super::*;
+use crate::model::MailKind;
 
 /// How long a claim on a review holds before another worker may take the job; a worker renews
 /// it well before (a game of 400 moves takes about a minute of a core).
@@ -200,28 +201,65 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Keeps `game`'s review (`json`, at `nodes` positions a position), done by `worker`;
-    /// whether it was kept (not if another worker took the job over after this one's claim
-    /// ran out, or did it already).
+    /// Keeps `game`'s review (`json`, at `nodes` positions a position), done by `worker`, and
+    /// in the same commit the e-mails and notifications telling `people` it is ready; whether
+    /// it was kept (not if another worker took the job over after this one's claim ran out, or
+    /// did it already).
     pub async fn review_done(
         &self,
         game: &GameId,
         worker: &str,
         nodes: u64,
         json: &str,
+        people: &[PlayerId],
     ) -> Result<bool, StoreError> {
+        let now = self.now();
+        let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
             "UPDATE reviews SET done_ms = $1, nodes = $2, review = $3, claimed_until_ms = NULL \
              WHERE game_id = $4 AND claimed_by = $5 AND done_ms IS NULL",
         )
-        .bind(self.now())
+        .bind(now)
         .bind(i64::try_from(nodes).unwrap_or(i64::MAX))
         .bind(json)
         .bind(&game.0)
         .bind(worker)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
-        Ok(done.rows_affected() == 1)
+        if done.rows_affected() != 1 {
+            return Ok(false);
+        }
+        // Told as the review is kept, in its commit: by e-mail to those with a confirmed address,
+        // pushed to those with a device (one row a player and kind; none for most players).
+        for (kind, only) in [
+            (
+                MailKind::Review,
+                "JOIN mail_addresses a ON a.player = v.column1 WHERE a.confirmed_ms IS NOT NULL",
+            ),
+            (
+                MailKind::PushReview,
+                "JOIN (SELECT DISTINCT player FROM push_subscriptions) d \
+                 ON d.player = v.column1 WHERE 1 = 1",
+            ),
+        ] {
+            if people.is_empty() {
+                break;
+            }
+            let rows: Vec<String> = (0..people.len()).map(|i| format!("(${})", i + 4)).collect();
+            let sql = format!(
+                "INSERT INTO mail_outbox (kind, player, game_id, ply, made_ms, not_before_ms) \
+                 SELECT $1, v.column1, $2, 0, $3, $3 FROM (VALUES {}) AS v {only} \
+                 ON CONFLICT DO NOTHING",
+                rows.join(", ")
+            );
+            let mut query = sqlx::query(&sql).bind(kind.code()).bind(&game.0).bind(now);
+            for player in people {
+                query = query.bind(&player.0);
+            }
+            query.execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// `worker` could not review `game` (`why`): the job waits for another try, or is given up

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use qiguo_rules::{Game, Level, Move, PlayerInfo, Position, Record, Rules};
 use qiguo_server::protocol::{NewGame, QuickPace, Refusal};
+use qiguo_server::store::mail::{MailKind, Purpose};
 use qiguo_server::store::reviews::{
     REVIEW_ATTEMPTS, REVIEW_CLAIM_FOR, REVIEWS_ASKED_AT_ONCE, ReviewState,
 };
@@ -16,6 +17,19 @@ use qiguo_testkit::TempDir;
 
 use crate::common::{PATIENCE, hand_clock, postgres, sqlite};
 use crate::store::runtime;
+
+/// The e-mails and notifications of reviews due now in the outbox (claimed, so each is read
+/// once): kind, player and game.
+async fn reviews_told(store: &Store) -> Vec<(MailKind, PlayerId, Option<GameId>)> {
+    store
+        .claim_mail(100, true, true)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|m| matches!(m.kind, MailKind::Review | MailKind::PushReview))
+        .map(|m| (m.kind, m.player, m.game))
+        .collect()
+}
 
 /// A game of seven: the creator on Qin, Easy computers on the rest.
 fn spec() -> NewGame {
@@ -135,14 +149,46 @@ fn reviews_are_asked_claimed_and_kept_once(url: &str) {
         assert_eq!(second.asked_by, None);
         assert_eq!(one.claim_review(&w1).await.unwrap(), None);
 
-        // Kept by the worker holding the claim only, once.
-        assert!(!two.review_done(&private, &w2, 500, "{}").await.unwrap());
+        // Kept by the worker holding the claim only, once; the people told in its commit: an
+        // e-mail for Ann (a confirmed address), nothing for Di (none), no notification (no
+        // device).
+        let token = one
+            .make_token(
+                &ann,
+                Purpose::Confirm,
+                Some("ann@example.org"),
+                None,
+                60_000,
+            )
+            .await
+            .unwrap();
+        one.give_address(&ann, "ann@example.org", false)
+            .await
+            .unwrap();
+        one.confirm_address(&token).await.unwrap();
+        let di = one.add_player("Di").await.unwrap().id;
+        let told = [ann.clone(), di.clone()];
+        let outbox_before = reviews_told(&one).await;
         assert!(
-            one.review_done(&private, &w1, 500, "{\"moves\":[]}")
+            !two.review_done(&private, &w2, 500, "{}", &told)
                 .await
                 .unwrap()
         );
-        assert!(!one.review_done(&private, &w1, 500, "{}").await.unwrap());
+        assert!(
+            one.review_done(&private, &w1, 500, "{\"moves\":[]}", &told)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !one.review_done(&private, &w1, 500, "{}", &told)
+                .await
+                .unwrap()
+        );
+        assert_eq!(outbox_before, []);
+        assert_eq!(
+            reviews_told(&one).await,
+            [(MailKind::Review, ann.clone(), Some(private.clone()))]
+        );
         assert_eq!(
             one.review_state(&private).await.unwrap(),
             ReviewState::Done {
@@ -167,7 +213,7 @@ fn reviews_are_asked_claimed_and_kept_once(url: &str) {
         let taken = two.claim_review(&w2).await.unwrap().unwrap();
         assert_eq!((taken.game.clone(), taken.attempts), (quick.clone(), 2));
         assert!(!one.renew_review(&quick, &w1).await.unwrap());
-        assert!(!one.review_done(&quick, &w1, 500, "{}").await.unwrap());
+        assert!(!one.review_done(&quick, &w1, 500, "{}", &[]).await.unwrap());
 
         // Failing: tried again until the last try, then given up with its reason.
         two.review_failed(&quick, &w2, "the record is damaged")
