@@ -91,6 +91,37 @@ pub fn chances(pos: &Position) -> [f64; 7] {
     FITTED.kingdom_chances(pos, None)
 }
 
+/// The largest swings of `series` (each kingdom's chance after each move, index 0 the start)
+/// over `game`'s moves, largest first: at each move the kingdom of `present` whose chance moved
+/// most, and by how much. The report's come from the evaluation; the window's, once the game
+/// is reviewed, from the review's chances (averaged over a round, as its chart draws them).
+pub fn turning_points(series: &[[f64; 7]], game: &Game, present: &[Kingdom]) -> Vec<TurningPoint> {
+    let mut swings: Vec<TurningPoint> = Vec::new();
+    for ((i, pair), report) in series.windows(2).enumerate().zip(game.reports()) {
+        let Some(&k) = present.iter().max_by(|a, b| {
+            let d = |k: &Kingdom| (pair[1][k.index()] - pair[0][k.index()]).abs();
+            d(a).total_cmp(&d(b))
+        }) else {
+            continue;
+        };
+        swings.push(TurningPoint {
+            ply: i + 1,
+            mv: report.mv.to_string(),
+            mover: report.mover,
+            kingdom: k,
+            swing: pair[1][k.index()] - pair[0][k.index()],
+        });
+    }
+    swings.sort_by(|a, b| {
+        b.swing
+            .abs()
+            .total_cmp(&a.swing.abs())
+            .then(a.ply.cmp(&b.ply))
+    });
+    swings.truncate(TURNING_POINTS);
+    swings
+}
+
 /// Material on the board by kingdom index, in pawns.
 fn material(pos: &Position) -> [f64; 7] {
     let mut out = [0.0; 7];
@@ -148,33 +179,8 @@ impl GameReport {
                 taken[a.index()][b.index()] = end.captured_from(a, b);
             }
         }
-        let moves: Vec<_> = game.reports().collect();
-        let mut swings: Vec<TurningPoint> = Vec::new();
-        for (i, pair) in positions.windows(2).enumerate() {
-            let (Some(&k), Some(report)) = (
-                present.iter().max_by(|a, b| {
-                    let d = |k: &Kingdom| (pair[1].1[k.index()] - pair[0].1[k.index()]).abs();
-                    d(a).total_cmp(&d(b))
-                }),
-                moves.get(i),
-            ) else {
-                continue;
-            };
-            swings.push(TurningPoint {
-                ply: i + 1,
-                mv: report.mv.to_string(),
-                mover: report.mover,
-                kingdom: k,
-                swing: pair[1].1[k.index()] - pair[0].1[k.index()],
-            });
-        }
-        swings.sort_by(|a, b| {
-            b.swing
-                .abs()
-                .total_cmp(&a.swing.abs())
-                .then(a.ply.cmp(&b.ply))
-        });
-        swings.truncate(TURNING_POINTS);
+        let series: Vec<[f64; 7]> = positions.iter().map(|(_, c)| *c).collect();
+        let swings = turning_points(&series, game, &present);
         GameReport {
             moves: game.len(),
             kingdoms,
@@ -318,6 +324,19 @@ mod tests {
         let first = &report.turning_points[0];
         assert_eq!((first.ply, first.mv.as_str()), (2, "concede"));
         assert!(report.turning_points.len() <= TURNING_POINTS);
+        // Another series over the same moves (a review's) names its own swings: here Qi's jump
+        // at the first move.
+        let mut series = [[0.25, 0.25, 0.25, 0.25, 0.0, 0.0, 0.0]; 3];
+        series[1][Kingdom::Qi.index()] = 0.65;
+        series[2][Kingdom::Qi.index()] = 0.6;
+        let present: Vec<Kingdom> = report.kingdoms.iter().map(|k| k.kingdom).collect();
+        let searched = turning_points(&series, &game, &present);
+        assert_eq!(
+            (searched[0].ply, searched[0].kingdom, searched[0].mover),
+            (1, Kingdom::Qi, Kingdom::Qin)
+        );
+        assert!((searched[0].swing - 0.4).abs() < 1e-9);
+        assert_eq!(searched.len(), 2);
         assert!(
             report
                 .text()

@@ -276,11 +276,18 @@ pub(super) fn report_window(
                                 ui.end_row();
                             }
                         });
-                    if !report.turning_points.is_empty() {
+                    // Once reviewed, the turning points are the searched chances' (as the chart
+                    // draws them), not the evaluation's.
+                    let searched = smoothed.as_ref().map(|series| {
+                        let present: Vec<_> = report.kingdoms.iter().map(|k| k.kingdom).collect();
+                        crate::report::turning_points(series, the_match.game(), &present)
+                    });
+                    let turning_points = searched.as_ref().unwrap_or(&report.turning_points);
+                    if !turning_points.is_empty() {
                         ui.separator();
                         ui.label(RichText::new(tr.text("report-turning-points")).strong());
                         ui.horizontal_wrapped(|ui| {
-                            for t in &report.turning_points {
+                            for t in turning_points {
                                 let label = tr!(
                                     tr,
                                     "report-turning-point",
