@@ -113,11 +113,12 @@ fn note_search_time(thinking: Res<Thinking>, mut noted: Local<Duration>) {
     browser::note_on_body("data-computers-searched-ms", &format!("{ms:.0}"));
 }
 
-/// The page's title: the lesson and its step, whose move it is (yours, in an online game), or
-/// who won.
+/// The page's title: the lesson and its step, the mistake asked again, whose move it is
+/// (yours, in an online game), or who won.
 fn page_title(
     the_match: Res<Match>,
     lessons: Res<LessonRun>,
+    practice: Res<crate::game::practice::Practice>,
     authority: Res<SeatAuthority>,
     tr: Res<Tr>,
     mut shown: Local<String>,
@@ -125,6 +126,7 @@ fn page_title(
     // Worded again only when something it says may have changed, not every frame.
     if !(the_match.is_changed()
         || lessons.is_changed()
+        || practice.is_changed()
         || authority.is_changed()
         || tr.is_changed())
     {
@@ -140,6 +142,8 @@ fn page_title(
             step = (step + 1).to_string(),
             steps = lesson.steps.len().to_string()
         )
+    } else if let Some((_, n, total)) = practice.current() {
+        tr!(tr, "practice-heading", n = n + 1, total = total)
     } else if let Some(outcome) = pos.outcome() {
         tr!(tr, "page-title-won", kingdom = tr.kingdom(outcome.winner))
     } else {
