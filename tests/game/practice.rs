@@ -10,10 +10,10 @@ use crate::review::{shielded, until_reviewed};
 use bevy::prelude::*;
 use qiguo::game::practice::{Practice, PracticeCommand, Step, exercises};
 use qiguo::game::review::{ReviewShown, Reviewed};
-use qiguo::game::selection::ClickRefused;
-use qiguo::game::state::{BoardRefusal, Match, UndoRequested};
+use qiguo::game::selection::{ClickRefused, Guide};
+use qiguo::game::state::{BoardRefusal, Match, NewGameRequested, UndoRequested};
 use qiguo_ai::review::{GOOD_ENOUGH, MistakeKind, REVIEW_NODES, chance_after};
-use qiguo_rules::Kingdom;
+use qiguo_rules::{Game, Kingdom, PlayerInfo, Rules, Seats};
 
 fn practice(app: &App) -> &Practice {
     app.world().resource::<Practice>()
@@ -193,4 +193,45 @@ fn a_blunder_is_asked_again_judged_hinted_solved_and_the_game_comes_back() {
     let reviewed = app.world().resource::<Reviewed>();
     assert_eq!(reviewed.done_for(turn), Some(&review));
     assert!(matches!(reviewed.status, ReviewShown::Done(_)));
+}
+
+#[test]
+fn another_game_on_the_board_ends_the_practice_and_frees_the_board() {
+    let mut app = shielded();
+    request(&mut app, mv("a3b3"));
+    app.update();
+    settle(&mut app);
+    computer_request(&mut app, mv("a5a1"));
+    app.update();
+    settle(&mut app);
+    until_reviewed(&mut app);
+    send(&mut app, PracticeCommand::Start);
+    until_asked(&mut app);
+    assert!(app.world().resource::<Guide>().active);
+
+    // A new game (as the New game dialog asks): the practice ends, that game stays, and the
+    // board takes any legal move again.
+    let fresh = Game::start(Rules::default(), Seats::default());
+    send(
+        &mut app,
+        NewGameRequested {
+            game: fresh.clone(),
+            players: PlayerInfo::defaults(7),
+            hints: [0; 7],
+        },
+    );
+    for _ in 0..3 {
+        app.update();
+    }
+    assert!(!practice(&app).is_active());
+    assert_eq!(practice(&app).step(), None);
+    assert_eq!(position(&app).to_fen(), fresh.position().to_fen());
+    assert_eq!(*app.world().resource::<Guide>(), Guide::default());
+    let first = quiet_move(&app);
+    play(
+        &mut app,
+        &first.from().unwrap().to_string(),
+        &first.to().unwrap().to_string(),
+    );
+    assert_eq!(moves(&app), 1);
 }
