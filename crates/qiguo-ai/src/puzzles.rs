@@ -112,7 +112,7 @@ pub struct Puzzle {
     /// The rules it is played under (a preset's name).
     pub rules: String,
     /// The one move, as `qiguo moves` writes it.
-    #[serde(with = "move_text")]
+    #[serde(with = "crate::review::move_text")]
     pub solution: Move,
     /// What the solution does.
     pub theme: Theme,
@@ -253,21 +253,6 @@ pub fn mine(game: &Game, review: &GameReview, scan: u64, deep: u64) -> (Vec<Puzz
         puzzles: puzzles.len(),
     };
     (puzzles, mined)
-}
-
-/// A move as text in JSON.
-mod move_text {
-    use qiguo_rules::Move;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub(super) fn serialize<S: Serializer>(mv: &Move, out: S) -> Result<S::Ok, S::Error> {
-        out.collect_str(mv)
-    }
-
-    pub(super) fn deserialize<'de, D: Deserializer<'de>>(input: D) -> Result<Move, D::Error> {
-        qiguo_rules::notation::parse_move(&String::deserialize(input)?)
-            .map_err(serde::de::Error::custom)
-    }
 }
 
 #[cfg(test)]

@@ -462,16 +462,17 @@ pub fn chance_after(before: &Position, mv: Move, nodes: u64) -> Option<f64> {
     Some(rounded(FITTED.player_chances(&after, value)[player]))
 }
 
-/// A move as text in JSON (`f3a8`, `--`, `concede`).
-mod move_text {
+/// A move as text in JSON (`f3a8`, `--`, `concede`), for every record of this crate that
+/// keeps one (reviews, puzzles).
+pub(crate) mod move_text {
     use qiguo_rules::Move;
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub(super) fn serialize<S: Serializer>(mv: &Move, out: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(mv: &Move, out: S) -> Result<S::Ok, S::Error> {
         out.collect_str(mv)
     }
 
-    pub(super) fn deserialize<'de, D: Deserializer<'de>>(input: D) -> Result<Move, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(input: D) -> Result<Move, D::Error> {
         let text = String::deserialize(input)?;
         if text == "concede" {
             return Ok(Move::CONCEDE);

@@ -21,7 +21,7 @@ pub(crate) mod view;
 use std::sync::Arc;
 
 use bevy::prelude::*;
-use qiguo_ai::review::{GOOD_ENOUGH, GameReview, MISTAKE, MistakeKind};
+use qiguo_ai::review::{GOOD_ENOUGH, GameReview, MISTAKE, MistakeKind, MoveReview};
 use qiguo_rules::{Game, Kingdom, Move, PlayerInfo};
 
 use crate::game::frames::Waker;
@@ -213,53 +213,59 @@ impl Practice {
     }
 }
 
-/// The exercises of `review` of `game`: the people's mistakes, blunders and Generals let fall
-/// where a better move kept a mistake's worth more, in the order of the game.
+/// The moves of `review` worth asking again: the people's (`people`) mistakes, blunders and
+/// Generals let fall where a better move kept a mistake's worth more, one a move, in the order
+/// of the game. Cheap (no position is replayed): the report counts them as it draws.
+pub fn questions(
+    review: &GameReview,
+    people: impl Fn(Kingdom) -> bool,
+) -> Vec<(MistakeKind, &MoveReview)> {
+    let mut out: Vec<(MistakeKind, &MoveReview)> = review
+        .mistakes
+        .iter()
+        .filter(|mistake| {
+            matches!(
+                mistake.kind,
+                MistakeKind::Mistake | MistakeKind::Blunder | MistakeKind::Allowed
+            ) && people(mistake.kingdom)
+        })
+        .filter_map(|mistake| {
+            let m = review.moves.get(mistake.ply.checked_sub(1)?)?;
+            let asked = m.mover == mistake.kingdom && m.best != m.played && m.loss() >= MISTAKE;
+            asked.then_some((mistake.kind, m))
+        })
+        .collect();
+    out.dedup_by_key(|(_, m)| m.ply);
+    out
+}
+
+/// The exercises of `review` of `game`: its [`questions`], each with the game up to the
+/// position before it.
 pub fn exercises(
     review: &GameReview,
     game: &Game,
     people: impl Fn(Kingdom) -> bool,
 ) -> Vec<Exercise> {
-    let mut out: Vec<Exercise> = Vec::new();
-    for mistake in &review.mistakes {
-        let worth_asking = matches!(
-            mistake.kind,
-            MistakeKind::Mistake | MistakeKind::Blunder | MistakeKind::Allowed
-        );
-        let Some(m) = review.moves.get(mistake.ply.wrapping_sub(1)) else {
-            continue;
-        };
-        if !worth_asking
-            || !people(mistake.kingdom)
-            || m.mover != mistake.kingdom
-            || m.best == m.played
-            || m.loss() < MISTAKE
-            || out.last().is_some_and(|e| e.ply == m.ply)
-        {
-            continue;
-        }
-        let mut before = Game::new(game.start_position().clone());
-        if game
-            .moves()
-            .take(m.ply - 1)
-            .try_for_each(|mv| before.play(mv).map(drop))
-            .is_err()
-            || !before.position().is_legal(m.best)
-        {
-            continue;
-        }
-        out.push(Exercise {
-            ply: m.ply,
-            kingdom: m.mover,
-            kind: mistake.kind,
-            played: m.played,
-            played_chance: m.played_chance,
-            best: m.best,
-            best_chance: m.best_chance,
-            before,
-        });
-    }
-    out
+    questions(review, people)
+        .into_iter()
+        .filter_map(|(kind, m)| {
+            let mut before = Game::new(game.start_position().clone());
+            game.moves()
+                .take(m.ply - 1)
+                .try_for_each(|mv| before.play(mv).map(drop))
+                .ok()?;
+            before.position().is_legal(m.best).then_some(Exercise {
+                ply: m.ply,
+                kingdom: m.mover,
+                kind,
+                played: m.played,
+                played_chance: m.played_chance,
+                best: m.best,
+                best_chance: m.best_chance,
+                before,
+            })
+        })
+        .collect()
 }
 
 /// The players of an exercise: the game's names, every one a person (nobody answers the move).

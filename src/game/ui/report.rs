@@ -224,11 +224,10 @@ pub(super) fn report_window(
                         mistakes_list(ui, review, &marks, tr, &mut steps);
                     }
                     if let Some(review) = &review {
-                        let questions =
-                            crate::game::practice::exercises(review, the_match.game(), |k| {
-                                the_match.computer(k).is_none()
-                            })
-                            .len();
+                        let questions = crate::game::practice::questions(review, |k| {
+                            the_match.computer(k).is_none()
+                        })
+                        .len();
                         let button = egui::Button::new(
                             RichText::new(tr!(tr, "practice-start", count = questions)).strong(),
                         );
