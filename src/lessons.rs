@@ -20,6 +20,8 @@
 //! )
 //! ```
 //!
+//! A lesson may name the puzzles it offers once done (`puzzles: ["cannon"]`: puzzles' themes
+//! such as `general-hunt`, or pieces, whose puzzles move that piece: `qiguo_ai::puzzles::Topic`).
 //! A step may also name its `rules` (a preset; the lesson's, else `classic`), the lesson its
 //! `players` (the player holding each kingdom, Qin first, for alliances; else one player each),
 //! and a step a `prelude` (moves played before the learner's turn, shown in the move list, so
@@ -52,6 +54,8 @@ pub struct Lesson {
     pub seats: Seats,
     /// Its steps, in order.
     pub steps: Vec<Step>,
+    /// What the puzzles it offers are about.
+    pub puzzles: Vec<qiguo_ai::puzzles::Topic>,
 }
 
 /// One thing to do in a lesson.
@@ -139,6 +143,8 @@ struct LessonFile {
     rules: Option<String>,
     #[serde(default)]
     players: Option<Vec<Option<u8>>>,
+    #[serde(default)]
+    puzzles: Vec<String>,
     steps: Vec<StepFile>,
 }
 
@@ -252,11 +258,17 @@ impl Lesson {
                     .collect::<Result<_, LessonError>>()?,
             });
         }
+        let puzzles = parsed
+            .puzzles
+            .iter()
+            .map(|topic| topic.parse().map_err(error))
+            .collect::<Result<_, LessonError>>()?;
         let lesson = Lesson {
             id: parsed.id,
             title: parsed.title,
             seats,
             steps,
+            puzzles,
         };
         lesson.check().map_err(|e| error(e.to_string()))?;
         Ok(lesson)
@@ -447,5 +459,35 @@ mod tests {
         // Only Qin on the board: the game is already over.
         assert!(refused(&step(r#"["wS e8"]"#, r#"["e8e9"]"#)).contains("not to move"));
         assert!(refused(&step("None", r#"["e8e9"]"#)).contains("first step"));
+        let topic = |topic: &str| {
+            format!(
+                r#"Lesson(id: "t", title: "t", puzzles: ["{topic}"], steps: [Step(
+                pieces: ["wS e8", "rQ f1"], text: "t", goal: ["e8e9"], done: "t")])"#
+            )
+        };
+        assert!(Lesson::read("ok", &topic("knight")).is_ok());
+        assert!(refused(&topic("castle")).contains("`castle` is neither"));
+    }
+
+    #[test]
+    fn the_lessons_offer_the_puzzles_of_their_pieces() {
+        use qiguo_ai::puzzles::{Theme, Topic};
+        use qiguo_rules::PieceKind;
+        let lesson = |id: &str| &all()[index_of(id).unwrap()];
+        assert_eq!(
+            lesson("cannon").puzzles,
+            [
+                Topic::Piece(PieceKind::Cannon),
+                Topic::Theme(Theme::CannonScreen)
+            ]
+        );
+        let offered =
+            |id: &str| crate::puzzles::about(crate::puzzles::built_in(), &lesson(id).puzzles);
+        let cannons = offered("cannon");
+        assert!(!cannons.is_empty());
+        assert!(cannons.iter().all(|p| p.piece() == Some(PieceKind::Cannon)));
+        assert!(!offered("knight").is_empty());
+        assert!(!offered("fall").is_empty());
+        assert!(lesson("emperor").puzzles.is_empty());
     }
 }

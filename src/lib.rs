@@ -12,6 +12,7 @@ pub mod game_text;
 pub mod i18n;
 pub mod lessons;
 pub mod locale;
+pub mod puzzles;
 pub mod report;
 pub mod saves;
 pub mod settings;
@@ -90,6 +91,7 @@ mod layers {
             "settings.rs",
             "saves.rs",
             "locale.rs",
+            "puzzles.rs",
             "storage/mod.rs",
             "storage/native.rs",
             "storage/web.rs",

@@ -42,9 +42,17 @@ fn main() -> ExitCode {
                 cli::PuzzlesCommand::Play {
                     puzzles,
                     daily,
+                    name,
                     keep,
                 },
-        }) => cli::puzzles::run_play(&puzzles, daily, keep.as_deref()),
+        }) => {
+            let asked = if daily {
+                Some(qiguo::puzzles::Asked::Daily)
+            } else {
+                name
+            };
+            cli::puzzles::run_play(puzzles.as_deref(), asked.as_ref(), keep.as_deref())
+        }
         Some(tool) => match cli::run(&tool) {
             Ok(out) => {
                 // A closed pipe (`qiguo moves | head -1`) is not an error worth reporting.

@@ -159,6 +159,8 @@ pub struct Settings {
     pub window: WindowPlacement,
     /// The lessons finished, by id.
     pub lessons_done: Vec<String>,
+    /// The puzzle solver: a rating and the puzzles tried.
+    pub puzzles: crate::puzzles::Solver,
     /// A choice was made on the welcome card (a file without this field comes from a game
     /// played before the card existed: that player has been welcomed).
     #[serde(default = "already_welcomed")]
@@ -188,6 +190,7 @@ impl Default for Settings {
             new_game: NewGameChoices::default(),
             window: WindowPlacement::default(),
             lessons_done: Vec::new(),
+            puzzles: crate::puzzles::Solver::default(),
             welcomed: false,
         }
     }
@@ -225,6 +228,7 @@ impl Settings {
         self.lessons_done.sort();
         self.lessons_done.dedup();
         self.lessons_done.truncate(100);
+        self.puzzles = self.puzzles.sanitized();
         self
     }
 }

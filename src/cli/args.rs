@@ -111,6 +111,10 @@ pub struct GameArgs {
     /// better one. With --screenshot, the picture shows the first question.
     #[arg(long, conflicts_with_all = ["join", "report"])]
     pub practice: bool,
+    /// A puzzle at once: `daily` for the day's, a puzzle's name, or its link (…?puzzle=NAME).
+    /// Your first try moves your puzzle rating.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["join", "report", "practice"])]
+    pub puzzle: Option<crate::puzzles::Asked>,
 }
 
 /// `qiguo puzzles …`.
@@ -127,15 +131,19 @@ pub enum PuzzlesCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Play a puzzle from a file `mine --json` wrote: the untried one rated nearest you, or the
-    /// day's. Your puzzle rating is kept beside the saved games.
+    /// Play a puzzle: the untried one rated nearest you, the day's, or one by its name (or
+    /// link), from the game's own puzzles or from a file `mine --json` wrote. Your puzzle rating
+    /// is the game's (kept in its settings, as the window keeps it).
     Play {
-        /// The puzzles (JSON).
+        /// Puzzles from this file (JSON) instead of the game's own.
         #[arg(value_name = "FILE")]
-        puzzles: PathBuf,
+        puzzles: Option<PathBuf>,
         /// The day's puzzle (the same for everyone on a day).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "name")]
         daily: bool,
+        /// The puzzle of this name, or of a link such as https://HOST/?puzzle=NAME.
+        #[arg(long, value_name = "NAME")]
+        name: Option<crate::puzzles::Asked>,
         /// Keep your puzzle rating in this file instead.
         #[arg(long, value_name = "FILE")]
         keep: Option<PathBuf>,
@@ -259,6 +267,7 @@ impl GameArgs {
             again: self.again,
             report: self.report,
             practice: self.practice,
+            puzzle: self.puzzle.clone(),
             offscreen: self.offscreen,
             language: self.language,
             invitation: self.join.clone(),
@@ -268,6 +277,7 @@ impl GameArgs {
                 && self.preset.is_none()
                 && self.seating.is_none()
                 && self.levels.is_none()
+                && self.puzzle.is_none()
                 && !self.busy,
             log: None,
         })

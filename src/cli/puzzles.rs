@@ -1,18 +1,20 @@
 //! `qiguo puzzles`: puzzles from real games in a terminal. `mine FILE…` reviews saved game
 //! records and mines their puzzles (`qiguo_ai::puzzles`), printing them or their JSON (the file
-//! `play` reads); `play FILE` shows one on a board of text and asks for its move, rating the
-//! solver against it (the solver's rating kept beside the saved games).
+//! `play` reads); `play [FILE]` shows one (the game's own puzzles, or the file's) on a board of
+//! text and asks for its move, rating the solver against it on a first try (the solver's rating
+//! kept in the game's settings, as the window keeps it).
 
 use std::fmt::Write as _;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use qiguo_ai::puzzles::{self, Mined, PUZZLE_NODES, Puzzle, SCAN_NODES};
+use qiguo_ai::puzzles::{self, Mined, PUZZLE_NODES, SCAN_NODES};
 use qiguo_ai::review::{REVIEW_NODES, review};
-use qiguo_rating::Rating;
-use qiguo_rules::{Point, Position, Preset, Record, Rules, SIZE, notation};
-use serde::{Deserialize, Serialize};
+use qiguo_rules::{Point, Position, Record, SIZE, notation};
+
+use crate::puzzles::{self as qiguo_puzzles, Asked, Puzzle, Solver};
+use crate::settings::{ConfigDir, Settings};
 
 use crate::cli::{ArgError, ToolError};
 
@@ -63,45 +65,6 @@ pub fn mine(records: &[PathBuf], json: bool) -> Result<String, ToolError> {
     Ok(text)
 }
 
-/// What the terminal keeps of its solver: a rating and the puzzles tried (their positions and
-/// moves), beside the saved games.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-struct Solver {
-    mu: f64,
-    sigma: f64,
-    tried: Vec<String>,
-}
-
-impl Solver {
-    fn rating(&self) -> Rating {
-        if self.sigma > 0.0 {
-            Rating {
-                mu: self.mu,
-                sigma: self.sigma,
-            }
-        } else {
-            Rating::default()
-        }
-    }
-}
-
-/// A puzzle's name among those tried: its position and move.
-fn key(puzzle: &Puzzle) -> String {
-    format!("{} {}", puzzle.fen, puzzle.solution)
-}
-
-/// The puzzle to play from `all`: the day's (the same for everyone on a day) with `daily`; else
-/// the untried one rated nearest the solver.
-fn choose<'a>(all: &'a [Puzzle], solver: &Solver, daily: bool, day: u64) -> Option<&'a Puzzle> {
-    if daily {
-        return all.get(usize::try_from(day % all.len().max(1) as u64).ok()?);
-    }
-    let shown = solver.rating().shown();
-    all.iter()
-        .filter(|p| !solver.tried.contains(&key(p)))
-        .min_by_key(|p| (p.rating - shown).abs())
-}
-
 /// The position as a board of text, the top rank first: each stone its kingdom's letter and its
 /// piece's (`wG`), an empty point `·`, the Emperor `EE`; then what the letters stand for.
 pub fn board_text(pos: &Position) -> String {
@@ -139,13 +102,14 @@ pub fn board_text(pos: &Position) -> String {
     out
 }
 
-/// Runs `qiguo puzzles play`: one puzzle from `file`, its move read from standard input (or
-/// `hint`, or an empty line to give up); the solver's rating and the puzzle's moved by the
-/// result. Returns the exit code (2 for a file that cannot be read).
-pub fn run_play(file: &Path, daily: bool, keep: Option<&Path>) -> ExitCode {
+/// Runs `qiguo puzzles play`: one puzzle (`asked`, else the untried one rated nearest the
+/// solver) from `file` or the game's own, its move read from standard input (or `hint`, or an
+/// empty line to give up); the solver's rating moved by a first try. Returns the exit code (2
+/// for puzzles that cannot be read or a puzzle not among them).
+pub fn run_play(file: Option<&Path>, asked: Option<&Asked>, keep: Option<&Path>) -> ExitCode {
     match play(
         file,
-        daily,
+        asked,
         keep,
         &mut std::io::stdin().lock(),
         &mut std::io::stdout(),
@@ -158,62 +122,96 @@ pub fn run_play(file: &Path, daily: bool, keep: Option<&Path>) -> ExitCode {
     }
 }
 
-/// Where the solver is kept: `keep`, else beside the saved games.
-fn solver_path(keep: Option<&Path>) -> Option<PathBuf> {
-    match keep {
-        Some(path) => Some(path.to_owned()),
-        None => crate::saves::SaveDir::locate()
-            .ok()
-            .map(|dir| dir.root().join("puzzle-solver.json")),
+/// Where the solver is kept: a file of its own (`--keep`), or the game's settings.
+enum Kept {
+    File(PathBuf),
+    Settings(ConfigDir, Box<Settings>),
+    Nowhere,
+}
+
+impl Kept {
+    fn open(keep: Option<&Path>) -> (Kept, Solver) {
+        if let Some(path) = keep {
+            let solver = std::fs::read_to_string(path)
+                .ok()
+                .and_then(|t| serde_json::from_str::<Solver>(&t).ok())
+                .unwrap_or_default()
+                .sanitized();
+            return (Kept::File(path.to_owned()), solver);
+        }
+        match ConfigDir::locate() {
+            Some(dir) => {
+                let settings = dir.load().settings;
+                let solver = settings.puzzles.clone();
+                (Kept::Settings(dir, Box::new(settings)), solver)
+            }
+            None => (Kept::Nowhere, Solver::default()),
+        }
+    }
+
+    fn save(self, solver: Solver) -> Result<(), String> {
+        match self {
+            Kept::File(path) => {
+                let text = serde_json::to_string(&solver).expect("a solver serializes");
+                crate::saves::write_atomically(&path, text.as_bytes())
+                    .map_err(|e| format!("{}: {e}", path.display()))
+            }
+            Kept::Settings(dir, mut settings) => {
+                settings.puzzles = solver;
+                dir.save(&settings)
+                    .map_err(|e| format!("{}: {e}", dir.file().display()))
+            }
+            Kept::Nowhere => Ok(()),
+        }
     }
 }
 
 /// `play`, reading the answer from `input` and writing to `out`.
 pub fn play(
-    file: &Path,
-    daily: bool,
+    file: Option<&Path>,
+    asked: Option<&Asked>,
     keep: Option<&Path>,
     input: &mut impl BufRead,
     out: &mut impl Write,
 ) -> Result<(), String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let all: Vec<Puzzle> = serde_json::from_str(&text).map_err(|e| {
-        format!(
-            "{}: not puzzles as `qiguo puzzles mine --json` writes them: {e}",
-            file.display()
-        )
-    })?;
-    let kept = solver_path(keep);
-    let mut solver: Solver = kept
-        .as_deref()
-        .and_then(|p| std::fs::read_to_string(p).ok())
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or_default();
-    let day = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400);
-    let Some(puzzle) = choose(&all, &solver, daily, day) else {
-        let _ = writeln!(out, "no puzzle left to try in {}", file.display());
-        return Ok(());
+    let from_file;
+    let (all, source): (&[Puzzle], String) = match file {
+        Some(file) => {
+            let text =
+                std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+            from_file =
+                qiguo_puzzles::read(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+            (&from_file, file.display().to_string())
+        }
+        None => (qiguo_puzzles::built_in(), "the game's puzzles".to_owned()),
     };
-    let rules = puzzle
-        .rules
-        .parse::<Preset>()
-        .map(Rules::preset)
-        .map_err(|e| format!("{}: {e}", file.display()))?;
-    let pos = Position::from_fen(&puzzle.fen, rules).map_err(|e| {
-        format!(
-            "{}: a puzzle's position cannot be read: {e}",
-            file.display()
-        )
-    })?;
+    let (kept, mut solver) = Kept::open(keep);
+    let puzzle = match asked {
+        Some(asked) => asked
+            .find(all, qiguo_puzzles::today())
+            .ok_or_else(|| match asked {
+                Asked::Named(name) => format!("no puzzle called {name} in {source}"),
+                Asked::Daily => format!("no puzzles in {source}"),
+            })?,
+        None => {
+            let untried: Vec<&Puzzle> = all.iter().filter(|p| !solver.has_tried(p)).collect();
+            let Some(puzzle) = solver.next(&untried) else {
+                let _ = writeln!(out, "no puzzle left to try in {source}");
+                return Ok(());
+            };
+            puzzle
+        }
+    };
+    let pos = qiguo_puzzles::position_of(puzzle).map_err(|e| e.to_string())?;
     let write = |out: &mut dyn Write, text: String| out.write_all(text.as_bytes());
     let io = |e: std::io::Error| e.to_string();
     write(
         out,
         format!(
-            "{}\n{} to move: find the one move (rated {}). Type a move such as f3a8, `hint`, or nothing to give up.\n",
+            "{}\nPuzzle {} ({}): {} to move: find the one move (rated {}). Type a move such as f3a8, `hint`, or nothing to give up.\n",
             board_text(&pos),
+            puzzle.id(),
+            puzzle.rules,
             pos.to_move().title(),
             puzzle.rating,
         ),
@@ -259,8 +257,6 @@ pub fn play(
             Err(e) => write(out, format!("not a move: {e}\n")).map_err(io)?,
         }
     };
-    let before = solver.rating();
-    let (after, _) = qiguo_rating::attempt(before, Rating::from_shown(puzzle.rating), solved);
     let verdict = if solved {
         format!("Right: {} ({}).", puzzle.solution, puzzle.theme.name())
     } else {
@@ -270,22 +266,15 @@ pub fn play(
             puzzle.theme.name()
         )
     };
-    write(
-        out,
+    let rated = if solver.has_tried(puzzle) {
         format!(
-            "{verdict} Your puzzle rating: {} → {}\n",
-            before.shown(),
-            after.shown()
-        ),
-    )
-    .map_err(io)?;
-    solver.mu = after.mu;
-    solver.sigma = after.sigma;
-    solver.tried.push(key(puzzle));
-    if let Some(path) = kept {
-        let text = serde_json::to_string(&solver).expect("a solver serializes");
-        crate::saves::write_atomically(&path, text.as_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-    }
-    Ok(())
+            "Tried before, so your puzzle rating stays {}.",
+            solver.rating().shown()
+        )
+    } else {
+        let (before, after) = solver.first_try(puzzle, solved);
+        format!("Your puzzle rating: {} → {}", before.shown(), after.shown())
+    };
+    write(out, format!("{verdict} {rated}\n")).map_err(io)?;
+    kept.save(solver)
 }

@@ -29,6 +29,11 @@ pub fn run() {
     show_the_memory();
     let seats = Seats::default();
     let invitation = page_invitation();
+    let puzzle = browser::page_query("puzzle").and_then(|text| {
+        text.parse::<crate::puzzles::Asked>()
+            .inspect_err(|e| warn!("the page's address: {e}"))
+            .ok()
+    });
     let launch = Launch {
         game: Game::start(Rules::default(), seats),
         levels: vec![None; seats.player_count()],
@@ -41,9 +46,10 @@ pub fn run() {
         again: false,
         report: false,
         practice: false,
+        plain: invitation.is_none() && puzzle.is_none(),
+        puzzle,
         offscreen: None,
         language: None,
-        plain: invitation.is_none(),
         invitation,
         log: browser::page_query("log"),
     };
@@ -67,6 +73,10 @@ fn until_the_board_is_drawn(mut redraw: crate::game::frames::Redraw) {
 /// title saying where the game stands (what a background tab shows), the document for a screen
 /// reader, and the browser's services' systems.
 fn plugin(app: &mut App) {
+    // A puzzle's link is this page's address with its name.
+    app.insert_resource(crate::game::practice::puzzles::PuzzleLinks {
+        page: browser::page_path(),
+    });
     app.add_plugins((browser::plugin, reader::plugin))
         .init_resource::<BoardShown>()
         .add_systems(
@@ -142,8 +152,8 @@ fn page_title(
             step = (step + 1).to_string(),
             steps = lesson.steps.len().to_string()
         )
-    } else if let Some((_, n, total)) = practice.current() {
-        tr!(tr, "practice-heading", n = n + 1, total = total)
+    } else if let Some((exercise, n, total)) = practice.current() {
+        crate::game::practice::heading(exercise, n, total, tr)
     } else if let Some(outcome) = pos.outcome() {
         tr!(tr, "page-title-won", kingdom = tr.kingdom(outcome.winner))
     } else {

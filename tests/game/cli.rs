@@ -428,6 +428,42 @@ fn puzzles_are_mined_from_a_saved_game_and_played_in_the_terminal() {
         stdout(&out)
     );
 
+    // The game's own puzzles: one by its name (or its link); a name that is none is refused.
+    let own = &qiguo::puzzles::built_in()[0];
+    let link = format!("https://qiguo.example/?puzzle={}", own.id());
+    let out = qiguo_with_input(
+        &["puzzles", "play", "--name", &link, "--keep", keep],
+        &format!("{}\n", own.solution),
+    );
+    let said = stdout(&out);
+    assert!(
+        said.contains(&format!("Puzzle {} (classic)", own.id())),
+        "{said}"
+    );
+    assert!(said.contains(&format!("Right: {}", own.solution)), "{said}");
+    let out = qiguo_with_input(
+        &["puzzles", "play", "--name", &own.id(), "--keep", keep],
+        "\n",
+    );
+    assert!(
+        stdout(&out).contains("Tried before, so your puzzle rating stays"),
+        "{}",
+        stdout(&out)
+    );
+    let out = qiguo_with_input(
+        &["puzzles", "play", "--name", "0123456789ab", "--keep", keep],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("no puzzle called 0123456789ab in the game's puzzles"),
+        "{}",
+        stderr(&out)
+    );
+    let out = qiguo(&["puzzles", "play", "--name", "<script>"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("names no puzzle"), "{}", stderr(&out));
+
     // A file that is not puzzles is refused, and nothing is kept.
     let out = qiguo_with_input(&["puzzles", "play", file, "--keep", keep], "");
     assert_eq!(out.status.code(), Some(2));

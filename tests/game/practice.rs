@@ -1,17 +1,22 @@
 //! *Learn from your mistakes*, headless: a reviewed game's blunder asked again; the mistake
 //! played again is missed and taken back, another move judged as the review judges it, a move
 //! taken back asks again, the hint, the solution played out, the end, and the reviewed game
-//! brought back with its review (not made again).
+//! brought back with its review (not made again). Puzzles through the same machinery: by name,
+//! a miss and its rating, the solution, the next nearest untried, a hint counted as a miss, and
+//! a lesson's puzzles, after which the game before the lesson comes back.
 
 use std::time::{Duration, Instant};
 
 use crate::common::*;
 use crate::review::{shielded, until_reviewed};
 use bevy::prelude::*;
+use qiguo::game::lessons::{LessonCommand, LessonRun, PuzzlesFor};
+use qiguo::game::practice::puzzles::{PuzzleSolver, PuzzlesRequested};
 use qiguo::game::practice::{Practice, PracticeCommand, Step, exercises};
 use qiguo::game::review::{ReviewShown, Reviewed};
 use qiguo::game::selection::{ClickRefused, Guide};
 use qiguo::game::state::{BoardRefusal, Match, NewGameRequested, UndoRequested};
+use qiguo::puzzles::built_in;
 use qiguo_ai::review::{GOOD_ENOUGH, MistakeKind, REVIEW_NODES, chance_after};
 use qiguo_rules::{Game, Kingdom, PlayerInfo, Rules, Seats};
 
@@ -93,8 +98,8 @@ fn a_blunder_is_asked_again_judged_hinted_solved_and_the_game_comes_back() {
     assert_eq!((n, total), (0, 1));
     assert_eq!((exercise.ply, exercise.kingdom), (1, Kingdom::Chu));
     assert_eq!(
-        (exercise.played, exercise.best),
-        (blunder.played, blunder.best)
+        (exercise.played(), exercise.best),
+        (Some(blunder.played), blunder.best)
     );
     assert_eq!(moves(&app), 0);
     assert!(
@@ -234,4 +239,163 @@ fn another_game_on_the_board_ends_the_practice_and_frees_the_board() {
         &first.to().unwrap().to_string(),
     );
     assert_eq!(moves(&app), 1);
+}
+
+/// The solver's rating and the puzzles it tried.
+fn solver(app: &App) -> qiguo::puzzles::Solver {
+    app.world().resource::<PuzzleSolver>().0.clone()
+}
+
+#[test]
+fn puzzles_are_asked_by_name_rated_on_the_first_try_and_followed_by_the_nearest() {
+    let mut app = app_with(
+        Game::start(Rules::default(), Seats::default())
+            .position()
+            .clone(),
+    );
+    let first_move = quiet_move(&app);
+    request(&mut app, first_move);
+    app.update();
+    settle(&mut app);
+    let before_puzzles = fen_and_len(&app);
+
+    // A puzzle by its name (as a link names it): its position, its mover to move, all people.
+    let puzzle = &built_in()[3];
+    send(
+        &mut app,
+        PuzzlesRequested {
+            first: Some(
+                format!("https://qiguo.example/?puzzle={}", puzzle.id())
+                    .parse()
+                    .unwrap(),
+            ),
+            ..Default::default()
+        },
+    );
+    settle(&mut app);
+    until_asked(&mut app);
+    let (exercise, _, _) = practice(&app).current().unwrap();
+    assert_eq!(exercise.puzzle().map(|p| p.id()), Some(puzzle.id()));
+    assert_eq!(position(&app).to_fen(), puzzle.fen);
+    assert_eq!(position(&app).to_move(), puzzle.mover);
+    assert!(
+        app.world()
+            .resource::<Match>()
+            .players()
+            .iter()
+            .all(|p| p.computer.is_none())
+    );
+    assert_eq!(solver(&app).tried, Vec::<String>::new());
+
+    // A wrong move: missed at once (nothing to judge), the rating down, the move taken back.
+    let wrong = position(&app)
+        .legal_moves()
+        .into_iter()
+        .find(|&m| m != puzzle.solution && m.from().is_some())
+        .unwrap();
+    request(&mut app, wrong);
+    app.update();
+    settle(&mut app);
+    until_asked(&mut app);
+    assert_eq!(practice(&app).missed(), Some((wrong, None)));
+    let (before, after) = practice(&app).rated().unwrap();
+    assert_eq!(before, 1500);
+    assert!(after < before, "{before} → {after}");
+    assert_eq!(solver(&app).tried, [puzzle.id()]);
+    assert_eq!(position(&app).to_fen(), puzzle.fen);
+
+    // The solution, found on the second try: right, but the rating stays as the first try left it.
+    request(&mut app, puzzle.solution);
+    app.update();
+    settle(&mut app);
+    assert!(matches!(practice(&app).step(), Some(Step::Found(m, _)) if m == puzzle.solution));
+    assert_eq!(practice(&app).rated(), Some((before, after)));
+    assert_eq!(solver(&app).rating().shown(), after);
+
+    // The next: the untried puzzle rated nearest the solver now.
+    assert!(practice(&app).more());
+    let nearest = solver(&app)
+        .next(
+            &built_in()
+                .iter()
+                .filter(|p| p.id() != puzzle.id())
+                .collect::<Vec<_>>(),
+        )
+        .unwrap()
+        .id();
+    send(&mut app, PracticeCommand::Next);
+    settle(&mut app);
+    until_asked(&mut app);
+    let (next, n, _) = practice(&app).current().unwrap();
+    assert_eq!(
+        (next.puzzle().map(|p| p.id()), n),
+        (Some(nearest.clone()), 1)
+    );
+    assert_eq!(practice(&app).rated(), None);
+    // A hint before any move counts as a miss.
+    send(&mut app, PracticeCommand::Hint);
+    assert!(practice(&app).hinted());
+    let (_, lower) = practice(&app).rated().unwrap();
+    assert!(lower < after, "{after} → {lower}");
+    assert_eq!(solver(&app).tried, [puzzle.id(), nearest]);
+
+    // Back to the game that was on the board.
+    send(&mut app, PracticeCommand::Leave);
+    for _ in 0..5 {
+        app.update();
+    }
+    assert!(!practice(&app).is_active());
+    assert_eq!(fen_and_len(&app), before_puzzles);
+
+    // A name that is no puzzle's changes nothing.
+    send(
+        &mut app,
+        PuzzlesRequested {
+            first: Some("0123456789ab".parse().unwrap()),
+            ..Default::default()
+        },
+    );
+    settle(&mut app);
+    assert!(!practice(&app).is_active());
+    assert_eq!(fen_and_len(&app), before_puzzles);
+}
+
+#[test]
+fn a_finished_lessons_puzzles_are_its_pieces_and_the_game_before_the_lesson_comes_back() {
+    let mut app = app_with(
+        Game::start(Rules::default(), Seats::default())
+            .position()
+            .clone(),
+    );
+    let first_move = quiet_move(&app);
+    request(&mut app, first_move);
+    app.update();
+    settle(&mut app);
+    let before_lesson = fen_and_len(&app);
+    let cannon = qiguo::lessons::index_of("cannon").unwrap();
+    send(&mut app, LessonCommand::Open(cannon));
+    settle(&mut app);
+    assert!(app.world().resource::<LessonRun>().is_active());
+    send(&mut app, LessonCommand::Puzzles(PuzzlesFor::Lesson(cannon)));
+    settle(&mut app);
+    until_asked(&mut app);
+    assert!(!app.world().resource::<LessonRun>().is_active());
+    let (exercise, _, _) = practice(&app).current().unwrap();
+    let asked = exercise.puzzle().unwrap();
+    assert_eq!(asked.piece(), Some(qiguo_rules::PieceKind::Cannon));
+    // The daily puzzle, asked while one is on the board, keeps the game to come back to.
+    send(&mut app, LessonCommand::Puzzles(PuzzlesFor::Daily));
+    settle(&mut app);
+    until_asked(&mut app);
+    let (daily, _, _) = practice(&app).current().unwrap();
+    assert_eq!(
+        daily.puzzle().map(|p| p.id()),
+        qiguo::puzzles::daily(built_in(), qiguo::puzzles::today()).map(|p| p.id())
+    );
+    send(&mut app, PracticeCommand::Leave);
+    for _ in 0..5 {
+        app.update();
+    }
+    assert!(!practice(&app).is_active());
+    assert_eq!(fen_and_len(&app), before_lesson);
 }

@@ -20,7 +20,7 @@
 //! makes it easier. Solvers' results move it (`qiguo_rating::attempt`, in the game and the
 //! terminal).
 
-use qiguo_rules::{Game, Kingdom, Move, PieceKind, Position};
+use qiguo_rules::{Game, Kingdom, Move, PieceKind, Position, Preset, Rules};
 use serde::{Deserialize, Serialize};
 
 use crate::review::{BLUNDER, GameReview, MISTAKE, REVIEW_NODES, chance_after};
@@ -126,6 +126,79 @@ pub struct Puzzle {
     pub chance: f64,
     /// The mover's chance after the best other move, by the deeper search.
     pub second: f64,
+}
+
+impl Puzzle {
+    /// Its name in a link (`?puzzle=…`) and in a solver's list of puzzles tried: twelve
+    /// lowercase hexadecimal digits of a hash (FNV-1a) of its position and its move, the same
+    /// wherever it is mined.
+    pub fn id(&self) -> String {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in format!("{} {}", self.fen, self.solution).bytes() {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("{:012x}", hash >> 16)
+    }
+
+    /// The kind of the stone the solution moves (`None` where the position cannot be read).
+    pub fn piece(&self) -> Option<PieceKind> {
+        let rules = Rules::preset(self.rules.parse::<Preset>().ok()?);
+        let pos = Position::from_fen(&self.fen, rules).ok()?;
+        Some(pos.piece_at(self.solution.from()?)?.kind)
+    }
+
+    /// Whether it is about `topic`: its theme, or the kind of the stone its solution moves.
+    pub fn is_about(&self, topic: Topic) -> bool {
+        match topic {
+            Topic::Theme(theme) => self.theme == theme,
+            Topic::Piece(kind) => self.piece() == Some(kind),
+        }
+    }
+}
+
+/// A piece's name as a topic (and as its lesson is named): `general`, `go-between`, `dagger`, ….
+pub fn piece_name(kind: PieceKind) -> &'static str {
+    match kind {
+        PieceKind::General => "general",
+        PieceKind::Chancellor => "chancellor",
+        PieceKind::Diplomat => "diplomat",
+        PieceKind::Cannon => "cannon",
+        PieceKind::GoBetween => "go-between",
+        PieceKind::Archer => "archer",
+        PieceKind::Crossbowman => "crossbowman",
+        PieceKind::Dagger => "dagger",
+        PieceKind::Swordsman => "swordsman",
+        PieceKind::Knight => "knight",
+    }
+}
+
+/// What a set of puzzles can be chosen by (a lesson offers the puzzles of its topics).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Topic {
+    /// What the solution does.
+    Theme(Theme),
+    /// The kind of stone the solution moves.
+    Piece(PieceKind),
+}
+
+impl std::str::FromStr for Topic {
+    type Err = String;
+
+    /// A theme's name (`cannon-screen`) or a piece's (`cannon`).
+    fn from_str(text: &str) -> Result<Topic, String> {
+        Theme::ALL
+            .into_iter()
+            .find(|t| t.name() == text)
+            .map(Topic::Theme)
+            .or_else(|| {
+                PieceKind::ALL
+                    .into_iter()
+                    .find(|&k| piece_name(k) == text)
+                    .map(Topic::Piece)
+            })
+            .ok_or_else(|| format!("`{text}` is neither a puzzle's theme nor a piece"))
+    }
 }
 
 /// How a game's mining went.
@@ -259,7 +332,7 @@ pub fn mine(game: &Game, review: &GameReview, scan: u64, deep: u64) -> (Vec<Puzz
 mod tests {
     use super::*;
     use crate::review::review;
-    use qiguo_rules::{Preset, Rules, notation::parse_move};
+    use qiguo_rules::notation::parse_move;
 
     /// Chu (to move) has given its General away: Qin's Chancellor on a5 faces it on a1.
     fn open_file() -> Game {
@@ -299,6 +372,21 @@ mod tests {
         assert!(text.contains("\"solution\":\"a5a1\""), "{text}");
         assert!(text.contains("\"theme\":\"general-hunt\""), "{text}");
         assert_eq!(serde_json::from_str::<Vec<Puzzle>>(&text).unwrap(), puzzles);
+        // Its name, its stone and its topics.
+        let id = puzzle.id();
+        assert_eq!(id.len(), 12);
+        assert!(
+            id.bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+        );
+        let mut other = puzzle.clone();
+        other.solution = parse_move("a5b5").unwrap();
+        assert_ne!(other.id(), id);
+        assert_eq!(puzzle.piece(), Some(PieceKind::Chancellor));
+        assert!(puzzle.is_about("chancellor".parse().unwrap()));
+        assert!(puzzle.is_about("general-hunt".parse().unwrap()));
+        assert!(!puzzle.is_about("cannon".parse().unwrap()));
+        assert!("castle".parse::<Topic>().is_err());
     }
 
     #[test]

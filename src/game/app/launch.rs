@@ -152,6 +152,8 @@ pub struct Launch {
     pub report: bool,
     /// Learn from your mistakes at once, once the game is reviewed (`--practice`).
     pub practice: bool,
+    /// A puzzle at once (`--puzzle`; in a page, its address's `?puzzle=`).
+    pub puzzle: Option<crate::puzzles::Asked>,
     /// Draw into an image of this size instead of a window (benchmarks and screenshots only;
     /// no window and no display needed).
     pub offscreen: Option<Screen>,

@@ -172,6 +172,9 @@ pub fn game_app(launch: Launch) -> App {
     if launch.practice {
         app.init_resource::<crate::game::practice::PracticeAtLaunch>();
     }
+    if let Some(asked) = launch.puzzle {
+        app.insert_resource(crate::game::practice::puzzles::PuzzleAtLaunch(asked));
+    }
     // A frame when something changes; the benchmark and the screenshot draw every frame.
     if launch.screenshot.is_none() && launch.bench_frames.is_none() {
         crate::game::frames::draw_on_demand(&mut app);

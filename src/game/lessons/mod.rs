@@ -13,6 +13,7 @@ use std::collections::BTreeSet;
 use bevy::prelude::*;
 use qiguo_rules::{Game, PlayerInfo, Point};
 
+use crate::game::practice::puzzles::PuzzlesRequested;
 use crate::game::preferences::{KeepSetting, KeptSetting, Preferences};
 use crate::game::schedule::AppSystems;
 use crate::game::selection::{ClickRefused, Guide, SelectionSystems};
@@ -62,6 +63,19 @@ pub enum LessonCommand {
     Next,
     /// Leave the lessons: the game kept aside comes back.
     Leave,
+    /// Leave for puzzles (the practice's): the game kept aside comes back after them.
+    Puzzles(PuzzlesFor),
+}
+
+/// Which puzzles the Learn window or a lesson's card asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PuzzlesFor {
+    /// The day's puzzle, then any.
+    Daily,
+    /// Any, the nearest the solver's rating first.
+    Anyone,
+    /// Lesson `n`'s (its topics').
+    Lesson(usize),
 }
 
 /// Where a step stands.
@@ -245,11 +259,34 @@ fn follow_commands(
     the_match: Res<Match>,
     seats: Res<SeatAuthority>,
     mut games: MessageWriter<NewGameRequested>,
+    mut puzzles: MessageWriter<PuzzlesRequested>,
     mut notices: MessageWriter<Notice>,
     tr: Res<Tr>,
 ) {
     let all = lessons::all();
     for &command in commands.read() {
+        if let LessonCommand::Puzzles(which) = command {
+            let (first, topics) = match which {
+                PuzzlesFor::Daily => (Some(crate::puzzles::Asked::Daily), Vec::new()),
+                PuzzlesFor::Anyone => (None, Vec::new()),
+                PuzzlesFor::Lesson(n) => (
+                    None,
+                    all.get(n).map_or_else(Vec::new, |l| l.puzzles.clone()),
+                ),
+            };
+            // The game the lesson set aside comes back after the puzzles.
+            let aside = run.active.take().map(|a| NewGameRequested {
+                game: a.kept.game,
+                players: a.kept.players,
+                hints: a.kept.hints,
+            });
+            puzzles.write(PuzzlesRequested {
+                first,
+                topics,
+                aside,
+            });
+            continue;
+        }
         let (lesson, step) = match (command, run.active.as_mut()) {
             (LessonCommand::Open(n), _) => (n, 0),
             (LessonCommand::Leave, Some(_)) => {
@@ -262,7 +299,7 @@ fn follow_commands(
             }
             // (A finished lesson was remembered as it finished.)
             (LessonCommand::Skip | LessonCommand::Next, Some(a)) => (a.lesson + 1, 0),
-            (_, None) => continue,
+            (LessonCommand::Puzzles(_), _) | (_, None) => continue,
         };
         let Some(chosen) = all.get(lesson) else {
             // Past the last lesson: back to the game.

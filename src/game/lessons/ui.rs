@@ -1,12 +1,14 @@
-//! The lessons in the interface: *Learn* (the list of lessons, finished ones ticked) and the
-//! lesson card beside the board (what to do, the answer to a wrong move, what was learnt,
-//! and Retry, Skip, Next lesson and Leave).
+//! The lessons in the interface: *Learn* (the list of lessons, finished ones ticked, and the
+//! puzzles: the day's and those for you) and the lesson card beside the board (what to do, the
+//! answer to a wrong move, what was learnt, and Retry, Skip, Next lesson, the lesson's puzzles
+//! and Leave).
 
 use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
 
-use crate::game::lessons::{LessonCommand, LessonRun, LessonsDone, StepState};
+use crate::game::lessons::{LessonCommand, LessonRun, LessonsDone, PuzzlesFor, StepState};
+use crate::game::practice::puzzles::{PuzzleSolver, count_about};
 use crate::game::state::SeatAuthority;
 use crate::game::widgets::{GAP, UiSystems, WithinTheScreen, centred_dialog, column_top};
 use crate::i18n::Tr;
@@ -45,6 +47,7 @@ pub(crate) fn lessons_window(
     run: Res<LessonRun>,
     done: Res<LessonsDone>,
     seats: Res<SeatAuthority>,
+    solver: Res<PuzzleSolver>,
     mut commands: MessageWriter<LessonCommand>,
     tr: Res<Tr>,
 ) -> Result {
@@ -103,6 +106,23 @@ pub(crate) fn lessons_window(
                 commands.write(LessonCommand::Leave);
                 window.open = false;
             }
+            ui.separator();
+            ui.label(RichText::new(tr.text("puzzles-title")).strong());
+            ui.label(tr!(tr, "puzzles-intro", rating = solver.shown()));
+            ui.horizontal_wrapped(|ui| {
+                for (id, which) in [
+                    ("puzzles-daily", PuzzlesFor::Daily),
+                    ("puzzles-for-you", PuzzlesFor::Anyone),
+                ] {
+                    if ui
+                        .add_enabled(!online, egui::Button::new(tr.text(id)))
+                        .clicked()
+                    {
+                        commands.write(LessonCommand::Puzzles(which));
+                        window.open = false;
+                    }
+                }
+            });
         });
     if !open {
         window.open = false;
@@ -186,6 +206,14 @@ pub(crate) fn lesson_card(
                             };
                             if ui.button(RichText::new(next).strong()).clicked() {
                                 commands.write(LessonCommand::Next);
+                            }
+                            let offered = count_about(&lesson.puzzles);
+                            if offered > 0
+                                && ui
+                                    .button(tr!(tr, "lesson-puzzles", count = offered))
+                                    .clicked()
+                            {
+                                commands.write(LessonCommand::Puzzles(PuzzlesFor::Lesson(n)));
                             }
                         } else {
                             if ui

@@ -13,8 +13,12 @@
 //! Like a lesson, an exercise is a game the rules system is asked to start, in which every
 //! player is a person (nobody answers the move), and the board's guide ([`Guide`]) takes one move
 //! of the mover's while the question stands.
+//!
+//! Puzzles ([`puzzles`]) are asked the same way: a puzzle's question has one answer, its
+//! solution, and a first try moves the solver's puzzle rating.
 
 pub(crate) mod judge;
+pub mod puzzles;
 pub(crate) mod ui;
 pub(crate) mod view;
 
@@ -23,6 +27,9 @@ use std::sync::Arc;
 use bevy::prelude::*;
 use qiguo_ai::review::{GOOD_ENOUGH, GameReview, MISTAKE, MistakeKind, MoveReview};
 use qiguo_rules::{Game, Kingdom, Move, PlayerInfo};
+
+use self::puzzles::{PuzzleSolver, PuzzlesRequested};
+use crate::puzzles::Puzzle;
 
 use crate::game::frames::Waker;
 use crate::game::review::Reviewed;
@@ -37,11 +44,18 @@ use crate::i18n::Tr;
 use crate::tr;
 
 pub(crate) fn plugin(app: &mut App) {
-    app.init_resource::<Practice>()
+    app.add_plugins(puzzles::plugin)
+        .init_resource::<Practice>()
         .add_message::<PracticeCommand>()
         .add_systems(
             Update,
-            (start_at_launch, follow_commands, guide_moves)
+            (
+                start_at_launch,
+                puzzles::ask_at_launch,
+                start_puzzles,
+                follow_commands,
+                guide_moves,
+            )
                 .chain()
                 .in_set(AppSystems::RecordInput)
                 .before(SelectionSystems),
@@ -70,31 +84,84 @@ pub enum PracticeCommand {
     Hint,
     /// Play the best move out on the board.
     Solution,
-    /// Go on to the next mistake (or to the end).
+    /// Go on to the next mistake or puzzle (or to the end).
     Next,
     /// Leave: the reviewed game comes back.
     Leave,
 }
 
-/// A mistake asked again.
+/// A question on the board: a mistake asked again, or a puzzle.
 #[derive(Clone, Debug)]
 pub struct Exercise {
-    /// The mistake's move (1 for the game's first).
+    /// The move of the game it comes from (1 for the game's first).
     pub ply: usize,
-    /// The kingdom that moved.
+    /// The kingdom to move.
     pub kingdom: Kingdom,
-    /// What the review called it.
-    pub kind: MistakeKind,
-    /// The move played.
-    pub played: Move,
-    /// The mover's chance after it (0 to 1).
-    pub played_chance: f64,
-    /// The engine's best move.
+    /// What it comes from.
+    pub origin: Origin,
+    /// The engine's best move (a puzzle's solution).
     pub best: Move,
     /// The mover's chance after it.
     pub best_chance: f64,
-    /// The game up to the position before the mistake.
+    /// The game up to the position before the mistake (a puzzle's position).
     pub before: Game,
+}
+
+/// Where a question comes from.
+#[derive(Clone, Debug)]
+pub enum Origin {
+    /// A mistake of the reviewed game's.
+    Mistake {
+        /// What the review called it.
+        kind: MistakeKind,
+        /// The move played.
+        played: Move,
+        /// The mover's chance after it (0 to 1).
+        played_chance: f64,
+    },
+    /// A puzzle: only its solution counts.
+    Puzzle {
+        /// The puzzle.
+        puzzle: Box<Puzzle>,
+        /// It is the day's puzzle.
+        daily: bool,
+    },
+}
+
+impl Exercise {
+    /// The move played in the game (a mistake's).
+    pub fn played(&self) -> Option<Move> {
+        match self.origin {
+            Origin::Mistake { played, .. } => Some(played),
+            Origin::Puzzle { .. } => None,
+        }
+    }
+
+    /// The puzzle asked (a puzzle's).
+    pub fn puzzle(&self) -> Option<&Puzzle> {
+        match &self.origin {
+            Origin::Puzzle { puzzle, .. } => Some(puzzle),
+            Origin::Mistake { .. } => None,
+        }
+    }
+
+    /// A puzzle's question: its position, the mover to move, its solution the answer.
+    pub fn of_puzzle(puzzle: &Puzzle, daily: bool) -> Option<Exercise> {
+        let before = crate::puzzles::game_of(puzzle)
+            .inspect_err(|e| warn!("{e}"))
+            .ok()?;
+        Some(Exercise {
+            ply: puzzle.ply,
+            kingdom: puzzle.mover,
+            origin: Origin::Puzzle {
+                puzzle: Box::new(puzzle.clone()),
+                daily,
+            },
+            best: puzzle.solution,
+            best_chance: puzzle.chance,
+            before,
+        })
+    }
 }
 
 /// Where the question stands.
@@ -111,7 +178,7 @@ pub enum Step {
     Missed(Move, Option<f64>),
     /// The best move was played out for the learner.
     Solved,
-    /// Every mistake has been asked.
+    /// Every mistake (or puzzle) has been asked.
     Finished,
 }
 
@@ -137,15 +204,19 @@ struct Active {
     /// A game was asked of the rules system and has not replaced the match yet.
     asked: bool,
     judging: Option<judge::Judging>,
+    /// The puzzles to go on with (none for mistakes).
+    pool: Vec<&'static Puzzle>,
+    /// The first try at the puzzle asked moved the solver's rating: shown, before and after.
+    rated: Option<(i64, i64)>,
     kept: Kept,
 }
 
-/// The reviewed game, brought back (with its review) on leaving.
+/// The game brought back on leaving (with its review, for mistakes).
 struct Kept {
     game: Game,
     players: Vec<PlayerInfo>,
     hints: [u32; 7],
-    review: Arc<GameReview>,
+    review: Option<Arc<GameReview>>,
     /// It has been asked back: its review is put back once it is on the board.
     returning: bool,
 }
@@ -171,6 +242,25 @@ impl Practice {
     /// tries again.
     pub fn missed(&self) -> Option<(Move, Option<f64>)> {
         self.active.as_ref()?.missed
+    }
+
+    /// The first try at the puzzle asked, as it moved the solver's rating (shown, before and
+    /// after).
+    pub fn rated(&self) -> Option<(i64, i64)> {
+        self.active.as_ref()?.rated
+    }
+
+    /// Whether puzzles are asked (else mistakes).
+    pub fn puzzles(&self) -> bool {
+        self.current()
+            .is_some_and(|(e, _, _)| matches!(e.origin, Origin::Puzzle { .. }))
+    }
+
+    /// Whether another question follows this one.
+    pub fn more(&self) -> bool {
+        self.active.as_ref().is_some_and(|a| {
+            a.at + 1 < a.exercises.len() || next_puzzle(&a.pool, &a.exercises).is_some()
+        })
     }
 
     /// Whether the hint is shown.
@@ -257,9 +347,11 @@ pub fn exercises(
             before.position().is_legal(m.best).then_some(Exercise {
                 ply: m.ply,
                 kingdom: m.mover,
-                kind,
-                played: m.played,
-                played_chance: m.played_chance,
+                origin: Origin::Mistake {
+                    kind,
+                    played: m.played,
+                    played_chance: m.played_chance,
+                },
                 best: m.best,
                 best_chance: m.best_chance,
                 before,
@@ -268,8 +360,22 @@ pub fn exercises(
         .collect()
 }
 
-/// The players of an exercise: the game's names, every one a person (nobody answers the move).
-fn people(players: &[PlayerInfo]) -> Vec<PlayerInfo> {
+/// The players of an exercise, every one a person (nobody answers the move): a mistake's, the
+/// reviewed game's names; a puzzle's, its kingdoms' names.
+fn people(exercise: &Exercise, players: &[PlayerInfo], tr: Tr) -> Vec<PlayerInfo> {
+    if exercise.puzzle().is_some() {
+        let seats = exercise.before.position().seats();
+        return (0..seats.player_count())
+            .map(|n| PlayerInfo {
+                name: seats
+                    .kingdoms_of(n as u8)
+                    .iter()
+                    .next()
+                    .map_or_else(String::new, |k| tr.kingdom(k)),
+                computer: None,
+            })
+            .collect();
+    }
     players
         .iter()
         .map(|p| PlayerInfo {
@@ -277,6 +383,24 @@ fn people(players: &[PlayerInfo]) -> Vec<PlayerInfo> {
             computer: None,
         })
         .collect()
+}
+
+/// The puzzles of `pool` not asked yet in this run.
+fn unasked<'a>(pool: &[&'a Puzzle], asked: &[Exercise]) -> Vec<&'a Puzzle> {
+    pool.iter()
+        .copied()
+        .filter(|p| {
+            !asked.iter().any(|e| {
+                e.puzzle()
+                    .is_some_and(|q| q.fen == p.fen && q.solution == p.solution)
+            })
+        })
+        .collect()
+}
+
+/// Whether a puzzle of `pool` is left to ask after `asked`.
+fn next_puzzle<'a>(pool: &[&'a Puzzle], asked: &[Exercise]) -> Option<&'a Puzzle> {
+    unasked(pool, asked).first().copied()
 }
 
 /// Asks for the position of the current question, and says it.
@@ -291,7 +415,7 @@ fn ask(
     };
     games.write(NewGameRequested {
         game: exercise.before.clone(),
-        players: people(&active.kept.players),
+        players: people(exercise, &active.kept.players, tr),
         hints: [0; 7],
     });
     active.asked = true;
@@ -300,28 +424,61 @@ fn ask(
     active.hinted = false;
     active.shown = false;
     active.judging = None;
-    let heading = tr!(
-        tr,
-        "practice-heading",
-        n = active.at + 1,
-        total = active.exercises.len()
-    );
+    active.rated = None;
+    let heading = heading(exercise, active.at, active.exercises.len(), tr);
     said.write(Announced {
         words: format!("{heading}. {}", question_words(exercise, tr)),
         urgent: true,
     });
 }
 
-/// The question, in words: who moves, what was played and what it was.
+/// The question's heading: which mistake of how many, or the puzzle's theme and rating.
+pub(crate) fn heading(exercise: &Exercise, n: usize, total: usize, tr: Tr) -> String {
+    match &exercise.origin {
+        Origin::Mistake { .. } => tr!(tr, "practice-heading", n = n + 1, total = total),
+        Origin::Puzzle { puzzle, daily } => tr!(
+            tr,
+            if *daily {
+                "puzzle-daily-heading"
+            } else {
+                "puzzle-heading"
+            },
+            theme = tr.text(theme_id(puzzle.theme)),
+            rating = puzzle.rating
+        ),
+    }
+}
+
+/// The message id of a puzzle's theme.
+pub(crate) fn theme_id(theme: crate::puzzles::Theme) -> &'static str {
+    use crate::puzzles::Theme;
+    match theme {
+        Theme::GeneralHunt => "puzzle-theme-general-hunt",
+        Theme::GeneralSaved => "puzzle-theme-general-saved",
+        Theme::CannonScreen => "puzzle-theme-cannon-screen",
+        Theme::KnightLeg => "puzzle-theme-knight-leg",
+        Theme::DecisiveCapture => "puzzle-theme-decisive-capture",
+        Theme::QuietMove => "puzzle-theme-quiet-move",
+    }
+}
+
+/// The question, in words: who moves, what was played and what it was (a puzzle: who moves).
 pub(crate) fn question_words(exercise: &Exercise, tr: Tr) -> String {
-    tr!(
-        tr,
-        "practice-question",
-        kingdom = tr.kingdom(exercise.kingdom),
-        ply = exercise.ply,
-        played = exercise.played.to_string(),
-        kind = tr.text(crate::game::ui::report::mistake_kind_id(exercise.kind))
-    )
+    match &exercise.origin {
+        Origin::Mistake { kind, played, .. } => tr!(
+            tr,
+            "practice-question",
+            kingdom = tr.kingdom(exercise.kingdom),
+            ply = exercise.ply,
+            played = played.to_string(),
+            kind = tr.text(crate::game::ui::report::mistake_kind_id(*kind))
+        ),
+        Origin::Puzzle { .. } => tr!(
+            tr,
+            "puzzle-question",
+            kingdom = tr.kingdom(exercise.kingdom)
+        ),
+    }
 }
 
 /// A chance as a whole per cent, as the card and the reader say it.
@@ -374,6 +531,7 @@ fn follow_commands(
     mut moves: MessageWriter<MoveRequested>,
     mut notices: MessageWriter<Notice>,
     mut said: MessageWriter<Announced>,
+    mut solver: ResMut<PuzzleSolver>,
     tr: Res<Tr>,
 ) {
     let tr = *tr;
@@ -407,11 +565,13 @@ fn follow_commands(
                     shown: false,
                     asked: false,
                     judging: None,
+                    pool: Vec::new(),
+                    rated: None,
                     kept: Kept {
                         game: game.clone(),
                         players: the_match.players().to_vec(),
                         hints: std::array::from_fn(|i| the_match.hints_used(Kingdom::ALL[i])),
-                        review,
+                        review: Some(review),
                         returning: false,
                     },
                 };
@@ -424,6 +584,7 @@ fn follow_commands(
                     continue;
                 };
                 active.hinted = true;
+                first_try(active, &mut solver, false, &mut said, tr);
                 if let Some(e) = active.exercises.get(active.at)
                     && let Some(from) = e.best.from()
                     && let Some(piece) = e.before.position().piece_at(from)
@@ -444,6 +605,7 @@ fn follow_commands(
                 let Some(active) = practice.active.as_mut().filter(|_| asks) else {
                     continue;
                 };
+                first_try(active, &mut solver, false, &mut said, tr);
                 let Some(e) = active.exercises.get(active.at) else {
                     continue;
                 };
@@ -453,12 +615,7 @@ fn follow_commands(
                     by: Mover::Person,
                 });
                 said.write(Announced {
-                    words: tr!(
-                        tr,
-                        "practice-solution-text",
-                        best = e.best.to_string(),
-                        chance = percent(e.best_chance)
-                    ),
+                    words: solution_words(e, tr),
                     urgent: true,
                 });
                 active.step = Step::Solved;
@@ -471,7 +628,17 @@ fn follow_commands(
                 if active.kept.returning || matches!(active.step, Step::Judging(_)) {
                     continue;
                 }
+                let puzzle = unasked(&active.pool, &active.exercises);
+                let puzzle = solver
+                    .0
+                    .next(&puzzle)
+                    .and_then(|p| Exercise::of_puzzle(p, false));
                 if active.at + 1 < active.exercises.len() {
+                    active.at += 1;
+                    ask(active, &mut games, &mut said, tr);
+                } else if let Some(exercise) = puzzle {
+                    active.exercises.push(exercise);
+                    active.found.push(false);
                     active.at += 1;
                     ask(active, &mut games, &mut said, tr);
                 } else {
@@ -501,6 +668,129 @@ fn follow_commands(
                 }
             }
         }
+    }
+}
+
+/// Puzzles asked for: the first asked at once, the game on the board (or the one set aside for
+/// it) kept to come back. Refused while the board follows a server.
+#[allow(clippy::too_many_arguments)]
+fn start_puzzles(
+    mut requests: MessageReader<PuzzlesRequested>,
+    mut practice: ResMut<Practice>,
+    the_match: Res<Match>,
+    seats: Res<SeatAuthority>,
+    solver: Res<PuzzleSolver>,
+    mut games: MessageWriter<NewGameRequested>,
+    mut notices: MessageWriter<Notice>,
+    mut said: MessageWriter<Announced>,
+    tr: Res<Tr>,
+) {
+    let tr = *tr;
+    for request in requests.read() {
+        if seats.follows_server() {
+            notices.write(Notice::error_message("online-leave-first"));
+            continue;
+        }
+        let pool = puzzles::pool(&request.topics);
+        let day = crate::puzzles::today();
+        let first = match puzzles::first_of(request.first.as_ref(), &pool, &solver.0, day) {
+            Ok(Some(first)) => first,
+            Ok(None) => {
+                notices.write(Notice::error_message("puzzle-none"));
+                continue;
+            }
+            Err(name) => {
+                warn!("no puzzle called {name}");
+                notices.write(Notice::error_message("puzzle-unknown"));
+                continue;
+            }
+        };
+        let daily = request.first == Some(crate::puzzles::Asked::Daily);
+        let Some(exercise) = Exercise::of_puzzle(first, daily) else {
+            continue;
+        };
+        info!("puzzle {} ({})", first.id(), first.theme.name());
+        // Already practising: the game kept stays the one to come back to.
+        let kept = match practice.active.take().filter(|a| !a.kept.returning) {
+            Some(active) => active.kept,
+            None => match &request.aside {
+                Some(aside) => Kept {
+                    game: aside.game.clone(),
+                    players: aside.players.clone(),
+                    hints: aside.hints,
+                    review: None,
+                    returning: false,
+                },
+                None => Kept {
+                    game: the_match.game().clone(),
+                    players: the_match.players().to_vec(),
+                    hints: std::array::from_fn(|i| the_match.hints_used(Kingdom::ALL[i])),
+                    review: None,
+                    returning: false,
+                },
+            },
+        };
+        let mut active = Active {
+            exercises: vec![exercise],
+            at: 0,
+            step: Step::Asking,
+            missed: None,
+            hinted: false,
+            found: vec![false],
+            shown: false,
+            asked: false,
+            judging: None,
+            pool,
+            rated: None,
+            kept,
+        };
+        ask(&mut active, &mut games, &mut said, tr);
+        practice.active = Some(active);
+    }
+}
+
+/// The first try at the puzzle asked (`solved` or not): the solver's rating moves, once a
+/// puzzle, and the card and the reader say how.
+fn first_try(
+    active: &mut Active,
+    solver: &mut PuzzleSolver,
+    solved: bool,
+    said: &mut MessageWriter<Announced>,
+    tr: Tr,
+) {
+    if active.rated.is_some() {
+        return;
+    }
+    let Some(puzzle) = active.exercises.get(active.at).and_then(Exercise::puzzle) else {
+        return;
+    };
+    let (before, after) = puzzles::shown(solver.0.first_try(puzzle, solved));
+    active.rated = Some((before, after));
+    said.write(Announced {
+        words: rating_words((before, after), tr),
+        urgent: false,
+    });
+}
+
+/// What is said of the solver's rating after a first try.
+pub(crate) fn rating_words((before, after): (i64, i64), tr: Tr) -> String {
+    if before == after {
+        tr!(tr, "puzzle-rating-kept", rating = after)
+    } else {
+        tr!(tr, "puzzle-rating-moved", before = before, after = after)
+    }
+}
+
+/// What is said as the solution is played out.
+pub(crate) fn solution_words(exercise: &Exercise, tr: Tr) -> String {
+    match exercise.origin {
+        Origin::Mistake { .. } => tr!(
+            tr,
+            "practice-solution-text",
+            best = exercise.best.to_string(),
+            chance = percent(exercise.best_chance)
+        ),
+        Origin::Puzzle { .. } => tr!(tr, "puzzle-solution-text", best = exercise.best.to_string()),
     }
 }
 
@@ -554,6 +844,7 @@ fn judge_moves(
     mut applied: MessageReader<MoveApplied>,
     mut practice: ResMut<Practice>,
     waker: Option<Res<Waker>>,
+    mut solver: ResMut<PuzzleSolver>,
     mut said: MessageWriter<Announced>,
     tr: Res<Tr>,
 ) {
@@ -571,12 +862,29 @@ fn judge_moves(
         let mv = move_applied.report.mv;
         active.shown = false;
         active.hinted = false;
-        if mv == e.best {
-            settle(active, Step::Found(mv, e.best_chance), &mut said, *tr);
-        } else if mv == e.played {
+        let best_chance = e.best_chance;
+        if e.puzzle().is_some() {
+            // A puzzle's one move: any other misses (nothing to judge).
+            let solved = mv == e.best;
+            let step = if solved {
+                Step::Found(mv, best_chance)
+            } else {
+                Step::Missed(mv, None)
+            };
+            settle(active, step, &mut said, *tr);
+            first_try(active, &mut solver, solved, &mut said, *tr);
+        } else if mv == e.best {
+            settle(active, Step::Found(mv, best_chance), &mut said, *tr);
+        } else if let Origin::Mistake {
+            played,
+            played_chance,
+            ..
+        } = e.origin
+            && mv == played
+        {
             settle(
                 active,
-                Step::Missed(mv, Some(e.played_chance)),
+                Step::Missed(mv, Some(played_chance)),
                 &mut said,
                 *tr,
             );
@@ -645,6 +953,13 @@ fn settle(active: &mut Active, step: Step, said: &mut MessageWriter<Announced>, 
 
 /// What is said of a move judged (`step`) in `exercise`.
 pub(crate) fn judged_words(step: Step, exercise: &Exercise, tr: Tr) -> Option<String> {
+    if exercise.puzzle().is_some() {
+        return Some(match step {
+            Step::Found(mv, _) => tr!(tr, "puzzle-found", mv = mv.to_string()),
+            Step::Missed(mv, _) => tr!(tr, "puzzle-missed", mv = mv.to_string()),
+            _ => return None,
+        });
+    }
     Some(match step {
         Step::Found(mv, chance) if mv == exercise.best => tr!(
             tr,
@@ -678,6 +993,7 @@ fn go_back_after_a_miss(
     mut shown: MessageReader<MoveShown>,
     mut practice: ResMut<Practice>,
     mut games: MessageWriter<NewGameRequested>,
+    tr: Res<Tr>,
 ) {
     let landed = shown.read().count() > 0;
     let Some(active) = practice.active.as_ref() else {
@@ -699,7 +1015,7 @@ fn go_back_after_a_miss(
     };
     games.write(NewGameRequested {
         game: e.before.clone(),
-        players: people(&active.kept.players),
+        players: people(e, &active.kept.players, *tr),
         hints: [0; 7],
     });
     active.asked = true;
@@ -726,10 +1042,10 @@ fn keep_the_review(
     if !back {
         return;
     }
-    if let Some(active) = practice.active.take() {
+    if let Some(review) = practice.active.take().and_then(|a| a.kept.review) {
         reviewed.set(
             the_match.turn(),
-            crate::game::review::ReviewShown::Done(active.kept.review),
+            crate::game::review::ReviewShown::Done(review),
         );
     }
 }

@@ -1,5 +1,6 @@
-//! The practice's card beside the board: which mistake of how many, the question, the answer to
-//! the move tried, and Hint, Show the solution, Next mistake and Back to the game. On a narrow
+//! The practice's card beside the board: which mistake of how many (or the puzzle's theme and
+//! rating, and the solver's), the question, the answer to the move tried, and Hint, Show the
+//! solution, Next mistake (or puzzle), a puzzle's link to copy, and Back to the game. On a narrow
 //! screen (a phone held upright) it lies along the bottom, above the status line, the width of
 //! the screen; elsewhere at the left, as a lesson's card. Every button takes the keyboard's
 //! focus (Tab, then Enter or Space), and everything the card says is also said to a screen
@@ -9,8 +10,10 @@ use bevy::prelude::*;
 use bevy_egui::EguiContexts;
 use bevy_egui::egui::{self, Color32, RichText};
 
+use crate::game::practice::puzzles::{PuzzleLinks, PuzzleSolver};
 use crate::game::practice::{
-    Practice, PracticeCommand, Step, judged_words, percent, question_words,
+    Practice, PracticeCommand, Step, heading, judged_words, question_words, rating_words,
+    solution_words,
 };
 use crate::game::widgets::{GAP, UiSystems, column_top, panel_rect};
 use crate::i18n::Tr;
@@ -34,10 +37,14 @@ const NARROW: f32 = 640.0;
 const FOUND: Color32 = Color32::from_rgb(120, 214, 140);
 const MISSED: Color32 = Color32::from_rgb(255, 150, 120);
 
+#[allow(clippy::too_many_arguments)]
 fn practice_card(
     mut contexts: EguiContexts,
     practice: Res<Practice>,
+    solver: Res<PuzzleSolver>,
+    links: Res<PuzzleLinks>,
     mut commands: MessageWriter<PracticeCommand>,
+    mut copied: Local<Option<String>>,
     tr: Res<Tr>,
 ) -> Result {
     let Some((exercise, n, total)) = practice.current() else {
@@ -68,17 +75,27 @@ fn practice_card(
             .inner_margin(10.0)
             .show(ui, |ui| {
                 ui.set_width(width);
+                let puzzle = exercise.puzzle();
                 ui.label(
-                    RichText::new(tr!(tr, "practice-heading", n = n + 1, total = total))
+                    RichText::new(heading(exercise, n, total, tr))
                         .small()
                         .color(Color32::from_gray(170)),
                 );
+                if puzzle.is_some() {
+                    ui.label(
+                        RichText::new(tr!(tr, "puzzle-your-rating", rating = solver.shown()))
+                            .small()
+                            .color(Color32::from_gray(170)),
+                    );
+                }
                 if step == Step::Finished {
                     let (found, _) = practice.score();
-                    ui.label(
-                        RichText::new(tr!(tr, "practice-finished", found = found, total = total))
-                            .strong(),
-                    );
+                    let words = if puzzle.is_some() {
+                        tr!(tr, "puzzle-finished", found = found, total = total)
+                    } else {
+                        tr!(tr, "practice-finished", found = found, total = total)
+                    };
+                    ui.label(RichText::new(words).strong());
                 } else {
                     ui.label(question_words(exercise, tr));
                 }
@@ -124,14 +141,13 @@ fn practice_card(
                     }
                     Step::Solved => {
                         ui.add_space(4.0);
-                        ui.label(tr!(
-                            tr,
-                            "practice-solution-text",
-                            best = exercise.best.to_string(),
-                            chance = percent(exercise.best_chance)
-                        ));
+                        ui.label(solution_words(exercise, tr));
                     }
                     Step::Finished => {}
+                }
+                if let Some(rated) = practice.rated().filter(|_| step != Step::Finished) {
+                    ui.add_space(4.0);
+                    ui.label(RichText::new(rating_words(rated, tr)).small());
                 }
                 ui.add_space(8.0);
                 ui.horizontal_wrapped(|ui| {
@@ -152,10 +168,10 @@ fn practice_card(
                             }
                         }
                         Step::Found(..) | Step::Solved => {
-                            let next = if n + 1 < total {
-                                tr.text("practice-next")
-                            } else {
-                                tr.text("practice-finish")
+                            let next = match (practice.more(), puzzle.is_some()) {
+                                (true, true) => tr.text("puzzle-next"),
+                                (true, false) => tr.text("practice-next"),
+                                (false, _) => tr.text("practice-finish"),
                             };
                             let button = ui.button(RichText::new(next).strong());
                             // The way on takes the keyboard's focus as it comes.
@@ -167,6 +183,27 @@ fn practice_card(
                             }
                         }
                         Step::Finished => {}
+                    }
+                    if let Some(puzzle) = puzzle.filter(|_| step != Step::Finished) {
+                        let id = puzzle.id();
+                        let (label, hint) = if links.page.is_some() {
+                            ("puzzle-copy-link", "puzzle-copy-link-hint")
+                        } else {
+                            ("puzzle-copy-name", "puzzle-copy-name-hint")
+                        };
+                        let label = if copied.as_deref() == Some(id.as_str()) {
+                            tr.text("puzzle-copied")
+                        } else {
+                            tr.text(label)
+                        };
+                        if ui
+                            .button(label)
+                            .on_hover_text(tr!(tr, hint, name = id.clone()))
+                            .clicked()
+                        {
+                            ui.ctx().copy_text(links.share(puzzle));
+                            *copied = Some(id);
+                        }
                     }
                     if ui.button(tr.text("practice-leave")).clicked() {
                         commands.write(PracticeCommand::Leave);

@@ -52,6 +52,7 @@ fn take_screenshot(
     wood: Option<Res<crate::game::board::SharperWood>>,
     reviewed: Option<Res<crate::game::review::Reviewed>>,
     practice: Option<Res<crate::game::practice::PracticeAtLaunch>>,
+    puzzle: Option<Res<crate::game::practice::puzzles::PuzzleAtLaunch>>,
     mut ready_since: Local<Option<u32>>,
     mut taken: Local<bool>,
     mut exit: MessageWriter<AppExit>,
@@ -72,6 +73,7 @@ fn take_screenshot(
         || !wood_drawn
         || reviewing
         || practice.is_some()
+        || puzzle.is_some()
     {
         *ready_since = None;
         return;
