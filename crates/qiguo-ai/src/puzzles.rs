@@ -32,6 +32,13 @@ pub const PUZZLE_NODES: u64 = 4 * REVIEW_NODES;
 /// How far above every other move the solution must keep the mover's chance, and what counts
 /// as a decisive lift: a blunder's worth.
 pub const UNIQUE_BY: f64 = BLUNDER;
+/// The brief look's and the check's positions for a game reviewed at `review_nodes` a position:
+/// a twenty-fifth and four times as many ([`SCAN_NODES`] and [`PUZZLE_NODES`] at
+/// [`REVIEW_NODES`]), so that a server reviewing at another budget mines in proportion.
+pub fn budgets(review_nodes: u64) -> (u64, u64) {
+    ((review_nodes / 25).max(1), review_nodes.saturating_mul(4))
+}
+
 /// Moves searched deeper besides the review's best.
 const RIVALS: usize = 3;
 
@@ -404,6 +411,12 @@ mod tests {
         for ply in 1..=game.len() {
             assert_eq!(check(&game, &reviewed, ply, 300, 2_000), None, "ply {ply}");
         }
+    }
+
+    #[test]
+    fn the_budgets_follow_the_reviews() {
+        assert_eq!(budgets(REVIEW_NODES), (SCAN_NODES, PUZZLE_NODES));
+        assert_eq!(budgets(500), (20, 2_000));
     }
 
     #[test]

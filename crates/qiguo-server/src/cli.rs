@@ -13,7 +13,9 @@ use clap::{Args, ValueEnum};
 mod operator;
 mod worker;
 
-pub use operator::{ConductCommand, OperatorError, TalkCommand, backup, conduct, talk};
+pub use operator::{
+    ConductCommand, MAX_PUZZLES_PRINTED, OperatorError, TalkCommand, backup, conduct, puzzles, talk,
+};
 pub use worker::review;
 
 use crate::admission::Limits;

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use qiguo_server::cli::{
-    ConductCommand, ServerArgs, TalkCommand, backup, conduct, review, run, talk,
+    ConductCommand, ServerArgs, TalkCommand, backup, conduct, puzzles, review, run, talk,
 };
 
 /// Serves Qiguo Xiangqi's online games (live and by correspondence) over WebSocket; logs one
@@ -60,6 +60,19 @@ enum Command {
         #[command(flatten)]
         server: ServerArgs,
     },
+    /// Prints the puzzles mined from the reviewed games on the database (--db, or the data
+    /// directory's), the newest first, as one JSON array: what `qiguo puzzles play FILE` plays.
+    Puzzles {
+        /// Only this game's.
+        #[arg(long, value_name = "ID")]
+        game: Option<String>,
+        /// At most this many.
+        #[arg(long, value_name = "N", default_value_t = 1_000,
+              value_parser = clap::value_parser!(u32).range(1..=i64::from(qiguo_server::cli::MAX_PUZZLES_PRINTED)))]
+        limit: u32,
+        #[command(flatten)]
+        server: ServerArgs,
+    },
 }
 
 fn main() -> ExitCode {
@@ -69,6 +82,11 @@ fn main() -> ExitCode {
         Some(Command::Talk { what, server }) => talk(server, what, "qiguo-server talk"),
         Some(Command::Conduct { what, server }) => conduct(server, what, "qiguo-server conduct"),
         Some(Command::Review { server }) => review(server, "qiguo-server review"),
+        Some(Command::Puzzles {
+            game,
+            limit,
+            server,
+        }) => puzzles(server, game.as_deref(), *limit, "qiguo-server puzzles"),
         None => run(&cli.server, "qiguo-server"),
     }
 }

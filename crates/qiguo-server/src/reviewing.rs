@@ -8,13 +8,15 @@
 //! give way to the computers of live games ([`GiveWay`]): while a search for a live game waits
 //! or runs, and for a moment after (a round's computers search one after another), a review
 //! stops the position it is searching and waits, so that a game's computers move as soon with
-//! 50 reviews waiting as with none. Reviewers look for work when told (a game
+//! 50 reviews waiting as with none. The puzzles of a reviewed game are mined on the same thread
+//! (giving way between positions) and kept in the review's commit. Reviewers look for work when told (a game
 //! ended, a player asked) and every [`LOOK_EVERY`] (another server's games, a claim run out).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
+use qiguo_ai::puzzles::{self, Puzzle};
 use qiguo_ai::review::{GameReview, Reviewer};
 use qiguo_rules::Game;
 use tokio::sync::{Notify, oneshot, watch};
@@ -92,6 +94,30 @@ impl GiveWay {
         }
         self.stop.store(false, Ordering::Release);
     }
+}
+
+/// Mines the puzzles of `game`, reviewed as `review` at `nodes` (`qiguo_ai::puzzles`, at the
+/// budgets in proportion to the review's), giving way to live searches between positions; `None`
+/// if `cancelled` first.
+fn mine_here(
+    game: &Game,
+    review: &GameReview,
+    nodes: u64,
+    give_way: Option<&GiveWay>,
+    cancelled: &AtomicBool,
+) -> Option<Vec<Puzzle>> {
+    let (scan, deep) = puzzles::budgets(nodes);
+    let mut found = Vec::new();
+    for ply in puzzles::candidates(game, review) {
+        if cancelled.load(Ordering::Acquire) {
+            return None;
+        }
+        if let Some(give_way) = give_way {
+            give_way.wait(cancelled);
+        }
+        found.extend(puzzles::check(game, review, ply, scan, deep));
+    }
+    Some(found)
 }
 
 /// Reviews `game` at `nodes` on this thread, giving way to live searches (`give_way`); `None`
@@ -283,7 +309,12 @@ impl Reviewing {
                 ) {
                     tracing::warn!(target: "qiguo_server", "a review thread's priority not lowered: {e:?}");
                 }
-                let _ = answer.send(review_here(&game, nodes, give_way.as_deref(), &stop));
+                let give_way = give_way.as_deref();
+                let done = review_here(&game, nodes, give_way, &stop).and_then(|review| {
+                    let found = mine_here(&game, &review, nodes, give_way, &stop)?;
+                    Some((review, found))
+                });
+                let _ = answer.send(done);
             });
         if let Err(e) = spawned {
             note!(self.log, ERROR, "review thread not started", error = e);
@@ -315,7 +346,7 @@ impl Reviewing {
                 }
             }
         };
-        let Some(review) = done else {
+        let Some((review, found)) = done else {
             return;
         };
         let json = match serde_json::to_string(&review) {
@@ -336,7 +367,7 @@ impl Reviewing {
         people.dedup();
         match self
             .store
-            .review_done(&job.game, &worker, self.nodes, &json, &people)
+            .review_done(&job.game, &worker, self.nodes, &json, &found, &people)
             .await
         {
             Ok(true) => {
@@ -349,6 +380,7 @@ impl Reviewing {
                     moves = moves,
                     nodes = self.nodes,
                     mistakes = review.mistakes.len(),
+                    puzzles = found.len(),
                     ms = started.elapsed().as_millis()
                 );
                 for player in &people {

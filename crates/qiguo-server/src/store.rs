@@ -93,6 +93,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "reviews",
         include_str!("../migrations/0015_reviews.sql"),
     ),
+    (
+        16,
+        "puzzles",
+        include_str!("../migrations/0016_puzzles.sql"),
+    ),
 ];
 
 /// The PostgreSQL channel on which a server says that a game changed (the payload is the

@@ -1,6 +1,6 @@
 //! The operator's commands on the database (the servers on it need not stop): a consistent
 //! copy of a SQLite database, table talk hidden or a player barred from it, the players'
-//! reports listed and handled, a player barred from play.
+//! reports listed and handled, a player barred from play, the puzzles mined from reviewed games.
 
 use std::io::Write;
 use std::path::Path;
@@ -38,6 +38,22 @@ pub fn backup(args: &ServerArgs, to: &Path, program: &str) -> ExitCode {
             .await
             .map(|()| to.display().to_string())
             .map_err(OperatorError::Backup)
+    })
+}
+
+/// The most puzzles `qiguo-server puzzles` prints.
+pub const MAX_PUZZLES_PRINTED: u32 = 100_000;
+
+/// Prints the puzzles mined from the reviewed games (the newest first, at most `limit`; with
+/// `game`, that game's) as one JSON array, the form `qiguo puzzles play FILE` reads.
+pub fn puzzles(args: &ServerArgs, game: Option<&str>, limit: u32, program: &str) -> ExitCode {
+    let game = game.map(|g| GameId(g.to_owned()));
+    on_the_database(args, program, |store| async move {
+        let found = store
+            .puzzles(game.as_ref(), limit.min(MAX_PUZZLES_PRINTED))
+            .await?;
+        let puzzles: Vec<_> = found.into_iter().map(|(_, puzzle)| puzzle).collect();
+        Ok(serde_json::to_string(&puzzles).expect("puzzles serialize"))
     })
 }
 

@@ -1,7 +1,7 @@
 //! Reviews on SQLite and PostgreSQL: every finished quick game asked for, a game a player asks
 //! for first in line, one worker a job at a time (a claim run out is anyone's again, a job tried
 //! three times is given up), and two workers that only review (`qiguo-server review`) on one
-//! database reviewing each game once.
+//! database reviewing each game once and keeping its puzzles once.
 
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -170,17 +170,17 @@ fn reviews_are_asked_claimed_and_kept_once(url: &str) {
         let told = [ann.clone(), di.clone()];
         let outbox_before = reviews_told(&one).await;
         assert!(
-            !two.review_done(&private, &w2, 500, "{}", &told)
+            !two.review_done(&private, &w2, 500, "{}", &[], &told)
                 .await
                 .unwrap()
         );
         assert!(
-            one.review_done(&private, &w1, 500, "{\"moves\":[]}", &told)
+            one.review_done(&private, &w1, 500, "{\"moves\":[]}", &[], &told)
                 .await
                 .unwrap()
         );
         assert!(
-            !one.review_done(&private, &w1, 500, "{}", &told)
+            !one.review_done(&private, &w1, 500, "{}", &[], &told)
                 .await
                 .unwrap()
         );
@@ -213,7 +213,7 @@ fn reviews_are_asked_claimed_and_kept_once(url: &str) {
         let taken = two.claim_review(&w2).await.unwrap().unwrap();
         assert_eq!((taken.game.clone(), taken.attempts), (quick.clone(), 2));
         assert!(!one.renew_review(&quick, &w1).await.unwrap());
-        assert!(!one.review_done(&quick, &w1, 500, "{}", &[]).await.unwrap());
+        assert!(!one.review_done(&quick, &w1, 500, "{}", &[], &[]).await.unwrap());
 
         // Failing: tried again until the last try, then given up with its reason.
         two.review_failed(&quick, &w2, "the record is damaged")
@@ -311,6 +311,23 @@ fn two_workers_review_each_finished_game_once(url: &str) {
             let plies = play_out(&store, &id, n * 2).await;
             games.push((id, plies));
         }
+        // And a game whose one move takes Chu's General, left open on a1 to Qin's Chancellor on
+        // a5: a puzzle for certain.
+        let text = format!("18wQ/{}wR18/19/19/19/rQ18 w", "19/".repeat(13));
+        let open_file = Game::new(Position::from_fen(&text, Rules::default()).unwrap());
+        let mut hunt_spec = spec();
+        hunt_spec.start = Record::from_game(&open_file, PlayerInfo::defaults(7));
+        let hunt = store
+            .create_quick_game(&ann, &hunt_spec, QuickPace::Relaxed)
+            .await
+            .unwrap()
+            .id;
+        let take = qiguo_rules::notation::parse_move("a5a1").unwrap();
+        store
+            .append_move(&hunt, 0, take, 0, MadeBy::Seat, true, None, Vec::new())
+            .await
+            .unwrap();
+        games.push((hunt.clone(), 1));
         let (mut a, a_lines) = worker(url);
         let (mut b, b_lines) = worker(url);
         let waited = tokio::time::timeout(PATIENCE, async {
@@ -356,6 +373,29 @@ fn two_workers_review_each_finished_game_once(url: &str) {
             let review: qiguo_ai::review::GameReview = serde_json::from_str(&json).unwrap();
             assert_eq!(review.moves.len(), *plies);
         }
+        // The open General's capture kept once, as its game's puzzle, named as the game names
+        // it; the other games, opened and conceded, have none.
+        let kept = store.puzzles(None, 100).await.unwrap();
+        assert_eq!(kept.len(), 1, "{kept:?}\n{lines:#?}");
+        let (game, puzzle) = &kept[0];
+        assert_eq!((game, puzzle.solution, puzzle.ply), (&hunt, take, 1));
+        assert_eq!(puzzle.fen, open_file.position().to_fen());
+        assert_eq!(store.puzzles(Some(&hunt), 10).await.unwrap(), kept);
+        // The operator prints them as `qiguo puzzles play FILE` reads them.
+        let printed = Command::new(env!("CARGO_BIN_EXE_qiguo-server"))
+            .args(["puzzles", "--db", url])
+            .output()
+            .unwrap();
+        assert!(printed.status.success(), "{printed:?}");
+        let printed: Vec<qiguo_ai::puzzles::Puzzle> =
+            serde_json::from_slice(&printed.stdout).unwrap();
+        assert_eq!(printed, [puzzle.clone()]);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("game reviewed") && l.contains(&hunt.0) && l.contains("puzzles=1")),
+            "{lines:#?}"
+        );
         store.close().await;
     });
 }
