@@ -57,6 +57,7 @@ fn announce_the_game(
     the_match: Res<Match>,
     authority: Res<SeatAuthority>,
     phase: Res<State<TurnPhase>>,
+    guide: Res<crate::game::selection::Guide>,
     tr: Res<Tr>,
     mut seen: Local<Option<crate::game::state::Turn>>,
     mut turn_told: Local<Option<crate::game::state::Turn>>,
@@ -99,7 +100,9 @@ fn announce_the_game(
         );
         *turn_told = Some(turn);
     } else if *phase.get() == TurnPhase::AwaitingInput {
-        if person_here(&the_match, &authority, pos.to_move()) {
+        // A board that takes no move (a lesson's step or a question answered) asks nobody's:
+        // what the lesson or the practice says last stays what is heard.
+        if guide.takes_moves() && person_here(&the_match, &authority, pos.to_move()) {
             say(
                 tr!(
                     tr,

@@ -700,6 +700,13 @@ async fn the_page_is_a_phones_game() {
         "the sheet's panel darkens the screen's middle while open: {closed} → {open} → {closed_again}"
     );
 
+    // The day's puzzle by its link, on the phone: its card along the bottom.
+    phone.visit(&format!("{}/?puzzle=daily", server.http)).await;
+    phone.wait_for_board().await;
+    phone.wait_for_title("The day's puzzle", PATIENCE).await;
+    phone.wait_frames(5).await;
+    phone.screenshot("phone-puzzle").await;
+
     store.close().await;
     phone.close().await;
 }
@@ -890,5 +897,33 @@ async fn the_game_is_told_to_a_screen_reader() {
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
     browser.screenshot("reader-end").await;
+
+    // A puzzle's link: the question said, a wrong move answered at once (and taken back) with
+    // the solver's first rating, then the one move found, all by the keyboard.
+    let puzzle = &qiguo::puzzles::built_in()[0];
+    browser
+        .visit(&format!("{}/?puzzle={}", server.http, puzzle.id()))
+        .await;
+    browser.wait_for_board().await;
+    browser.wait_for_title("Puzzle", PATIENCE).await;
+    browser
+        .wait_for_words_as_told("One move alone wins here")
+        .await;
+    let wrong = qiguo::puzzles::game_of(puzzle)
+        .unwrap()
+        .position()
+        .legal_moves()
+        .into_iter()
+        .find(|&m| m != puzzle.solution && m.from().is_some())
+        .unwrap();
+    browser.type_move(&wrong.to_string()).await;
+    browser
+        .wait_for_words_as_told("Your puzzle rating: 1500 → ")
+        .await;
+    browser.type_move(&puzzle.solution.to_string()).await;
+    browser
+        .wait_for_words_as_told(&format!("Right: {} is the one move", puzzle.solution))
+        .await;
+    browser.screenshot("reader-puzzle").await;
     browser.close().await;
 }

@@ -157,6 +157,7 @@ pub(super) fn assess_turn(
     mut announced: Local<Option<Turn>>,
     mut was_pending: Local<bool>,
     seats: Res<SeatAuthority>,
+    guide: Res<crate::game::selection::Guide>,
 ) {
     // A move applied this frame leaves the phase AwaitingInput until the next frame (the
     // animation is pending): the next person's turn starts only once the move has been shown.
@@ -170,15 +171,18 @@ pub(super) fn assess_turn(
         && !threats_toggled
         && !after_transition
         && !seats.is_changed()
+        && !guide.is_changed()
     {
         return;
     }
     let pos = the_match.position();
-    // A person at this screen: not one on another machine.
+    // A person at this screen: not one on another machine; on a board that takes a move (not
+    // a lesson's step done or a question answered, where nobody's turn starts).
     let persons_turn = *phase.get() == TurnPhase::AwaitingInput
         && !leaving
         && !pos.is_over()
-        && seats.plays_here(pos.player_of(pos.to_move()));
+        && seats.plays_here(pos.player_of(pos.to_move()))
+        && guide.takes_moves();
     let turn = the_match.turn();
     if persons_turn && *announced != Some(turn) {
         *announced = Some(turn);

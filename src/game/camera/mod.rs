@@ -335,16 +335,19 @@ fn show_requested_views(
 
 /// Turns to the side of the kingdom to move, keeping the player's pitch, at the distance that
 /// shows the whole board (so the mover's whole army is in view). Only a person's turn turns the
-/// camera: while computers play, the view stays where it is.
+/// camera: while computers play, the view stays where it is, and on a board that takes no move
+/// (a lesson's step done, a question answered).
 fn turn_to_next_kingdom(
     settings: Res<ViewSettings>,
     the_match: Res<Match>,
     free: Res<FreeArea>,
     mut cameras: Query<&mut PanOrbitCamera>,
     seats: Res<SeatAuthority>,
+    guide: Res<crate::game::selection::Guide>,
 ) {
     let pos = the_match.position();
     if !settings.follow_turn
+        || !guide.takes_moves()
         || pos.is_over()
         || the_match.computer_to_move()
         || !seats.plays_here(pos.player_of(pos.to_move()))

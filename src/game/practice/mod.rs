@@ -426,9 +426,10 @@ fn ask(
     active.judging = None;
     active.rated = None;
     let heading = heading(exercise, active.at, active.exercises.len(), tr);
+    // Politely: the new game's turn is said urgently as it lands, and this follows it.
     said.write(Announced {
         words: format!("{heading}. {}", question_words(exercise, tr)),
-        urgent: true,
+        urgent: false,
     });
 }
 

@@ -76,6 +76,13 @@ pub struct Guide {
 }
 
 impl Guide {
+    /// Whether the board takes a person's move now: unguided, or a guided step that waits for
+    /// one (a lesson's step done or a question answered takes none: nobody's turn is told,
+    /// bannered or turned to then).
+    pub fn takes_moves(&self) -> bool {
+        !self.active || self.goals.as_ref().is_some_and(|g| !g.is_empty())
+    }
+
     /// Why the person may not play `mv` in `pos` now, if the guide forbids it: a legal move
     /// that is not a goal, or any move once the step is done. Illegal moves are the rules
     /// system's to refuse.
