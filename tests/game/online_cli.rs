@@ -326,6 +326,18 @@ fn quick_play_from_the_command_line() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("live or correspondence"), "{err}");
+    // Puzzles: none yet on a server whose games nobody finished; a name that is none.
+    let out = online_output(&ann, port, &["puzzle", "daily"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no_puzzles"), "{err}");
+    let out = online_output(&ann, port, &["puzzle-tried", "0123456789ab", "--solved"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no_such_puzzle") && err.contains("0123456789ab"),
+        "{err}"
+    );
     // Blocking and reporting by name.
     let blocked = online(&ann, port, &["block", "Bo"]);
     assert_eq!(blocked["blocked"], true, "{blocked}");

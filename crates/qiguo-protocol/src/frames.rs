@@ -20,13 +20,14 @@ use crate::refusal::Refusal;
 
 /// The version of these messages. A client speaking another is refused at [`Ask::Hello`].
 ///
+/// 10: puzzles from the server's reviewed games ([`Ask::Puzzle`], [`Ask::PuzzleTried`]).
 /// 9: reviews of finished games ([`Ask::Review`], [`Event::ReviewReady`]).
 /// 8: notifications pushed to devices ([`Ask::Push`], [`Ask::Subscribe`], [`Ask::Unsubscribe`]).
 /// 7: ratings (a seat's `rating`, [`Ask::Ratings`]), the lobby and public tables. 6: quick play ([`Ask::Quick`]).
 /// 5: e-mail (a hello's `language`, signing in by a link's one-time token, [`Ask::Mail`]).
 /// 4: table talk, holidays (a seat's `away_until`). 3: refusals are codes with parameters ([`Refusal`]) beside the English `why`; events of
 /// unknown types are ignored. 2: presence events. 1: the first.
-pub const PROTOCOL_VERSION: u32 = 9;
+pub const PROTOCOL_VERSION: u32 = 10;
 
 /// The port a server listens on unless told otherwise (the year of the 1206 text, plus 6000).
 pub const DEFAULT_PORT: u16 = 7206;
@@ -170,6 +171,21 @@ pub enum Ask {
     Review {
         /// The game.
         game: GameId,
+    },
+    /// A puzzle mined from the server's reviewed games (answered with [`Answer::Puzzle`]).
+    Puzzle {
+        /// Which.
+        which: PuzzleWanted,
+    },
+    /// The client's first try at a puzzle (answered with [`Answer::PuzzleRated`]): the
+    /// player's puzzle rating and the puzzle's move by it, once a player and puzzle (a puzzle
+    /// tried before is answered with both unchanged).
+    PuzzleTried {
+        /// The puzzle's name.
+        id: String,
+        /// Whether the first move was its solution (a hint or the solution asked for before a
+        /// move is a miss).
+        solved: bool,
     },
     /// The leaderboard of a pace family and one player's rating and history in it (answered
     /// with [`Answer::Ratings`]): the player named `of`, or the client when `None`.
@@ -522,6 +538,61 @@ pub struct RatingHistory {
     pub changes: Vec<RatingChange>,
 }
 
+/// Which puzzle a client asks for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum PuzzleWanted {
+    /// The day's: the same for every player on a day (UTC).
+    Daily,
+    /// The one the player has not tried rated nearest the player's puzzle rating.
+    Next,
+    /// The puzzle of this name (twelve lowercase hexadecimal digits).
+    Named {
+        /// Its name.
+        id: String,
+    },
+}
+
+/// The longest puzzle name the server reads.
+pub const MAX_PUZZLE_ID_BYTES: usize = 32;
+
+/// A puzzle, as the server sends it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PuzzleView {
+    /// The puzzle: its position, its one move, its theme, and its rating now (moved by every
+    /// player's first try).
+    pub puzzle: qiguo_ai::puzzles::Puzzle,
+    /// The game it comes from.
+    pub game: GameId,
+    /// It is the day's puzzle.
+    pub daily: bool,
+    /// The player's puzzle rating, as shown (1500 before a first try).
+    pub solver: i64,
+    /// The player tried it before (a try changes no rating).
+    pub tried: bool,
+    /// Players who tried it, and of them who solved it.
+    pub tries: u32,
+    /// Of those, solved.
+    pub solved: u32,
+}
+
+/// What a first try did ([`Ask::PuzzleTried`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PuzzleRated {
+    /// The puzzle's name.
+    pub id: String,
+    /// The player's puzzle rating before, as shown.
+    pub before: i64,
+    /// And after (the same where the puzzle was tried before).
+    pub after: i64,
+    /// The puzzle's rating now, as shown.
+    pub puzzle: i64,
+    /// This try counted (the player's first at it).
+    pub counted: bool,
+}
+
 /// Where a finished game's review stands.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -626,6 +697,10 @@ pub enum Answer {
     Push(PushView),
     /// Where a finished game's review stands ([`Ask::Review`]).
     Review(Box<ReviewView>),
+    /// A puzzle ([`Ask::Puzzle`]).
+    Puzzle(Box<PuzzleView>),
+    /// What a first try at a puzzle did ([`Ask::PuzzleTried`]).
+    PuzzleRated(PuzzleRated),
     /// A line of table talk was stored: it is line number `n`.
     Said {
         /// Its number (from 0).

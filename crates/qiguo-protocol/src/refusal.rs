@@ -313,6 +313,15 @@ pub enum Refusal {
         /// The most reviews a player may wait for at once.
         max: u32,
     },
+    /// No puzzle of that name on this server.
+    #[error("there is no puzzle {id} on this server")]
+    NoSuchPuzzle {
+        /// The name asked for.
+        id: String,
+    },
+    /// The server has no puzzles yet (none of its reviewed games had one).
+    #[error("this server has no puzzles yet")]
+    NoPuzzles,
     /// Too many requests of this kind came lately: new players, new games or invitation codes
     /// from the client's address, lines of table talk from the player, or links to confirm an
     /// e-mail address sent to the player or to that address.
@@ -382,6 +391,8 @@ impl Refusal {
             Refusal::TooManyGames { .. } => "too_many_games",
             Refusal::TooManyQuickGames { .. } => "too_many_quick_games",
             Refusal::TooManyReviewsAsked { .. } => "too_many_reviews_asked",
+            Refusal::NoSuchPuzzle { .. } => "no_such_puzzle",
+            Refusal::NoPuzzles => "no_puzzles",
             Refusal::NoPlayerNamed { .. } => "no_player_named",
             Refusal::Yourself => "yourself",
             Refusal::NameTaken { .. } => "name_taken",
@@ -513,6 +524,10 @@ mod tests {
             Refusal::TooManyGames { max: 1 },
             Refusal::TooManyQuickGames { max: 1 },
             Refusal::TooManyReviewsAsked { max: 1 },
+            Refusal::NoSuchPuzzle {
+                id: "0123456789ab".into(),
+            },
+            Refusal::NoPuzzles,
             Refusal::NoPlayerNamed { name: "Ann".into() },
             Refusal::Yourself,
             Refusal::NameTaken { name: "Ann".into() },

@@ -47,6 +47,7 @@ pub fn knows(version: u32, ask: &Ask) -> bool {
         | Ask::Report { .. } => version >= 7,
         Ask::Push { .. } | Ask::Subscribe { .. } | Ask::Unsubscribe { .. } => version >= 8,
         Ask::Review { .. } => version >= 9,
+        Ask::Puzzle { .. } | Ask::PuzzleTried { .. } => version >= 10,
         _ => true,
     }
 }
@@ -69,6 +70,7 @@ pub fn frame_for(version: u32, frame: &ServerFrame) -> Option<String> {
 /// A frame of version `from` as version `from - 1` reads it.
 fn step_down(from: u32, value: Value) -> Option<Value> {
     match from {
+        10 => ten_to_nine(value),
         9 => nine_to_eight(value),
         8 => eight_to_seven(value),
         7 => seven_to_six(value),
@@ -77,6 +79,20 @@ fn step_down(from: u32, value: Value) -> Option<Value> {
         // Versions before 4 are not served.
         _ => Some(value),
     }
+}
+
+/// Version 10 added puzzles: the `puzzle` and `puzzle_rated` answers (to the `puzzle` and
+/// `puzzle_tried` requests, which an older client cannot send).
+fn ten_to_nine(value: Value) -> Option<Value> {
+    if value.get("type")?.as_str()? == "reply"
+        && matches!(
+            value.get("answer")?.get("type")?.as_str()?,
+            "puzzle" | "puzzle_rated"
+        )
+    {
+        return None;
+    }
+    Some(value)
 }
 
 /// Version 9 added reviews: the `review` answer (to the `review` request, which an older client
@@ -281,6 +297,63 @@ mod tests {
     }
 
     #[test]
+    fn a_version_nine_client_asks_no_puzzle_and_hears_of_none() {
+        use crate::frames::{PuzzleRated, PuzzleView, PuzzleWanted};
+        use qiguo_ai::puzzles::{Puzzle, Theme};
+        let ask = Ask::Puzzle {
+            which: PuzzleWanted::Named {
+                id: "0123456789ab".into(),
+            },
+        };
+        let tried = Ask::PuzzleTried {
+            id: "0123456789ab".into(),
+            solved: true,
+        };
+        for ask in [&ask, &tried] {
+            assert!(knows(PROTOCOL_VERSION, ask));
+            assert!(!knows(9, ask));
+            let text = serde_json::to_string(ask).unwrap();
+            assert_eq!(&serde_json::from_str::<Ask>(&text).unwrap(), ask);
+        }
+        let start = qiguo_rules::Position::start(qiguo_rules::Rules::default());
+        let puzzle = Puzzle {
+            fen: start.to_fen(),
+            rules: "classic".into(),
+            solution: start.legal_moves()[0],
+            theme: Theme::QuietMove,
+            rating: 1650,
+            mover: start.to_move(),
+            ply: 1,
+            chance: 0.5,
+            second: 0.3,
+        };
+        let answers = [
+            Answer::Puzzle(Box::new(PuzzleView {
+                puzzle,
+                game: GameId("g".into()),
+                daily: true,
+                solver: 1500,
+                tried: false,
+                tries: 3,
+                solved: 1,
+            })),
+            Answer::PuzzleRated(PuzzleRated {
+                id: "0123456789ab".into(),
+                before: 1500,
+                after: 1580,
+                puzzle: 1620,
+                counted: true,
+            }),
+        ];
+        for answer in answers {
+            let frame = ServerFrame::Reply { req: 5, answer };
+            let text = frame_for(PROTOCOL_VERSION, &frame).unwrap();
+            assert_eq!(serde_json::from_str::<ServerFrame>(&text).unwrap(), frame);
+            assert_eq!(frame_for(9, &frame), None);
+        }
+    }
+
+    #[test]
     fn a_version_five_client_asks_no_quick_game_and_gets_no_seat() {
         use crate::model::QuickPace;
         let quick = Ask::Quick {
@@ -471,8 +544,9 @@ mod tests {
         assert!(knows(8, &subscribe));
         assert!(!knows(7, &subscribe));
         assert!(!knows(7, &Ask::Push {}));
-        // Version 7 is no longer served (version 9 serves 8), but the steps down still hold.
-        assert!(served(8) && !served(7));
+        // Versions 7 and 8 are no longer served (version 10 serves 9), but the steps down
+        // still hold.
+        assert!(served(9) && !served(8) && !served(7));
         let answer = ServerFrame::Reply {
             req: 5,
             answer: Answer::Push(PushView {

@@ -42,6 +42,7 @@ mod holidays;
 pub mod mail;
 mod players;
 mod push;
+mod puzzles;
 mod quick;
 mod ratings;
 pub mod reviews;

@@ -14,6 +14,7 @@ mod holidays;
 mod lobby;
 mod mail;
 mod play;
+mod puzzles;
 mod quick;
 mod ratings;
 mod talk;
@@ -33,6 +34,7 @@ pub use self::holidays::HolidaysCommand;
 pub use self::lobby::{LobbyCommand, TableArgs, TableCommand};
 pub use self::mail::MailCommand;
 pub use self::play::PlayCommand;
+pub use self::puzzles::PuzzlesCommand;
 pub use self::quick::QuickCommand;
 pub use self::ratings::RatingsCommand;
 pub use self::talk::TalkCommand;
@@ -93,6 +95,9 @@ pub enum Command {
     /// The leaderboards.
     #[command(flatten)]
     Ratings(RatingsCommand),
+    /// The server's puzzles.
+    #[command(flatten)]
+    Puzzles(PuzzlesCommand),
     /// Holidays.
     #[command(flatten)]
     Holidays(HolidaysCommand),
@@ -238,6 +243,7 @@ async fn online(args: &OnlineArgs) -> Result<(), OnlineError> {
         Command::Lobby(lobby) => Some(lobby.run(&mut client).await?),
         Command::Conduct(conduct) => Some(conduct.run(&mut client).await?),
         Command::Ratings(ratings) => Some(ratings.run(&mut client).await?),
+        Command::Puzzles(puzzles) => Some(puzzles.run(&mut client).await?),
         Command::Holidays(holidays) => Some(holidays.run(&mut client).await?),
         Command::Mail(mail) => Some(mail.run(&mut client).await?),
         Command::Talk(talk) => talk.run(&mut client).await?,

@@ -116,6 +116,8 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
         Refusal::TooManyReviewsAsked { max } => {
             tr!(tr, "server-refusal-too-many-reviews-asked", max = *max)
         }
+        Refusal::NoSuchPuzzle { id } => tr!(tr, "server-refusal-no-such-puzzle", id = id.clone()),
+        Refusal::NoPuzzles => tr.text("server-refusal-no-puzzles"),
         Refusal::LeftLately { seconds } => {
             tr!(
                 tr,

@@ -27,6 +27,7 @@ pub mod mail;
 mod players;
 mod presence;
 mod push;
+mod puzzles;
 mod quick;
 mod ratings;
 mod replication;
@@ -54,6 +55,7 @@ pub use self::lobby::{LOBBY_AT_LEAST, LOBBY_EVERY};
 pub(crate) use self::mail::Mail;
 pub use self::presence::{PRESENT_FOR, SEEN_EVERY};
 pub(crate) use self::push::Push;
+pub(crate) use self::puzzles::Puzzles;
 pub(crate) use self::quick::Quick;
 pub(crate) use self::ratings::Ratings;
 use self::replication::Replication;
@@ -150,6 +152,7 @@ pub struct Hub {
     pub(crate) conduct: Conduct,
     pub(crate) after: After,
     pub(crate) reviews: Reviews,
+    pub(crate) puzzles: Puzzles,
     /// The other servers' changes, on PostgreSQL.
     replication: Option<Arc<Replication>>,
     store: Store,
@@ -227,6 +230,7 @@ impl Hub {
                 give_way,
                 happenings.ended_for_review,
             ),
+            puzzles: Puzzles::new(s.clone(), l.clone()),
             replication: store
                 .is_postgres()
                 .then(|| Arc::new(Replication::new(core.clone(), s.clone(), l.clone()))),

@@ -376,6 +376,8 @@ impl Session {
             Ask::Finished { page } => hub.after.finished(player, page).await,
             Ask::Ratings { family, of } => hub.ratings.ratings(player, family, of.as_deref()).await,
             Ask::Review { game } => hub.reviews.review(player, game).await,
+            Ask::Puzzle { which } => hub.puzzles.puzzle(player, which).await,
+            Ask::PuzzleTried { id, solved } => hub.puzzles.tried(player, &id, solved).await,
             Ask::Block { name, block } => {
                 let other = hub.conduct.block(player, &name, block).await?;
                 // Their table talk is hidden from now on, as for a mute.

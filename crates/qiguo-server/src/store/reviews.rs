@@ -232,22 +232,7 @@ impl Store {
         if done.rows_affected() != 1 {
             return Ok(false);
         }
-        for puzzle in puzzles {
-            let text = serde_json::to_string(puzzle).expect("a puzzle serializes");
-            sqlx::query(
-                "INSERT INTO puzzles (id, game_id, ply, theme, rating, puzzle, found_ms) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING",
-            )
-            .bind(puzzle.id())
-            .bind(&game.0)
-            .bind(i64::try_from(puzzle.ply).unwrap_or(i64::MAX))
-            .bind(puzzle.theme.name())
-            .bind(puzzle.rating)
-            .bind(text)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        }
+        super::puzzles::keep(&mut tx, game, puzzles, now).await?;
         // Told as the review is kept, in its commit: by e-mail to those with a confirmed address,
         // pushed to those with a device (one row a player and kind; none for most players).
         for (kind, only) in [
@@ -317,30 +302,4 @@ impl Store {
         .await?;
         Ok(())
     }
-
-    /// The puzzles mined here, the newest first, at most `limit`; with `game`, only that
-    /// game's.
-    pub async fn puzzles(
-        &self,
-        game: Option<&GameId>,
-        limit: u32,
-    ) -> Result<Vec<(GameId, Puzzle)>, StoreError> {
-        let rows: Vec<(String, String)> = sqlx::query_as(
-            "SELECT game_id, puzzle FROM puzzles WHERE ($1 IS NULL OR game_id = $1) \
-             ORDER BY found_ms DESC, id LIMIT $2",
-        )
-        .bind(game.map(|g| g.0.clone()))
-        .bind(i64::from(limit))
-        .fetch_all(&self.pool)
-        .await?;
-        rows.into_iter()
-            .map(|(game, text)| {
-                let puzzle = serde_json::from_str(&text).map_err(|e| {
-                    Failure::Damaged(game.clone(), format!("its puzzle does not read: {e}"))
-                })?;
-                Ok((GameId(game), puzzle))
-            })
-            .collect()
-    }
-
 }

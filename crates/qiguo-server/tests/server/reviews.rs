@@ -213,7 +213,11 @@ fn reviews_are_asked_claimed_and_kept_once(url: &str) {
         let taken = two.claim_review(&w2).await.unwrap().unwrap();
         assert_eq!((taken.game.clone(), taken.attempts), (quick.clone(), 2));
         assert!(!one.renew_review(&quick, &w1).await.unwrap());
-        assert!(!one.review_done(&quick, &w1, 500, "{}", &[], &[]).await.unwrap());
+        assert!(
+            !one.review_done(&quick, &w1, 500, "{}", &[], &[])
+                .await
+                .unwrap()
+        );
 
         // Failing: tried again until the last try, then given up with its reason.
         two.review_failed(&quick, &w2, "the record is damaged")
@@ -301,6 +305,12 @@ fn two_workers_review_each_finished_game_once(url: &str) {
     runtime().block_on(async {
         let store = Store::open(url).await.unwrap();
         let ann: PlayerId = store.add_player("Ann").await.unwrap().id;
+        assert!(matches!(
+            store
+                .puzzle_for(&ann, &qiguo_server::protocol::PuzzleWanted::Daily, 0)
+                .await,
+            Err(StoreError::Refused(Refusal::NoPuzzles))
+        ));
         let mut games = Vec::new();
         for n in 0..6 {
             let id = store
@@ -389,11 +399,69 @@ fn two_workers_review_each_finished_game_once(url: &str) {
         assert!(printed.status.success(), "{printed:?}");
         let printed: Vec<qiguo_ai::puzzles::Puzzle> =
             serde_json::from_slice(&printed.stdout).unwrap();
-        assert_eq!(printed, [puzzle.clone()]);
+        assert_eq!(printed, std::slice::from_ref(puzzle));
+
+        // Served: the day's (the only one), by name, and next; a first try moves Ann's rating
+        // and the puzzle's, once; Bo's miss raises the puzzle's; a name that is none refused.
+        use qiguo_server::protocol::PuzzleWanted;
+        let id = puzzle.id();
+        for which in [
+            PuzzleWanted::Daily,
+            PuzzleWanted::Next,
+            PuzzleWanted::Named { id: id.clone() },
+        ] {
+            let view = store.puzzle_for(&ann, &which, 20_000).await.unwrap();
+            assert_eq!(
+                (view.puzzle.id(), view.solver, view.tried),
+                (id.clone(), 1500, false)
+            );
+            assert_eq!(view.daily, which == PuzzleWanted::Daily);
+        }
+        let first = puzzle.rating;
+        let solved = store.puzzle_tried(&ann, &id, true).await.unwrap();
+        assert!(solved.counted && solved.after > solved.before, "{solved:?}");
         assert!(
-            lines
-                .iter()
-                .any(|l| l.contains("game reviewed") && l.contains(&hunt.0) && l.contains("puzzles=1")),
+            solved.puzzle < first,
+            "solved, the puzzle looks easier: {solved:?}"
+        );
+        let again = store.puzzle_tried(&ann, &id, false).await.unwrap();
+        assert!(!again.counted);
+        assert_eq!((again.before, again.after), (solved.after, solved.after));
+        let view = store
+            .puzzle_for(&ann, &PuzzleWanted::Next, 20_000)
+            .await
+            .unwrap();
+        assert!(view.tried, "every puzzle tried: the nearest again");
+        assert_eq!((view.tries, view.solved, view.solver), (1, 1, solved.after));
+        assert_eq!(view.puzzle.rating, solved.puzzle);
+        let bo: PlayerId = store.add_player("Bo").await.unwrap().id;
+        let missed = store.puzzle_tried(&bo, &id, false).await.unwrap();
+        assert!(missed.counted && missed.after < missed.before);
+        assert!(missed.puzzle > solved.puzzle, "{missed:?}");
+        assert_eq!(
+            store.puzzle_rating(&bo).await.unwrap().shown(),
+            missed.after
+        );
+        assert!(matches!(
+            store
+                .puzzle_for(
+                    &ann,
+                    &PuzzleWanted::Named {
+                        id: "0123456789ab".into()
+                    },
+                    0
+                )
+                .await,
+            Err(StoreError::Refused(Refusal::NoSuchPuzzle { .. }))
+        ));
+        assert!(matches!(
+            store.puzzle_tried(&ann, "0123456789ab", true).await,
+            Err(StoreError::Refused(Refusal::NoSuchPuzzle { .. }))
+        ));
+        assert!(
+            lines.iter().any(|l| l.contains("game reviewed")
+                && l.contains(&hunt.0)
+                && l.contains("puzzles=1")),
             "{lines:#?}"
         );
         store.close().await;
