@@ -365,6 +365,18 @@ fn table_talk_and_holidays_reach_the_other_window() {
                     if w.contains("This server sends no notifications to devices"))
         })
     });
+    // The server's puzzles: none yet (no game here has been reviewed), said in Bo's words.
+    send(
+        &mut bo,
+        qiguo::game::online::puzzles::AskServerPuzzle(qiguo_protocol::PuzzleWanted::Daily),
+    );
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        a[1].world().resource::<Noticed>().0.iter().any(|n| {
+            n.error
+                && matches!(&n.said, Said::Words(w)
+                    if w.contains("This server has no puzzles yet"))
+        })
+    });
     // The finished games, a page: none yet.
     send(&mut bo, ReadFinished(0));
     run(&mut [&mut ann, &mut bo], false, |a| {

@@ -11,7 +11,10 @@ use crate::common::*;
 use crate::review::{shielded, until_reviewed};
 use bevy::prelude::*;
 use qiguo::game::lessons::{LessonCommand, LessonRun, PuzzlesFor};
-use qiguo::game::practice::puzzles::{PuzzleSolver, PuzzlesRequested};
+use qiguo::game::practice::puzzles::{
+    PuzzleRatedOnServer, PuzzleSolver, PuzzleTriedOnServer, PuzzlesRequested, ServerPuzzle,
+    ServerPuzzleWanted,
+};
 use qiguo::game::practice::{Practice, PracticeCommand, Step, exercises};
 use qiguo::game::review::{ReviewShown, Reviewed};
 use qiguo::game::selection::{ClickRefused, Guide};
@@ -398,4 +401,101 @@ fn a_finished_lessons_puzzles_are_its_pieces_and_the_game_before_the_lesson_come
     }
     assert!(!practice(&app).is_active());
     assert_eq!(fen_and_len(&app), before_lesson);
+}
+
+/// What the practice sent towards a server, kept (messages last two frames; a test steps many).
+#[derive(Resource, Default)]
+struct ToServer {
+    tried: Vec<PuzzleTriedOnServer>,
+    wanted: usize,
+}
+
+fn keep_what_goes_to_the_server(
+    mut tried: MessageReader<PuzzleTriedOnServer>,
+    mut wanted: MessageReader<ServerPuzzleWanted>,
+    mut kept: ResMut<ToServer>,
+) {
+    kept.tried.extend(tried.read().cloned());
+    kept.wanted += wanted.read().count();
+}
+
+#[test]
+fn a_servers_puzzle_is_rated_by_the_server_and_its_next_asked_of_it() {
+    let mut app = app_with(
+        Game::start(Rules::default(), Seats::default())
+            .position()
+            .clone(),
+    );
+    app.init_resource::<ToServer>()
+        .add_systems(Update, keep_what_goes_to_the_server);
+    let puzzle = built_in()[5].clone();
+    send(
+        &mut app,
+        PuzzlesRequested {
+            given: Some(ServerPuzzle {
+                puzzle: puzzle.clone(),
+                daily: true,
+                solver: 1620,
+                tried: false,
+            }),
+            ..Default::default()
+        },
+    );
+    settle(&mut app);
+    until_asked(&mut app);
+    let (exercise, _, _) = practice(&app).current().unwrap();
+    assert!(exercise.from_server());
+    assert_eq!(position(&app).to_fen(), puzzle.fen);
+    assert_eq!(practice(&app).server_solver(), Some(1620));
+
+    // The solution: found; the try goes to the server, the rating here untouched.
+    request(&mut app, puzzle.solution);
+    app.update();
+    settle(&mut app);
+    assert!(matches!(practice(&app).step(), Some(Step::Found(..))));
+    let sent = &app.world().resource::<ToServer>().tried;
+    assert_eq!(
+        sent,
+        &[PuzzleTriedOnServer {
+            id: puzzle.id(),
+            solved: true
+        }]
+    );
+    assert_eq!(practice(&app).rated(), None, "the server has not said yet");
+    assert_eq!(solver(&app), qiguo::puzzles::Solver::default());
+
+    // The server's word: shown, and the rating there kept for the card.
+    send(
+        &mut app,
+        PuzzleRatedOnServer {
+            id: puzzle.id(),
+            before: 1620,
+            after: 1655,
+        },
+    );
+    assert_eq!(practice(&app).rated(), Some((1620, 1655)));
+    assert_eq!(practice(&app).server_solver(), Some(1655));
+    // Another puzzle's word changes nothing.
+    send(
+        &mut app,
+        PuzzleRatedOnServer {
+            id: "0123456789ab".into(),
+            before: 1,
+            after: 2,
+        },
+    );
+    assert_eq!(practice(&app).rated(), Some((1620, 1655)));
+
+    // The next is the server's to send: asked of it, the puzzle staying until it comes.
+    assert!(practice(&app).more());
+    send(&mut app, PracticeCommand::Next);
+    app.update();
+    assert_eq!(app.world().resource::<ToServer>().wanted, 1);
+    let still = practice(&app).current().unwrap().0.puzzle().map(|p| p.id());
+    assert_eq!(still, Some(puzzle.id()));
+    assert_eq!(
+        app.world().resource::<ToServer>().tried.len(),
+        1,
+        "one try sent"
+    );
 }

@@ -284,6 +284,7 @@ fn follow_commands(
                 first,
                 topics,
                 aside,
+                given: None,
             });
             continue;
         }

@@ -37,6 +37,7 @@ mod my_games;
 mod new_game;
 pub(crate) mod notify;
 pub mod push;
+pub mod puzzles;
 pub(crate) mod quick;
 pub mod ratings;
 mod review;
@@ -93,6 +94,7 @@ pub(super) fn plugin(app: &mut App) {
             lobby::plugin,
             mail::plugin,
             push::plugin,
+            puzzles::plugin,
             ratings::plugin,
             review::plugin,
         ))

@@ -47,6 +47,8 @@ pub(crate) enum SectionOrder {
     Finished,
     /// The ratings.
     Ratings,
+    /// The server's puzzles.
+    Puzzles,
     /// Holidays.
     Holidays,
     /// E-mail.

@@ -28,7 +28,9 @@ use bevy::prelude::*;
 use qiguo_ai::review::{GOOD_ENOUGH, GameReview, MISTAKE, MistakeKind, MoveReview};
 use qiguo_rules::{Game, Kingdom, Move, PlayerInfo};
 
-use self::puzzles::{PuzzleSolver, PuzzlesRequested};
+use self::puzzles::{
+    PuzzleRatedOnServer, PuzzleSolver, PuzzleTriedOnServer, PuzzlesRequested, ServerPuzzleWanted,
+};
 use crate::puzzles::Puzzle;
 
 use crate::game::frames::Waker;
@@ -66,6 +68,7 @@ pub(crate) fn plugin(app: &mut App) {
                 follow_the_board,
                 judge_moves,
                 take_judgements,
+                take_server_ratings,
                 go_back_after_a_miss,
                 keep_the_review,
                 guide_moves,
@@ -125,6 +128,8 @@ pub enum Origin {
         puzzle: Box<Puzzle>,
         /// It is the day's puzzle.
         daily: bool,
+        /// It is a server's, rated there.
+        server: bool,
     },
 }
 
@@ -145,8 +150,13 @@ impl Exercise {
         }
     }
 
+    /// Whether it is a server's puzzle (rated there).
+    pub fn from_server(&self) -> bool {
+        matches!(self.origin, Origin::Puzzle { server: true, .. })
+    }
+
     /// A puzzle's question: its position, the mover to move, its solution the answer.
-    pub fn of_puzzle(puzzle: &Puzzle, daily: bool) -> Option<Exercise> {
+    pub fn of_puzzle(puzzle: &Puzzle, daily: bool, server: bool) -> Option<Exercise> {
         let before = crate::puzzles::game_of(puzzle)
             .inspect_err(|e| warn!("{e}"))
             .ok()?;
@@ -156,6 +166,7 @@ impl Exercise {
             origin: Origin::Puzzle {
                 puzzle: Box::new(puzzle.clone()),
                 daily,
+                server,
             },
             best: puzzle.solution,
             best_chance: puzzle.chance,
@@ -208,6 +219,11 @@ struct Active {
     pool: Vec<&'static Puzzle>,
     /// The first try at the puzzle asked moved the solver's rating: shown, before and after.
     rated: Option<(i64, i64)>,
+    /// The first try at the puzzle asked was made (its rating may still be on its way from a
+    /// server).
+    tried: bool,
+    /// The player's puzzle rating on the server whose puzzle is asked, as shown.
+    server_solver: Option<i64>,
     kept: Kept,
 }
 
@@ -256,11 +272,19 @@ impl Practice {
             .is_some_and(|(e, _, _)| matches!(e.origin, Origin::Puzzle { .. }))
     }
 
-    /// Whether another question follows this one.
+    /// Whether another question follows this one (a server always has another puzzle).
     pub fn more(&self) -> bool {
         self.active.as_ref().is_some_and(|a| {
-            a.at + 1 < a.exercises.len() || next_puzzle(&a.pool, &a.exercises).is_some()
+            a.at + 1 < a.exercises.len()
+                || next_puzzle(&a.pool, &a.exercises).is_some()
+                || a.exercises.get(a.at).is_some_and(Exercise::from_server)
         })
+    }
+
+    /// The player's puzzle rating on the server whose puzzle is asked, as shown (`None` for
+    /// the game's own puzzles, rated here).
+    pub fn server_solver(&self) -> Option<i64> {
+        self.active.as_ref()?.server_solver
     }
 
     /// Whether the hint is shown.
@@ -425,6 +449,7 @@ fn ask(
     active.shown = false;
     active.judging = None;
     active.rated = None;
+    active.tried = false;
     let heading = heading(exercise, active.at, active.exercises.len(), tr);
     // Politely: the new game's turn is said urgently as it lands, and this follows it.
     said.write(Announced {
@@ -437,7 +462,7 @@ fn ask(
 pub(crate) fn heading(exercise: &Exercise, n: usize, total: usize, tr: Tr) -> String {
     match &exercise.origin {
         Origin::Mistake { .. } => tr!(tr, "practice-heading", n = n + 1, total = total),
-        Origin::Puzzle { puzzle, daily } => tr!(
+        Origin::Puzzle { puzzle, daily, .. } => tr!(
             tr,
             if *daily {
                 "puzzle-daily-heading"
@@ -533,6 +558,8 @@ fn follow_commands(
     mut notices: MessageWriter<Notice>,
     mut said: MessageWriter<Announced>,
     mut solver: ResMut<PuzzleSolver>,
+    mut to_server: MessageWriter<PuzzleTriedOnServer>,
+    mut wanted: MessageWriter<ServerPuzzleWanted>,
     tr: Res<Tr>,
 ) {
     let tr = *tr;
@@ -568,6 +595,8 @@ fn follow_commands(
                     judging: None,
                     pool: Vec::new(),
                     rated: None,
+                    tried: false,
+                    server_solver: None,
                     kept: Kept {
                         game: game.clone(),
                         players: the_match.players().to_vec(),
@@ -585,7 +614,7 @@ fn follow_commands(
                     continue;
                 };
                 active.hinted = true;
-                first_try(active, &mut solver, false, &mut said, tr);
+                first_try(active, &mut solver, &mut to_server, false, &mut said, tr);
                 if let Some(e) = active.exercises.get(active.at)
                     && let Some(from) = e.best.from()
                     && let Some(piece) = e.before.position().piece_at(from)
@@ -606,7 +635,7 @@ fn follow_commands(
                 let Some(active) = practice.active.as_mut().filter(|_| asks) else {
                     continue;
                 };
-                first_try(active, &mut solver, false, &mut said, tr);
+                first_try(active, &mut solver, &mut to_server, false, &mut said, tr);
                 let Some(e) = active.exercises.get(active.at) else {
                     continue;
                 };
@@ -629,11 +658,20 @@ fn follow_commands(
                 if active.kept.returning || matches!(active.step, Step::Judging(_)) {
                     continue;
                 }
+                if active
+                    .exercises
+                    .get(active.at)
+                    .is_some_and(Exercise::from_server)
+                {
+                    // The server sends the next; it is asked as it comes.
+                    wanted.write(ServerPuzzleWanted);
+                    continue;
+                }
                 let puzzle = unasked(&active.pool, &active.exercises);
                 let puzzle = solver
                     .0
                     .next(&puzzle)
-                    .and_then(|p| Exercise::of_puzzle(p, false));
+                    .and_then(|p| Exercise::of_puzzle(p, false, false));
                 if active.at + 1 < active.exercises.len() {
                     active.at += 1;
                     ask(active, &mut games, &mut said, tr);
@@ -692,25 +730,36 @@ fn start_puzzles(
             notices.write(Notice::error_message("online-leave-first"));
             continue;
         }
-        let pool = puzzles::pool(&request.topics);
-        let day = crate::puzzles::today();
-        let first = match puzzles::first_of(request.first.as_ref(), &pool, &solver.0, day) {
-            Ok(Some(first)) => first,
-            Ok(None) => {
-                notices.write(Notice::error_message("puzzle-none"));
-                continue;
-            }
-            Err(name) => {
-                warn!("no puzzle called {name}");
+        let (exercise, pool, server_solver) = if let Some(given) = &request.given {
+            let Some(exercise) = Exercise::of_puzzle(&given.puzzle, given.daily, true) else {
                 notices.write(Notice::error_message("puzzle-unknown"));
                 continue;
-            }
+            };
+            (exercise, Vec::new(), Some(given.solver))
+        } else {
+            let pool = puzzles::pool(&request.topics);
+            let day = crate::puzzles::today();
+            let first = match puzzles::first_of(request.first.as_ref(), &pool, &solver.0, day) {
+                Ok(Some(first)) => first,
+                Ok(None) => {
+                    notices.write(Notice::error_message("puzzle-none"));
+                    continue;
+                }
+                Err(name) => {
+                    warn!("no puzzle called {name}");
+                    notices.write(Notice::error_message("puzzle-unknown"));
+                    continue;
+                }
+            };
+            let daily = request.first == Some(crate::puzzles::Asked::Daily);
+            let Some(exercise) = Exercise::of_puzzle(first, daily, false) else {
+                continue;
+            };
+            (exercise, pool, None)
         };
-        let daily = request.first == Some(crate::puzzles::Asked::Daily);
-        let Some(exercise) = Exercise::of_puzzle(first, daily) else {
-            continue;
-        };
-        info!("puzzle {} ({})", first.id(), first.theme.name());
+        if let Some(p) = exercise.puzzle() {
+            info!("puzzle {} ({})", p.id(), p.theme.name());
+        }
         // Already practising: the game kept stays the one to come back to.
         let kept = match practice.active.take().filter(|a| !a.kept.returning) {
             Some(active) => active.kept,
@@ -743,34 +792,80 @@ fn start_puzzles(
             judging: None,
             pool,
             rated: None,
+            tried: false,
+            server_solver,
             kept,
         };
         ask(&mut active, &mut games, &mut said, tr);
+        // A puzzle the server says was tried before moves no rating.
+        if request.given.as_ref().is_some_and(|g| g.tried) {
+            active.tried = true;
+        }
         practice.active = Some(active);
     }
 }
 
 /// The first try at the puzzle asked (`solved` or not): the solver's rating moves, once a
-/// puzzle, and the card and the reader say how.
+/// puzzle, and the card and the reader say how; a server's puzzle is rated by its server (the
+/// answer comes back as [`PuzzleRatedOnServer`]).
 fn first_try(
     active: &mut Active,
     solver: &mut PuzzleSolver,
+    to_server: &mut MessageWriter<PuzzleTriedOnServer>,
     solved: bool,
     said: &mut MessageWriter<Announced>,
     tr: Tr,
 ) {
-    if active.rated.is_some() {
+    if std::mem::replace(&mut active.tried, true) {
         return;
     }
-    let Some(puzzle) = active.exercises.get(active.at).and_then(Exercise::puzzle) else {
+    let Some(exercise) = active.exercises.get(active.at) else {
         return;
     };
+    let Some(puzzle) = exercise.puzzle() else {
+        return;
+    };
+    if exercise.from_server() {
+        to_server.write(PuzzleTriedOnServer {
+            id: puzzle.id(),
+            solved,
+        });
+        return;
+    }
     let (before, after) = puzzles::shown(solver.0.first_try(puzzle, solved));
     active.rated = Some((before, after));
     said.write(Announced {
         words: rating_words((before, after), tr),
         urgent: false,
     });
+}
+
+/// The server's rating of a first try at its puzzle on the board: shown and said.
+fn take_server_ratings(
+    mut rated: MessageReader<PuzzleRatedOnServer>,
+    mut practice: ResMut<Practice>,
+    mut said: MessageWriter<Announced>,
+    tr: Res<Tr>,
+) {
+    for came in rated.read() {
+        let Some(active) = practice.active.as_mut() else {
+            continue;
+        };
+        let on_board = active
+            .exercises
+            .get(active.at)
+            .and_then(Exercise::puzzle)
+            .is_some_and(|p| p.id() == came.id);
+        if !on_board {
+            continue;
+        }
+        active.rated = Some((came.before, came.after));
+        active.server_solver = Some(came.after);
+        said.write(Announced {
+            words: rating_words((came.before, came.after), *tr),
+            urgent: false,
+        });
+    }
 }
 
 /// What is said of the solver's rating after a first try.
@@ -846,6 +941,7 @@ fn judge_moves(
     mut practice: ResMut<Practice>,
     waker: Option<Res<Waker>>,
     mut solver: ResMut<PuzzleSolver>,
+    mut to_server: MessageWriter<PuzzleTriedOnServer>,
     mut said: MessageWriter<Announced>,
     tr: Res<Tr>,
 ) {
@@ -873,7 +969,7 @@ fn judge_moves(
                 Step::Missed(mv, None)
             };
             settle(active, step, &mut said, *tr);
-            first_try(active, &mut solver, solved, &mut said, *tr);
+            first_try(active, &mut solver, &mut to_server, solved, &mut said, *tr);
         } else if mv == e.best {
             settle(active, Step::Found(mv, best_chance), &mut said, *tr);
         } else if let Origin::Mistake {

@@ -4,7 +4,9 @@
 //! puzzle's link (a page's `?puzzle=NAME`) or the command line (`--puzzle NAME|daily`). The
 //! first try at each puzzle — the first move, or a hint or the solution asked before one —
 //! moves the solver's puzzle rating (kept in the settings: [`PuzzleSolver`]); the next puzzle
-//! is the untried one of the set rated nearest the solver.
+//! is the untried one of the set rated nearest the solver. A puzzle from a server's games
+//! (`game::online::puzzles` asks for it) is rated there: its first try goes to the server
+//! ([`PuzzleTriedOnServer`]), and what the server says comes back ([`PuzzleRatedOnServer`]).
 
 use bevy::prelude::*;
 use qiguo_rating::Rating;
@@ -17,7 +19,10 @@ pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<PuzzleSolver>()
         .keep_setting::<PuzzleSolver>()
         .init_resource::<PuzzleLinks>()
-        .add_message::<PuzzlesRequested>();
+        .add_message::<PuzzlesRequested>()
+        .add_message::<PuzzleTriedOnServer>()
+        .add_message::<PuzzleRatedOnServer>()
+        .add_message::<ServerPuzzleWanted>();
 }
 
 /// Puzzles asked for: the practice starts them (the Learn window, a lesson's card, a link, the
@@ -31,7 +36,47 @@ pub struct PuzzlesRequested {
     /// The game to bring back on leaving, where the board shows something else (a lesson's
     /// step): else the board's game is.
     pub aside: Option<NewGameRequested>,
+    /// A puzzle a server sent, rated there (instead of `first` and `topics`).
+    pub given: Option<ServerPuzzle>,
 }
+
+/// A puzzle from a server's games.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServerPuzzle {
+    /// The puzzle, its rating the server's now.
+    pub puzzle: Puzzle,
+    /// It is the server's puzzle of the day.
+    pub daily: bool,
+    /// The player's puzzle rating on that server, as shown.
+    pub solver: i64,
+    /// The player tried it before (a try changes no rating).
+    pub tried: bool,
+}
+
+/// The first try at a server's puzzle, for the server to rate (`game::online::puzzles` sends
+/// it).
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct PuzzleTriedOnServer {
+    /// The puzzle's name.
+    pub id: String,
+    /// Its first move was the solution.
+    pub solved: bool,
+}
+
+/// What the server made of a first try: the player's puzzle rating there before and after.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct PuzzleRatedOnServer {
+    /// The puzzle's name.
+    pub id: String,
+    /// Before, as shown.
+    pub before: i64,
+    /// After (the same for a puzzle tried before).
+    pub after: i64,
+}
+
+/// Another of the server's puzzles is wanted (*Next puzzle* on one of its puzzles).
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ServerPuzzleWanted;
 
 /// The solver's puzzle rating and the puzzles tried (kept in the settings).
 #[derive(Resource, Default, Debug, Clone, PartialEq)]

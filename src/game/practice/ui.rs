@@ -83,9 +83,13 @@ fn practice_card(
                 );
                 if puzzle.is_some() {
                     ui.label(
-                        RichText::new(tr!(tr, "puzzle-your-rating", rating = solver.shown()))
-                            .small()
-                            .color(Color32::from_gray(170)),
+                        RichText::new(tr!(
+                            tr,
+                            "puzzle-your-rating",
+                            rating = practice.server_solver().unwrap_or_else(|| solver.shown())
+                        ))
+                        .small()
+                        .color(Color32::from_gray(170)),
                     );
                 }
                 if step == Step::Finished {
