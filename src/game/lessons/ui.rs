@@ -55,14 +55,34 @@ pub(crate) fn lessons_window(
     let ctx = contexts.ctx_mut()?;
     let mut open = true;
     let online = seats.follows_server();
+    // As wide as a phone held upright leaves room for, at most.
+    let width = (ctx.content_rect().width() - 4.0 * GAP).clamp(200.0, 420.0);
     centred_dialog("Lessons", tr.text("lessons-title"))
         .open(&mut open)
         .show_within_screen(ctx, |ui| {
-            ui.set_max_width(420.0);
-            ui.label(tr.text("lessons-intro"));
+            ui.set_max_width(width);
             if online {
                 ui.label(RichText::new(tr.text("online-leave-first")).color(WRONG));
             }
+            // The puzzles first: a few lines, where a phone's screen shows them without a scroll.
+            ui.label(RichText::new(tr.text("puzzles-title")).strong());
+            ui.label(tr!(tr, "puzzles-intro", rating = solver.shown()));
+            ui.horizontal_wrapped(|ui| {
+                for (id, which) in [
+                    ("puzzles-daily", PuzzlesFor::Daily),
+                    ("puzzles-for-you", PuzzlesFor::Anyone),
+                ] {
+                    if ui
+                        .add_enabled(!online, egui::Button::new(tr.text(id)))
+                        .clicked()
+                    {
+                        commands.write(LessonCommand::Puzzles(which));
+                        window.open = false;
+                    }
+                }
+            });
+            ui.separator();
+            ui.label(tr.text("lessons-intro"));
             ui.add_space(4.0);
             let current = run.current().map(|(n, _, _)| n);
             egui::Grid::new("lessons_grid")
@@ -106,23 +126,6 @@ pub(crate) fn lessons_window(
                 commands.write(LessonCommand::Leave);
                 window.open = false;
             }
-            ui.separator();
-            ui.label(RichText::new(tr.text("puzzles-title")).strong());
-            ui.label(tr!(tr, "puzzles-intro", rating = solver.shown()));
-            ui.horizontal_wrapped(|ui| {
-                for (id, which) in [
-                    ("puzzles-daily", PuzzlesFor::Daily),
-                    ("puzzles-for-you", PuzzlesFor::Anyone),
-                ] {
-                    if ui
-                        .add_enabled(!online, egui::Button::new(tr.text(id)))
-                        .clicked()
-                    {
-                        commands.write(LessonCommand::Puzzles(which));
-                        window.open = false;
-                    }
-                }
-            });
         });
     if !open {
         window.open = false;
