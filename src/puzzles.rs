@@ -85,15 +85,7 @@ pub fn by_id<'a>(all: &'a [Puzzle], id: &str) -> Option<&'a Puzzle> {
 /// The day's puzzle in `all` on day `day` (days since 1970-01-01, UTC): spread over the set
 /// (a hash of the day, not the set's order, where puzzles of one game lie together).
 pub fn daily(all: &[Puzzle], day: u64) -> Option<&Puzzle> {
-    if all.is_empty() {
-        return None;
-    }
-    // splitmix64's finaliser.
-    let mut z = day.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
-    all.get(usize::try_from(z % all.len() as u64).ok()?)
+    all.get(qiguo_ai::puzzles::daily_index(day, all.len()))
 }
 
 /// Today, in days since 1970-01-01 (UTC), by this machine's clock (the browser's in a page).

@@ -21,7 +21,7 @@ use qiguo::game::selection::{ClickRefused, Guide};
 use qiguo::game::state::{BoardRefusal, Match, NewGameRequested, UndoRequested};
 use qiguo::puzzles::built_in;
 use qiguo_ai::review::{GOOD_ENOUGH, MistakeKind, REVIEW_NODES, chance_after};
-use qiguo_rules::{Game, Kingdom, PlayerInfo, Rules, Seats};
+use qiguo_rules::{Game, Kingdom, PlayerInfo, Position, Rules, Seats};
 
 fn practice(app: &App) -> &Practice {
     app.world().resource::<Practice>()
@@ -244,6 +244,16 @@ fn another_game_on_the_board_ends_the_practice_and_frees_the_board() {
     assert_eq!(moves(&app), 1);
 }
 
+/// People in every seat, one move played: a game the puzzles set aside and bring back.
+fn a_game_begun() -> App {
+    let mut app = app_with(Position::start(Rules::default()));
+    let first_move = quiet_move(&app);
+    request(&mut app, first_move);
+    app.update();
+    settle(&mut app);
+    app
+}
+
 /// The solver's rating and the puzzles it tried.
 fn solver(app: &App) -> qiguo::puzzles::Solver {
     app.world().resource::<PuzzleSolver>().0.clone()
@@ -251,15 +261,7 @@ fn solver(app: &App) -> qiguo::puzzles::Solver {
 
 #[test]
 fn puzzles_are_asked_by_name_rated_on_the_first_try_and_followed_by_the_nearest() {
-    let mut app = app_with(
-        Game::start(Rules::default(), Seats::default())
-            .position()
-            .clone(),
-    );
-    let first_move = quiet_move(&app);
-    request(&mut app, first_move);
-    app.update();
-    settle(&mut app);
+    let mut app = a_game_begun();
     let before_puzzles = fen_and_len(&app);
 
     // A puzzle by its name (as a link names it): its position, its mover to move, all people.
@@ -365,15 +367,7 @@ fn puzzles_are_asked_by_name_rated_on_the_first_try_and_followed_by_the_nearest(
 
 #[test]
 fn a_finished_lessons_puzzles_are_its_pieces_and_the_game_before_the_lesson_comes_back() {
-    let mut app = app_with(
-        Game::start(Rules::default(), Seats::default())
-            .position()
-            .clone(),
-    );
-    let first_move = quiet_move(&app);
-    request(&mut app, first_move);
-    app.update();
-    settle(&mut app);
+    let mut app = a_game_begun();
     let before_lesson = fen_and_len(&app);
     let cannon = qiguo::lessons::index_of("cannon").unwrap();
     send(&mut app, LessonCommand::Open(cannon));
@@ -421,11 +415,7 @@ fn keep_what_goes_to_the_server(
 
 #[test]
 fn a_servers_puzzle_is_rated_by_the_server_and_its_next_asked_of_it() {
-    let mut app = app_with(
-        Game::start(Rules::default(), Seats::default())
-            .position()
-            .clone(),
-    );
+    let mut app = app_with(Position::start(Rules::default()));
     app.init_resource::<ToServer>()
         .add_systems(Update, keep_what_goes_to_the_server);
     let puzzle = built_in()[5].clone();

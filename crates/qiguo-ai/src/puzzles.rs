@@ -164,6 +164,17 @@ impl Puzzle {
     }
 }
 
+/// The day's puzzle's place among `count` puzzles on day `day` (days since 1970-01-01, UTC):
+/// a hash of the day (splitmix64's finaliser), so that consecutive days do not walk through one
+/// game's puzzles, which lie together. The game's own set and a server's choose by it.
+pub fn daily_index(day: u64, count: usize) -> usize {
+    let mut z = day.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    usize::try_from(z % count.max(1) as u64).unwrap_or(0)
+}
+
 /// A piece's name as a topic (and as its lesson is named): `general`, `go-between`, `dagger`, ….
 pub fn piece_name(kind: PieceKind) -> &'static str {
     match kind {
@@ -411,6 +422,15 @@ mod tests {
         for ply in 1..=game.len() {
             assert_eq!(check(&game, &reviewed, ply, 300, 2_000), None, "ply {ply}");
         }
+    }
+
+    #[test]
+    fn the_days_place_is_spread_over_the_set() {
+        let days: std::collections::BTreeSet<usize> =
+            (20_000..20_030).map(|d| daily_index(d, 100)).collect();
+        assert!(days.len() >= 20, "{days:?}");
+        assert!(days.iter().all(|&i| i < 100));
+        assert_eq!(daily_index(5, 0), 0);
     }
 
     #[test]

@@ -139,6 +139,7 @@ pub(crate) fn lesson_card(
     run: Res<LessonRun>,
     mut window: ResMut<LessonsWindow>,
     mut commands: MessageWriter<LessonCommand>,
+    mut offered: Local<Option<(usize, usize)>>,
     tr: Res<Tr>,
 ) -> Result {
     let Some((n, lesson, step_index)) = run.current() else {
@@ -210,7 +211,12 @@ pub(crate) fn lesson_card(
                             if ui.button(RichText::new(next).strong()).clicked() {
                                 commands.write(LessonCommand::Next);
                             }
-                            let offered = count_about(&lesson.puzzles);
+                            // Counted once a lesson (it reads every puzzle's position), not
+                            // every frame the card is drawn.
+                            if offered.is_none_or(|(counted, _)| counted != n) {
+                                *offered = Some((n, count_about(&lesson.puzzles)));
+                            }
+                            let offered = offered.map_or(0, |(_, count)| count);
                             if offered > 0
                                 && ui
                                     .button(tr!(tr, "lesson-puzzles", count = offered))

@@ -237,6 +237,52 @@ struct Kept {
     returning: bool,
 }
 
+impl Kept {
+    /// The game on the board (with its review, for mistakes).
+    fn of_the_board(the_match: &Match, review: Option<Arc<GameReview>>) -> Kept {
+        Kept {
+            game: the_match.game().clone(),
+            players: the_match.players().to_vec(),
+            hints: std::array::from_fn(|i| the_match.hints_used(Kingdom::ALL[i])),
+            review,
+            returning: false,
+        }
+    }
+
+    /// A game another set aside (a lesson's).
+    fn of_aside(aside: &NewGameRequested) -> Kept {
+        Kept {
+            game: aside.game.clone(),
+            players: aside.players.clone(),
+            hints: aside.hints,
+            review: None,
+            returning: false,
+        }
+    }
+}
+
+impl Active {
+    /// A practice of `exercises`, the first not asked yet, bringing `kept` back on leaving.
+    fn new(exercises: Vec<Exercise>, kept: Kept) -> Active {
+        Active {
+            found: vec![false; exercises.len()],
+            exercises,
+            at: 0,
+            step: Step::Asking,
+            missed: None,
+            hinted: false,
+            shown: false,
+            asked: false,
+            judging: None,
+            pool: Vec::new(),
+            rated: None,
+            tried: false,
+            server_solver: None,
+            kept,
+        }
+    }
+}
+
 impl Practice {
     /// Whether a practice is on the board.
     pub fn is_active(&self) -> bool {
@@ -583,28 +629,8 @@ fn follow_commands(
                     continue;
                 }
                 info!("learning from {} mistakes", list.len());
-                let mut active = Active {
-                    found: vec![false; list.len()],
-                    exercises: list,
-                    at: 0,
-                    step: Step::Asking,
-                    missed: None,
-                    hinted: false,
-                    shown: false,
-                    asked: false,
-                    judging: None,
-                    pool: Vec::new(),
-                    rated: None,
-                    tried: false,
-                    server_solver: None,
-                    kept: Kept {
-                        game: game.clone(),
-                        players: the_match.players().to_vec(),
-                        hints: std::array::from_fn(|i| the_match.hints_used(Kingdom::ALL[i])),
-                        review: Some(review),
-                        returning: false,
-                    },
-                };
+                let kept = Kept::of_the_board(&the_match, Some(review));
+                let mut active = Active::new(list, kept);
                 ask(&mut active, &mut games, &mut said, tr);
                 practice.active = Some(active);
             }
@@ -763,39 +789,14 @@ fn start_puzzles(
         // Already practising: the game kept stays the one to come back to.
         let kept = match practice.active.take().filter(|a| !a.kept.returning) {
             Some(active) => active.kept,
-            None => match &request.aside {
-                Some(aside) => Kept {
-                    game: aside.game.clone(),
-                    players: aside.players.clone(),
-                    hints: aside.hints,
-                    review: None,
-                    returning: false,
-                },
-                None => Kept {
-                    game: the_match.game().clone(),
-                    players: the_match.players().to_vec(),
-                    hints: std::array::from_fn(|i| the_match.hints_used(Kingdom::ALL[i])),
-                    review: None,
-                    returning: false,
-                },
-            },
+            None => request
+                .aside
+                .as_ref()
+                .map_or_else(|| Kept::of_the_board(&the_match, None), Kept::of_aside),
         };
-        let mut active = Active {
-            exercises: vec![exercise],
-            at: 0,
-            step: Step::Asking,
-            missed: None,
-            hinted: false,
-            found: vec![false],
-            shown: false,
-            asked: false,
-            judging: None,
-            pool,
-            rated: None,
-            tried: false,
-            server_solver,
-            kept,
-        };
+        let mut active = Active::new(vec![exercise], kept);
+        active.pool = pool;
+        active.server_solver = server_solver;
         ask(&mut active, &mut games, &mut said, tr);
         // A puzzle the server says was tried before moves no rating.
         if request.given.as_ref().is_some_and(|g| g.tried) {

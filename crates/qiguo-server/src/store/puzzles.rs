@@ -2,7 +2,7 @@
 //! once under its name), each player's puzzle rating, and each player's first try at each
 //! puzzle — the one that moves both ratings, in one transaction.
 
-use qiguo_ai::puzzles::Puzzle;
+use qiguo_ai::puzzles::{self, Puzzle};
 use qiguo_protocol::{PuzzleRated, PuzzleView, PuzzleWanted};
 use qiguo_rating::Rating;
 
@@ -55,16 +55,6 @@ fn puzzle_of(
     puzzle.rating = rating;
     let count = |n: i64| u32::try_from(n).unwrap_or(u32::MAX);
     Ok((GameId(game), puzzle, count(tries), count(solved)))
-}
-
-/// The day's index among `count` puzzles on day `day` (a hash of the day: consecutive days
-/// do not walk through one game's puzzles).
-fn daily_index(day: i64, count: i64) -> i64 {
-    let mut z = (day as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
-    i64::try_from(z % count.max(1) as u64).unwrap_or(0)
 }
 
 impl Store {
@@ -120,8 +110,12 @@ impl Store {
                 let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM puzzles")
                     .fetch_one(&self.pool)
                     .await?;
+                let at = puzzles::daily_index(
+                    u64::try_from(day).unwrap_or(0),
+                    usize::try_from(count).unwrap_or(0),
+                );
                 sqlx::query_as(&format!("{select} ORDER BY id LIMIT 1 OFFSET $1"))
-                    .bind(daily_index(day, count))
+                    .bind(i64::try_from(at).unwrap_or(0))
                     .fetch_optional(&self.pool)
                     .await?
             }
@@ -253,19 +247,5 @@ impl Store {
             puzzle: puzzle_after.shown(),
             counted: true,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::daily_index;
-
-    #[test]
-    fn the_days_puzzle_is_spread_over_the_set() {
-        let days: std::collections::BTreeSet<i64> =
-            (20_000..20_030).map(|d| daily_index(d, 100)).collect();
-        assert!(days.len() >= 20, "{days:?}");
-        assert!(days.iter().all(|&i| (0..100).contains(&i)));
-        assert_eq!(daily_index(5, 0), 0);
     }
 }
