@@ -79,6 +79,8 @@ fn announce_the_game(
             Some(before) if before.generation == turn.generation => {
                 say(tr!(tr, "told-taken-back", ply = turn.ply + 1), false);
             }
+            // A practice's question (asked again) is said by the practice.
+            _ if guide.tells_the_turn => {}
             // The first frame, or another game on the board.
             _ => say(tr.text("told-new-game"), false),
         }
@@ -102,7 +104,11 @@ fn announce_the_game(
     } else if *phase.get() == TurnPhase::AwaitingInput {
         // A board that takes no move (a lesson's step or a question answered) asks nobody's:
         // what the lesson or the practice says last stays what is heard.
-        if guide.takes_moves() && person_here(&the_match, &authority, pos.to_move()) {
+        // The practice says its question itself, and a miss just said is not cut off.
+        if guide.takes_moves()
+            && !guide.tells_the_turn
+            && person_here(&the_match, &authority, pos.to_move())
+        {
             say(
                 tr!(
                     tr,

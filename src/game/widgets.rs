@@ -88,10 +88,12 @@ impl WithinTheScreen for egui::Window<'_> {
         let screen = ctx.content_rect();
         let bar = panel_rect(ctx, SHEET_BAR).map_or(0.0, |bar| screen.max.y - bar.min.y + GAP);
         let room = (screen.height() - bar - DIALOG_CHROME).max(FINGER_TARGET);
+        // Never wider than the screen: a row of buttons wraps instead (a phone held upright).
+        let window = self.max_width(screen.width() - 2.0 * GAP - DIALOG_SIDES);
         let window = if bar > 0.0 {
-            self.anchor(egui::Align2::CENTER_CENTER, [0.0, -bar / 2.0])
+            window.anchor(egui::Align2::CENTER_CENTER, [0.0, -bar / 2.0])
         } else {
-            self
+            window
         };
         window.show(ctx, |ui| {
             take_the_keyboards_focus(ui);
@@ -302,6 +304,9 @@ pub(crate) fn control_words(tr: crate::i18n::Tr, name: &str, kind: &str, state: 
 
 /// The height of a dialog's title bar and margins, in points.
 const DIALOG_CHROME: f32 = 64.0;
+
+/// The width of a dialog's margins and frame on its two sides together, in points.
+const DIALOG_SIDES: f32 = 16.0;
 
 /// A screen narrower than this (in points) is a small one: a phone held upright.
 pub(crate) const SMALL_WIDTH: f32 = 600.0;

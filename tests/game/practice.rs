@@ -19,6 +19,7 @@ use qiguo::game::practice::{Practice, PracticeCommand, Step, exercises};
 use qiguo::game::review::{ReviewShown, Reviewed};
 use qiguo::game::selection::{ClickRefused, Guide};
 use qiguo::game::state::{BoardRefusal, Match, NewGameRequested, UndoRequested};
+use qiguo::game::telling::Announced;
 use qiguo::puzzles::built_in;
 use qiguo_ai::review::{GOOD_ENOUGH, MistakeKind, REVIEW_NODES, chance_after};
 use qiguo_rules::{Game, Kingdom, PlayerInfo, Position, Rules, Seats};
@@ -113,11 +114,40 @@ fn a_blunder_is_asked_again_judged_hinted_solved_and_the_game_comes_back() {
             .all(|p| p.computer.is_none())
     );
 
-    // The blunder again: missed, said with its chance, and taken back.
+    // The blunder again: missed, said with its chance at once, and taken back — the question
+    // asked again without the board's turn told over the miss (its urgent words would cut the
+    // miss off in a reader) nor a new game announced.
     request(&mut app, blunder.played);
-    app.update();
-    settle(&mut app);
-    until_asked(&mut app);
+    let mut said = Vec::new();
+    let start = Instant::now();
+    while !(practice(&app).asks() && practice(&app).missed().is_some()) {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the miss was not asked again: {:?}",
+            practice(&app).step()
+        );
+        app.update();
+        said.extend(messages::<Announced>(&mut app));
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    for _ in 0..10 {
+        app.update();
+        said.extend(messages::<Announced>(&mut app));
+    }
+    let urgent: Vec<&str> = said
+        .iter()
+        .filter(|a| a.urgent)
+        .map(|a| a.words.as_str())
+        .collect();
+    assert_eq!(urgent.len(), 1, "{said:?}");
+    assert!(
+        urgent[0].starts_with(&format!("{} keeps ", blunder.played)),
+        "{said:?}"
+    );
+    assert!(
+        !said.iter().any(|a| a.words.contains("new game")),
+        "{said:?}"
+    );
     assert_eq!(
         practice(&app).missed(),
         Some((blunder.played, Some(blunder.played_chance)))

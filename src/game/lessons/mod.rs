@@ -173,6 +173,7 @@ impl LessonRun {
             active: true,
             goals,
             done: None,
+            tells_the_turn: false,
         }
     }
 }

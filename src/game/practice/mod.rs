@@ -367,6 +367,7 @@ impl Practice {
                         .map_or_else(Vec::new, |e| e.before.position().legal_moves())
                 }),
                 done: Some(BoardRefusal::ExerciseDone),
+                tells_the_turn: true,
             },
             _ => Guide::default(),
         }
@@ -497,10 +498,11 @@ fn ask(
     active.rated = None;
     active.tried = false;
     let heading = heading(exercise, active.at, active.exercises.len(), tr);
-    // Politely: the new game's turn is said urgently as it lands, and this follows it.
+    // At once, as a person's turn is: it is the turn, which the board does not tell besides
+    // (`Guide::tells_the_turn`).
     said.write(Announced {
         words: format!("{heading}. {}", question_words(exercise, tr)),
-        urgent: false,
+        urgent: true,
     });
 }
 

@@ -73,6 +73,10 @@ pub struct Guide {
     /// What a move is answered once the step is done (a lesson's [`BoardRefusal::LessonDone`]
     /// unless its owner says otherwise).
     pub done: Option<BoardRefusal>,
+    /// Its owner says what the board asks (a practice: the question, a miss, the question
+    /// again), so a game it puts on the board and the person's turn on it are not told besides:
+    /// the turn's urgent words would cut off a miss just said.
+    pub tells_the_turn: bool,
 }
 
 impl Guide {

@@ -519,7 +519,7 @@ pub(super) fn game_over(
                     ui.end_row();
                 }
             });
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 if ui.button(tr.text("menu-new-game")).clicked() {
                     form.open = true;
                 }

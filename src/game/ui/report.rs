@@ -109,12 +109,36 @@ pub(super) fn report_window(
         .open(&mut open)
         .frame(frame)
         .default_width(680.0)
+        // As tall as the screen allows: the chart, the mistakes, the table and the turning
+        // points are read one after the other (the window's first frame, before the report is
+        // made, would otherwise set its height).
+        .default_height((screen.height() - 120.0).clamp(200.0, 720.0))
         .max_width(screen.width() - 16.0)
         .max_height((screen.height() - 40.0).max(200.0))
         .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
         .collapsible(false)
         .show(ctx, |ui| {
             crate::game::widgets::take_the_keyboards_focus(ui);
+            // What a person who has just lost wants most, first and outside the scrolling: on a
+            // phone's screen the rest is longer than the screen.
+            if let Some(review) = &review {
+                let questions =
+                    crate::game::practice::questions(review, |k| the_match.computer(k).is_none())
+                        .len();
+                let button = egui::Button::new(
+                    RichText::new(tr!(tr, "practice-start", count = questions)).strong(),
+                );
+                if ui
+                    .add_enabled(questions > 0, button)
+                    .on_hover_text(tr.text("practice-start-hint"))
+                    .on_disabled_hover_text(tr.text("practice-none"))
+                    .clicked()
+                {
+                    practice.write(PracticeCommand::Start);
+                    practising = true;
+                }
+                ui.add_space(4.0);
+            }
             // On a phone's screen the report is longer than the screen: it scrolls.
             egui::ScrollArea::vertical()
                 .max_height((screen.height() - 120.0).max(160.0))
@@ -222,24 +246,6 @@ pub(super) fn report_window(
                     }
                     if let Some(review) = reviewed_chances {
                         mistakes_list(ui, review, &marks, tr, &mut steps);
-                    }
-                    if let Some(review) = &review {
-                        let questions = crate::game::practice::questions(review, |k| {
-                            the_match.computer(k).is_none()
-                        })
-                        .len();
-                        let button = egui::Button::new(
-                            RichText::new(tr!(tr, "practice-start", count = questions)).strong(),
-                        );
-                        if ui
-                            .add_enabled(questions > 0, button)
-                            .on_hover_text(tr.text("practice-start-hint"))
-                            .on_disabled_hover_text(tr.text("practice-none"))
-                            .clicked()
-                        {
-                            practice.write(PracticeCommand::Start);
-                            practising = true;
-                        }
                     }
                     ui.separator();
                     egui::Grid::new("report_table")
