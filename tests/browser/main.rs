@@ -927,3 +927,134 @@ async fn the_game_is_told_to_a_screen_reader() {
     browser.screenshot("reader-puzzle").await;
     browser.close().await;
 }
+
+/// *Learn from your mistakes* on a phone's page, by touch, by keyboard and told to a reader:
+/// the end of a game of one person (Qin) against six Easy computers, kept in the page's
+/// autosave, is resumed; Qin's swordsman, the one stone between Qin's General and Chu's
+/// chancellor, is moved away by two taps and the computer takes the General. The game over,
+/// the page reviews it (its search worker), the report's chart shows the blunder and offers it
+/// again; the position before it is asked, the blunder tapped again is missed (said with its
+/// chance, taken back) and a better move typed in the reader's field is found.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    not(browser_tests),
+    ignore = "needs the web bundle (QIGUO_WEB_BUNDLE, from tools/build-web) and chromium"
+)]
+async fn a_blunder_on_a_phone_is_reviewed_and_asked_again() {
+    use qiguo_rules::{Level, PlayerInfo, Position, Preset, Record, notation::parse_move};
+
+    // Qin's General at a1 behind its swordsman at a3; Chu's chancellor at a5, its General far
+    // away at s19. Chu (a computer) has just moved its General; Qin to move.
+    let text = format!("18rQ/{}rR18/19/wS18/19/wQ18 r", "19/".repeat(13));
+    let start = Position::from_fen(&text, Rules::preset(Preset::Classic)).unwrap();
+    let mut game = Game::new(start);
+    let chu_general = "s19".parse().unwrap();
+    let chu = game
+        .position()
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.from() == Some(chu_general))
+        .expect("a move of Chu's General");
+    game.play(chu).unwrap();
+    let blunder = parse_move("a3b3").unwrap();
+    let taken = parse_move("a5a1").unwrap();
+    let mut lost = game.clone();
+    lost.play(blunder).unwrap();
+    lost.play(taken).unwrap();
+    assert!(
+        lost.outcome().is_some(),
+        "the blunder loses the game at once"
+    );
+    // The better move: the one the review finds best (the page searches the same way).
+    let review = qiguo_ai::review::review(&lost, qiguo_ai::review::REVIEW_NODES);
+    let better = review.moves[1].best;
+    assert_ne!(better, blunder);
+    let players = (0..7)
+        .map(|i| PlayerInfo {
+            name: format!("Player {}", i + 1),
+            computer: (i > 0).then_some(Level::Easy),
+        })
+        .collect();
+    let autosave = Record::from_game(&game, players).to_json();
+    let settings = qiguo::settings::Settings {
+        welcomed: true,
+        ..Default::default()
+    };
+    let settings = serde_json::to_string(&settings).unwrap();
+    // Kept as the page keeps them (a time, a line, the text), before the page's first load.
+    let keep = |key: &str, text: &str| {
+        format!(
+            "try {{ if (!localStorage.getItem({key:?})) localStorage.setItem({key:?}, \
+             Date.now() + '\\n' + {text}); }} catch (e) {{}}",
+            text = serde_json::to_string(text).unwrap()
+        )
+    };
+
+    let server = Served::start(&bundle());
+    let mut phone = Browser::open_phone(390, 844, 3.0).await;
+    phone.record_console().await;
+    phone
+        .before_each_page(&format!(
+            "{}\n{}",
+            keep("/qiguo/data/autosave.json", &autosave),
+            keep("/qiguo/config/settings.json", &settings)
+        ))
+        .await;
+    phone
+        .visit(&format!("{}/?log=qiguo=debug", server.http))
+        .await;
+    phone.wait_for_board().await;
+    phone.wait_for_window_words("Welcome back").await;
+    phone.tap_button("Resume").await;
+    phone.wait_for_title("Qin to move", PATIENCE).await;
+
+    // The blunder, by two taps.
+    let (fx, fy) = phone.locate("a3").await.expect("the swordsman in view");
+    phone.tap(fx, fy).await;
+    phone.wait_frames(3).await;
+    let (tx, ty) = phone.locate("b3").await.expect("its destination in view");
+    phone.tap(tx, ty).await;
+    phone.wait_for_window_words("Game over").await;
+    phone.screenshot("phone-mistake-game-over").await;
+    phone.tap_button("Game report").await;
+    // Reviewed in the page's worker: the chart, the blunder in the list, and the offer.
+    let tree = phone.wait_for_window_words(" · Qin: Blunder").await;
+    assert!(
+        tree.iter()
+            .any(|(_, name)| name.starts_with("Learn from your mistakes (1)")),
+        "the offer: {tree:?}"
+    );
+    phone.wait_frames(5).await;
+    phone.screenshot("phone-mistake-report").await;
+    phone.tap_button("Learn from your mistakes (1)").await;
+    phone
+        .wait_for_words_as_told("Qin to move. You played a3b3 (Blunder): find a better move.")
+        .await;
+    phone
+        .wait_for_title("Learn from your mistakes", PATIENCE)
+        .await;
+    phone.wait_frames(5).await;
+    phone.screenshot("phone-mistake-asked").await;
+
+    // The blunder again, by touch: missed, said with its chance, taken back.
+    let (fx, fy) = phone.locate("a3").await.expect("the swordsman in view");
+    phone.tap(fx, fy).await;
+    phone.wait_frames(3).await;
+    let (tx, ty) = phone.locate("b3").await.expect("its destination in view");
+    phone.tap(tx, ty).await;
+    phone.wait_for_words_as_told("a3b3 keeps ").await;
+    phone.wait_frames(5).await;
+    phone.screenshot("phone-mistake-missed").await;
+
+    // The better move, typed in the reader's field.
+    phone.eval("document.getElementById('qiguo').focus()").await;
+    phone.press("F6", 117).await;
+    phone.type_text(&format!("{better}\n")).await;
+    phone
+        .wait_for_words_as_told(&format!("Found: {better} is the engine's best move"))
+        .await;
+    phone.press("Escape", 27).await;
+    phone.wait_frames(5).await;
+    phone.screenshot("phone-mistake-found").await;
+    phone.close().await;
+}

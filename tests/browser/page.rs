@@ -523,6 +523,47 @@ impl Browser {
         self.wait_frames(3).await;
     }
 
+    /// A finger taps the button of the game's windows that says `label`: found as the keyboard
+    /// finds it (Tab, each widget reached said in the document, the last line read), then tapped
+    /// where the page draws it (`locate("focus")`). At most 40 widgets are passed over.
+    #[allow(dead_code)]
+    pub async fn tap_button(&mut self, label: &str) {
+        let said = format!("{label}, button");
+        let last_said =
+            "(document.getElementById('readerSaid')?.lastElementChild?.textContent) || ''";
+        let mut heard = Vec::new();
+        self.eval(
+            "(document.activeElement === document.body || !document.activeElement) \
+             && document.getElementById('qiguo').focus()",
+        )
+        .await;
+        for _ in 0..40 {
+            self.press("Tab", 9).await;
+            self.wait_frames(2).await;
+            let last = self.eval(last_said).await;
+            let last = last.as_str().unwrap_or_default().to_owned();
+            if last.starts_with(&said) {
+                let (x, y) = self
+                    .locate("focus")
+                    .await
+                    .unwrap_or_else(|| panic!("{label} reached but out of sight"));
+                eprintln!("tapping {label} at {x:.0},{y:.0}; said before: {heard:?}");
+                let name: String = label
+                    .chars()
+                    .filter(|c| c.is_ascii_alphanumeric())
+                    .collect();
+                self.screenshot(&format!("tap-{name}")).await;
+                self.tap(x, y).await;
+                return;
+            }
+            heard.push(last);
+        }
+        panic!(
+            "Tab never reached {said:?}; said: {heard:?}\nthe page's last log lines:\n{}",
+            self.last_logged(40).await
+        );
+    }
+
     /// A finger resting on (`x`, `y`) until frames have seen it rest longer than a long press
     /// (550 ms), then lifted.
     pub async fn long_press(&mut self, x: f64, y: f64) {

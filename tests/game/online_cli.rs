@@ -356,6 +356,75 @@ fn quick_play_from_the_command_line() {
     assert!(err.contains("yourself"), "{err}");
 }
 
+/// Clubs from a terminal: Ann makes one by request, Bo asks to join and is let in, his news
+/// post refused (no organiser), Ann posts, the members listed; a taken name refused in one line.
+#[test]
+fn clubs_from_the_command_line() {
+    let dir = TempDir::new("online-clubs");
+    let (server_dir, ann, bo) = (dir.join("server"), dir.join("ann"), dir.join("bo"));
+    let (listener, port) = loopback();
+    let _srv = server(&server_dir, &listener);
+    let made = online(
+        &ann,
+        port,
+        &[
+            "--name",
+            "Ann",
+            "club",
+            "create",
+            "Jade Hall",
+            "--description",
+            "Tuesdays",
+            "--by-request",
+        ],
+    );
+    assert_eq!(made["name"], "Jade Hall", "{made}");
+    assert_eq!(
+        (made["open"].clone(), made["you"].clone()),
+        (false.into(), "owner".into())
+    );
+    let asked = online(&bo, port, &["--name", "Bo", "club", "join", "jade hall"]);
+    assert_eq!(asked["you"], "asking", "{asked}");
+    let let_in = online(&ann, port, &["club", "accept", "Jade Hall", "bo"]);
+    assert_eq!(let_in["member_count"], 2, "{let_in}");
+    let out = online_output(&bo, port, &["club", "post", "Jade Hall", "Hello"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not_club_organiser"), "{err}");
+    let posted = online(
+        &ann,
+        port,
+        &["club", "post", "Jade Hall", "Tuesday at eight"],
+    );
+    assert_eq!(posted["news"][0]["text"], "Tuesday at eight", "{posted}");
+    let members = online(&bo, port, &["club", "members", "Jade Hall"]);
+    let names: Vec<(&str, &str)> = members["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["name"].as_str().unwrap(), m["role"].as_str().unwrap()))
+        .collect();
+    assert_eq!(names, [("Ann", "owner"), ("Bo", "member")], "{members}");
+    let listed = online(&bo, port, &["club", "list"]);
+    assert_eq!(listed["clubs"][0]["you"], "member", "{listed}");
+    let out = online_output(&bo, port, &["club", "create", "JADE HALL"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("club_name_taken") && err.contains("Jade Hall"),
+        "{err}"
+    );
+    let left = online(&bo, port, &["club", "leave", "Jade Hall"]);
+    assert_eq!(left["clubs"][0]["you"], serde_json::Value::Null, "{left}");
+    // A newcomer's own name is --name, never the club's nor a player's named after it.
+    let cy = dir.join("cy");
+    online(&cy, port, &["--name", "Cy", "club", "join", "Jade Hall"]);
+    online(&cy, port, &["block", "Bo"]);
+    let members = online(&ann, port, &["club", "members", "Jade Hall"]);
+    assert_eq!(members["members"][1]["name"], "Cy", "{members}");
+    assert_eq!(members["members"][1]["role"], "asking", "{members}");
+}
+
 /// Public tables from a terminal: Ann creates one for two, it is listed, Bo sits down and its
 /// game starts; the lobby's counts; a table that cannot be is refused before anything is sent.
 #[test]

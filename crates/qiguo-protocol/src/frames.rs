@@ -12,6 +12,7 @@
 use qiguo_rules::{Kingdom, Record};
 use serde::{Deserialize, Serialize};
 
+use crate::clubs::{ClubAction, ClubListed, ClubNews, ClubSpec, ClubView};
 use crate::lobby::{LobbyView, TableId, TableSpec, TableView};
 use crate::model::{
     GameId, MadeBy, NewGame, Pace, PlayerId, QuickPace, RatingFamily, RatingShown, SeatPlan,
@@ -20,6 +21,7 @@ use crate::refusal::Refusal;
 
 /// The version of these messages. A client speaking another is refused at [`Ask::Hello`].
 ///
+/// 11: clubs ([`Ask::ClubCreate`] and the other `club` requests, [`Event::ClubNews`]).
 /// 10: puzzles from the server's reviewed games ([`Ask::Puzzle`], [`Ask::PuzzleTried`]).
 /// 9: reviews of finished games ([`Ask::Review`], [`Event::ReviewReady`]).
 /// 8: notifications pushed to devices ([`Ask::Push`], [`Ask::Subscribe`], [`Ask::Unsubscribe`]).
@@ -27,7 +29,7 @@ use crate::refusal::Refusal;
 /// 5: e-mail (a hello's `language`, signing in by a link's one-time token, [`Ask::Mail`]).
 /// 4: table talk, holidays (a seat's `away_until`). 3: refusals are codes with parameters ([`Refusal`]) beside the English `why`; events of
 /// unknown types are ignored. 2: presence events. 1: the first.
-pub const PROTOCOL_VERSION: u32 = 10;
+pub const PROTOCOL_VERSION: u32 = 11;
 
 /// The port a server listens on unless told otherwise (the year of the 1206 text, plus 6000).
 pub const DEFAULT_PORT: u16 = 7206;
@@ -186,6 +188,58 @@ pub enum Ask {
         /// Whether the first move was its solution (a hint or the solution asked for before a
         /// move is a miss).
         solved: bool,
+    },
+    /// A new club, owned by the client (answered with [`Answer::Club`]).
+    ClubCreate {
+        /// Its name, description and whether it is open.
+        spec: ClubSpec,
+    },
+    /// Joins an open club, or asks to join one by request (answered with [`Answer::Club`]).
+    ClubJoin {
+        /// The club's name (compared as names are).
+        name: String,
+    },
+    /// Leaves a club, or takes back a request to join it (answered with [`Answer::Clubs`]).
+    ClubLeave {
+        /// The club's name.
+        name: String,
+    },
+    /// A club as it stands (answered with [`Answer::Club`]).
+    Club {
+        /// The club's name.
+        name: String,
+    },
+    /// The client's clubs, then the biggest others (or those whose names hold `search`)
+    /// (answered with [`Answer::Clubs`]).
+    Clubs {
+        /// Part of a club's name to look for.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        search: Option<String>,
+    },
+    /// An organiser lets one who asks in, removes a member, or the owner names or unnames an
+    /// organiser (answered with [`Answer::Club`]).
+    ClubMember {
+        /// The club's name.
+        name: String,
+        /// The player's public name.
+        player: String,
+        /// What to do.
+        action: ClubAction,
+    },
+    /// An organiser posts a line of the club's news: members who want it are told
+    /// ([`Event::ClubNews`], and their devices) (answered with [`Answer::Club`]).
+    ClubPost {
+        /// The club's name.
+        name: String,
+        /// The words.
+        text: String,
+    },
+    /// Whether the client is told of a club's news (answered with [`Answer::Club`]).
+    ClubNewsWanted {
+        /// The club's name.
+        name: String,
+        /// Told, or not.
+        wanted: bool,
     },
     /// The leaderboard of a pace family and one player's rating and history in it (answered
     /// with [`Answer::Ratings`]): the player named `of`, or the client when `None`.
@@ -701,6 +755,14 @@ pub enum Answer {
     Puzzle(Box<PuzzleView>),
     /// What a first try at a puzzle did ([`Ask::PuzzleTried`]).
     PuzzleRated(PuzzleRated),
+    /// A club ([`Ask::ClubCreate`], [`Ask::ClubJoin`], [`Ask::Club`], [`Ask::ClubMember`],
+    /// [`Ask::ClubPost`], [`Ask::ClubNewsWanted`]).
+    Club(Box<ClubView>),
+    /// Clubs: the client's, then others ([`Ask::Clubs`], [`Ask::ClubLeave`]).
+    Clubs {
+        /// The clubs, at most [`crate::clubs::CLUBS_LISTED`].
+        clubs: Vec<ClubListed>,
+    },
     /// A line of table talk was stored: it is line number `n`.
     Said {
         /// Its number (from 0).
@@ -725,6 +787,8 @@ pub enum Answer {
 pub enum Event {
     /// The lobby changed (to a client following it).
     Lobby(Box<LobbyView>),
+    /// A club the client belongs to posted news (to members who want it).
+    ClubNews(ClubNews),
     /// A table the client sits at filled (or its time ran out, computers taking the empty
     /// seats): its game started, with the client seated; open it to play.
     TableStarted {

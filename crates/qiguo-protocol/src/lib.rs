@@ -9,6 +9,7 @@
 
 pub mod calendar;
 pub mod client;
+pub mod clubs;
 pub mod frames;
 pub mod keys;
 pub mod link;

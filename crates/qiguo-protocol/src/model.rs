@@ -498,7 +498,7 @@ pub fn clean_talk(text: &str) -> Result<String, Refusal> {
 
 /// `text` without [unfit characters](unfit_in_name), trimmed: refused `empty` when nothing is
 /// left, `too_long(max)` when more than `max` characters are.
-fn cleaned(
+pub(crate) fn cleaned(
     text: &str,
     max: usize,
     empty: Refusal,

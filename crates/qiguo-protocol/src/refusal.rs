@@ -322,6 +322,78 @@ pub enum Refusal {
     /// The server has no puzzles yet (none of its reviewed games had one).
     #[error("this server has no puzzles yet")]
     NoPuzzles,
+    /// A club needs a name (nothing was left of it once trimmed).
+    #[error("a club needs a name")]
+    ClubNameEmpty,
+    /// A club's name is too long.
+    #[error("a club's name has at most {max} characters")]
+    ClubNameTooLong {
+        /// The most characters a club's name may have.
+        max: u32,
+    },
+    /// A line of a club's news is empty.
+    #[error("nothing to post")]
+    ClubText,
+    /// A club's description or a line of its news is too long.
+    #[error("at most {max} characters")]
+    ClubTextTooLong {
+        /// The most characters.
+        max: u32,
+    },
+    /// Another club has that name (as folded: the same letters in another case or look).
+    #[error("there is already a club called {name}")]
+    ClubNameTaken {
+        /// The name of the club that has it.
+        name: String,
+    },
+    /// No club of that name on this server.
+    #[error("there is no club called {name} on this server")]
+    NoSuchClub {
+        /// The name asked for.
+        name: String,
+    },
+    /// The asker is not a member of the club (nor asking to join).
+    #[error("you are not a member of {name}")]
+    NotInClub {
+        /// The club's name.
+        name: String,
+    },
+    /// Only the club's organisers (or its owner) may do that.
+    #[error("only {name}'s organisers may do that")]
+    NotClubOrganiser {
+        /// The club's name.
+        name: String,
+    },
+    /// Only the club's owner may do that (name or unname organisers, remove an organiser).
+    #[error("only {name}'s owner may do that")]
+    NotClubOwner {
+        /// The club's name.
+        name: String,
+    },
+    /// The player named is not a member of the club (nor asking to join).
+    #[error("{player} is not in the club")]
+    NoClubMember {
+        /// The player's name as asked.
+        player: String,
+    },
+    /// The owner stays in their club, and is not removed from it.
+    #[error("a club's owner stays in it")]
+    ClubOwnerStays,
+    /// The club has as many members as a club may.
+    #[error("the club is full ({max} members)")]
+    ClubFull {
+        /// The most members a club has.
+        max: u32,
+    },
+    /// The club's owner or an organiser blocked the asker (or the asker blocked them).
+    #[error("you cannot join this club")]
+    ClubBlocked,
+    /// The player owns as many clubs as one may.
+    #[error("you own {max} clubs already")]
+    TooManyClubs {
+        /// The most clubs one player owns.
+        max: u32,
+    },
     /// Too many requests of this kind came lately: new players, new games or invitation codes
     /// from the client's address, lines of table talk from the player, or links to confirm an
     /// e-mail address sent to the player or to that address.
@@ -393,6 +465,20 @@ impl Refusal {
             Refusal::TooManyReviewsAsked { .. } => "too_many_reviews_asked",
             Refusal::NoSuchPuzzle { .. } => "no_such_puzzle",
             Refusal::NoPuzzles => "no_puzzles",
+            Refusal::ClubNameEmpty => "club_name_empty",
+            Refusal::ClubNameTooLong { .. } => "club_name_too_long",
+            Refusal::ClubText => "club_text",
+            Refusal::ClubTextTooLong { .. } => "club_text_too_long",
+            Refusal::ClubNameTaken { .. } => "club_name_taken",
+            Refusal::NoSuchClub { .. } => "no_such_club",
+            Refusal::NotInClub { .. } => "not_in_club",
+            Refusal::NotClubOrganiser { .. } => "not_club_organiser",
+            Refusal::NotClubOwner { .. } => "not_club_owner",
+            Refusal::NoClubMember { .. } => "no_club_member",
+            Refusal::ClubOwnerStays => "club_owner_stays",
+            Refusal::ClubFull { .. } => "club_full",
+            Refusal::ClubBlocked => "club_blocked",
+            Refusal::TooManyClubs { .. } => "too_many_clubs",
             Refusal::NoPlayerNamed { .. } => "no_player_named",
             Refusal::Yourself => "yourself",
             Refusal::NameTaken { .. } => "name_taken",
@@ -528,6 +614,32 @@ mod tests {
                 id: "0123456789ab".into(),
             },
             Refusal::NoPuzzles,
+            Refusal::ClubNameEmpty,
+            Refusal::ClubNameTooLong { max: 40 },
+            Refusal::ClubText,
+            Refusal::ClubTextTooLong { max: 500 },
+            Refusal::ClubNameTaken {
+                name: "Jade Hall".into(),
+            },
+            Refusal::NoSuchClub {
+                name: "Jade Hall".into(),
+            },
+            Refusal::NotInClub {
+                name: "Jade Hall".into(),
+            },
+            Refusal::NotClubOrganiser {
+                name: "Jade Hall".into(),
+            },
+            Refusal::NotClubOwner {
+                name: "Jade Hall".into(),
+            },
+            Refusal::NoClubMember {
+                player: "Ann".into(),
+            },
+            Refusal::ClubOwnerStays,
+            Refusal::ClubFull { max: 2000 },
+            Refusal::ClubBlocked,
+            Refusal::TooManyClubs { max: 5 },
             Refusal::NoPlayerNamed { name: "Ann".into() },
             Refusal::Yourself,
             Refusal::NameTaken { name: "Ann".into() },

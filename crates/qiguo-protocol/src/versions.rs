@@ -48,6 +48,14 @@ pub fn knows(version: u32, ask: &Ask) -> bool {
         Ask::Push { .. } | Ask::Subscribe { .. } | Ask::Unsubscribe { .. } => version >= 8,
         Ask::Review { .. } => version >= 9,
         Ask::Puzzle { .. } | Ask::PuzzleTried { .. } => version >= 10,
+        Ask::ClubCreate { .. }
+        | Ask::ClubJoin { .. }
+        | Ask::ClubLeave { .. }
+        | Ask::Club { .. }
+        | Ask::Clubs { .. }
+        | Ask::ClubMember { .. }
+        | Ask::ClubPost { .. }
+        | Ask::ClubNewsWanted { .. } => version >= 11,
         _ => true,
     }
 }
@@ -70,6 +78,7 @@ pub fn frame_for(version: u32, frame: &ServerFrame) -> Option<String> {
 /// A frame of version `from` as version `from - 1` reads it.
 fn step_down(from: u32, value: Value) -> Option<Value> {
     match from {
+        11 => eleven_to_ten(value),
         10 => ten_to_nine(value),
         9 => nine_to_eight(value),
         8 => eight_to_seven(value),
@@ -79,6 +88,24 @@ fn step_down(from: u32, value: Value) -> Option<Value> {
         // Versions before 4 are not served.
         _ => Some(value),
     }
+}
+
+/// Version 11 added clubs: the `club` and `clubs` answers (to requests an older client cannot
+/// send) and the `club_news` event.
+fn eleven_to_ten(value: Value) -> Option<Value> {
+    let kind = value.get("type")?.as_str()?;
+    if kind == "reply"
+        && matches!(
+            value.get("answer")?.get("type")?.as_str()?,
+            "club" | "clubs"
+        )
+    {
+        return None;
+    }
+    if kind == "event" && value.get("event")?.get("type")?.as_str()? == "club_news" {
+        return None;
+    }
+    Some(value)
 }
 
 /// Version 10 added puzzles: the `puzzle` and `puzzle_rated` answers (to the `puzzle` and
@@ -294,6 +321,91 @@ mod tests {
         let text = frame_for(PROTOCOL_VERSION, &done).unwrap();
         assert!(text.contains("\"state\":\"done\""), "{text}");
         assert_eq!(serde_json::from_str::<ServerFrame>(&text).unwrap(), done);
+    }
+
+    #[test]
+    fn a_version_ten_client_asks_of_no_club_and_hears_of_none() {
+        use crate::clubs::{ClubAction, ClubListed, ClubNews, ClubRole, ClubSpec, ClubView};
+        use crate::frames::Event;
+        let asks = [
+            Ask::ClubCreate {
+                spec: ClubSpec {
+                    name: "Jade Hall".into(),
+                    description: String::new(),
+                    open: true,
+                },
+            },
+            Ask::ClubJoin {
+                name: "Jade Hall".into(),
+            },
+            Ask::ClubLeave {
+                name: "Jade Hall".into(),
+            },
+            Ask::Club {
+                name: "Jade Hall".into(),
+            },
+            Ask::Clubs { search: None },
+            Ask::ClubMember {
+                name: "Jade Hall".into(),
+                player: "Ann".into(),
+                action: ClubAction::Accept,
+            },
+            Ask::ClubPost {
+                name: "Jade Hall".into(),
+                text: "Tuesday at eight".into(),
+            },
+            Ask::ClubNewsWanted {
+                name: "Jade Hall".into(),
+                wanted: false,
+            },
+        ];
+        for ask in &asks {
+            assert!(knows(PROTOCOL_VERSION, ask));
+            assert!(!knows(10, ask));
+            let text = serde_json::to_string(ask).unwrap();
+            assert_eq!(&serde_json::from_str::<Ask>(&text).unwrap(), ask);
+        }
+        let news = ClubNews {
+            club: "Jade Hall".into(),
+            by: "Ann".into(),
+            at_ms: 1,
+            text: "Tuesday at eight".into(),
+        };
+        let frames = [
+            ServerFrame::Reply {
+                req: 6,
+                answer: Answer::Club(Box::new(ClubView {
+                    name: "Jade Hall".into(),
+                    description: String::new(),
+                    open: true,
+                    you: Some(ClubRole::Owner),
+                    member_count: 1,
+                    members: Vec::new(),
+                    news: vec![news.clone()],
+                    news_wanted: true,
+                })),
+            },
+            ServerFrame::Reply {
+                req: 7,
+                answer: Answer::Clubs {
+                    clubs: vec![ClubListed {
+                        name: "Jade Hall".into(),
+                        description: String::new(),
+                        open: false,
+                        member_count: 3,
+                        you: None,
+                    }],
+                },
+            },
+            ServerFrame::Event {
+                event: Event::ClubNews(news),
+            },
+        ];
+        for frame in &frames {
+            let text = frame_for(PROTOCOL_VERSION, frame).unwrap();
+            assert_eq!(&serde_json::from_str::<ServerFrame>(&text).unwrap(), frame);
+            assert_eq!(frame_for(10, frame), None);
+        }
     }
 
     #[test]
@@ -544,9 +656,9 @@ mod tests {
         assert!(knows(8, &subscribe));
         assert!(!knows(7, &subscribe));
         assert!(!knows(7, &Ask::Push {}));
-        // Versions 7 and 8 are no longer served (version 10 serves 9), but the steps down
+        // Versions 7 to 9 are no longer served (version 11 serves 10), but the steps down
         // still hold.
-        assert!(served(9) && !served(8) && !served(7));
+        assert!(served(10) && !served(9) && !served(8) && !served(7));
         let answer = ServerFrame::Reply {
             req: 5,
             answer: Answer::Push(PushView {

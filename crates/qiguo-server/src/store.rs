@@ -30,11 +30,13 @@ use sqlx::{AnyPool, Executor, Row};
 use crate::secret::{self, NoRandomness};
 
 pub use crate::model::{Leaver, StoredGame, StoredSeat};
+pub use clubs::{ClubMemberRow, ClubRow};
 pub use conduct::Report;
 use ratings::rating_of;
 pub use ratings::{RatingRecord, RatingStep, Rerated};
 pub use tables::{QuickCounts, StoredTable, Watchable};
 
+mod clubs;
 mod conduct;
 mod games;
 mod group;
@@ -99,6 +101,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "puzzles",
         include_str!("../migrations/0016_puzzles.sql"),
     ),
+    (17, "clubs", include_str!("../migrations/0017_clubs.sql")),
 ];
 
 /// The PostgreSQL channel on which a server says that a game changed (the payload is the
@@ -174,6 +177,9 @@ pub enum Failure {
     /// keep could not be made.
     #[error("database: the commit failed: {0}")]
     Commit(String),
+    /// A stored row holds what no version of the server writes (a damaged database).
+    #[error("database: a row does not read: {0}")]
+    Unreadable(String),
 }
 
 impl From<sqlx::Error> for StoreError {

@@ -13,16 +13,18 @@ pub enum ConductCommand {
     /// Block a player by their public name: quick play and tables never seat you together, and
     /// their table talk is hidden from you; --unblock undoes it.
     Block {
-        /// Their public name.
-        name: String,
+        /// Their public name (not `--name`, which is yours).
+        #[arg(value_name = "NAME")]
+        player: String,
         /// Unblock them instead.
         #[arg(long)]
         unblock: bool,
     },
     /// Report a player to the server's operator, with a reason and the game it is about.
     Report {
-        /// Their public name.
-        name: String,
+        /// Their public name (not `--name`, which is yours).
+        #[arg(value_name = "NAME")]
+        player: String,
         /// Why (at most 500 characters).
         #[arg(long)]
         reason: String,
@@ -36,24 +38,28 @@ impl ConductCommand {
     /// Asks the server: the line to print.
     pub(super) async fn run(&self, client: &mut Client) -> Result<serde_json::Value, OnlineError> {
         match self {
-            ConductCommand::Block { name, unblock } => {
+            ConductCommand::Block { player, unblock } => {
                 let ask = Ask::Block {
-                    name: name.clone(),
+                    name: player.clone(),
                     block: !unblock,
                 };
                 match client.ask(ask).await? {
-                    Answer::Done => Ok(json!({ "name": name, "blocked": !unblock })),
+                    Answer::Done => Ok(json!({ "name": player, "blocked": !unblock })),
                     other => unexpected(other),
                 }
             }
-            ConductCommand::Report { name, reason, game } => {
+            ConductCommand::Report {
+                player,
+                reason,
+                game,
+            } => {
                 let ask = Ask::Report {
-                    name: name.clone(),
+                    name: player.clone(),
                     game: game.clone().map(GameId),
                     reason: reason.clone(),
                 };
                 match client.ask(ask).await? {
-                    Answer::Done => Ok(json!({ "name": name, "reported": true })),
+                    Answer::Done => Ok(json!({ "name": player, "reported": true })),
                     other => unexpected(other),
                 }
             }

@@ -4,10 +4,11 @@
 //! server` is the server crate's command line, `qiguo_server::cli`.)
 //!
 //! A module per concern, as the server's slices: [`games`], [`quick`], [`lobby`] (and public
-//! tables), [`conduct`], [`ratings`], [`holidays`], [`mail`], [`talk`] and [`play`]; each
-//! owns its commands (a `Subcommand` flattened into [`Command`]), checks their arguments and
-//! asks the server. Here: the options, signing in, and the dispatcher.
+//! tables), [`conduct`], [`ratings`], [`puzzles`], [`clubs`], [`holidays`], [`mail`], [`talk`]
+//! and [`play`]; each owns its commands (a `Subcommand` flattened into [`Command`], or under a
+//! word of its own: `club …`), checks their arguments and asks the server. Here: the options, signing in, and the dispatcher.
 
+mod clubs;
 mod conduct;
 mod games;
 mod holidays;
@@ -28,6 +29,7 @@ use qiguo_client::{Client, ClientError, KeyStore, KeysError, SignInError, Trust,
 use qiguo_protocol::{Answer, GameView, MAX_DAYS, MIN_DAYS, Pace, WhenOverdue};
 use qiguo_rules::Kingdom;
 
+pub use self::clubs::ClubCommand;
 pub use self::conduct::ConductCommand;
 pub use self::games::{CreateArgs, GamesCommand};
 pub use self::holidays::HolidaysCommand;
@@ -98,6 +100,9 @@ pub enum Command {
     /// The server's puzzles.
     #[command(flatten)]
     Puzzles(PuzzlesCommand),
+    /// Clubs: make, find, join and leave them; their members, organisers and news.
+    #[command(subcommand)]
+    Club(ClubCommand),
     /// Holidays.
     #[command(flatten)]
     Holidays(HolidaysCommand),
@@ -244,6 +249,7 @@ async fn online(args: &OnlineArgs) -> Result<(), OnlineError> {
         Command::Conduct(conduct) => Some(conduct.run(&mut client).await?),
         Command::Ratings(ratings) => Some(ratings.run(&mut client).await?),
         Command::Puzzles(puzzles) => Some(puzzles.run(&mut client).await?),
+        Command::Club(club) => Some(club.run(&mut client).await?),
         Command::Holidays(holidays) => Some(holidays.run(&mut client).await?),
         Command::Mail(mail) => Some(mail.run(&mut client).await?),
         Command::Talk(talk) => talk.run(&mut client).await?,

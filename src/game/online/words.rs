@@ -118,6 +118,32 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
         }
         Refusal::NoSuchPuzzle { id } => tr!(tr, "server-refusal-no-such-puzzle", id = id.clone()),
         Refusal::NoPuzzles => tr.text("server-refusal-no-puzzles"),
+        Refusal::ClubNameEmpty => tr.text("server-refusal-club-name-empty"),
+        Refusal::ClubNameTooLong { max } => {
+            tr!(tr, "server-refusal-club-name-too-long", max = *max)
+        }
+        Refusal::ClubText => tr.text("server-refusal-club-text"),
+        Refusal::ClubTextTooLong { max } => {
+            tr!(tr, "server-refusal-club-text-too-long", max = *max)
+        }
+        Refusal::ClubNameTaken { name } => {
+            tr!(tr, "server-refusal-club-name-taken", name = name.clone())
+        }
+        Refusal::NoSuchClub { name } => tr!(tr, "server-refusal-no-such-club", name = name.clone()),
+        Refusal::NotInClub { name } => tr!(tr, "server-refusal-not-in-club", name = name.clone()),
+        Refusal::NotClubOrganiser { name } => {
+            tr!(tr, "server-refusal-not-club-organiser", name = name.clone())
+        }
+        Refusal::NotClubOwner { name } => {
+            tr!(tr, "server-refusal-not-club-owner", name = name.clone())
+        }
+        Refusal::NoClubMember { player } => {
+            tr!(tr, "server-refusal-no-club-member", player = player.clone())
+        }
+        Refusal::ClubOwnerStays => tr.text("server-refusal-club-owner-stays"),
+        Refusal::ClubFull { max } => tr!(tr, "server-refusal-club-full", max = *max),
+        Refusal::ClubBlocked => tr.text("server-refusal-club-blocked"),
+        Refusal::TooManyClubs { max } => tr!(tr, "server-refusal-too-many-clubs", max = *max),
         Refusal::LeftLately { seconds } => {
             tr!(
                 tr,

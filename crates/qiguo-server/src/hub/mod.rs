@@ -6,7 +6,8 @@
 //! ([`sign_in`]), the computers and stand-ins ([`computers`]), table talk ([`talk`]), holidays
 //! ([`holidays`]), e-mail ([`mail`]), notifications pushed to devices ([`push`]), the lobby and
 //! its tables ([`lobby`]), quick play ([`quick`]), ratings ([`ratings`]), conduct
-//! ([`conduct`]), what comes after a game ([`after`]), the games' reviews ([`reviews`]) and the changes other servers on the
+//! ([`conduct`]), what comes after a game ([`after`]), the games' reviews ([`reviews`]) and
+//! their puzzles ([`puzzles`]), clubs ([`clubs`]) and the changes other servers on the
 //! same PostgreSQL make ([`replication`]). The hub composes them, runs the clock and the outbox,
 //! and a session hands each request to its slice. A new concern is a new slice here.
 //!
@@ -16,6 +17,7 @@
 
 mod after;
 mod claims;
+mod clubs;
 mod computers;
 mod conduct;
 mod core;
@@ -46,6 +48,8 @@ use qiguo_protocol::{Refusal, clean_name};
 use tokio::sync::{broadcast, watch};
 
 pub(crate) use self::after::After;
+pub(crate) use self::clubs::Clubs;
+pub use self::clubs::PLAYING_WITHIN;
 use self::computers::Computers;
 pub(crate) use self::conduct::Conduct;
 pub(crate) use self::core::{Core, NoticeTimes};
@@ -153,6 +157,7 @@ pub struct Hub {
     pub(crate) after: After,
     pub(crate) reviews: Reviews,
     pub(crate) puzzles: Puzzles,
+    pub(crate) clubs: Clubs,
     /// The other servers' changes, on PostgreSQL.
     replication: Option<Arc<Replication>>,
     store: Store,
@@ -231,6 +236,7 @@ impl Hub {
                 happenings.ended_for_review,
             ),
             puzzles: Puzzles::new(s.clone(), l.clone()),
+            clubs: Clubs::new(core.clone(), s.clone(), l.clone()),
             replication: store
                 .is_postgres()
                 .then(|| Arc::new(Replication::new(core.clone(), s.clone(), l.clone()))),
@@ -381,7 +387,9 @@ impl Hub {
             if seen_at.elapsed() >= SEEN_EVERY {
                 seen_at = tokio::time::Instant::now();
                 hub.core.note_seen().await;
-                if hub.mail.offered() {
+                // Who is online matters to e-mail (not sent to one who is), and across servers
+                // to clubs (their members shown online wherever they are connected).
+                if hub.mail.offered() || hub.store.is_postgres() {
                     hub.core.note_online().await;
                 }
                 let gone = hub.let_go();

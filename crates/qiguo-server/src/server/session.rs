@@ -378,6 +378,20 @@ impl Session {
             Ask::Review { game } => hub.reviews.review(player, game).await,
             Ask::Puzzle { which } => hub.puzzles.puzzle(player, which).await,
             Ask::PuzzleTried { id, solved } => hub.puzzles.tried(player, &id, solved).await,
+            Ask::ClubCreate { spec } => hub.clubs.create(player, &spec).await,
+            Ask::ClubJoin { name } => hub.clubs.join(player, &name).await,
+            Ask::ClubLeave { name } => hub.clubs.leave(player, &name).await,
+            Ask::Club { name } => hub.clubs.show(player, &name).await,
+            Ask::Clubs { search } => hub.clubs.list(player, search.as_deref()).await,
+            Ask::ClubMember {
+                name,
+                player: who,
+                action,
+            } => hub.clubs.member(player, &name, &who, action).await,
+            Ask::ClubPost { name, text } => hub.clubs.post(player, &name, &text).await,
+            Ask::ClubNewsWanted { name, wanted } => {
+                hub.clubs.news_wanted(player, &name, wanted).await
+            }
             Ask::Block { name, block } => {
                 let other = hub.conduct.block(player, &name, block).await?;
                 // Their table talk is hidden from now on, as for a mute.

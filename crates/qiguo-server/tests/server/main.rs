@@ -10,6 +10,7 @@ mod across;
 mod admission;
 mod after;
 mod agreement;
+mod clubs;
 mod conduct;
 mod games;
 mod holidays;
