@@ -932,9 +932,10 @@ async fn the_game_is_told_to_a_screen_reader() {
 /// the end of a game of one person (Qin) against six Easy computers, kept in the page's
 /// autosave, is resumed; Qin's swordsman, the one stone between Qin's General and Chu's
 /// chancellor, is moved away by two taps and the computer takes the General. The game over,
-/// the page reviews it (its search worker), the report's chart shows the blunder and offers it
-/// again; the position before it is asked, the blunder tapped again is missed (said with its
-/// chance, taken back) and a better move typed in the reader's field is found.
+/// the page reviews it (its search worker), the report (opened from the keyboard, as the offer
+/// to resume and the practice are) charts the blunder and offers it again; the position before
+/// it is asked, the blunder tapped again is missed (said with its chance, taken back) and a
+/// better move typed in the reader's field is found.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[cfg_attr(
     not(browser_tests),
@@ -1005,7 +1006,7 @@ async fn a_blunder_on_a_phone_is_reviewed_and_asked_again() {
         .await;
     phone.wait_for_board().await;
     phone.wait_for_window_words("Welcome back").await;
-    phone.tap_button("Resume").await;
+    phone.press_button("Resume").await;
     phone.wait_for_title("Qin to move", PATIENCE).await;
 
     // The blunder, by two taps.
@@ -1016,7 +1017,7 @@ async fn a_blunder_on_a_phone_is_reviewed_and_asked_again() {
     phone.tap(tx, ty).await;
     phone.wait_for_window_words("Game over").await;
     phone.screenshot("phone-mistake-game-over").await;
-    phone.tap_button("Game report").await;
+    phone.press_button("Game report").await;
     // Reviewed in the page's worker: the chart, the blunder in the list, and the offer.
     let tree = phone.wait_for_window_words(" · Qin: Blunder").await;
     assert!(
@@ -1026,7 +1027,7 @@ async fn a_blunder_on_a_phone_is_reviewed_and_asked_again() {
     );
     phone.wait_frames(5).await;
     phone.screenshot("phone-mistake-report").await;
-    phone.tap_button("Learn from your mistakes (1)").await;
+    phone.press_button("Learn from your mistakes (1)").await;
     phone
         .wait_for_words_as_told("Qin to move. You played a3b3 (Blunder): find a better move.")
         .await;
