@@ -448,3 +448,120 @@ fn play_now_takes_a_computers_kingdom_over_in_another_window() {
             >= 2
     });
 }
+
+/// Clubs from the window: Ann's window serves and makes a club by request; Bo's window asks to
+/// join, Ann's lets him in (its club shown lists him asking, then a member) and posts news,
+/// which Bo's window says in a notice and shows in the club read again.
+#[test]
+fn a_club_is_made_joined_and_told_its_news_from_the_windows() {
+    use qiguo::game::online::clubs::{ClubsCommand, OnlineClubs};
+    use qiguo_protocol::clubs::{ClubAction, ClubRole, ClubSpec};
+
+    let mut ann = window("online-clubs-ann", 1);
+    let mut bo = window("online-clubs-bo", 2);
+    for app in [&mut ann, &mut bo] {
+        app.init_resource::<Noticed>()
+            .add_systems(Last, keep_notices);
+    }
+    let url = own_server(&mut ann, "Ann");
+    connect_to(&mut ann, &mut bo, url, "Bo");
+    fn clubs(a: &App) -> &OnlineClubs {
+        a.world().resource::<OnlineClubs>()
+    }
+    let members = |a: &App| -> Vec<(String, ClubRole)> {
+        clubs(a)
+            .shown
+            .as_ref()
+            .map(|c| c.members.iter().map(|m| (m.name.clone(), m.role)).collect())
+            .unwrap_or_default()
+    };
+    send(
+        &mut ann,
+        ClubsCommand::Create(ClubSpec {
+            name: "Jade Hall".into(),
+            description: "Tuesdays".into(),
+            open: false,
+        }),
+    );
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        clubs(a[0])
+            .shown
+            .as_ref()
+            .is_some_and(|c| c.you == Some(ClubRole::Owner))
+            && clubs(a[0]).listed.len() == 1
+    });
+    send(&mut bo, ClubsCommand::Find(Some("jade".into())));
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        clubs(a[1]).listed.len() == 1
+    });
+    assert_eq!(clubs(&bo).listed[0].you, None);
+    send(&mut bo, ClubsCommand::Join("Jade Hall".into()));
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        clubs(a[1])
+            .shown
+            .as_ref()
+            .is_some_and(|c| c.you == Some(ClubRole::Asking))
+    });
+    assert_eq!(clubs(&bo).listed[0].you, Some(ClubRole::Asking));
+    send(&mut ann, ClubsCommand::Show("Jade Hall".into()));
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        members(a[0]).len() == 2
+    });
+    assert_eq!(members(&ann)[1], ("Bo".to_owned(), ClubRole::Asking));
+    send(
+        &mut ann,
+        ClubsCommand::Member {
+            club: "Jade Hall".into(),
+            player: "Bo".into(),
+            action: ClubAction::Accept,
+        },
+    );
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        members(a[0])
+            .get(1)
+            .is_some_and(|m| m.1 == ClubRole::Member)
+    });
+    // Bo shows the club, then Ann posts: Bo's window says it and reads the club again.
+    send(&mut bo, ClubsCommand::Show("Jade Hall".into()));
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        clubs(a[1])
+            .shown
+            .as_ref()
+            .is_some_and(|c| c.you == Some(ClubRole::Member))
+    });
+    send(
+        &mut ann,
+        ClubsCommand::Post("Jade Hall".into(), "Tuesday at eight".into()),
+    );
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        clubs(a[1])
+            .shown
+            .as_ref()
+            .is_some_and(|c| c.news.first().is_some_and(|n| n.text == "Tuesday at eight"))
+    });
+    assert!(
+        bo.world()
+            .resource::<Noticed>()
+            .0
+            .iter()
+            .any(|n| matches!(&n.said,
+            Said::Words(w) if w == "Jade Hall: Tuesday at eight (Ann)")),
+        "the news said in a notice"
+    );
+    // A name taken is refused in Bo's words.
+    send(
+        &mut bo,
+        ClubsCommand::Create(ClubSpec {
+            name: "JADE HALL".into(),
+            description: String::new(),
+            open: true,
+        }),
+    );
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        a[1].world().resource::<Noticed>().0.iter().any(|n| {
+            n.error
+                && matches!(&n.said, Said::Words(w)
+                    if w.contains("There is already a club called Jade Hall"))
+        })
+    });
+}

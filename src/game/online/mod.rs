@@ -18,12 +18,13 @@
 //! The concerns beside the game on the board are plugins of their own, each owning its view,
 //! its requests and their answers, and its section of the *Online…* window: holidays
 //! ([`holidays`]), e-mail ([`mail`]), finished games ([`after`]), conduct ([`conduct`]), the lobby and its tables ([`lobby`]), ratings
-//! ([`ratings`]). A concern asks through
+//! ([`ratings`]), the server's puzzles ([`puzzles`]), clubs ([`clubs`]). A concern asks through
 //! [`Pending::ask`], hears its answers as [`Answered`] and the server's events as [`Told`], asks
 //! what it shows once [`SignedIn`], and adds its section with
 //! [`ui::OnlineSectionApp::add_online_section`].
 
 pub mod after;
+pub mod clubs;
 pub mod conduct;
 mod connect_view;
 mod connection;
@@ -89,6 +90,7 @@ pub(super) fn plugin(app: &mut App) {
         )
         .add_plugins((
             after::plugin,
+            clubs::plugin,
             conduct::plugin,
             holidays::plugin,
             lobby::plugin,

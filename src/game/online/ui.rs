@@ -49,6 +49,8 @@ pub(crate) enum SectionOrder {
     Ratings,
     /// The server's puzzles.
     Puzzles,
+    /// Clubs.
+    Clubs,
     /// Holidays.
     Holidays,
     /// E-mail.
