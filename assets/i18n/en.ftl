@@ -471,7 +471,11 @@ online-puzzles-intro = Positions from the games played here where one move alone
 online-puzzles-rating = Your puzzle rating here: { $rating }
 online-clubs = Clubs
 online-clubs-intro = People who play together again: your clubs, and others to find.
-online-club-line = { $members } members · { $place }
+online-club-line = { $members ->
+        [one] 1 member
+       *[other] { $members } members
+    } · { $place }
+online-club-online = online
 online-club-open = open to anyone
 online-club-by-request = by request
 online-club-owner = owner

@@ -452,7 +452,11 @@ online-puzzles-intro = Ställningar ur partierna som spelats här där bara ett 
 online-puzzles-rating = Ditt problemrankingtal här: { $rating }
 online-clubs = Klubbar
 online-clubs-intro = Folk som spelar ihop igen: dina klubbar, och andra att hitta.
-online-club-line = { $members } medlemmar · { $place }
+online-club-line = { $members ->
+        [one] 1 medlem
+       *[other] { $members } medlemmar
+    } · { $place }
+online-club-online = online
 online-club-open = öppen för alla
 online-club-by-request = efter ansökan
 online-club-owner = ägare

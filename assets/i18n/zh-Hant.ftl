@@ -439,6 +439,7 @@ online-puzzles-rating = 你在這裡的殘局等級分：{ $rating }
 online-clubs = 棋會
 online-clubs-intro = 一起再下棋的人：你的棋會，和可以找到的別的棋會。
 online-club-line = { $members } 個會員 · { $place }
+online-club-online = 在線
 online-club-open = 誰都可以加入
 online-club-by-request = 要請求加入
 online-club-owner = 主人

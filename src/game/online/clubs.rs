@@ -346,72 +346,57 @@ fn shown(
             }
         }
     });
-    egui::Grid::new("club_members")
-        .num_columns(4)
-        .striped(true)
-        .show(ui, |ui| {
-            for m in &club.members {
-                let online = if m.online { "● " } else { "○ " };
-                ui.label(format!("{online}{}", m.name));
-                ui.label(RichText::new(role_text(tr, m.role)).small());
+    // A member a line, wrapped where the screen is narrow (a phone held upright).
+    for m in &club.members {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new(&m.name).strong());
+            ui.label(RichText::new(role_text(tr, m.role)).small());
+            if let Some(rating) = &m.rating {
+                ui.label(RichText::new(rating.points.to_string()).small());
+            }
+            if m.online {
                 ui.label(
-                    m.rating
-                        .as_ref()
-                        .map_or_else(String::new, |r| r.points.to_string()),
+                    RichText::new(tr.text("online-club-online"))
+                        .small()
+                        .color(Color32::from_rgb(130, 210, 130)),
                 );
-                ui.horizontal(|ui| {
-                    if m.playing.is_some() {
-                        ui.label(RichText::new(tr.text("online-club-playing")).small());
+            }
+            if m.playing.is_some() {
+                ui.label(RichText::new(tr.text("online-club-playing")).small());
+            }
+            let mut act = |ui: &mut egui::Ui, id: &str, action: ClubAction| {
+                if ui.small_button(tr.text(id)).clicked() {
+                    asked.write(ClubsCommand::Member {
+                        club: name.clone(),
+                        player: m.name.clone(),
+                        action,
+                    });
+                }
+            };
+            if organises && m.role == ClubRole::Asking {
+                act(ui, "online-club-let-in", ClubAction::Accept);
+            }
+            let may_remove = match m.role {
+                ClubRole::Owner => false,
+                ClubRole::Organiser => club.you == Some(ClubRole::Owner),
+                ClubRole::Member | ClubRole::Asking => organises,
+            };
+            if may_remove {
+                act(ui, "online-club-remove", ClubAction::Remove);
+            }
+            if club.you == Some(ClubRole::Owner) {
+                match m.role {
+                    ClubRole::Member => {
+                        act(ui, "online-club-make-organiser", ClubAction::Organiser);
                     }
-                    let act = |ui: &mut egui::Ui, id: &str, action: ClubAction| {
-                        ui.small_button(tr.text(id))
-                            .clicked()
-                            .then(|| ClubsCommand::Member {
-                                club: name.clone(),
-                                player: m.name.clone(),
-                                action,
-                            })
-                    };
-                    let mut chosen = None;
-                    if organises && m.role == ClubRole::Asking {
-                        chosen = chosen.or(act(ui, "online-club-let-in", ClubAction::Accept));
-                    }
-                    let may_remove = match m.role {
-                        ClubRole::Owner => false,
-                        ClubRole::Organiser => club.you == Some(ClubRole::Owner),
-                        ClubRole::Member | ClubRole::Asking => organises,
-                    };
-                    if may_remove {
-                        chosen = chosen.or(act(ui, "online-club-remove", ClubAction::Remove));
-                    }
-                    if club.you == Some(ClubRole::Owner) {
-                        match m.role {
-                            ClubRole::Member => {
-                                chosen = chosen.or(act(
-                                    ui,
-                                    "online-club-make-organiser",
-                                    ClubAction::Organiser,
-                                ));
-                            }
-                            ClubRole::Organiser => {
-                                chosen = chosen.or(act(
-                                    ui,
-                                    "online-club-make-member",
-                                    ClubAction::Member,
-                                ));
-                            }
-                            _ => {}
-                        }
-                    }
-                    if let Some(command) = chosen {
-                        asked.write(command);
-                    }
-                });
-                ui.end_row();
+                    ClubRole::Organiser => act(ui, "online-club-make-member", ClubAction::Member),
+                    _ => {}
+                }
             }
         });
+    }
     if organises {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.add(
                 egui::TextEdit::singleline(&mut form.news)
                     .hint_text(tr.text("online-club-news-hint"))
