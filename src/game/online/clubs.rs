@@ -206,6 +206,21 @@ fn role_text(tr: Tr, role: ClubRole) -> String {
     })
 }
 
+/// A club's members and the player's place in it (or how one joins it).
+fn club_line(tr: Tr, members: u32, you: Option<ClubRole>, open: bool) -> String {
+    let place = you.map_or_else(
+        || {
+            tr.text(if open {
+                "online-club-open"
+            } else {
+                "online-club-by-request"
+            })
+        },
+        |role| role_text(tr, role),
+    );
+    tr!(tr, "online-club-line", members = members, place = place)
+}
+
 /// The section: my clubs and others found, a club shown, a new club.
 fn section(
     InMut(ui): InMut<egui::Ui>,
@@ -229,22 +244,7 @@ fn section(
                     if ui.button(&c.name).clicked() {
                         asked.write(ClubsCommand::Show(c.name.clone()));
                     }
-                    let place = c.you.map_or_else(
-                        || {
-                            tr.text(if c.open {
-                                "online-club-open"
-                            } else {
-                                "online-club-by-request"
-                            })
-                        },
-                        |role| role_text(tr, role),
-                    );
-                    ui.label(weak(tr!(
-                        tr,
-                        "online-club-line",
-                        members = c.member_count,
-                        place = place
-                    )));
+                    ui.label(weak(club_line(tr, c.member_count, c.you, c.open)));
                 });
             }
             ui.horizontal(|ui| {
@@ -305,19 +305,7 @@ fn shown(
     }
     let organises = club.you.is_some_and(ClubRole::organises);
     ui.horizontal_wrapped(|ui| {
-        ui.label(tr!(
-            tr,
-            "online-club-line",
-            members = club.member_count,
-            place = club.you.map_or_else(
-                || tr.text(if club.open {
-                    "online-club-open"
-                } else {
-                    "online-club-by-request"
-                }),
-                |role| role_text(tr, role)
-            )
-        ));
+        ui.label(club_line(tr, club.member_count, club.you, club.open));
         match club.you {
             None => {
                 let join = if club.open {

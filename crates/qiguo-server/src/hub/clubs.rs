@@ -79,11 +79,8 @@ impl Clubs {
         // Blocks both ways with whoever runs it.
         let apart = self.store.kept_apart(player).await?;
         if !apart.is_empty() {
-            let members = self.store.club_members(&club.id, i64::MAX).await?;
-            if members
-                .iter()
-                .any(|m| m.role.organises() && apart.contains(&m.player))
-            {
+            let organisers = self.store.club_organisers(&club.id).await?;
+            if organisers.iter().any(|o| apart.contains(o)) {
                 return Err(Refusal::ClubBlocked);
             }
         }

@@ -84,6 +84,26 @@ fn like_escaped(text: &str) -> String {
     escaped
 }
 
+/// Refused `club_full` when club `club` has [`MAX_CLUB_MEMBERS`] members already (in `tx`, which
+/// then adds one).
+async fn room_for_a_member(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    club: &str,
+) -> Result<(), StoreError> {
+    let members: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM club_members WHERE club = $1 AND role <> 'asking'",
+    )
+    .bind(club)
+    .fetch_one(&mut **tx)
+    .await?;
+    if members >= i64::from(MAX_CLUB_MEMBERS) {
+        return Err(StoreError::Refused(Refusal::ClubFull {
+            max: MAX_CLUB_MEMBERS,
+        }));
+    }
+    Ok(())
+}
+
 impl Store {
     /// A new club owned by `owner` (its first member), `spec` already cleaned: refused when
     /// another has its name as folded, or when `owner` owns [`MAX_CLUBS_OWNED`] already.
@@ -186,6 +206,18 @@ impl Store {
         role.as_deref().map(role_of).transpose()
     }
 
+    /// Who runs club `club`: its owner and organisers.
+    pub async fn club_organisers(&self, club: &str) -> Result<Vec<PlayerId>, StoreError> {
+        let players: Vec<String> = sqlx::query_scalar(
+            "SELECT player FROM club_members WHERE club = $1 \
+             AND role IN ('owner', 'organiser') ORDER BY player",
+        )
+        .bind(club)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(players.into_iter().map(PlayerId).collect())
+    }
+
     /// The members of club `club` and those asking to join, with their live ratings, when they
     /// were last online and the unfinished game each moved in since `playing_since` (ms).
     pub async fn club_members(
@@ -246,17 +278,7 @@ impl Store {
             return role_of(&had);
         }
         if role.belongs() {
-            let members: i64 = sqlx::query_scalar(
-                "SELECT COUNT(*) FROM club_members WHERE club = $1 AND role <> 'asking'",
-            )
-            .bind(club)
-            .fetch_one(&mut *tx)
-            .await?;
-            if members >= i64::from(MAX_CLUB_MEMBERS) {
-                return Err(StoreError::Refused(Refusal::ClubFull {
-                    max: MAX_CLUB_MEMBERS,
-                }));
-            }
+            room_for_a_member(&mut tx, club).await?;
         }
         sqlx::query(
             "INSERT INTO club_members (club, player, role, news, since_ms) \
@@ -284,17 +306,7 @@ impl Store {
     ) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
         if !from.belongs() && to.belongs() {
-            let members: i64 = sqlx::query_scalar(
-                "SELECT COUNT(*) FROM club_members WHERE club = $1 AND role <> 'asking'",
-            )
-            .bind(club)
-            .fetch_one(&mut *tx)
-            .await?;
-            if members >= i64::from(MAX_CLUB_MEMBERS) {
-                return Err(StoreError::Refused(Refusal::ClubFull {
-                    max: MAX_CLUB_MEMBERS,
-                }));
-            }
+            room_for_a_member(&mut tx, club).await?;
         }
         let changed = sqlx::query(
             "UPDATE club_members SET role = $4 WHERE club = $1 AND player = $2 AND role = $3",
