@@ -88,3 +88,5 @@ push-turn-body = The game of { $players }, after move { $moves }.
 push-reminder-body = The game of { $players }: your turn runs out on { $deadline } (UTC).
 push-end-body = The game of { $players } is over after { $moves } moves.
 push-review-body = The game of { $players }: every move searched, your mistakes marked.
+push-club-news-title = { $club }: news
+push-club-news-body = { $text } ({ $by })

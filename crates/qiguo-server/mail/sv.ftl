@@ -86,3 +86,5 @@ push-turn-body = Partiet mellan { $players }, efter drag { $moves }.
 push-reminder-body = Partiet mellan { $players }: din tur går ut { $deadline } (UTC).
 push-end-body = Partiet mellan { $players } är slut efter { $moves } drag.
 push-review-body = Partiet mellan { $players }: varje drag genomräknat, dina misstag markerade.
+push-club-news-title = { $club }: nyheter
+push-club-news-body = { $text } ({ $by })

@@ -85,3 +85,5 @@ push-turn-body = { $players } 的對局，已走 { $moves } 步。
 push-reminder-body = { $players } 的對局：您這一步於 { $deadline }（UTC）到期。
 push-end-body = { $players } 的對局走了 { $moves } 步後結束。
 push-review-body = { $players } 的對局：每一步都已算過，您的失誤已標出。
+push-club-news-title = { $club }：消息
+push-club-news-body = { $text }（{ $by }）

@@ -96,6 +96,9 @@ pub enum MailKind {
     Review,
     /// A notification: a game's review is ready.
     PushReview,
+    /// A notification: a club of the player's posted news (the row's `game_id` holds the news
+    /// line's id).
+    PushClubNews,
 }
 
 impl MailKind {
@@ -112,6 +115,7 @@ impl MailKind {
             MailKind::PushEnd => "push-end",
             MailKind::Review => "review",
             MailKind::PushReview => "push-review",
+            MailKind::PushClubNews => "push-club-news",
         }
     }
 
@@ -119,7 +123,11 @@ impl MailKind {
     pub fn pushed(self) -> bool {
         matches!(
             self,
-            MailKind::PushTurn | MailKind::PushReminder | MailKind::PushEnd | MailKind::PushReview
+            MailKind::PushTurn
+                | MailKind::PushReminder
+                | MailKind::PushEnd
+                | MailKind::PushReview
+                | MailKind::PushClubNews
         )
     }
 
@@ -146,6 +154,7 @@ impl MailKind {
             MailKind::PushEnd,
             MailKind::Review,
             MailKind::PushReview,
+            MailKind::PushClubNews,
         ]
         .into_iter()
         .find(|k| k.code() == code)

@@ -323,6 +323,9 @@ impl Push {
         let language = MailLanguage::from_code(language.as_deref());
         let now = self.store.now();
         let connected = self.core.connected(player, online_ms, now);
+        if out.kind == MailKind::PushClubNews {
+            return self.club_news(out, language, connected).await;
+        }
         let Some(id) = &out.game else {
             return Ok(Decided::Drop("no game"));
         };
@@ -369,6 +372,65 @@ impl Push {
                 .collect();
         Ok(Decided::Push(message, urgency, topic))
     }
+}
+
+impl Push {
+    /// The notification of a line of a club's news: not to a player connected (they were told
+    /// at once), nor to one who left the club or no longer wants its news.
+    async fn club_news(
+        &self,
+        out: &Outgoing,
+        language: MailLanguage,
+        connected: bool,
+    ) -> Result<Decided, StoreError> {
+        let Some(id) = &out.news else {
+            return Ok(Decided::Drop("no news"));
+        };
+        let Some((news, wanted)) = self.store.club_news_line(id, &out.player).await? else {
+            return Ok(Decided::Drop("no such news"));
+        };
+        if !wanted {
+            return Ok(Decided::Drop("news not wanted"));
+        }
+        if connected {
+            return Ok(Decided::Drop("told while connected"));
+        }
+        let args = [
+            ("club", news.club.clone()),
+            ("by", news.by.clone()),
+            ("text", news.text.clone()),
+        ];
+        let message = serde_json::json!({
+            "title": language.text("push-club-news-title", &args),
+            "body": language.text("push-club-news-body", &args),
+            "url": "/",
+            "tag": format!("qiguo-club-{}", topic_of(&news.club)),
+            "kind": out.kind.code(),
+        })
+        .to_string();
+        // One topic a club: a newer line replaces an older one a push service still holds.
+        Ok(Decided::Push(
+            message,
+            Urgency::Normal,
+            topic_of(&news.club),
+        ))
+    }
+}
+
+/// A push topic (at most 32 URL-safe characters) made of `text`'s letters and digits, with a
+/// short hash of the whole so that names differing elsewhere stay apart.
+fn topic_of(text: &str) -> String {
+    // FNV-1a: the same on every server and in every release.
+    let hash = text.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    let hash = format!("{hash:08x}");
+    let letters: String = text
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .take(32 - hash.len())
+        .collect();
+    format!("{letters}{hash}")
 }
 
 /// The push service of an endpoint, for the log (its host: the rest of it names the device).

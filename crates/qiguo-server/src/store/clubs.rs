@@ -418,6 +418,21 @@ impl Store {
         .bind(&club.id)
         .fetch_all(&mut *tx)
         .await?;
+        // A notification for each reader (the poster aside) with a device to push to, written
+        // with the news: whether it goes is decided when it is due (not to one connected).
+        sqlx::query(
+            "INSERT INTO mail_outbox (kind, player, game_id, ply, made_ms, not_before_ms) \
+             SELECT 'push-club-news', m.player, $1, 0, $2, $2 FROM club_members m \
+             WHERE m.club = $3 AND m.news = 1 AND m.role <> 'asking' AND m.player <> $4 \
+             AND EXISTS (SELECT 1 FROM push_subscriptions d WHERE d.player = m.player) \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(&id)
+        .bind(now)
+        .bind(&club.id)
+        .bind(&by.0)
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         Ok((
             ClubNews {
@@ -428,6 +443,39 @@ impl Store {
             },
             readers.into_iter().map(PlayerId).collect(),
         ))
+    }
+
+    /// The line of news `id`, and whether `player` still wants to be told of it (a member of
+    /// its club who wants its news); `None` when it is gone.
+    pub async fn club_news_line(
+        &self,
+        id: &str,
+        player: &PlayerId,
+    ) -> Result<Option<(ClubNews, bool)>, StoreError> {
+        let row = sqlx::query(
+            "SELECT c.name AS club, p.name AS by_name, n.at_ms, n.text, \
+             (SELECT COUNT(*) FROM club_members m WHERE m.club = n.club AND m.player = $2 \
+              AND m.news = 1 AND m.role <> 'asking') AS wanted \
+             FROM club_news n JOIN clubs c ON c.id = n.club \
+             JOIN players p ON p.id = n.by_player WHERE n.id = $1",
+        )
+        .bind(id)
+        .bind(&player.0)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let wanted: i64 = row.try_get("wanted")?;
+        Ok(Some((
+            ClubNews {
+                club: row.try_get("club")?,
+                by: row.try_get("by_name")?,
+                at_ms: row.try_get("at_ms")?,
+                text: row.try_get("text")?,
+            },
+            wanted > 0,
+        )))
     }
 
     /// Club `club`'s latest news, the newest first, at most `limit`.

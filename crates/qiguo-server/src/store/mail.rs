@@ -95,12 +95,25 @@ pub struct Outgoing {
     pub player: PlayerId,
     /// The game it is about, if any.
     pub game: Option<GameId>,
+    /// The line of a club's news it tells of ([`MailKind::PushClubNews`]).
+    pub news: Option<String>,
     /// The move number (or, for e-mails of no game, a number keeping rows apart).
     pub ply: i64,
     /// The address a confirmation is for.
     pub address: Option<String>,
     /// Tries so far.
     pub attempts: u32,
+}
+
+impl Outgoing {
+    /// What the row is about as the outbox keys it: the game's id, the news line's, or none.
+    fn about(&self) -> &str {
+        match (&self.game, &self.news) {
+            (Some(game), _) => &game.0,
+            (None, Some(news)) => news,
+            (None, None) => "",
+        }
+    }
 }
 
 /// What became of an e-mail.
@@ -498,11 +511,18 @@ impl Store {
             let Some(kind) = MailKind::from_code(&kind) else {
                 continue;
             };
-            let game: String = r.try_get("game_id")?;
+            let about: String = r.try_get("game_id")?;
+            // The column names what the row is about: a game, or a line of a club's news.
+            let (game, news) = match kind {
+                _ if about.is_empty() => (None, None),
+                MailKind::PushClubNews => (None, Some(about)),
+                _ => (Some(GameId(about)), None),
+            };
             claimed.push(Outgoing {
                 kind,
                 player: PlayerId(r.try_get("player")?),
-                game: (!game.is_empty()).then_some(GameId(game)),
+                game,
+                news,
                 ply: r.try_get("ply")?,
                 address: r.try_get("address")?,
                 attempts: count(&r, "attempts")?,
@@ -570,7 +590,7 @@ impl Store {
         .bind(why)
         .bind(mail.kind.code())
         .bind(&mail.player.0)
-        .bind(mail.game.as_ref().map_or("", |g| g.0.as_str()))
+        .bind(mail.about())
         .bind(mail.ply)
         .execute(&self.pool)
         .await?;

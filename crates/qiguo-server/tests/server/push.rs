@@ -500,3 +500,111 @@ async fn a_server_without_push_offers_none() {
         Err(Refusal::NoPush)
     );
 }
+
+/// A club's news reaches the devices of a member away who wants it, in their language, and no
+/// one else's: not the device of a member connected (told at once), nor of one who asked for no
+/// news, nor the poster's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn club_news_reaches_a_member_away_on_their_device() {
+    use qiguo_server::protocol::clubs::{ClubSpec, ClubView};
+    let dir = TempDir::new("push-club");
+    let service = PushService::start(vec![
+        Device::new(11, "/device/ann"),
+        Device::new(13, "/device/bo"),
+        Device::new(15, "/device/cy"),
+        Device::new(17, "/device/dee"),
+    ])
+    .await;
+    let lines = Lines::default();
+    let server = pushing_server(&sqlite(&dir), &lines).await;
+    let url = server.url();
+    let club = "Tuesday Seven";
+    let view = |answer: Answer| match answer {
+        Answer::Club(view) => *view,
+        other => panic!("{other:?}"),
+    };
+    let (mut ann, _) = newcomer(&url, "Ann").await;
+    ann.ask(Ask::ClubCreate {
+        spec: ClubSpec {
+            name: club.into(),
+            description: String::new(),
+            open: true,
+        },
+    })
+    .await
+    .unwrap();
+    let (mut bo, _) = qiguo_client::connect_in(
+        &url,
+        Identity::New { name: "Bo".into() },
+        Some("sv"),
+        &Trust::default(),
+    )
+    .await
+    .unwrap();
+    let (mut cy, _) = newcomer(&url, "Cy").await;
+    let (mut dee, _) = newcomer(&url, "Dee").await;
+    for (client, seed, path) in [
+        (&mut ann, 11, "/device/ann"),
+        (&mut bo, 13, "/device/bo"),
+        (&mut cy, 15, "/device/cy"),
+        (&mut dee, 17, "/device/dee"),
+    ] {
+        // Ann owns it already: her asking to join changes nothing.
+        client
+            .ask(Ask::ClubJoin { name: club.into() })
+            .await
+            .unwrap();
+        asked(client, Device::new(seed, path).subscribe(&service))
+            .await
+            .unwrap();
+    }
+    let cy_view: ClubView = view(
+        cy.ask(Ask::ClubNewsWanted {
+            name: club.into(),
+            wanted: false,
+        })
+        .await
+        .unwrap(),
+    );
+    assert!(!cy_view.news_wanted);
+    drop(bo);
+    // Ann's view of the club says when the server knows Bo is gone.
+    let mut away = false;
+    for _ in 0..600 {
+        let shown = view(ann.ask(Ask::Club { name: club.into() }).await.unwrap());
+        if shown.members.iter().any(|m| m.name == "Bo" && !m.online) {
+            away = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(away, "Bo's going was noticed within 30 s");
+    ann.ask(Ask::ClubPost {
+        name: club.into(),
+        text: "Tonight at eight, tables of seven".into(),
+    })
+    .await
+    .unwrap();
+    eventually("Bo's device notified", || {
+        !service.to("/device/bo").is_empty()
+    })
+    .await;
+    logged(&lines, "told while connected").await;
+    let got = service.to("/device/bo").remove(0);
+    let message = got.message.expect("decrypted with Bo's key");
+    assert_eq!(message["title"], "Tuesday Seven: nyheter", "{message}");
+    assert_eq!(message["body"], "Tonight at eight, tables of seven (Ann)");
+    assert_eq!(message["kind"], "push-club-news");
+    assert_eq!(got.headers["urgency"], "normal");
+    let topic = &got.headers["topic"];
+    assert!(
+        topic.starts_with("TuesdaySeven") && topic.len() <= 32,
+        "{topic}"
+    );
+    assert!(got.claims.is_ok());
+    // Dee was connected (told at once), Cy wants no news, Ann posted it.
+    for other in ["/device/ann", "/device/cy", "/device/dee"] {
+        assert!(service.to(other).is_empty(), "{other} was sent the news");
+    }
+    drop((cy, dee));
+}
