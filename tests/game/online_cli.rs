@@ -425,6 +425,125 @@ fn clubs_from_the_command_line() {
     assert_eq!(members["members"][1]["role"], "asking", "{members}");
 }
 
+/// Club evenings from a terminal: Ann sets one a day ahead (a past time refused before anything
+/// is sent, a member's refused by the server), Bo says he comes, lists it, writes it as a
+/// calendar file and says he no longer comes; Ann calls it off. A club's own table is created,
+/// shown in the club and not among the public tables.
+#[test]
+fn evenings_from_the_command_line() {
+    let dir = TempDir::new("online-evenings");
+    let (server_dir, ann, bo) = (dir.join("server"), dir.join("ann"), dir.join("bo"));
+    let (listener, port) = loopback();
+    let _srv = server(&server_dir, &listener);
+    online(
+        &ann,
+        port,
+        &["--name", "Ann", "club", "create", "Jade Hall"],
+    );
+    online(&bo, port, &["--name", "Bo", "club", "join", "Jade Hall"]);
+    let tomorrow = jiff::Timestamp::now()
+        .checked_add(jiff::SignedDuration::from_hours(24))
+        .unwrap();
+    let at = tomorrow
+        .to_zoned(jiff::tz::TimeZone::fixed(jiff::tz::offset(8)))
+        .strftime("%Y-%m-%dT%H:%M:%S%:z")
+        .to_string();
+    let past = online_output(
+        &ann,
+        port,
+        &[
+            "evening",
+            "create",
+            "--club",
+            "Jade Hall",
+            "--at",
+            "2020-01-01T19:00:00Z",
+        ],
+    );
+    assert_eq!(past.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&past.stderr);
+    assert!(err.contains("--at") && err.contains("passed"), "{err}");
+    let set = online(
+        &ann,
+        port,
+        &[
+            "evening",
+            "create",
+            "--club",
+            "Jade Hall",
+            "--at",
+            &at,
+            "--pace",
+            "brisk",
+            "--seating",
+            "at-random",
+            "--level",
+            "easy",
+        ],
+    );
+    assert_eq!(set["state"], "planned", "{set}");
+    assert_eq!(set["play"]["seating"], "at_random", "{set}");
+    assert_eq!(
+        set["at_ms"],
+        tomorrow.as_millisecond() / 1000 * 1000,
+        "{set}"
+    );
+    let id = set["id"].as_str().unwrap().to_owned();
+    let out = online_output(
+        &bo,
+        port,
+        &["evening", "create", "--club", "Jade Hall", "--at", &at],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("not_club_organiser"),
+        "{err}"
+    );
+    let comes = online(&bo, port, &["evening", "come", &id]);
+    assert_eq!(comes["you_come"], true, "{comes}");
+    assert_eq!(comes["coming"], serde_json::json!(["Bo"]));
+    let listed = online(&bo, port, &["evening", "list", "--club", "jade hall"]);
+    assert_eq!(listed["evenings"][0]["id"], id.as_str(), "{listed}");
+    assert!(
+        listed["evenings"][0]["at"].as_str().unwrap().len() >= 25,
+        "{listed}"
+    );
+    let file = dir.join("evening.ics");
+    let written = online(
+        &bo,
+        port,
+        &["evening", "calendar", &id, file.to_str().unwrap()],
+    );
+    assert_eq!(written["evening"], id.as_str(), "{written}");
+    let ics = std::fs::read_to_string(&file).unwrap();
+    assert!(ics.starts_with("BEGIN:VCALENDAR\r\n"), "{ics}");
+    assert!(ics.contains(&format!("UID:{id}@127.0.0.1\r\n")), "{ics}");
+    let utc = tomorrow.strftime("%Y%m%dT%H%M%SZ").to_string();
+    assert!(ics.contains(&format!("DTSTART:{utc}\r\n")), "{ics}");
+    let table = online(
+        &bo,
+        port,
+        &["table", "create", "--people", "2", "--club", "Jade Hall"],
+    );
+    assert_eq!(table["club"], "Jade Hall", "{table}");
+    let shown = online(&ann, port, &["club", "show", "Jade Hall"]);
+    assert_eq!(shown["tables"][0]["table"], table["table"], "{shown}");
+    assert_eq!(shown["evenings"][0]["evening"], id.as_str(), "{shown}");
+    assert_eq!(shown["evenings"][0]["coming"], 1, "{shown}");
+    let public = online(&ann, port, &["tables"]);
+    assert_eq!(public["tables"], serde_json::json!([]), "{public}");
+    let not = online(&bo, port, &["evening", "come", &id, "--not"]);
+    assert_eq!(not["you_come"], false, "{not}");
+    let off = online(&ann, port, &["evening", "cancel", &id]);
+    assert_eq!(off["state"], "cancelled", "{off}");
+    let out = online_output(&bo, port, &["evening", "come", &id]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("evening_over"),
+        "{err}"
+    );
+}
+
 /// Public tables from a terminal: Ann creates one for two, it is listed, Bo sits down and its
 /// game starts; the lobby's counts; a table that cannot be is refused before anything is sent.
 #[test]

@@ -6,6 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::evenings::EveningView;
+use crate::lobby::TableView;
 use crate::model::{GameId, PlayerId, RatingShown, cleaned};
 use crate::refusal::Refusal;
 
@@ -183,6 +185,12 @@ pub struct ClubView {
     /// Whether the asker is told of its news (members only).
     #[serde(default)]
     pub news_wanted: bool,
+    /// Its own open tables, to sit at (members only).
+    #[serde(default)]
+    pub tables: Vec<TableView>,
+    /// Its evenings to come and under way, the soonest first (members only).
+    #[serde(default)]
+    pub evenings: Vec<EveningView>,
 }
 
 /// A club as a list shows it.

@@ -13,6 +13,7 @@ use qiguo_rules::{Kingdom, Record};
 use serde::{Deserialize, Serialize};
 
 use crate::clubs::{ClubAction, ClubListed, ClubNews, ClubSpec, ClubView};
+use crate::evenings::{EveningId, EveningSpec, EveningView};
 use crate::lobby::{LobbyView, TableId, TableSpec, TableView};
 use crate::model::{
     GameId, MadeBy, NewGame, Pace, PlayerId, QuickPace, RatingFamily, RatingShown, SeatPlan,
@@ -21,6 +22,9 @@ use crate::refusal::Refusal;
 
 /// The version of these messages. A client speaking another is refused at [`Ask::Hello`].
 ///
+/// 12: club evenings ([`Ask::EveningCreate`] and the other `evening` requests,
+/// [`Event::EveningSeated`]); a club's own tables (a table spec's `club`), shown with its coming
+/// evenings in its view.
 /// 11: clubs ([`Ask::ClubCreate`] and the other `club` requests, [`Event::ClubNews`]).
 /// 10: puzzles from the server's reviewed games ([`Ask::Puzzle`], [`Ask::PuzzleTried`]).
 /// 9: reviews of finished games ([`Ask::Review`], [`Event::ReviewReady`]).
@@ -29,7 +33,7 @@ use crate::refusal::Refusal;
 /// 5: e-mail (a hello's `language`, signing in by a link's one-time token, [`Ask::Mail`]).
 /// 4: table talk, holidays (a seat's `away_until`). 3: refusals are codes with parameters ([`Refusal`]) beside the English `why`; events of
 /// unknown types are ignored. 2: presence events. 1: the first.
-pub const PROTOCOL_VERSION: u32 = 11;
+pub const PROTOCOL_VERSION: u32 = 12;
 
 /// The port a server listens on unless told otherwise (the year of the 1206 text, plus 6000).
 pub const DEFAULT_PORT: u16 = 7206;
@@ -154,6 +158,10 @@ pub enum Ask {
     CreateTable {
         /// The table.
         table: TableSpec,
+        /// A club's own table (its name; the client a member): shown in the club's view, not
+        /// the lobby, and only its members sit at it (version 12).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        club: Option<String>,
     },
     /// Sit at an open table (answered with [`Answer::Table`]); the one who fills it starts its
     /// game.
@@ -240,6 +248,32 @@ pub enum Ask {
         name: String,
         /// Told, or not.
         wanted: bool,
+    },
+    /// Sets an evening of a club (an organiser; answered with [`Answer::Evening`]).
+    EveningCreate {
+        /// The club, the time and what it plays.
+        spec: EveningSpec,
+    },
+    /// Says the client comes to an evening, or no longer (a member; answered with
+    /// [`Answer::Evening`]). Coming once it has begun seats the client at once, in a computer's
+    /// kingdom of one of its games.
+    EveningCome {
+        /// The evening.
+        evening: EveningId,
+        /// Comes, or not.
+        coming: bool,
+    },
+    /// Calls an evening off before it begins (an organiser; answered with [`Answer::Evening`]).
+    EveningCancel {
+        /// The evening.
+        evening: EveningId,
+    },
+    /// The evenings to come and under way of a club, or of all the client's clubs (answered
+    /// with [`Answer::Evenings`]).
+    Evenings {
+        /// The club's name; `None`: every club of the client's.
+        #[serde(default)]
+        club: Option<String>,
     },
     /// The leaderboard of a pace family and one player's rating and history in it (answered
     /// with [`Answer::Ratings`]): the player named `of`, or the client when `None`.
@@ -763,6 +797,14 @@ pub enum Answer {
         /// The clubs, at most [`crate::clubs::CLUBS_LISTED`].
         clubs: Vec<ClubListed>,
     },
+    /// An evening ([`Ask::EveningCreate`], [`Ask::EveningCome`], [`Ask::EveningCancel`]).
+    Evening(Box<EveningView>),
+    /// Evenings, the soonest first ([`Ask::Evenings`]), at most
+    /// [`crate::evenings::EVENINGS_LISTED`].
+    Evenings {
+        /// The evenings.
+        evenings: Vec<EveningView>,
+    },
     /// A line of table talk was stored: it is line number `n`.
     Said {
         /// Its number (from 0).
@@ -789,6 +831,15 @@ pub enum Event {
     Lobby(Box<LobbyView>),
     /// A club the client belongs to posted news (to members who want it).
     ClubNews(ClubNews),
+    /// An evening the client comes to began, and seated the client: its game, to open and play.
+    EveningSeated {
+        /// The evening.
+        evening: EveningId,
+        /// The club's name.
+        club: String,
+        /// The client's game.
+        game: GameId,
+    },
     /// A table the client sits at filled (or its time ran out, computers taking the empty
     /// seats): its game started, with the client seated; open it to play.
     TableStarted {

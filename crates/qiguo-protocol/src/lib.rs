@@ -10,6 +10,7 @@
 pub mod calendar;
 pub mod client;
 pub mod clubs;
+pub mod evenings;
 pub mod frames;
 pub mod keys;
 pub mod link;

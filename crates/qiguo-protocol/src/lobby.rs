@@ -137,6 +137,10 @@ pub struct TableView {
     /// The game it started, once full (or at its time, with computers).
     #[serde(default)]
     pub game: Option<GameId>,
+    /// The club whose own table it is: shown in the club's view, not the lobby, and only its
+    /// members sit at it. `None`: a public table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub club: Option<String>,
 }
 
 /// How many people play, and wait, at one quick pace.

@@ -394,6 +394,30 @@ pub enum Refusal {
         /// The most clubs one player owns.
         max: u32,
     },
+    /// An evening set at a time already past.
+    #[error("that time has passed: an evening is set in the future")]
+    EveningPast,
+    /// An evening set too far ahead.
+    #[error("an evening is set at most {days} days ahead")]
+    EveningTooFar {
+        /// The most days ahead.
+        days: u32,
+    },
+    /// An evening plays at a live pace.
+    #[error("an evening plays at a live pace (brisk or calm)")]
+    EveningNotLive,
+    /// No such evening (or not of a club of the asker's).
+    #[error("there is no such evening")]
+    NoSuchEvening,
+    /// The evening is over (or called off): nobody is seated at it any more.
+    #[error("that evening is over")]
+    EveningOver,
+    /// The club has as many evenings planned as a club may.
+    #[error("the club has {max} evenings planned already")]
+    TooManyEvenings {
+        /// The most evenings planned at once.
+        max: u32,
+    },
     /// Too many requests of this kind came lately: new players, new games or invitation codes
     /// from the client's address, lines of table talk from the player, or links to confirm an
     /// e-mail address sent to the player or to that address.
@@ -479,6 +503,12 @@ impl Refusal {
             Refusal::ClubFull { .. } => "club_full",
             Refusal::ClubBlocked => "club_blocked",
             Refusal::TooManyClubs { .. } => "too_many_clubs",
+            Refusal::EveningPast => "evening_past",
+            Refusal::EveningTooFar { .. } => "evening_too_far",
+            Refusal::EveningNotLive => "evening_not_live",
+            Refusal::NoSuchEvening => "no_such_evening",
+            Refusal::EveningOver => "evening_over",
+            Refusal::TooManyEvenings { .. } => "too_many_evenings",
             Refusal::NoPlayerNamed { .. } => "no_player_named",
             Refusal::Yourself => "yourself",
             Refusal::NameTaken { .. } => "name_taken",
@@ -640,6 +670,12 @@ mod tests {
             Refusal::ClubFull { max: 2000 },
             Refusal::ClubBlocked,
             Refusal::TooManyClubs { max: 5 },
+            Refusal::EveningPast,
+            Refusal::EveningTooFar { days: 180 },
+            Refusal::EveningNotLive,
+            Refusal::NoSuchEvening,
+            Refusal::EveningOver,
+            Refusal::TooManyEvenings { max: 20 },
             Refusal::NoPlayerNamed { name: "Ann".into() },
             Refusal::Yourself,
             Refusal::NameTaken { name: "Ann".into() },

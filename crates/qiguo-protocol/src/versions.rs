@@ -38,6 +38,8 @@ pub fn behind(server_version: u32) -> bool {
 pub fn knows(version: u32, ask: &Ask) -> bool {
     match ask {
         Ask::Quick { .. } => version >= 6,
+        // A club's own table is version 12's.
+        Ask::CreateTable { club: Some(_), .. } => version >= 12,
         Ask::Ratings { .. }
         | Ask::Lobby { .. }
         | Ask::CreateTable { .. }
@@ -56,6 +58,10 @@ pub fn knows(version: u32, ask: &Ask) -> bool {
         | Ask::ClubMember { .. }
         | Ask::ClubPost { .. }
         | Ask::ClubNewsWanted { .. } => version >= 11,
+        Ask::EveningCreate { .. }
+        | Ask::EveningCome { .. }
+        | Ask::EveningCancel { .. }
+        | Ask::Evenings { .. } => version >= 12,
         _ => true,
     }
 }
@@ -78,6 +84,7 @@ pub fn frame_for(version: u32, frame: &ServerFrame) -> Option<String> {
 /// A frame of version `from` as version `from - 1` reads it.
 fn step_down(from: u32, value: Value) -> Option<Value> {
     match from {
+        12 => twelve_to_eleven(value),
         11 => eleven_to_ten(value),
         10 => ten_to_nine(value),
         9 => nine_to_eight(value),
@@ -87,6 +94,47 @@ fn step_down(from: u32, value: Value) -> Option<Value> {
         5 => five_to_four(value),
         // Versions before 4 are not served.
         _ => Some(value),
+    }
+}
+
+/// Version 12 added club evenings (the `evening` and `evenings` answers, to requests an older
+/// client cannot send, and the `evening_seated` event) and a club's own tables: a club's view
+/// carries its `tables` and `evenings` (taken out), and a table of a club is shown only in its
+/// club's view (to a client that could not ask for one, a table has no `club`).
+fn twelve_to_eleven(mut value: Value) -> Option<Value> {
+    let kind = value.get("type")?.as_str()?.to_owned();
+    if kind == "reply" {
+        let answer = value.get_mut("answer")?;
+        match answer.get("type")?.as_str()? {
+            "evening" | "evenings" => return None,
+            "club" => {
+                let club = answer.as_object_mut()?;
+                club.remove("tables");
+                club.remove("evenings");
+            }
+            _ => {}
+        }
+    }
+    if kind == "event" && value.get("event")?.get("type")?.as_str()? == "evening_seated" {
+        return None;
+    }
+    without_table_clubs(&mut value);
+    Some(value)
+}
+
+/// Takes `club` out of every table in `value` (an object with a `fill_by_ms`).
+fn without_table_clubs(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            if map.contains_key("fill_by_ms") {
+                map.remove("club");
+            }
+            for inner in map.values_mut() {
+                without_table_clubs(inner);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(without_table_clubs),
+        _ => {}
     }
 }
 
@@ -383,6 +431,8 @@ mod tests {
                     members: Vec::new(),
                     news: vec![news.clone()],
                     news_wanted: true,
+                    tables: Vec::new(),
+                    evenings: Vec::new(),
                 })),
             },
             ServerFrame::Reply {
@@ -406,6 +456,144 @@ mod tests {
             assert_eq!(&serde_json::from_str::<ServerFrame>(&text).unwrap(), frame);
             assert_eq!(frame_for(10, frame), None);
         }
+    }
+
+    #[test]
+    fn a_version_eleven_client_hears_of_no_evening_nor_a_clubs_table() {
+        use crate::clubs::{ClubRole, ClubView};
+        use crate::evenings::{
+            EveningId, EveningPlay, EveningSpec, EveningState, EveningView, Seating,
+        };
+        use crate::lobby::{TableId, TableSpec, TableView, WhenUnfilled};
+        use crate::model::QuickPace;
+        use qiguo_rules::{Level, Preset};
+        let play = EveningPlay {
+            preset: Preset::Classic,
+            pace: QuickPace::Brisk,
+            level: Level::Easy,
+            seating: Seating::AtRandom,
+            rated: false,
+        };
+        let table_spec = TableSpec {
+            preset: Preset::Classic,
+            pace: crate::Pace::Live { wait_seconds: 60 },
+            people: 3,
+            level: Level::Easy,
+            rated: false,
+            ratings: None,
+            wait_minutes: 30,
+            unfilled: WhenUnfilled::Computers,
+        };
+        let asks = [
+            Ask::EveningCreate {
+                spec: EveningSpec {
+                    club: "Jade Hall".into(),
+                    at_ms: 1,
+                    play,
+                },
+            },
+            Ask::EveningCome {
+                evening: EveningId("e".into()),
+                coming: true,
+            },
+            Ask::EveningCancel {
+                evening: EveningId("e".into()),
+            },
+            Ask::Evenings { club: None },
+            Ask::CreateTable {
+                table: table_spec,
+                club: Some("Jade Hall".into()),
+            },
+        ];
+        for ask in &asks {
+            assert!(knows(PROTOCOL_VERSION, ask));
+            assert!(!knows(11, ask), "{ask:?}");
+            let text = serde_json::to_string(ask).unwrap();
+            assert_eq!(&serde_json::from_str::<Ask>(&text).unwrap(), ask);
+        }
+        let public = Ask::CreateTable {
+            table: table_spec,
+            club: None,
+        };
+        assert!(knows(11, &public) && knows(7, &public));
+        let table = TableView {
+            id: TableId("t".into()),
+            spec: table_spec,
+            host: "Ann".into(),
+            seated: Vec::new(),
+            fill_by_ms: 5,
+            game: None,
+            club: Some("Jade Hall".into()),
+        };
+        let evening = EveningView {
+            id: EveningId("e".into()),
+            club: "Jade Hall".into(),
+            by: "Ann".into(),
+            at_ms: 1,
+            play,
+            state: EveningState::Planned,
+            coming: vec!["Ann".into()],
+            you_come: true,
+            tables: Vec::new(),
+            your_game: None,
+        };
+        let club = ServerFrame::Reply {
+            req: 3,
+            answer: Answer::Club(Box::new(ClubView {
+                name: "Jade Hall".into(),
+                description: String::new(),
+                open: true,
+                you: Some(ClubRole::Member),
+                member_count: 1,
+                members: Vec::new(),
+                news: Vec::new(),
+                news_wanted: true,
+                tables: vec![table.clone()],
+                evenings: vec![evening.clone()],
+            })),
+        };
+        let text = frame_for(11, &club).unwrap();
+        assert!(
+            !text.contains("tables") && !text.contains("evenings"),
+            "{text}"
+        );
+        let seated = ServerFrame::Reply {
+            req: 4,
+            answer: Answer::Table(Box::new(table)),
+        };
+        let text = frame_for(11, &seated).unwrap();
+        assert!(
+            text.contains("fill_by_ms") && !text.contains("club"),
+            "{text}"
+        );
+        for frame in [
+            ServerFrame::Reply {
+                req: 5,
+                answer: Answer::Evening(Box::new(evening.clone())),
+            },
+            ServerFrame::Reply {
+                req: 6,
+                answer: Answer::Evenings {
+                    evenings: vec![evening],
+                },
+            },
+            ServerFrame::Event {
+                event: Event::EveningSeated {
+                    evening: EveningId("e".into()),
+                    club: "Jade Hall".into(),
+                    game: GameId("g".into()),
+                },
+            },
+        ] {
+            let text = frame_for(PROTOCOL_VERSION, &frame).unwrap();
+            assert_eq!(serde_json::from_str::<ServerFrame>(&text).unwrap(), frame);
+            assert_eq!(frame_for(11, &frame), None);
+        }
+        assert!(
+            frame_for(PROTOCOL_VERSION, &club)
+                .unwrap()
+                .contains("evenings")
+        );
     }
 
     #[test]
@@ -656,9 +844,9 @@ mod tests {
         assert!(knows(8, &subscribe));
         assert!(!knows(7, &subscribe));
         assert!(!knows(7, &Ask::Push {}));
-        // Versions 7 to 9 are no longer served (version 11 serves 10), but the steps down
+        // Versions 7 to 10 are no longer served (version 12 serves 11), but the steps down
         // still hold.
-        assert!(served(10) && !served(9) && !served(8) && !served(7));
+        assert!(served(11) && !served(10) && !served(9) && !served(8) && !served(7));
         let answer = ServerFrame::Reply {
             req: 5,
             answer: Answer::Push(PushView {

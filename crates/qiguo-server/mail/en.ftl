@@ -57,6 +57,11 @@ mail-end-body =
 
     See the game and its record: { $link }
 
+mail-evening-subject = { $club } plays at { $time } (UTC)
+mail-evening-body =
+    You said you would come to { $club }'s evening. It begins at { $time } (UTC).
+    Be connected then and you will be seated at a table of seven: { $link }
+
 mail-review-subject = Your Qiguo game has been reviewed
 mail-review-body =
     Every move of the game of { $players } ({ $moves } moves) has been searched: your mistakes are
@@ -90,3 +95,5 @@ push-end-body = The game of { $players } is over after { $moves } moves.
 push-review-body = The game of { $players }: every move searched, your mistakes marked.
 push-club-news-title = { $club }: news
 push-club-news-body = { $text } ({ $by })
+push-evening-title = { $club } plays soon
+push-evening-body = The evening begins at { $time } (UTC): be connected to be seated.

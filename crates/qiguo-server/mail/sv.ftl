@@ -56,6 +56,11 @@ mail-end-body =
 
     Se partiet och dess protokoll: { $link }
 
+mail-evening-subject = { $club } spelar { $time } (UTC)
+mail-evening-body =
+    Du sa att du kommer till { $club }s kväll. Den börjar { $time } (UTC).
+    Var ansluten då så får du en plats vid ett bord för sju: { $link }
+
 mail-review-subject = Ditt Qiguo-parti är genomgånget
 mail-review-body =
     Varje drag i partiet mellan { $players } ({ $moves } drag) är genomräknat: dina misstag är
@@ -88,3 +93,5 @@ push-end-body = Partiet mellan { $players } är slut efter { $moves } drag.
 push-review-body = Partiet mellan { $players }: varje drag genomräknat, dina misstag markerade.
 push-club-news-title = { $club }: nyheter
 push-club-news-body = { $text } ({ $by })
+push-evening-title = { $club } spelar snart
+push-evening-body = Kvällen börjar { $time } (UTC): var ansluten för att få en plats.

@@ -56,6 +56,11 @@ mail-end-body =
 
     查看對局與棋譜：{ $link }
 
+mail-evening-subject = { $club } 於 { $time }（UTC）對局
+mail-evening-body =
+    您說過會來 { $club } 的約局。約局於 { $time }（UTC）開始。
+    屆時請保持連線，您會被安排到七人的棋桌：{ $link }
+
 mail-review-subject = 您的七國象棋對局已覆盤
 mail-review-body =
     { $players } 的對局（{ $moves } 步）每一步都已算過：您的失誤已在報告中標出，可以在棋盤上從中學習。
@@ -87,3 +92,5 @@ push-end-body = { $players } 的對局走了 { $moves } 步後結束。
 push-review-body = { $players } 的對局：每一步都已算過，您的失誤已標出。
 push-club-news-title = { $club }：消息
 push-club-news-body = { $text }（{ $by }）
+push-evening-title = { $club } 即將開局
+push-evening-body = 約局於 { $time }（UTC）開始：保持連線即可入座。

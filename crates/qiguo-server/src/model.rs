@@ -99,6 +99,11 @@ pub enum MailKind {
     /// A notification: a club of the player's posted news (the row's `game_id` holds the news
     /// line's id).
     PushClubNews,
+    /// An evening the player said they come to begins soon (the row's `game_id` holds the
+    /// evening's id).
+    Evening,
+    /// A notification: an evening the player comes to begins soon.
+    PushEvening,
 }
 
 impl MailKind {
@@ -116,6 +121,8 @@ impl MailKind {
             MailKind::Review => "review",
             MailKind::PushReview => "push-review",
             MailKind::PushClubNews => "push-club-news",
+            MailKind::Evening => "evening",
+            MailKind::PushEvening => "push-evening",
         }
     }
 
@@ -128,6 +135,7 @@ impl MailKind {
                 | MailKind::PushEnd
                 | MailKind::PushReview
                 | MailKind::PushClubNews
+                | MailKind::PushEvening
         )
     }
 
@@ -138,6 +146,7 @@ impl MailKind {
             MailKind::Reminder => Some(MailKind::PushReminder),
             MailKind::End => Some(MailKind::PushEnd),
             MailKind::Review => Some(MailKind::PushReview),
+            MailKind::Evening => Some(MailKind::PushEvening),
             _ => None,
         }
     }
@@ -155,6 +164,8 @@ impl MailKind {
             MailKind::Review,
             MailKind::PushReview,
             MailKind::PushClubNews,
+            MailKind::Evening,
+            MailKind::PushEvening,
         ]
         .into_iter()
         .find(|k| k.code() == code)

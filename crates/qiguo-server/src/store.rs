@@ -10,8 +10,8 @@
 //!
 //! Here the connection, its migrations, the clock and the notices to other servers; one part
 //! per concern beside it: `players` (keys and names), `games` (games, seats, moves), `group`
-//! (the group commit), `talk`, `holidays`, `mail`, `quick`, `ratings`, `tables` (the lobby) and
-//! `reviews`.
+//! (the group commit), `talk`, `holidays`, `mail`, `quick`, `ratings`, `tables` (the lobby),
+//! `reviews`, `clubs` and `evenings`.
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -32,12 +32,14 @@ use crate::secret::{self, NoRandomness};
 pub use crate::model::{Leaver, StoredGame, StoredSeat};
 pub use clubs::{ClubMemberRow, ClubRow};
 pub use conduct::Report;
+pub use evenings::{Comer, EveningGame, EveningRow};
 use ratings::rating_of;
 pub use ratings::{RatingRecord, RatingStep, Rerated};
 pub use tables::{QuickCounts, StoredTable, Watchable};
 
 mod clubs;
 mod conduct;
+mod evenings;
 mod games;
 mod group;
 mod holidays;
@@ -102,6 +104,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../migrations/0016_puzzles.sql"),
     ),
     (17, "clubs", include_str!("../migrations/0017_clubs.sql")),
+    (
+        18,
+        "evenings",
+        include_str!("../migrations/0018_evenings.sql"),
+    ),
 ];
 
 /// The PostgreSQL channel on which a server says that a game changed (the payload is the

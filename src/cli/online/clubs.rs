@@ -8,6 +8,7 @@ use qiguo_protocol::clubs::{ClubAction, ClubSpec};
 use qiguo_protocol::{Answer, Ask};
 use serde_json::json;
 
+use super::lobby::table_line;
 use super::{OnlineError, unexpected};
 
 /// The commands of clubs (`qiguo online club COMMAND`).
@@ -37,7 +38,8 @@ pub enum ClubCommand {
         #[arg(value_name = "CLUB")]
         club: String,
     },
-    /// A club: its description, your place in it and its latest news.
+    /// A club: its description, your place in it, its latest news, its own open tables and its
+    /// evenings.
     Show {
         /// The club's name.
         #[arg(value_name = "CLUB")]
@@ -171,6 +173,14 @@ impl ClubCommand {
                     "member_count": view.member_count,
                     "news": view.news,
                     "news_wanted": view.news_wanted,
+                    "tables": view.tables.iter().map(table_line).collect::<Vec<_>>(),
+                    "evenings": view.evenings.iter().map(|e| json!({
+                        "evening": e.id,
+                        "at_ms": e.at_ms,
+                        "state": e.state,
+                        "coming": e.coming.len(),
+                        "you_come": e.you_come,
+                    })).collect::<Vec<_>>(),
                 }),
             }),
             Answer::Clubs { clubs } => Ok(json!({ "clubs": clubs })),

@@ -83,6 +83,10 @@ pub struct TableArgs {
     /// If it has not filled by then: computers (take the empty seats) or close.
     #[arg(long, value_name = "WHAT", default_value = "computers")]
     unfilled: String,
+    /// A club's own table (you a member): shown in the club, not the lobby; only its members
+    /// sit at it.
+    #[arg(long, value_name = "CLUB")]
+    club: Option<String>,
 }
 
 impl LobbyCommand {
@@ -135,6 +139,7 @@ impl LobbyCommand {
                 let ask = match command {
                     TableCommand::Create(table) => Ask::CreateTable {
                         table: table.spec()?,
+                        club: table.club.clone(),
                     },
                     TableCommand::Join { table } => Ask::JoinTable {
                         table: TableId(table.clone()),
@@ -207,7 +212,7 @@ impl TableArgs {
 }
 
 /// A table as a JSON line says it.
-fn table_line(view: &TableView) -> serde_json::Value {
+pub(super) fn table_line(view: &TableView) -> serde_json::Value {
     json!({
         "table": view.id,
         "host": view.host,
@@ -215,5 +220,6 @@ fn table_line(view: &TableView) -> serde_json::Value {
         "people": view.spec.people,
         "fill_by_ms": view.fill_by_ms,
         "game": view.game,
+        "club": view.club,
     })
 }

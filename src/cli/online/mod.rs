@@ -4,12 +4,13 @@
 //! server` is the server crate's command line, `qiguo_server::cli`.)
 //!
 //! A module per concern, as the server's slices: [`games`], [`quick`], [`lobby`] (and public
-//! tables), [`conduct`], [`ratings`], [`puzzles`], [`clubs`], [`holidays`], [`mail`], [`talk`]
+//! tables), [`conduct`], [`ratings`], [`puzzles`], [`clubs`], [`evenings`], [`holidays`], [`mail`], [`talk`]
 //! and [`play`]; each owns its commands (a `Subcommand` flattened into [`Command`], or under a
-//! word of its own: `club …`), checks their arguments and asks the server. Here: the options, signing in, and the dispatcher.
+//! word of its own: `club …`, `evening …`), checks their arguments and asks the server. Here: the options, signing in, and the dispatcher.
 
 mod clubs;
 mod conduct;
+mod evenings;
 mod games;
 mod holidays;
 mod lobby;
@@ -31,6 +32,7 @@ use qiguo_rules::Kingdom;
 
 pub use self::clubs::ClubCommand;
 pub use self::conduct::ConductCommand;
+pub use self::evenings::EveningCommand;
 pub use self::games::{CreateArgs, GamesCommand};
 pub use self::holidays::HolidaysCommand;
 pub use self::lobby::{LobbyCommand, TableArgs, TableCommand};
@@ -103,6 +105,9 @@ pub enum Command {
     /// Clubs: make, find, join and leave them; their members, organisers and news.
     #[command(subcommand)]
     Club(ClubCommand),
+    /// Club evenings: set, answered, called off, listed, and added to a calendar.
+    #[command(subcommand)]
+    Evening(EveningCommand),
     /// Holidays.
     #[command(flatten)]
     Holidays(HolidaysCommand),
@@ -123,6 +128,7 @@ impl Command {
         match self {
             Command::Games(games) => games.check(name),
             Command::Lobby(lobby) => lobby.check(),
+            Command::Evening(evening) => evening.check(),
             _ => Ok(()),
         }
     }
@@ -186,6 +192,12 @@ pub enum OnlineError {
     /// The answer could not be written as JSON.
     #[error(transparent)]
     Json(#[from] serde_json::Error),
+    /// No evening of that id among the client's clubs' evenings to come.
+    #[error("no evening {0} among your clubs' evenings to come")]
+    NoEvening(String),
+    /// A file could not be written.
+    #[error("cannot write {0}: {1}")]
+    Write(String, std::io::Error),
 }
 
 impl From<SignInError> for OnlineError {
@@ -250,6 +262,7 @@ async fn online(args: &OnlineArgs) -> Result<(), OnlineError> {
         Command::Ratings(ratings) => Some(ratings.run(&mut client).await?),
         Command::Puzzles(puzzles) => Some(puzzles.run(&mut client).await?),
         Command::Club(club) => Some(club.run(&mut client).await?),
+        Command::Evening(evening) => Some(evening.run(&mut client, &args.server).await?),
         Command::Holidays(holidays) => Some(holidays.run(&mut client).await?),
         Command::Mail(mail) => Some(mail.run(&mut client).await?),
         Command::Talk(talk) => talk.run(&mut client).await?,

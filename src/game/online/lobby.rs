@@ -79,7 +79,7 @@ fn ask(
 ) {
     for at in asked.read() {
         let (ask, leaves) = match at.clone() {
-            AtTable::Create(table) => (Ask::CreateTable { table }, None),
+            AtTable::Create(table) => (Ask::CreateTable { table, club: None }, None),
             AtTable::Join(table) => (Ask::JoinTable { table }, None),
             AtTable::Leave(table) => (
                 Ask::LeaveTable {

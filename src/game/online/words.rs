@@ -144,6 +144,16 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
         Refusal::ClubFull { max } => tr!(tr, "server-refusal-club-full", max = *max),
         Refusal::ClubBlocked => tr.text("server-refusal-club-blocked"),
         Refusal::TooManyClubs { max } => tr!(tr, "server-refusal-too-many-clubs", max = *max),
+        Refusal::EveningPast => tr!(tr, "server-refusal-evening-past"),
+        Refusal::EveningTooFar { days } => {
+            tr!(tr, "server-refusal-evening-too-far", days = *days)
+        }
+        Refusal::EveningNotLive => tr!(tr, "server-refusal-evening-not-live"),
+        Refusal::NoSuchEvening => tr!(tr, "server-refusal-no-such-evening"),
+        Refusal::EveningOver => tr!(tr, "server-refusal-evening-over"),
+        Refusal::TooManyEvenings { max } => {
+            tr!(tr, "server-refusal-too-many-evenings", max = *max)
+        }
         Refusal::LeftLately { seconds } => {
             tr!(
                 tr,

@@ -13,13 +13,15 @@ use qiguo_protocol::clubs::{
     CLUB_NEWS_SHOWN, CLUBS_LISTED, ClubAction, ClubMember, ClubRole, ClubSpec, ClubView,
     clean_club_name, clean_club_news,
 };
+use qiguo_protocol::lobby::LOBBY_LISTED;
 
 use crate::log::{Log, escaped, note};
 use crate::protocol::{Answer, Event, Refusal};
 use crate::rated::shown_left;
 use crate::store::{ClubMemberRow, ClubRow, PlayerId, Store};
 
-use super::Core;
+use super::lobby::table_view;
+use super::{Core, Evenings};
 
 /// A member's game counts as being played now when it moved this lately.
 pub const PLAYING_WITHIN: Duration = Duration::from_secs(10 * 60);
@@ -29,12 +31,20 @@ pub(crate) struct Clubs {
     core: Arc<Core>,
     store: Store,
     log: Log,
+    /// The clubs' evenings, shown in their views.
+    evenings: Arc<Evenings>,
 }
 
 impl Clubs {
-    /// Clubs kept in `store`, their news told through `core`, said in `log`.
-    pub(super) fn new(core: Arc<Core>, store: Store, log: Log) -> Clubs {
-        Clubs { core, store, log }
+    /// Clubs kept in `store`, their news told through `core`, said in `log`, their views
+    /// showing their `evenings`.
+    pub(super) fn new(core: Arc<Core>, store: Store, log: Log, evenings: Arc<Evenings>) -> Clubs {
+        Clubs {
+            core,
+            store,
+            log,
+            evenings,
+        }
     }
 
     /// `player` makes a club.
@@ -297,13 +307,20 @@ impl Clubs {
                 .then(points(b).cmp(&points(a)))
                 .then(a.name.cmp(&b.name))
         });
-        let (news, news_wanted) = if belongs {
+        let (news, news_wanted, tables, evenings) = if belongs {
             (
                 self.store.club_news(club, CLUB_NEWS_SHOWN).await?,
                 self.store.club_news_wanted(&club.id, player).await?,
+                self.store
+                    .club_tables(&club.id, LOBBY_LISTED as u32)
+                    .await?
+                    .into_iter()
+                    .map(table_view)
+                    .collect(),
+                self.evenings.views(Some(&club.id), player).await?,
             )
         } else {
-            (Vec::new(), false)
+            (Vec::new(), false, Vec::new(), Vec::new())
         };
         Ok(Answer::Club(Box::new(ClubView {
             name: club.name.clone(),
@@ -314,6 +331,8 @@ impl Clubs {
             members,
             news,
             news_wanted,
+            tables,
+            evenings,
         })))
     }
 

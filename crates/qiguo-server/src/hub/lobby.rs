@@ -15,6 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use qiguo_protocol::RatingFamily;
+use qiguo_protocol::clubs::clean_club_name;
 use qiguo_protocol::lobby::{
     LOBBY_LISTED, LobbyView, PaceCount, TableId, TablePerson, TableSpec, TableView, WatchView,
     WhenUnfilled,
@@ -77,8 +78,8 @@ pub(super) fn table_game(spec: &TableSpec, seated: &[(PlayerId, String)]) -> New
     }
 }
 
-/// A table as the lobby shows it.
-fn table_view(table: StoredTable) -> TableView {
+/// A table as the lobby (or its club's view) shows it.
+pub(super) fn table_view(table: StoredTable) -> TableView {
     TableView {
         id: table.id,
         spec: table.spec,
@@ -93,6 +94,7 @@ fn table_view(table: StoredTable) -> TableView {
             .collect(),
         fill_by_ms: table.fill_by_ms,
         game: table.game,
+        club: table.club,
     }
 }
 
@@ -211,20 +213,29 @@ impl Lobby {
         })
     }
 
-    /// `player` creates a public table and sits at it.
+    /// `player` creates a table and sits at it: a public one, or the own table of the club
+    /// called `club` (of which they are a member).
     pub(crate) async fn create_table(
         &self,
         player: &PlayerId,
         spec: &TableSpec,
+        club: Option<&str>,
     ) -> Result<TableView, Refusal> {
         spec.check()?;
+        let club = match club {
+            Some(name) => Some(self.member_of(player, name).await?),
+            None => None,
+        };
         self.check_rating_for(player, spec).await?;
         self.core.room_for_a_game(player).await?;
         let fill_by = self
             .store
             .now()
             .saturating_add(i64::from(spec.wait_minutes) * 60_000);
-        let id = self.store.create_table(player, spec, fill_by).await?;
+        let id = self
+            .store
+            .create_table(player, spec, fill_by, club.as_deref())
+            .await?;
         note!(
             self.log,
             INFO,
@@ -232,7 +243,8 @@ impl Lobby {
             table = id.0,
             by = player.0,
             people = spec.people,
-            rated = spec.rated
+            rated = spec.rated,
+            club = club.as_deref().unwrap_or("")
         );
         self.recount().await;
         Ok(table_view(self.store.table(&id).await?))
@@ -247,6 +259,9 @@ impl Lobby {
         let table = self.store.table(id).await?;
         if table.game.is_some() {
             return Err(Refusal::NoTable);
+        }
+        if let Some(club) = &table.club {
+            self.member_of(player, club).await?;
         }
         self.check_rating_for(player, &table.spec).await?;
         let apart = self.store.kept_apart(player).await?;
@@ -279,6 +294,16 @@ impl Lobby {
         );
         self.recount().await;
         Ok(())
+    }
+
+    /// The id of the club called `name`, of which `player` must be a member.
+    async fn member_of(&self, player: &PlayerId, name: &str) -> Result<String, Refusal> {
+        let name = clean_club_name(name)?;
+        let club = self.store.club_named(&name).await?;
+        match self.store.club_role(&club.id, player).await? {
+            Some(role) if role.belongs() => Ok(club.id),
+            _ => Err(Refusal::NotInClub { name: club.name }),
+        }
     }
 
     /// Refused when `player`'s rating in the family of `spec`'s pace is outside its range.
@@ -416,7 +441,7 @@ mod tests {
             wait_minutes: 10,
             unfilled: WhenUnfilled::Close,
         };
-        let table = lobby.create_table(&ann, &spec).await.unwrap();
+        let table = lobby.create_table(&ann, &spec, None).await.unwrap();
         assert_eq!(table.seated.len(), 1);
         assert!(
             changes.has_changed().unwrap(),

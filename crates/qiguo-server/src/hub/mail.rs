@@ -349,6 +349,19 @@ impl Mail {
             let (subject, body) = letter.digest(&notes);
             return self.message(mailing, &letter, subject, body);
         }
+        if mail.kind == MailKind::Evening {
+            let evening =
+                match super::evenings::reminder_stands(&self.store, mail.about.as_ref(), player)
+                    .await?
+                {
+                    Ok(evening) => evening,
+                    Err(why) => return Ok(Written::Drop(why)),
+                };
+            self.unsubscribe_link(mailing, &mut letter, player, &address.address)
+                .await?;
+            let (subject, body) = letter.evening(&evening.club, evening.at_ms, &config.public_url);
+            return self.message(mailing, &letter, subject, body);
+        }
         let Some(id) = &mail.game else {
             return Ok(Written::Drop("no game"));
         };

@@ -7,7 +7,7 @@
 //! ([`holidays`]), e-mail ([`mail`]), notifications pushed to devices ([`push`]), the lobby and
 //! its tables ([`lobby`]), quick play ([`quick`]), ratings ([`ratings`]), conduct
 //! ([`conduct`]), what comes after a game ([`after`]), the games' reviews ([`reviews`]) and
-//! their puzzles ([`puzzles`]), clubs ([`clubs`]) and the changes other servers on the
+//! their puzzles ([`puzzles`]), clubs ([`clubs`]), their evenings ([`evenings`]) and the changes other servers on the
 //! same PostgreSQL make ([`replication`]). The hub composes them, runs the clock and the outbox,
 //! and a session hands each request to its slice. A new concern is a new slice here.
 //!
@@ -21,6 +21,7 @@ mod clubs;
 mod computers;
 mod conduct;
 mod core;
+mod evenings;
 mod games;
 mod held;
 mod holidays;
@@ -53,6 +54,8 @@ pub use self::clubs::PLAYING_WITHIN;
 use self::computers::Computers;
 pub(crate) use self::conduct::Conduct;
 pub(crate) use self::core::{Core, NoticeTimes};
+pub use self::evenings::EVENINGS_EVERY;
+pub(crate) use self::evenings::Evenings;
 pub(crate) use self::holidays::{HOLIDAY_DAYS, Holidays};
 pub(crate) use self::lobby::Lobby;
 pub use self::lobby::{LOBBY_AT_LEAST, LOBBY_EVERY};
@@ -151,13 +154,14 @@ pub struct Hub {
     pub(crate) mail: Mail,
     pub(crate) push: Push,
     pub(crate) lobby: Arc<Lobby>,
-    pub(crate) quick: Quick,
+    pub(crate) quick: Arc<Quick>,
     pub(crate) ratings: Arc<Ratings>,
     pub(crate) conduct: Conduct,
     pub(crate) after: After,
     pub(crate) reviews: Reviews,
     pub(crate) puzzles: Puzzles,
     pub(crate) clubs: Clubs,
+    pub(crate) evenings: Arc<Evenings>,
     /// The other servers' changes, on PostgreSQL.
     replication: Option<Arc<Replication>>,
     store: Store,
@@ -205,6 +209,13 @@ impl Hub {
         let core = Arc::new(core);
         let (s, l, m) = (&store, &log, &metrics);
         let give_way = Arc::new(crate::reviewing::GiveWay::default());
+        let quick = Arc::new(Quick::new(core.clone(), s.clone(), l.clone()));
+        let evenings = Arc::new(Evenings::new(
+            core.clone(),
+            s.clone(),
+            l.clone(),
+            quick.clone(),
+        ));
         let computers = Computers::start(
             core.clone(),
             s.clone(),
@@ -221,7 +232,7 @@ impl Hub {
             mail: Mail::new(core.clone(), s.clone(), m.clone(), l.clone(), mailing),
             push: Push::new(core.clone(), s.clone(), m.clone(), l.clone(), pusher),
             lobby: Arc::new(Lobby::new(core.clone(), s.clone(), l.clone())),
-            quick: Quick::new(core.clone(), s.clone(), l.clone()),
+            quick,
             ratings: Arc::new(Ratings::new(core.clone(), s.clone(), l.clone())),
             conduct: Conduct::new(s.clone(), l.clone()),
             after: After::new(core.clone(), s.clone(), l.clone()),
@@ -236,7 +247,8 @@ impl Hub {
                 happenings.ended_for_review,
             ),
             puzzles: Puzzles::new(s.clone(), l.clone()),
-            clubs: Clubs::new(core.clone(), s.clone(), l.clone()),
+            clubs: Clubs::new(core.clone(), s.clone(), l.clone(), evenings.clone()),
+            evenings,
             replication: store
                 .is_postgres()
                 .then(|| Arc::new(Replication::new(core.clone(), s.clone(), l.clone()))),
@@ -263,6 +275,7 @@ impl Hub {
         hub.ratings.start(happenings.ended);
         tokio::spawn(Hub::clock(Arc::downgrade(&hub)));
         tokio::spawn(Lobby::keeper(Arc::downgrade(&hub.lobby)));
+        tokio::spawn(Evenings::keeper(Arc::downgrade(&hub.evenings)));
         if let Some(every) = outbox_every {
             tokio::spawn(Hub::outbox(Arc::downgrade(&hub), every));
         }

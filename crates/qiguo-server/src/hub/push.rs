@@ -326,6 +326,29 @@ impl Push {
         if out.kind == MailKind::PushClubNews {
             return self.club_news(out, language, connected).await;
         }
+        if out.kind == MailKind::PushEvening {
+            let evening =
+                match super::evenings::reminder_stands(&self.store, out.about.as_ref(), player)
+                    .await?
+                {
+                    Ok(evening) => evening,
+                    Err(why) => return Ok(Decided::Drop(why)),
+                };
+            let args = [
+                ("club", evening.club.clone()),
+                ("time", crate::mail::compose::moment_text(evening.at_ms)),
+            ];
+            let message = serde_json::json!({
+                "title": language.text("push-evening-title", &args),
+                "body": language.text("push-evening-body", &args),
+                "url": "/",
+                "tag": format!("qiguo-evening-{}", evening.id.0),
+                "kind": out.kind.code(),
+            })
+            .to_string();
+            let topic = topic_of(&evening.id.0);
+            return Ok(Decided::Push(message, Urgency::High, topic));
+        }
         let Some(id) = &out.game else {
             return Ok(Decided::Drop("no game"));
         };
@@ -383,7 +406,7 @@ impl Push {
         language: MailLanguage,
         connected: bool,
     ) -> Result<Decided, StoreError> {
-        let Some(id) = &out.news else {
+        let Some(id) = &out.about else {
             return Ok(Decided::Drop("no news"));
         };
         let Some((news, wanted)) = self.store.club_news_line(id, &out.player).await? else {

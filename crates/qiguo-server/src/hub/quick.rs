@@ -214,11 +214,26 @@ impl Quick {
                 seconds: u32::try_from((until - now + 999) / 1000).unwrap_or(u32::MAX),
             });
         }
-        let family = RatingFamily::of(&pace.pace());
+        let games = self.store.quick_games(pace, LOOKED_AT).await?;
+        match self.take_over_in(player, games, pace.pace()).await? {
+            Some(seat) => Ok(seat),
+            None => self.new_quick(player, pace).await,
+        }
+    }
+
+    /// Seats `player` in the best computer's kingdom (see the module's policy) of one of
+    /// `games` (of `pace`), and has them follow it; `None` when none has one to give.
+    pub(super) async fn take_over_in(
+        &self,
+        player: &PlayerId,
+        games: Vec<GameId>,
+        pace: qiguo_protocol::Pace,
+    ) -> Result<Option<QuickSeat>, Refusal> {
+        let family = RatingFamily::of(&pace);
         let newcomer = rated::shown(self.core.rating_held(player, family).await?).points;
         let apart = self.store.kept_apart(player).await?;
         let mut offers = Vec::new();
-        for id in self.store.quick_games(pace, LOOKED_AT).await? {
+        for id in games {
             let Ok(live) = self.core.live(&id).await else {
                 continue;
             };
@@ -237,13 +252,13 @@ impl Quick {
             // kingdom waited. At most once per seat.
             for _ in 0..7 {
                 match self.take_over(player, &id, &live, newcomer).await? {
-                    Taken::Seat(seat) => return Ok(*seat),
+                    Taken::Seat(seat) => return Ok(Some(*seat)),
                     Taken::Lost => continue,
                     Taken::NoneLeft => break,
                 }
             }
         }
-        self.new_quick(player, pace).await
+        Ok(None)
     }
 
     /// Takes over the best kingdom of game `id` for `player`, as it stands now (the game may

@@ -133,6 +133,19 @@ impl Letter {
         )
     }
 
+    /// An evening of club `club` the reader comes to begins at `at_ms`; `link` opens the game.
+    pub fn evening(&self, club: &str, at_ms: i64, link: &str) -> (String, String) {
+        let args = [
+            ("club", club.to_owned()),
+            ("time", moment_text(at_ms)),
+            ("link", link.to_owned()),
+        ];
+        (
+            self.t("mail-evening-subject", &args),
+            self.body(&self.t("mail-evening-body", &args)),
+        )
+    }
+
     /// A game's review is ready: its link shows the report, the mistakes marked.
     pub fn review(&self, game: &GameNote) -> (String, String) {
         let args = [

@@ -392,6 +392,12 @@ impl Session {
             Ask::ClubNewsWanted { name, wanted } => {
                 hub.clubs.news_wanted(player, &name, wanted).await
             }
+            Ask::EveningCreate { spec } => hub.evenings.create(player, &spec).await,
+            Ask::EveningCome { evening, coming } => {
+                hub.evenings.come(player, &evening, coming).await
+            }
+            Ask::EveningCancel { evening } => hub.evenings.cancel(player, &evening).await,
+            Ask::Evenings { club } => hub.evenings.list(player, club.as_deref()).await,
             Ask::Block { name, block } => {
                 let other = hub.conduct.block(player, &name, block).await?;
                 // Their table talk is hidden from now on, as for a mute.
@@ -414,8 +420,10 @@ impl Session {
                 self.follow_lobby(follow.then_some(changes));
                 Ok(Answer::Lobby(Box::new(view)))
             }
-            Ask::CreateTable { table } => Ok(Answer::Table(Box::new(
-                hub.lobby.create_table(player, &table).await?,
+            Ask::CreateTable { table, club } => Ok(Answer::Table(Box::new(
+                hub.lobby
+                    .create_table(player, &table, club.as_deref())
+                    .await?,
             ))),
             Ask::JoinTable { table } => Ok(Answer::Table(Box::new(
                 hub.lobby.join_table(player, &table).await?,

@@ -42,7 +42,7 @@ pub struct ClubMemberRow {
     pub rating: Option<(Rating, u32)>,
     /// The rated games they left.
     pub left: u32,
-    /// When a server last noted them online.
+    /// When another server last noted them online (this server knows its own).
     pub online_ms: Option<i64>,
     /// The unfinished game they moved in last, if it moved since the time asked about.
     pub playing: Option<GameId>,
@@ -226,7 +226,9 @@ impl Store {
         playing_since: i64,
     ) -> Result<Vec<ClubMemberRow>, StoreError> {
         let rows = sqlx::query(
-            "SELECT m.player, p.name, m.role, p.online_ms, r.mu, r.sigma, r.games, \
+            "SELECT m.player, p.name, m.role, \
+             CASE WHEN p.online_server = $5 THEN NULL ELSE p.online_ms END AS online_ms, \
+             r.mu, r.sigma, r.games, \
              (SELECT COUNT(*) FROM seat_leaves l WHERE l.player = m.player AND l.rated = 1) \
              AS left_games, \
              (SELECT g.id FROM seats s JOIN games g ON g.id = s.game_id \
@@ -241,6 +243,7 @@ impl Store {
         .bind(RatingFamily::Live.name())
         // The members, and as many asking.
         .bind(2 * i64::from(MAX_CLUB_MEMBERS))
+        .bind(self.server_id())
         .fetch_all(&self.pool)
         .await?;
         rows.iter()

@@ -95,8 +95,9 @@ pub struct Outgoing {
     pub player: PlayerId,
     /// The game it is about, if any.
     pub game: Option<GameId>,
-    /// The line of a club's news it tells of ([`MailKind::PushClubNews`]).
-    pub news: Option<String>,
+    /// What else it is about, by id: the line of a club's news ([`MailKind::PushClubNews`]),
+    /// the evening ([`MailKind::Evening`], [`MailKind::PushEvening`]).
+    pub about: Option<String>,
     /// The move number (or, for e-mails of no game, a number keeping rows apart).
     pub ply: i64,
     /// The address a confirmation is for.
@@ -106,11 +107,11 @@ pub struct Outgoing {
 }
 
 impl Outgoing {
-    /// What the row is about as the outbox keys it: the game's id, the news line's, or none.
-    fn about(&self) -> &str {
-        match (&self.game, &self.news) {
+    /// What the row is about as the outbox keys it: the game's id, another's, or none.
+    fn key(&self) -> &str {
+        match (&self.game, &self.about) {
             (Some(game), _) => &game.0,
-            (None, Some(news)) => news,
+            (None, Some(about)) => about,
             (None, None) => "",
         }
     }
@@ -512,17 +513,20 @@ impl Store {
                 continue;
             };
             let about: String = r.try_get("game_id")?;
-            // The column names what the row is about: a game, or a line of a club's news.
-            let (game, news) = match kind {
+            // The column names what the row is about: a game, a line of a club's news, or an
+            // evening.
+            let (game, about) = match kind {
                 _ if about.is_empty() => (None, None),
-                MailKind::PushClubNews => (None, Some(about)),
+                MailKind::PushClubNews | MailKind::Evening | MailKind::PushEvening => {
+                    (None, Some(about))
+                }
                 _ => (Some(GameId(about)), None),
             };
             claimed.push(Outgoing {
                 kind,
                 player: PlayerId(r.try_get("player")?),
                 game,
-                news,
+                about,
                 ply: r.try_get("ply")?,
                 address: r.try_get("address")?,
                 attempts: count(&r, "attempts")?,
@@ -590,7 +594,7 @@ impl Store {
         .bind(why)
         .bind(mail.kind.code())
         .bind(&mail.player.0)
-        .bind(mail.about())
+        .bind(mail.key())
         .bind(mail.ply)
         .execute(&self.pool)
         .await?;

@@ -23,7 +23,15 @@ pub struct StoredTable {
     pub seated: Vec<(PlayerId, String, Option<(Rating, u32)>)>,
     /// The game it started.
     pub game: Option<GameId>,
+    /// The club whose own table it is (its name).
+    pub club: Option<String>,
 }
+
+/// A table's columns as [`Store::tables_from`] reads them (`t` the table, `p` its host, `c` its
+/// club).
+const TABLE_COLUMNS: &str = "t.id, p.name AS host, t.spec, t.fill_by_ms, t.game_id, \
+     c.name AS club FROM public_tables t JOIN players p ON p.id = t.host \
+     LEFT JOIN clubs c ON c.id = t.club";
 
 /// A quick game under way with two people or more, to watch.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,13 +52,15 @@ pub struct Watchable {
 pub type QuickCounts = Vec<(QuickPace, u32, u32)>;
 
 impl Store {
-    /// Creates a public table by `host`, who sits at it; it waits until `fill_by_ms`. Refused
-    /// when the host sits at [`TABLES_AT_ONCE`] open tables already.
+    /// Creates a table by `host`, who sits at it — public, or club `club`'s own (its id); it
+    /// waits until `fill_by_ms`. Refused when the host sits at [`TABLES_AT_ONCE`] open tables
+    /// already.
     pub async fn create_table(
         &self,
         host: &PlayerId,
         spec: &TableSpec,
         fill_by_ms: i64,
+        club: Option<&str>,
     ) -> Result<TableId, StoreError> {
         spec.check().map_err(StoreError::Refused)?;
         let id = secret::new_id()?;
@@ -59,14 +69,15 @@ impl Store {
         lock_player(&mut tx, host, self.postgres).await?;
         check_tables_of(&mut tx, host).await?;
         sqlx::query(
-            "INSERT INTO public_tables (id, host, spec, created_ms, fill_by_ms) \
-             VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO public_tables (id, host, spec, created_ms, fill_by_ms, club) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(&id)
         .bind(&host.0)
         .bind(to_json(spec))
         .bind(now)
         .bind(fill_by_ms)
+        .bind(club)
         .execute(&mut *tx)
         .await?;
         sqlx::query(
@@ -226,24 +237,38 @@ impl Store {
 
     /// Table `table` as stored (open, started or closed).
     pub async fn table(&self, table: &TableId) -> Result<StoredTable, StoreError> {
-        let rows = sqlx::query(
-            "SELECT t.id, p.name AS host, t.spec, t.fill_by_ms, t.game_id FROM public_tables t \
-             JOIN players p ON p.id = t.host WHERE t.id = $1",
-        )
-        .bind(&table.0)
-        .fetch_all(&self.pool)
-        .await?;
+        let rows = sqlx::query(&format!("SELECT {TABLE_COLUMNS} WHERE t.id = $1"))
+            .bind(&table.0)
+            .fetch_all(&self.pool)
+            .await?;
         let mut tables = self.tables_from(&rows).await?;
         tables.pop().ok_or(StoreError::Refused(Refusal::NoTable))
     }
 
-    /// The open tables, the soonest to stop waiting first, at most `limit`.
+    /// The open public tables, the soonest to stop waiting first, at most `limit`.
     pub async fn open_tables(&self, limit: u32) -> Result<Vec<StoredTable>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT t.id, p.name AS host, t.spec, t.fill_by_ms, t.game_id FROM public_tables t \
-             JOIN players p ON p.id = t.host WHERE t.game_id IS NULL AND t.closed_ms IS NULL \
-             ORDER BY t.fill_by_ms, t.id LIMIT $1",
-        )
+        let rows = sqlx::query(&format!(
+            "SELECT {TABLE_COLUMNS} WHERE t.game_id IS NULL AND t.closed_ms IS NULL \
+             AND t.club IS NULL ORDER BY t.fill_by_ms, t.id LIMIT $1"
+        ))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        self.tables_from(&rows).await
+    }
+
+    /// Club `club`'s own open tables (by its id), the soonest to stop waiting first, at most
+    /// `limit`.
+    pub async fn club_tables(
+        &self,
+        club: &str,
+        limit: u32,
+    ) -> Result<Vec<StoredTable>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {TABLE_COLUMNS} WHERE t.club = $1 AND t.game_id IS NULL \
+             AND t.closed_ms IS NULL ORDER BY t.fill_by_ms, t.id LIMIT $2"
+        ))
+        .bind(club)
         .bind(i64::from(limit))
         .fetch_all(&self.pool)
         .await?;
@@ -263,7 +288,7 @@ impl Store {
         rows.iter().map(|r| Ok(TableId(r.try_get("id")?))).collect()
     }
 
-    /// The tables of `rows` (id, host, spec, fill_by_ms, game_id), each with its people.
+    /// The tables of `rows` ([`TABLE_COLUMNS`]), each with its people.
     async fn tables_from(
         &self,
         rows: &[sqlx::any::AnyRow],
@@ -299,6 +324,7 @@ impl Store {
                 fill_by_ms: row.try_get("fill_by_ms")?,
                 seated,
                 game: row.try_get::<Option<String>, _>("game_id")?.map(GameId),
+                club: row.try_get("club")?,
             });
         }
         Ok(tables)

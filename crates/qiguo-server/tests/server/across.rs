@@ -135,7 +135,11 @@ async fn quick_play_and_the_lobby_span_two_servers_on_one_postgres() {
         wait_minutes: 30,
         unfilled: WhenUnfilled::Close,
     };
-    let made = match ann.ask(Ask::CreateTable { table }).await.unwrap() {
+    let made = match ann
+        .ask(Ask::CreateTable { table, club: None })
+        .await
+        .unwrap()
+    {
         Answer::Table(view) => view,
         other => panic!("{other:?}"),
     };

@@ -91,7 +91,11 @@ async fn blocked_players_are_kept_apart_and_reports_reach_the_operator() {
         wait_minutes: 30,
         unfilled: WhenUnfilled::Close,
     };
-    let Answer::Table(made) = ann.ask(Ask::CreateTable { table }).await.unwrap() else {
+    let Answer::Table(made) = ann
+        .ask(Ask::CreateTable { table, club: None })
+        .await
+        .unwrap()
+    else {
         panic!()
     };
     assert_eq!(

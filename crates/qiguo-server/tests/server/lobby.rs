@@ -29,7 +29,14 @@ fn table(people: u8, unfilled: WhenUnfilled) -> TableSpec {
 }
 
 async fn create_table(client: &mut Client, spec: TableSpec) -> TableView {
-    match client.ask(Ask::CreateTable { table: spec }).await.unwrap() {
+    match client
+        .ask(Ask::CreateTable {
+            table: spec,
+            club: None,
+        })
+        .await
+        .unwrap()
+    {
         Answer::Table(view) => *view,
         other => panic!("{other:?}"),
     }
@@ -206,7 +213,13 @@ async fn tables_refuse_what_they_cannot_take() {
         min: 1600,
         max: 1800,
     });
-    match ann.ask(Ask::CreateTable { table: ranged }).await {
+    match ann
+        .ask(Ask::CreateTable {
+            table: ranged,
+            club: None,
+        })
+        .await
+    {
         Err(ClientError::Refused { refusal, why }) => {
             assert_eq!(
                 refusal,
@@ -224,6 +237,7 @@ async fn tables_refuse_what_they_cannot_take() {
     match ann
         .ask(Ask::CreateTable {
             table: table(9, WhenUnfilled::Close),
+            club: None,
         })
         .await
     {

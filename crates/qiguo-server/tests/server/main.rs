@@ -12,6 +12,7 @@ mod after;
 mod agreement;
 mod clubs;
 mod conduct;
+mod evenings;
 mod games;
 mod holidays;
 mod link;
