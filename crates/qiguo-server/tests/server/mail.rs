@@ -865,3 +865,81 @@ fn sent_count(lines: &Lines, about: &str) -> usize {
         .filter(|l| l.starts_with(&format!("e-mail sent mail={about}")))
         .count()
 }
+
+/// One who said they come to a club's evening and has a confirmed address is e-mailed half an
+/// hour before it, in their language, with the time and the server's link.
+#[cfg_attr(
+    not(smtp_tests),
+    ignore = "needs Debian's aiosmtpd (python3-aiosmtpd; .ci/run installs it)"
+)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_evening_is_an_e_mail_half_an_hour_before() {
+    use qiguo_server::protocol::clubs::ClubSpec;
+    use qiguo_server::protocol::evenings::{EveningPlay, EveningSpec, Seating};
+    let dir = TempDir::new("mail-evening");
+    let maildir = dir.path().join("mail");
+    let relay = Relay::start(&maildir);
+    // 2026-12-01 12:00 UTC.
+    let t0 = 1_796_126_400_000;
+    let (clock, now) = hand_clock(t0);
+    let lines = Lines::default();
+    let server = mailing_server_at(&sqlite(&dir), relay.port, &lines, Some(clock)).await;
+    let url = server.url();
+    let (mut bo, _, _) = bo_confirmed(&url, server.addr, &maildir).await;
+    let (mut ann, _) = newcomer(&url, "Ann").await;
+    ann.ask(Ask::ClubCreate {
+        spec: ClubSpec {
+            name: "Evening Hall".into(),
+            description: String::new(),
+            open: true,
+        },
+    })
+    .await
+    .unwrap();
+    let Answer::Evening(evening) = ann
+        .ask(Ask::EveningCreate {
+            spec: EveningSpec {
+                club: "Evening Hall".into(),
+                at_ms: t0 + 3_600_000,
+                play: EveningPlay {
+                    preset: qiguo_rules::Preset::Classic,
+                    pace: qiguo_server::QuickPace::Calm,
+                    level: qiguo_rules::Level::Easy,
+                    seating: Seating::ByRating,
+                    rated: false,
+                },
+            },
+        })
+        .await
+        .unwrap()
+    else {
+        panic!("not an evening");
+    };
+    bo.ask(Ask::ClubJoin {
+        name: "Evening Hall".into(),
+    })
+    .await
+    .unwrap();
+    bo.ask(Ask::EveningCome {
+        evening: evening.id.clone(),
+        coming: true,
+    })
+    .await
+    .unwrap();
+    let before = received(&maildir).len();
+    *now.lock().unwrap() = t0 + 31 * 60_000;
+    let mail = wait_for_mails(&maildir, before + 1).await.remove(before);
+    assert_eq!(mail.header("To"), Some(bo_address()));
+    assert_eq!(
+        mail.header("Subject").as_deref(),
+        Some("Evening Hall spelar 2026-12-01 13:00 (UTC)"),
+        "{mail:?}"
+    );
+    assert!(mail.body.starts_with("Hej Bo,"), "{}", mail.body);
+    assert!(
+        mail.body.contains("Den börjar 2026-12-01 13:00 (UTC)"),
+        "{}",
+        mail.body
+    );
+    assert!(mail.header("List-Unsubscribe").is_some(), "{mail:?}");
+}

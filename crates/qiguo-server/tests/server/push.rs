@@ -282,6 +282,15 @@ const CONTACT: &str = "mailto:ops@qiguo.test";
 /// http (the tests' only), the outbox read every 100 ms and a failed message tried again after
 /// a second.
 async fn pushing_server(db: &str, lines: &Lines) -> Running {
+    pushing_server_on(db, None, lines).await
+}
+
+/// [`pushing_server`] on `clock`, if given.
+async fn pushing_server_on(
+    db: &str,
+    clock: Option<qiguo_server::store::Clock>,
+    lines: &Lines,
+) -> Running {
     let mut config = ServerConfig::new(db);
     config.listener = Some(loopback_listener());
     config.limits = roomy();
@@ -295,7 +304,7 @@ async fn pushing_server(db: &str, lines: &Lines) -> Running {
             turn_after: Duration::ZERO,
         },
     });
-    serve_on(&config, None, lines).await
+    serve_on(&config, clock, lines).await
 }
 
 async fn push_of(client: &mut Client) -> PushView {
@@ -607,4 +616,97 @@ async fn club_news_reaches_a_member_away_on_their_device() {
         assert!(service.to(other).is_empty(), "{other} was sent the news");
     }
     drop((cy, dee));
+}
+
+/// Those who said they come to a club's evening are reminded on their devices half an hour
+/// before it, in their language; one who said they come and then not is not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_evening_is_a_reminder_on_the_devices_of_those_who_come() {
+    use qiguo_server::protocol::clubs::ClubSpec;
+    use qiguo_server::protocol::evenings::{EveningPlay, EveningSpec, Seating};
+    const START: i64 = 1_796_126_400_000; // 2026-12-01 12:00 UTC
+    let dir = TempDir::new("push-evening");
+    let service = PushService::start(vec![
+        Device::new(21, "/device/bo"),
+        Device::new(23, "/device/cy"),
+    ])
+    .await;
+    let lines = Lines::default();
+    let (clock, now) = hand_clock(START);
+    let server = pushing_server_on(&sqlite(&dir), Some(clock), &lines).await;
+    let url = server.url();
+    let hall = "Evening Hall";
+    let (mut ann, _) = newcomer(&url, "Ann").await;
+    ann.ask(Ask::ClubCreate {
+        spec: ClubSpec {
+            name: hall.into(),
+            description: String::new(),
+            open: true,
+        },
+    })
+    .await
+    .unwrap();
+    let Answer::Evening(evening) = ann
+        .ask(Ask::EveningCreate {
+            spec: EveningSpec {
+                club: hall.into(),
+                at_ms: START + 3_600_000,
+                play: EveningPlay {
+                    preset: qiguo_rules::Preset::Classic,
+                    pace: qiguo_server::QuickPace::Brisk,
+                    level: qiguo_rules::Level::Easy,
+                    seating: Seating::AtRandom,
+                    rated: false,
+                },
+            },
+        })
+        .await
+        .unwrap()
+    else {
+        panic!("not an evening");
+    };
+    let (mut bo, _) = qiguo_client::connect_in(
+        &url,
+        Identity::New { name: "Bo".into() },
+        Some("sv"),
+        &Trust::default(),
+    )
+    .await
+    .unwrap();
+    let (mut cy, _) = newcomer(&url, "Cy").await;
+    for (client, seed, path, coming) in [
+        (&mut bo, 21, "/device/bo", vec![true]),
+        (&mut cy, 23, "/device/cy", vec![true, false]),
+    ] {
+        client
+            .ask(Ask::ClubJoin { name: hall.into() })
+            .await
+            .unwrap();
+        asked(client, Device::new(seed, path).subscribe(&service))
+            .await
+            .unwrap();
+        for coming in coming {
+            client
+                .ask(Ask::EveningCome {
+                    evening: evening.id.clone(),
+                    coming,
+                })
+                .await
+                .unwrap();
+        }
+    }
+    *now.lock().unwrap() = START + 31 * 60_000;
+    eventually("Bo reminded", || !service.to("/device/bo").is_empty()).await;
+    logged(&lines, "they no longer come").await;
+    let got = service.to("/device/bo").remove(0);
+    let message = got.message.expect("decrypted with Bo's key");
+    assert_eq!(message["title"], "Evening Hall spelar snart", "{message}");
+    assert_eq!(
+        message["body"],
+        "Kvällen börjar 2026-12-01 13:00 (UTC): var ansluten för att få en plats."
+    );
+    assert_eq!(message["kind"], "push-evening");
+    assert_eq!(got.headers["urgency"], "high");
+    assert!(service.to("/device/cy").is_empty(), "Cy no longer comes");
+    drop((ann, bo, cy));
 }
