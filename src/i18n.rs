@@ -427,7 +427,7 @@ mod tests {
 
     /// Literals shaped like ids that are not messages: egui ids, keys, command-line values and
     /// test data.
-    const NOT_MESSAGES: [&str; 24] = [
+    const NOT_MESSAGES: [&str; 26] = [
         "aria-label",
         "aria-live",
         "data-board-drawn-ms",
@@ -452,6 +452,8 @@ mod tests {
         "kebab-case",
         "round-trip",
         "stand-in",
+        "by-rating",
+        "at-random",
     ];
 
     /// Ids the code puts together from a name (`kingdom-qin`, `piece-general`, …) and the ids

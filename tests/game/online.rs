@@ -565,3 +565,116 @@ fn a_club_is_made_joined_and_told_its_news_from_the_windows() {
         })
     });
 }
+
+/// A club evening from the windows: Ann's window serves and sets one a few seconds ahead; Bo's
+/// lists it and says he comes, as does Ann; at its time both windows are seated at one table
+/// (two people, five computers) and have its game on the board. Bo makes a table of the club's
+/// own, which his club shown lists at once.
+#[test]
+fn an_evening_seats_both_windows_at_one_table() {
+    use qiguo::game::online::clubs::{ClubsCommand, OnlineClubs};
+    use qiguo::game::online::evenings::{EveningsCommand, OnlineEvenings};
+    use qiguo::game::online::lobby::AtTable;
+    use qiguo_protocol::QuickPace;
+    use qiguo_protocol::clubs::ClubSpec;
+    use qiguo_protocol::evenings::{EveningPlay, EveningSpec, Seating};
+    use qiguo_protocol::lobby::{TableSpec, WhenUnfilled};
+
+    let mut ann = window("online-evening-ann", 1);
+    let mut bo = window("online-evening-bo", 2);
+    let url = own_server(&mut ann, "Ann");
+    connect_to(&mut ann, &mut bo, url, "Bo");
+    fn evenings(a: &App) -> &OnlineEvenings {
+        a.world().resource::<OnlineEvenings>()
+    }
+    fn clubs(a: &App) -> &OnlineClubs {
+        a.world().resource::<OnlineClubs>()
+    }
+    send(
+        &mut ann,
+        ClubsCommand::Create(ClubSpec {
+            name: "Jade Hall".into(),
+            description: String::new(),
+            open: true,
+        }),
+    );
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        clubs(a[0]).shown.is_some()
+    });
+    send(&mut bo, ClubsCommand::Join("Jade Hall".into()));
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        clubs(a[1]).shown.as_ref().is_some_and(|c| c.you.is_some())
+    });
+    let at_ms = jiff::Timestamp::now().as_millisecond() + 6_000;
+    send(
+        &mut ann,
+        EveningsCommand::Create(EveningSpec {
+            club: "Jade Hall".into(),
+            at_ms,
+            play: EveningPlay {
+                preset: qiguo_rules::Preset::Classic,
+                pace: QuickPace::Brisk,
+                level: Level::Easy,
+                seating: Seating::AtRandom,
+                rated: false,
+            },
+        }),
+    );
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        evenings(a[0]).listed.len() == 1
+    });
+    let id = evenings(&ann).listed[0].id.clone();
+    send(&mut bo, EveningsCommand::List);
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        evenings(a[1]).listed.len() == 1
+    });
+    send(&mut bo, EveningsCommand::Come(id.clone(), true));
+    send(&mut ann, EveningsCommand::Come(id.clone(), true));
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        a.iter().all(|a| evenings(a).listed[0].you_come)
+    });
+    // Bo makes a table of the club's own: his club shown reads it at once.
+    send(
+        &mut bo,
+        AtTable::Create(
+            TableSpec {
+                preset: qiguo_rules::Preset::Classic,
+                pace: Pace::Live { wait_seconds: 60 },
+                people: 3,
+                level: Level::Easy,
+                rated: false,
+                ratings: None,
+                wait_minutes: 30,
+                unfilled: WhenUnfilled::Close,
+            },
+            Some("Jade Hall".into()),
+        ),
+    );
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        clubs(a[1])
+            .shown
+            .as_ref()
+            .is_some_and(|c| c.tables.len() == 1)
+    });
+    // The time comes: both seated at one table, its game on both boards.
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        a.iter().all(|a| online(a).table.is_some())
+            && online(a[0]).table.as_ref().map(|t| &t.id)
+                == online(a[1]).table.as_ref().map(|t| &t.id)
+    });
+    let players = the_match(&ann).players();
+    let people: Vec<&str> = players
+        .iter()
+        .filter(|p| p.computer.is_none())
+        .map(|p| p.name.as_str())
+        .collect();
+    assert_eq!(people.len(), 2, "{people:?}");
+    assert!(people.contains(&"Ann") && people.contains(&"Bo"));
+    assert_eq!(
+        players
+            .iter()
+            .filter(|p| p.computer == Some(Level::Easy))
+            .count(),
+        5
+    );
+}

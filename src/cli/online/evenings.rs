@@ -223,7 +223,7 @@ mod tests {
         let bad = at_ms("tomorrow at eight", now).unwrap_err();
         assert!(bad.why.contains("RFC 3339"), "{}", bad.why);
         assert!(seating("by-rating").is_ok() && seating("at-random").is_ok());
-        assert!(seating("by-age").is_err());
+        assert!(seating("youngest first").is_err());
         assert_eq!(
             host_of("wss://qiguo.example.org:7206/x"),
             "qiguo.example.org"

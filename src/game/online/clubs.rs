@@ -1,8 +1,9 @@
 //! Clubs online: the *Online…* window's section lists the player's clubs and finds others,
 //! makes one, and shows one club — its members (role, rating, online, playing now), its news —
 //! with what the player may do there: join or ask to, leave, be told of its news or not, and as
-//! an organiser let people in, remove members, name organisers (the owner) and post news. News
-//! the server tells is said in a notice, and the club shown is read again.
+//! an organiser let people in, remove members, name organisers (the owner) and post news; the
+//! club's own tables (made and sat at through the lobby's tables) and when its evenings are.
+//! News the server tells is said in a notice, and the club shown is read again.
 
 use bevy::prelude::*;
 use bevy_egui::egui::{self, Color32, RichText};
@@ -12,6 +13,8 @@ use qiguo_protocol::clubs::{
 };
 use qiguo_protocol::{Answer, Ask, Event};
 
+use super::lobby::{AtTable, OnlineLobby, TableForm, table_form, table_words};
+use super::my_games::when;
 use super::shared::{Answered, Online, OnlineSystems, Pending, SignedIn, Told};
 use super::ui::{OnlineSectionApp, SectionOrder};
 use crate::game::state::Notice;
@@ -24,7 +27,13 @@ pub(super) fn plugin(app: &mut App) {
         .add_message::<ClubsCommand>()
         .add_systems(
             Update,
-            (list_once_signed_in, ask, read_answers, hear_news)
+            (
+                list_once_signed_in,
+                ask,
+                read_answers,
+                hear_news,
+                follow_club_tables,
+            )
                 .chain()
                 .in_set(OnlineSystems::Concerns),
         )
@@ -77,6 +86,8 @@ struct ClubsForm {
     description: String,
     by_request: bool,
     news: String,
+    /// A new table for the club shown.
+    table: TableForm,
 }
 
 /// Signed in (again): the player's clubs, afresh.
@@ -196,6 +207,30 @@ fn hear_news(
     }
 }
 
+/// A table the player sits at for the club shown, missing from its view (just created): the
+/// club read again.
+fn follow_club_tables(
+    lobby: Res<OnlineLobby>,
+    mut clubs: ResMut<OnlineClubs>,
+    mut online: ResMut<Online>,
+) {
+    if !lobby.is_changed() {
+        return;
+    }
+    let Some(shown) = &clubs.shown else {
+        return;
+    };
+    let missing = lobby.mine.iter().any(|t| {
+        t.club.as_deref() == Some(shown.name.as_str()) && shown.tables.iter().all(|s| s.id != t.id)
+    });
+    if missing {
+        let ask = Ask::Club {
+            name: shown.name.clone(),
+        };
+        clubs.pending.ask(&mut online, ask, ());
+    }
+}
+
 /// A role as shown.
 fn role_text(tr: Tr, role: ClubRole) -> String {
     tr.text(match role {
@@ -227,7 +262,9 @@ fn section(
     clubs: Res<OnlineClubs>,
     mut form: ResMut<ClubsForm>,
     online: Res<Online>,
+    lobby: Res<OnlineLobby>,
     mut asked: MessageWriter<ClubsCommand>,
+    mut tables: MessageWriter<AtTable>,
     tr: Res<Tr>,
 ) {
     if !online.in_touch() {
@@ -262,6 +299,9 @@ fn section(
             if let Some(club) = &clubs.shown {
                 ui.separator();
                 shown(ui, club, &mut form, &mut asked, tr);
+                if club.you.is_some_and(ClubRole::belongs) {
+                    club_tables(ui, club, &mut form, &lobby, &mut tables, tr);
+                }
             }
             ui.separator();
             ui.label(RichText::new(tr.text("online-club-new")).strong());
@@ -409,4 +449,55 @@ fn shown(
             .small(),
         );
     }
+}
+
+/// The club's own open tables (sat at, got up from) and a form for a new one; its evenings in a
+/// line (the *Club evenings* section has them in full).
+fn club_tables(
+    ui: &mut egui::Ui,
+    club: &ClubView,
+    form: &mut ClubsForm,
+    lobby: &OnlineLobby,
+    tables: &mut MessageWriter<AtTable>,
+    tr: Tr,
+) {
+    let weak = |text: String| RichText::new(text).small().color(Color32::from_gray(170));
+    if !club.evenings.is_empty() {
+        let list: Vec<String> = club.evenings.iter().map(|e| when(tr, e.at_ms)).collect();
+        ui.label(weak(tr!(
+            tr,
+            "online-club-evenings",
+            list = list.join(", ")
+        )));
+    }
+    egui::CollapsingHeader::new(tr.text("online-club-tables"))
+        .id_salt(("club tables", &club.name))
+        .default_open(!club.tables.is_empty())
+        .show(ui, |ui| {
+            for table in &club.tables {
+                ui.horizontal_wrapped(|ui| {
+                    let people: Vec<String> = table
+                        .seated
+                        .iter()
+                        .map(|p| format!("{} {}", p.name, p.rating))
+                        .collect();
+                    ui.label(people.join(", "));
+                    ui.label(weak(tr!(
+                        tr,
+                        "lobby-table-seats",
+                        seated = table.seated.len(),
+                        people = table.spec.people
+                    )));
+                    ui.label(weak(table_words(tr, &table.spec)));
+                    if lobby.mine.iter().any(|t| t.id == table.id) {
+                        if ui.small_button(tr.text("lobby-leave")).clicked() {
+                            tables.write(AtTable::Leave(table.id.clone()));
+                        }
+                    } else if ui.small_button(tr.text("lobby-sit")).clicked() {
+                        tables.write(AtTable::Join(table.id.clone()));
+                    }
+                });
+            }
+            table_form(ui, tr, &mut form.table, tables, Some(&club.name));
+        });
 }

@@ -35,8 +35,8 @@ pub(super) fn plugin(app: &mut App) {
 /// At a public table: create one (and sit at it), sit at one, get up from one.
 #[derive(Message, Clone, Debug, PartialEq)]
 pub enum AtTable {
-    /// Create a table and sit at it.
-    Create(TableSpec),
+    /// Create a table and sit at it: a public one, or a club's own (its name).
+    Create(TableSpec, Option<String>),
     /// Sit at an open table.
     Join(TableId),
     /// Get up from a table.
@@ -79,7 +79,7 @@ fn ask(
 ) {
     for at in asked.read() {
         let (ask, leaves) = match at.clone() {
-            AtTable::Create(table) => (Ask::CreateTable { table, club: None }, None),
+            AtTable::Create(table, club) => (Ask::CreateTable { table, club }, None),
             AtTable::Join(table) => (Ask::JoinTable { table }, None),
             AtTable::Leave(table) => (
                 Ask::LeaveTable {
@@ -239,7 +239,7 @@ fn section(
                     }
                 });
             ui.add_space(4.0);
-            table_form(ui, tr, &mut state.form, &mut tables);
+            table_form(ui, tr, &mut state.form, &mut tables, None);
         });
     if !lobby.games.is_empty() {
         egui::CollapsingHeader::new(tr!(tr, "lobby-games", count = lobby.games.len()))
@@ -274,7 +274,7 @@ fn section(
 }
 
 /// What a table plays, in a line: its pace, computers, rated or not.
-fn table_words(tr: Tr, spec: &TableSpec) -> String {
+pub(super) fn table_words(tr: Tr, spec: &TableSpec) -> String {
     let pace = QuickPace::ALL
         .into_iter()
         .find(|p| p.pace() == spec.pace)
@@ -296,28 +296,33 @@ fn table_words(tr: Tr, spec: &TableSpec) -> String {
     )
 }
 
-/// The form for a new public table.
-fn table_form(
+/// The form for a new table: public, or the own table of the club called `club`.
+pub(super) fn table_form(
     ui: &mut egui::Ui,
     tr: Tr,
     table: &mut TableForm,
     tables: &mut MessageWriter<AtTable>,
+    club: Option<&str>,
 ) {
     ui.horizontal_wrapped(|ui| {
-        ui.label(tr.text("lobby-new-table"));
+        ui.label(tr.text(if club.is_some() {
+            "lobby-new-club-table"
+        } else {
+            "lobby-new-table"
+        }));
         ui.add(
             egui::DragValue::new(&mut table.people)
                 .range(TABLE_PEOPLE)
                 .suffix(tr.text("lobby-people-suffix")),
         );
-        egui::ComboBox::from_id_salt("table pace")
+        egui::ComboBox::from_id_salt(("table pace", club))
             .selected_text(pace_words(tr, table.pace).0)
             .show_ui(ui, |ui| {
                 for pace in QuickPace::ALL {
                     ui.selectable_value(&mut table.pace, pace, pace_words(tr, pace).0);
                 }
             });
-        egui::ComboBox::from_id_salt("table level")
+        egui::ComboBox::from_id_salt(("table level", club))
             .selected_text(tr.level(table.level))
             .show_ui(ui, |ui| {
                 for level in [Level::Easy, Level::Medium, Level::Hard] {
@@ -336,7 +341,7 @@ fn table_form(
         ui.radio_value(&mut table.close, false, tr.text("lobby-unfilled-computers"));
         ui.radio_value(&mut table.close, true, tr.text("lobby-unfilled-close"));
         if ui.button(tr.text("lobby-create")).clicked() {
-            tables.write(AtTable::Create(TableSpec {
+            let spec = TableSpec {
                 preset: qiguo_rules::Preset::Classic,
                 pace: table.pace.pace(),
                 people: table.people,
@@ -349,14 +354,15 @@ fn table_form(
                 } else {
                     WhenUnfilled::Computers
                 },
-            }));
+            };
+            tables.write(AtTable::Create(spec, club.map(str::to_owned)));
         }
     });
 }
 
-/// The lobby's form for a new public table.
+/// The form for a new table.
 #[derive(Debug, Clone)]
-struct TableForm {
+pub(super) struct TableForm {
     /// Seats for people.
     people: u8,
     /// The pace, among the quick paces.

@@ -28,6 +28,7 @@ pub mod clubs;
 pub mod conduct;
 mod connect_view;
 mod connection;
+pub mod evenings;
 mod events;
 pub mod holidays;
 pub mod invite;
@@ -91,6 +92,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_plugins((
             after::plugin,
             clubs::plugin,
+            evenings::plugin,
             conduct::plugin,
             holidays::plugin,
             lobby::plugin,

@@ -51,6 +51,8 @@ pub(crate) enum SectionOrder {
     Puzzles,
     /// Clubs.
     Clubs,
+    /// Club evenings.
+    Evenings,
     /// Holidays.
     Holidays,
     /// E-mail.
