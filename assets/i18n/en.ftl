@@ -530,6 +530,7 @@ online-evening-set = Set the evening
 online-evening-bad-time = Write the date as YYYY-MM-DD and the time as HH:MM.
 online-evening-seated = The evening of { $club } begins: your table is on the board.
 online-evening-seated-title = { $club } plays
+online-evening-table = Table { $n }: { $people }
 moves-replay = Replay
 moves-replaying = Replaying…
 moves-replay-hint = Play the marked moves again on the board ({ $key })

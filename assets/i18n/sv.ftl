@@ -511,6 +511,7 @@ online-evening-set = Lägg kvällen
 online-evening-bad-time = Skriv datumet som ÅÅÅÅ-MM-DD och tiden som TT:MM.
 online-evening-seated = { $club }s kväll börjar: ditt bord står på brädet.
 online-evening-seated-title = { $club } spelar
+online-evening-table = Bord { $n }: { $people }
 moves-replay = Repris
 moves-replaying = Spelar upp…
 moves-replay-hint = Spela de markerade dragen igen på brädet ({ $key })

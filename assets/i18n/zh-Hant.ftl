@@ -494,6 +494,7 @@ online-evening-set = 定下約局
 online-evening-bad-time = 日期寫成 YYYY-MM-DD，時間寫成 HH:MM。
 online-evening-seated = { $club } 的約局開始了：你的棋桌在棋盤上。
 online-evening-seated-title = { $club } 開局
+online-evening-table = 第 { $n } 桌：{ $people }
 moves-replay = 重播
 moves-replaying = 重播中…
 moves-replay-hint = 在棋盤上重播標記的著法（{ $key }）

@@ -323,8 +323,13 @@ fn one(ui: &mut egui::Ui, tr: Tr, evening: &EveningView, clubs: &OnlineClubs, as
             }
         }
     });
-    for table in &evening.tables {
-        ui.label(weak(table.people.join(", ")));
+    for (n, table) in evening.tables.iter().enumerate() {
+        ui.label(weak(tr!(
+            tr,
+            "online-evening-table",
+            n = n + 1,
+            people = table.people.join(", ")
+        )));
     }
 }
 

@@ -122,9 +122,15 @@ fn new_game_form(
             })
             .collect();
     }
-    // Two seats a row: the kingdoms of the seat, and who plays it.
+    // Two seats a row (one where the window is narrow, a phone held upright): the kingdoms of
+    // the seat, and who plays it.
+    let per_row = if ui.available_width() >= 2.0 * (SEAT_COMBO_WIDTH + 70.0) {
+        2
+    } else {
+        1
+    };
     egui::Grid::new("online new seats")
-        .num_columns(4)
+        .num_columns(2 * per_row)
         .spacing([8.0, 4.0])
         .show(ui, |ui| {
             for (player, choice) in game.seats.iter_mut().enumerate() {
@@ -136,7 +142,7 @@ fn new_game_form(
                 ui.label(kingdoms.join("+"));
                 egui::ComboBox::from_id_salt(("online new seat", player))
                     .selected_text(level_label(tr, *choice))
-                    .width(150.0)
+                    .width(SEAT_COMBO_WIDTH)
                     .show_ui(ui, |ui| {
                         for option in [
                             SeatChoice::Me,
@@ -148,7 +154,7 @@ fn new_game_form(
                             ui.selectable_value(choice, option, level_label(tr, option));
                         }
                     });
-                if player % 2 == 1 {
+                if player % per_row == per_row - 1 {
                     ui.end_row();
                 }
             }
@@ -207,6 +213,9 @@ fn new_game_form(
 }
 
 /// Joining an open seat, or watching, with a game's code.
+/// The width of a seat's choice in the new game's form.
+const SEAT_COMBO_WIDTH: f32 = 150.0;
+
 fn code_form(
     ui: &mut egui::Ui,
     tr: Tr,
@@ -214,11 +223,12 @@ fn code_form(
     commands: &mut MessageWriter<OnlineCommand>,
 ) {
     ui.heading(tr.text("online-with-code"));
-    ui.horizontal(|ui| {
+    // Wrapped: on a phone held upright the buttons go under the code.
+    ui.horizontal_wrapped(|ui| {
         ui.add(
             egui::TextEdit::singleline(&mut game.code)
                 .hint_text("K7QM-3XTD-9WFB-2HZR")
-                .desired_width(190.0),
+                .desired_width(190.0_f32.min(ui.available_width())),
         );
         egui::ComboBox::from_id_salt("online join kingdom")
             .selected_text(tr.kingdom(game.kingdom))
