@@ -146,6 +146,9 @@ pub struct ClubMember {
     /// A game they play now (seated, unfinished, moved in lately), to watch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub playing: Option<GameId>,
+    /// That game's code, to watch it by (version 12).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub watch: Option<String>,
 }
 
 /// A line of a club's news.

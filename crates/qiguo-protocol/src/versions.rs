@@ -99,7 +99,8 @@ fn step_down(from: u32, value: Value) -> Option<Value> {
 
 /// Version 12 added club evenings (the `evening` and `evenings` answers, to requests an older
 /// client cannot send, and the `evening_seated` event) and a club's own tables: a club's view
-/// carries its `tables` and `evenings` (taken out), and a table of a club is shown only in its
+/// carries its `tables` and `evenings`, and a member the code of the game they play (`watch`)
+/// (taken out), and a table of a club is shown only in its
 /// club's view (to a client that could not ask for one, a table has no `club`).
 fn twelve_to_eleven(mut value: Value) -> Option<Value> {
     let kind = value.get("type")?.as_str()?.to_owned();
@@ -111,6 +112,11 @@ fn twelve_to_eleven(mut value: Value) -> Option<Value> {
                 let club = answer.as_object_mut()?;
                 club.remove("tables");
                 club.remove("evenings");
+                if let Some(Value::Array(members)) = club.get_mut("members") {
+                    for member in members.iter_mut().filter_map(Value::as_object_mut) {
+                        member.remove("watch");
+                    }
+                }
             }
             _ => {}
         }
@@ -545,7 +551,15 @@ mod tests {
                 open: true,
                 you: Some(ClubRole::Member),
                 member_count: 1,
-                members: Vec::new(),
+                members: vec![crate::clubs::ClubMember {
+                    player: crate::PlayerId("p".into()),
+                    name: "Bo".into(),
+                    role: ClubRole::Member,
+                    rating: None,
+                    online: true,
+                    playing: Some(GameId("g".into())),
+                    watch: Some("K7QM-3XTD-9WFB-2HZR".into()),
+                }],
                 news: Vec::new(),
                 news_wanted: true,
                 tables: vec![table.clone()],

@@ -15,7 +15,7 @@ use qiguo_protocol::{Answer, Ask, Event};
 
 use super::lobby::{AtTable, OnlineLobby, TableForm, table_form, table_words};
 use super::my_games::when;
-use super::shared::{Answered, Online, OnlineSystems, Pending, SignedIn, Told};
+use super::shared::{Answered, Online, OnlineCommand, OnlineSystems, Pending, SignedIn, Told};
 use super::ui::{OnlineSectionApp, SectionOrder};
 use crate::game::state::Notice;
 use crate::i18n::Tr;
@@ -66,6 +66,8 @@ pub enum ClubsCommand {
     },
     /// An organiser posts news.
     Post(String, String),
+    /// Watch a member's game (its code).
+    Watch(String),
 }
 
 /// What the player knows of clubs on the server.
@@ -109,9 +111,15 @@ fn ask(
     mut commands: MessageReader<ClubsCommand>,
     mut clubs: ResMut<OnlineClubs>,
     mut online: ResMut<Online>,
+    mut watch: MessageWriter<OnlineCommand>,
 ) {
     for command in commands.read() {
         let ask = match command.clone() {
+            // Watching is the games' concern: the window's own command.
+            ClubsCommand::Watch(code) => {
+                watch.write(OnlineCommand::Watch(code));
+                continue;
+            }
             ClubsCommand::Find(search) => Ask::Clubs { search },
             ClubsCommand::Create(spec) => Ask::ClubCreate { spec },
             ClubsCommand::Show(name) => Ask::Club { name },
@@ -391,6 +399,11 @@ fn shown(
             }
             if m.playing.is_some() {
                 ui.label(RichText::new(tr.text("online-club-playing")).small());
+            }
+            if let Some(code) = &m.watch
+                && ui.small_button(tr.text("lobby-watch")).clicked()
+            {
+                asked.write(ClubsCommand::Watch(code.clone()));
             }
             let mut act = |ui: &mut egui::Ui, id: &str, action: ClubAction| {
                 if ui.small_button(tr.text(id)).clicked() {

@@ -324,12 +324,20 @@ fn one(ui: &mut egui::Ui, tr: Tr, evening: &EveningView, clubs: &OnlineClubs, as
         }
     });
     for (n, table) in evening.tables.iter().enumerate() {
-        ui.label(weak(tr!(
-            tr,
-            "online-evening-table",
-            n = n + 1,
-            people = table.people.join(", ")
-        )));
+        ui.horizontal_wrapped(|ui| {
+            ui.label(weak(tr!(
+                tr,
+                "online-evening-table",
+                n = n + 1,
+                people = table.people.join(", ")
+            )));
+            if evening.state == EveningState::Playing
+                && evening.your_game.as_ref() != Some(&table.game)
+                && ui.small_button(tr.text("lobby-watch")).clicked()
+            {
+                asks.online.write(OnlineCommand::Watch(table.code.clone()));
+            }
+        });
     }
 }
 

@@ -344,7 +344,8 @@ impl Clubs {
             player: m.player,
             name: m.name,
             role: m.role,
-            playing: m.playing,
+            playing: m.playing.as_ref().map(|(game, _)| game.clone()),
+            watch: m.playing.map(|(_, code)| code),
         }
     }
 }

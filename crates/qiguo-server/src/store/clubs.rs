@@ -44,8 +44,9 @@ pub struct ClubMemberRow {
     pub left: u32,
     /// When another server last noted them online (this server knows its own).
     pub online_ms: Option<i64>,
-    /// The unfinished game they moved in last, if it moved since the time asked about.
-    pub playing: Option<GameId>,
+    /// The unfinished game they moved in last, if it moved since the time asked about, and its
+    /// code (to watch it).
+    pub playing: Option<(GameId, String)>,
 }
 
 /// The columns of a [`ClubRow`], `c` being `clubs`.
@@ -231,7 +232,7 @@ impl Store {
              r.mu, r.sigma, r.games, \
              (SELECT COUNT(*) FROM seat_leaves l WHERE l.player = m.player AND l.rated = 1) \
              AS left_games, \
-             (SELECT g.id FROM seats s JOIN games g ON g.id = s.game_id \
+             (SELECT g.id || ' ' || g.code FROM seats s JOIN games g ON g.id = s.game_id \
               WHERE s.holder = m.player AND g.finished_ms IS NULL AND g.moved_ms >= $2 \
               ORDER BY g.moved_ms DESC, g.id LIMIT 1) AS playing \
              FROM club_members m JOIN players p ON p.id = m.player \
@@ -255,7 +256,12 @@ impl Store {
                     rating: super::ratings::rating_of(row)?,
                     left: count(row, "left_games")?,
                     online_ms: row.try_get("online_ms")?,
-                    playing: row.try_get::<Option<String>, _>("playing")?.map(GameId),
+                    playing: row
+                        .try_get::<Option<String>, _>("playing")?
+                        .and_then(|both| {
+                            let (id, code) = both.split_once(' ')?;
+                            Some((GameId(id.to_owned()), code.to_owned()))
+                        }),
                 })
             })
             .collect()

@@ -297,6 +297,12 @@ async fn clubs_between(url_a: &str, url_b: &str) {
     let shown = club(&mut bo, show("Jade Hall")).await;
     let playing: Vec<Option<GameId>> = shown.members.iter().map(|m| m.playing.clone()).collect();
     assert_eq!(playing, [Some(game), None, None], "{shown:?}");
+    let watch: Vec<bool> = shown.members.iter().map(|m| m.watch.is_some()).collect();
+    assert_eq!(
+        watch,
+        [true, false, false],
+        "the game's code, to watch it by"
+    );
 
     // Found by part of their names; one's own first.
     let Answer::Clubs { clubs } = dee

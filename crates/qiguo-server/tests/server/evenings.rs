@@ -263,6 +263,15 @@ async fn an_evening(urls: &[String], now: &std::sync::Mutex<i64>) {
             .any(|p| *p == "m8" || *p == "m9" || *p == "m10")
     );
     assert!(begun.your_game.is_some());
+    // The club shows who plays now, each with their game's code to watch it by.
+    let shown = club(&mut ann, hall).await;
+    for table in &begun.tables {
+        for name in &table.people {
+            let member = shown.members.iter().find(|m| m.name == *name).unwrap();
+            assert_eq!(member.playing.as_ref(), Some(&table.game), "{name}");
+            assert_eq!(member.watch.as_deref(), Some(table.code.as_str()), "{name}");
+        }
+    }
 
     // m10 comes late: a computer's kingdom in one of the evening's games.
     let late = evening(&mut members[8], come(&id, true)).await;
