@@ -544,6 +544,117 @@ fn evenings_from_the_command_line() {
     );
 }
 
+fn as_strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
+/// Tournaments from a terminal: Ann sets her club's Swiss (a past start refused before anything
+/// is sent, a bad format too), Bo joins it and reads its standings as text, lists it as JSON,
+/// and leaves it.
+#[test]
+fn tournaments_from_the_command_line() {
+    let dir = TempDir::new("online-tournaments");
+    let (server_dir, ann, bo) = (dir.join("server"), dir.join("ann"), dir.join("bo"));
+    let (listener, port) = loopback();
+    let _srv = server(&server_dir, &listener);
+    online(
+        &ann,
+        port,
+        &["--name", "Ann", "club", "create", "Jade Hall"],
+    );
+    online(&bo, port, &["--name", "Bo", "club", "join", "Jade Hall"]);
+    let starts = jiff::Timestamp::now()
+        .checked_add(jiff::SignedDuration::from_hours(24))
+        .unwrap()
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+        .to_string();
+    let create = |extra: &[&str]| {
+        let mut args = vec![
+            "tournament",
+            "create",
+            "Jade Swiss",
+            "--club",
+            "Jade Hall",
+            "--rounds",
+            "3",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        args.into_iter().map(str::to_owned).collect::<Vec<_>>()
+    };
+    let past = online_output(
+        &ann,
+        port,
+        &as_strs(&create(&[
+            "--format",
+            "swiss",
+            "--starts",
+            "2020-01-01T19:00:00Z",
+        ])),
+    );
+    assert_eq!(past.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&past.stderr);
+    assert!(err.contains("--starts") && err.contains("passed"), "{err}");
+    let knockout = online_output(
+        &ann,
+        port,
+        &as_strs(&create(&["--format", "knockout", "--starts", &starts])),
+    );
+    assert_eq!(knockout.status.code(), Some(2));
+    let set = online(
+        &ann,
+        port,
+        &as_strs(&create(&["--format", "swiss", "--starts", &starts])),
+    );
+    assert_eq!(set["name"], "Jade Swiss", "{set}");
+    assert_eq!(set["state"], "entering", "{set}");
+    assert_eq!(set["play"]["pace"], "daily", "a Swiss's pace by default");
+    assert!(set["starts"].as_str().unwrap().len() >= 25, "{set}");
+    let out = online_output(
+        &bo,
+        port,
+        &[
+            "tournament",
+            "create",
+            "Bo Swiss",
+            "--club",
+            "Jade Hall",
+            "--format",
+            "swiss",
+            "--starts",
+            &starts,
+        ],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("not_club_organiser"),
+        "{err}"
+    );
+    let joined = online(&bo, port, &["tournament", "join", "jade swiss", "--json"]);
+    assert_eq!(joined["players"], 1, "{joined}");
+    assert_eq!(joined["you"]["name"], "Bo", "{joined}");
+    let text = online_output(&bo, port, &["tournament", "standings", "Jade Swiss"]);
+    assert!(text.status.success());
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.starts_with("Jade Swiss (Jade Hall) — swiss, daily; to start"),
+        "{text}"
+    );
+    assert!(text.contains("round 0 of 3; 1 of 343 players"), "{text}");
+    assert!(text.contains("Bo"), "{text}");
+    let listed = online(&bo, port, &["tournament", "list", "--json"]);
+    assert_eq!(listed["tournaments"][0]["name"], "Jade Swiss", "{listed}");
+    assert_eq!(listed["tournaments"][0]["joined"], true, "{listed}");
+    let left = online(&bo, port, &["tournament", "leave", "Jade Swiss", "--json"]);
+    assert_eq!(left["players"], 0, "{left}");
+    let out = online_output(&bo, port, &["tournament", "leave", "Jade Swiss"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("not_in_tournament"),
+        "{err}"
+    );
+}
+
 /// Public tables from a terminal: Ann creates one for two, it is listed, Bo sits down and its
 /// game starts; the lobby's counts; a table that cannot be is refused before anything is sent.
 #[test]

@@ -19,9 +19,12 @@ use crate::model::{
     GameId, MadeBy, NewGame, Pace, PlayerId, QuickPace, RatingFamily, RatingShown, SeatPlan,
 };
 use crate::refusal::Refusal;
+use crate::tournaments::{StandingsNews, TournamentListed, TournamentSpec, TournamentView};
 
 /// The version of these messages. A client speaking another is refused at [`Ask::Hello`].
 ///
+/// 13: tournaments ([`Ask::TournamentCreate`] and the other `tournament` requests,
+/// [`Event::TournamentSeated`], [`Event::Standings`]).
 /// 12: club evenings ([`Ask::EveningCreate`] and the other `evening` requests,
 /// [`Event::EveningSeated`]); a club's own tables (a table spec's `club`), shown with its coming
 /// evenings in its view.
@@ -33,7 +36,7 @@ use crate::refusal::Refusal;
 /// 5: e-mail (a hello's `language`, signing in by a link's one-time token, [`Ask::Mail`]).
 /// 4: table talk, holidays (a seat's `away_until`). 3: refusals are codes with parameters ([`Refusal`]) beside the English `why`; events of
 /// unknown types are ignored. 2: presence events. 1: the first.
-pub const PROTOCOL_VERSION: u32 = 12;
+pub const PROTOCOL_VERSION: u32 = 13;
 
 /// The port a server listens on unless told otherwise (the year of the 1206 text, plus 6000).
 pub const DEFAULT_PORT: u16 = 7206;
@@ -272,6 +275,37 @@ pub enum Ask {
     /// with [`Answer::Evenings`]).
     Evenings {
         /// The club's name; `None`: every club of the client's.
+        #[serde(default)]
+        club: Option<String>,
+    },
+    /// Sets a tournament: a club's own (an organiser of `spec.club`); a public one is the
+    /// operator's (answered with [`Answer::Tournament`]).
+    TournamentCreate {
+        /// What it is.
+        spec: TournamentSpec,
+    },
+    /// Joins a tournament (answered with [`Answer::Tournament`]); a club's own takes its
+    /// members only.
+    TournamentJoin {
+        /// Its name.
+        name: String,
+    },
+    /// Leaves a tournament: before it starts, not entered; after, seated no more, a computer
+    /// taking the client's kingdom in its game under way (answered with [`Answer::Tournament`]).
+    TournamentLeave {
+        /// Its name.
+        name: String,
+    },
+    /// A tournament: its standings, the client's games in it, its winners (answered with
+    /// [`Answer::Tournament`]).
+    Tournament {
+        /// Its name.
+        name: String,
+    },
+    /// The tournaments to come, under way and lately over: public ones and those of the
+    /// client's clubs, or one club's (answered with [`Answer::Tournaments`]).
+    Tournaments {
+        /// A club's name; `None`: public ones and the client's clubs'.
         #[serde(default)]
         club: Option<String>,
     },
@@ -805,6 +839,15 @@ pub enum Answer {
         /// The evenings.
         evenings: Vec<EveningView>,
     },
+    /// A tournament ([`Ask::TournamentCreate`], [`Ask::TournamentJoin`],
+    /// [`Ask::TournamentLeave`], [`Ask::Tournament`]).
+    Tournament(Box<TournamentView>),
+    /// Tournaments, under way first, then to come, then over ([`Ask::Tournaments`]), at most
+    /// [`crate::tournaments::TOURNAMENTS_LISTED`].
+    Tournaments {
+        /// The tournaments.
+        tournaments: Vec<TournamentListed>,
+    },
     /// A line of table talk was stored: it is line number `n`.
     Said {
         /// Its number (from 0).
@@ -840,6 +883,18 @@ pub enum Event {
         /// The client's game.
         game: GameId,
     },
+    /// A tournament the client plays in seated them at a table (a Swiss's round began, or an
+    /// arena found them a table): its game, to open and play.
+    TournamentSeated {
+        /// The tournament's name.
+        tournament: String,
+        /// The round (an arena: the client's game's number in it).
+        round: u32,
+        /// The client's game.
+        game: GameId,
+    },
+    /// A tournament's standings changed (to its players).
+    Standings(StandingsNews),
     /// A table the client sits at filled (or its time ran out, computers taking the empty
     /// seats): its game started, with the client seated; open it to play.
     TableStarted {

@@ -17,6 +17,7 @@ pub mod link;
 pub mod lobby;
 pub mod model;
 pub mod refusal;
+pub mod tournaments;
 pub mod versions;
 
 pub use frames::*;

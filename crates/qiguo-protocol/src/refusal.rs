@@ -418,6 +418,67 @@ pub enum Refusal {
         /// The most evenings planned at once.
         max: u32,
     },
+    /// A tournament's name empty or too long.
+    #[error("a tournament's name has 1 to {max} characters")]
+    TournamentName {
+        /// The most characters.
+        max: u32,
+    },
+    /// Another tournament has that name (compared folded).
+    #[error("another tournament has that name")]
+    TournamentNameTaken,
+    /// No such tournament (or a club's own, of a club not the asker's).
+    #[error("there is no such tournament")]
+    NoSuchTournament,
+    /// A tournament set to start at a time already past.
+    #[error("that time has passed: a tournament starts in the future")]
+    TournamentPast,
+    /// A tournament set to start too far ahead.
+    #[error("a tournament starts at most {days} days ahead")]
+    TournamentTooFar {
+        /// The most days ahead.
+        days: u32,
+    },
+    /// A Swiss plays by correspondence, an arena live.
+    #[error("a Swiss plays by correspondence (daily or relaxed), an arena live (brisk or calm)")]
+    TournamentPace,
+    /// A Swiss of too few or too many rounds.
+    #[error("a Swiss has 1 to {max} rounds")]
+    TournamentRounds {
+        /// The most rounds.
+        max: u8,
+    },
+    /// An arena too short or too long.
+    #[error("an arena lasts {min} to {max} minutes")]
+    ArenaMinutes {
+        /// The fewest minutes.
+        min: u32,
+        /// The most minutes.
+        max: u32,
+    },
+    /// A tournament set to take too few or too many players.
+    #[error("a tournament takes {min} to {max} players")]
+    TournamentPlayers {
+        /// The fewest.
+        min: u32,
+        /// The most.
+        max: u32,
+    },
+    /// A public tournament is set by the server's operator; a player sets one for a club.
+    #[error("public tournaments are set by the server's operator: give a club you organise")]
+    TournamentByOperator,
+    /// The tournament has as many players as it takes.
+    #[error("the tournament is full ({most} players)")]
+    TournamentFull {
+        /// The most players it takes.
+        most: u32,
+    },
+    /// The tournament is over (or, a Swiss, in its last round): nobody joins it any more.
+    #[error("that tournament is over")]
+    TournamentOver,
+    /// The asker has not joined that tournament (or left it).
+    #[error("you are not in that tournament")]
+    NotInTournament,
     /// Too many requests of this kind came lately: new players, new games or invitation codes
     /// from the client's address, lines of table talk from the player, or links to confirm an
     /// e-mail address sent to the player or to that address.
@@ -509,6 +570,19 @@ impl Refusal {
             Refusal::NoSuchEvening => "no_such_evening",
             Refusal::EveningOver => "evening_over",
             Refusal::TooManyEvenings { .. } => "too_many_evenings",
+            Refusal::TournamentName { .. } => "tournament_name",
+            Refusal::TournamentNameTaken => "tournament_name_taken",
+            Refusal::NoSuchTournament => "no_such_tournament",
+            Refusal::TournamentPast => "tournament_past",
+            Refusal::TournamentTooFar { .. } => "tournament_too_far",
+            Refusal::TournamentPace => "tournament_pace",
+            Refusal::TournamentRounds { .. } => "tournament_rounds",
+            Refusal::ArenaMinutes { .. } => "arena_minutes",
+            Refusal::TournamentPlayers { .. } => "tournament_players",
+            Refusal::TournamentByOperator => "tournament_by_operator",
+            Refusal::TournamentFull { .. } => "tournament_full",
+            Refusal::TournamentOver => "tournament_over",
+            Refusal::NotInTournament => "not_in_tournament",
             Refusal::NoPlayerNamed { .. } => "no_player_named",
             Refusal::Yourself => "yourself",
             Refusal::NameTaken { .. } => "name_taken",
@@ -676,6 +750,19 @@ mod tests {
             Refusal::NoSuchEvening,
             Refusal::EveningOver,
             Refusal::TooManyEvenings { max: 20 },
+            Refusal::TournamentName { max: 40 },
+            Refusal::TournamentNameTaken,
+            Refusal::NoSuchTournament,
+            Refusal::TournamentPast,
+            Refusal::TournamentTooFar { days: 180 },
+            Refusal::TournamentPace,
+            Refusal::TournamentRounds { max: 15 },
+            Refusal::ArenaMinutes { min: 15, max: 720 },
+            Refusal::TournamentPlayers { min: 2, max: 1000 },
+            Refusal::TournamentByOperator,
+            Refusal::TournamentFull { most: 49 },
+            Refusal::TournamentOver,
+            Refusal::NotInTournament,
             Refusal::NoPlayerNamed { name: "Ann".into() },
             Refusal::Yourself,
             Refusal::NameTaken { name: "Ann".into() },

@@ -62,6 +62,11 @@ pub fn knows(version: u32, ask: &Ask) -> bool {
         | Ask::EveningCome { .. }
         | Ask::EveningCancel { .. }
         | Ask::Evenings { .. } => version >= 12,
+        Ask::TournamentCreate { .. }
+        | Ask::TournamentJoin { .. }
+        | Ask::TournamentLeave { .. }
+        | Ask::Tournament { .. }
+        | Ask::Tournaments { .. } => version >= 13,
         _ => true,
     }
 }
@@ -84,6 +89,7 @@ pub fn frame_for(version: u32, frame: &ServerFrame) -> Option<String> {
 /// A frame of version `from` as version `from - 1` reads it.
 fn step_down(from: u32, value: Value) -> Option<Value> {
     match from {
+        13 => thirteen_to_twelve(value),
         12 => twelve_to_eleven(value),
         11 => eleven_to_ten(value),
         10 => ten_to_nine(value),
@@ -93,6 +99,21 @@ fn step_down(from: u32, value: Value) -> Option<Value> {
         6 => six_to_five(value),
         5 => five_to_four(value),
         // Versions before 4 are not served.
+        _ => Some(value),
+    }
+}
+
+/// Version 13 added tournaments: the `tournament` and `tournaments` answers (to requests an
+/// older client cannot send) and the `tournament_seated` and `standings` events.
+fn thirteen_to_twelve(value: Value) -> Option<Value> {
+    let kind = value.get("type")?.as_str()?;
+    let inner = match kind {
+        "reply" => value.get("answer")?.get("type")?.as_str()?,
+        "event" => value.get("event")?.get("type")?.as_str()?,
+        _ => return Some(value),
+    };
+    match inner {
+        "tournament" | "tournaments" | "tournament_seated" | "standings" => None,
         _ => Some(value),
     }
 }
@@ -462,6 +483,87 @@ mod tests {
             assert_eq!(&serde_json::from_str::<ServerFrame>(&text).unwrap(), frame);
             assert_eq!(frame_for(10, frame), None);
         }
+    }
+
+    #[test]
+    fn a_version_twelve_client_asks_of_no_tournament_and_hears_of_none() {
+        use crate::GameId;
+        use crate::tournaments::{
+            StandingsNews, TournamentFormat, TournamentPlay, TournamentSpec, TournamentState,
+        };
+        use qiguo_rules::{Level, Preset};
+        let spec = TournamentSpec {
+            name: "Winter Arena".into(),
+            format: TournamentFormat::Arena,
+            play: TournamentPlay {
+                preset: Preset::Classic,
+                pace: crate::QuickPace::Brisk,
+                level: Level::Easy,
+                rated: true,
+            },
+            starts_ms: 1,
+            rounds: 0,
+            minutes: 60,
+            most: 700,
+            club: None,
+        };
+        let asks = [
+            Ask::TournamentCreate { spec },
+            Ask::TournamentJoin {
+                name: "Winter Arena".into(),
+            },
+            Ask::TournamentLeave {
+                name: "Winter Arena".into(),
+            },
+            Ask::Tournament {
+                name: "Winter Arena".into(),
+            },
+            Ask::Tournaments { club: None },
+        ];
+        for ask in &asks {
+            assert!(!knows(12, ask), "{ask:?}");
+            assert!(knows(13, ask), "{ask:?}");
+        }
+        let unknown = [
+            ServerFrame::Reply {
+                req: 1,
+                answer: Answer::Tournaments {
+                    tournaments: Vec::new(),
+                },
+            },
+            ServerFrame::Event {
+                event: Event::TournamentSeated {
+                    tournament: "Winter Arena".into(),
+                    round: 1,
+                    game: GameId("g".into()),
+                },
+            },
+            ServerFrame::Event {
+                event: Event::Standings(StandingsNews {
+                    tournament: "Winter Arena".into(),
+                    state: TournamentState::Playing,
+                    round: 0,
+                    leaders: Vec::new(),
+                    you: None,
+                }),
+            },
+        ];
+        for frame in &unknown {
+            assert_eq!(frame_for(12, frame), None, "{frame:?}");
+            assert!(frame_for(13, frame).is_some());
+        }
+        let known = ServerFrame::Reply {
+            req: 2,
+            answer: Answer::Games {
+                games: vec![summary()],
+            },
+        };
+        let as_value = |text: &str| serde_json::from_str::<Value>(text).unwrap();
+        assert_eq!(
+            as_value(&frame_for(12, &known).unwrap()),
+            serde_json::to_value(&known).unwrap(),
+            "the rest as it was"
+        );
     }
 
     #[test]
@@ -858,9 +960,9 @@ mod tests {
         assert!(knows(8, &subscribe));
         assert!(!knows(7, &subscribe));
         assert!(!knows(7, &Ask::Push {}));
-        // Versions 7 to 10 are no longer served (version 12 serves 11), but the steps down
+        // Versions 7 to 11 are no longer served (version 13 serves 12), but the steps down
         // still hold.
-        assert!(served(11) && !served(10) && !served(9) && !served(8) && !served(7));
+        assert!(served(12) && !served(11) && !served(10) && !served(8) && !served(7));
         let answer = ServerFrame::Reply {
             req: 5,
             answer: Answer::Push(PushView {

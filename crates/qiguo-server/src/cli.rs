@@ -14,7 +14,8 @@ mod operator;
 mod worker;
 
 pub use operator::{
-    ConductCommand, MAX_PUZZLES_PRINTED, OperatorError, TalkCommand, backup, conduct, puzzles, talk,
+    ConductCommand, MAX_PUZZLES_PRINTED, OperatorError, TalkCommand, TournamentArgs, backup,
+    conduct, puzzles, talk, tournament,
 };
 pub use worker::review;
 

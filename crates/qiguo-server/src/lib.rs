@@ -22,6 +22,7 @@ pub mod mail;
 mod metrics;
 mod model;
 pub mod page;
+pub mod pairing;
 pub mod push;
 mod rated;
 mod reviewing;

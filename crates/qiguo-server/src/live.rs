@@ -471,6 +471,14 @@ impl LiveGame {
     /// left). The event that tells the followers.
     pub(crate) fn replace_absent(&mut self, seat: u8) -> Option<Event> {
         let level = self.quick?.level();
+        self.replace_leaver(seat, level)
+    }
+
+    /// A computer of `level` takes seat `seat` over from its person, who leaves it (absent past
+    /// a quick game's grace, or gone from a tournament), at the current move: the person a
+    /// leaver (rated for the part they played, placed where they left). The event that tells
+    /// the followers; `None` when nobody held the seat.
+    pub(crate) fn replace_leaver(&mut self, seat: u8, level: qiguo_rules::Level) -> Option<Event> {
         let ply = self.game.len() as u32;
         let s = self.seats.get_mut(usize::from(seat))?;
         let player = s.holder.take()?;

@@ -13,7 +13,8 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use qiguo_server::cli::{
-    ConductCommand, ServerArgs, TalkCommand, backup, conduct, puzzles, review, run, talk,
+    ConductCommand, ServerArgs, TalkCommand, TournamentArgs, backup, conduct, puzzles, review, run,
+    talk, tournament,
 };
 
 /// Serves Qiguo Xiangqi's online games (live and by correspondence) over WebSocket; logs one
@@ -73,6 +74,15 @@ enum Command {
         #[command(flatten)]
         server: ServerArgs,
     },
+    /// Sets a public tournament on the database (--db, or the data directory's): a Swiss by
+    /// correspondence or a live arena, once or every --every-days; prints it as JSON. (A club's
+    /// own are set by its organisers, `qiguo online tournament create --club`.)
+    Tournament {
+        #[command(flatten)]
+        tournament: TournamentArgs,
+        #[command(flatten)]
+        server: ServerArgs,
+    },
 }
 
 fn main() -> ExitCode {
@@ -87,6 +97,10 @@ fn main() -> ExitCode {
             limit,
             server,
         }) => puzzles(server, game.as_deref(), *limit, "qiguo-server puzzles"),
+        Some(Command::Tournament {
+            tournament: t,
+            server,
+        }) => tournament(server, t, "qiguo-server tournament"),
         None => run(&cli.server, "qiguo-server"),
     }
 }

@@ -36,6 +36,7 @@ pub use evenings::{Comer, EveningGame, EveningRow};
 use ratings::rating_of;
 pub use ratings::{RatingRecord, RatingStep, Rerated};
 pub use tables::{QuickCounts, StoredTable, Watchable};
+pub use tournaments::{Entrant, Scored, TournamentRow, TournamentTable};
 
 mod clubs;
 mod conduct;
@@ -52,6 +53,7 @@ mod ratings;
 pub mod reviews;
 mod tables;
 mod talk;
+mod tournaments;
 
 /// The schema, in order; each applied once, recorded in the database.
 const MIGRATIONS: &[(i64, &str, &str)] = &[
@@ -108,6 +110,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         18,
         "evenings",
         include_str!("../migrations/0018_evenings.sql"),
+    ),
+    (
+        19,
+        "tournaments",
+        include_str!("../migrations/0019_tournaments.sql"),
     ),
 ];
 

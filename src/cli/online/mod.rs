@@ -1,12 +1,13 @@
 //! `qiguo online`, a client without a window for scripts and tests: every command prints one
-//! JSON line; `play` one per move it makes. The player's key for each server is kept in the data
+//! JSON line (`tournament …` lines to read, or one JSON line with `--json`); `play` one per move
+//! it makes. The player's key for each server is kept in the data
 //! directory. It speaks through the client crate, as the window and the page do. (`qiguo
 //! server` is the server crate's command line, `qiguo_server::cli`.)
 //!
 //! A module per concern, as the server's slices: [`games`], [`quick`], [`lobby`] (and public
-//! tables), [`conduct`], [`ratings`], [`puzzles`], [`clubs`], [`evenings`], [`holidays`], [`mail`], [`talk`]
+//! tables), [`conduct`], [`ratings`], [`puzzles`], [`clubs`], [`evenings`], [`tournaments`], [`holidays`], [`mail`], [`talk`]
 //! and [`play`]; each owns its commands (a `Subcommand` flattened into [`Command`], or under a
-//! word of its own: `club …`, `evening …`), checks their arguments and asks the server. Here: the options, signing in, and the dispatcher.
+//! word of its own: `club …`, `evening …`, `tournament …`), checks their arguments and asks the server. Here: the options, signing in, and the dispatcher.
 
 mod clubs;
 mod conduct;
@@ -20,6 +21,7 @@ mod puzzles;
 mod quick;
 mod ratings;
 mod talk;
+mod tournaments;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -42,6 +44,7 @@ pub use self::puzzles::PuzzlesCommand;
 pub use self::quick::QuickCommand;
 pub use self::ratings::RatingsCommand;
 pub use self::talk::TalkCommand;
+pub use self::tournaments::TournamentCommand;
 use super::error::ArgError;
 use crate::saves::SaveDir;
 
@@ -108,6 +111,9 @@ pub enum Command {
     /// Club evenings: set, answered, called off, listed, and added to a calendar.
     #[command(subcommand)]
     Evening(EveningCommand),
+    /// Tournaments: set (a club's, by an organiser), joined, left, their standings followed.
+    #[command(subcommand)]
+    Tournament(TournamentCommand),
     /// Holidays.
     #[command(flatten)]
     Holidays(HolidaysCommand),
@@ -129,6 +135,7 @@ impl Command {
             Command::Games(games) => games.check(name),
             Command::Lobby(lobby) => lobby.check(),
             Command::Evening(evening) => evening.check(),
+            Command::Tournament(tournament) => tournament.check(),
             _ => Ok(()),
         }
     }
@@ -263,6 +270,10 @@ async fn online(args: &OnlineArgs) -> Result<(), OnlineError> {
         Command::Puzzles(puzzles) => Some(puzzles.run(&mut client).await?),
         Command::Club(club) => Some(club.run(&mut client).await?),
         Command::Evening(evening) => Some(evening.run(&mut client, &args.server).await?),
+        Command::Tournament(tournament) => {
+            tournament.run(&mut client).await?;
+            None
+        }
         Command::Holidays(holidays) => Some(holidays.run(&mut client).await?),
         Command::Mail(mail) => Some(mail.run(&mut client).await?),
         Command::Talk(talk) => talk.run(&mut client).await?,

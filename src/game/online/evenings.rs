@@ -190,14 +190,14 @@ fn state_text(tr: Tr, state: EveningState) -> String {
 }
 
 /// The form's date and time, in the player's time zone, as ms since 1970.
-fn form_time(date: &str, time: &str) -> Option<i64> {
+pub(super) fn form_time(date: &str, time: &str) -> Option<i64> {
     let civil: jiff::civil::DateTime = format!("{}T{}", date.trim(), time.trim()).parse().ok()?;
     let zoned = civil.to_zoned(jiff::tz::TimeZone::system()).ok()?;
     Some(zoned.timestamp().as_millisecond())
 }
 
 /// Tomorrow's date in the player's time zone (the form's first date).
-fn tomorrow() -> String {
+pub(super) fn tomorrow() -> String {
     let now = jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::system());
     now.date()
         .tomorrow()

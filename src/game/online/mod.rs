@@ -47,6 +47,7 @@ mod shared;
 mod table;
 pub(crate) mod table_view;
 mod talk;
+pub mod tournaments;
 pub(crate) mod ui;
 
 pub(crate) use talk::TALK_PANEL;
@@ -93,6 +94,7 @@ pub(super) fn plugin(app: &mut App) {
             after::plugin,
             clubs::plugin,
             evenings::plugin,
+            tournaments::plugin,
             conduct::plugin,
             holidays::plugin,
             lobby::plugin,

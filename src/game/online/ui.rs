@@ -53,6 +53,8 @@ pub(crate) enum SectionOrder {
     Clubs,
     /// Club evenings.
     Evenings,
+    /// Tournaments.
+    Tournaments,
     /// Holidays.
     Holidays,
     /// E-mail.

@@ -154,6 +154,38 @@ pub(crate) fn refusal_words(tr: Tr, refusal: &Refusal, why: &str) -> String {
         Refusal::TooManyEvenings { max } => {
             tr!(tr, "server-refusal-too-many-evenings", max = *max)
         }
+        Refusal::TournamentName { max } => tr!(tr, "server-refusal-tournament-name", max = *max),
+        Refusal::TournamentNameTaken => tr.text("server-refusal-tournament-name-taken"),
+        Refusal::NoSuchTournament => tr.text("server-refusal-no-such-tournament"),
+        Refusal::TournamentPast => tr.text("server-refusal-tournament-past"),
+        Refusal::TournamentTooFar { days } => {
+            tr!(tr, "server-refusal-tournament-too-far", days = *days)
+        }
+        Refusal::TournamentPace => tr.text("server-refusal-tournament-pace"),
+        Refusal::TournamentRounds { max } => {
+            tr!(
+                tr,
+                "server-refusal-tournament-rounds",
+                max = u32::from(*max)
+            )
+        }
+        Refusal::ArenaMinutes { min, max } => {
+            tr!(tr, "server-refusal-arena-minutes", min = *min, max = *max)
+        }
+        Refusal::TournamentPlayers { min, max } => {
+            tr!(
+                tr,
+                "server-refusal-tournament-players",
+                min = *min,
+                max = *max
+            )
+        }
+        Refusal::TournamentByOperator => tr.text("server-refusal-tournament-by-operator"),
+        Refusal::TournamentFull { most } => {
+            tr!(tr, "server-refusal-tournament-full", most = *most)
+        }
+        Refusal::TournamentOver => tr.text("server-refusal-tournament-over"),
+        Refusal::NotInTournament => tr.text("server-refusal-not-in-tournament"),
         Refusal::LeftLately { seconds } => {
             tr!(
                 tr,

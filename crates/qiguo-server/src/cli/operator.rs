@@ -1,6 +1,7 @@
 //! The operator's commands on the database (the servers on it need not stop): a consistent
 //! copy of a SQLite database, table talk hidden or a player barred from it, the players'
-//! reports listed and handled, a player barred from play, the puzzles mined from reviewed games.
+//! reports listed and handled, a player barred from play, the puzzles mined from reviewed games,
+//! a public tournament set (once, or every so many days).
 
 use std::io::Write;
 use std::path::Path;
@@ -27,6 +28,12 @@ pub enum OperatorError {
     /// No report has that id.
     #[error("no report {0}")]
     NoReport(String),
+    /// The tournament was refused.
+    #[error("tournament: {0}")]
+    Tournament(crate::protocol::Refusal),
+    /// A start time not written as RFC 3339.
+    #[error("--starts {0}: a time is written as RFC 3339, such as 2026-12-07T18:00:00Z")]
+    Starts(String),
 }
 
 /// Copies the server's SQLite database to `to`, consistently while a server runs on it: exit
@@ -162,6 +169,97 @@ pub fn conduct(args: &ServerArgs, command: &ConductCommand, program: &str) -> Ex
                 }
             }
         }
+    })
+}
+
+/// A public tournament, as the operator sets it (`qiguo-server tournament`).
+#[derive(clap::Args, Debug)]
+pub struct TournamentArgs {
+    /// Its name (unique on the server; a series' later ones add their date).
+    #[arg(long)]
+    pub name: String,
+    /// swiss (rounds by correspondence) or arena (live, seated again at once).
+    #[arg(long, value_name = "FORMAT")]
+    pub format: String,
+    /// When it starts: an RFC 3339 time such as 2026-12-07T18:00:00Z.
+    #[arg(long, value_name = "TIME")]
+    pub starts: String,
+    /// Quick play's paces: brisk or calm for an arena, daily or relaxed for a Swiss.
+    #[arg(long, value_name = "PACE")]
+    pub pace: qiguo_protocol::QuickPace,
+    /// A Swiss's rounds.
+    #[arg(long, default_value_t = 5)]
+    pub rounds: u8,
+    /// An arena's length in minutes.
+    #[arg(long, default_value_t = 60)]
+    pub minutes: u32,
+    /// The most players it takes.
+    #[arg(long, default_value_t = 1000)]
+    pub most: u32,
+    /// Rules preset: classic, wikipedia, elephantchess, leventhal or ludii.
+    #[arg(long = "rules", value_name = "PRESET", default_value = "classic")]
+    pub preset: qiguo_rules::Preset,
+    /// The computers' level in the kingdoms nobody takes: easy, medium or hard.
+    #[arg(long, value_name = "LEVEL", default_value = "medium")]
+    pub level: qiguo_rules::Level,
+    /// Its games do not count for the ratings.
+    #[arg(long)]
+    pub unrated: bool,
+    /// Set the next one this many days after each starts (a weekly series: 7).
+    #[arg(long, value_name = "DAYS")]
+    pub every_days: Option<u32>,
+}
+
+/// Sets the public tournament `args` on the database of `server`; prints it as JSON.
+pub fn tournament(server: &ServerArgs, args: &TournamentArgs, program: &str) -> ExitCode {
+    use qiguo_protocol::tournaments::{TournamentFormat, TournamentPlay, TournamentSpec};
+    on_the_database(server, program, |store| async move {
+        let format = match args.format.as_str() {
+            "swiss" => TournamentFormat::Swiss,
+            "arena" => TournamentFormat::Arena,
+            _ => {
+                return Err(OperatorError::Tournament(
+                    crate::protocol::Refusal::TournamentPace,
+                ));
+            }
+        };
+        let starts: jiff::Timestamp = args
+            .starts
+            .trim()
+            .parse()
+            .map_err(|_| OperatorError::Starts(args.starts.clone()))?;
+        let spec = TournamentSpec {
+            name: args.name.clone(),
+            format,
+            play: TournamentPlay {
+                preset: args.preset,
+                pace: args.pace,
+                level: args.level,
+                rated: !args.unrated,
+            },
+            starts_ms: starts.as_millisecond(),
+            rounds: args.rounds,
+            minutes: args.minutes,
+            most: args.most,
+            club: None,
+        }
+        .cleaned(store.now())
+        .map_err(OperatorError::Tournament)?;
+        let every = args.every_days.filter(|&d| d > 0);
+        let t = match store.create_tournament(&spec, None, None, every).await {
+            Err(crate::store::StoreError::Refused(refusal)) => {
+                return Err(OperatorError::Tournament(refusal));
+            }
+            other => other?,
+        };
+        Ok(serde_json::json!({
+            "id": t.id,
+            "name": t.name,
+            "format": t.format.word(),
+            "starts_ms": t.starts_ms,
+            "every_days": t.repeat_days,
+        })
+        .to_string())
     })
 }
 

@@ -443,7 +443,7 @@ fn table_of(evening: &EveningRow) -> TableSpec {
 }
 
 /// Shuffles `items` with the system's randomness (Fisher–Yates).
-fn shuffle<T>(items: &mut [T]) -> Result<(), StoreError> {
+pub(super) fn shuffle<T>(items: &mut [T]) -> Result<(), StoreError> {
     for i in (1..items.len()).rev() {
         let draw = u64::from_le_bytes(crate::secret::random_bytes::<8>()?);
         // The bias of a remainder of 64 bits by a few hundred is below one in 10^16.

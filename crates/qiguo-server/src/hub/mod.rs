@@ -7,7 +7,7 @@
 //! ([`holidays`]), e-mail ([`mail`]), notifications pushed to devices ([`push`]), the lobby and
 //! its tables ([`lobby`]), quick play ([`quick`]), ratings ([`ratings`]), conduct
 //! ([`conduct`]), what comes after a game ([`after`]), the games' reviews ([`reviews`]) and
-//! their puzzles ([`puzzles`]), clubs ([`clubs`]), their evenings ([`evenings`]) and the changes other servers on the
+//! their puzzles ([`puzzles`]), clubs ([`clubs`]), their evenings ([`evenings`]), tournaments ([`tournaments`]) and the changes other servers on the
 //! same PostgreSQL make ([`replication`]). The hub composes them, runs the clock and the outbox,
 //! and a session hands each request to its slice. A new concern is a new slice here.
 //!
@@ -40,6 +40,7 @@ mod sign_in;
 mod talk;
 #[cfg(test)]
 mod testing;
+mod tournaments;
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -70,6 +71,8 @@ pub use self::replication::listener_name;
 pub(crate) use self::reviews::Reviews;
 pub(crate) use self::sign_in::SignIn;
 pub(crate) use self::talk::Talk;
+pub use self::tournaments::TOURNAMENTS_EVERY;
+pub(crate) use self::tournaments::Tournaments;
 use crate::live::LiveGame;
 use crate::log::{Log, escaped, note};
 use crate::mail::texts::MailLanguage;
@@ -162,6 +165,7 @@ pub struct Hub {
     pub(crate) puzzles: Puzzles,
     pub(crate) clubs: Clubs,
     pub(crate) evenings: Arc<Evenings>,
+    pub(crate) tournaments: Arc<Tournaments>,
     /// The other servers' changes, on PostgreSQL.
     replication: Option<Arc<Replication>>,
     store: Store,
@@ -249,6 +253,7 @@ impl Hub {
             puzzles: Puzzles::new(s.clone(), l.clone()),
             clubs: Clubs::new(core.clone(), s.clone(), l.clone(), evenings.clone()),
             evenings,
+            tournaments: Arc::new(Tournaments::new(core.clone(), s.clone(), l.clone())),
             replication: store
                 .is_postgres()
                 .then(|| Arc::new(Replication::new(core.clone(), s.clone(), l.clone()))),
@@ -276,6 +281,7 @@ impl Hub {
         tokio::spawn(Hub::clock(Arc::downgrade(&hub)));
         tokio::spawn(Lobby::keeper(Arc::downgrade(&hub.lobby)));
         tokio::spawn(Evenings::keeper(Arc::downgrade(&hub.evenings)));
+        tokio::spawn(Tournaments::keeper(Arc::downgrade(&hub.tournaments)));
         if let Some(every) = outbox_every {
             tokio::spawn(Hub::outbox(Arc::downgrade(&hub), every));
         }

@@ -398,6 +398,11 @@ impl Session {
             }
             Ask::EveningCancel { evening } => hub.evenings.cancel(player, &evening).await,
             Ask::Evenings { club } => hub.evenings.list(player, club.as_deref()).await,
+            Ask::TournamentCreate { spec } => hub.tournaments.create(player, &spec).await,
+            Ask::TournamentJoin { name } => hub.tournaments.join(player, &name).await,
+            Ask::TournamentLeave { name } => hub.tournaments.leave(player, &name).await,
+            Ask::Tournament { name } => hub.tournaments.show(player, &name).await,
+            Ask::Tournaments { club } => hub.tournaments.list(player, club.as_deref()).await,
             Ask::Block { name, block } => {
                 let other = hub.conduct.block(player, &name, block).await?;
                 // Their table talk is hidden from now on, as for a mute.

@@ -464,7 +464,7 @@ impl Store {
     /// A stored game with its moves, replayed through the rules engine.
     pub async fn load_game(&self, id: &GameId) -> Result<StoredGame, StoreError> {
         let row = sqlx::query(
-            "SELECT code, creator, record, pace, moved_ms, finished_ms, quick FROM games \
+            "SELECT code, creator, record, pace, moved_ms, finished_ms, quick, cut_ms FROM games \
              WHERE id = $1",
         )
         .bind(&id.0)
@@ -495,7 +495,11 @@ impl Store {
             }
         }
         record.overdue = overdue;
-        let game = record.replay().map_err(|e| damaged(&id.0, e))?;
+        let mut game = record.replay().map_err(|e| damaged(&id.0, e))?;
+        // Cut at a tournament round's deadline: ended as by agreement.
+        if row.try_get::<Option<i64>, _>("cut_ms")?.is_some() && game.end_early().is_some() {
+            record.ended_early = true;
+        }
         let seat_rows = sqlx::query(
             "SELECT s.plan, s.holder, s.seen_ms, s.taken_ply, p.name, r.mu, r.sigma, r.games, \
              (SELECT COUNT(*) FROM seat_leaves l WHERE l.player = s.holder AND l.rated = 1) \

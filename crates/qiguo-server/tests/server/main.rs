@@ -26,3 +26,4 @@ mod reviews;
 mod store;
 mod survival;
 mod talk;
+mod tournaments;
