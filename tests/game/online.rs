@@ -678,3 +678,90 @@ fn an_evening_seats_both_windows_at_one_table() {
         5
     );
 }
+
+/// A club's arena from the windows: Ann's window serves and sets one starting in a few seconds;
+/// both windows list it and join; once it begins, the two waiting are seated together after the
+/// wait (five computers) and have its game on the board; its page shows both in the standings
+/// and each one's game.
+#[test]
+fn an_arena_seats_both_windows_and_shows_its_standings() {
+    use qiguo::game::online::clubs::{ClubsCommand, OnlineClubs};
+    use qiguo::game::online::tournaments::{OnlineTournaments, TournamentsCommand};
+    use qiguo_protocol::QuickPace;
+    use qiguo_protocol::clubs::ClubSpec;
+    use qiguo_protocol::tournaments::{TournamentFormat, TournamentPlay, TournamentSpec};
+
+    let mut ann = window("online-arena-ann", 1);
+    let mut bo = window("online-arena-bo", 2);
+    let url = own_server(&mut ann, "Ann");
+    connect_to(&mut ann, &mut bo, url, "Bo");
+    fn tournaments(a: &App) -> &OnlineTournaments {
+        a.world().resource::<OnlineTournaments>()
+    }
+    fn clubs(a: &App) -> &OnlineClubs {
+        a.world().resource::<OnlineClubs>()
+    }
+    send(
+        &mut ann,
+        ClubsCommand::Create(ClubSpec {
+            name: "Jade Hall".into(),
+            description: String::new(),
+            open: true,
+        }),
+    );
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        clubs(a[0]).shown.is_some()
+    });
+    send(&mut bo, ClubsCommand::Join("Jade Hall".into()));
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        clubs(a[1]).shown.as_ref().is_some_and(|c| c.you.is_some())
+    });
+    let starts_ms = jiff::Timestamp::now().as_millisecond() + 4_000;
+    send(
+        &mut ann,
+        TournamentsCommand::Create(TournamentSpec {
+            name: "Jade Arena".into(),
+            format: TournamentFormat::Arena,
+            play: TournamentPlay {
+                preset: qiguo_rules::Preset::Classic,
+                pace: QuickPace::Brisk,
+                level: Level::Easy,
+                rated: false,
+            },
+            starts_ms,
+            rounds: 0,
+            minutes: 15,
+            most: 100,
+            club: Some("Jade Hall".into()),
+        }),
+    );
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        tournaments(a[0]).shown.is_some()
+    });
+    for app in [&mut ann, &mut bo] {
+        send(app, TournamentsCommand::Join("Jade Arena".into()));
+    }
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        a.iter().all(|a| {
+            tournaments(a)
+                .listed
+                .iter()
+                .any(|t| t.name == "Jade Arena" && t.joined && t.players == 2)
+        })
+    });
+    // It begins; after the wait both sit at one table, its game on both boards.
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        a.iter().all(|a| online(a).table.is_some())
+            && online(a[0]).table.as_ref().map(|t| &t.id)
+                == online(a[1]).table.as_ref().map(|t| &t.id)
+    });
+    let players = the_match(&bo).players();
+    let people = players.iter().filter(|p| p.computer.is_none()).count();
+    assert_eq!(people, 2, "{players:?}");
+    send(&mut bo, TournamentsCommand::Show("Jade Arena".into()));
+    run(&mut [&mut ann, &mut bo], false, |a| {
+        tournaments(a[1]).shown.as_ref().is_some_and(|t| {
+            t.name == "Jade Arena" && t.standings.len() == 2 && t.your_games.len() == 1
+        })
+    });
+}
