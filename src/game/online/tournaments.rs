@@ -62,6 +62,8 @@ pub struct OnlineTournaments {
     pub listed: Vec<TournamentListed>,
     /// The page open: a tournament's standings, the player's games.
     pub shown: Option<TournamentView>,
+    /// The section is to open itself (a page asked for, or the player seated by a tournament).
+    reveal: bool,
     pending: Pending<()>,
 }
 
@@ -128,7 +130,10 @@ fn ask(
     for command in commands.read() {
         let ask = match command.clone() {
             TournamentsCommand::List => Ask::Tournaments { club: None },
-            TournamentsCommand::Show(name) => Ask::Tournament { name },
+            TournamentsCommand::Show(name) => {
+                tournaments.reveal = true;
+                Ask::Tournament { name }
+            }
             TournamentsCommand::Join(name) => Ask::TournamentJoin { name },
             TournamentsCommand::Leave(name) => Ask::TournamentLeave { name },
             TournamentsCommand::Create(spec) => Ask::TournamentCreate { spec },
@@ -175,8 +180,8 @@ fn read_answers(
     }
 }
 
-/// Seated by a tournament (told, notified, the game on the board); standings changed (the
-/// page shown read again, the list's state kept).
+/// Seated by a tournament (told, notified, the game on the board, its page shown); standings
+/// changed (the page shown read again, the list's state kept).
 fn hear(
     mut told: MessageReader<Told>,
     mut online: ResMut<Online>,
@@ -204,6 +209,7 @@ fn hear(
                 });
                 online.open(game.clone());
                 online.refresh_games();
+                // Its page, with the new table among the player's games.
                 again = Some(tournament.clone());
             }
             Event::Standings(news) => {
@@ -216,10 +222,7 @@ fn hear(
         }
     }
     if let Some(name) = again {
-        let shown = tournaments.shown.as_ref().map(|t| t.name.clone());
-        if shown.as_ref() == Some(&name) {
-            asked.write(TournamentsCommand::Show(name));
-        }
+        asked.write(TournamentsCommand::Show(name));
         asked.write(TournamentsCommand::List);
     }
 }
@@ -249,7 +252,7 @@ fn play_text(tr: Tr, format: TournamentFormat, pace: qiguo_protocol::QuickPace) 
 /// The section: the tournaments, and the page of the one shown.
 fn section(
     InMut(ui): InMut<egui::Ui>,
-    tournaments: Res<OnlineTournaments>,
+    mut tournaments: ResMut<OnlineTournaments>,
     clubs: Res<OnlineClubs>,
     mut form: ResMut<TournamentForm>,
     online: Res<Online>,
@@ -262,6 +265,8 @@ fn section(
     }
     let tr = *tr;
     let weak = |text: String| RichText::new(text).small().color(Color32::from_gray(170));
+    let reveal = std::mem::take(&mut tournaments.reveal);
+    let tournaments = &*tournaments;
     egui::CollapsingHeader::new(tr!(
         tr,
         "online-tournaments",
@@ -269,6 +274,7 @@ fn section(
     ))
     .id_salt("tournaments")
     .default_open(tournaments.shown.is_some())
+    .open(reveal.then_some(true))
     .show(ui, |ui| {
         ui.label(weak(tr.text("online-tournaments-intro")));
         if tournaments.listed.is_empty() {
@@ -354,13 +360,13 @@ fn new_tournament(
             TournamentFormat::Swiss => ui.add(
                 egui::DragValue::new(&mut form.rounds)
                     .range(1..=qiguo_protocol::tournaments::MAX_ROUNDS)
-                    .suffix(tr.text("online-tournament-rounds-suffix")),
+                    .suffix(format!(" {}", tr.text("online-tournament-rounds-unit"))),
             ),
             TournamentFormat::Arena => ui.add(
                 egui::DragValue::new(&mut form.minutes)
                     .range(15..=720)
                     .speed(5)
-                    .suffix(tr.text("online-tournament-minutes-suffix")),
+                    .suffix(format!(" {}", tr.text("online-tournament-minutes-unit"))),
             ),
         };
     });
@@ -508,9 +514,12 @@ fn page(
     if view.standings.is_empty() {
         ui.label(weak(tr.text("online-tournament-nobody")));
     } else {
+        // Rows of text, not of buttons: as tall as a line (a phone's touch size is for buttons).
+        let line = ui.text_style_height(&egui::TextStyle::Body);
         egui::Grid::new(("standings", &view.name))
             .striped(true)
             .num_columns(5)
+            .min_row_height(line)
             .show(ui, |ui| {
                 for head in [
                     "online-tournament-place",
