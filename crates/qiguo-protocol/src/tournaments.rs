@@ -8,8 +8,9 @@
 //!   deadline ([`round_days`]), when the games still going end as by agreement (the most
 //!   captures wins; the others standing share the next place).
 //! - **Arena** ([`TournamentFormat::Arena`]), live: for [`TournamentSpec::minutes`] from its
-//!   start, a player whose game ended is seated again as soon as a table can start: seven
-//!   waiting, or one waiting [`ARENA_WAIT_SECONDS`], with computers in the empty kingdoms.
+//!   start, a player whose part in a game is over (their kingdoms fallen or conceded, or the
+//!   game ended) is seated again as soon as a table can start: seven waiting, or one waiting
+//!   [`ARENA_WAIT_SECONDS`], with computers in the empty kingdoms.
 //!
 //! **Points by place**, in halves ([`Standing::points`]): in each game a person gets two for each
 //! other kingdom's seat they finished ahead of, one for each they tied with — six points to the

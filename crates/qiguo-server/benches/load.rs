@@ -26,7 +26,15 @@
 //!   concessions): each round timed from the person's move to their turn again (the six
 //!   computers' searches), and the reviews done meanwhile.
 //!
-//! `cargo bench -p qiguo-server --bench load -- floods|crowd [N]|throughput [C P R]|quick [A S W P]|reviews [W R]`
+//! - `arena [PEOPLE SECONDS]`: an arena (brisk, Easy computers) set by the operator's command
+//!   on the database; PEOPLE (default 700) join it, half on each of two servers on one
+//!   PostgreSQL (`QIGUO_LOAD_POSTGRES=URL`; one server on SQLite without it), and for SECONDS
+//!   (120) each plays every table they are seated at by conceding on their first turn — their
+//!   part over at once, so that they wait for a table again. Timed: each wait from the
+//!   concession's answer to the next table; counted: tables, and anyone told of a table while
+//!   their last one was not over for them (seated twice).
+//!
+//! `cargo bench -p qiguo-server --bench load -- floods|crowd [N]|throughput [C P R]|quick [A S W P]|reviews [W R]|arena [P S]`
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -874,6 +882,194 @@ async fn reviews(dir: PathBuf, waiting: usize, rounds: usize) {
     store.close().await;
 }
 
+/// The `arena` part: see the module's description.
+async fn arena(dir: PathBuf, db: Option<String>, people: usize, seconds: u64) {
+    let limit = (people + 100).to_string();
+    let mut args = vec![
+        "--max-connections",
+        &limit,
+        "--max-connections-per-address",
+        &limit,
+        "--new-players-per-minute",
+        "1000000",
+        "--new-games-per-minute",
+        "1000000",
+    ];
+    let sqlite = format!("sqlite://{}?mode=rwc", dir.join("load.sqlite").display());
+    let db_url = db.clone().unwrap_or(sqlite);
+    args.extend(["--db", &db_url]);
+    let servers: Vec<Server> = if db.is_some() {
+        vec![Server::start(&dir, &args), Server::start(&dir, &args)]
+    } else {
+        vec![Server::start(&dir, &args)]
+    };
+    // A name of this run's own (a PostgreSQL database may hold earlier runs).
+    let run = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        % 1_000_000;
+    let name = format!("Load Arena {run}");
+    // People join over a few seconds each hundred: the arena starts once they all could have.
+    let lead = 20 + people as u64 / 20;
+    let starts = std::time::SystemTime::now() + Duration::from_secs(lead);
+    let starts_ms = starts
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let starts_text = jiff::Timestamp::from_millisecond(starts_ms)
+        .unwrap()
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+        .to_string();
+    let made = Command::new(env!("CARGO_BIN_EXE_qiguo-server"))
+        .args(["tournament", "--db", &db_url, "--name", &name])
+        .args(["--format", "arena", "--pace", "brisk", "--minutes", "60"])
+        .args(["--level", "easy", "--unrated", "--starts", &starts_text])
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    let mut clients = Vec::with_capacity(people);
+    for i in 0..people {
+        let url = &servers[i % servers.len()].url;
+        let mut client = newcomer(url, format!("A{run} {i}")).await;
+        client
+            .ask(Ask::TournamentJoin { name: name.clone() })
+            .await
+            .unwrap();
+        clients.push(client);
+    }
+    println!(
+        "arena: {people} people joined on {} server(s); it starts in {:.0} s",
+        servers.len(),
+        (starts_ms - qiguo_server::store::now_ms()) as f64 / 1000.0
+    );
+    let until = tokio::time::Instant::now()
+        + Duration::from_millis((starts_ms - qiguo_server::store::now_ms()).max(0) as u64)
+        + Duration::from_secs(seconds);
+    let twice = Arc::new(AtomicUsize::new(0));
+    let tables = Arc::new(AtomicUsize::new(0));
+    let tasks: Vec<_> = clients
+        .into_iter()
+        .map(|client| {
+            let (twice, tables) = (twice.clone(), tables.clone());
+            let name = name.clone();
+            tokio::spawn(async move { arena_person(client, name, until, twice, tables).await })
+        })
+        .collect();
+    let mut waits = Vec::new();
+    for task in tasks {
+        waits.extend(task.await.unwrap());
+    }
+    waits.sort();
+    let rss: Vec<String> = servers
+        .iter()
+        .map(|s| format!("{:.0} MB", s.rss_mb()))
+        .collect();
+    println!(
+        "arena: {} seatings in {seconds} s of play; waits for a table again: {} timed, p50 \
+         {:.0} ms, p99 {:.0} ms, slowest {:.0} ms; seated twice: {}; servers' RSS {}",
+        tables.load(Ordering::Relaxed),
+        waits.len(),
+        ms(percentile(&waits, 0.50)),
+        ms(percentile(&waits, 0.99)),
+        ms(waits.last().copied().unwrap_or_default()),
+        twice.load(Ordering::Relaxed),
+        rss.join(", ")
+    );
+}
+
+/// One person of the `arena` part until `until`: every table they are told of, opened and
+/// conceded on their first turn; each wait from a concession's answer to the next table.
+async fn arena_person(
+    mut client: Client,
+    tournament: String,
+    until: tokio::time::Instant,
+    twice: Arc<AtomicUsize>,
+    tables: Arc<AtomicUsize>,
+) -> Vec<Duration> {
+    let mut waits = Vec::new();
+    // The game they play now (its record so far, their seats), and since when they wait.
+    let mut playing: Option<(GameId, Game, Vec<u8>)> = None;
+    let mut free_since: Option<Instant> = None;
+    loop {
+        let event = match tokio::time::timeout_at(until, client.next_event()).await {
+            Ok(Ok(event)) => event,
+            _ => break,
+        };
+        match event {
+            Event::TournamentSeated {
+                tournament: t,
+                game,
+                ..
+            } if t == tournament => {
+                tables.fetch_add(1, Ordering::Relaxed);
+                if playing.is_some() {
+                    twice.fetch_add(1, Ordering::Relaxed);
+                }
+                if let Some(since) = free_since.take() {
+                    waits.push(since.elapsed());
+                }
+                let Ok(Answer::Game(view)) = client.ask(Ask::Open { game: game.clone() }).await
+                else {
+                    continue;
+                };
+                let mine: Vec<u8> = (0..view.seats.len() as u8)
+                    .filter(|&i| view.seats[usize::from(i)].yours)
+                    .collect();
+                let Ok(record) = view.record.replay() else {
+                    continue;
+                };
+                playing = Some((game, record, mine));
+            }
+            Event::Moved { game, mv, by, .. } => {
+                let Some((id, record, _)) = &mut playing else {
+                    continue;
+                };
+                if game != *id {
+                    continue;
+                }
+                let Ok(mv) = qiguo_rules::notation::parse_move(&mv) else {
+                    continue;
+                };
+                let _ = if by == MadeBy::OverduePass {
+                    record.pass_overdue()
+                } else {
+                    record.play(mv)
+                };
+                if record.position().is_over() {
+                    // Over with them still in it (the last standing): free once it is scored.
+                    let id = id.clone();
+                    playing = None;
+                    free_since = Some(Instant::now());
+                    let _ = client.ask(Ask::Close { game: id }).await;
+                }
+            }
+            _ => {}
+        }
+        // Their turn: they concede, and their part is over.
+        let turn = playing.as_ref().and_then(|(id, record, mine)| {
+            let pos = record.position();
+            (!pos.is_over() && mine.contains(&pos.player_of(pos.to_move())))
+                .then(|| (id.clone(), record.len() as u32))
+        });
+        if let Some((id, ply)) = turn {
+            let conceded = client
+                .ask(Ask::Move {
+                    game: id.clone(),
+                    ply,
+                    mv: "concede".into(),
+                })
+                .await;
+            if conceded.is_ok() {
+                free_since = Some(Instant::now());
+                playing = None;
+                let _ = client.ask(Ask::Close { game: id }).await;
+            }
+        }
+    }
+    waits
+}
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
@@ -920,6 +1116,12 @@ fn main() {
                 number(4, 50),
             ));
         }
+        Some("arena") => {
+            let number =
+                |i: usize, default| args.get(i).and_then(|n| n.parse().ok()).unwrap_or(default);
+            let db = std::env::var("QIGUO_LOAD_POSTGRES").ok();
+            rt.block_on(arena(dir, db, number(1, 700), number(2, 120) as u64));
+        }
         Some("reviews") => {
             let number =
                 |i: usize, default| args.get(i).and_then(|n| n.parse().ok()).unwrap_or(default);
@@ -928,7 +1130,7 @@ fn main() {
         _ => eprintln!(
             "cargo bench -p qiguo-server --bench load -- floods | crowd [N] | reviews [W R] | \
              throughput [CONNECTED PLAYING ROUNDS] (QIGUO_LOAD_POSTGRES=URL for PostgreSQL) | \
-             quick [ASKERS SECONDS WATCHERS PLAYING]"
+             quick [ASKERS SECONDS WATCHERS PLAYING] | arena [PEOPLE SECONDS]"
         ),
     }
 }

@@ -465,6 +465,34 @@ impl LiveGame {
         self.seat(seat, player, name, rating)
     }
 
+    /// The people whose seat the last move put out of the game (its last kingdom beaten,
+    /// forfeited or conceded), whether the game goes on or not.
+    pub(crate) fn put_out(&self) -> Vec<PlayerId> {
+        let Some(report) = self.game.reports().last() else {
+            return Vec::new();
+        };
+        let Some(fallen) = &report.fallen else {
+            return Vec::new();
+        };
+        let seating = self.game.start_position().seats();
+        let Some(seat) = seating.player(fallen.kingdom) else {
+            return Vec::new();
+        };
+        let position = self.game.position();
+        let standing = qiguo_rules::Kingdom::ALL
+            .into_iter()
+            .filter(|&k| seating.player(k) == Some(seat))
+            .any(|k| position.standing(k) == qiguo_rules::Standing::InGame);
+        if standing {
+            return Vec::new();
+        }
+        self.seats
+            .get(usize::from(seat))
+            .and_then(|s| s.holder.clone())
+            .into_iter()
+            .collect()
+    }
+
     /// A computer of the game's quick pace takes seat `seat` over from its person, absent past
     /// the grace, at the current move: the seat is a computer's from now on (offered to the
     /// next newcomer), the person a leaver (rated for the part they played, placed where they

@@ -80,6 +80,9 @@ pub(super) struct Happenings {
     pub(super) ended: mpsc::UnboundedReceiver<GameId>,
     /// The games that ended, for the reviews.
     pub(super) ended_for_review: mpsc::UnboundedReceiver<GameId>,
+    /// The people a move put out of a game (theirs over, the game going on or not), for the
+    /// tournaments.
+    pub(super) put_out: mpsc::UnboundedReceiver<(GameId, PlayerId)>,
 }
 
 /// The hub's core.
@@ -110,6 +113,8 @@ pub(crate) struct Core {
     ended: mpsc::UnboundedSender<GameId>,
     /// Games that ended, for the reviews.
     ended_for_review: mpsc::UnboundedSender<GameId>,
+    /// People a move put out of a game, for the tournaments.
+    put_out: mpsc::UnboundedSender<(GameId, PlayerId)>,
 }
 
 impl Core {
@@ -125,6 +130,7 @@ impl Core {
         let (wakes, wakes_rx) = mpsc::unbounded_channel();
         let (ended, ended_rx) = mpsc::unbounded_channel();
         let (ended_for_review, ended_for_review_rx) = mpsc::unbounded_channel();
+        let (put_out, put_out_rx) = mpsc::unbounded_channel();
         let core = Core {
             store,
             log,
@@ -140,11 +146,13 @@ impl Core {
             wakes,
             ended,
             ended_for_review,
+            put_out,
         };
         let happenings = Happenings {
             wakes: wakes_rx,
             ended: ended_rx,
             ended_for_review: ended_for_review_rx,
+            put_out: put_out_rx,
         };
         (core, happenings)
     }
@@ -396,6 +404,11 @@ impl Core {
                 self.wake(&id);
             }
         }
+    }
+
+    /// `player`'s part in game `id` is over (their seat put out): a tournament seats them again.
+    pub(super) fn put_out(&self, id: &GameId, player: PlayerId) {
+        let _ = self.put_out.send((id.clone(), player));
     }
 
     /// Game `id` ended: it is rated and reviewed soon, and the lobby shows it gone.

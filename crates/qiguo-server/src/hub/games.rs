@@ -256,6 +256,9 @@ impl Core {
         for event in events {
             g.tell(event);
         }
+        for player in g.game.put_out() {
+            self.put_out(&id, player);
+        }
         note!(
             self.log,
             INFO,

@@ -278,6 +278,7 @@ impl Hub {
         let due = hub.core.load_due().await?;
         note!(hub.log, INFO, "games due loaded", games = due);
         hub.ratings.start(happenings.ended);
+        hub.tournaments.start(happenings.put_out);
         tokio::spawn(Hub::clock(Arc::downgrade(&hub)));
         tokio::spawn(Lobby::keeper(Arc::downgrade(&hub.lobby)));
         tokio::spawn(Evenings::keeper(Arc::downgrade(&hub.evenings)));

@@ -67,6 +67,40 @@ impl Tournaments {
         }
     }
 
+    /// Frees each person a move put out of a game (`put_out`) who plays it in an arena: they
+    /// wait for a table at once rather than for the game's end (its score comes when it ends),
+    /// on a task of its own that stops with the hub.
+    pub(super) fn start(
+        self: &Arc<Self>,
+        mut put_out: tokio::sync::mpsc::UnboundedReceiver<(GameId, PlayerId)>,
+    ) {
+        let tournaments = Arc::downgrade(self);
+        tokio::spawn(async move {
+            while let Some((game, player)) = put_out.recv().await {
+                let Some(t) = tournaments.upgrade() else {
+                    return;
+                };
+                match t.store.free_in_arena(&game, &player).await {
+                    Ok(true) => note!(
+                        t.log,
+                        INFO,
+                        "arena player free again",
+                        game = game.0,
+                        player = player.0
+                    ),
+                    Ok(false) => {}
+                    Err(e) => note!(
+                        t.log,
+                        WARN,
+                        "arena player not freed",
+                        game = game.0,
+                        why = e
+                    ),
+                }
+            }
+        });
+    }
+
     /// `player` (an organiser of `spec.club`) sets a tournament; a public one is refused
     /// (`tournament_by_operator`: the operator sets those on the database).
     pub(crate) async fn create(
@@ -212,6 +246,18 @@ impl Tournaments {
     pub(crate) async fn show(&self, player: &PlayerId, name: &str) -> Result<Answer, Refusal> {
         let t = self.visible(player, name).await?;
         Ok(Answer::Tournament(Box::new(self.view(&t, player).await?)))
+    }
+
+    /// A public tournament's page as anyone sees it by its link (`None`: no such public one; a
+    /// club's own are its members' only).
+    pub(crate) async fn public_standings(&self, name: &str) -> Option<TournamentView> {
+        let name = clean_tournament_name(name).ok()?;
+        let t = self.store.tournament_named(&name).await.ok()?;
+        if t.club.is_some() {
+            return None;
+        }
+        // Nobody's: no line of "yours", no games of theirs.
+        self.view(&t, &PlayerId(String::new())).await.ok()
     }
 
     /// The tournaments `player` may see (public ones and their clubs', or one club's).

@@ -409,3 +409,85 @@ pub(super) async fn upgrade(
 pub(super) async fn page_file(Extension(page): Extension<Page>, request: Request) -> Response {
     page.serve(request).await
 }
+/// `/tournaments/{name}`: a public tournament's standings as a page anyone with the link reads
+/// (a club's own are its members' only: not found).
+pub(super) async fn standings_page(
+    State(hub): State<Arc<Hub>>,
+    Path(name): Path<String>,
+) -> Response {
+    let Some(page) = hub.tournaments.public_standings(&name).await else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            // Standings change as games end: read afresh, kept a minute at most.
+            (header::CACHE_CONTROL, "public, max-age=60"),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                "default-src 'none'; style-src 'unsafe-inline'",
+            ),
+        ],
+        standings_html(&page),
+    )
+        .into_response()
+}
+
+/// A tournament's standings as HTML: its name, where it stands, the winners, one row a player.
+fn standings_html(view: &qiguo_protocol::tournaments::TournamentView) -> String {
+    use qiguo_protocol::tournaments::{TournamentFormat, TournamentState, halves_text};
+    let state = match view.state {
+        TournamentState::Entering => "to start",
+        TournamentState::Playing => "under way",
+        TournamentState::Over => "over",
+    };
+    let progress = match view.format {
+        TournamentFormat::Swiss => format!("Swiss, round {} of {}", view.round, view.rounds),
+        TournamentFormat::Arena => format!("arena of {} minutes", view.minutes),
+    };
+    let winners = if view.winners.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "<p><strong>Won by {}</strong></p>",
+            html_escaped(&view.winners.join(", "))
+        )
+    };
+    let mut rows = String::new();
+    for s in &view.standings {
+        rows.push_str(&format!(
+            "<tr><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            s.place,
+            html_escaped(&s.name),
+            if s.left { " (left)" } else { "" },
+            halves_text(s.points),
+            s.games,
+            s.firsts
+        ));
+    }
+    let title = html_escaped(&view.name);
+    let summary = html_escaped(&format!(
+        "{progress}, {state}; {} {}",
+        view.players,
+        if view.players == 1 {
+            "player"
+        } else {
+            "players"
+        }
+    ));
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{title}: standings</title>\
+         <meta property=\"og:title\" content=\"{title}: standings\">\
+         <meta property=\"og:description\" content=\"{summary}\">\
+         <style>body{{font-family:sans-serif;max-width:40em;margin:2em auto;padding:0 1em;\
+         background:#f4efe4;color:#2b2118}}table{{border-collapse:collapse;width:100%}}\
+         td,th{{text-align:left;padding:.25em .5em;border-bottom:1px solid #d8ccb4}}</style>\
+         </head><body><h1>{title}</h1><p>{summary}</p>{winners}\
+         <table><tr><th>Place</th><th>Player</th><th>Points</th><th>Games</th><th>Firsts</th>\
+         </tr>{rows}</table><p>Points by place: a point for each seat finished ahead of, half \
+         for each tied with.</p></body></html>\n"
+    )
+}

@@ -35,7 +35,7 @@ mod session;
 
 use http::{
     accept_loop, forget_idle, healthz, mail_link_asked, mail_link_followed, page_file,
-    serve_metrics, upgrade,
+    serve_metrics, standings_page, upgrade,
 };
 
 /// The most an HTTP request's head may take in memory (hyper's smallest read buffer).
@@ -329,7 +329,8 @@ pub async fn serve_store(
     );
     let mut router = Router::new()
         .route("/", get(upgrade))
-        .route("/healthz", get(healthz));
+        .route("/healthz", get(healthz))
+        .route("/tournaments/{name}", get(standings_page));
     match &config.mail {
         Some(mail) => {
             note!(

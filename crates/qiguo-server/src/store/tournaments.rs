@@ -664,6 +664,26 @@ impl Store {
         Ok(created)
     }
 
+    /// `player`, put out of `game` of an arena under way, waits for a table from now (their
+    /// game's score comes when it ends). `false` when `game` is no arena's game of theirs now.
+    pub async fn free_in_arena(
+        &self,
+        game: &GameId,
+        player: &PlayerId,
+    ) -> Result<bool, StoreError> {
+        let freed = sqlx::query(
+            "UPDATE tournament_people SET game_id = NULL, free_ms = $3 WHERE player = $2 \
+             AND game_id = $1 AND left_ms IS NULL AND tournament IN \
+             (SELECT id FROM tournaments WHERE format = 'arena' AND finished_ms IS NULL)",
+        )
+        .bind(&game.0)
+        .bind(&player.0)
+        .bind(self.now())
+        .execute(&self.pool)
+        .await?;
+        Ok(freed.rows_affected() > 0)
+    }
+
     /// Tournaments' games that finished and are not scored yet (on any server), at most
     /// `limit`: each with its tournament's id.
     pub async fn games_to_score(&self, limit: u32) -> Result<Vec<(String, GameId)>, StoreError> {

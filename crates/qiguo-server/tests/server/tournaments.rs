@@ -402,6 +402,50 @@ async fn an_arena(urls: &[String], now: &std::sync::Mutex<i64>) {
     let mut sizes: Vec<usize> = games.values().copied().collect();
     sizes.sort();
     assert_eq!(sizes, vec![2, 7]);
+    // Of the two at the small table, the first to move concedes on their turn: their part is
+    // over, and they wait for a table again at once (the game goes on without them).
+    let (pair_game, _) = games.iter().find(|(_, n)| **n == 2).unwrap();
+    let pair_game = pair_game.clone();
+    let mut pair = Vec::new();
+    for (i, client) in people.iter_mut().enumerate() {
+        let view = tournament(client, Ask::Tournament { name: name.into() }).await;
+        if view.your_games.iter().any(|g| g.game == pair_game) {
+            pair.push(i);
+        }
+    }
+    assert_eq!(pair.len(), 2);
+    let mut opened = Vec::new();
+    for i in pair.iter().rev() {
+        let mut client = people.swap_remove(*i);
+        let answer = client
+            .ask(Ask::Open {
+                game: pair_game.clone(),
+            })
+            .await
+            .unwrap();
+        opened.push(Table::new(client, answer));
+    }
+    let first = {
+        let view = &opened[0].view;
+        let pos = opened[0].game.position();
+        let from = qiguo_rules::Kingdom::ALL
+            .iter()
+            .position(|k| *k == pos.to_move())
+            .unwrap();
+        let seat = (0..7)
+            .map(|i| pos.player_of(qiguo_rules::Kingdom::ALL[(from + i) % 7]))
+            .find(|&seat| {
+                !matches!(
+                    view.seats[usize::from(seat)].plan,
+                    qiguo_server::SeatPlan::Computer(_)
+                )
+            })
+            .unwrap();
+        usize::from(!view.seats[usize::from(seat)].yours)
+    };
+    let mut table = opened.swap_remove(first);
+    table.wait_turn().await;
+    table.play(|_| qiguo_rules::Move::CONCEDE).await;
     // Nobody is told of a second table while their first goes on.
     for client in people.iter_mut() {
         assert!(
@@ -428,6 +472,7 @@ async fn an_arena_seats_at_once_and_after_the_wait_nobody_twice() {
     let server = start(&sqlite(&dir), Some(clock), &lines).await;
     an_arena(&[server.url()], &now).await;
     assert_eq!(lines.count("arena tables seated"), 2);
+    assert!(lines.contains("arena player free again"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -442,6 +487,9 @@ async fn an_arena_on_two_servers_seats_nobody_twice() {
     let a = start(&db, Some(clock.clone()), &lines_a).await;
     let b = start(&db, Some(clock), &lines_b).await;
     an_arena(&[a.url(), b.url()], &now).await;
+    assert!(
+        lines_a.contains("arena player free again") || lines_b.contains("arena player free again")
+    );
 }
 
 /// The operator sets a weekly public arena on the database (the server running on it); a
@@ -542,4 +590,29 @@ async fn the_operator_sets_a_weekly_arena() {
     .await
     .expect("the next of the series was set");
     assert!(lines.contains("next of a series set"));
+
+    // Its standings by link: a page anyone reads; a club's own, or none, not found.
+    let get = |path: &str| {
+        use std::io::{Read, Write};
+        let mut tcp = std::net::TcpStream::connect(server.addr).unwrap();
+        tcp.set_read_timeout(Some(PATIENCE)).unwrap();
+        write!(
+            tcp,
+            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut reply = String::new();
+        tcp.read_to_string(&mut reply).unwrap();
+        reply
+    };
+    let page = get("/tournaments/weekly");
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(page.contains("<h1>Weekly</h1>"), "{page}");
+    assert!(page.contains("og:title"), "{page}");
+    assert!(page.contains("<td>Ann</td>"), "{page}");
+    assert!(
+        page.contains("arena of 30 minutes, under way; 1 player"),
+        "{page}"
+    );
+    assert!(get("/tournaments/Nothing%20Here").starts_with("HTTP/1.1 404"));
 }
