@@ -801,3 +801,108 @@ mod tests {
         assert!(named.ends_with(" 2026-12-07"));
     }
 }
+
+#[cfg(test)]
+mod slice_tests {
+    use super::*;
+    use crate::hub::testing::Bench;
+    use qiguo_protocol::QuickPace;
+    use qiguo_protocol::clubs::ClubSpec;
+    use qiguo_protocol::tournaments::TournamentPlay;
+
+    /// A club's Swiss on a bench: set by its owner (not by a member, nor as a public one), seen
+    /// and joined by members only, left before it starts (no longer entered), then, begun by
+    /// the keeper with one person, a table of them and six computers.
+    #[tokio::test]
+    async fn a_clubs_swiss_is_set_joined_left_and_begun() {
+        let bench = Bench::new("tournaments").await;
+        let slice = Tournaments::new(bench.core.clone(), bench.store.clone(), bench.log.clone());
+        let (ann, bo, cy) = (
+            bench.player("Ann").await,
+            bench.player("Bo").await,
+            bench.player("Cy").await,
+        );
+        let club = bench
+            .store
+            .create_club(
+                &ann,
+                &ClubSpec {
+                    name: "Jade Hall".into(),
+                    description: String::new(),
+                    open: true,
+                },
+            )
+            .await
+            .unwrap();
+        bench
+            .store
+            .join_club(&club.id, &bo, ClubRole::Member)
+            .await
+            .unwrap();
+        let spec = TournamentSpec {
+            name: "Jade Swiss".into(),
+            format: TournamentFormat::Swiss,
+            play: TournamentPlay {
+                preset: qiguo_rules::Preset::Classic,
+                pace: QuickPace::Daily,
+                level: qiguo_rules::Level::Easy,
+                rated: false,
+            },
+            starts_ms: bench.store.now() + 1_000,
+            rounds: 2,
+            minutes: 0,
+            most: 10,
+            club: Some("Jade Hall".into()),
+        };
+        let public = TournamentSpec {
+            club: None,
+            ..spec.clone()
+        };
+        assert_eq!(
+            slice.create(&ann, &public).await,
+            Err(Refusal::TournamentByOperator)
+        );
+        assert_eq!(
+            slice.create(&bo, &spec).await,
+            Err(Refusal::NotClubOrganiser {
+                name: "Jade Hall".into()
+            })
+        );
+        assert!(matches!(
+            slice.create(&ann, &spec).await,
+            Ok(Answer::Tournament(_))
+        ));
+        assert_eq!(
+            slice.join(&cy, "jade swiss").await,
+            Err(Refusal::NoSuchTournament),
+            "not a member: none of theirs"
+        );
+        let Ok(Answer::Tournament(joined)) = slice.join(&bo, "Jade Swiss").await else {
+            panic!("not joined");
+        };
+        assert_eq!(joined.players, 1);
+        let Ok(Answer::Tournament(left)) = slice.leave(&bo, "Jade Swiss").await else {
+            panic!("not left");
+        };
+        assert_eq!((left.players, left.you), (0, None), "no longer entered");
+        assert_eq!(
+            slice.leave(&bo, "Jade Swiss").await,
+            Err(Refusal::NotInTournament)
+        );
+        slice.join(&ann, "Jade Swiss").await.unwrap();
+        // Not yet: nothing begins.
+        slice.keep().await;
+        let t = bench.store.tournament_named("Jade Swiss").await.unwrap();
+        assert_eq!(t.round, 0);
+        // Its time: round 1, Ann among six computers.
+        tokio::time::sleep(std::time::Duration::from_millis(1_100)).await;
+        slice.keep().await;
+        let t = bench.store.tournament_named("Jade Swiss").await.unwrap();
+        assert_eq!(t.round, 1);
+        let games = bench.store.round_games(&t.id, 1).await.unwrap();
+        assert_eq!(games.len(), 1);
+        let stored = bench.store.load_game(&games[0].0).await.unwrap();
+        let people = stored.seats.iter().filter(|s| s.holder.is_some()).count();
+        assert_eq!(people, 1);
+    }
+}

@@ -677,10 +677,10 @@ async fn raw_reply(raw: &mut qiguo_client::Client) -> serde_json::Value {
     }
 }
 
-/// A client of the version before today's (11, raw frames) is answered and plays on, in the shape
+/// A client of the version before today's (12, raw frames) is answered and plays on, in the shape
 /// its types read; its welcome names the server's version, newer than its own, and a request of
-/// today's version only (a club's evenings) is refused as a bad frame, since it could not read the
-/// answer. One older still (10) is refused with the code `version`, naming both.
+/// today's version only (the tournaments) is refused as a bad frame, since it could not read the
+/// answer. One older still (11) is refused with the code `version`, naming both.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_told() {
     use qiguo_server::protocol::PROTOCOL_VERSION;
@@ -690,12 +690,12 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     let lines = Lines::default();
     let server = start(&sqlite(&dir), None, &lines).await;
     let url = server.url();
-    assert_eq!(OLDEST_SERVED, 11, "the steps down below are version 11's");
+    assert_eq!(OLDEST_SERVED, 12, "the steps down below are version 12's");
     let mut old = qiguo_client::connect_unsigned(&url, &Trust::default())
         .await
         .unwrap();
     old.send_text(
-        r#"{"req":1,"ask":{"type":"hello","version":11,"identity":{"as":"new","name":"Old"}}}"#
+        r#"{"req":1,"ask":{"type":"hello","version":12,"identity":{"as":"new","name":"Old"}}}"#
             .to_owned(),
     )
     .await
@@ -703,8 +703,8 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     let welcome = raw_frame(&mut old).await;
     assert_eq!(welcome["answer"]["type"], "welcome", "{welcome}");
     assert_eq!(welcome["answer"]["version"], PROTOCOL_VERSION);
-    assert!(lines.contains("protocol=11"));
-    // A game created and listed, as version 11 reads them.
+    assert!(lines.contains("protocol=12"));
+    // A game created and listed, as version 12 reads them.
     let asked = serde_json::json!({
         "req": 2,
         "ask": Ask::Create { game: new_game(seats(0, Level::Random), LIVE) },
@@ -717,7 +717,7 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
         .unwrap();
     let games = raw_reply(&mut old).await;
     assert_eq!(games["answer"]["games"][0]["id"], game.as_str(), "{games}");
-    // Quick play: seated, in version 11's shape.
+    // Quick play: seated, in version 12's shape.
     old.send_text(r#"{"req":4,"ask":{"type":"quick","pace":"brisk"}}"#.to_owned())
         .await
         .unwrap();
@@ -726,8 +726,8 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     let seats = seated["answer"]["game"]["seats"].as_array().unwrap();
     assert_eq!(seats.len(), 7);
     assert!(seats.iter().all(|s| s.get("plan").is_some()), "{seated}");
-    // A club's evenings are version 12's: refused, and the connection goes on.
-    old.send_text(r#"{"req":5,"ask":{"type":"evenings"}}"#.to_owned())
+    // The tournaments are version 13's: refused, and the connection goes on.
+    old.send_text(r#"{"req":5,"ask":{"type":"tournaments"}}"#.to_owned())
         .await
         .unwrap();
     let refused = loop {
@@ -743,13 +743,13 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
         .await
         .unwrap();
     assert_eq!(raw_reply(&mut old).await["answer"]["type"], "games");
-    // Version 10: refused, with both versions in the code it reads.
+    // Version 11: refused, with both versions in the code it reads.
     let mut older = qiguo_client::connect_unsigned(&url, &Trust::default())
         .await
         .unwrap();
     older
         .send_text(
-            r#"{"req":1,"ask":{"type":"hello","version":10,"identity":{"as":"new","name":"Older"}}}"#
+            r#"{"req":1,"ask":{"type":"hello","version":11,"identity":{"as":"new","name":"Older"}}}"#
                 .to_owned(),
         )
         .await
@@ -759,6 +759,6 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     assert_eq!(refused["closing"], true);
     assert_eq!(
         refused["refusal"],
-        serde_json::json!({"code": "version", "server": PROTOCOL_VERSION, "client": 10})
+        serde_json::json!({"code": "version", "server": PROTOCOL_VERSION, "client": 11})
     );
 }
