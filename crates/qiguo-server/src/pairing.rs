@@ -34,14 +34,7 @@ pub fn swiss_tables<P: Clone + Eq + Hash + Ord>(
     order: &[P],
     met: &HashMap<(P, P), u32>,
 ) -> Vec<Vec<P>> {
-    let meetings = |a: &P, b: &P| {
-        let key = if a < b {
-            (a.clone(), b.clone())
-        } else {
-            (b.clone(), a.clone())
-        };
-        met.get(&key).copied().unwrap_or(0)
-    };
+    let meetings = |a: &P, b: &P| met.get(&pair(a, b)).copied().unwrap_or(0);
     let mut left: std::collections::VecDeque<P> = order.iter().cloned().collect();
     let mut tables = Vec::new();
     for size in table_sizes(order.len()) {
