@@ -9,10 +9,12 @@ use bevy::asset::RenderAssetUsages;
 use bevy::light::{CascadeShadowConfigBuilder, DirectionalLightShadowMap};
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
-use qiguo_rules::{Edge, Kingdom};
+use qiguo_rules::Kingdom;
+
+use qiguo_picture::kingdoms::home_band;
 
 use crate::game::art::palette::{Palette, palette_changed, with_alpha};
-use crate::game::art::textures::{Canvas, Rgba};
+use crate::game::art::textures::{Canvas, CanvasImage, Rgba, kai};
 use crate::game::frames::Redraw;
 use crate::game::layout::{BOARD_HALF, BOARD_THICKNESS, GRID_HALF};
 use crate::game::schedule::AppSystems;
@@ -457,23 +459,9 @@ fn draw_board_top(c: &mut Canvas, palette: Palette) {
     let ink = if high { BLACK } else { INK };
 
     // Home edges: a band along the outer rim in each kingdom's colour.
-    let band = 0.3;
-    let gap = 0.08;
     for kingdom in Kingdom::ALL {
         let colour = with_alpha(palette.style(kingdom).stone, if high { 1.0 } else { 0.72 });
-        let (lo, hi) = match kingdom {
-            Kingdom::Qin => (-BOARD_HALF + band + gap, BOARD_HALF - band - gap),
-            Kingdom::Chu | Kingdom::Yan => (-BOARD_HALF, -gap),
-            Kingdom::Han | Kingdom::Zhao => (gap, BOARD_HALF),
-            Kingdom::Qi => (gap, BOARD_HALF - band - gap),
-            Kingdom::Wei => (-BOARD_HALF + band + gap, -gap),
-        };
-        let (x0, y0, x1, y1) = match kingdom.edge() {
-            Edge::West => (-BOARD_HALF, lo, -BOARD_HALF + band, hi),
-            Edge::East => (BOARD_HALF - band, lo, BOARD_HALF, hi),
-            Edge::South => (lo, BOARD_HALF - band, hi, BOARD_HALF),
-            Edge::North => (lo, -BOARD_HALF, hi, -BOARD_HALF + band),
-        };
+        let (x0, y0, x1, y1) = home_band(kingdom, BOARD_HALF);
         c.rect(px(x0), px(y0), px(x1), px(y1), colour);
     }
 
@@ -482,8 +470,8 @@ fn draw_board_top(c: &mut Canvas, palette: Palette) {
         let at = px(i as f32 - GRID_HALF);
         let width = thickness * if i == 0 || i == 18 { 4.5 } else { 2.4 };
         let (a, b) = (px(-GRID_HALF), px(GRID_HALF));
-        c.segment(Vec2::new(at, a), Vec2::new(at, b), width, ink);
-        c.segment(Vec2::new(a, at), Vec2::new(b, at), width, ink);
+        c.segment((at, a), (at, b), width, ink);
+        c.segment((a, at), (b, at), width, ink);
     }
     for (file, rank) in [
         (3, 3),
@@ -504,15 +492,16 @@ fn draw_board_top(c: &mut Canvas, palette: Palette) {
     let label = if high { BLACK } else { [52, 34, 18, 230] };
     let height = if high { 0.5 } else { 0.4 } * k;
     let out = GRID_HALF + 0.72;
+    let face = kai();
     for i in 0..19u8 {
         let letter = ((b'a' + i) as char).to_string();
         let x = px(i as f32 - GRID_HALF);
-        c.text_line(&letter, x, px(out), height, label);
-        c.text_line(&letter, x, px(-out), height, label);
+        c.text_line(&face, &letter, (x, px(out)), height, label);
+        c.text_line(&face, &letter, (x, px(-out)), height, label);
         let number = (i + 1).to_string();
         let z = px(GRID_HALF - i as f32);
-        c.text_line(&number, px(-out), z, height, label);
-        c.text_line(&number, px(out), z, height, label);
+        c.text_line(&face, &number, (px(-out), z), height, label);
+        c.text_line(&face, &number, (px(out), z), height, label);
     }
 }
 

@@ -10,7 +10,7 @@ use bevy::window::PrimaryWindow;
 use qiguo_rules::Kingdom;
 
 use crate::game::art::palette::style;
-use crate::game::art::textures::{Canvas, Rgba};
+use crate::game::art::textures::{Canvas, Rgba, kai};
 
 /// The stone's colour.
 const STONE: Rgba = [242, 230, 204, 255];
@@ -44,7 +44,7 @@ pub(crate) fn icon_pixels(size: u32) -> Vec<u8> {
     }
     c.ring(mid, mid, r * 0.64, (r * 0.035).max(1.0), INK);
     let bold = (n as f32 / 96.0).max(0.6);
-    c.text_column("七", mid, mid, r * 0.98, bold, INK);
+    c.text_column(&kai(), "七", (mid, mid), r * 0.98, bold, INK);
     let mut pixels = Vec::with_capacity(n * n * 4);
     for y in 0..n {
         for x in 0..n {

@@ -8,12 +8,12 @@ use bevy::asset::RenderAssetUsages;
 use bevy::mesh::MeshTag;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
-use qiguo_rules::{Piece, PieceKind};
+use qiguo_rules::Piece;
 
-use crate::game::art::palette::{
-    EMPEROR_INK, EMPEROR_STONE, Emblem, EmblemShape, Palette, palette_changed, relative_luminance,
-};
-use crate::game::art::textures::{Canvas, Rgba};
+use qiguo_picture::stone::{FaceLook, emperor_face, stone_face};
+
+use crate::game::art::palette::{Palette, palette_changed};
+use crate::game::art::textures::{Canvas, CanvasImage, kai};
 use crate::game::camera::ViewYaw;
 use crate::game::layout::{EMPEROR_RADIUS, STONE_HEIGHT, STONE_RADIUS};
 use crate::game::schedule::AppSystems;
@@ -108,85 +108,21 @@ fn face_layers(palette: Palette) -> Image {
 /// The smallest mip level a face is sampled at, in pixels: its characters stay sharp.
 const FACE_SMALLEST: usize = 64;
 
-/// A stone's characters: the General bears its kingdom's name.
-pub(crate) fn stone_characters(piece: Piece) -> String {
-    match piece.kind {
-        PieceKind::General => piece.kingdom.character().to_string(),
-        kind => kind.characters().to_string(),
-    }
-}
+pub(crate) use qiguo_picture::stone::stone_characters;
 
-/// A stone's face: its colour, the engraved ring, the rim emblem and the characters; larger
-/// characters take the ring's room, and high contrast outlines the stone in black (a light
-/// stone on the pale board) and makes the strokes bolder.
+/// A stone's face in `palette`: its colour, the engraved ring, the rim emblem and the
+/// characters; larger characters take the ring's room, and high contrast outlines the stone in
+/// black (a light stone on the pale board) and makes the strokes bolder.
 fn face_canvas(piece: Piece, palette: Palette) -> Canvas {
-    let s = palette.style(piece.kingdom);
-    let mut c = Canvas::new(FACE_SIZE, s.stone);
-    let mid = FACE_SIZE as f32 / 2.0;
-    if palette.high_contrast {
-        c.ring(mid, mid, mid * 0.975, mid * 0.07, [0, 0, 0, 255]);
-    }
-    if !palette.large_characters {
-        c.ring(mid, mid, mid * 0.76, 3.0, s.ink);
-    }
-    draw_emblem(&mut c, s.emblem, s.ink);
-    let text = stone_characters(piece);
-    let two = text.chars().count() > 1;
-    let height = mid
-        * match (two, palette.large_characters) {
-            (true, false) => 0.66,
-            (false, false) => 1.08,
-            (true, true) => 0.88,
-            (false, true) => 1.36,
-        };
-    // Dark ink on a light stone reads thinner under the lights than light ink on a dark
-    // one: the strokes are made bolder there.
-    let bold = if relative_luminance(s.stone) > 0.5 {
-        4.6
-    } else {
-        3.2
-    } + if palette.high_contrast { 1.2 } else { 0.0 };
-    c.text_column(&text, mid, mid, height, bold, s.ink);
-    c
+    let look = FaceLook {
+        high_contrast: palette.high_contrast,
+        large_characters: palette.large_characters,
+    };
+    stone_face(&kai(), piece, palette.style(piece.kingdom), look, FACE_SIZE)
 }
 
 fn emperor_image() -> Image {
-    let mut c = Canvas::new(FACE_SIZE, EMPEROR_STONE);
-    let mid = FACE_SIZE as f32 / 2.0;
-    c.ring(mid, mid, mid * 0.76, 3.0, EMPEROR_INK);
-    c.ring(mid, mid, mid * 0.86, 4.0, EMPEROR_INK);
-    c.ring(mid, mid, mid * 0.93, 2.0, EMPEROR_INK);
-    c.text_column("周", mid, mid, mid * 1.08, 3.2, EMPEROR_INK);
-    c.into_image_with(false, Some(FACE_SMALLEST))
-}
-
-/// Draws a rim emblem on a face texture.
-pub(crate) fn draw_emblem(c: &mut Canvas, emblem: Emblem, ink: Rgba) {
-    let mid = c.size() as f32 / 2.0;
-    let px = |p: [f32; 2]| Vec2::new(mid + p[0] * mid, mid + p[1] * mid);
-    for shape in emblem.shapes() {
-        match shape {
-            EmblemShape::Disc { at, r } => {
-                let p = px(at);
-                c.disc(p.x, p.y, r * mid, ink);
-            }
-            EmblemShape::Ring { r, width } => c.ring(mid, mid, r * mid, width * mid, ink),
-            EmblemShape::Segment { a, b, width } => c.segment(px(a), px(b), width * mid, ink),
-            EmblemShape::Diamond { at, size } => {
-                let (p, size) = (px(at), size * mid);
-                c.fill_sdf(
-                    (
-                        p.x - size - 1.0,
-                        p.y - size - 1.0,
-                        p.x + size + 1.0,
-                        p.y + size + 1.0,
-                    ),
-                    ink,
-                    |x, y| ((x - p.x).abs() + (y - p.y).abs()) - size,
-                );
-            }
-        }
-    }
+    emperor_face(&kai(), FACE_SIZE).into_image_with(false, Some(FACE_SMALLEST))
 }
 
 /// A lens: two spherical caps of height `cap` meeting at a rim of `radius`, centred on the
@@ -311,7 +247,9 @@ fn face_the_viewer(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use qiguo_picture::Rgba;
     use qiguo_rules::Kingdom;
+    use qiguo_rules::PieceKind;
 
     #[test]
     fn lens_is_closed_and_sized() {
