@@ -147,8 +147,9 @@ pub struct ServerArgs {
     #[arg(long, value_name = "ADDRESS", requires = "smtp")]
     pub mail_from: Option<String>,
     /// The address players reach this server at, https://HOST[:PORT]: the e-mails' links
-    /// point there.
-    #[arg(long, value_name = "URL", requires = "smtp")]
+    /// point there, and the links a game's page gives for its picture (without it, the host
+    /// the page was asked for by).
+    #[arg(long, value_name = "URL")]
     pub public_url: Option<String>,
     /// Push notifications to players' devices (Web Push), telling the push services how to reach
     /// the operator: mailto:ADDRESS or https://PAGE. The server's key pair is made at the first
@@ -294,6 +295,10 @@ impl ServerArgs {
             config.web = Some(crate::page::Page::at(dir)?);
         }
         config.mail = self.mail_config()?;
+        config.public_url = match &self.public_url {
+            Some(url) => Some(crate::mail::public_url(url)?),
+            None => None,
+        };
         config.push = self.push_config()?;
         Ok(config)
     }

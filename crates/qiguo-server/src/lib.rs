@@ -23,6 +23,7 @@ mod metrics;
 mod model;
 pub mod page;
 pub mod pairing;
+pub mod pictures;
 pub mod push;
 mod rated;
 mod reviewing;

@@ -29,6 +29,17 @@ pub struct StoredSeat {
     pub left: u32,
 }
 
+impl StoredSeat {
+    /// The seat as players see it named: its holder, else its computer, else "open".
+    pub fn label(&self) -> String {
+        match (&self.name, self.plan) {
+            (Some(name), _) => name.clone(),
+            (None, SeatPlan::Computer(level)) => format!("computer ({level})"),
+            (None, _) => "open".to_owned(),
+        }
+    }
+}
+
 /// A person a computer replaced in a quick game, absent past its grace.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Leaver {

@@ -50,6 +50,27 @@ impl Page {
         &self.dir
     }
 
+    /// The page with `head` (tags already escaped) added to its head: what a link to a game
+    /// shows where chat programs read its Open Graph tags. Sent uncompressed and asked again
+    /// every time, as the page is; the bundle's page as it is when it cannot be read.
+    pub async fn with_head(&self, request: Request<Body>, head: &str) -> Response<Body> {
+        let Ok(page) = tokio::fs::read_to_string(self.dir.join("index.html")).await else {
+            return self.serve(request).await;
+        };
+        let Some(at) = page.find("</head>") else {
+            return self.serve(request).await;
+        };
+        let body = format!("{}{head}\n{}", &page[..at], &page[at..]);
+        let mut response = Response::new(Body::from(body));
+        let headers = response.headers_mut();
+        headers.insert(
+            axum::http::header::CONTENT_TYPE,
+            HeaderValue::from_static("text/html; charset=utf-8"),
+        );
+        headers.insert(CACHE_CONTROL, HeaderValue::from_static(REVALIDATED));
+        response
+    }
+
     /// Answers a request that is not a WebSocket upgrade: the page, or one of its files.
     pub async fn serve(&self, request: Request<Body>) -> Response<Body> {
         let path = request.uri().path().to_owned();
@@ -91,6 +112,19 @@ fn is_the_page(path: &str) -> bool {
     })
 }
 
+/// The game code a page's path names: `CODE` of `/join/CODE` or `/watch/CODE`, when it could be
+/// one (letters, digits and dashes, at most 64).
+pub fn game_code(path: &str) -> Option<&str> {
+    let code = ["/join/", "/watch/"]
+        .iter()
+        .find_map(|prefix| path.strip_prefix(prefix))?
+        .trim_end_matches('/');
+    (!code.is_empty()
+        && code.len() <= 64
+        && code.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+    .then_some(code)
+}
+
 /// Whether the file's name carries a content hash: `NAME-` and sixteen hex digits before its
 /// extension, as tools/build-web names them.
 fn has_content_hash(path: &str) -> bool {
@@ -116,6 +150,11 @@ mod tests {
             "/qiguo-0123456789abcdef.wasm",
         ] {
             assert!(!is_the_page(not), "{not}");
+        }
+        assert_eq!(game_code("/watch/K7QM-3XTD/"), Some("K7QM-3XTD"));
+        assert_eq!(game_code("/join/abc"), Some("abc"));
+        for not in ["/watch/", "/watch/a/b", "/watch/a\"b", "/", "/watch/<x>"] {
+            assert_eq!(game_code(not), None, "{not}");
         }
         assert!(has_content_hash("/qiguo-0123456789abcdef.wasm"));
         assert!(has_content_hash("/qiguo-worker-0123456789abcdef.js"));

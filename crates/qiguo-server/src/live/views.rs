@@ -73,7 +73,7 @@ impl LiveGame {
             winner: outcome.map(|o| o.winner),
             victory: outcome.map(|o| o.victory.name().to_owned()),
             id: self.id.clone(),
-            players: self.seats.iter().map(seat_label).collect(),
+            players: self.seats.iter().map(StoredSeat::label).collect(),
             to_move: (!over).then(|| self.position().to_move()),
             your_turn: !over && yours.contains(&self.seat_to_move()),
             moves: self.game.len() as u32,
@@ -114,13 +114,5 @@ impl LiveGame {
             seats,
             pace: self.pace,
         })
-    }
-}
-
-fn seat_label(seat: &StoredSeat) -> String {
-    match (&seat.name, seat.plan) {
-        (Some(name), _) => name.clone(),
-        (None, SeatPlan::Computer(level)) => format!("computer ({level})"),
-        (None, _) => "open".to_owned(),
     }
 }

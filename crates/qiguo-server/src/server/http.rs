@@ -10,6 +10,7 @@ use axum::Router;
 
 use crate::log::note;
 use crate::page::Page;
+use crate::pictures::{Drawn, PictureError, Pictures, Preview};
 use axum::extract::Request;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
@@ -19,6 +20,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
+use qiguo_picture::card::{CARD_HEIGHT, CARD_WIDTH};
 use tokio::net::TcpListener;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
@@ -406,8 +408,127 @@ pub(super) async fn upgrade(
 }
 
 /// Any other path: a file of the page's bundle.
-pub(super) async fn page_file(Extension(page): Extension<Page>, request: Request) -> Response {
+pub(super) async fn page_file(
+    Extension(page): Extension<Page>,
+    Extension(pictures): Extension<Arc<Pictures>>,
+    request: Request,
+) -> Response {
+    let code = crate::page::game_code(request.uri().path()).map(str::to_owned);
+    if let Some(code) = code
+        && let Some(preview) = pictures.preview(&code).await
+    {
+        let tags = preview_tags(&preview, &pictures.site(request.headers()), &code);
+        return page.with_head(request, &tags).await;
+    }
     page.serve(request).await
+}
+
+/// The Open Graph tags of a link to the game with code `code` (checked as a code is), on the
+/// site at `base`: its title, where it stands and its card.
+fn preview_tags(preview: &Preview, base: &str, code: &str) -> String {
+    let (title, description) = (
+        html_escaped(&preview.title),
+        html_escaped(&preview.description),
+    );
+    let base = html_escaped(base);
+    format!(
+        "<meta property=\"og:type\" content=\"website\">\
+         <meta property=\"og:site_name\" content=\"Qiguo\">\
+         <meta property=\"og:title\" content=\"{title}\">\
+         <meta property=\"og:description\" content=\"{description}\">\
+         <meta property=\"og:image\" content=\"{base}/games/{code}/card.png\">\
+         <meta property=\"og:image:type\" content=\"image/png\">\
+         <meta property=\"og:image:width\" content=\"{CARD_WIDTH}\">\
+         <meta property=\"og:image:height\" content=\"{CARD_HEIGHT}\">\
+         <meta property=\"og:image:alt\" content=\"The board from above: {description}\">\
+         <meta name=\"twitter:card\" content=\"summary_large_image\">"
+    )
+}
+
+/// `/games/{code}/card.png`: the game's card, the picture its links show.
+pub(super) async fn game_card(
+    State(hub): State<Arc<Hub>>,
+    Extension(pictures): Extension<Arc<Pictures>>,
+    Path(code): Path<String>,
+    headers: axum::http::HeaderMap,
+) -> Response {
+    let host = pictures.host(&headers);
+    let drawn = pictures.card(&code, &host).await;
+    picture(&hub, drawn, "image/png", None)
+}
+
+/// `/games/{code}/moves.gif`: a finished game's moves, animated.
+pub(super) async fn game_animation(
+    State(hub): State<Arc<Hub>>,
+    Extension(pictures): Extension<Arc<Pictures>>,
+    Path(code): Path<String>,
+) -> Response {
+    let name = format!(
+        "qiguo-{}.gif",
+        crate::page::game_code(&format!("/watch/{code}")).unwrap_or("game")
+    );
+    let drawn = pictures.animation(&code).await;
+    picture(&hub, drawn, "image/gif", Some(name))
+}
+
+/// A picture's answer: the picture, kept a day once its game is over and a minute while it
+/// goes on; or why not, in words.
+fn picture(
+    hub: &Hub,
+    drawn: Result<Drawn, PictureError>,
+    kind: &'static str,
+    file: Option<String>,
+) -> Response {
+    let why = match drawn {
+        Ok(drawn) => {
+            let kept = if drawn.finished {
+                "public, max-age=86400"
+            } else {
+                "public, max-age=60"
+            };
+            let mut response = (
+                StatusCode::OK,
+                [(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, kept)],
+                drawn.bytes,
+            )
+                .into_response();
+            if let Some(file) = file
+                && let Ok(value) = format!("inline; filename=\"{file}\"").parse()
+            {
+                response
+                    .headers_mut()
+                    .insert(header::CONTENT_DISPOSITION, value);
+            }
+            return response;
+        }
+        Err(why) => why,
+    };
+    let status = match &why {
+        PictureError::NoGame => StatusCode::NOT_FOUND,
+        PictureError::NotOver => StatusCode::CONFLICT,
+        PictureError::Busy => StatusCode::SERVICE_UNAVAILABLE,
+        PictureError::Store(_) | PictureError::Draw(_) => {
+            note!(
+                hub.log(),
+                WARN,
+                "a game's picture was not drawn",
+                why = why.to_string()
+            );
+            StatusCode::INTERNAL_SERVER_ERROR
+        }
+    };
+    let mut response = (
+        status,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        format!("{why}\n"),
+    )
+        .into_response();
+    if status == StatusCode::SERVICE_UNAVAILABLE {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, header::HeaderValue::from_static("5"));
+    }
+    response
 }
 /// `/tournaments/{name}`: a public tournament's standings as a page anyone with the link reads
 /// (a club's own are its members' only: not found).

@@ -34,8 +34,8 @@ mod http;
 mod session;
 
 use http::{
-    accept_loop, forget_idle, healthz, mail_link_asked, mail_link_followed, page_file,
-    serve_metrics, standings_page, upgrade,
+    accept_loop, forget_idle, game_animation, game_card, healthz, mail_link_asked,
+    mail_link_followed, page_file, serve_metrics, standings_page, upgrade,
 };
 
 /// The most an HTTP request's head may take in memory (hyper's smallest read buffer).
@@ -88,6 +88,10 @@ pub struct ServerConfig {
     pub mail: Option<crate::mail::MailConfig>,
     /// The notifications it pushes to players' devices (`--push`); without it, none.
     pub push: Option<crate::push::PushConfig>,
+    /// Where players reach the server, `https://HOST[:PORT]` (`--public-url`): the links in
+    /// e-mails and those a game's page gives for its picture. Without it, a page's links name
+    /// the host it was asked for by.
+    pub public_url: Option<String>,
     /// Finished games reviewed at once here, each on a thread of the lowest priority that gives
     /// way to the computers' searches; 0 leaves the reviews to workers on the same database
     /// (`qiguo-server review`).
@@ -111,6 +115,7 @@ impl ServerConfig {
             holiday_days: crate::hub::HOLIDAY_DAYS,
             mail: None,
             push: None,
+            public_url: None,
             reviewers: 0,
         }
     }
@@ -309,6 +314,11 @@ pub async fn serve_store(
         ),
         None => None,
     };
+    let pictures = Arc::new(crate::pictures::Pictures::new(
+        store.clone(),
+        config.public_url.clone(),
+        tls.is_some(),
+    ));
     let hub = Hub::start(
         store,
         log,
@@ -330,7 +340,9 @@ pub async fn serve_store(
     let mut router = Router::new()
         .route("/", get(upgrade))
         .route("/healthz", get(healthz))
-        .route("/tournaments/{name}", get(standings_page));
+        .route("/tournaments/{name}", get(standings_page))
+        .route("/games/{code}/card.png", get(game_card))
+        .route("/games/{code}/moves.gif", get(game_animation));
     match &config.mail {
         Some(mail) => {
             note!(
@@ -366,6 +378,7 @@ pub async fn serve_store(
         );
         router = router.fallback(page_file).layer(Extension(page.clone()));
     }
+    let router = router.layer(Extension(pictures));
     let router = router.with_state(hub.clone());
     let admission = Arc::new(Admission::new(config.limits.clone()));
     let slots = Arc::new(Semaphore::new(config.limits.connections));

@@ -19,6 +19,7 @@ mod link;
 mod lobby;
 mod mail;
 mod page;
+mod pictures;
 mod push;
 mod quick;
 mod ratings;

@@ -33,14 +33,14 @@ fn bundle(dir: &TempDir) -> std::path::PathBuf {
 }
 
 /// An HTTP/1.1 response: its status, headers (names in lower case) and body.
-struct Reply {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
+pub(crate) struct Reply {
+    pub(crate) status: u16,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) body: Vec<u8>,
 }
 
 impl Reply {
-    fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(n, _)| n == name)
@@ -49,7 +49,7 @@ impl Reply {
 }
 
 /// Sends one GET with `headers` and reads the whole response (the connection closed after it).
-async fn get(addr: std::net::SocketAddr, path: &str, headers: &[(&str, &str)]) -> Reply {
+pub(crate) async fn get(addr: std::net::SocketAddr, path: &str, headers: &[(&str, &str)]) -> Reply {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let mut request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
     for (name, value) in headers {
