@@ -78,7 +78,8 @@ import glob, sys
 kept = set(sys.argv[1])
 for path in glob.glob("assets/i18n/*.ftl") + glob.glob("assets/lessons/*.ron") \
         + glob.glob("src/**/*.rs", recursive=True) \
-        + glob.glob("crates/qiguo-rules/src/**/*.rs", recursive=True):
+        + glob.glob("crates/qiguo-rules/src/**/*.rs", recursive=True) \
+        + glob.glob("crates/qiguo-picture/src/**/*.rs", recursive=True):
     with open(path, encoding="utf-8") as f:
         kept |= {c for c in f.read() if ord(c) >= 0x2E80}
 full = open("assets/fonts/qiguo-kai-chars.txt", encoding="utf-8").read()

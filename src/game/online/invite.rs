@@ -102,6 +102,14 @@ impl Invitation {
         let kind = if watch { "watch" } else { "join" };
         Some(format!("{scheme}://{host}/{kind}/{code}"))
     }
+
+    /// The address of a finished game's moves as an animated picture (a GIF the server draws)
+    /// on the server at WebSocket URL `server`.
+    pub fn moves_link(server: &str, code: &str) -> Option<String> {
+        let page = Invitation::link(server, code, true)?;
+        let site = page.strip_suffix(&format!("/watch/{code}"))?;
+        Some(format!("{site}/games/{code}/moves.gif"))
+    }
 }
 
 /// The invitation being followed, if any.
@@ -362,6 +370,10 @@ mod tests {
             Some("http://[::1]:7206/watch/AB")
         );
         assert_eq!(Invitation::link("ftp://x", "AB", true), None);
+        assert_eq!(
+            Invitation::moves_link("wss://qiguo.example/", "K7QM").as_deref(),
+            Some("https://qiguo.example/games/K7QM/moves.gif")
+        );
         for bad in [
             "",
             "K7QM-3XTD",

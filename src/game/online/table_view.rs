@@ -26,8 +26,9 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// The first line of the Kingdoms panel in an online game: the server, the code to invite
-/// friends with, and how the connection stands.
-pub(crate) fn online_summary(ui: &mut egui::Ui, tr: Tr, online: &Online) {
+/// friends with, and how the connection stands; once the game is `over`, its links to share
+/// (the game's page, whose preview shows its board, and its moves as an animated picture).
+pub(crate) fn online_summary(ui: &mut egui::Ui, tr: Tr, online: &Online, over: bool) {
     let Some(table) = &online.table else {
         return;
     };
@@ -39,26 +40,46 @@ pub(crate) fn online_summary(ui: &mut egui::Ui, tr: Tr, online: &Online) {
     };
     ui.label(RichText::new(line).small().color(Color32::from_gray(200)))
         .on_hover_text(tr.text("online-code-hint"));
-    // On a server elsewhere (which may serve the page), the link to send: a click copies it.
-    let link = online
+    // On a server elsewhere (which may serve the page), the links to send: a click copies one.
+    let Some(server) = online
         .address
         .as_deref()
-        .filter(|_| !table.watching && online.served.is_none())
-        .and_then(|server| Invitation::link(server, &table.code, false));
-    if let Some(link) = link {
-        let shown = ui
-            .add(
-                egui::Label::new(
-                    RichText::new(tr!(tr, "online-link", link = link.clone()))
-                        .small()
-                        .color(Color32::from_rgb(150, 200, 255)),
-                )
-                .sense(egui::Sense::click()),
-            )
-            .on_hover_text(tr.text("online-link-hint"));
-        if shown.clicked() {
-            ui.ctx().copy_text(link);
+        .filter(|_| online.served.is_none())
+    else {
+        return;
+    };
+    if !over {
+        if let Some(link) = Invitation::link(server, &table.code, false).filter(|_| !table.watching)
+        {
+            let shown = tr!(tr, "online-link", link = link.clone());
+            copied_link(ui, shown, link, tr.text("online-link-hint"));
         }
+        return;
+    }
+    if let Some(page) = Invitation::link(server, &table.code, true) {
+        let shown = tr!(tr, "online-share-link", link = page.clone());
+        copied_link(ui, shown, page, tr.text("online-share-link-hint"));
+    }
+    if let Some(moves) = Invitation::moves_link(server, &table.code) {
+        let shown = tr!(tr, "online-moves-link", link = moves.clone());
+        copied_link(ui, shown, moves, tr.text("online-moves-link-hint"));
+    }
+}
+
+/// A link shown small, copied when clicked.
+fn copied_link(ui: &mut egui::Ui, shown: String, link: String, hint: String) {
+    let label = ui
+        .add(
+            egui::Label::new(
+                RichText::new(shown)
+                    .small()
+                    .color(Color32::from_rgb(150, 200, 255)),
+            )
+            .sense(egui::Sense::click()),
+        )
+        .on_hover_text(hint);
+    if label.clicked() {
+        ui.ctx().copy_text(link);
     }
 }
 

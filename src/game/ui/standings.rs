@@ -177,7 +177,12 @@ pub(super) fn kingdom_table(
                 .small()
                 .color(Color32::from_gray(170)),
             );
-            crate::game::online::table_view::online_summary(ui, tr, &online);
+            crate::game::online::table_view::online_summary(
+                ui,
+                tr,
+                &online,
+                the_match.position().is_over(),
+            );
             ui.add_space(2.0);
             // A phone's sheet has no room for six columns: two, the numbers under the name.
             let columns: &[&str] = if small.on {
