@@ -74,9 +74,10 @@ pub struct GameArgs {
     #[arg(long, value_name = "PATH")]
     pub screenshot: Option<PathBuf>,
     /// Follow an invitation link (https://HOST[:PORT]/join/CODE, or …/watch/CODE): connect to
-    /// its server and take the game's open seat (or watch it).
+    /// its server and take the game's open seat (or watch it). With --screenshot, the picture
+    /// waits until the link is followed.
     #[arg(long, value_name = "URL", value_parser = Invitation::parse,
-          conflicts_with_all = ["fen", "moves", "screenshot"])]
+          conflicts_with_all = ["fen", "moves"])]
     pub join: Option<Invitation>,
     /// Run N frames, print frame-time statistics and exit.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -95,7 +96,7 @@ pub struct GameArgs {
     /// window (no window opens and no display is needed, only a graphics device); `@R` after
     /// it, a screen of R pixels to a point (a phone's, such as 1170x2532@3), drawn at two at
     /// most as the page draws it.
-    #[arg(long, value_name = "WxH[@R]", conflicts_with_all = ["window", "no_render", "join"])]
+    #[arg(long, value_name = "WxH[@R]", conflicts_with_all = ["window", "no_render"])]
     pub offscreen: Option<Screen>,
     /// When a game that computers play by themselves ends, begin another like it a few seconds
     /// later, until the window closes (a window left playing for a long measurement).

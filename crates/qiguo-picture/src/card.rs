@@ -141,6 +141,37 @@ fn line(
     c.text_from(face, &fitted, (left, cy), height, colour)
 }
 
+/// `text` in at most `most` lines of `room` pixels at `height`, broken between words (a word
+/// longer than a line broken where it must), the last line cut with an ellipsis if need be.
+pub fn wrapped(face: &Face, text: &str, height: f32, room: f32, most: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for word in text.split_whitespace() {
+        let tried = if current.is_empty() {
+            word.to_owned()
+        } else {
+            format!("{current} {word}")
+        };
+        if text_width(face, &tried, height) <= room || current.is_empty() {
+            current = tried;
+        } else {
+            lines.push(std::mem::replace(&mut current, word.to_owned()));
+        }
+    }
+    if !current.is_empty() {
+        lines.push(current);
+    }
+    if lines.len() > most {
+        let rest = lines[most - 1..].join(" ");
+        lines.truncate(most - 1);
+        lines.push(rest);
+    }
+    lines
+        .into_iter()
+        .map(|l| fit(face, &l, height, room))
+        .collect()
+}
+
 /// `text`, or as much of it as fits `room` pixels at `height` followed by an ellipsis.
 pub fn fit(face: &Face, text: &str, height: f32, room: f32) -> String {
     if text_width(face, text, height) <= room {
@@ -197,6 +228,23 @@ mod tests {
         assert!(cut.ends_with('…') && cut.len() < long.len(), "{cut}");
         assert!(text_width(&face, &cut, 28.0) <= 200.0);
         assert_eq!(fit(&face, "Ann", 28.0, 200.0), "Ann");
+    }
+
+    #[test]
+    fn a_long_sentence_takes_two_lines_and_no_more() {
+        let face = kai();
+        let said = "Zhao (computer) won: captured two Generals, after 493 moves.";
+        let lines = wrapped(&face, said, 26.0, 300.0, 2);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(
+            lines[0].starts_with("Zhao") && !lines[0].ends_with('…'),
+            "{lines:?}"
+        );
+        assert!(lines.iter().all(|l| text_width(&face, l, 26.0) <= 300.0));
+        let all = wrapped(&face, said, 26.0, 2000.0, 2);
+        assert_eq!(all, vec![said.to_owned()]);
+        let cut = wrapped(&face, &said.repeat(4), 26.0, 300.0, 2);
+        assert!(cut.len() == 2 && cut[1].ends_with('…'), "{cut:?}");
     }
 
     /// The card is its size, the board on the left (the Emperor's yellow at its centre), the

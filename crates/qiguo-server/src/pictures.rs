@@ -231,13 +231,13 @@ fn summary(game: &StoredGame) -> String {
     let moves = game.game.len();
     match game.game.outcome() {
         Some(outcome) => format!(
-            "{} ({}) won: {}, after {moves} moves.",
+            "{} · {} won: {}, after {moves} moves.",
             outcome.winner.title(),
             holder(game, outcome.winner),
             outcome.victory.describe()
         ),
         None => format!(
-            "Move {} · {} ({}) to move.",
+            "Move {}: {} · {} to move.",
             moves + 1,
             position.to_move().title(),
             holder(game, position.to_move())
@@ -276,9 +276,9 @@ fn card_text(game: &StoredGame, host: &str) -> CardText {
         .collect();
     let summary = summary(game);
     CardText {
-        title: TITLE.to_owned(),
-        summary: summary.trim_end_matches('.').to_owned(),
+        title: "Qiguo 七國象棋".to_owned(),
+        summary,
         kingdoms,
-        footer: format!("Qiguo 七國象棋 · {host}"),
+        footer: host.to_owned(),
     }
 }

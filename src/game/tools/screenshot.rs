@@ -2,7 +2,8 @@
 //! drawn into with `--offscreen`) and exit. The app compiles pipelines synchronously in this
 //! mode, so the frames drawn are complete; a few frames more let the interface lay itself out.
 //! With `--bench-frames` as well, the picture waits for the last timed frame; a game over
-//! waits for its review, and `--practice` for its first question.
+//! waits for its review, `--practice` for its first question, and `--join` for the link to be
+//! followed (the game on the board).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -53,6 +54,7 @@ fn take_screenshot(
     reviewed: Option<Res<crate::game::review::Reviewed>>,
     practice: Option<Res<crate::game::practice::PracticeAtLaunch>>,
     puzzle: Option<Res<crate::game::practice::puzzles::PuzzleAtLaunch>>,
+    invited: Option<Res<crate::game::online::invite::Invited>>,
     mut ready_since: Local<Option<u32>>,
     mut taken: Local<bool>,
     mut exit: MessageWriter<AppExit>,
@@ -74,6 +76,7 @@ fn take_screenshot(
         || reviewing
         || practice.is_some()
         || puzzle.is_some()
+        || invited.is_some_and(|i| i.pending().is_some())
     {
         *ready_since = None;
         return;

@@ -68,7 +68,7 @@ async fn a_games_link_shows_its_board_and_a_finished_game_its_moves() {
         format!("<meta property=\"og:image\" content=\"{card_url}\">"),
         "<meta property=\"og:image:width\" content=\"1200\">".to_owned(),
         "<meta name=\"twitter:card\" content=\"summary_large_image\">".to_owned(),
-        "Chu (Bo) to move".to_owned(),
+        "Chu · Bo to move".to_owned(),
     ] {
         assert!(html.contains(&tag), "{tag} not in {html}");
     }
@@ -123,5 +123,5 @@ async fn a_games_link_shows_its_board_and_a_finished_game_its_moves() {
     assert_eq!(done.header("cache-control"), Some("public, max-age=86400"));
     assert_ne!(done.body, card.body, "the card shows the game's end");
     let after = String::from_utf8(get(addr, &format!("/watch/{code}"), &[]).await.body).unwrap();
-    assert!(after.contains("Qin (Ann) won"), "{after}");
+    assert!(after.contains("Qin · Ann won"), "{after}");
 }
