@@ -47,8 +47,8 @@ pub struct KingdomLine {
     pub out: bool,
 }
 
-/// The card of `position` with `last` (and its mover) marked and `text` beside it, as RGB
-/// pixels ([`CARD_WIDTH`] × [`CARD_HEIGHT`], three bytes each).
+/// The card of `position` with `last` (and its mover) marked and `text` beside it,
+/// [`CARD_WIDTH`] × [`CARD_HEIGHT`].
 pub fn card(
     face: &Face,
     position: &Position,
@@ -64,20 +64,17 @@ pub fn card(
     let left = (side + 30 + 36) as f32;
     let right = CARD_WIDTH as f32 - 36.0;
     let room = right - left;
-    line(&mut c, face, &text.title, (left, 62.0), 44.0, room, TEXT);
-    line(
-        &mut c,
-        face,
-        &text.summary,
-        (left, 118.0),
-        27.0,
-        room,
-        QUIET,
-    );
+    line(&mut c, face, &text.title, (left, 60.0), 44.0, room, TEXT);
+    for (i, said) in wrapped(face, &text.summary, 26.0, room, 2)
+        .iter()
+        .enumerate()
+    {
+        c.text_from(face, said, (left, 112.0 + 33.0 * i as f32), 26.0, QUIET);
+    }
     let badge = 42usize;
-    let row = 56.0;
+    let row = 54.0;
     for (i, k) in text.kingdoms.iter().take(7).enumerate() {
-        let cy = 180.0 + row * i as f32;
+        let cy = 200.0 + row * i as f32;
         let general = Piece {
             kingdom: k.kingdom,
             kind: PieceKind::General,
