@@ -51,9 +51,10 @@ pub fn animation(face: &Face, game: &Game, side: usize) -> Result<Vec<u8>, Anima
             dispose: gif::DisposalMethod::Keep,
             ..gif::Frame::default()
         };
-        let reports: Vec<_> = game.reports().collect();
-        for (ply, report) in reports.iter().enumerate() {
-            let position = game.position_at(ply + 1);
+        // The positions one after another, each move made once (as `Game::position_at` does).
+        let mut position = game.start_position().clone();
+        for report in game.reports() {
+            position.make(report.mv);
             let next = points_of(&position, Some((report.mv, report.mover)));
             let changed: Vec<Point> = Point::all()
                 .filter(|p| points[p.index()] != next[p.index()])
@@ -71,18 +72,20 @@ pub fn animation(face: &Face, game: &Game, side: usize) -> Result<Vec<u8>, Anima
                 let (x, y, w, h) = painter.square(point);
                 (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x + w), y1.max(y + h));
             }
+            // Only the changed points' squares are read: the rest of the box stays clear.
             let (w, h) = (x1 - x0, y1 - y0);
-            let mut buffer = Vec::with_capacity(w * h);
-            for y in y0..y1 {
-                for x in x0..x1 {
-                    let p = board.get(x, y);
-                    let index = quantizer.index([p[0], p[1], p[2]]);
-                    let was = &mut shown[y * side + x];
-                    if *was == index {
-                        buffer.push(CLEAR);
-                    } else {
-                        *was = index;
-                        buffer.push(index);
+            let mut buffer = vec![CLEAR; w * h];
+            for &point in &changed {
+                let (sx, sy, sw, sh) = painter.square(point);
+                for y in sy..sy + sh {
+                    for x in sx..sx + sw {
+                        let p = board.get(x, y);
+                        let index = quantizer.index([p[0], p[1], p[2]]);
+                        let was = &mut shown[y * side + x];
+                        if *was != index {
+                            *was = index;
+                            buffer[(y - y0) * w + (x - x0)] = index;
+                        }
                     }
                 }
             }
