@@ -376,6 +376,7 @@ fn clubs_from_the_command_line() {
             "--description",
             "Tuesdays",
             "--by-request",
+            "--json",
         ],
     );
     assert_eq!(made["name"], "Jade Hall", "{made}");
@@ -383,9 +384,13 @@ fn clubs_from_the_command_line() {
         (made["open"].clone(), made["you"].clone()),
         (false.into(), "owner".into())
     );
-    let asked = online(&bo, port, &["--name", "Bo", "club", "join", "jade hall"]);
+    let asked = online(
+        &bo,
+        port,
+        &["--name", "Bo", "club", "join", "jade hall", "--json"],
+    );
     assert_eq!(asked["you"], "asking", "{asked}");
-    let let_in = online(&ann, port, &["club", "accept", "Jade Hall", "bo"]);
+    let let_in = online(&ann, port, &["club", "accept", "Jade Hall", "bo", "--json"]);
     assert_eq!(let_in["member_count"], 2, "{let_in}");
     let out = online_output(&bo, port, &["club", "post", "Jade Hall", "Hello"]);
     assert!(!out.status.success());
@@ -394,10 +399,10 @@ fn clubs_from_the_command_line() {
     let posted = online(
         &ann,
         port,
-        &["club", "post", "Jade Hall", "Tuesday at eight"],
+        &["club", "post", "Jade Hall", "Tuesday at eight", "--json"],
     );
     assert_eq!(posted["news"][0]["text"], "Tuesday at eight", "{posted}");
-    let members = online(&bo, port, &["club", "members", "Jade Hall"]);
+    let members = online(&bo, port, &["club", "members", "Jade Hall", "--json"]);
     let names: Vec<(&str, &str)> = members["members"]
         .as_array()
         .unwrap()
@@ -405,7 +410,7 @@ fn clubs_from_the_command_line() {
         .map(|m| (m["name"].as_str().unwrap(), m["role"].as_str().unwrap()))
         .collect();
     assert_eq!(names, [("Ann", "owner"), ("Bo", "member")], "{members}");
-    let listed = online(&bo, port, &["club", "list"]);
+    let listed = online(&bo, port, &["club", "list", "--json"]);
     assert_eq!(listed["clubs"][0]["you"], "member", "{listed}");
     let out = online_output(&bo, port, &["club", "create", "JADE HALL"]);
     assert!(!out.status.success());
@@ -414,15 +419,33 @@ fn clubs_from_the_command_line() {
         err.contains("club_name_taken") && err.contains("Jade Hall"),
         "{err}"
     );
-    let left = online(&bo, port, &["club", "leave", "Jade Hall"]);
+    let left = online(&bo, port, &["club", "leave", "Jade Hall", "--json"]);
     assert_eq!(left["clubs"][0]["you"], serde_json::Value::Null, "{left}");
     // A newcomer's own name is --name, never the club's nor a player's named after it.
     let cy = dir.join("cy");
-    online(&cy, port, &["--name", "Cy", "club", "join", "Jade Hall"]);
+    online(
+        &cy,
+        port,
+        &["--name", "Cy", "club", "join", "Jade Hall", "--json"],
+    );
     online(&cy, port, &["block", "Bo"]);
-    let members = online(&ann, port, &["club", "members", "Jade Hall"]);
+    let members = online(&ann, port, &["club", "members", "Jade Hall", "--json"]);
     assert_eq!(members["members"][1]["name"], "Cy", "{members}");
     assert_eq!(members["members"][1]["role"], "asking", "{members}");
+    // Without --json, lines to read: the members with their roles, a club with its news.
+    let read = online_output(&ann, port, &["club", "members", "Jade Hall"]);
+    let read = String::from_utf8_lossy(&read.stdout);
+    assert!(read.starts_with("Jade Hall: 1 member\n"), "{read}");
+    assert!(
+        read.contains("  Ann (owner)") && read.contains("  Cy (asked to join)"),
+        "{read}"
+    );
+    let shown = online_output(&ann, port, &["club", "show", "Jade Hall"]);
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        shown.contains("by request") && shown.contains("Tuesday at eight"),
+        "{shown}"
+    );
 }
 
 /// Club evenings from a terminal: Ann sets one a day ahead (a past time refused before anything
@@ -438,9 +461,13 @@ fn evenings_from_the_command_line() {
     online(
         &ann,
         port,
-        &["--name", "Ann", "club", "create", "Jade Hall"],
+        &["--name", "Ann", "club", "create", "Jade Hall", "--json"],
     );
-    online(&bo, port, &["--name", "Bo", "club", "join", "Jade Hall"]);
+    online(
+        &bo,
+        port,
+        &["--name", "Bo", "club", "join", "Jade Hall", "--json"],
+    );
     let tomorrow = jiff::Timestamp::now()
         .checked_add(jiff::SignedDuration::from_hours(24))
         .unwrap();
@@ -479,6 +506,7 @@ fn evenings_from_the_command_line() {
             "at-random",
             "--level",
             "easy",
+            "--json",
         ],
     );
     assert_eq!(set["state"], "planned", "{set}");
@@ -499,20 +527,34 @@ fn evenings_from_the_command_line() {
         !out.status.success() && err.contains("not_club_organiser"),
         "{err}"
     );
-    let comes = online(&bo, port, &["evening", "come", &id]);
+    let comes = online(&bo, port, &["evening", "come", &id, "--json"]);
     assert_eq!(comes["you_come"], true, "{comes}");
     assert_eq!(comes["coming"], serde_json::json!(["Bo"]));
-    let listed = online(&bo, port, &["evening", "list", "--club", "jade hall"]);
+    let listed = online(
+        &bo,
+        port,
+        &["evening", "list", "--club", "jade hall", "--json"],
+    );
     assert_eq!(listed["evenings"][0]["id"], id.as_str(), "{listed}");
     assert!(
         listed["evenings"][0]["at"].as_str().unwrap().len() >= 25,
         "{listed}"
     );
+    let read = online_output(&bo, port, &["evening", "list", "--club", "jade hall"]);
+    let read = String::from_utf8_lossy(&read.stdout);
+    assert!(
+        read.starts_with(&format!("{id} of Jade Hall at ")) && read.contains("planned; brisk"),
+        "{read}"
+    );
+    assert!(
+        read.contains("1 coming: Bo") && read.contains("You come."),
+        "{read}"
+    );
     let file = dir.join("evening.ics");
     let written = online(
         &bo,
         port,
-        &["evening", "calendar", &id, file.to_str().unwrap()],
+        &["evening", "calendar", &id, file.to_str().unwrap(), "--json"],
     );
     assert_eq!(written["evening"], id.as_str(), "{written}");
     let ics = std::fs::read_to_string(&file).unwrap();
@@ -526,15 +568,15 @@ fn evenings_from_the_command_line() {
         &["table", "create", "--people", "2", "--club", "Jade Hall"],
     );
     assert_eq!(table["club"], "Jade Hall", "{table}");
-    let shown = online(&ann, port, &["club", "show", "Jade Hall"]);
+    let shown = online(&ann, port, &["club", "show", "Jade Hall", "--json"]);
     assert_eq!(shown["tables"][0]["table"], table["table"], "{shown}");
     assert_eq!(shown["evenings"][0]["evening"], id.as_str(), "{shown}");
     assert_eq!(shown["evenings"][0]["coming"], 1, "{shown}");
     let public = online(&ann, port, &["tables"]);
     assert_eq!(public["tables"], serde_json::json!([]), "{public}");
-    let not = online(&bo, port, &["evening", "come", &id, "--not"]);
+    let not = online(&bo, port, &["evening", "come", &id, "--not", "--json"]);
     assert_eq!(not["you_come"], false, "{not}");
-    let off = online(&ann, port, &["evening", "cancel", &id]);
+    let off = online(&ann, port, &["evening", "cancel", &id, "--json"]);
     assert_eq!(off["state"], "cancelled", "{off}");
     let out = online_output(&bo, port, &["evening", "come", &id]);
     let err = String::from_utf8_lossy(&out.stderr);
@@ -560,9 +602,13 @@ fn tournaments_from_the_command_line() {
     online(
         &ann,
         port,
-        &["--name", "Ann", "club", "create", "Jade Hall"],
+        &["--name", "Ann", "club", "create", "Jade Hall", "--json"],
     );
-    online(&bo, port, &["--name", "Bo", "club", "join", "Jade Hall"]);
+    online(
+        &bo,
+        port,
+        &["--name", "Bo", "club", "join", "Jade Hall", "--json"],
+    );
     let starts = jiff::Timestamp::now()
         .checked_add(jiff::SignedDuration::from_hours(24))
         .unwrap()

@@ -1,15 +1,50 @@
 //! `qiguo online club …`: clubs made, found, joined and left, their members, their
 //! organisers' work (letting people in, removing members, naming organisers, posting news) and
-//! whether you are told of their news. Each prints the server's answer as one line of JSON.
+//! whether you are told of their news. Each prints lines for a person to read, or with
+//! `--json` the server's answer as one line of JSON.
 
-use clap::Subcommand;
+use std::fmt::Write;
+
+use clap::{Args, Subcommand};
 use qiguo_client::Client;
-use qiguo_protocol::clubs::{ClubAction, ClubSpec};
+use qiguo_protocol::clubs::{ClubAction, ClubListed, ClubRole, ClubSpec, ClubView};
 use qiguo_protocol::{Answer, Ask};
 use serde_json::json;
 
 use super::lobby::table_line;
 use super::{OnlineError, unexpected};
+
+/// `qiguo online club COMMAND [--json]`.
+#[derive(Args, Debug)]
+pub struct ClubArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: ClubCommand,
+    /// Print the server's answer as one line of JSON instead of lines to read.
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+impl ClubArgs {
+    /// Asks the server and prints its answer.
+    pub(super) async fn run(&self, client: &mut Client) -> Result<(), OnlineError> {
+        let answer = self.command.ask(client).await?;
+        if self.json {
+            super::print_line(&self.command.json(&answer));
+        } else {
+            print!("{}", self.command.text(&answer));
+        }
+        Ok(())
+    }
+}
+
+/// What the server answered a club's command.
+pub(super) enum ClubAnswer {
+    /// One club.
+    One(Box<ClubView>),
+    /// Clubs listed.
+    Many(Vec<ClubListed>),
+}
 
 /// The commands of clubs (`qiguo online club COMMAND`).
 #[derive(Subcommand, Debug)]
@@ -108,8 +143,8 @@ pub enum ClubCommand {
 }
 
 impl ClubCommand {
-    /// Asks the server: the line to print.
-    pub(super) async fn run(&self, client: &mut Client) -> Result<serde_json::Value, OnlineError> {
+    /// Asks the server: its answer.
+    async fn ask(&self, client: &mut Client) -> Result<ClubAnswer, OnlineError> {
         let ask = match self {
             ClubCommand::Create {
                 club,
@@ -159,7 +194,17 @@ impl ClubCommand {
             },
         };
         match client.ask(ask).await? {
-            Answer::Club(view) => Ok(match self {
+            Answer::Club(view) => Ok(ClubAnswer::One(view)),
+            Answer::Clubs { clubs } => Ok(ClubAnswer::Many(clubs)),
+            other => unexpected(other),
+        }
+    }
+
+    /// The answer as one line of JSON.
+    fn json(&self, answer: &ClubAnswer) -> serde_json::Value {
+        match answer {
+            ClubAnswer::Many(clubs) => json!({ "clubs": clubs }),
+            ClubAnswer::One(view) => match self {
                 ClubCommand::Members { .. } => json!({
                     "name": view.name,
                     "member_count": view.member_count,
@@ -182,9 +227,161 @@ impl ClubCommand {
                         "you_come": e.you_come,
                     })).collect::<Vec<_>>(),
                 }),
-            }),
-            Answer::Clubs { clubs } => Ok(json!({ "clubs": clubs })),
-            other => unexpected(other),
+            },
         }
     }
+
+    /// The answer as lines to read.
+    fn text(&self, answer: &ClubAnswer) -> String {
+        match answer {
+            ClubAnswer::Many(clubs) => list_text(clubs),
+            ClubAnswer::One(view) => match self {
+                ClubCommand::Members { .. } => members_text(view),
+                _ => club_text(view),
+            },
+        }
+    }
+}
+
+/// How a role reads.
+fn role_words(role: ClubRole) -> &'static str {
+    match role {
+        ClubRole::Owner => "owner",
+        ClubRole::Organiser => "organiser",
+        ClubRole::Member => "member",
+        ClubRole::Asking => "asked to join",
+    }
+}
+
+/// "N member(s)".
+fn members_words(n: u32) -> String {
+    format!("{n} member{}", if n == 1 { "" } else { "s" })
+}
+
+/// Clubs, one a line: yours first, as the server lists them.
+fn list_text(clubs: &[ClubListed]) -> String {
+    if clubs.is_empty() {
+        return "No clubs.\n".to_owned();
+    }
+    let mut text = String::new();
+    for club in clubs {
+        let _ = write!(
+            text,
+            "{}: {}, {}",
+            club.name,
+            if club.open { "open" } else { "by request" },
+            members_words(club.member_count)
+        );
+        if let Some(role) = club.you {
+            let _ = write!(text, "; you: {}", role_words(role));
+        }
+        if !club.description.is_empty() {
+            let _ = write!(text, " — {}", club.description);
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// A club: what it is, your place, its news, its tables and its evenings.
+fn club_text(view: &ClubView) -> String {
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "{}: {}, {}.",
+        view.name,
+        if view.open { "open" } else { "by request" },
+        members_words(view.member_count)
+    );
+    if !view.description.is_empty() {
+        let _ = writeln!(text, "{}", view.description);
+    }
+    match view.you {
+        Some(role) => {
+            let _ = writeln!(
+                text,
+                "You: {}; its news {}.",
+                role_words(role),
+                if view.news_wanted {
+                    "told to you"
+                } else {
+                    "not told to you"
+                }
+            );
+        }
+        None => text.push_str("You are not a member.\n"),
+    }
+    if !view.news.is_empty() {
+        text.push_str("News:\n");
+        for news in &view.news {
+            let _ = writeln!(
+                text,
+                "  {} {}: {}",
+                local_text(news.at_ms),
+                news.by,
+                news.text
+            );
+        }
+    }
+    if !view.tables.is_empty() {
+        text.push_str("Its open tables:\n");
+        for table in &view.tables {
+            let _ = writeln!(
+                text,
+                "  {} by {}: {} of {} seated",
+                table.id.0,
+                table.host,
+                table.seated.len(),
+                table.spec.people
+            );
+        }
+    }
+    if !view.evenings.is_empty() {
+        text.push_str("Its evenings:\n");
+        for e in &view.evenings {
+            let _ = writeln!(
+                text,
+                "  {} ({}): {}, {} coming{}",
+                local_text(e.at_ms),
+                e.id.0,
+                super::evenings::state_words(e.state),
+                e.coming.len(),
+                if e.you_come { ", you among them" } else { "" }
+            );
+        }
+    }
+    text
+}
+
+/// A club's members, one a line.
+fn members_text(view: &ClubView) -> String {
+    let mut text = format!("{}: {}\n", view.name, members_words(view.member_count));
+    for m in &view.members {
+        let _ = write!(text, "  {} ({})", m.name, role_words(m.role));
+        if let Some(rating) = &m.rating {
+            let _ = write!(text, " {rating}");
+        }
+        if m.online {
+            text.push_str(", online");
+        }
+        if m.playing.is_some() {
+            text.push_str(", playing");
+            if let Some(code) = &m.watch {
+                let _ = write!(text, " (watch with {code})");
+            }
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// A moment in this machine's time zone, to the minute.
+pub(super) fn local_text(ms: i64) -> String {
+    jiff::Timestamp::from_millisecond(ms)
+        .map(|t| {
+            t.to_zoned(jiff::tz::TimeZone::system())
+                .strftime("%Y-%m-%d %H:%M")
+                .to_string()
+        })
+        .unwrap_or_default()
 }

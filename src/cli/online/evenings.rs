@@ -1,14 +1,16 @@
 //! `qiguo online evening …`: a club's evenings set (by an organiser), answered, called off and
-//! listed, and one written as a calendar file. Each prints the server's answer as one line of
-//! JSON, times in ms since 1970 and as RFC 3339 in this machine's time zone.
+//! listed, and one written as a calendar file. Each prints lines for a person to read (times in
+//! this machine's time zone), or with `--json` the server's answer as one line of JSON, times in
+//! ms since 1970 and as RFC 3339 in this machine's time zone.
 
+use std::fmt::Write;
 use std::path::PathBuf;
 
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 use qiguo_ai::Level;
 use qiguo_client::Client;
 use qiguo_protocol::evenings::{
-    EveningId, EveningPlay, EveningSpec, EveningView, Seating, calendar_file,
+    EveningId, EveningPlay, EveningSpec, EveningState, EveningView, Seating, calendar_file,
 };
 use qiguo_protocol::{Answer, Ask, QuickPace};
 use qiguo_rules::Preset;
@@ -16,6 +18,114 @@ use serde_json::json;
 
 use super::{OnlineError, unexpected};
 use crate::cli::error::ArgError;
+
+/// `qiguo online evening COMMAND [--json]`.
+#[derive(Args, Debug)]
+pub struct EveningArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: EveningCommand,
+    /// Print the server's answer as one line of JSON instead of lines to read.
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+impl EveningArgs {
+    /// Asks the server (of URL `server`) and prints its answer.
+    pub(super) async fn run(&self, client: &mut Client, server: &str) -> Result<(), OnlineError> {
+        let answer = self.command.ask(client, server).await?;
+        if self.json {
+            super::print_line(&answer.json());
+        } else {
+            print!("{}", answer.text());
+        }
+        Ok(())
+    }
+}
+
+/// What the server answered an evening's command.
+pub(super) enum EveningAnswer {
+    /// One evening.
+    One(Box<EveningView>),
+    /// Evenings listed.
+    Many(Vec<EveningView>),
+    /// An evening written as a calendar file, to this path.
+    Written(Box<EveningView>, String),
+}
+
+impl EveningAnswer {
+    /// The answer as one line of JSON.
+    fn json(&self) -> serde_json::Value {
+        match self {
+            EveningAnswer::One(view) => evening_line(view),
+            EveningAnswer::Many(evenings) => json!({
+                "evenings": evenings.iter().map(evening_line).collect::<Vec<_>>()
+            }),
+            EveningAnswer::Written(view, file) => json!({ "evening": view.id, "calendar": file }),
+        }
+    }
+
+    /// The answer as lines to read.
+    fn text(&self) -> String {
+        match self {
+            EveningAnswer::One(view) => evening_text(view),
+            EveningAnswer::Many(evenings) if evenings.is_empty() => {
+                "No evenings to come.\n".to_owned()
+            }
+            EveningAnswer::Many(evenings) => evenings.iter().map(evening_text).collect(),
+            EveningAnswer::Written(view, file) => format!(
+                "Wrote {file}: {}'s evening at {}.\n",
+                view.club,
+                super::clubs::local_text(view.at_ms)
+            ),
+        }
+    }
+}
+
+/// How an evening's state reads.
+pub(super) fn state_words(state: EveningState) -> &'static str {
+    match state {
+        EveningState::Planned => "planned",
+        EveningState::Playing => "under way",
+        EveningState::Over => "over",
+        EveningState::Cancelled => "called off",
+    }
+}
+
+/// An evening: when, whose, how it is played, who comes, its tables.
+fn evening_text(view: &EveningView) -> String {
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "{} of {} at {} (set by {}): {}; {}, {}, {}{}.",
+        view.id.0,
+        view.club,
+        super::clubs::local_text(view.at_ms),
+        view.by,
+        state_words(view.state),
+        view.play.pace.name(),
+        view.play.preset.name(),
+        match view.play.seating {
+            Seating::ByRating => "seated by rating",
+            Seating::AtRandom => "seated at random",
+        },
+        if view.play.rated { ", rated" } else { "" }
+    );
+    let _ = writeln!(
+        text,
+        "  {} coming{}{}",
+        view.coming.len(),
+        if view.coming.is_empty() { "" } else { ": " },
+        view.coming.join(", ")
+    );
+    if view.you_come {
+        text.push_str("  You come.\n");
+    }
+    for table in &view.tables {
+        let _ = writeln!(text, "  Table {}: {}", table.code, table.people.join(", "));
+    }
+    text
+}
 
 /// The commands of club evenings (`qiguo online evening COMMAND`).
 #[derive(Subcommand, Debug)]
@@ -139,12 +249,8 @@ impl EveningCommand {
         Ok(())
     }
 
-    /// Asks the server: the line to print.
-    pub(super) async fn run(
-        &self,
-        client: &mut Client,
-        server: &str,
-    ) -> Result<serde_json::Value, OnlineError> {
+    /// Asks the server: its answer.
+    async fn ask(&self, client: &mut Client, server: &str) -> Result<EveningAnswer, OnlineError> {
         let id = |typed: &String| EveningId(typed.trim().to_owned());
         let ask = match self {
             EveningCommand::Create {
@@ -186,12 +292,13 @@ impl EveningCommand {
                 let host = host_of(server);
                 std::fs::write(file, calendar_file(view, &host, now_ms()))
                     .map_err(|e| OnlineError::Write(file.display().to_string(), e))?;
-                Ok(json!({ "evening": view.id, "calendar": file.display().to_string() }))
+                Ok(EveningAnswer::Written(
+                    Box::new(view.clone()),
+                    file.display().to_string(),
+                ))
             }
-            (Answer::Evenings { evenings }, _) => Ok(json!({
-                "evenings": evenings.iter().map(evening_line).collect::<Vec<_>>()
-            })),
-            (Answer::Evening(view), _) => Ok(evening_line(&view)),
+            (Answer::Evenings { evenings }, _) => Ok(EveningAnswer::Many(evenings)),
+            (Answer::Evening(view), _) => Ok(EveningAnswer::One(view)),
             (other, _) => unexpected(other),
         }
     }

@@ -32,9 +32,9 @@ use qiguo_client::{Client, ClientError, KeyStore, KeysError, SignInError, Trust,
 use qiguo_protocol::{Answer, GameView, MAX_DAYS, MIN_DAYS, Pace, WhenOverdue};
 use qiguo_rules::Kingdom;
 
-pub use self::clubs::ClubCommand;
+pub use self::clubs::{ClubArgs, ClubCommand};
 pub use self::conduct::ConductCommand;
-pub use self::evenings::EveningCommand;
+pub use self::evenings::{EveningArgs, EveningCommand};
 pub use self::games::{CreateArgs, GamesCommand};
 pub use self::holidays::HolidaysCommand;
 pub use self::lobby::{LobbyCommand, TableArgs, TableCommand};
@@ -106,11 +106,9 @@ pub enum Command {
     #[command(flatten)]
     Puzzles(PuzzlesCommand),
     /// Clubs: make, find, join and leave them; their members, organisers and news.
-    #[command(subcommand)]
-    Club(ClubCommand),
+    Club(ClubArgs),
     /// Club evenings: set, answered, called off, listed, and added to a calendar.
-    #[command(subcommand)]
-    Evening(EveningCommand),
+    Evening(EveningArgs),
     /// Tournaments: set (a club's, by an organiser), joined, left, their standings followed.
     #[command(subcommand)]
     Tournament(TournamentCommand),
@@ -134,7 +132,7 @@ impl Command {
         match self {
             Command::Games(games) => games.check(name),
             Command::Lobby(lobby) => lobby.check(),
-            Command::Evening(evening) => evening.check(),
+            Command::Evening(evening) => evening.command.check(),
             Command::Tournament(tournament) => tournament.check(),
             _ => Ok(()),
         }
@@ -268,8 +266,14 @@ async fn online(args: &OnlineArgs) -> Result<(), OnlineError> {
         Command::Conduct(conduct) => Some(conduct.run(&mut client).await?),
         Command::Ratings(ratings) => Some(ratings.run(&mut client).await?),
         Command::Puzzles(puzzles) => Some(puzzles.run(&mut client).await?),
-        Command::Club(club) => Some(club.run(&mut client).await?),
-        Command::Evening(evening) => Some(evening.run(&mut client, &args.server).await?),
+        Command::Club(club) => {
+            club.run(&mut client).await?;
+            None
+        }
+        Command::Evening(evening) => {
+            evening.run(&mut client, &args.server).await?;
+            None
+        }
         Command::Tournament(tournament) => {
             tournament.run(&mut client).await?;
             None
