@@ -6,7 +6,6 @@
 //! kept out of the fit.
 
 use qiguo_ai::chances::{ChanceModel, Features, WEIGHTS};
-use qiguo_rules::Rules;
 
 use crate::positions::{GameRecord, ReplayError};
 
@@ -21,17 +20,13 @@ pub struct Sample {
 
 /// The positions of `games` that have a winner, every `every`-th move (the position before it,
 /// with what the search said there); a game's last position, decided, is left out.
-pub fn samples(
-    rules: Rules,
-    games: &[GameRecord],
-    every: usize,
-) -> Result<Vec<Sample>, ReplayError> {
+pub fn samples(games: &[GameRecord], every: usize) -> Result<Vec<Sample>, ReplayError> {
     let mut out = Vec::new();
     for game in games {
         let Some(winner) = game.player else {
             continue;
         };
-        let positions = game.positions(rules)?;
+        let positions = game.positions()?;
         for (pos, searched) in positions.iter().step_by(every.max(1)) {
             if pos.is_over() {
                 continue;

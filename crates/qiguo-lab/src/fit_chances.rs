@@ -44,27 +44,34 @@ fn main() -> ExitCode {
     let (mut games, mut won, mut kept_out) = (0, 0, 0);
     let mut rules_seen = None;
     for path in &args.files {
-        let (rules, records) = match positions::read(path) {
+        let records = match positions::read(path) {
             Ok(read) => read,
             Err(e) => return refuse(&e.to_string()),
         };
-        if rules_seen.is_some_and(|seen| seen != rules) {
-            return refuse(&format!(
-                "{}: other rules than the files before",
-                path.display()
-            ));
-        }
-        rules_seen = Some(rules);
         for record in records {
+            // One model a preset: the goals it reads are the rules'.
+            if rules_seen
+                .as_ref()
+                .is_some_and(|seen| *seen != record.rules)
+            {
+                return refuse(&format!(
+                    "{}, game {}: {} rules, where the games before were {}: fit one preset at a \
+                     time",
+                    path.display(),
+                    record.game,
+                    record.rules,
+                    rules_seen.unwrap_or_default()
+                ));
+            }
+            rules_seen = Some(record.rules.clone());
             games += 1;
             won += usize::from(record.player.is_some());
             let held = record.game % args.hold_out == 0;
             kept_out += usize::from(held && record.player.is_some());
-            let samples =
-                match fit::samples(rules, std::slice::from_ref(&record), args.every as usize) {
-                    Ok(samples) => samples,
-                    Err(e) => return refuse(&format!("{}: {e}", path.display())),
-                };
+            let samples = match fit::samples(std::slice::from_ref(&record), args.every as usize) {
+                Ok(samples) => samples,
+                Err(e) => return refuse(&format!("{}: {e}", path.display())),
+            };
             if held { &mut test } else { &mut train }.extend(samples);
         }
     }

@@ -20,9 +20,15 @@ struct Args {
     /// Number of games.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
-    /// Rules preset: classic, wikipedia, elephantchess, leventhal or ludii.
-    #[arg(long = "rules", value_name = "PRESET", default_value = "classic")]
-    preset: Preset,
+    /// Rules preset: classic, wikipedia, elephantchess, leventhal or ludii; several,
+    /// comma-separated, are played in turn (game i under the i-th, round and round).
+    #[arg(
+        long = "rules",
+        value_name = "PRESET[,…]",
+        default_value = "classic",
+        value_delimiter = ','
+    )]
+    presets: Vec<Preset>,
     /// One level for all kingdoms, or seven (Qin … Yan), comma-separated: random, easy,
     /// medium or hard.
     #[arg(long, value_name = "L1,…,L7", default_value = "medium", value_parser = seven_levels)]
@@ -138,7 +144,7 @@ fn main() -> ExitCode {
     };
     let mut series = Series {
         games: args.games,
-        rules: Rules::preset(args.preset),
+        rules: args.presets.iter().copied().map(Rules::preset).collect(),
         levels: args.levels,
         rotate: args.rotate,
         seed: args.seed,

@@ -44,10 +44,10 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(code) => return code,
     };
-    let mut work: Vec<(qiguo_rules::Rules, GameRecord)> = Vec::new();
+    let mut work: Vec<GameRecord> = Vec::new();
     for path in &args.files {
         match positions::read(path) {
-            Ok((rules, records)) => work.extend(records.into_iter().map(|r| (rules, r))),
+            Ok(records) => work.extend(records),
             Err(e) => return refuse(&e.to_string()),
         }
     }
@@ -68,8 +68,8 @@ fn main() -> ExitCode {
             scope.spawn(|| {
                 loop {
                     let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
-                    let Some((rules, record)) = next else { break };
-                    let game = match record.game(rules) {
+                    let Some(record) = next else { break };
+                    let game = match record.game() {
                         Ok(game) => game,
                         Err(e) => {
                             *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.to_string());

@@ -3,9 +3,11 @@
 //! writes them, [`read`] reads them back.
 //!
 //! The file is JSON lines. The first names the format and the series that played the games:
-//! `{"qiguo_positions": 1, "series": {…}}` (the series' settings as its ledger names them).
-//! Every other line is one finished game ([`GameRecord`]): its number, levels, moves, the
-//! search's value and depth before each move, who won and when each kingdom left the game.
+//! `{"qiguo_positions": 2, "series": {…}}` (the series' settings as its ledger names them).
+//! Every other line is one finished game ([`GameRecord`]): its number, its rules (a preset's
+//! name) and seats (who holds each kingdom), the levels, the moves, the search's value and depth
+//! before each move, who won, when each kingdom left the game and each kingdom's place. A game
+//! carries its own rules and seats, so one file holds games of several presets and seatings.
 //! Positions are kept as moves rather than as FEN, since FEN leaves out the captures and losses
 //! that the rules and the evaluation count; [`GameRecord::positions`] plays them again. A later
 //! format gets a new number, and this reader refuses it rather than misreading it.
@@ -17,8 +19,9 @@ use qiguo_ai::SearchResult;
 use qiguo_rules::{Game, Kingdom, Position, Preset, Rules, Seats, Standing};
 use serde::{Deserialize, Serialize};
 
-/// The format this build writes and reads.
-pub const FORMAT: u64 = 1;
+/// The format this build writes and reads. 1 had one preset a file (named in its first line)
+/// and seven players; 2 gives each game its rules and seats, and its places.
+pub const FORMAT: u64 = 2;
 
 /// One game, as a line of the file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -26,6 +29,10 @@ pub const FORMAT: u64 = 1;
 pub struct GameRecord {
     /// The game's number in its series (its seed follows from it).
     pub game: u32,
+    /// Its rules: a preset's name (`classic`, `wikipedia`, …).
+    pub rules: String,
+    /// Who holds each kingdom: the player numbers, in turn order.
+    pub seats: Seats,
     /// The level of each kingdom, in turn order.
     pub levels: Vec<String>,
     /// The moves, as `qiguo moves` writes them.
@@ -43,6 +50,9 @@ pub struct GameRecord {
     /// After how many moves each kingdom left the game (by kingdom index); `None` for a
     /// kingdom still in it at the end.
     pub out: [Option<usize>; 7],
+    /// Each kingdom's place at the end (by kingdom index; see [`places_of`]); `None` for a
+    /// capped game.
+    pub places: Option<[u8; 7]>,
 }
 
 impl GameRecord {
@@ -54,6 +64,7 @@ impl GameRecord {
         game: &Game,
         searched: Vec<Option<(i32, u32)>>,
     ) -> GameRecord {
+        let start = game.start_position();
         let mut out = [None; 7];
         let mut pos = game.start_position().clone();
         for (i, report) in game.reports().enumerate() {
@@ -68,6 +79,8 @@ impl GameRecord {
         let outcome = game.outcome();
         GameRecord {
             game: index,
+            rules: start.rules().preset_name().to_owned(),
+            seats: *start.seats(),
             levels: levels.iter().map(|l| l.name().to_owned()).collect(),
             moves: game.reports().map(|r| r.mv.to_string()).collect(),
             searched,
@@ -75,14 +88,26 @@ impl GameRecord {
             player: outcome.map(|o| o.player),
             victory: outcome.map(|o| o.victory.name().to_owned()),
             out,
+            places: outcome.map(|o| places_of(o.winner, &out)),
         }
+    }
+
+    /// The game's rules, from its preset's name.
+    pub fn rules(&self) -> Result<Rules, ReplayError> {
+        self.rules
+            .parse::<Preset>()
+            .map(Rules::preset)
+            .map_err(|_| ReplayError::Rules {
+                game: self.game,
+                rules: self.rules.clone(),
+            })
     }
 
     /// The position before each move, with what the search said there; then the last
     /// position. Fails on a move that is not legal where it stands (a damaged file, or one
     /// from other rules).
-    pub fn positions(&self, rules: Rules) -> Result<Vec<(Position, Option<i32>)>, ReplayError> {
-        let game = self.game(rules)?;
+    pub fn positions(&self) -> Result<Vec<(Position, Option<i32>)>, ReplayError> {
+        let game = self.game()?;
         let mut pos = game.start_position().clone();
         let mut out = Vec::with_capacity(game.len() + 1);
         for (i, mv) in game.moves().enumerate() {
@@ -94,9 +119,10 @@ impl GameRecord {
         Ok(out)
     }
 
-    /// The game played again under `rules`: fails as [`GameRecord::positions`] does.
-    pub fn game(&self, rules: Rules) -> Result<Game, ReplayError> {
-        let mut game = Game::start(rules, Seats::seven());
+    /// The game played again under its rules and seats: fails as [`GameRecord::positions`]
+    /// does, or on rules no preset names.
+    pub fn game(&self) -> Result<Game, ReplayError> {
+        let mut game = Game::start(self.rules()?, self.seats);
         for (i, text) in self.moves.iter().enumerate() {
             let refused = |why: String| ReplayError::Move {
                 game: self.game,
@@ -112,28 +138,23 @@ impl GameRecord {
         }
         Ok(game)
     }
+}
 
-    /// Each kingdom's place at the end (by kingdom index): the winner's kingdoms first, then
-    /// the others by how long they lasted (those still in the game at the end share the
-    /// place after the winner's); `None` for a capped game.
-    pub fn places(&self) -> Option<[u8; 7]> {
-        self.player?;
-        let winning: Option<usize> = self
-            .winner
-            .as_deref()
-            .and_then(|k| k.parse::<Kingdom>().ok())
-            .map(Kingdom::index);
-        let lasted = |k: usize| self.out[k].unwrap_or(usize::MAX);
-        Some(std::array::from_fn(|k| {
-            if Some(k) == winning {
-                return 1;
-            }
-            let better = (0..7)
-                .filter(|&o| o != k && Some(o) != winning && lasted(o) > lasted(k))
-                .count();
-            2 + better as u8
-        }))
-    }
+/// Each kingdom's place at the end of a game `winner` won (by kingdom index), `out` saying
+/// after how many moves each left it: the winner first, then the others by how long they
+/// lasted (those still in the game at the end share the place after the winner's).
+pub fn places_of(winner: Kingdom, out: &[Option<usize>; 7]) -> [u8; 7] {
+    let lasted = |k: usize| out[k].unwrap_or(usize::MAX);
+    let winning = winner.index();
+    std::array::from_fn(|k| {
+        if k == winning {
+            return 1;
+        }
+        let better = (0..7)
+            .filter(|&o| o != k && o != winning && lasted(o) > lasted(k))
+            .count();
+        2 + better as u8
+    })
 }
 
 /// Why a game's moves cannot be played again.
@@ -150,6 +171,14 @@ pub enum ReplayError {
         text: String,
         /// Why it cannot be played.
         why: String,
+    },
+    /// The rules are no preset's.
+    #[error("game {game}: no preset is named {rules}")]
+    Rules {
+        /// The game's number.
+        game: u32,
+        /// The name written.
+        rules: String,
     },
     /// The moves do not end with the winner the record names.
     #[error("game {game}: its moves do not end as it says")]
@@ -230,8 +259,8 @@ impl PositionsFile {
     }
 }
 
-/// The rules and the games of the file at `path`.
-pub fn read(path: &Path) -> Result<(Rules, Vec<GameRecord>), PositionsError> {
+/// The games of the file at `path`.
+pub fn read(path: &Path) -> Result<Vec<GameRecord>, PositionsError> {
     let io = |source| PositionsError::Io {
         path: path.to_owned(),
         source,
@@ -240,11 +269,7 @@ pub fn read(path: &Path) -> Result<(Rules, Vec<GameRecord>), PositionsError> {
     let mut lines = BufReader::new(file).lines();
     let first = lines.next().transpose().map_err(io)?.unwrap_or_default();
     let head: serde_json::Value = serde_json::from_str(&first).unwrap_or_default();
-    let rules = head["series"]["rules"]
-        .as_str()
-        .and_then(|name| name.parse::<Preset>().ok())
-        .map(Rules::preset);
-    let (Some(FORMAT), Some(rules)) = (head["qiguo_positions"].as_u64(), rules) else {
+    let Some(FORMAT) = head["qiguo_positions"].as_u64() else {
         return Err(PositionsError::Format {
             path: path.to_owned(),
             first: first.chars().take(120).collect(),
@@ -264,5 +289,5 @@ pub fn read(path: &Path) -> Result<(Rules, Vec<GameRecord>), PositionsError> {
             })?;
         games.push(record);
     }
-    Ok((rules, games))
+    Ok(games)
 }

@@ -66,8 +66,8 @@ impl Budget {
 pub struct Series {
     /// Number of games.
     pub games: u32,
-    /// The rules.
-    pub rules: Rules,
+    /// The rules: game `i` is played under the `i % len`-th (one preset, or several in turn).
+    pub rules: Vec<Rules>,
     /// The level of each kingdom, in turn order.
     pub levels: [Level; 7],
     /// Shift the levels one seat further for each game, so every kingdom takes every level.
@@ -122,6 +122,23 @@ impl GameResult {
 }
 
 impl Series {
+    /// The rules of game `index`.
+    pub fn rules_of(&self, index: u32) -> Rules {
+        match self.rules.len() {
+            0 => Rules::default(),
+            n => self.rules[index as usize % n],
+        }
+    }
+
+    /// The presets' names, comma-separated.
+    fn rules_names(&self) -> String {
+        self.rules
+            .iter()
+            .map(Rules::preset_name)
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
     /// The levels of game `index`.
     pub fn levels_of(&self, index: u32) -> [Level; 7] {
         let mut levels = self.levels;
@@ -144,7 +161,7 @@ impl Series {
     /// Game `index` after its opening: the first [`Series::opening`] moves, played by Easy
     /// players within Easy's node budget (the same on any machine).
     pub fn opening_of(&self, index: u32) -> Game {
-        let mut game = Game::start(self.rules, Seats::seven());
+        let mut game = Game::start(self.rules_of(index), Seats::seven());
         let mut engine = Engine::new(TableSize::entries_log2(16));
         let limits = Budget::Nodes(None).limits(Level::Easy);
         while game.outcome().is_none() && game.len() < self.opening.min(self.max_plies) {
@@ -202,7 +219,7 @@ impl Series {
     pub fn identity(&self) -> String {
         let mut identity = serde_json::json!({
             "qiguo_selfplay": 1,
-            "rules": self.rules.preset_name(),
+            "rules": self.rules_names(),
             "levels": self.levels.iter().map(|l| l.name()).collect::<Vec<_>>(),
             "rotate": self.rotate,
             "seed": self.seed,
@@ -640,7 +657,7 @@ pub fn report(series: &Series, results: &[GameResult], sprt: Option<SprtVerdict>
     out.push_str(&format!(
         "games: {} · rules {} · levels {}{}{} · seed {} · {} · opening {} moves by Easy · capped at {} moves\n",
         results.len(),
-        series.rules.preset_name(),
+        series.rules_names(),
         level_names.join(","),
         if series.rotate { " (rotating)" } else { "" },
         if series.measured_threads > 1 {
@@ -738,7 +755,7 @@ mod tests {
     fn series(games: u32, levels: [Level; 7]) -> Series {
         Series {
             games,
-            rules: Rules::preset(Preset::Classic),
+            rules: vec![Rules::preset(Preset::Classic)],
             levels,
             rotate: true,
             seed: 5,
@@ -795,11 +812,12 @@ mod tests {
         ))));
         s.keep_positions(&won_record);
         s.keep_positions(&capped_record);
-        let (rules, games) = positions::read(&path).unwrap();
-        assert_eq!(rules, s.rules);
+        let games = positions::read(&path).unwrap();
         assert_eq!(games, [won_record.clone(), capped_record.clone()]);
+        assert_eq!(games[0].rules, "classic");
+        assert_eq!(games[0].seats, Seats::seven());
 
-        let replayed = games[0].positions(rules).unwrap();
+        let replayed = games[0].positions().unwrap();
         assert_eq!(replayed.len(), won.plies + 1);
         let end = replayed.last().unwrap().0.outcome().unwrap();
         assert_eq!(Some(end.winner), won.winner.map(|(k, _)| k));
@@ -807,7 +825,7 @@ mod tests {
             games[0].searched.iter().all(Option::is_none),
             "random moves are not searched"
         );
-        let places = games[0].places().unwrap();
+        let places = games[0].places.unwrap();
         assert_eq!(places[end.winner.index()], 1);
         assert_eq!(places.iter().filter(|p| **p == 1).count(), 1);
         let last_out = (0..7)
@@ -818,22 +836,55 @@ mod tests {
 
         assert_eq!(games[1].searched.len(), 6);
         assert!(games[1].searched[0].is_some(), "{:?}", games[1].searched);
-        assert_eq!(games[1].places(), None);
-        assert_eq!(games[1].positions(rules).unwrap().len(), 7);
+        assert_eq!(games[1].places, None);
+        assert_eq!(games[1].positions().unwrap().len(), 7);
 
         // A file of another format, or a damaged game, is refused with its name.
         std::fs::write(&path, "{\"qiguo_positions\": 99}\n").unwrap();
         let refused = positions::read(&path).unwrap_err().to_string();
         assert!(
-            refused.contains("positions.jsonl") && refused.contains("format 1"),
+            refused.contains("positions.jsonl") && refused.contains("format 2"),
             "{refused}"
         );
         let mut bad = games[1].clone();
         bad.moves[3] = "a1a1".into();
         assert!(matches!(
-            bad.positions(rules),
+            bad.positions(),
             Err(positions::ReplayError::Move { ply: 4, .. })
         ));
+        bad.rules = "chess".into();
+        assert!(matches!(
+            bad.game(),
+            Err(positions::ReplayError::Rules { .. })
+        ));
+    }
+
+    /// Several presets are played in turn, each game's record naming its own, and each plays
+    /// again under it; the series' identity names them all.
+    #[test]
+    fn presets_are_played_in_turn_and_kept_with_each_game() {
+        let mut s = series(4, [Level::Random; 7]);
+        s.rules = vec![
+            Rules::preset(Preset::Classic),
+            Rules::preset(Preset::Wikipedia),
+        ];
+        s.max_plies = 40;
+        for index in 0..4 {
+            let (_, record) = s.play_recorded(index);
+            let name = if index % 2 == 0 {
+                "classic"
+            } else {
+                "wikipedia"
+            };
+            assert_eq!(record.rules, name);
+            assert_eq!(record.rules().unwrap(), s.rules_of(index));
+            assert_eq!(record.game().unwrap().len(), record.moves.len());
+        }
+        assert!(
+            s.identity().contains("\"rules\":\"classic,wikipedia\""),
+            "{}",
+            s.identity()
+        );
     }
 
     /// Medium plays without variety: without an opening the games of one seat repeat, with
@@ -841,7 +892,7 @@ mod tests {
     #[test]
     fn openings_vary_the_games() {
         let mut s = series(8, [Level::Medium; 7]);
-        let start = Game::start(s.rules, Seats::seven()).position().hash();
+        let start = Game::start(s.rules_of(0), Seats::seven()).position().hash();
         assert_eq!(s.opening_of(0).position().hash(), start);
         s.opening = 14;
         let (a, b) = (s.opening_of(0), s.opening_of(7));
