@@ -29,6 +29,11 @@ struct Args {
         value_delimiter = ','
     )]
     presets: Vec<Preset>,
+    /// Players at the table, 3 to 7 (fewer hold more kingdoms, the 1206 text's way); several,
+    /// comma-separated, are seated in turn, the next once every preset of --rules was played.
+    #[arg(long, value_name = "N[,…]", default_value = "7", value_delimiter = ',',
+          value_parser = clap::value_parser!(u8).range(3..=7))]
+    players: Vec<u8>,
     /// One level for all kingdoms, or seven (Qin … Yan), comma-separated: random, easy,
     /// medium or hard.
     #[arg(long, value_name = "L1,…,L7", default_value = "medium", value_parser = seven_levels)]
@@ -145,6 +150,7 @@ fn main() -> ExitCode {
     let mut series = Series {
         games: args.games,
         rules: args.presets.iter().copied().map(Rules::preset).collect(),
+        players: args.players.iter().map(|&n| usize::from(n)).collect(),
         levels: args.levels,
         rotate: args.rotate,
         seed: args.seed,

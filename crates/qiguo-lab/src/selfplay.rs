@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use qiguo_ai::{Engine, Level, LevelSearch, Limits, TableSize};
-use qiguo_rules::{Game, Kingdom, Rules, Seats, Victory};
+use qiguo_rules::{Game, Kingdom, Rules, Seating, Seats, Victory};
 use serde::Serialize;
 
 use crate::positions::{self, GameRecord, PositionsFile};
@@ -68,6 +68,10 @@ pub struct Series {
     pub games: u32,
     /// The rules: game `i` is played under the `i % len`-th (one preset, or several in turn).
     pub rules: Vec<Rules>,
+    /// The players at the table, 3 to 7, seated the 1206 text's way ([`Seating::traditional`]:
+    /// fewer players each hold more kingdoms): game `i` takes the `(i / presets) % len`-th
+    /// count, so that every preset meets every count.
+    pub players: Vec<usize>,
     /// The level of each kingdom, in turn order.
     pub levels: [Level; 7],
     /// Shift the levels one seat further for each game, so every kingdom takes every level.
@@ -130,6 +134,19 @@ impl Series {
         }
     }
 
+    /// Who holds each kingdom in game `index`.
+    pub fn seats_of(&self, index: u32) -> Seats {
+        // The counts turn once the presets have all been played: every preset meets every
+        // count (with five of each, in 25 games), not always the same one.
+        let players = match self.players.len() {
+            0 => 7,
+            n => self.players[index as usize / self.rules.len().max(1) % n],
+        };
+        Seating::traditional(players)
+            .and_then(|seating| seating.seats().ok())
+            .unwrap_or_else(Seats::seven)
+    }
+
     /// The presets' names, comma-separated.
     fn rules_names(&self) -> String {
         self.rules
@@ -161,7 +178,7 @@ impl Series {
     /// Game `index` after its opening: the first [`Series::opening`] moves, played by Easy
     /// players within Easy's node budget (the same on any machine).
     pub fn opening_of(&self, index: u32) -> Game {
-        let mut game = Game::start(self.rules_of(index), Seats::seven());
+        let mut game = Game::start(self.rules_of(index), self.seats_of(index));
         let mut engine = Engine::new(TableSize::entries_log2(16));
         let limits = Budget::Nodes(None).limits(Level::Easy);
         while game.outcome().is_none() && game.len() < self.opening.min(self.max_plies) {
@@ -229,6 +246,10 @@ impl Series {
         });
         if self.measured_threads > 1 {
             identity["measured_threads"] = self.measured_threads.into();
+        }
+        // Seven players, the first series' only seating, is left unsaid: their ledgers go on.
+        if self.players.iter().any(|&n| n != 7) {
+            identity["players"] = self.players.clone().into();
         }
         identity.to_string()
     }
@@ -756,6 +777,7 @@ mod tests {
         Series {
             games,
             rules: vec![Rules::preset(Preset::Classic)],
+            players: vec![7],
             levels,
             rotate: true,
             seed: 5,
@@ -882,6 +904,46 @@ mod tests {
         }
         assert!(
             s.identity().contains("\"rules\":\"classic,wikipedia\""),
+            "{}",
+            s.identity()
+        );
+        assert!(!s.identity().contains("players"), "{}", s.identity());
+    }
+
+    /// Tables of several sizes are seated in turn, the 1206 text's way; each game's record
+    /// keeps its seats and plays again under them, and its places name one winner.
+    #[test]
+    fn seatings_are_played_in_turn_and_kept_with_each_game() {
+        let mut s = series(3, [Level::Random; 7]);
+        s.players = vec![7, 5, 3];
+        // With two presets the counts turn every second game: each preset meets each.
+        let mut two = s.clone();
+        two.rules = vec![
+            Rules::preset(Preset::Classic),
+            Rules::preset(Preset::Wikipedia),
+        ];
+        let met: Vec<(Rules, usize)> = (0..6)
+            .map(|i| (two.rules_of(i), two.seats_of(i).player_count()))
+            .collect();
+        for preset in &two.rules {
+            for players in [7, 5, 3] {
+                assert!(met.contains(&(*preset, players)), "{met:?}");
+            }
+        }
+        for (index, players) in [(0, 7), (1, 5), (2, 3)] {
+            let seats = s.seats_of(index);
+            assert_eq!(seats.player_count(), players);
+            let (result, record) = s.play_recorded(index);
+            assert_eq!(record.seats, seats);
+            let game = record.game().unwrap();
+            assert_eq!(*game.start_position().seats(), seats);
+            assert_eq!(game.len(), result.plies);
+            if let Some(places) = record.places {
+                assert_eq!(places.iter().filter(|&&p| p == 1).count(), 1, "{places:?}");
+            }
+        }
+        assert!(
+            s.identity().contains("\"players\":[7,5,3]"),
             "{}",
             s.identity()
         );
