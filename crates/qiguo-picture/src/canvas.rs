@@ -24,11 +24,6 @@ impl<'a> Face<'a> {
         self
     }
 
-    /// Whether some font of the face has a glyph for `ch`.
-    pub fn has(&self, ch: char) -> bool {
-        self.0.iter().any(|f| f.glyph_id(ch).0 != 0)
-    }
-
     /// The baseline of a line `height` pixels tall whose em box is centred on `cy`: the
     /// first font's ascent above it and its descent below.
     fn baseline(&self, cy: f32, height: f32) -> f32 {

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use qiguo_picture::card::{CardText, KingdomLine, card};
 use qiguo_picture::{Face, animation, encode};
 use qiguo_rules::{Kingdom, Standing};
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::model::StoredGame;
 use crate::store::{Store, StoreError};
@@ -56,11 +56,9 @@ pub struct Drawn {
     pub finished: bool,
 }
 
-/// What a link to a game says of it (Open Graph's title and description).
+/// What a link to a game says of it (Open Graph's description; its title is [`TITLE`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Preview {
-    /// The link's title.
-    pub title: String,
     /// A sentence on where the game stands.
     pub description: String,
 }
@@ -128,23 +126,28 @@ impl Pictures {
         self.store.load_game(&id).await.map_err(not_found)
     }
 
+    /// A place in the queue of pictures (held until the picture is drawn), then the game whose
+    /// code is `code`; busy when the queue is full.
+    async fn queued(&self, code: &str) -> Result<(OwnedSemaphorePermit, StoredGame), PictureError> {
+        let place = self
+            .waiting
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| PictureError::Busy)?;
+        Ok((place, self.game(code).await?))
+    }
+
     /// What a link to the game with code `code` says of it; `None` when there is no such game.
     pub async fn preview(&self, code: &str) -> Option<Preview> {
         let game = self.game(code).await.ok()?;
         Some(Preview {
-            title: TITLE.to_owned(),
             description: summary(&game),
         })
     }
 
     /// The card of the game with code `code`; `host` is named at its foot.
     pub async fn card(&self, code: &str, host: &str) -> Result<Drawn, PictureError> {
-        let _place = self
-            .waiting
-            .clone()
-            .try_acquire_owned()
-            .map_err(|_| PictureError::Busy)?;
-        let game = self.game(code).await?;
+        let (_place, game) = self.queued(code).await?;
         let text = card_text(&game, host);
         let face = self.face.clone();
         let finished = game.finished;
@@ -159,12 +162,7 @@ impl Pictures {
 
     /// The moves of the finished game with code `code` as an animated GIF.
     pub async fn animation(&self, code: &str) -> Result<Drawn, PictureError> {
-        let _place = self
-            .waiting
-            .clone()
-            .try_acquire_owned()
-            .map_err(|_| PictureError::Busy)?;
-        let game = self.game(code).await?;
+        let (_place, game) = self.queued(code).await?;
         if !game.finished {
             return Err(PictureError::NotOver);
         }
@@ -202,7 +200,7 @@ impl Pictures {
 }
 
 /// The title of every game's link.
-const TITLE: &str = "A game of Qiguo, the seven kingdoms";
+pub const TITLE: &str = "A game of Qiguo, the seven kingdoms";
 
 fn not_found(e: StoreError) -> PictureError {
     match e {

@@ -317,7 +317,7 @@ fn club_text(view: &ClubView) -> String {
             let _ = writeln!(
                 text,
                 "  {} {}: {}",
-                local_text(news.at_ms),
+                super::local_time(news.at_ms, false),
                 news.by,
                 news.text
             );
@@ -342,7 +342,7 @@ fn club_text(view: &ClubView) -> String {
             let _ = writeln!(
                 text,
                 "  {} ({}): {}, {} coming{}",
-                local_text(e.at_ms),
+                super::local_time(e.at_ms, false),
                 e.id.0,
                 super::evenings::state_words(e.state),
                 e.coming.len(),
@@ -373,15 +373,4 @@ fn members_text(view: &ClubView) -> String {
         text.push('\n');
     }
     text
-}
-
-/// A moment in this machine's time zone, to the minute.
-pub(super) fn local_text(ms: i64) -> String {
-    jiff::Timestamp::from_millisecond(ms)
-        .map(|t| {
-            t.to_zoned(jiff::tz::TimeZone::system())
-                .strftime("%Y-%m-%d %H:%M")
-                .to_string()
-        })
-        .unwrap_or_default()
 }

@@ -76,7 +76,7 @@ impl EveningAnswer {
             EveningAnswer::Written(view, file) => format!(
                 "Wrote {file}: {}'s evening at {}.\n",
                 view.club,
-                super::clubs::local_text(view.at_ms)
+                super::local_time(view.at_ms, false)
             ),
         }
     }
@@ -100,7 +100,7 @@ fn evening_text(view: &EveningView) -> String {
         "{} of {} at {} (set by {}): {}; {}, {}, {}{}.",
         view.id.0,
         view.club,
-        super::clubs::local_text(view.at_ms),
+        super::local_time(view.at_ms, false),
         view.by,
         state_words(view.state),
         view.play.pace.name(),
@@ -218,21 +218,10 @@ fn now_ms() -> i64 {
     jiff::Timestamp::now().as_millisecond()
 }
 
-/// A moment as RFC 3339 in this machine's time zone.
-fn local_text(ms: i64) -> String {
-    jiff::Timestamp::from_millisecond(ms)
-        .map(|t| {
-            t.to_zoned(jiff::tz::TimeZone::system())
-                .strftime("%Y-%m-%dT%H:%M:%S%:z")
-                .to_string()
-        })
-        .unwrap_or_default()
-}
-
 /// An evening as a line shows it.
 fn evening_line(view: &EveningView) -> serde_json::Value {
     let mut line = json!(view);
-    line["at"] = json!(local_text(view.at_ms));
+    line["at"] = json!(super::local_time(view.at_ms, true));
     line
 }
 

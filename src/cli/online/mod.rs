@@ -290,6 +290,22 @@ async fn online(args: &OnlineArgs) -> Result<(), OnlineError> {
     Ok(())
 }
 
+/// A moment in this machine's time zone: to the minute for people (`2026-12-01 19:30`), or
+/// as RFC 3339 when `rfc` (for scripts).
+pub(super) fn local_time(ms: i64, rfc: bool) -> String {
+    jiff::Timestamp::from_millisecond(ms)
+        .map(|t| {
+            let zoned = t.to_zoned(jiff::tz::TimeZone::system());
+            let form = if rfc {
+                "%Y-%m-%dT%H:%M:%S%:z"
+            } else {
+                "%Y-%m-%d %H:%M"
+            };
+            zoned.strftime(form).to_string()
+        })
+        .unwrap_or_default()
+}
+
 pub(super) fn unexpected<T>(answer: Answer) -> Result<T, OnlineError> {
     Err(OnlineError::Unexpected(Box::new(answer)))
 }

@@ -144,21 +144,6 @@ fn now_ms() -> i64 {
     jiff::Timestamp::now().as_millisecond()
 }
 
-/// A moment in this machine's time zone: RFC 3339, or for reading without the seconds.
-fn local_text(ms: i64, rfc: bool) -> String {
-    jiff::Timestamp::from_millisecond(ms)
-        .map(|t| {
-            let zoned = t.to_zoned(jiff::tz::TimeZone::system());
-            let form = if rfc {
-                "%Y-%m-%dT%H:%M:%S%:z"
-            } else {
-                "%Y-%m-%d %H:%M"
-            };
-            zoned.strftime(form).to_string()
-        })
-        .unwrap_or_default()
-}
-
 impl TournamentCommand {
     /// Checks what can be checked before anything is sent.
     pub(super) fn check(&self) -> Result<(), ArgError> {
@@ -270,9 +255,9 @@ impl TournamentCommand {
     fn print(&self, view: &TournamentView, json: bool) {
         if json {
             let mut line = json!(view);
-            line["starts"] = json!(local_text(view.starts_ms, true));
+            line["starts"] = json!(super::local_time(view.starts_ms, true));
             if let Some(ends) = view.ends_ms {
-                line["ends"] = json!(local_text(ends, true));
+                line["ends"] = json!(super::local_time(ends, true));
             }
             print_line(&line);
         } else {
@@ -317,7 +302,7 @@ fn list_text(tournaments: &[TournamentListed]) -> String {
                 .unwrap_or_default(),
             play_words(t.format, t.pace),
             state_words(t.state),
-            local_text(t.starts_ms, false),
+            super::local_time(t.starts_ms, false),
             t.players,
             t.most,
             if t.joined { "; you are in it" } else { "" }
@@ -365,7 +350,7 @@ fn view_text(view: &TournamentView) -> String {
         TournamentFormat::Swiss => writeln!(
             text,
             "Starts {}; round {} of {}; {} of {} players.",
-            local_text(view.starts_ms, false),
+            super::local_time(view.starts_ms, false),
             view.round,
             view.rounds,
             view.players,
@@ -374,14 +359,14 @@ fn view_text(view: &TournamentView) -> String {
         TournamentFormat::Arena => writeln!(
             text,
             "Starts {}; {} minutes; {} of {} players.",
-            local_text(view.starts_ms, false),
+            super::local_time(view.starts_ms, false),
             view.minutes,
             view.players,
             view.most
         ),
     };
     if let Some(ends) = view.ends_ms {
-        let _ = writeln!(text, "Ends {}.", local_text(ends, false));
+        let _ = writeln!(text, "Ends {}.", super::local_time(ends, false));
     }
     if !view.winners.is_empty() {
         let _ = writeln!(text, "Won by {}.", view.winners.join(", "));

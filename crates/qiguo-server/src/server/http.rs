@@ -427,7 +427,7 @@ pub(super) async fn page_file(
 /// site at `base`: its title, where it stands and its card.
 fn preview_tags(preview: &Preview, base: &str, code: &str) -> String {
     let (title, description) = (
-        html_escaped(&preview.title),
+        html_escaped(crate::pictures::TITLE),
         html_escaped(&preview.description),
     );
     let base = html_escaped(base);
