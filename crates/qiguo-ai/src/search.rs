@@ -23,7 +23,7 @@ use web_time::Instant;
 use qiguo_rules::random::{SplitMix64, splitmix64};
 use qiguo_rules::{Kingdom, Move, Outcome, Piece, PieceKind, Position};
 
-use crate::eval::{evaluate, general_exposed, victim_value};
+use crate::eval::{Weights, evaluate_with, general_exposed, victim_value};
 use crate::level::LevelSearch;
 use crate::tt::{Bound, Entry, Table, TableSize};
 use qiguo_rules::Level;
@@ -108,6 +108,8 @@ pub struct Engine {
     helpers: Vec<Engine>,
     /// Positions the helpers visited in the last search.
     helper_nodes: u64,
+    /// The evaluation's weights.
+    weights: Weights,
 }
 
 /// How one thread deepens its search.
@@ -152,6 +154,7 @@ impl Engine {
             chosen: std::collections::HashMap::new(),
             helpers: Vec::new(),
             helper_nodes: 0,
+            weights: Weights::default(),
         }
     }
 
@@ -164,6 +167,7 @@ impl Engine {
     fn helper(&self) -> Engine {
         Engine {
             tt: self.tt.clone(),
+            weights: self.weights,
             ..Engine::new(TableSize::entries_log2(0))
         }
     }
@@ -180,6 +184,20 @@ impl Engine {
             let helper = self.helper();
             self.helpers.push(helper);
         }
+    }
+
+    /// Evaluates positions by the weights `weights` from now on ([`Weights::default`] unless
+    /// set): the lab's way of playing one evaluation against another.
+    pub fn set_weights(&mut self, weights: Weights) {
+        self.weights = weights;
+        for helper in &mut self.helpers {
+            helper.weights = weights;
+        }
+    }
+
+    /// The evaluation's weights.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
     }
 
     /// The threads a search runs on.
@@ -947,7 +965,7 @@ impl Engine {
         if let Some(score) = self.enter(pos, ply) {
             return score;
         }
-        let stand = evaluate(pos, self.root_player);
+        let stand = evaluate_with(pos, self.root_player, &self.weights);
         if qdepth >= QUIESCENCE_DEPTH || ply >= MAX_PLY {
             return stand;
         }

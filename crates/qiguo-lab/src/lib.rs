@@ -9,6 +9,8 @@
 #![deny(missing_docs)]
 
 pub mod cli;
+pub mod eval_fit;
 pub mod fit;
 pub mod positions;
 pub mod selfplay;
+pub mod weights;

@@ -7,10 +7,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use clap::Parser;
+use qiguo_ai::eval::Weights;
 use qiguo_ai::{Level, ParseLevelError};
 use qiguo_lab::cli;
 use qiguo_lab::positions::PositionsFile;
 use qiguo_lab::selfplay::{self, Budget, Ledger, Series, Sprt, Summary};
+use qiguo_lab::weights::WeightsError;
 use qiguo_rules::{Preset, Rules};
 
 /// Play complete games between computer players and print how they went.
@@ -69,10 +71,22 @@ struct Args {
     #[arg(long)]
     json: bool,
     /// Stop as soon as a sequential test decides whether the measured seat (the first level)
-    /// wins clearly more than its fair share (H0 1/7, H1 2/7, alpha = beta = 0.05); --games
-    /// is then the most games played (at most 140).
+    /// wins clearly more than its fair share (H0 1/7, H1 --sprt-share, alpha = beta = 0.05);
+    /// --games is then the most games played (at most 3000).
     #[arg(long)]
     sprt: bool,
+    /// The measured seat's win share under the sequential test's H1: 2/7 (twice its fair
+    /// share) by default; a share nearer 1/7 tells smaller differences apart in more games
+    /// (0.18 decides in about 600, 0.17 in about 1,500).
+    #[arg(long, value_name = "P", requires = "sprt", value_parser = share)]
+    sprt_share: Option<f64>,
+    /// The measured seat evaluates by the weights in FILE (JSON, as `qiguo-fit-eval` writes
+    /// them), or `hand` for the hand-set ones (the default).
+    #[arg(long, value_name = "FILE|hand", value_parser = weights)]
+    measured_eval: Option<Weights>,
+    /// Every other seat evaluates by the weights in FILE, or `hand` (the default).
+    #[arg(long = "eval", value_name = "FILE|hand", value_parser = weights)]
+    others_eval: Option<Weights>,
     /// Games played at once (default: one per core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
@@ -104,6 +118,28 @@ enum ArgError {
     /// Not a number above 0 and at most 100.
     #[error("give a factor above 0 and at most 100")]
     Scale,
+    /// Not a share above 1/7 and below 1.
+    #[error("give a share above 1/7 (0.143) and below 1")]
+    Share,
+    /// A file of weights that cannot be read.
+    #[error("{0}")]
+    Weights(#[from] WeightsError),
+}
+
+/// A win share above the fair 1/7 and below 1.
+fn share(text: &str) -> Result<f64, ArgError> {
+    match text.parse::<f64>() {
+        Ok(p) if p > 1.0 / 7.0 && p < 1.0 => Ok(p),
+        _ => Err(ArgError::Share),
+    }
+}
+
+/// The weights in a file, or the hand-set ones.
+fn weights(text: &str) -> Result<Weights, ArgError> {
+    if text == "hand" {
+        return Ok(Weights::HAND);
+    }
+    Ok(qiguo_lab::weights::read(std::path::Path::new(text))?)
 }
 
 /// One level for all seven kingdoms, or seven.
@@ -136,8 +172,8 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(code) => return code,
     };
-    if args.sprt && args.games > 140 {
-        return refuse("--games: a sequential test plays at most 140 games");
+    if args.sprt && args.games > 3000 {
+        return refuse("--games: a sequential test plays at most 3000 games");
     }
     let budget = match args.nodes {
         Some(0) => Budget::Nodes(None),
@@ -164,6 +200,8 @@ fn main() -> ExitCode {
         opening: args.opening as usize,
         ledger: None,
         positions: None,
+        measured_weights: args.measured_eval.unwrap_or(Weights::HAND),
+        weights: args.others_eval.unwrap_or(Weights::HAND),
     };
     if let Some(path) = &args.log {
         match Ledger::open(path, &series) {
@@ -187,7 +225,11 @@ fn main() -> ExitCode {
         }
     }
     let (results, verdict) = if args.sprt {
-        let (results, verdict) = series.run_sequential(&Sprt::ONE_IN_SEVEN, selfplay::progress_bar);
+        let sprt = Sprt {
+            p1: args.sprt_share.unwrap_or(Sprt::ONE_IN_SEVEN.p1),
+            ..Sprt::ONE_IN_SEVEN
+        };
+        let (results, verdict) = series.run_sequential(&sprt, selfplay::progress_bar);
         (results, Some(verdict))
     } else {
         (series.run(selfplay::progress_bar), None)

@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use qiguo_ai::eval::Weights;
 use qiguo_ai::{Engine, Level, LevelSearch, Limits, TableSize};
 use qiguo_rules::{Game, Kingdom, Rules, Seating, Seats, Victory};
 use serde::Serialize;
@@ -98,6 +99,10 @@ pub struct Series {
     /// Where the games played are kept with what the search said before each move
     /// (`selfplay --positions`), and whether writing it has failed.
     pub positions: Option<Arc<Mutex<(PositionsFile, bool)>>>,
+    /// The evaluation's weights of the measured seat (`selfplay --measured-eval`).
+    pub measured_weights: Weights,
+    /// The evaluation's weights of every other seat (`selfplay --eval`).
+    pub weights: Weights,
 }
 
 /// How one game went.
@@ -207,7 +212,12 @@ impl Series {
         let mut engines: Vec<Engine> = (0..7)
             .map(|_| Engine::new(TableSize::entries_log2(16)))
             .collect();
-        engines[self.measured_of(index).index()].set_threads(self.measured_threads);
+        for engine in &mut engines {
+            engine.set_weights(self.weights);
+        }
+        let measured = &mut engines[self.measured_of(index).index()];
+        measured.set_threads(self.measured_threads);
+        measured.set_weights(self.measured_weights);
         while game.outcome().is_none() && game.len() < self.max_plies {
             let ply = game.len() as u64;
             let pos = game.position();
@@ -246,6 +256,13 @@ impl Series {
         });
         if self.measured_threads > 1 {
             identity["measured_threads"] = self.measured_threads.into();
+        }
+        // The hand-set evaluation, the only one before the fitted weights, is left unsaid.
+        if self.measured_weights != Weights::HAND {
+            identity["measured_eval"] = serde_json::json!(self.measured_weights);
+        }
+        if self.weights != Weights::HAND {
+            identity["eval"] = serde_json::json!(self.weights);
         }
         // Seven players, the first series' only seating, is left unsaid: their ledgers go on.
         if self.players.iter().any(|&n| n != 7) {
@@ -771,7 +788,7 @@ pub fn report(series: &Series, results: &[GameResult], sprt: Option<SprtVerdict>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qiguo_rules::Preset;
+    use qiguo_rules::{PieceKind, Preset};
 
     fn series(games: u32, levels: [Level; 7]) -> Series {
         Series {
@@ -788,6 +805,8 @@ mod tests {
             opening: 0,
             ledger: None,
             positions: None,
+            measured_weights: Weights::HAND,
+            weights: Weights::HAND,
         }
     }
 
@@ -966,6 +985,35 @@ mod tests {
             s.measured_of(7),
             "the same seat, another game"
         );
+    }
+
+    /// The measured seat may evaluate by other weights than the rest: its games change, and
+    /// so does the series' identity (a ledger of the hand-set weights is not taken for it).
+    #[test]
+    fn the_measured_seat_plays_by_its_own_weights() {
+        let mut s = series(1, [Level::Medium; 7]);
+        s.budget = Budget::Nodes(Some(300));
+        s.max_plies = 40;
+        let hand = s.play_recorded(0).1;
+        let identity = s.identity();
+        assert!(!identity.contains("measured_eval"), "{identity}");
+        // A measured seat that thinks cannons worthless and mobility everything.
+        let mut odd = Weights::HAND;
+        odd.opening[PieceKind::Cannon as usize - 1] = 0;
+        odd.ending[PieceKind::Cannon as usize - 1] = 0;
+        odd.mobility = 60;
+        s.measured_weights = odd;
+        let other = s.play_recorded(0).1;
+        assert_ne!(hand.moves, other.moves);
+        // Qin, the measured seat, plays otherwise; the others play as before until it does.
+        let first_difference = hand
+            .moves
+            .iter()
+            .zip(&other.moves)
+            .position(|(a, b)| a != b)
+            .expect("the games differ");
+        assert_eq!(first_difference % 7, 0, "Qin's move differs first");
+        assert!(s.identity().contains("measured_eval"), "{}", s.identity());
     }
 
     #[test]
