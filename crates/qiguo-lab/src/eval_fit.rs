@@ -23,16 +23,23 @@ use crate::positions::{GameRecord, ReplayError};
 const KINDS: usize = 9;
 
 /// How many numbers the fit moves: the evaluation's ([`EVAL_PARAMETERS`]), then the chances'
-/// scale and its six turn weights.
-pub const PARAMETERS: usize = EVAL_PARAMETERS + 7;
+/// scale for each size of table (3 to 7 players: a player holding three kingdoms scores three
+/// armies, and the same difference in centipawns means less), and its six turn weights.
+pub const PARAMETERS: usize = EVAL_PARAMETERS + TABLES + 6;
+
+/// The sizes of table, 3 to 7 players.
+const TABLES: usize = 5;
 
 /// The evaluation's numbers: two values for each kind but the General's, then the General's
 /// carrying, the nearness to falling, the exposed General, the shield, mobility, the capture
 /// goal and the kingdom goal.
 pub const EVAL_PARAMETERS: usize = 2 * KINDS + 7;
 
-/// The parameter of the chances' scale (per thousand centipawns).
+/// The parameters of the chances' scale (per thousand centipawns), for tables of 3 to 7.
 const SCALE: usize = EVAL_PARAMETERS;
+
+/// The parameters of the turns' weights, 1 to 6 turns away.
+const TURN: usize = SCALE + TABLES;
 
 /// The swordsman's value at the start: the unit the others are measured in, not fitted.
 const ANCHOR: usize = PieceKind::Swordsman as usize - 2;
@@ -53,7 +60,11 @@ pub fn parameter_names() -> Vec<String> {
         "mobility",
         "capture goal",
         "goal step",
-        "chances' scale",
+        "chances' scale, 3 players",
+        "chances' scale, 4 players",
+        "chances' scale, 5 players",
+        "chances' scale, 6 players",
+        "chances' scale, 7 players",
         "turn 1",
         "turn 2",
         "turn 3",
@@ -87,8 +98,8 @@ pub fn parameters_of(w: &Weights) -> [f64; PARAMETERS] {
     }
     // The review's model reads the score apart from the progress, which it weighs itself; here
     // the progress is in the score, and the fit finds its weight in centipawns.
-    p[SCALE] = FITTED.score;
-    p[SCALE + 1..].copy_from_slice(&FITTED.turn);
+    p[SCALE..TURN].fill(FITTED.score);
+    p[TURN..].copy_from_slice(&FITTED.turn);
     p
 }
 
@@ -115,8 +126,8 @@ fn sizes() -> [f64; PARAMETERS] {
     let mut s = [100.0; PARAMETERS];
     let rest = [1000.0, 1000.0, 1000.0, 10.0, 1.0, 1000.0, 1000.0];
     s[2 * KINDS..EVAL_PARAMETERS].copy_from_slice(&rest);
-    s[SCALE] = 1.0;
-    for t in &mut s[SCALE + 1..] {
+    s[SCALE..TURN].fill(1.0);
+    for t in &mut s[TURN..] {
         *t = 0.1;
     }
     s
@@ -143,6 +154,8 @@ pub struct EvalSample {
     /// Turns each player waits before it moves (0 for the player to move).
     wait: [u8; 7],
     alive: [bool; 7],
+    /// The parameter of the chances' scale for the players at this table.
+    scale: usize,
     /// The player who won the game.
     pub winner: usize,
 }
@@ -185,7 +198,9 @@ impl EvalSample {
             wait[p] = wait[p].min(turn);
             turn += 1;
         }
+        let players = pos.seats().player_count().clamp(3, 7);
         Some(EvalSample {
+            scale: SCALE + players - 3,
             kingdoms,
             fallen: eval::fallen(pos),
             progress,
@@ -272,11 +287,11 @@ impl EvalSample {
             }
             let wait = self.wait[player] as usize;
             let turn = if (1..=6).contains(&wait) {
-                p[SCALE + wait]
+                p[TURN + wait - 1]
             } else {
                 0.0
             };
-            p[SCALE] * scores[player] / 1000.0 + turn
+            p[self.scale] * scores[player] / 1000.0 + turn
         });
         let top = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let e = z.map(|z| if z.is_finite() { (z - top).exp() } else { 0.0 });
@@ -299,13 +314,13 @@ impl EvalSample {
                 f64::from(u8::from(player == self.winner)) - chances[player]
             });
             for player in 0..7 {
-                g[SCALE] += dz[player] * scores[player] / 1000.0;
+                g[self.scale] += dz[player] * scores[player] / 1000.0;
                 let wait = self.wait[player] as usize;
                 if (1..=6).contains(&wait) {
-                    g[SCALE + wait] += dz[player];
+                    g[TURN + wait - 1] += dz[player];
                 }
             }
-            let factor = dz.map(|d| d * p[SCALE] / 1000.0);
+            let factor = dz.map(|d| d * p[self.scale] / 1000.0);
             self.scores(p, Some((g, &factor)));
         }
         ll
@@ -394,7 +409,7 @@ fn gradient(
 pub struct EvalFitted {
     /// The parameters found.
     pub parameters: [f64; PARAMETERS],
-    /// The mean log-likelihood on the samples fitted on, at the start and at the end.
+    /// The mean log-likelihood on the samples fitted on, less the prior's pull, at the start.
     pub before: f64,
     /// At the end.
     pub after: f64,
@@ -404,11 +419,14 @@ pub struct EvalFitted {
 
 /// The parameters that make `samples`' winners likeliest, from `start`, in `steps` steps of
 /// Adam; only the parameters `free` picks move (the swordsman's opening value never does: it
-/// is the unit).
+/// is the unit). `prior` pulls the evaluation's parameters towards their values in `start`: the
+/// mean log-likelihood loses `prior` times the square of each one's distance from there, in
+/// units of its size (a weight that the data hardly tells stays near what it was).
 pub fn fit(
     samples: &[EvalSample],
     start: [f64; PARAMETERS],
     free: impl Fn(usize) -> bool,
+    prior: f64,
     steps: usize,
     threads: usize,
 ) -> EvalFitted {
@@ -420,7 +438,12 @@ pub fn fit(
     let mut before = None;
     let mut best = (f64::NEG_INFINITY, p);
     for step in 1..=steps {
-        let (ll, g) = gradient(&p, samples, threads);
+        let (mut ll, mut g) = gradient(&p, samples, threads);
+        for i in (0..EVAL_PARAMETERS).filter(|&i| moving[i]) {
+            let d = (p[i] - start[i]) / sizes[i];
+            ll -= prior * d * d;
+            g[i] -= 2.0 * prior * d / sizes[i];
+        }
         before.get_or_insert(ll);
         if ll > best.0 {
             best = (ll, p);
@@ -440,7 +463,11 @@ pub fn fit(
             p[i] += rate * mh / (vh.sqrt() + 1e-12) * sizes[i];
         }
     }
-    let last = mean_log_likelihood(&p, samples);
+    let last = mean_log_likelihood(&p, samples)
+        - (0..EVAL_PARAMETERS)
+            .filter(|&i| moving[i])
+            .map(|i| prior * ((p[i] - start[i]) / sizes[i]).powi(2))
+            .sum::<f64>();
     if last > best.0 {
         best = (last, p);
     }
@@ -526,7 +553,7 @@ mod tests {
         let mut p = parameters_of(&Weights::HAND);
         // Away from the hand-set values, so that no term's slope is zero by chance.
         p[2 * KINDS + 1] = 500.0;
-        p[SCALE + 2] = 0.2;
+        p[TURN + 1] = 0.2;
         let (_, g) = gradient(&p, &samples, 2);
         for i in 0..PARAMETERS {
             let h = sizes()[i] * 1e-4;
@@ -559,15 +586,23 @@ mod tests {
             })
             .collect();
         let start = parameters_of(&Weights::HAND);
-        let fitted = fit(&samples, start, |_| true, 60, 2);
+        let fitted = fit(&samples, start, |_| true, 0.0, 60, 2);
         assert!(fitted.after > fitted.before, "{fitted:?}");
         assert_eq!(fitted.parameters[ANCHOR], 100.0);
         // Parameters kept fixed stay.
-        let scale_only = fit(&samples, start, |i| i >= EVAL_PARAMETERS, 30, 1);
+        let scale_only = fit(&samples, start, |i| i >= EVAL_PARAMETERS, 0.0, 30, 1);
         assert_eq!(
             scale_only.parameters[..EVAL_PARAMETERS],
             start[..EVAL_PARAMETERS]
         );
         assert!(scale_only.after >= scale_only.before);
+        // A strong prior keeps the weights near where they were.
+        let held = fit(&samples, start, |_| true, 10.0, 60, 2);
+        let moved = |p: &[f64; PARAMETERS]| {
+            (0..EVAL_PARAMETERS)
+                .map(|i| ((p[i] - start[i]) / sizes()[i]).abs())
+                .sum::<f64>()
+        };
+        assert!(moved(&held.parameters) < moved(&fitted.parameters) / 2.0);
     }
 }

@@ -31,6 +31,11 @@ struct Args {
     #[arg(long, value_name = "CP", default_value_t = 300,
           value_parser = clap::value_parser!(i32).range(0..))]
     quiet: i32,
+    /// How strongly the evaluation's weights are pulled towards where they started: the mean
+    /// log-likelihood loses P times the square of each one's distance, in units of its size
+    /// (100 centipawns for a piece, 1,000 for the per-mille weights).
+    #[arg(long, value_name = "P", default_value_t = 1e-4)]
+    prior: f64,
     /// Steps of the fit.
     #[arg(long, value_name = "N", default_value_t = 400,
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
@@ -94,7 +99,7 @@ fn main() -> ExitCode {
         return refuse("too few games with a winner to fit and to measure (play more)");
     }
     println!(
-        "{games} games ({won} won); fitted on {} positions of {} games, measured on {} positions of {kept_out} games kept out (every {}th game; every {}th position, within {} centipawns of the search)\n",
+        "{games} games ({won} won); fitted on {} positions of {} games, measured on {} positions of {kept_out} games kept out (one game in {}; one position in {} read, within {} centipawns of the search)\n",
         train.len(),
         won - kept_out,
         test.len(),
@@ -107,9 +112,16 @@ fn main() -> ExitCode {
     let began = std::time::Instant::now();
     // Before: the evaluation as it is, its chances' scale and turns fitted to it (the review's
     // model was fitted with the progress apart).
-    let before = eval_fit::fit(&train, start, |i| i >= EVAL_PARAMETERS, steps, threads);
+    let before = eval_fit::fit(&train, start, |i| i >= EVAL_PARAMETERS, 0.0, steps, threads);
     // After: everything at once.
-    let after = eval_fit::fit(&train, before.parameters, |_| true, steps, threads);
+    let after = eval_fit::fit(
+        &train,
+        before.parameters,
+        |_| true,
+        args.prior,
+        steps,
+        threads,
+    );
     let seconds = began.elapsed().as_secs_f64();
     let found = eval_fit::weights_of(&after.parameters);
     // The weights as the engine will use them: whole centipawns.
@@ -156,10 +168,12 @@ fn main() -> ExitCode {
             "games": games,
             "positions_fitted": train.len(),
             "positions_held_out": test.len(),
+            "prior": args.prior,
+            "steps": steps,
             "held_out_before": eval_fit::mean_log_likelihood(&before.parameters, &test),
             "held_out_after": eval_fit::mean_log_likelihood(&rounded, &test),
-            "chances_scale": after.parameters[EVAL_PARAMETERS],
-            "turns": after.parameters[EVAL_PARAMETERS + 1..].to_vec(),
+            "chances_scales_3_to_7_players": after.parameters[EVAL_PARAMETERS..EVAL_PARAMETERS + 5].to_vec(),
+            "turns": after.parameters[EVAL_PARAMETERS + 5..].to_vec(),
         });
         if let Err(e) = weights::write(path, &found, fit) {
             return refuse(&e.to_string());
