@@ -44,6 +44,11 @@ const TURN: usize = SCALE + TABLES;
 /// The swordsman's value at the start: the unit the others are measured in, not fitted.
 const ANCHOR: usize = PieceKind::Swordsman as usize - 2;
 
+/// The share of the army a standing General adds: not fitted either. A kingdom in the game has
+/// a General in every preset (losing the last beats it), so the term is a constant factor on
+/// the army's value, which the data cannot tell from the chances' scale.
+const GENERAL_CARRIES: usize = 2 * KINDS;
+
 /// The names of the parameters, in order, for reports.
 pub fn parameter_names() -> Vec<String> {
     let mut names = Vec::with_capacity(PARAMETERS);
@@ -419,7 +424,7 @@ pub struct EvalFitted {
 
 /// The parameters that make `samples`' winners likeliest, from `start`, in `steps` steps of
 /// Adam; only the parameters `free` picks move (the swordsman's opening value never does: it
-/// is the unit). `prior` pulls the evaluation's parameters towards their values in `start`: the
+/// is the unit; nor does the General's carrying, which the data cannot tell). `prior` pulls the evaluation's parameters towards their values in `start`: the
 /// mean log-likelihood loses `prior` times the square of each one's distance from there, in
 /// units of its size (a weight that the data hardly tells stays near what it was).
 pub fn fit(
@@ -431,7 +436,9 @@ pub fn fit(
     threads: usize,
 ) -> EvalFitted {
     let sizes = sizes();
-    let moving: Vec<bool> = (0..PARAMETERS).map(|i| i != ANCHOR && free(i)).collect();
+    let moving: Vec<bool> = (0..PARAMETERS)
+        .map(|i| i != ANCHOR && i != GENERAL_CARRIES && free(i))
+        .collect();
     let mut p = start;
     let (mut m, mut v) = ([0.0; PARAMETERS], [0.0; PARAMETERS]);
     let (beta1, beta2) = (0.9, 0.999);
@@ -589,6 +596,7 @@ mod tests {
         let fitted = fit(&samples, start, |_| true, 0.0, 60, 2);
         assert!(fitted.after > fitted.before, "{fitted:?}");
         assert_eq!(fitted.parameters[ANCHOR], 100.0);
+        assert_eq!(fitted.parameters[GENERAL_CARRIES], start[GENERAL_CARRIES]);
         // Parameters kept fixed stay.
         let scale_only = fit(&samples, start, |i| i >= EVAL_PARAMETERS, 0.0, 30, 1);
         assert_eq!(

@@ -10,6 +10,7 @@ use clap::Parser;
 use qiguo_ai::eval::Weights;
 use qiguo_lab::eval_fit::{self, EVAL_PARAMETERS, EvalSample};
 use qiguo_lab::{cli, positions, weights};
+use qiguo_rules::random::splitmix64;
 
 /// Fit the evaluation's weights to self-play games.
 #[derive(Parser, Debug)]
@@ -18,7 +19,7 @@ struct Args {
     /// Files of positions (`qiguo-selfplay --positions FILE`); presets and seatings may mix.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// Keep every N-th game (by its number) out of the fit, to measure on.
+    /// Keep one game in N out of the fit (by a hash of its number), to measure on.
     #[arg(long, value_name = "N", default_value_t = 5,
           value_parser = clap::value_parser!(u32).range(2..))]
     hold_out: u32,
@@ -82,7 +83,9 @@ fn main() -> ExitCode {
         for record in records {
             games += 1;
             won += usize::from(record.player.is_some());
-            let held = record.game % args.hold_out == 0;
+            // By a hash of the game's number, not the number itself: a series turns its
+            // presets and tables game by game, and every fifth game is one preset's.
+            let held = splitmix64(u64::from(record.game)) % u64::from(args.hold_out) == 0;
             kept_out += usize::from(held && record.player.is_some());
             let read = eval_fit::samples(
                 std::slice::from_ref(&record),
