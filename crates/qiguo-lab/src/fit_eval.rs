@@ -85,7 +85,7 @@ fn main() -> ExitCode {
             won += usize::from(record.player.is_some());
             // By a hash of the game's number, not the number itself: a series turns its
             // presets and tables game by game, and every fifth game is one preset's.
-            let held = splitmix64(u64::from(record.game)) % u64::from(args.hold_out) == 0;
+            let held = splitmix64(u64::from(record.game)).is_multiple_of(u64::from(args.hold_out));
             kept_out += usize::from(held && record.player.is_some());
             let read = eval_fit::samples(
                 std::slice::from_ref(&record),

@@ -183,6 +183,11 @@ pub struct ServerArgs {
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(0..=64))]
     pub reviewers: u32,
+    /// Positions a review searches for each move of a game (the reviews' strength and cost: a
+    /// small machine may give fewer, a big one more).
+    #[arg(long, value_name = "N", default_value_t = qiguo_ai::review::REVIEW_NODES,
+          value_parser = clap::value_parser!(u64).range(1_000..=10_000_000))]
+    pub review_nodes: u64,
     /// Which lines to log: error, warn, info, debug or trace, or a `tracing` filter such as
     /// `qiguo_server=debug,sqlx=warn`.
     #[arg(long, value_name = "FILTER", default_value = "info", env = "QIGUO_LOG")]
@@ -291,6 +296,7 @@ impl ServerArgs {
         config.metrics = self.metrics;
         config.holiday_days = self.holiday_days;
         config.reviewers = self.reviewers as usize;
+        config.review_nodes = self.review_nodes;
         if let Some(dir) = &self.web {
             config.web = Some(crate::page::Page::at(dir)?);
         }

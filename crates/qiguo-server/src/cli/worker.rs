@@ -26,7 +26,7 @@ pub fn review(args: &ServerArgs, program: &str) -> ExitCode {
         };
         let log = Log::tracing();
         let reviewers = config.reviewers.max(1);
-        let nodes = qiguo_ai::review::REVIEW_NODES;
+        let nodes = config.review_nodes;
         note!(
             log,
             INFO,

@@ -183,7 +183,8 @@ impl Hub {
     /// within a Tokio runtime. A player may hold a seat in `games_per_player` unfinished games
     /// at most, and take `holiday_days` days of holiday a calendar year. With `mailing`, it
     /// e-mails players who are away; with `pusher`, it notifies their devices. It reviews
-    /// `reviewers` finished games at once (none: workers on the database review them).
+    /// `reviewers` finished games at once (none: workers on the database review them), searching
+    /// `review_nodes` positions a move.
     pub(crate) async fn start(
         store: Store,
         log: Log,
@@ -192,6 +193,7 @@ impl Hub {
         mailing: Option<mail::Mailing>,
         pusher: Option<crate::push::Pusher>,
         reviewers: usize,
+        review_nodes: u64,
     ) -> Result<Arc<Hub>, StoreError> {
         // The outbox is read as often as the e-mail's timing says, or else the push's.
         let outbox_every = mailing
@@ -246,7 +248,7 @@ impl Hub {
                 l.clone(),
                 m.clone(),
                 reviewers,
-                qiguo_ai::review::REVIEW_NODES,
+                review_nodes,
                 give_way,
                 happenings.ended_for_review,
             ),

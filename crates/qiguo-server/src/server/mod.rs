@@ -96,6 +96,8 @@ pub struct ServerConfig {
     /// way to the computers' searches; 0 leaves the reviews to workers on the same database
     /// (`qiguo-server review`).
     pub reviewers: usize,
+    /// Positions each review searches a move (`--review-nodes`).
+    pub review_nodes: u64,
 }
 
 impl ServerConfig {
@@ -117,6 +119,7 @@ impl ServerConfig {
             push: None,
             public_url: None,
             reviewers: 0,
+            review_nodes: qiguo_ai::review::REVIEW_NODES,
         }
     }
 }
@@ -327,6 +330,7 @@ pub async fn serve_store(
         mailing,
         pusher,
         config.reviewers,
+        config.review_nodes,
     )
     .await?;
     let secure = tls.is_some();

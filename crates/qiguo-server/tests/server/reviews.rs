@@ -265,9 +265,22 @@ fn reviews_are_asked_claimed_and_kept_once(url: &str) {
 }
 
 /// `qiguo-server review` on `db`, one reviewer: the process and its log's lines so far.
+/// The positions a test's worker searches a move.
+const TEST_REVIEW_NODES: u64 = qiguo_ai::review::REVIEW_NODES / 10;
+
 fn worker(db: &str) -> (std::process::Child, Arc<Mutex<Vec<String>>>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_qiguo-server"))
-        .args(["review", "--db", db, "--log", "qiguo_server=info"])
+        // A tenth of a review's usual search: the test is about sharing the games between
+        // workers, and two tests' four workers share two cores with everything else running.
+        .args([
+            "review",
+            "--db",
+            db,
+            "--log",
+            "qiguo_server=info",
+            "--review-nodes",
+            &TEST_REVIEW_NODES.to_string(),
+        ])
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -379,7 +392,7 @@ fn two_workers_review_each_finished_game_once(url: &str) {
             let ReviewState::Done { json, nodes } = store.review_state(id).await.unwrap() else {
                 unreachable!()
             };
-            assert_eq!(nodes, qiguo_ai::review::REVIEW_NODES);
+            assert_eq!(nodes, TEST_REVIEW_NODES);
             let review: qiguo_ai::review::GameReview = serde_json::from_str(&json).unwrap();
             assert_eq!(review.moves.len(), *plies);
         }
