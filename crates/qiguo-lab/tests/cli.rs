@@ -181,8 +181,21 @@ fn bad_arguments_are_refused_in_one_line() {
             "cannot be used with",
         ),
         (
-            &["--games", "200", "--sprt"],
-            "a sequential test plays at most 140 games",
+            &["--games", "4000", "--sprt"],
+            "a sequential test plays at most 3000 games",
+        ),
+        (
+            &["--games", "20", "--sprt", "--sprt-share", "0.1"],
+            "give a share above 1/7",
+        ),
+        (
+            &[
+                "--games",
+                "2",
+                "--measured-eval",
+                "/nonexistent/weights.json",
+            ],
+            "/nonexistent/weights.json",
         ),
         (
             &["--games", "2", "--nodes", "5", "--movetime", "5"],
