@@ -78,20 +78,8 @@ impl Features {
             let value = value.clamp(-WIN, WIN);
             (value - evaluate(pos, mover_player as u8)).clamp(-SEARCH_CAP, SEARCH_CAP)
         });
-        // Turns before each player moves: the kingdoms in the game from the mover on, in turn
-        // order; a player's first kingdom to come counts.
-        let mut wait = [usize::MAX; 7];
+        let wait = turns_to_wait(pos);
         let in_game = pos.alive();
-        let mut turn = 0;
-        for step in 0..7 {
-            let k = Kingdom::ALL[(mover.index() + step) % 7];
-            if !in_game.contains(k) {
-                continue;
-            }
-            let p = pos.player_of(k) as usize;
-            wait[p] = wait[p].min(turn);
-            turn += 1;
-        }
         let mut progress = [0; 7];
         let mut goal = [0.0; 7];
         let mut captures = [0.0; 7];
@@ -121,6 +109,26 @@ impl Features {
         }
         Features { players, alive }
     }
+}
+
+/// How many turns each player (by player number) waits before it moves in `pos`: the kingdoms
+/// in the game from the one to move on, in turn order, a player's first kingdom to come
+/// counting (0 for the player to move; `usize::MAX` for players out of the game).
+pub fn turns_to_wait(pos: &Position) -> [usize; 7] {
+    let mut wait = [usize::MAX; 7];
+    let in_game = pos.alive();
+    let mover = pos.to_move();
+    let mut turn = 0;
+    for step in 0..7 {
+        let k = Kingdom::ALL[(mover.index() + step) % 7];
+        if !in_game.contains(k) {
+            continue;
+        }
+        let p = pos.player_of(k) as usize;
+        wait[p] = wait[p].min(turn);
+        turn += 1;
+    }
+    wait
 }
 
 impl ChanceModel {

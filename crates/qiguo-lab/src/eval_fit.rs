@@ -13,9 +13,9 @@
 //! position. The model here gives, in floating point, what [`qiguo_ai::eval`] gives in integers
 //! (checked by a test).
 
-use qiguo_ai::chances::FITTED;
+use qiguo_ai::chances::{FITTED, turns_to_wait};
 use qiguo_ai::eval::{self, KingdomTerms, Weights};
-use qiguo_rules::{Kingdom, PieceKind, Position};
+use qiguo_rules::{PieceKind, Position};
 
 use crate::positions::{GameRecord, ReplayError};
 
@@ -191,18 +191,7 @@ impl EvalSample {
         if !alive[winner] {
             return None;
         }
-        let mut wait = [u8::MAX; 7];
-        let mover = pos.to_move();
-        let mut turn = 0;
-        for step in 0..7 {
-            let k = Kingdom::ALL[(mover.index() + step) % 7];
-            if !in_game.contains(k) {
-                continue;
-            }
-            let p = pos.player_of(k) as usize;
-            wait[p] = wait[p].min(turn);
-            turn += 1;
-        }
+        let wait = turns_to_wait(pos).map(|w| w.min(usize::from(u8::MAX)) as u8);
         let players = pos.seats().player_count().clamp(3, 7);
         Some(EvalSample {
             scale: SCALE + players - 3,
