@@ -27,6 +27,7 @@ pub mod chances;
 pub mod eval;
 pub mod job;
 mod level;
+pub mod params;
 pub mod puzzles;
 pub mod review;
 pub mod search;
@@ -35,6 +36,7 @@ mod tt;
 #[cfg(not(target_arch = "wasm32"))]
 pub use background::BackgroundSearch;
 pub use level::LevelSearch;
+pub use params::SearchParams;
 pub use qiguo_rules::{Level, ParseLevelError};
 pub use search::{Engine, Limits, SearchResult, WIN, available_threads};
 pub use tt::TableSize;

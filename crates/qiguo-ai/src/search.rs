@@ -25,6 +25,7 @@ use qiguo_rules::{Kingdom, Move, Outcome, Piece, PieceKind, Position};
 
 use crate::eval::{Weights, evaluate_with, general_exposed, victim_value};
 use crate::level::LevelSearch;
+use crate::params::SearchParams;
 use crate::tt::{Bound, Entry, Table, TableSize};
 use qiguo_rules::Level;
 
@@ -32,17 +33,6 @@ use qiguo_rules::Level;
 pub const WIN: i32 = 1_000_000;
 const INF: i32 = 2 * WIN;
 const MAX_PLY: usize = 96;
-/// Captures looked at beyond the nominal depth, at most.
-const QUIESCENCE_DEPTH: u32 = 6;
-/// Late quiet replies are searched two iterations shallower first from this depth on...
-const LMR_DEPTH: i32 = 2;
-/// ...after this many of one opponent's replies.
-const LMR_AFTER: usize = 2;
-/// How much worse than the best a move may score to be played instead of one already played
-/// from the same position (breaking the circles of endings).
-const REPEAT_MARGIN: i32 = 80;
-/// The share of the next iteration's foreseen cost that must fit in what is left to start it.
-const NEXT_ITERATION_SHARE: f64 = 0.4;
 
 /// What a search may spend.
 #[derive(Clone, Debug, Default)]
@@ -110,6 +100,8 @@ pub struct Engine {
     helper_nodes: u64,
     /// The evaluation's weights.
     weights: Weights,
+    /// The search's constants.
+    params: SearchParams,
 }
 
 /// How one thread deepens its search.
@@ -155,6 +147,7 @@ impl Engine {
             helpers: Vec::new(),
             helper_nodes: 0,
             weights: Weights::default(),
+            params: SearchParams::default(),
         }
     }
 
@@ -168,6 +161,7 @@ impl Engine {
         Engine {
             tt: self.tt.clone(),
             weights: self.weights,
+            params: self.params,
             ..Engine::new(TableSize::entries_log2(0))
         }
     }
@@ -198,6 +192,20 @@ impl Engine {
     /// The evaluation's weights.
     pub fn weights(&self) -> &Weights {
         &self.weights
+    }
+
+    /// Searches with the constants `params` from now on ([`SearchParams::default`] unless
+    /// set): the lab's way of playing one tuning against another.
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
+        for helper in &mut self.helpers {
+            helper.params = params;
+        }
+    }
+
+    /// The search's constants.
+    pub fn params(&self) -> &SearchParams {
+        &self.params
     }
 
     /// The threads a search runs on.
@@ -290,7 +298,7 @@ impl Engine {
             && tried.contains(&mv)
             && let Some(&(other, s)) = scores
                 .iter()
-                .find(|(m, s)| *s >= best - REPEAT_MARGIN && !tried.contains(m))
+                .find(|(m, s)| *s >= best - self.params.repeat_margin && !tried.contains(m))
         {
             (mv, score) = (other, s);
         }
@@ -432,7 +440,8 @@ impl Engine {
                 (Some(a), Some(b)) if a > 0 => (b as f64 / a as f64).clamp(4.0, 30.0),
                 _ => 12.0,
             };
-            let needed = |cost: f64, left: f64| cost * growth * NEXT_ITERATION_SHARE > left;
+            let share = f64::from(self.params.next_iteration_permille) / 1000.0;
+            let needed = |cost: f64, left: f64| cost * growth * share > left;
             let out_of_time = movetime.is_some_and(|t| {
                 needed(
                     spent.1.as_secs_f64(),
@@ -659,13 +668,15 @@ impl Engine {
             while prefix.len() < stage as usize {
                 prefix.push(pos.make(ordinary[prefix.len()]));
             }
-            // Late quiet replies are first searched two iterations shallower, and fully only if
-            // that shows them hurting the searching player.
-            let reduce = depth >= LMR_DEPTH && i >= LMR_AFTER && order < 1 << 27;
+            // Late quiet replies are first searched shallower, and fully only if that shows
+            // them hurting the searching player.
+            let p = &self.params;
+            let reduce = depth >= p.lmr_depth && i >= p.lmr_after as usize && order < 1 << 27;
+            let shallower = depth - p.lmr_reduction;
             let undo = pos.make(mv);
             let mut score = INF;
             if reduce {
-                score = self.after_reply(pos, depth - 2, alpha, beta, ply + 1);
+                score = self.after_reply(pos, shallower, alpha, beta, ply + 1);
             }
             if !reduce || (score < beta && !self.aborted) {
                 score = self.after_reply(pos, depth, alpha, beta, ply + 1);
@@ -966,7 +977,7 @@ impl Engine {
             return score;
         }
         let stand = evaluate_with(pos, self.root_player, &self.weights);
-        if qdepth >= QUIESCENCE_DEPTH || ply >= MAX_PLY {
+        if qdepth >= self.params.quiescence_depth || ply >= MAX_PLY {
             return stand;
         }
         if self.ours(pos, pos.to_move()) {
@@ -1058,5 +1069,35 @@ impl Engine {
         self.scratch = moves;
         scored.sort_by_key(|(_, s)| std::cmp::Reverse(*s));
         scored.into_iter().map(|(m, _)| m).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helpers_search_by_the_engines_weights_and_constants() {
+        let mut engine = Engine::new(TableSize::entries_log2(10));
+        let params = SearchParams {
+            quiescence_depth: 2,
+            ..SearchParams::HAND
+        };
+        let mut weights = Weights::HAND;
+        weights.mobility += 1;
+        // Set before the helpers are made, and after: both reach them.
+        engine.set_params(params);
+        engine.set_threads(3);
+        engine.set_weights(weights);
+        for helper in &engine.helpers {
+            assert_eq!((helper.params, helper.weights), (params, weights));
+        }
+        engine.set_params(SearchParams::HAND);
+        assert!(
+            engine
+                .helpers
+                .iter()
+                .all(|h| h.params == SearchParams::HAND)
+        );
     }
 }

@@ -13,4 +13,5 @@ pub mod eval_fit;
 pub mod fit;
 pub mod positions;
 pub mod selfplay;
+pub mod spsa;
 pub mod weights;

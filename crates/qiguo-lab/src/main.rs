@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use qiguo_ai::eval::Weights;
-use qiguo_ai::{Level, ParseLevelError};
+use qiguo_ai::{Level, ParseLevelError, SearchParams};
 use qiguo_lab::cli;
 use qiguo_lab::positions::PositionsFile;
 use qiguo_lab::selfplay::{self, Budget, Ledger, Series, Sprt, Summary};
@@ -87,6 +87,13 @@ struct Args {
     /// Every other seat evaluates by the weights in FILE, or `hand` (the default).
     #[arg(long = "eval", value_name = "FILE|hand", value_parser = weights)]
     others_eval: Option<Weights>,
+    /// The measured seat searches by the constants in FILE (JSON, as `qiguo-spsa` writes
+    /// them), or `hand` for the hand-set ones (the default).
+    #[arg(long, value_name = "FILE|hand", value_parser = params)]
+    measured_search: Option<SearchParams>,
+    /// Every other seat searches by the constants in FILE, or `hand` (the default).
+    #[arg(long = "search", value_name = "FILE|hand", value_parser = params)]
+    others_search: Option<SearchParams>,
     /// Games played at once (default: one per core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
@@ -121,7 +128,7 @@ enum ArgError {
     /// Not a share above 1/7 and below 1.
     #[error("give a share above 1/7 (0.143) and below 1")]
     Share,
-    /// A file of weights that cannot be read.
+    /// A file of weights or constants that cannot be read.
     #[error("{0}")]
     Weights(#[from] WeightsError),
 }
@@ -140,6 +147,14 @@ fn weights(text: &str) -> Result<Weights, ArgError> {
         return Ok(Weights::HAND);
     }
     Ok(qiguo_lab::weights::read(std::path::Path::new(text))?)
+}
+
+/// The search's constants in a file, or the hand-set ones.
+fn params(text: &str) -> Result<SearchParams, ArgError> {
+    if text == "hand" {
+        return Ok(SearchParams::HAND);
+    }
+    Ok(qiguo_lab::weights::read_params(std::path::Path::new(text))?)
 }
 
 /// One level for all seven kingdoms, or seven.
@@ -202,6 +217,8 @@ fn main() -> ExitCode {
         positions: None,
         measured_weights: args.measured_eval.unwrap_or(Weights::HAND),
         weights: args.others_eval.unwrap_or(Weights::HAND),
+        measured_params: args.measured_search.unwrap_or(SearchParams::HAND),
+        params: args.others_search.unwrap_or(SearchParams::HAND),
     };
     if let Some(path) = &args.log {
         match Ledger::open(path, &series) {

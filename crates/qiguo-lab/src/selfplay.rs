@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use qiguo_ai::SearchParams;
 use qiguo_ai::eval::Weights;
 use qiguo_ai::{Engine, Level, LevelSearch, Limits, TableSize};
 use qiguo_rules::{Game, Kingdom, Rules, Seating, Seats, Victory};
@@ -103,6 +104,10 @@ pub struct Series {
     pub measured_weights: Weights,
     /// The evaluation's weights of every other seat (`selfplay --eval`).
     pub weights: Weights,
+    /// The search's constants of the measured seat (`selfplay --measured-search`).
+    pub measured_params: SearchParams,
+    /// The search's constants of every other seat (`selfplay --search`).
+    pub params: SearchParams,
 }
 
 /// How one game went.
@@ -206,18 +211,36 @@ impl Series {
     /// Plays game `index` to its end, or to the cap, and keeps its moves with what the search
     /// said before each.
     pub fn play_recorded(&self, index: u32) -> (GameResult, GameRecord) {
+        let measured = self.measured_of(index);
+        self.play_by(index, |kingdom, engine| {
+            if kingdom == measured {
+                engine.set_threads(self.measured_threads);
+                engine.set_weights(self.measured_weights);
+                engine.set_params(self.measured_params);
+            } else {
+                engine.set_weights(self.weights);
+                engine.set_params(self.params);
+            }
+        })
+    }
+
+    /// Plays game `index` to its end, or to the cap, each kingdom's engine made ready by
+    /// `ready` (its weights, constants, threads), and keeps its moves with what the search said
+    /// before each.
+    pub fn play_by(
+        &self,
+        index: u32,
+        ready: impl Fn(Kingdom, &mut Engine),
+    ) -> (GameResult, GameRecord) {
         let levels = self.levels_of(index);
         let mut game = self.opening_of(index);
         let mut searched = vec![None; game.len()];
         let mut engines: Vec<Engine> = (0..7)
             .map(|_| Engine::new(TableSize::entries_log2(16)))
             .collect();
-        for engine in &mut engines {
-            engine.set_weights(self.weights);
+        for (kingdom, engine) in Kingdom::ALL.into_iter().zip(&mut engines) {
+            ready(kingdom, engine);
         }
-        let measured = &mut engines[self.measured_of(index).index()];
-        measured.set_threads(self.measured_threads);
-        measured.set_weights(self.measured_weights);
         while game.outcome().is_none() && game.len() < self.max_plies {
             let ply = game.len() as u64;
             let pos = game.position();
@@ -263,6 +286,13 @@ impl Series {
         }
         if self.weights != Weights::HAND {
             identity["eval"] = serde_json::json!(self.weights);
+        }
+        // So are the hand-set search constants.
+        if self.measured_params != SearchParams::HAND {
+            identity["measured_search"] = serde_json::json!(self.measured_params);
+        }
+        if self.params != SearchParams::HAND {
+            identity["search"] = serde_json::json!(self.params);
         }
         // Seven players, the first series' only seating, is left unsaid: their ledgers go on.
         if self.players.iter().any(|&n| n != 7) {
@@ -807,6 +837,8 @@ mod tests {
             positions: None,
             measured_weights: Weights::HAND,
             weights: Weights::HAND,
+            measured_params: SearchParams::HAND,
+            params: SearchParams::HAND,
         }
     }
 
@@ -1014,6 +1046,32 @@ mod tests {
             .expect("the games differ");
         assert_eq!(first_difference % 7, 0, "Qin's move differs first");
         assert!(s.identity().contains("measured_eval"), "{}", s.identity());
+    }
+
+    /// The measured seat may search by other constants than the rest (Hard, whose search
+    /// they shape): its moves change, and so does the series' identity.
+    #[test]
+    fn the_measured_seat_searches_by_its_own_constants() {
+        let mut s = series(1, [Level::Hard; 7]);
+        s.budget = Budget::Nodes(Some(1_500));
+        s.max_plies = 28;
+        let hand = s.play_recorded(0).1;
+        assert!(!s.identity().contains("search"), "{}", s.identity());
+        // A measured seat that follows no capture beyond its depth.
+        s.measured_params = SearchParams {
+            quiescence_depth: 0,
+            ..SearchParams::HAND
+        };
+        let other = s.play_recorded(0).1;
+        let first_difference = hand
+            .moves
+            .iter()
+            .zip(&other.moves)
+            .position(|(a, b)| a != b)
+            .expect("the games differ");
+        assert_eq!(first_difference % 7, 0, "Qin's move differs first");
+        assert!(s.identity().contains("measured_search"), "{}", s.identity());
+        assert!(!s.identity().contains("\"search\""), "{}", s.identity());
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! `qiguo-selfplay` run as a real process: its report, its JSON line, the sequential test,
-//! the ledger file, and one-line refusals of bad arguments.
+//! the ledger file, and one-line refusals of bad arguments; `qiguo-spsa` likewise, its file
+//! of constants read back and its run taken up again.
 
 use std::process::{Command, Output};
 
@@ -201,6 +202,10 @@ fn bad_arguments_are_refused_in_one_line() {
             &["--games", "2", "--nodes", "5", "--movetime", "5"],
             "cannot be used with",
         ),
+        (
+            &["--games", "2", "--search", "/nonexistent/constants.json"],
+            "/nonexistent/constants.json",
+        ),
     ];
     for (args, expect) in cases {
         let out = selfplay(args);
@@ -210,5 +215,117 @@ fn bad_arguments_are_refused_in_one_line() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.starts_with("qiguo-selfplay: "), "{args:?}: {err}");
         assert!(err.contains(expect), "{args:?}: {err}");
+    }
+}
+
+fn spsa(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qiguo-spsa"))
+        .args(args)
+        .output()
+        .expect("the qiguo-spsa binary runs")
+}
+
+/// A short tuning run: its file of constants after each iteration, which `qiguo-selfplay`
+/// reads, a run taken up again from it, and one of other settings refused.
+#[test]
+fn spsa_writes_its_constants_and_goes_on_from_them() {
+    let dir = qiguo_testkit::TempDir::new("qiguo-spsa");
+    let out = dir.path().join("tuned.json");
+    let out_arg = out.to_str().unwrap();
+    let run = |iterations: &str, seed: &str| {
+        spsa(&[
+            "--iterations",
+            iterations,
+            "--level",
+            "easy",
+            "--nodes",
+            "200",
+            "--max-plies",
+            "24",
+            "--seed",
+            seed,
+            "--out",
+            out_arg,
+        ])
+    };
+    let first = run("1", "3");
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(
+        stderr(&first).contains("iteration 1/1: 24 and 24 moves"),
+        "{}",
+        stderr(&first)
+    );
+    // Both games capped at 24 moves: counted for neither team.
+    assert!(
+        stdout(&first).contains("nudged up 0, nudged down 0, standing 0, capped 2"),
+        "{}",
+        stdout(&first)
+    );
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(file["qiguo_search_params"], 1);
+    assert_eq!(file["tuned"]["state"]["iterations"], 1);
+    assert_eq!(file["params"]["quiescence_depth"], 6, "{file}");
+    // The file is one selfplay reads.
+    let played = selfplay(&[
+        "--games",
+        "1",
+        "--levels",
+        "random",
+        "--max-plies",
+        "10",
+        "--search",
+        out_arg,
+    ]);
+    assert!(played.status.success(), "{}", stderr(&played));
+    // Taken up again: one more iteration, not two.
+    let second = run("2", "3");
+    assert!(second.status.success(), "{}", stderr(&second));
+    let said = stderr(&second);
+    assert!(said.contains("1 iterations already played"), "{said}");
+    assert!(
+        said.contains("iteration 2/2") && !said.contains("iteration 1/2"),
+        "{said}"
+    );
+    // Another seed is another run: refused, the file kept.
+    let other = run("3", "4");
+    assert!(!other.status.success());
+    let err = stderr(&other);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("a run of other settings"), "{err}");
+    let kept: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(kept["tuned"]["state"]["iterations"], 2);
+    // Bad arguments, in one line.
+    for (args, expect) in [
+        (vec!["--iterations", "0", "--out", out_arg], "--iterations"),
+        (
+            vec!["--iterations", "2", "--level", "random", "--out", out_arg],
+            "random does not search",
+        ),
+        (
+            vec!["--iterations", "2", "--rate", "0", "--out", out_arg],
+            "--rate",
+        ),
+        (
+            vec![
+                "--iterations",
+                "2",
+                "--from",
+                "/nonexistent/c.json",
+                "--out",
+                out_arg,
+            ],
+            "/nonexistent/c.json",
+        ),
+    ] {
+        let refused = spsa(&args);
+        let err = stderr(&refused);
+        assert!(!refused.status.success(), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("qiguo-spsa: ") && err.contains(expect),
+            "{args:?}: {err}"
+        );
     }
 }
