@@ -23,6 +23,8 @@ use crate::tournaments::{StandingsNews, TournamentListed, TournamentSpec, Tourna
 
 /// The version of these messages. A client speaking another is refused at [`Ask::Hello`].
 ///
+/// 14: a player's turns told again when they sign in ([`Event::YourTurn`]'s `again`), each
+/// turn named by its `ply` (the moves played) so that a client tells it once.
 /// 13: tournaments ([`Ask::TournamentCreate`] and the other `tournament` requests,
 /// [`Event::TournamentSeated`], [`Event::Standings`]).
 /// 12: club evenings ([`Ask::EveningCreate`] and the other `evening` requests,
@@ -36,7 +38,7 @@ use crate::tournaments::{StandingsNews, TournamentListed, TournamentSpec, Tourna
 /// 5: e-mail (a hello's `language`, signing in by a link's one-time token, [`Ask::Mail`]).
 /// 4: table talk, holidays (a seat's `away_until`). 3: refusals are codes with parameters ([`Refusal`]) beside the English `why`; events of
 /// unknown types are ignored. 2: presence events. 1: the first.
-pub const PROTOCOL_VERSION: u32 = 13;
+pub const PROTOCOL_VERSION: u32 = 14;
 
 /// The port a server listens on unless told otherwise (the year of the 1206 text, plus 6000).
 pub const DEFAULT_PORT: u16 = 7206;
@@ -1014,12 +1016,21 @@ pub enum Event {
         /// Who offers it.
         by: String,
     },
-    /// Another of the client's games waits for the client's move.
+    /// Another of the client's games waits for the client's move: told when the move before
+    /// it is made, and again when the client signs in (`again`), so that a turn told while a
+    /// connection was down is not lost. A client tells the player of each turn (`game`, `ply`)
+    /// once.
     YourTurn {
         /// The game.
         game: GameId,
         /// The kingdom to move.
         kingdom: Kingdom,
+        /// The moves played before this turn: the turn's name within its game.
+        #[serde(default)]
+        ply: u32,
+        /// Told again at sign-in: the turn began before this connection did.
+        #[serde(default)]
+        again: bool,
     },
     /// The player's e-mail changed elsewhere (confirmed through its link, unsubscribed).
     Mail(MailView),

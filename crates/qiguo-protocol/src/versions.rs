@@ -89,6 +89,7 @@ pub fn frame_for(version: u32, frame: &ServerFrame) -> Option<String> {
 /// A frame of version `from` as version `from - 1` reads it.
 fn step_down(from: u32, value: Value) -> Option<Value> {
     match from {
+        14 => fourteen_to_thirteen(value),
         13 => thirteen_to_twelve(value),
         12 => twelve_to_eleven(value),
         11 => eleven_to_ten(value),
@@ -101,6 +102,23 @@ fn step_down(from: u32, value: Value) -> Option<Value> {
         // Versions before 4 are not served.
         _ => Some(value),
     }
+}
+
+/// Version 14 named each turn told (`your_turn`'s `ply`) and told a player's waiting turns
+/// again at sign-in (`again`): a client of 13 is told its turns as before, once, with neither
+/// field (it would tell its player of every waiting game at each sign-in).
+fn fourteen_to_thirteen(mut value: Value) -> Option<Value> {
+    let is_turn = value.get("type")?.as_str()? == "event"
+        && value.get("event")?.get("type")?.as_str()? == "your_turn";
+    if !is_turn {
+        return Some(value);
+    }
+    let event = value.get_mut("event")?.as_object_mut()?;
+    if event.remove("again").and_then(|again| again.as_bool()) == Some(true) {
+        return None;
+    }
+    event.remove("ply");
+    Some(value)
 }
 
 /// Version 13 added tournaments: the `tournament` and `tournaments` answers (to requests an
@@ -960,9 +978,9 @@ mod tests {
         assert!(knows(8, &subscribe));
         assert!(!knows(7, &subscribe));
         assert!(!knows(7, &Ask::Push {}));
-        // Versions 7 to 11 are no longer served (version 13 serves 12), but the steps down
+        // Versions 7 to 12 are no longer served (version 14 serves 13), but the steps down
         // still hold.
-        assert!(served(12) && !served(11) && !served(10) && !served(8) && !served(7));
+        assert!(served(13) && !served(12) && !served(10) && !served(8) && !served(7));
         let answer = ServerFrame::Reply {
             req: 5,
             answer: Answer::Push(PushView {
@@ -980,5 +998,54 @@ mod tests {
         };
         let seven: ServerFrame = serde_json::from_str(&frame_for(7, &moved).unwrap()).unwrap();
         assert_eq!(seven, moved);
+    }
+
+    #[test]
+    fn a_version_thirteen_client_hears_of_a_turn_once_and_as_it_did() {
+        use crate::frames::Event;
+        use crate::model::GameId;
+        use qiguo_rules::Kingdom;
+        let turn = |again| ServerFrame::Event {
+            event: Event::YourTurn {
+                game: GameId("g".into()),
+                kingdom: Kingdom::Chu,
+                ply: 8,
+                again,
+            },
+        };
+        assert!(served(13) && !served(12));
+        // Told when the move before it is made: as version 13 wrote it, without the ply.
+        let live = frame_for(13, &turn(false)).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Value>(&live).unwrap(),
+            serde_json::json!({"type": "event", "event": {"type": "your_turn", "game": "g", "kingdom": "chu"}})
+        );
+        // Read by today's types, which version 13's were without the two fields.
+        assert_eq!(
+            serde_json::from_str::<ServerFrame>(&live).unwrap(),
+            ServerFrame::Event {
+                event: Event::YourTurn {
+                    game: GameId("g".into()),
+                    kingdom: Kingdom::Chu,
+                    ply: 0,
+                    again: false,
+                },
+            }
+        );
+        // Told again at sign-in: not to a client that would tell its player a second time.
+        assert_eq!(frame_for(13, &turn(true)), None);
+        // Today's client hears both, with both fields.
+        let today = frame_for(PROTOCOL_VERSION, &turn(true)).unwrap();
+        assert!(today.contains(r#""ply":8,"again":true"#), "{today}");
+        // Other events go down unchanged.
+        let stale = ServerFrame::Event {
+            event: Event::Stale {
+                game: GameId("g".into()),
+            },
+        };
+        assert_eq!(
+            serde_json::from_str::<ServerFrame>(&frame_for(13, &stale).unwrap()).unwrap(),
+            stale
+        );
     }
 }

@@ -145,8 +145,20 @@ pub(super) fn on_event(
             notices.write(Notice::done(tr!(tr, "online-rematch-offered", name = by)));
             online.ask(Ask::Games {}, Asked::Games);
         }
-        Event::YourTurn { game, kingdom } => {
-            if !on_board(&game) {
+        Event::YourTurn {
+            game,
+            kingdom,
+            ply,
+            again,
+        } => {
+            // Each turn is told once. One told again at sign-in is in the list of games, asked
+            // at every sign-in (a page in a hidden tab has had its notification from the link
+            // already); one told as it comes lists the games again.
+            let news = notifier.first(&game, ply);
+            if again {
+                return;
+            }
+            if news && !on_board(&game) {
                 notices.write(Notice::done(tr.text("online-your-turn-elsewhere")));
                 notifier.your_turn_elsewhere(|| {
                     let players = online

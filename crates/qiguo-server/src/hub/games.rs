@@ -180,6 +180,26 @@ impl Core {
         Ok(games)
     }
 
+    /// The turns of `player`'s games that wait for them, told again when they sign in: a turn
+    /// told while they had no connection here (a phone's page asleep, a network lost between
+    /// two connections) is not lost. Each names its ply, so that a client tells it once.
+    pub(crate) async fn turns_waiting(&self, player: &PlayerId) -> Result<Vec<Event>, Refusal> {
+        Ok(self
+            .games(player)
+            .await?
+            .into_iter()
+            .filter(|g| g.your_turn)
+            .filter_map(|g| {
+                Some(Event::YourTurn {
+                    kingdom: g.to_move?,
+                    game: g.id,
+                    ply: g.moves,
+                    again: true,
+                })
+            })
+            .collect())
+    }
+
     // ----- Moves -----
 
     /// A move by `player`, as typed: refused unless it is legal, for `ply`, and theirs.

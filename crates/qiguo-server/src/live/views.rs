@@ -23,6 +23,8 @@ impl LiveGame {
             Event::YourTurn {
                 game: self.id.clone(),
                 kingdom: self.position().to_move(),
+                ply: self.game.len() as u32,
+                again: false,
             },
         ))
     }

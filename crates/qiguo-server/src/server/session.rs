@@ -528,10 +528,24 @@ impl Session {
         }));
     }
 
+    /// Passes the player's own events on: first their games' turns waiting for them, told
+    /// again (the channel is listened to before they are read, so that a turn made meanwhile is
+    /// told, if twice, then with the same ply), then whatever comes.
     fn listen_personal(&mut self, player: &PlayerId) {
         let mut events = self.hub.personal(player);
         let outbox = self.outbox.clone();
+        let (hub, player) = (self.hub.clone(), player.clone());
         self.personal = Some(tokio::spawn(async move {
+            match hub.core.turns_waiting(&player).await {
+                Ok(turns) => {
+                    for event in turns {
+                        if outbox.send(ServerFrame::Event { event }).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+                Err(e) => note!(hub.log(), WARN, "turns waiting not told again", why = e),
+            }
             loop {
                 match events.recv().await {
                     Ok(event) => {

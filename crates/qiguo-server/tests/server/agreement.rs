@@ -459,7 +459,13 @@ async fn your_turn_reaches_a_player_on_the_other_server() {
     let mut told = Vec::new();
     let mut within = PATIENCE;
     while let Ok(event) = tokio::time::timeout(within, bo.next_event()).await {
-        if let Event::YourTurn { game, kingdom } = event.unwrap() {
+        if let Event::YourTurn {
+            game,
+            kingdom,
+            again: false,
+            ..
+        } = event.unwrap()
+        {
             told.push((game, kingdom));
             within = Duration::from_secs(3);
         }

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use crate::common::*;
-use qiguo_client::{ClientError, Trust};
+use qiguo_client::{Client, ClientError, Trust};
 use qiguo_rules::{Kingdom, Level};
 use qiguo_server::protocol::Refusal;
 use qiguo_server::protocol::{Answer, Ask, Event, Identity, MAX_FRAME_BYTES};
@@ -677,10 +677,10 @@ async fn raw_reply(raw: &mut qiguo_client::Client) -> serde_json::Value {
     }
 }
 
-/// A client of the version before today's (12, raw frames) is answered and plays on, in the shape
-/// its types read; its welcome names the server's version, newer than its own, and a request of
-/// today's version only (the tournaments) is refused as a bad frame, since it could not read the
-/// answer. One older still (11) is refused with the code `version`, naming both.
+/// A client of the version before today's (13, raw frames) is answered and plays on, in the shape
+/// its types read; its welcome names the server's version, newer than its own, and its turn is
+/// told as version 13 tells it. One older still (12) is refused with the code `version`, naming
+/// both.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_told() {
     use qiguo_server::protocol::PROTOCOL_VERSION;
@@ -690,12 +690,12 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     let lines = Lines::default();
     let server = start(&sqlite(&dir), None, &lines).await;
     let url = server.url();
-    assert_eq!(OLDEST_SERVED, 12, "the steps down below are version 12's");
+    assert_eq!(OLDEST_SERVED, 13, "the steps down below are version 13's");
     let mut old = qiguo_client::connect_unsigned(&url, &Trust::default())
         .await
         .unwrap();
     old.send_text(
-        r#"{"req":1,"ask":{"type":"hello","version":12,"identity":{"as":"new","name":"Old"}}}"#
+        r#"{"req":1,"ask":{"type":"hello","version":13,"identity":{"as":"new","name":"Old"}}}"#
             .to_owned(),
     )
     .await
@@ -703,8 +703,8 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     let welcome = raw_frame(&mut old).await;
     assert_eq!(welcome["answer"]["type"], "welcome", "{welcome}");
     assert_eq!(welcome["answer"]["version"], PROTOCOL_VERSION);
-    assert!(lines.contains("protocol=12"));
-    // A game created and listed, as version 12 reads them.
+    assert!(lines.contains("protocol=13"));
+    // A game created and listed, as version 13 reads them.
     let asked = serde_json::json!({
         "req": 2,
         "ask": Ask::Create { game: new_game(seats(0, Level::Random), LIVE) },
@@ -717,7 +717,7 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
         .unwrap();
     let games = raw_reply(&mut old).await;
     assert_eq!(games["answer"]["games"][0]["id"], game.as_str(), "{games}");
-    // Quick play: seated, in version 12's shape.
+    // Quick play: seated, in version 13's shape.
     old.send_text(r#"{"req":4,"ask":{"type":"quick","pace":"brisk"}}"#.to_owned())
         .await
         .unwrap();
@@ -726,30 +726,42 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     let seats = seated["answer"]["game"]["seats"].as_array().unwrap();
     assert_eq!(seats.len(), 7);
     assert!(seats.iter().all(|s| s.get("plan").is_some()), "{seated}");
-    // The tournaments are version 13's: refused, and the connection goes on.
-    old.send_text(r#"{"req":5,"ask":{"type":"tournaments"}}"#.to_owned())
-        .await
-        .unwrap();
-    let refused = loop {
+    // At its table (a live game rests while nobody sits at it), it moves; the six computers
+    // answer, and its next turn is told without the turn's ply (version 14's), which its types
+    // would refuse.
+    let opened = serde_json::json!({"req": 5, "ask": Ask::Open { game: GameId(game.clone()) }});
+    old.send_text(opened.to_string()).await.unwrap();
+    assert_eq!(raw_reply(&mut old).await["answer"]["type"], "game");
+    let start = qiguo_rules::Position::start(qiguo_rules::Rules::default());
+    let first = start.legal_moves()[0];
+    let moved = serde_json::json!({
+        "req": 7,
+        "ask": Ask::Move { game: GameId(game.clone()), ply: 0, mv: first.to_string() },
+    });
+    old.send_text(moved.to_string()).await.unwrap();
+    let told = loop {
         let frame = raw_frame(&mut old).await;
-        if frame["type"] != "event" {
+        if frame["type"] == "event"
+            && frame["event"]["type"] == "your_turn"
+            && frame["event"]["game"] == game.as_str()
+        {
             break frame;
         }
     };
-    assert_eq!(refused["type"], "refused", "{refused}");
-    assert_eq!(refused["refusal"]["code"], "bad_frame", "{refused}");
-    assert_eq!(refused["closing"], false);
+    let fields: Vec<&String> = told["event"].as_object().unwrap().keys().collect();
+    assert_eq!(fields, ["game", "kingdom", "type"], "{told}");
+    assert_eq!(told["event"]["kingdom"], "qin", "{told}");
     old.send_text(r#"{"req":6,"ask":{"type":"games"}}"#.to_owned())
         .await
         .unwrap();
     assert_eq!(raw_reply(&mut old).await["answer"]["type"], "games");
-    // Version 11: refused, with both versions in the code it reads.
+    // Version 12: refused, with both versions in the code it reads.
     let mut older = qiguo_client::connect_unsigned(&url, &Trust::default())
         .await
         .unwrap();
     older
         .send_text(
-            r#"{"req":1,"ask":{"type":"hello","version":11,"identity":{"as":"new","name":"Older"}}}"#
+            r#"{"req":1,"ask":{"type":"hello","version":12,"identity":{"as":"new","name":"Older"}}}"#
                 .to_owned(),
         )
         .await
@@ -759,6 +771,80 @@ async fn a_client_of_the_version_before_is_served_in_its_shape_and_an_older_is_t
     assert_eq!(refused["closing"], true);
     assert_eq!(
         refused["refusal"],
-        serde_json::json!({"code": "version", "server": PROTOCOL_VERSION, "client": 11})
+        serde_json::json!({"code": "version", "server": PROTOCOL_VERSION, "client": 12})
     );
+}
+
+/// The next `your_turn` event on `client` (others passed by), within the patience: its game,
+/// kingdom, ply and whether it was told again.
+async fn next_turn(client: &mut Client) -> (GameId, Kingdom, u32, bool) {
+    tokio::time::timeout(PATIENCE, async {
+        loop {
+            if let Event::YourTurn {
+                game,
+                kingdom,
+                ply,
+                again,
+            } = client.next_event().await.unwrap()
+            {
+                return (game, kingdom, ply, again);
+            }
+        }
+    })
+    .await
+    .expect("a turn told within the patience")
+}
+
+/// A player's waiting turns are told again when they sign in, each named by its ply, so that
+/// a turn told while they had no connection is not lost and a client knows one it was told
+/// before; a game waiting for someone else is not told.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn waiting_turns_are_told_again_at_sign_in() {
+    let dir = TempDir::new("server-turns-again");
+    let lines = Lines::default();
+    let server = start(&sqlite(&dir), None, &lines).await;
+    let url = server.url();
+    let (mut ann, me) = newcomer(&url, "Ann").await;
+    // A game where Chu (an open seat) is to move: never Ann's turn.
+    let (others, _) = create(&mut ann, endgame(LIVE)).await;
+    // Ann's own game against six computers: Qin, hers, moves first.
+    let (id, _) = create(&mut ann, new_game(seats(0, Level::Random), LIVE)).await;
+    ann.close().await;
+
+    // Signed in again: told of her turn in her game, again, at ply 0.
+    let mut ann = returning(&url, &me).await;
+    assert_eq!(
+        next_turn(&mut ann).await,
+        (id.clone(), Kingdom::Qin, 0, true)
+    );
+    // At the table (a live game rests while nobody sits at it) she moves; the six computers
+    // answer and her next turn is told as it comes.
+    ann.ask(Ask::Open { game: id.clone() }).await.unwrap();
+    let start = qiguo_rules::Position::start(qiguo_rules::Rules::default());
+    let first = start.legal_moves()[0].to_string();
+    ann.ask(Ask::Move {
+        game: id.clone(),
+        ply: 0,
+        mv: first,
+    })
+    .await
+    .unwrap();
+    assert_eq!(
+        next_turn(&mut ann).await,
+        (id.clone(), Kingdom::Qin, 7, false)
+    );
+    ann.close().await;
+
+    // Away and back: the same turn, told again with the same ply.
+    let mut ann = returning(&url, &me).await;
+    assert_eq!(
+        next_turn(&mut ann).await,
+        (id.clone(), Kingdom::Qin, 7, true)
+    );
+    let Answer::Games { games } = ann.ask(Ask::Games {}).await.unwrap() else {
+        panic!()
+    };
+    assert_eq!(games.len(), 2, "{games:?}");
+    assert!(games.iter().any(|g| g.id == others && !g.your_turn));
+    ann.close().await;
 }

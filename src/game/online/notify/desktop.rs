@@ -7,7 +7,7 @@ use std::sync::mpsc::{SyncSender, TrySendError, sync_channel};
 
 use bevy::prelude::*;
 
-use super::Notification;
+use super::{Notification, TurnsTold};
 
 /// Notifications waiting for the thread at most; more are dropped.
 const WAITING: usize = 4;
@@ -18,9 +18,16 @@ pub(crate) struct Notifier {
     sender: Option<SyncSender<Notification>>,
     /// The thread could not be started: nothing more is tried.
     broken: bool,
+    /// The turns told: each once.
+    told: TurnsTold,
 }
 
 impl Notifier {
+    /// Notes turn `ply` of `game`: whether it is news (see [`TurnsTold`]).
+    pub(crate) fn first(&mut self, game: &qiguo_protocol::GameId, ply: u32) -> bool {
+        self.told.first(game, ply)
+    }
+
     /// Another game waits for the player's move: the desktop says so.
     pub(crate) fn your_turn_elsewhere(&mut self, words: impl FnOnce() -> Notification) {
         self.show(words());

@@ -8,7 +8,10 @@ mod desktop;
 #[cfg(target_arch = "wasm32")]
 pub(crate) mod page;
 
+use std::collections::HashMap;
+
 use bevy::prelude::*;
+use qiguo_protocol::GameId;
 use qiguo_rules::Kingdom;
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -62,5 +65,36 @@ pub(crate) fn your_turn(tr: Tr, kingdom: Kingdom, players: &str) -> Notification
             kingdom = tr.kingdom(kingdom),
             players = players
         ),
+    }
+}
+
+/// The turns told so far: each game's last, by its ply. The server tells a waiting turn again
+/// when the player signs in (one told while the connection was down is not lost), and a move
+/// and a sign-in that cross tell it twice: the player hears of each turn once.
+#[derive(Debug, Default)]
+pub(crate) struct TurnsTold(HashMap<GameId, u32>);
+
+impl TurnsTold {
+    /// Notes turn `ply` of `game`: whether it is news (not told before).
+    pub(crate) fn first(&mut self, game: &GameId, ply: u32) -> bool {
+        self.0.insert(game.clone(), ply) != Some(ply)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_turn_is_news_once() {
+        let mut told = TurnsTold::default();
+        let (g, h) = (GameId("g".into()), GameId("h".into()));
+        assert!(told.first(&g, 7));
+        assert!(!told.first(&g, 7), "told again at sign-in");
+        assert!(told.first(&h, 7), "another game's turn");
+        assert!(told.first(&g, 14), "the next round's turn");
+        assert!(!told.first(&g, 14));
+        // A turn taken back and come again is news again.
+        assert!(told.first(&g, 7));
     }
 }

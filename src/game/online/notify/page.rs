@@ -12,7 +12,7 @@ use bevy::log::debug;
 use bevy::prelude::*;
 use qiguo_protocol::{Event, GameId, SeatPlan};
 
-use super::{Notification, your_turn};
+use super::{Notification, TurnsTold, your_turn};
 use crate::browser::notify::{self, SubscribeError, Subscription};
 use crate::game::online::push::{DeviceSubscription, OnlinePush};
 use crate::game::online::shared::Online;
@@ -26,11 +26,19 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(Last, (keep_words, keep_subscribed));
 }
 
-/// Nothing to hold in a page: [`heard`] has said it already.
+/// In a page, only the turns told to the frames (for the game's own notice): [`heard`] has
+/// raised the notification already.
 #[derive(Resource, Default)]
-pub(crate) struct Notifier;
+pub(crate) struct Notifier {
+    told: TurnsTold,
+}
 
 impl Notifier {
+    /// Notes turn `ply` of `game`: whether it is news (see [`TurnsTold`]).
+    pub(crate) fn first(&mut self, game: &GameId, ply: u32) -> bool {
+        self.told.first(game, ply)
+    }
+
     /// Another game waits for the player's move. In a page the link has said so already, where
     /// the server's message arrived ([`heard`]): a tab in the background draws no frames, so no
     /// frame's system could. Nothing more to do here.
@@ -49,6 +57,8 @@ struct Words {
 
 thread_local! {
     static WORDS: RefCell<Words> = RefCell::new(Words::default());
+    /// The turns [`heard`] has told.
+    static TOLD: RefCell<TurnsTold> = RefCell::new(TurnsTold::default());
     /// The browser's answer to the last subscription asked.
     static SUBSCRIBED: RefCell<Option<Result<Subscription, SubscribeError>>> =
         const { RefCell::new(None) };
@@ -90,22 +100,35 @@ fn keep_words(online: Res<Online>, tr: Res<Tr>) {
 }
 
 /// An event just arrived from the server: a turn of the player's that they are not looking at
-/// is told through a notification (if the player allowed them).
+/// is told through a notification (if the player allowed them), once. A turn told again at
+/// sign-in began before this connection: it is news only to a player not looking at the page
+/// (one looking sees it in their list of games).
 pub(crate) fn heard(event: &Event) {
-    let Event::YourTurn { game, kingdom } = event else {
+    let Event::YourTurn {
+        game,
+        kingdom,
+        ply,
+        again,
+    } = event
+    else {
         return;
     };
+    if !TOLD.with_borrow_mut(|told| told.first(game, *ply)) {
+        debug!(ply, "a turn told before: no notification");
+        return;
+    }
     let hidden = notify::hidden();
     let words = WORDS.with_borrow(|words| {
         let on_board = words.board.as_ref() == Some(game);
-        (hidden || !on_board).then(|| {
+        let unseen = if *again { hidden } else { hidden || !on_board };
+        unseen.then(|| {
             let players = words.players.get(game).map_or("", String::as_str);
             your_turn(words.tr, *kingdom, players)
         })
     });
     match words {
         Some(words) => {
-            info!(hidden, "your move elsewhere: a notification");
+            info!(hidden, again, "your move elsewhere: a notification");
             notify::show(&words.summary, &words.body, YOUR_MOVE_TAG);
         }
         None => debug!("your move on the board: no notification"),
