@@ -247,12 +247,15 @@ fn main() -> ExitCode {
             ..Sprt::ONE_IN_SEVEN
         };
         let (results, verdict) = series.run_sequential(&sprt, selfplay::progress_bar);
-        (results, Some(verdict))
+        (results, Some((sprt, verdict)))
     } else {
         (series.run(selfplay::progress_bar), None)
     };
     if args.json {
-        println!("{}", Summary::of(&results, verdict).to_json());
+        println!(
+            "{}",
+            Summary::of(&results, verdict.map(|(_, v)| v)).to_json()
+        );
     } else {
         print!("{}", selfplay::report(&series, &results, verdict));
     }

@@ -718,7 +718,11 @@ impl Summary {
 
 /// The summary printed after a series: the measured seat, wins by level and by kingdom,
 /// victory types, capped games, lengths, and the sequential test's verdict if one ran.
-pub fn report(series: &Series, results: &[GameResult], sprt: Option<SprtVerdict>) -> String {
+pub fn report(
+    series: &Series,
+    results: &[GameResult],
+    sprt: Option<(Sprt, SprtVerdict)>,
+) -> String {
     let n = results.len().max(1) as f64;
     let mut out = String::new();
     let level_names: Vec<&str> = series.levels.iter().map(|l| l.name()).collect();
@@ -738,7 +742,7 @@ pub fn report(series: &Series, results: &[GameResult], sprt: Option<SprtVerdict>
         series.opening,
         series.max_plies
     ));
-    let summary = Summary::of(results, sprt);
+    let summary = Summary::of(results, sprt.map(|(_, verdict)| verdict));
     out.push_str(&format!(
         "measured seat ({}): {} wins  {:.1}%  (fair share 14.3%)\n",
         series.levels[0].name(),
@@ -800,24 +804,56 @@ pub fn report(series: &Series, results: &[GameResult], sprt: Option<SprtVerdict>
         lengths.iter().min().unwrap_or(&0),
         lengths.iter().max().unwrap_or(&0)
     ));
-    if let Some(verdict) = sprt {
-        let text = match verdict {
-            SprtVerdict::Stronger => "stronger: the measured seat wins clearly more than 1 in 7",
-            SprtVerdict::NotStronger => "not stronger: the measured seat wins about 1 in 7 or less",
-            SprtVerdict::Undecided | SprtVerdict::Continue => {
-                "undecided: every game was played without a decision"
-            }
-        };
-        out.push_str(&format!(
-            "sequential test (H0 1/7, H1 2/7, alpha = beta = 0.05): {text}\n"
-        ));
+    if let Some((test, verdict)) = sprt {
+        out.push_str(&sprt_line(&test, verdict));
     }
     out
+}
+
+/// The sequential test's line of a report: its hypotheses as run and its verdict.
+fn sprt_line(test: &Sprt, verdict: SprtVerdict) -> String {
+    let text = match verdict {
+        SprtVerdict::Stronger => format!(
+            "stronger: the measured seat wins about {:.1} % or more",
+            test.p1 * 100.0
+        ),
+        SprtVerdict::NotStronger => format!(
+            "not stronger: the measured seat wins about {:.1} % or less",
+            test.p0 * 100.0
+        ),
+        SprtVerdict::Undecided | SprtVerdict::Continue => {
+            "undecided: every game was played without a decision".to_owned()
+        }
+    };
+    format!(
+        "sequential test (H0 {:.1} %, H1 {:.1} %, alpha {}, beta {}): {text}\n",
+        test.p0 * 100.0,
+        test.p1 * 100.0,
+        test.alpha,
+        test.beta
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_sequential_line_names_the_hypotheses_as_run() {
+        let test = Sprt {
+            p1: 0.18,
+            ..Sprt::ONE_IN_SEVEN
+        };
+        assert_eq!(
+            sprt_line(&test, SprtVerdict::NotStronger),
+            "sequential test (H0 14.3 %, H1 18.0 %, alpha 0.05, beta 0.05): not stronger: \
+             the measured seat wins about 14.3 % or less\n"
+        );
+        assert!(
+            sprt_line(&Sprt::ONE_IN_SEVEN, SprtVerdict::Stronger)
+                .contains("H1 28.6 %, alpha 0.05, beta 0.05): stronger: the measured seat wins about 28.6 % or more")
+        );
+    }
     use qiguo_rules::{PieceKind, Preset};
 
     fn series(games: u32, levels: [Level; 7]) -> Series {
