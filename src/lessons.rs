@@ -261,7 +261,11 @@ impl Lesson {
         let puzzles = parsed
             .puzzles
             .iter()
-            .map(|topic| topic.parse().map_err(error))
+            .map(|topic| {
+                topic
+                    .parse()
+                    .map_err(|e: qiguo_ai::puzzles::UnknownTopic| error(e.to_string()))
+            })
             .collect::<Result<_, LessonError>>()?;
         let lesson = Lesson {
             id: parsed.id,

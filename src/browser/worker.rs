@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
 
 use bevy::log::{error, warn};
-use qiguo_ai::job::{JudgeDone, JudgeJob, ReviewDone, ReviewJob, SearchDone, SearchJob};
+use qiguo_ai::job::{JobError, JudgeDone, JudgeJob, ReviewDone, ReviewJob, SearchDone, SearchJob};
 use qiguo_ai::review::GameReview;
 use qiguo_ai::{Level, Limits, SearchResult};
 use qiguo_rules::{Game, PlayerInfo, Record};
@@ -253,17 +253,8 @@ impl ReviewPosted {
     }
 
     /// The review once the worker has answered (or why there is none).
-    pub(crate) fn take(&mut self) -> Option<Result<GameReview, String>> {
-        let done = ReviewDone::from_json(&self.0.take()?)
-            .map_err(|e| format!("the review worker's answer could not be read: {e}"));
-        Some(match done {
-            Ok(ReviewDone {
-                review: Some(review),
-                ..
-            }) => Ok(review),
-            Ok(ReviewDone { error, .. }) => Err(error.unwrap_or_default()),
-            Err(why) => Err(why),
-        })
+    pub(crate) fn take(&mut self) -> Option<Result<GameReview, JobError>> {
+        Some(ReviewDone::read(&self.0.take()?))
     }
 }
 
@@ -298,16 +289,7 @@ impl JudgePosted {
     }
 
     /// The mover's chance after the move once the worker has answered (or why there is none).
-    pub(crate) fn take(&mut self) -> Option<Result<f64, String>> {
-        let done = JudgeDone::from_json(&self.0.take()?)
-            .map_err(|e| format!("the judge worker's answer could not be read: {e}"));
-        Some(match done {
-            Ok(JudgeDone {
-                chance: Some(chance),
-                ..
-            }) => Ok(chance),
-            Ok(JudgeDone { error, .. }) => Err(error.unwrap_or_default()),
-            Err(why) => Err(why),
-        })
+    pub(crate) fn take(&mut self) -> Option<Result<f64, JobError>> {
+        Some(JudgeDone::read(&self.0.take()?))
     }
 }

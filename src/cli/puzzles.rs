@@ -13,7 +13,7 @@ use qiguo_ai::puzzles::{self, Mined, PUZZLE_NODES, SCAN_NODES};
 use qiguo_ai::review::{REVIEW_NODES, review};
 use qiguo_rules::{Point, Position, Record, SIZE, notation};
 
-use crate::puzzles::{self as qiguo_puzzles, Asked, Puzzle, Solver};
+use crate::puzzles::{self as qiguo_puzzles, Asked, Puzzle, PuzzleError, Solver};
 use crate::settings::{ConfigDir, Settings};
 
 use crate::cli::{ArgError, ToolError};
@@ -149,21 +149,73 @@ impl Kept {
         }
     }
 
-    fn save(self, solver: Solver) -> Result<(), String> {
-        match self {
+    fn save(self, solver: Solver) -> Result<(), PlayError> {
+        let (path, written) = match self {
             Kept::File(path) => {
                 let text = serde_json::to_string(&solver).expect("a solver serializes");
-                crate::saves::write_atomically(&path, text.as_bytes())
-                    .map_err(|e| format!("{}: {e}", path.display()))
+                let written = crate::saves::write_atomically(&path, text.as_bytes());
+                (path, written)
             }
             Kept::Settings(dir, mut settings) => {
                 settings.puzzles = solver;
-                dir.save(&settings)
-                    .map_err(|e| format!("{}: {e}", dir.file().display()))
+                (dir.file(), dir.save(&settings))
             }
-            Kept::Nowhere => Ok(()),
-        }
+            Kept::Nowhere => return Ok(()),
+        };
+        written.map_err(|why| PlayError::Keep {
+            path: path.display().to_string(),
+            why,
+        })
     }
+}
+
+/// Why `qiguo puzzles play` stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// The puzzles' file cannot be read.
+    #[error("{path}: {why}")]
+    Read {
+        /// The file.
+        path: String,
+        /// The system's reason.
+        why: std::io::Error,
+    },
+    /// The puzzles' file holds no puzzles that can be played.
+    #[error("{path}: {why}")]
+    Puzzles {
+        /// The file.
+        path: String,
+        /// What is wrong with them.
+        why: PuzzleError,
+    },
+    /// No puzzle of the name asked for is among them.
+    #[error("no puzzle called {name} in {among}")]
+    NoSuchPuzzle {
+        /// The name asked for.
+        name: String,
+        /// Where it was looked for.
+        among: String,
+    },
+    /// There are no puzzles at all.
+    #[error("no puzzles in {among}")]
+    NoPuzzles {
+        /// Where they were looked for.
+        among: String,
+    },
+    /// The puzzle chosen cannot be set up.
+    #[error(transparent)]
+    Unplayable(#[from] PuzzleError),
+    /// The terminal could not be read or written.
+    #[error("the terminal: {0}")]
+    Terminal(#[from] std::io::Error),
+    /// The solver's rating could not be kept.
+    #[error("cannot keep the puzzle rating in {path}: {why}")]
+    Keep {
+        /// The file.
+        path: String,
+        /// The system's reason.
+        why: std::io::Error,
+    },
 }
 
 /// `play`, reading the answer from `input` and writing to `out`.
@@ -173,14 +225,15 @@ pub fn play(
     keep: Option<&Path>,
     input: &mut impl BufRead,
     out: &mut impl Write,
-) -> Result<(), String> {
+) -> Result<(), PlayError> {
     let from_file;
     let (all, source): (&[Puzzle], String) = match file {
         Some(file) => {
-            let text =
-                std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-            from_file =
-                qiguo_puzzles::read(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+            let path = || file.display().to_string();
+            let text = std::fs::read_to_string(file)
+                .map_err(|why| PlayError::Read { path: path(), why })?;
+            from_file = qiguo_puzzles::read(&text)
+                .map_err(|why| PlayError::Puzzles { path: path(), why })?;
             (&from_file, file.display().to_string())
         }
         None => (qiguo_puzzles::built_in(), "the game's puzzles".to_owned()),
@@ -190,8 +243,13 @@ pub fn play(
         Some(asked) => asked
             .find(all, qiguo_puzzles::today())
             .ok_or_else(|| match asked {
-                Asked::Named(name) => format!("no puzzle called {name} in {source}"),
-                Asked::Daily => format!("no puzzles in {source}"),
+                Asked::Named(name) => PlayError::NoSuchPuzzle {
+                    name: name.clone(),
+                    among: source.clone(),
+                },
+                Asked::Daily => PlayError::NoPuzzles {
+                    among: source.clone(),
+                },
             })?,
         None => {
             let untried: Vec<&Puzzle> = all.iter().filter(|p| !solver.has_tried(p)).collect();
@@ -202,9 +260,8 @@ pub fn play(
             puzzle
         }
     };
-    let pos = qiguo_puzzles::position_of(puzzle).map_err(|e| e.to_string())?;
+    let pos = qiguo_puzzles::position_of(puzzle)?;
     let write = |out: &mut dyn Write, text: String| out.write_all(text.as_bytes());
-    let io = |e: std::io::Error| e.to_string();
     write(
         out,
         format!(
@@ -215,13 +272,12 @@ pub fn play(
             pos.to_move().title(),
             puzzle.rating,
         ),
-    )
-    .map_err(io)?;
+    )?;
     let solved = loop {
-        write(out, "> ".to_owned()).map_err(io)?;
-        out.flush().map_err(io)?;
+        write(out, "> ".to_owned())?;
+        out.flush()?;
         let mut line = String::new();
-        if input.read_line(&mut line).map_err(io)? == 0 {
+        if input.read_line(&mut line)? == 0 {
             break false;
         }
         let line = line.trim();
@@ -239,8 +295,7 @@ pub fn play(
                     "the stone to move stands on {from} ({})\n",
                     puzzle.theme.name()
                 ),
-            )
-            .map_err(io)?;
+            )?;
             continue;
         }
         match notation::parse_move(line) {
@@ -252,9 +307,9 @@ pub fn play(
                     .play(mv)
                     .err()
                     .map_or_else(String::new, |e| e.to_string());
-                write(out, format!("{mv} cannot be played: {why}\n")).map_err(io)?;
+                write(out, format!("{mv} cannot be played: {why}\n"))?;
             }
-            Err(e) => write(out, format!("not a move: {e}\n")).map_err(io)?,
+            Err(e) => write(out, format!("not a move: {e}\n"))?,
         }
     };
     let verdict = if solved {
@@ -275,6 +330,6 @@ pub fn play(
         let (before, after) = solver.first_try(puzzle, solved);
         format!("Your puzzle rating: {} → {}", before.shown(), after.shown())
     };
-    write(out, format!("{verdict} {rated}\n")).map_err(io)?;
+    write(out, format!("{verdict} {rated}\n"))?;
     kept.save(solver)
 }

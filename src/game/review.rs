@@ -101,7 +101,7 @@ fn review_here(
             }
             Some(Err(why)) => {
                 reviewed.job = None;
-                reviewed.status = ReviewShown::Failed(why);
+                reviewed.status = ReviewShown::Failed(why.to_string());
             }
             None => {
                 if reviewed.status != (ReviewShown::Making { done, of }) {
@@ -142,6 +142,7 @@ mod local {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::{Arc, Mutex, PoisonError};
 
+    use qiguo_ai::job::JobError;
     use qiguo_ai::review::{GameReview, REVIEW_NODES, Reviewer};
     use qiguo_rules::Game;
 
@@ -191,7 +192,7 @@ mod local {
         }
 
         /// The review, once made.
-        pub(super) fn take(&mut self) -> Option<Result<GameReview, String>> {
+        pub(super) fn take(&mut self) -> Option<Result<GameReview, JobError>> {
             self.made
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
@@ -211,6 +212,7 @@ mod local {
 /// the page keeps drawing; it says nothing of its progress until it is done.
 #[cfg(target_arch = "wasm32")]
 mod local {
+    use qiguo_ai::job::JobError;
     use qiguo_ai::review::{GameReview, REVIEW_NODES};
     use qiguo_rules::Game;
 
@@ -236,7 +238,7 @@ mod local {
             (0, self.of)
         }
 
-        pub(super) fn take(&mut self) -> Option<Result<GameReview, String>> {
+        pub(super) fn take(&mut self) -> Option<Result<GameReview, JobError>> {
             self.posted.take()
         }
     }

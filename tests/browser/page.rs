@@ -766,9 +766,12 @@ impl Browser {
         result
     }
 
-    /// From now on the page's own notifications are recorded in `window.notified` ([title,
-    /// body] pairs) instead of shown, and those of its service worker allowed, as by a browser
-    /// whose player allowed them: headless Chromium has no one to ask.
+    /// From now on the notifications the page asks for, by itself or through its service
+    /// worker's registration, are recorded in `window.notified` ([title, body] pairs) instead
+    /// of shown, and those its service worker shows of itself (a push) allowed, as by a browser
+    /// whose player allowed them: headless Chromium has no one to ask. What the page asks is
+    /// the game's to answer for; whether headless Chromium then lists a notification shown
+    /// through the registration is not (a stressed run found the page asking and none listed).
     pub async fn record_notifications(&mut self) {
         self.call_browser(
             "Browser.grantPermissions",
@@ -779,12 +782,16 @@ impl Browser {
             window.Notification = class { \
               constructor(title, options) { window.notified.push([title, options && options.body]); } \
               static get permission() { return 'granted'; } \
-              static requestPermission() { return Promise.resolve('granted'); } };";
+              static requestPermission() { return Promise.resolve('granted'); } }; \
+            if (window.ServiceWorkerRegistration) { \
+              ServiceWorkerRegistration.prototype.showNotification = function (title, options) { \
+                window.notified.push([title, options && options.body]); \
+                return Promise.resolve(); }; }";
         self.before_each_page(script).await;
     }
 
-    /// The notifications recorded so far (see [`Browser::record_notifications`]), and those
-    /// the service worker shows.
+    /// The notifications the page asked for so far (see [`Browser::record_notifications`]),
+    /// and those its service worker shows of itself.
     pub async fn notified(&mut self) -> Vec<(String, String)> {
         let shown = self.eval("JSON.stringify(window.notified || [])").await;
         let mut all: Vec<(String, String)> =

@@ -129,6 +129,34 @@ impl SearchDone {
     }
 }
 
+/// Why a review or a move's judgement made off the thread that draws (on a thread of its own,
+/// or in a page's Web Worker) brought no answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JobError {
+    /// The searcher refused the job: its game could not be replayed, or the move judged cannot
+    /// be read or played there (what it said).
+    Refused(String),
+    /// The searcher's answer could not be read (what the reader said).
+    Unreadable(String),
+    /// No thread or worker could be started for it.
+    NoRoom,
+    /// The thread or worker ended without an answer.
+    Ended,
+}
+
+impl std::fmt::Display for JobError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            JobError::Refused(why) => f.write_str(why),
+            JobError::Unreadable(why) => write!(f, "the answer could not be read: {why}"),
+            JobError::NoRoom => f.write_str("no thread or worker could be started for it"),
+            JobError::Ended => f.write_str("the search ended without an answer"),
+        }
+    }
+}
+
+impl std::error::Error for JobError {}
+
 /// A game's review asked for (a page's worker reviews a game played at its screen): the game
 /// as its record, and the positions searched for each position.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -194,6 +222,13 @@ impl ReviewDone {
     /// An answer from JSON.
     pub fn from_json(text: &str) -> Result<ReviewDone, serde_json::Error> {
         serde_json::from_str(text)
+    }
+
+    /// The review an answer (as JSON) carries, or why there is none.
+    pub fn read(text: &str) -> Result<crate::review::GameReview, JobError> {
+        let done = ReviewDone::from_json(text).map_err(|e| JobError::Unreadable(e.to_string()))?;
+        done.review
+            .ok_or_else(|| JobError::Refused(done.error.unwrap_or_default()))
     }
 }
 
@@ -268,6 +303,13 @@ impl JudgeDone {
     /// An answer from JSON.
     pub fn from_json(text: &str) -> Result<JudgeDone, serde_json::Error> {
         serde_json::from_str(text)
+    }
+
+    /// The chance an answer (as JSON) carries, or why there is none.
+    pub fn read(text: &str) -> Result<f64, JobError> {
+        let done = JudgeDone::from_json(text).map_err(|e| JobError::Unreadable(e.to_string()))?;
+        done.chance
+            .ok_or_else(|| JobError::Refused(done.error.unwrap_or_default()))
     }
 }
 
@@ -349,7 +391,17 @@ mod tests {
         }
         .run();
         assert_eq!(unplayable.chance, None);
-        assert!(unplayable.error.unwrap().contains("j10j11"));
+        assert!(unplayable.error.as_ref().unwrap().contains("j10j11"));
+        // Read by the asker: the chance, or why not, as an error it can match.
+        assert_eq!(JudgeDone::read(&done.to_json()), Ok(done.chance.unwrap()));
+        match JudgeDone::read(&unplayable.to_json()) {
+            Err(JobError::Refused(why)) => assert!(why.contains("j10j11"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            JudgeDone::read("{\"id\": 8"),
+            Err(JobError::Unreadable(_))
+        ));
         let unreadable = JudgeJob {
             mv: "nonsense".to_owned(),
             ..job

@@ -200,11 +200,23 @@ pub enum Topic {
     Piece(PieceKind),
 }
 
+/// A word that names neither a puzzle's theme nor a piece (the word).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownTopic(pub String);
+
+impl std::fmt::Display for UnknownTopic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` is neither a puzzle's theme nor a piece", self.0)
+    }
+}
+
+impl std::error::Error for UnknownTopic {}
+
 impl std::str::FromStr for Topic {
-    type Err = String;
+    type Err = UnknownTopic;
 
     /// A theme's name (`cannon-screen`) or a piece's (`cannon`).
-    fn from_str(text: &str) -> Result<Topic, String> {
+    fn from_str(text: &str) -> Result<Topic, UnknownTopic> {
         Theme::ALL
             .into_iter()
             .find(|t| t.name() == text)
@@ -215,7 +227,7 @@ impl std::str::FromStr for Topic {
                     .find(|&k| piece_name(k) == text)
                     .map(Topic::Piece)
             })
-            .ok_or_else(|| format!("`{text}` is neither a puzzle's theme nor a piece"))
+            .ok_or_else(|| UnknownTopic(text.to_owned()))
     }
 }
 
@@ -404,7 +416,14 @@ mod tests {
         assert!(puzzle.is_about("chancellor".parse().unwrap()));
         assert!(puzzle.is_about("general-hunt".parse().unwrap()));
         assert!(!puzzle.is_about("cannon".parse().unwrap()));
-        assert!("castle".parse::<Topic>().is_err());
+        assert_eq!(
+            "castle".parse::<Topic>(),
+            Err(UnknownTopic("castle".to_owned()))
+        );
+        assert_eq!(
+            UnknownTopic("castle".to_owned()).to_string(),
+            "`castle` is neither a puzzle's theme nor a piece"
+        );
     }
 
     #[test]

@@ -82,27 +82,57 @@ fn settings(args: &Args, start: &SearchParams) -> serde_json::Value {
     })
 }
 
+/// Why an earlier run's file cannot be taken up.
+#[derive(Debug, thiserror::Error)]
+enum EarlierError {
+    /// Its constants are not the search's (or out of their ranges).
+    #[error(transparent)]
+    Params(#[from] weights::WeightsError),
+    /// It cannot be read.
+    #[error("{path}: {why}")]
+    Read { path: String, why: std::io::Error },
+    /// It is not JSON.
+    #[error("{path}: {why}")]
+    NotJson {
+        path: String,
+        why: serde_json::Error,
+    },
+    /// It holds a run of other settings.
+    #[error("{path} holds a run of other settings ({settings}); give another --out")]
+    OtherSettings { path: String, settings: String },
+    /// It holds no run's state, or one of other constants.
+    #[error("{path}: no run's state of these constants ({why})")]
+    NoState { path: String, why: String },
+}
+
 /// The state kept in `path` by an earlier run of the same settings, if any.
-fn earlier(path: &Path, settings: &serde_json::Value) -> Result<Option<State>, String> {
+fn earlier(path: &Path, settings: &serde_json::Value) -> Result<Option<State>, EarlierError> {
     if !path.exists() {
         return Ok(None);
     }
-    weights::read_params(path).map_err(|e| e.to_string())?;
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    weights::read_params(path)?;
+    let shown = || path.display().to_string();
+    let text =
+        std::fs::read_to_string(path).map_err(|why| EarlierError::Read { path: shown(), why })?;
     let file: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        serde_json::from_str(&text).map_err(|why| EarlierError::NotJson { path: shown(), why })?;
     let tuned = &file["tuned"];
     if tuned["settings"] != *settings {
-        return Err(format!(
-            "{} holds a run of other settings ({}); give another --out",
-            path.display(),
-            tuned["settings"]
-        ));
+        return Err(EarlierError::OtherSettings {
+            path: shown(),
+            settings: tuned["settings"].to_string(),
+        });
     }
-    let state: State = serde_json::from_value(tuned["state"].clone())
-        .map_err(|e| format!("{}: no run's state ({e})", path.display()))?;
+    let state: State =
+        serde_json::from_value(tuned["state"].clone()).map_err(|e| EarlierError::NoState {
+            path: shown(),
+            why: e.to_string(),
+        })?;
     if state.theta.len() != COUNT {
-        return Err(format!("{}: a state of other constants", path.display()));
+        return Err(EarlierError::NoState {
+            path: shown(),
+            why: format!("{} constants, not {COUNT}", state.theta.len()),
+        });
     }
     Ok(Some(state))
 }

@@ -310,7 +310,11 @@ fn one(ui: &mut egui::Ui, tr: Tr, evening: &EveningView, clubs: &OnlineClubs, as
                     Ok(place) => {
                         Notice::done(tr!(tr, "online-evening-calendar-saved", file = place))
                     }
-                    Err(why) => Notice::error(tr!(tr, "online-evening-calendar-failed", why = why)),
+                    Err(why) => Notice::error(tr!(
+                        tr,
+                        "online-evening-calendar-failed",
+                        why = why.to_string()
+                    )),
                 });
             }
             let organises = clubs
@@ -433,23 +437,48 @@ fn new_evening(
 
 /// A calendar file offered to the player: where it went, or why not.
 mod calendar {
+    /// Why a calendar file was not offered.
+    #[derive(Debug, thiserror::Error)]
+    pub(super) enum NotOffered {
+        /// The page could not hand it to the browser.
+        #[cfg(target_arch = "wasm32")]
+        #[error(transparent)]
+        Download(#[from] crate::browser::files::FileError),
+        /// There is no home folder to write it in.
+        #[cfg(not(target_arch = "wasm32"))]
+        #[error("no home folder")]
+        NoHome,
+        /// It could not be written.
+        #[cfg(not(target_arch = "wasm32"))]
+        #[error("{path}: {why}")]
+        Write {
+            /// The file.
+            path: String,
+            /// The system's reason.
+            why: std::io::Error,
+        },
+    }
+
     /// In a page: downloaded (the browser says where).
     #[cfg(target_arch = "wasm32")]
-    pub(super) fn offer(name: &str, text: &str) -> Result<String, String> {
-        crate::browser::files::download(name, text).map_err(|e| e.to_string())?;
+    pub(super) fn offer(name: &str, text: &str) -> Result<String, NotOffered> {
+        crate::browser::files::download(name, text)?;
         Ok(name.to_owned())
     }
 
     /// On the desktop: written to the downloads folder (else the home folder).
     #[cfg(not(target_arch = "wasm32"))]
-    pub(super) fn offer(name: &str, text: &str) -> Result<String, String> {
-        let dirs = directories::UserDirs::new().ok_or("no home folder")?;
+    pub(super) fn offer(name: &str, text: &str) -> Result<String, NotOffered> {
+        let dirs = directories::UserDirs::new().ok_or(NotOffered::NoHome)?;
         let folder = dirs
             .download_dir()
             .unwrap_or_else(|| dirs.home_dir())
             .to_path_buf();
         let path = folder.join(name);
-        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(&path, text).map_err(|why| NotOffered::Write {
+            path: path.display().to_string(),
+            why,
+        })?;
         Ok(path.display().to_string())
     }
 }

@@ -4,6 +4,7 @@
 //! own; in a page a Web Worker of its own (`crate::browser::worker`). Either way the game is
 //! woken when the answer is ready, and a judgement no longer wanted is dropped.
 
+use qiguo_ai::job::JobError;
 use qiguo_ai::review::REVIEW_NODES;
 use qiguo_rules::{Game, Move};
 
@@ -18,7 +19,7 @@ impl Judging {
     }
 
     /// The mover's chance after the move (0 to 1), or why it could not be judged, once ready.
-    pub(crate) fn take(&mut self) -> Option<Result<f64, String>> {
+    pub(crate) fn take(&mut self) -> Option<Result<f64, JobError>> {
         self.0.take()
     }
 }
@@ -28,11 +29,12 @@ mod room {
     use std::sync::Mutex;
     use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
+    use qiguo_ai::job::JobError;
     use qiguo_rules::{Game, Move};
 
     /// A thread of its own, answering once on a channel (behind a lock only so that a
     /// resource may hold it: it is read through `&mut`).
-    pub(super) struct Room(Mutex<Receiver<Result<f64, String>>>);
+    pub(super) struct Room(Mutex<Receiver<Result<f64, JobError>>>);
 
     impl Room {
         pub(super) fn start(
@@ -47,7 +49,7 @@ mod room {
                 .name("judging a move".into())
                 .spawn(move || {
                     let judged = qiguo_ai::review::chance_after(&pos, mv, nodes)
-                        .ok_or_else(|| format!("{mv} cannot be played there"));
+                        .ok_or_else(|| JobError::Refused(format!("{mv} cannot be played there")));
                     // Nobody listens once the judgement is no longer wanted.
                     let _ = tell.send(judged);
                     if let Some(wake) = wake {
@@ -56,13 +58,14 @@ mod room {
                 });
             if let Err(e) = started {
                 let (tell, answer) = channel();
-                let _ = tell.send(Err(format!("no thread to judge it on: {e}")));
+                bevy::log::warn!("no thread to judge a move on: {e}");
+                let _ = tell.send(Err(JobError::NoRoom));
                 return Room(Mutex::new(answer));
             }
             Room(Mutex::new(answer))
         }
 
-        pub(super) fn take(&mut self) -> Option<Result<f64, String>> {
+        pub(super) fn take(&mut self) -> Option<Result<f64, JobError>> {
             let answer = self
                 .0
                 .get_mut()
@@ -70,7 +73,7 @@ mod room {
             match answer.try_recv() {
                 Ok(judged) => Some(judged),
                 Err(TryRecvError::Empty) => None,
-                Err(TryRecvError::Disconnected) => Some(Err("the judging thread ended".into())),
+                Err(TryRecvError::Disconnected) => Some(Err(JobError::Ended)),
             }
         }
     }
@@ -78,6 +81,7 @@ mod room {
 
 #[cfg(target_arch = "wasm32")]
 mod room {
+    use qiguo_ai::job::JobError;
     use qiguo_rules::{Game, Move};
 
     use crate::browser::worker::JudgePosted;
@@ -85,7 +89,7 @@ mod room {
     /// A worker of its own, or why none could be started.
     pub(super) enum Room {
         Posted(JudgePosted),
-        Failed(Option<String>),
+        Failed(Option<JobError>),
     }
 
     impl Room {
@@ -98,11 +102,11 @@ mod room {
             let wake = wake.unwrap_or_else(|| std::sync::Arc::new(|| {}));
             match JudgePosted::start(before, mv, nodes, wake) {
                 Some(posted) => Room::Posted(posted),
-                None => Room::Failed(Some("no worker to judge it in".into())),
+                None => Room::Failed(Some(JobError::NoRoom)),
             }
         }
 
-        pub(super) fn take(&mut self) -> Option<Result<f64, String>> {
+        pub(super) fn take(&mut self) -> Option<Result<f64, JobError>> {
             match self {
                 Room::Posted(posted) => posted.take(),
                 Room::Failed(why) => why.take().map(Err),

@@ -773,8 +773,8 @@ fn start_puzzles(
                     notices.write(Notice::error_message("puzzle-none"));
                     continue;
                 }
-                Err(name) => {
-                    warn!("no puzzle called {name}");
+                Err(asked) => {
+                    warn!("no puzzle asked for ({asked:?}) is among the game's");
                     notices.write(Notice::error_message("puzzle-unknown"));
                     continue;
                 }

@@ -139,21 +139,15 @@ pub(super) fn ask_at_launch(
 }
 
 /// The first puzzle of a request, on day `day`, for `solver`: the one asked for, else the
-/// solver's next among `pool`; `Err` names a puzzle asked for that is not there.
-pub(super) fn first_of<'a>(
-    asked: Option<&Asked>,
+/// solver's next among `pool`; `Err` is what was asked for where it is not there.
+pub(super) fn first_of<'a, 'b>(
+    asked: Option<&'b Asked>,
     pool: &[&'a Puzzle],
     solver: &Solver,
     day: u64,
-) -> Result<Option<&'a Puzzle>, String> {
+) -> Result<Option<&'a Puzzle>, &'b Asked> {
     match asked {
-        Some(asked) => asked
-            .find(puzzles::built_in(), day)
-            .map(Some)
-            .ok_or_else(|| match asked {
-                Asked::Named(name) => name.clone(),
-                Asked::Daily => String::new(),
-            }),
+        Some(asked) => asked.find(puzzles::built_in(), day).map(Some).ok_or(asked),
         None => Ok(solver.next(pool)),
     }
 }
