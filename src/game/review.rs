@@ -13,10 +13,15 @@ use qiguo_ai::review::GameReview;
 
 use crate::game::frames::Waker;
 use crate::game::state::{Match, SeatAuthority, Turn};
+use crate::game::tools::screenshot::hold_while;
 
 pub(crate) fn plugin(app: &mut App) {
     app.init_resource::<Reviewed>()
         .add_systems(Update, (forget_another_game, review_here).chain());
+    // A game over is in its review (`--report` shows it): being made, a picture waits for it.
+    hold_while::<Reviewed>(app, "review", |r| {
+        matches!(r.status, ReviewShown::Making { .. })
+    });
 }
 
 /// The review of the game on the board, and the turn (game and move count) it is for.

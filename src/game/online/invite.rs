@@ -19,6 +19,7 @@ use qiguo_rules::Kingdom;
 use super::shared::{Online, OnlineCommand, OnlineRequested, Status};
 use super::ui::OnlineForm;
 use crate::game::state::Notice;
+use crate::game::tools::screenshot::hold_while;
 use crate::game::widgets::{UiSystems, WithinTheScreen, centred_dialog};
 use crate::i18n::Tr;
 use crate::tr;
@@ -151,6 +152,8 @@ impl Invited {
 }
 
 pub(super) fn plugin(app: &mut App) {
+    // A picture of a link opened at launch (`--join`) waits for the game on the board.
+    hold_while::<Invited>(app, "invitation", |i| i.pending().is_some());
     app.init_resource::<Invited>().add_systems(
         Update,
         (

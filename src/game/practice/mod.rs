@@ -42,10 +42,14 @@ use crate::game::state::{
     NewGameRequested, Notice, SeatAuthority,
 };
 use crate::game::telling::Announced;
+use crate::game::tools::screenshot::hold_while;
 use crate::i18n::Tr;
 use crate::tr;
 
 pub(crate) fn plugin(app: &mut App) {
+    // A picture of a practice or of puzzles asked for at launch waits for their first question.
+    hold_while::<PracticeAtLaunch>(app, "practice", |_| true);
+    hold_while::<puzzles::PuzzleAtLaunch>(app, "puzzle", |_| true);
     app.add_plugins(puzzles::plugin)
         .init_resource::<Practice>()
         .add_message::<PracticeCommand>()

@@ -16,9 +16,41 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 use crate::game::tools::perf::{BenchFrames, FramesTimed};
 
 pub(crate) fn plugin(app: &mut App) {
-    app.add_systems(
+    app.init_resource::<ScreenshotHolds>().add_systems(
         Last,
         take_screenshot.run_if(resource_exists::<ScreenshotRequest>),
+    );
+}
+
+/// What the picture still waits for, each hold named by the feature that keeps it (a game's
+/// review being made, a practice's or a puzzle's first question, a link being followed): a
+/// feature says when it is ready through [`hold_while`], so the picture reads none of the
+/// features' resources and this low room imports none of them.
+#[derive(Resource, Default, Debug)]
+pub(crate) struct ScreenshotHolds(std::collections::BTreeSet<&'static str>);
+
+impl ScreenshotHolds {
+    /// `who` holds the picture, or lets it go.
+    fn set(&mut self, who: &'static str, holding: bool) {
+        if holding {
+            self.0.insert(who);
+        } else {
+            self.0.remove(who);
+        }
+    }
+}
+
+/// Holds the picture, under `who`, in the frames where resource `R` is there and `holding`
+/// says so of it (a feature's plugin calls this for what its first picture needs).
+pub(crate) fn hold_while<R: Resource>(app: &mut App, who: &'static str, holding: fn(&R) -> bool) {
+    app.add_systems(
+        Update,
+        (move |kept: Option<Res<R>>, holds: Option<ResMut<ScreenshotHolds>>| {
+            if let Some(mut holds) = holds {
+                holds.set(who, kept.is_some_and(|kept| holding(&kept)));
+            }
+        })
+        .run_if(resource_exists::<ScreenshotRequest>),
     );
 }
 
@@ -51,10 +83,7 @@ fn take_screenshot(
     bench: Option<Res<BenchFrames>>,
     timed: Option<Res<FramesTimed>>,
     wood: Option<Res<crate::game::board::SharperWood>>,
-    reviewed: Option<Res<crate::game::review::Reviewed>>,
-    practice: Option<Res<crate::game::practice::PracticeAtLaunch>>,
-    puzzle: Option<Res<crate::game::practice::puzzles::PuzzleAtLaunch>>,
-    invited: Option<Res<crate::game::online::invite::Invited>>,
+    holds: Res<ScreenshotHolds>,
     mut ready_since: Local<Option<u32>>,
     mut taken: Local<bool>,
     mut exit: MessageWriter<AppExit>,
@@ -66,17 +95,11 @@ fn take_screenshot(
     }
     // The board's top and the table in their whole textures, too (drawn over the first frames).
     let wood_drawn = wood.is_none_or(|wood| wood.done());
-    // A game over is in its review (`--report` shows it): being made, it is waited for.
-    let reviewing = reviewed
-        .is_some_and(|r| matches!(r.status, crate::game::review::ReviewShown::Making { .. }));
     if *taken
         || frames.0 < SETTLE_FRAMES
         || (bench.is_some() && timed.is_none())
         || !wood_drawn
-        || reviewing
-        || practice.is_some()
-        || puzzle.is_some()
-        || invited.is_some_and(|i| i.pending().is_some())
+        || !holds.0.is_empty()
     {
         *ready_since = None;
         return;
