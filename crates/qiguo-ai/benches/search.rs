@@ -2,12 +2,17 @@
 //! crowded midgame of the `classic` preset — once with the level's time per move (as in the
 //! game window) and once with its node budget (as in `qiguo-selfplay --nodes`) — and the time
 //! depth 3 takes at the start; then Hard on one thread and on every core (lazy SMP): positions
-//! per second of all threads within its time, and the time to complete depth 3. Run with
+//! per second of all threads within its time, and the time to complete depth 3; then Hard with
+//! a network's correction of 8, 16 and 32 hidden units ([`qiguo_ai::net`], weights drawn at
+//! random: the speed does not depend on them) against none, at its node budget. Run with
 //! `cargo bench -p qiguo-ai`.
 
+use std::sync::Arc;
 use std::time::Duration;
 
+use qiguo_ai::net::{FEATURES, Net};
 use qiguo_ai::{Engine, Level, LevelSearch, Limits, SearchResult, TableSize, available_threads};
+use qiguo_rules::random::SplitMix64;
 use qiguo_rules::{Position, Preset, Rules};
 use qiguo_testkit::CROWDED_MIDGAME;
 
@@ -108,4 +113,42 @@ fn main() {
             }
         }
     }
+    println!();
+    println!(
+        "{:<8} {:<7} {:<12} {:>10} {:>9} {:>10} {:>6}",
+        "position", "network", "budget", "nodes", "seconds", "nodes/s", "depth"
+    );
+    for (case, pos) in &cases {
+        for hidden in [0, 8, 16, 32] {
+            let mut engine = Engine::new(TableSize::entries_log2(20));
+            if hidden > 0 {
+                engine.set_net(Some(Arc::new(some_net(hidden))));
+            }
+            let limits = Limits {
+                nodes: Some(Level::Hard.nodes()),
+                ..Limits::default()
+            };
+            let r = engine.search(pos, Level::Hard, &limits, 1).expect("a move");
+            let name = if hidden == 0 {
+                "none".to_owned()
+            } else {
+                format!("{hidden} units")
+            };
+            let budget = format!("{}k nodes", Level::Hard.nodes() / 1000);
+            row(case, &name, &budget, &r);
+        }
+    }
+}
+
+/// A network of `hidden` units with small weights drawn from a fixed seed.
+fn some_net(hidden: usize) -> Net {
+    let mut rng = SplitMix64::new(7);
+    let input = (0..FEATURES * hidden)
+        .map(|_| (rng.next_u64() % 201) as i16 - 100)
+        .collect();
+    let bias = (0..hidden).map(|_| 512).collect();
+    let output = (0..hidden)
+        .map(|_| (rng.next_u64() % 201) as f32 - 100.0)
+        .collect();
+    Net::new(hidden, input, bias, output, 0.0)
 }

@@ -27,6 +27,7 @@ pub mod chances;
 pub mod eval;
 pub mod job;
 mod level;
+pub mod net;
 pub mod params;
 pub mod puzzles;
 pub mod review;

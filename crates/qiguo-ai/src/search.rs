@@ -21,10 +21,11 @@ use std::time::Duration;
 use web_time::Instant;
 
 use qiguo_rules::random::{SplitMix64, splitmix64};
-use qiguo_rules::{Kingdom, Move, Outcome, Piece, PieceKind, Position};
+use qiguo_rules::{Kingdom, Move, Outcome, Piece, PieceKind, Position, Undo};
 
 use crate::eval::{Weights, evaluate_with, general_exposed, victim_value};
 use crate::level::LevelSearch;
+use crate::net::{Accumulators, Delta, Net};
 use crate::params::SearchParams;
 use crate::tt::{Bound, Entry, Table, TableSize};
 use qiguo_rules::Level;
@@ -102,6 +103,12 @@ pub struct Engine {
     weights: Weights,
     /// The search's constants.
     params: SearchParams,
+    /// A learned correction to the evaluation, if the lab set one ([`Engine::set_net`]).
+    net: Option<Arc<Net>>,
+    /// The network's accumulators along the line searched: `net_frames[net_top]` is the
+    /// current position's.
+    net_frames: Vec<Accumulators>,
+    net_top: usize,
 }
 
 /// How one thread deepens its search.
@@ -148,6 +155,9 @@ impl Engine {
             helper_nodes: 0,
             weights: Weights::default(),
             params: SearchParams::default(),
+            net: None,
+            net_frames: Vec::new(),
+            net_top: 0,
         }
     }
 
@@ -162,6 +172,7 @@ impl Engine {
             tt: self.tt.clone(),
             weights: self.weights,
             params: self.params,
+            net: self.net.clone(),
             ..Engine::new(TableSize::entries_log2(0))
         }
     }
@@ -200,6 +211,75 @@ impl Engine {
         self.params = params;
         for helper in &mut self.helpers {
             helper.params = params;
+        }
+    }
+
+    /// Adds the network `net`'s correction to the evaluation from now on (none unless set):
+    /// the lab's way of trying a learned evaluation ([`crate::net`]).
+    pub fn set_net(&mut self, net: Option<Arc<Net>>) {
+        for helper in &mut self.helpers {
+            helper.net = net.clone();
+        }
+        self.net = net;
+        self.net_frames.clear();
+        self.net_top = 0;
+    }
+
+    /// The network whose correction the evaluation adds, if any.
+    pub fn net(&self) -> Option<&Arc<Net>> {
+        self.net.as_ref()
+    }
+
+    /// Sums the network's accumulators for the root position `pos` of a search.
+    fn net_start(&mut self, pos: &Position) {
+        if let Some(net) = self.net.as_deref() {
+            match self.net_frames.first_mut() {
+                Some(first) => net.refresh_into(pos, first),
+                None => self.net_frames.push(net.refresh(pos)),
+            }
+            self.net_top = 0;
+        }
+    }
+
+    /// Makes `mv` on the line searched, the network's accumulators updated with it.
+    fn play(&mut self, pos: &mut Position, mv: Move) -> Undo {
+        let Some(net) = self.net.as_deref() else {
+            return pos.make(mv);
+        };
+        let delta = Delta::of(pos, mv);
+        let undo = pos.make(mv);
+        let top = self.net_top;
+        if self.net_frames.len() == top + 1 {
+            let copy = self.net_frames[top].clone();
+            self.net_frames.push(copy);
+        }
+        let (before, after) = self.net_frames.split_at_mut(top + 1);
+        before[top].play(net, &delta, pos, &mut after[0]);
+        self.net_top = top + 1;
+        undo
+    }
+
+    /// Takes back the last move made by [`Engine::play`].
+    fn take_back(&mut self, pos: &mut Position, undo: Undo) {
+        pos.unmake(undo);
+        if self.net.is_some() {
+            self.net_top -= 1;
+        }
+    }
+
+    /// The evaluation of `pos` for the root player, with the network's correction if set.
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let value = evaluate_with(pos, self.root_player, &self.weights);
+        match self.net.as_deref() {
+            Some(net) => {
+                let acc = &self.net_frames[self.net_top];
+                // In the unit tests every leaf's accumulators are checked against a sum of
+                // every piece.
+                #[cfg(test)]
+                assert_eq!(*acc, net.refresh(pos), "{}", pos.to_fen());
+                value + net.correction(acc, self.root_player)
+            }
+            None => value,
         }
     }
 
@@ -396,6 +476,7 @@ impl Engine {
             forecast,
         } = *plan;
         let mut pos = pos.clone();
+        self.net_start(&pos);
         // Root moves with their last scores, best first.
         let mut scored: Vec<(Move, i32)> = self.ordered(&pos, 0, moves, None);
         let mut completed: Option<(Vec<(Move, i32)>, u32)> = None;
@@ -472,10 +553,10 @@ impl Engine {
         let mut out = Vec::with_capacity(moves.len());
         let mut alpha = -INF;
         for &(mv, _) in moves {
-            let undo = pos.make(mv);
+            let undo = self.play(pos, mv);
             let window = if tolerance > 0 { -INF } else { alpha };
             let score = self.node(pos, depth - 1, window, INF, 1);
-            pos.unmake(undo);
+            self.take_back(pos, undo);
             if self.aborted {
                 break;
             }
@@ -602,9 +683,9 @@ impl Engine {
         let mut best = -INF;
         let mut best_move = None;
         for &(mv, _) in moves.iter() {
-            let undo = pos.make(mv);
+            let undo = self.play(pos, mv);
             let score = self.node(pos, depth - 1, alpha, beta, ply + 1);
-            pos.unmake(undo);
+            self.take_back(pos, undo);
             if self.aborted {
                 break;
             }
@@ -663,17 +744,17 @@ impl Engine {
         let mut prefix = Vec::with_capacity(7);
         for (i, &(mv, order, stage)) in replies.iter().enumerate() {
             while prefix.len() > stage as usize {
-                pos.unmake(prefix.pop().expect("a made move"));
+                self.take_back(pos, prefix.pop().expect("a made move"));
             }
             while prefix.len() < stage as usize {
-                prefix.push(pos.make(ordinary[prefix.len()]));
+                prefix.push(self.play(pos, ordinary[prefix.len()]));
             }
             // Late quiet replies are first searched shallower, and fully only if that shows
             // them hurting the searching player.
             let p = &self.params;
             let reduce = depth >= p.lmr_depth && i >= p.lmr_after as usize && order < 1 << 27;
             let shallower = depth - p.lmr_reduction;
-            let undo = pos.make(mv);
+            let undo = self.play(pos, mv);
             let mut score = INF;
             if reduce {
                 score = self.after_reply(pos, shallower, alpha, beta, ply + 1);
@@ -681,7 +762,7 @@ impl Engine {
             if !reduce || (score < beta && !self.aborted) {
                 score = self.after_reply(pos, depth, alpha, beta, ply + 1);
             }
-            pos.unmake(undo);
+            self.take_back(pos, undo);
             let mut cut = false;
             if self.aborted {
                 cut = true;
@@ -705,7 +786,7 @@ impl Engine {
             }
         }
         while let Some(undo) = prefix.pop() {
-            pos.unmake(undo);
+            self.take_back(pos, undo);
         }
         self.replies[ply] = replies;
         self.ordinary[ply] = ordinary;
@@ -795,11 +876,11 @@ impl Engine {
             && undos.len() < 7
         {
             let mv = self.background_move(pos);
-            undos.push(pos.make(mv));
+            undos.push(self.play(pos, mv));
         }
         let score = self.node(pos, depth - 1, alpha, beta, ply);
         while let Some(undo) = undos.pop() {
-            pos.unmake(undo);
+            self.take_back(pos, undo);
         }
         score
     }
@@ -976,7 +1057,7 @@ impl Engine {
         if let Some(score) = self.enter(pos, ply) {
             return score;
         }
-        let stand = evaluate_with(pos, self.root_player, &self.weights);
+        let stand = self.evaluate(pos);
         if qdepth >= self.params.quiescence_depth || ply >= MAX_PLY {
             return stand;
         }
@@ -987,9 +1068,9 @@ impl Engine {
             alpha = alpha.max(stand);
             let mut best = stand;
             for mv in self.captures(pos, ply, false) {
-                let undo = pos.make(mv);
+                let undo = self.play(pos, mv);
                 let score = self.quiesce(pos, alpha, beta, ply + 1, qdepth + 1);
-                pos.unmake(undo);
+                self.take_back(pos, undo);
                 if self.aborted {
                     return 0;
                 }
@@ -1012,20 +1093,20 @@ impl Engine {
                 // Only threats to the searching player: captures among the opponents are left
                 // to the main search, or quiescence would branch on six kingdoms' fights.
                 for mv in self.captures(pos, ply, true) {
-                    let undo = pos.make(mv);
+                    let undo = self.play(pos, mv);
                     let mut passes = Vec::new();
                     while !pos.is_over()
                         && !self.ours(pos, pos.to_move())
                         && self.root_alive(pos)
                         && passes.len() < 7
                     {
-                        passes.push(pos.make(Move::PASS));
+                        passes.push(self.play(pos, Move::PASS));
                     }
                     let score = self.quiesce(pos, alpha, beta, ply + 1, qdepth + 1);
                     while let Some(u) = passes.pop() {
-                        pos.unmake(u);
+                        self.take_back(pos, u);
                     }
-                    pos.unmake(undo);
+                    self.take_back(pos, undo);
                     if self.aborted {
                         break 'layer;
                     }
@@ -1035,13 +1116,13 @@ impl Engine {
                         break 'layer;
                     }
                 }
-                prefix.push(pos.make(Move::PASS));
+                prefix.push(self.play(pos, Move::PASS));
                 if pos.is_over() || self.ours(pos, pos.to_move()) || prefix.len() >= 7 {
                     break;
                 }
             }
             while let Some(u) = prefix.pop() {
-                pos.unmake(u);
+                self.take_back(pos, u);
             }
             if self.aborted { 0 } else { best }
         }
@@ -1075,6 +1156,66 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use qiguo_rules::Rules;
+
+    /// A network of `hidden` units with small weights drawn from `seed`.
+    fn some_net(hidden: usize, seed: u64) -> Net {
+        let mut rng = SplitMix64::new(seed);
+        let input = (0..crate::net::FEATURES * hidden)
+            .map(|_| (rng.next_u64() % 201) as i16 - 100)
+            .collect();
+        let bias = (0..hidden).map(|_| 512).collect();
+        let output = (0..hidden)
+            .map(|_| (rng.next_u64() % 201) as f32 - 100.0)
+            .collect();
+        Net::new(hidden, input, bias, output, 0.0)
+    }
+
+    /// With a network, every leaf's accumulators (updated move by move along the line
+    /// searched) are what summing its pieces gives (checked in `evaluate` under test), through a
+    /// game's captures and falls; the network changes what the search finds, and searching
+    /// without it again finds what it found before.
+    #[test]
+    fn a_network_corrects_the_evaluation_at_every_leaf() {
+        let mut pos = Position::start(Rules::default());
+        let mut plain = Engine::new(TableSize::entries_log2(16));
+        let mut netted = Engine::new(TableSize::entries_log2(16));
+        netted.set_net(Some(Arc::new(some_net(4, 3))));
+        let limits = Limits {
+            nodes: Some(3_000),
+            ..Limits::default()
+        };
+        let mut differed = 0;
+        for ply in 0..80 {
+            if pos.is_over() {
+                break;
+            }
+            plain.clear();
+            netted.clear();
+            let a = plain.search(&pos, Level::Hard, &limits, 1).expect("a move");
+            let b = netted
+                .search(&pos, Level::Hard, &limits, 1)
+                .expect("a move");
+            differed += usize::from(a.score != b.score);
+            // Captures first, so that kingdoms fall within the game's first moves.
+            let moves = pos.legal_moves();
+            let capture = moves
+                .iter()
+                .find(|m| m.to().and_then(|to| pos.piece_at(to)).is_some());
+            pos.make(
+                capture
+                    .copied()
+                    .unwrap_or(if ply % 2 == 0 { a.best } else { b.best }),
+            );
+        }
+        assert!(differed > 10, "the network changed {differed} values");
+        netted.set_net(None);
+        netted.clear();
+        plain.clear();
+        let a = plain.search(&pos, Level::Hard, &limits, 1);
+        let b = netted.search(&pos, Level::Hard, &limits, 1);
+        assert_eq!(a.map(|r| (r.best, r.score)), b.map(|r| (r.best, r.score)));
+    }
 
     #[test]
     fn helpers_search_by_the_engines_weights_and_constants() {

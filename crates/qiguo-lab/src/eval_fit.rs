@@ -204,6 +204,27 @@ impl EvalSample {
         })
     }
 
+    /// Each player's score by the parameters `p` (the evaluation's, every kingdom's mobility
+    /// counted), in centipawns; 0 for players out of the game.
+    pub fn player_scores(&self, p: &[f64; PARAMETERS]) -> [f64; 7] {
+        self.scores(p, None)
+    }
+
+    /// Each player's chance by the parameters `p` when the players score `scores`.
+    pub fn chances_of(&self, p: &[f64; PARAMETERS], scores: &[f64; 7]) -> [f64; 7] {
+        self.chances(p, scores)
+    }
+
+    /// The chances' scale (per thousand centipawns) at this position's table by `p`.
+    pub fn scale_of(&self, p: &[f64; PARAMETERS]) -> f64 {
+        p[self.scale]
+    }
+
+    /// Which players are in the game.
+    pub fn alive(&self) -> [bool; 7] {
+        self.alive
+    }
+
     /// How many players are in the game.
     pub fn players_in_game(&self) -> usize {
         self.alive.iter().filter(|a| **a).count()

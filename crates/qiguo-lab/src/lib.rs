@@ -11,6 +11,7 @@
 pub mod cli;
 pub mod eval_fit;
 pub mod fit;
+pub mod net_train;
 pub mod positions;
 pub mod selfplay;
 pub mod spsa;

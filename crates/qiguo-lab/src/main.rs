@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use qiguo_ai::eval::Weights;
+use qiguo_ai::net::Net;
 use qiguo_ai::{Level, ParseLevelError, SearchParams};
 use qiguo_lab::cli;
 use qiguo_lab::positions::PositionsFile;
@@ -91,6 +92,10 @@ struct Args {
     /// them), or `hand` for the hand-set ones (the default).
     #[arg(long, value_name = "FILE|hand", value_parser = params)]
     measured_search: Option<SearchParams>,
+    /// The measured seat adds the correction of the network in FILE (as `qiguo-train-net`
+    /// writes it) to its evaluation.
+    #[arg(long, value_name = "FILE", value_parser = net)]
+    measured_net: Option<Arc<Net>>,
     /// Every other seat searches by the constants in FILE, or `hand` (the default).
     #[arg(long = "search", value_name = "FILE|hand", value_parser = params)]
     others_search: Option<SearchParams>,
@@ -147,6 +152,13 @@ fn weights(text: &str) -> Result<Weights, ArgError> {
         return Ok(Weights::HAND);
     }
     Ok(qiguo_lab::weights::read(std::path::Path::new(text))?)
+}
+
+/// A network in a file.
+fn net(text: &str) -> Result<Arc<Net>, ArgError> {
+    Ok(Arc::new(qiguo_lab::weights::read_net(
+        std::path::Path::new(text),
+    )?))
 }
 
 /// The search's constants in a file, or the hand-set ones.
@@ -219,6 +231,7 @@ fn main() -> ExitCode {
         weights: args.others_eval.unwrap_or(Weights::HAND),
         measured_params: args.measured_search.unwrap_or(SearchParams::HAND),
         params: args.others_search.unwrap_or(SearchParams::HAND),
+        measured_net: args.measured_net,
     };
     if let Some(path) = &args.log {
         match Ledger::open(path, &series) {

@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use qiguo_ai::SearchParams;
 use qiguo_ai::eval::Weights;
+use qiguo_ai::net::Net;
 use qiguo_ai::{Engine, Level, LevelSearch, Limits, TableSize};
 use qiguo_rules::{Game, Kingdom, Rules, Seating, Seats, Victory};
 use serde::Serialize;
@@ -108,6 +109,9 @@ pub struct Series {
     pub measured_params: SearchParams,
     /// The search's constants of every other seat (`selfplay --search`).
     pub params: SearchParams,
+    /// The network whose correction the measured seat adds to its evaluation
+    /// (`selfplay --measured-net`).
+    pub measured_net: Option<Arc<Net>>,
 }
 
 /// How one game went.
@@ -217,9 +221,11 @@ impl Series {
                 engine.set_threads(self.measured_threads);
                 engine.set_weights(self.measured_weights);
                 engine.set_params(self.measured_params);
+                engine.set_net(self.measured_net.clone());
             } else {
                 engine.set_weights(self.weights);
                 engine.set_params(self.params);
+                engine.set_net(None);
             }
         })
     }
@@ -293,6 +299,17 @@ impl Series {
         }
         if self.params != SearchParams::HAND {
             identity["search"] = serde_json::json!(self.params);
+        }
+        // A network by a hash of its file's bytes.
+        if let Some(net) = &self.measured_net {
+            let hash = net
+                .to_bytes()
+                .iter()
+                .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+                    (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+                });
+            identity["measured_net"] =
+                format!("{} hidden units, FNV-1a {hash:016x}", net.hidden()).into();
         }
         // Seven players, the first series' only seating, is left unsaid: their ledgers go on.
         if self.players.iter().any(|&n| n != 7) {
@@ -872,6 +889,7 @@ mod tests {
             ledger: None,
             positions: None,
             measured_weights: Weights::HAND,
+            measured_net: None,
             weights: Weights::HAND,
             measured_params: SearchParams::HAND,
             params: SearchParams::HAND,

@@ -187,6 +187,7 @@ fn main() -> ExitCode {
             weights: Weights::HAND,
             measured_params: SearchParams::HAND,
             params: SearchParams::HAND,
+            measured_net: None,
         },
         iterations: args.iterations,
         stability: f64::from(args.iterations) / 10.0,

@@ -46,6 +46,14 @@ pub enum WeightsError {
         /// The version it says.
         found: u64,
     },
+    /// Not a network of the engine's format.
+    #[error("{}: {source}", path.display())]
+    Net {
+        /// The file.
+        path: PathBuf,
+        /// What the engine's reader said.
+        source: qiguo_ai::net::NetError,
+    },
     /// A search constant outside what a search can run with.
     #[error("{}: {name} is {value}, outside {low} to {high}", path.display())]
     Range {
@@ -93,6 +101,18 @@ pub fn read(path: &Path) -> Result<Weights, WeightsError> {
 /// Writes `weights` to `path` with what their fit measured.
 pub fn write(path: &Path, weights: &Weights, fit: serde_json::Value) -> Result<(), WeightsError> {
     write_kind(path, &WEIGHTS, weights, fit)
+}
+
+/// The network in the file at `path`, as `qiguo-train-net` writes it.
+pub fn read_net(path: &Path) -> Result<qiguo_ai::net::Net, WeightsError> {
+    let bytes = std::fs::read(path).map_err(|source| WeightsError::File {
+        path: path.to_owned(),
+        source,
+    })?;
+    qiguo_ai::net::Net::from_bytes(&bytes).map_err(|source| WeightsError::Net {
+        path: path.to_owned(),
+        source,
+    })
 }
 
 /// The search's constants in the file at `path`, each within its range.
