@@ -489,9 +489,9 @@ mod tests {
         let layout = Layout::of(&pos);
         let r = layout.relations();
         // Seven players: each kingdom's own is 0, the next in turn 1, and so on round.
-        for p in 0..7 {
-            for k in 0..7 {
-                assert_eq!(usize::from(r[p][k]), (k + 7 - p) % 7);
+        for (p, row) in r.iter().enumerate() {
+            for (k, relation) in row.iter().enumerate() {
+                assert_eq!(usize::from(*relation), (k + 7 - p) % 7);
             }
         }
         // A player's value is its correction less the others'.

@@ -424,11 +424,10 @@ mod tests {
         let mut n = 0;
         while !pos.is_over() && n < 400 {
             let (scores, alive) = eval::player_scores(&pos);
-            if let Some(best) = (0..7).filter(|&p| alive[p]).max_by_key(|&p| scores[p]) {
-                if let Some(s) = NetSample::of(&pos, best) {
-                    out.push(s);
-                    kept.push(pos.clone());
-                }
+            let best = (0..7).filter(|&p| alive[p]).max_by_key(|&p| scores[p]);
+            if let Some(s) = best.and_then(|best| NetSample::of(&pos, best)) {
+                out.push(s);
+                kept.push(pos.clone());
             }
             let moves = pos.legal_moves();
             let capture = moves

@@ -256,6 +256,7 @@ mod tests {
                 weights: Weights::HAND,
                 measured_params: SearchParams::HAND,
                 params: SearchParams::HAND,
+                measured_net: None,
             },
             iterations,
             stability: 10.0,
