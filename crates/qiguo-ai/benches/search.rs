@@ -10,9 +10,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use qiguo_ai::net::{FEATURES, Net};
+use qiguo_ai::net::Net;
 use qiguo_ai::{Engine, Level, LevelSearch, Limits, SearchResult, TableSize, available_threads};
-use qiguo_rules::random::SplitMix64;
 use qiguo_rules::{Position, Preset, Rules};
 use qiguo_testkit::CROWDED_MIDGAME;
 
@@ -133,7 +132,7 @@ fn network(cases: &[(&str, Position)]) {
             for hidden in [0, 8, 16, 32] {
                 let mut engine = Engine::new(TableSize::entries_log2(20));
                 if hidden > 0 {
-                    engine.set_net(Some(Arc::new(some_net(hidden))));
+                    engine.set_net(Some(Arc::new(Net::drawn(hidden, 7))));
                 }
                 let limits = Limits {
                     nodes: Some(NET_NODES),
@@ -154,16 +153,3 @@ fn network(cases: &[(&str, Position)]) {
 
 /// The node budget of the network's runs.
 const NET_NODES: u64 = 300_000;
-
-/// A network of `hidden` units with small weights drawn from a fixed seed.
-fn some_net(hidden: usize) -> Net {
-    let mut rng = SplitMix64::new(7);
-    let input = (0..FEATURES * hidden)
-        .map(|_| (rng.next_u64() % 201) as i16 - 100)
-        .collect();
-    let bias = (0..hidden).map(|_| 512).collect();
-    let output = (0..hidden)
-        .map(|_| (rng.next_u64() % 201) as f32 - 100.0)
-        .collect();
-    Net::new(hidden, input, bias, output, 0.0)
-}

@@ -25,6 +25,7 @@
 //! the hidden units, then the input weights (input-major, `i16`), the hidden biases (`i32`),
 //! the output weights and the output's bias (`f32`, in centipawns).
 
+use qiguo_rules::random::SplitMix64;
 use qiguo_rules::{Kingdom, Move, Piece, PieceKind, Point, Position};
 
 /// Points on the board.
@@ -216,6 +217,23 @@ impl Net {
             output,
             output_bias,
         }
+    }
+
+    /// A network of `hidden` units with weights drawn from `seed` (inputs within ±0.2, outputs
+    /// within ±100 centipawns): for tests, and for measuring speed, which does not depend on
+    /// the weights.
+    pub fn drawn(hidden: usize, seed: u64) -> Net {
+        let mut rng = SplitMix64::new(seed);
+        let input = (0..FEATURES * hidden)
+            .map(|_| (rng.next_u64() % 401) as i16 - 200)
+            .collect();
+        let bias = (0..hidden)
+            .map(|_| (rng.next_u64() % 2048) as i32 - 512)
+            .collect();
+        let output = (0..hidden)
+            .map(|_| (rng.next_u64() % 2001) as f32 / 10.0 - 100.0)
+            .collect();
+        Net::new(hidden, input, bias, output, 3.5)
     }
 
     /// Hidden units.
@@ -420,30 +438,11 @@ mod tests {
     use super::*;
     use qiguo_rules::{Preset, Rules, Seating};
 
-    /// A network with small weights drawn from a fixed sequence.
-    fn some_net(hidden: usize) -> Net {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        let input = (0..FEATURES * hidden)
-            .map(|_| (next() % 401) as i16 - 200)
-            .collect();
-        let bias = (0..hidden).map(|_| (next() % 2048) as i32 - 512).collect();
-        let output = (0..hidden)
-            .map(|_| (next() % 2001) as f32 / 10.0 - 100.0)
-            .collect();
-        Net::new(hidden, input, bias, output, 3.5)
-    }
-
     /// Updating the accumulators move by move gives what summing every piece gives, through
     /// captures, falls and a whole game's moves, at every table size.
     #[test]
     fn playing_moves_updates_as_summing_again() {
-        let net = some_net(8);
+        let net = Net::drawn(8, 1);
         for (preset, players) in [
             (Preset::Classic, 7),
             (Preset::Wikipedia, 3),
@@ -495,7 +494,7 @@ mod tests {
             }
         }
         // A player's value is its correction less the others'.
-        let net = some_net(4);
+        let net = Net::drawn(4, 1);
         let acc = net.refresh(&pos);
         let all: f32 = (0..7).map(|p| net.score(&acc, p)).sum();
         let own = net.score(&acc, 2);
@@ -504,7 +503,7 @@ mod tests {
 
     #[test]
     fn a_file_reads_back_and_bad_files_are_refused() {
-        let net = some_net(3);
+        let net = Net::drawn(3, 1);
         let bytes = net.to_bytes();
         assert_eq!(Net::from_bytes(&bytes), Ok(net));
         assert_eq!(Net::from_bytes(b"nope"), Err(NetError::NotANet));

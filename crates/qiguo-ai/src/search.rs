@@ -1158,19 +1158,6 @@ mod tests {
     use super::*;
     use qiguo_rules::Rules;
 
-    /// A network of `hidden` units with small weights drawn from `seed`.
-    fn some_net(hidden: usize, seed: u64) -> Net {
-        let mut rng = SplitMix64::new(seed);
-        let input = (0..crate::net::FEATURES * hidden)
-            .map(|_| (rng.next_u64() % 201) as i16 - 100)
-            .collect();
-        let bias = (0..hidden).map(|_| 512).collect();
-        let output = (0..hidden)
-            .map(|_| (rng.next_u64() % 201) as f32 - 100.0)
-            .collect();
-        Net::new(hidden, input, bias, output, 0.0)
-    }
-
     /// With a network, every leaf's accumulators (updated move by move along the line
     /// searched) are what summing its pieces gives (checked in `evaluate` under test), through a
     /// game's captures and falls; the network changes what the search finds, and searching
@@ -1180,7 +1167,7 @@ mod tests {
         let mut pos = Position::start(Rules::default());
         let mut plain = Engine::new(TableSize::entries_log2(16));
         let mut netted = Engine::new(TableSize::entries_log2(16));
-        netted.set_net(Some(Arc::new(some_net(4, 3))));
+        netted.set_net(Some(Arc::new(Net::drawn(4, 3))));
         let limits = Limits {
             nodes: Some(3_000),
             ..Limits::default()

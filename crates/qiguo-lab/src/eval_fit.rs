@@ -350,6 +350,18 @@ pub fn samples(
     every: usize,
     quiet: i32,
 ) -> Result<Vec<EvalSample>, ReplayError> {
+    quiet_positions(games, every, quiet, EvalSample::of)
+}
+
+/// What `read` makes of each position of `games` with a winner (and of the winning player),
+/// every `every`-th, those within `quiet` centipawns of the search kept (as [`samples`] chooses
+/// them); `None`s left out.
+pub fn quiet_positions<T>(
+    games: &[GameRecord],
+    every: usize,
+    quiet: i32,
+    mut read: impl FnMut(&Position, usize) -> Option<T>,
+) -> Result<Vec<T>, ReplayError> {
     let mut out = Vec::new();
     for game in games {
         let Some(winner) = game.player else {
@@ -365,7 +377,7 @@ pub fn samples(
                     continue;
                 }
             }
-            out.extend(EvalSample::of(pos, winner as usize));
+            out.extend(read(pos, winner as usize));
         }
     }
     Ok(out)

@@ -13,7 +13,6 @@
 //! weights and biases at 1/[`ONE`], the output in centipawns. Games are held out by number, and
 //! the training keeps the network of the epoch that predicted the held-out games best.
 
-use qiguo_ai::eval;
 use qiguo_ai::net::{FEATURES, KINDS, Layout, MAX_HIDDEN, Net, ONE, POINTS, RELATIONS, feature};
 
 /// The inputs' shared weights: one set for each relation and kind.
@@ -91,25 +90,7 @@ pub fn samples(
     every: usize,
     quiet: i32,
 ) -> Result<Vec<NetSample>, ReplayError> {
-    let mut out = Vec::new();
-    for game in games {
-        let Some(winner) = game.player else {
-            continue;
-        };
-        for (pos, searched) in game.positions()?.iter().step_by(every.max(1)) {
-            if pos.is_over() {
-                continue;
-            }
-            if let Some(value) = searched {
-                let mover = pos.player_of(pos.to_move());
-                if (value - eval::evaluate(pos, mover)).abs() > quiet {
-                    continue;
-                }
-            }
-            out.extend(NetSample::of(pos, winner as usize));
-        }
-    }
-    Ok(out)
+    crate::eval_fit::quiet_positions(games, every, quiet, NetSample::of)
 }
 
 /// A network in training: its weights in floating point, with Adam's moments.
@@ -413,7 +394,7 @@ fn add_into(to: &mut [f32], from: &[f32]) {
 mod tests {
     use super::*;
     use crate::eval_fit;
-    use qiguo_ai::eval::Weights;
+    use qiguo_ai::eval::{self, Weights};
     use qiguo_rules::{Rules, Seats};
 
     /// Positions of a game of captures, each labelled by the player with the most material
