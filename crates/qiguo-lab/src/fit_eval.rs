@@ -8,9 +8,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use qiguo_ai::eval::Weights;
-use qiguo_lab::eval_fit::{self, EVAL_PARAMETERS, EvalSample};
+use qiguo_lab::eval_fit::{self, EVAL_PARAMETERS};
 use qiguo_lab::{cli, positions, weights};
-use qiguo_rules::random::splitmix64;
 
 /// Fit the evaluation's weights to self-play games.
 #[derive(Parser, Debug)]
@@ -72,32 +71,23 @@ fn main() -> ExitCode {
         },
         None => Weights::HAND,
     };
-    let mut train: Vec<EvalSample> = Vec::new();
-    let mut test: Vec<EvalSample> = Vec::new();
-    let (mut games, mut won, mut kept_out) = (0usize, 0usize, 0usize);
-    for path in &args.files {
-        let records = match positions::read(path) {
-            Ok(read) => read,
-            Err(e) => return refuse(&e.to_string()),
-        };
-        for record in records {
-            games += 1;
-            won += usize::from(record.player.is_some());
-            // By a hash of the game's number, not the number itself: a series turns its
-            // presets and tables game by game, and every fifth game is one preset's.
-            let held = splitmix64(u64::from(record.game)).is_multiple_of(u64::from(args.hold_out));
-            kept_out += usize::from(held && record.player.is_some());
-            let read = eval_fit::samples(
-                std::slice::from_ref(&record),
-                args.every as usize,
-                args.quiet,
-            );
-            match read {
-                Ok(samples) => if held { &mut test } else { &mut train }.extend(samples),
-                Err(e) => return refuse(&format!("{}: {e}", path.display())),
-            }
-        }
-    }
+    let read = |record: &positions::GameRecord| {
+        eval_fit::samples(
+            std::slice::from_ref(record),
+            args.every as usize,
+            args.quiet,
+        )
+    };
+    let positions::Split {
+        fitted: train,
+        held_out: test,
+        games,
+        won,
+        kept_out,
+    } = match positions::read_split(&args.files, args.hold_out, read) {
+        Ok(split) => split,
+        Err(e) => return refuse(&e.to_string()),
+    };
     if train.is_empty() || test.is_empty() {
         return refuse("too few games with a winner to fit and to measure (play more)");
     }

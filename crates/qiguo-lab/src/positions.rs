@@ -224,6 +224,75 @@ pub enum PositionsError {
     },
 }
 
+/// The positions that a fit reads of the games of some files, split by game: those fitted on
+/// and those held out to measure on.
+#[derive(Debug)]
+pub struct Split<T> {
+    /// What was read of the games fitted on.
+    pub fitted: Vec<T>,
+    /// What was read of the games held out.
+    pub held_out: Vec<T>,
+    /// Games in the files.
+    pub games: usize,
+    /// Games with a winner.
+    pub won: usize,
+    /// Games with a winner held out.
+    pub kept_out: usize,
+}
+
+/// Why files of positions cannot be read for a fit.
+#[derive(Debug, thiserror::Error)]
+pub enum SplitError {
+    /// A file cannot be read.
+    #[error(transparent)]
+    File(#[from] PositionsError),
+    /// A game in it cannot be played again.
+    #[error("{}: {source}", path.display())]
+    Replay {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: ReplayError,
+    },
+}
+
+/// What `read` makes of each game of `files`, one game in `hold_out` held out by a hash of its
+/// number (not the number itself: a series turns its presets and tables game by game, and
+/// every fifth game is one preset's).
+pub fn read_split<T>(
+    files: &[PathBuf],
+    hold_out: u32,
+    mut read: impl FnMut(&GameRecord) -> Result<Vec<T>, ReplayError>,
+) -> Result<Split<T>, SplitError> {
+    let mut split = Split {
+        fitted: Vec::new(),
+        held_out: Vec::new(),
+        games: 0,
+        won: 0,
+        kept_out: 0,
+    };
+    for path in files {
+        for record in self::read(path)? {
+            split.games += 1;
+            split.won += usize::from(record.player.is_some());
+            let held = qiguo_rules::random::splitmix64(u64::from(record.game))
+                .is_multiple_of(u64::from(hold_out.max(1)));
+            split.kept_out += usize::from(held && record.player.is_some());
+            let samples = read(&record).map_err(|source| SplitError::Replay {
+                path: path.clone(),
+                source,
+            })?;
+            if held {
+                &mut split.held_out
+            } else {
+                &mut split.fitted
+            }
+            .extend(samples);
+        }
+    }
+    Ok(split)
+}
+
 /// A file of positions being written, a game at a time.
 #[derive(Debug)]
 pub struct PositionsFile {

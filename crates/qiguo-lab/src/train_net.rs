@@ -11,9 +11,8 @@ use clap::Parser;
 use qiguo_ai::eval::Weights;
 use qiguo_ai::net::MAX_HIDDEN;
 use qiguo_lab::eval_fit::{self, EVAL_PARAMETERS, EvalSample};
-use qiguo_lab::net_train::{self, NetSample, Trainer};
+use qiguo_lab::net_train::{self, Trainer};
 use qiguo_lab::{cli, positions};
-use qiguo_rules::random::splitmix64;
 
 /// Train a network's correction to the evaluation on self-play games.
 #[derive(Parser, Debug)]
@@ -84,30 +83,23 @@ fn main() -> ExitCode {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |n| n as usize,
     );
-    let mut train: Vec<NetSample> = Vec::new();
-    let mut test: Vec<NetSample> = Vec::new();
-    let (mut games, mut won, mut kept_out) = (0usize, 0usize, 0usize);
-    for path in &args.files {
-        let records = match positions::read(path) {
-            Ok(read) => read,
-            Err(e) => return refuse(&e.to_string()),
-        };
-        for record in records {
-            games += 1;
-            won += usize::from(record.player.is_some());
-            let held = splitmix64(u64::from(record.game)).is_multiple_of(u64::from(args.hold_out));
-            kept_out += usize::from(held && record.player.is_some());
-            let read = net_train::samples(
-                std::slice::from_ref(&record),
-                args.every as usize,
-                args.quiet,
-            );
-            match read {
-                Ok(samples) => if held { &mut test } else { &mut train }.extend(samples),
-                Err(e) => return refuse(&format!("{}: {e}", path.display())),
-            }
-        }
-    }
+    let read = |record: &positions::GameRecord| {
+        net_train::samples(
+            std::slice::from_ref(record),
+            args.every as usize,
+            args.quiet,
+        )
+    };
+    let positions::Split {
+        fitted: mut train,
+        held_out: mut test,
+        games,
+        won,
+        kept_out,
+    } = match positions::read_split(&args.files, args.hold_out, read) {
+        Ok(split) => split,
+        Err(e) => return refuse(&e.to_string()),
+    };
     if train.is_empty() || test.is_empty() {
         return refuse("too few games with a winner to train and to measure (play more)");
     }
