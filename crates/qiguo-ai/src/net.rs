@@ -1,6 +1,7 @@
 //! A learned correction to the evaluation: a small network on sparse inputs, in NNUE's shape,
-//! tried in the lab against the hand-set evaluation (`qiguo-train-net`, and the write-up in
-//! `docs/computer-players.md`).
+//! trained in the lab on self-play (`qiguo-train-net`; the write-up and its sequential tests in
+//! `docs/computer-players.md`). Hard plays with the one built into this crate ([`hard`]); an
+//! engine is told which to use, if any, by a [`NetChoice`].
 //!
 //! **Inputs.** Every piece on the board, seen from one player: its kind, its point, and whose
 //! it is *relative to that player* — the player's own (0), or the kingdom's place in the turn
@@ -25,8 +26,12 @@
 //! the hidden units, then the input weights (input-major, `i16`), the hidden biases (`i32`),
 //! the output weights and the output's bias (`f32`, in centipawns).
 
+use std::sync::{Arc, LazyLock};
+
 use qiguo_rules::random::SplitMix64;
-use qiguo_rules::{Kingdom, Move, Piece, PieceKind, Point, Position};
+use qiguo_rules::{Kingdom, Level, Move, Piece, PieceKind, Point, Position};
+
+use crate::LevelSearch;
 
 /// Points on the board.
 pub const POINTS: usize = 361;
@@ -43,6 +48,42 @@ pub const ONE: i32 = 1024;
 pub const MAX_HIDDEN: usize = 1024;
 /// The file's format.
 pub const FORMAT: u32 = 1;
+
+/// Hard's network, built into this crate (`nets/hard.qgnn`: 8 hidden units, trained by
+/// `qiguo-train-net` on the lab's Medium self-play; how, and what it won, in
+/// `docs/computer-players.md`).
+pub fn hard() -> &'static Arc<Net> {
+    static HARD: LazyLock<Arc<Net>> = LazyLock::new(|| {
+        Arc::new(
+            Net::from_bytes(include_bytes!("../nets/hard.qgnn"))
+                .expect("the built-in network is a network of this format"),
+        )
+    });
+    &HARD
+}
+
+/// Which network's correction an engine adds to its evaluation.
+#[derive(Clone, Debug, Default)]
+pub enum NetChoice {
+    /// The level's own ([`LevelSearch::net`]): [`hard`] for Hard, none for the other levels.
+    #[default]
+    Level,
+    /// None: the hand-set evaluation alone (the lab's Hard of before the network).
+    Off,
+    /// This network, at every level that searches.
+    This(Arc<Net>),
+}
+
+impl NetChoice {
+    /// The network a search at `level` uses under this choice.
+    pub fn at(&self, level: Level) -> Option<&Arc<Net>> {
+        match self {
+            NetChoice::Level => level.net(),
+            NetChoice::Off => None,
+            NetChoice::This(net) => Some(net),
+        }
+    }
+}
 
 /// The input for a piece of `kind` at point `point` (its index) whose relation to the player
 /// is `relation`.

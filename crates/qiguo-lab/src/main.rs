@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use qiguo_ai::eval::Weights;
-use qiguo_ai::net::Net;
+use qiguo_ai::net::NetChoice;
 use qiguo_ai::{Level, ParseLevelError, SearchParams};
 use qiguo_lab::cli;
 use qiguo_lab::positions::PositionsFile;
@@ -93,9 +93,13 @@ struct Args {
     #[arg(long, value_name = "FILE|hand", value_parser = params)]
     measured_search: Option<SearchParams>,
     /// The measured seat adds the correction of the network in FILE (as `qiguo-train-net`
-    /// writes it) to its evaluation.
-    #[arg(long, value_name = "FILE", value_parser = net)]
-    measured_net: Option<Arc<Net>>,
+    /// writes it) to its evaluation; `none` for no network (Hard as it was before its own),
+    /// `level` for its level's own (the default: Hard's built-in network, none for the others).
+    #[arg(long, value_name = "FILE|none|level", value_parser = net)]
+    measured_net: Option<NetChoice>,
+    /// Every other seat's network: FILE, `none` or `level` (the default).
+    #[arg(long = "net", value_name = "FILE|none|level", value_parser = net)]
+    others_net: Option<NetChoice>,
     /// Every other seat searches by the constants in FILE, or `hand` (the default).
     #[arg(long = "search", value_name = "FILE|hand", value_parser = params)]
     others_search: Option<SearchParams>,
@@ -155,10 +159,14 @@ fn weights(text: &str) -> Result<Weights, ArgError> {
 }
 
 /// A network in a file.
-fn net(text: &str) -> Result<Arc<Net>, ArgError> {
-    Ok(Arc::new(qiguo_lab::weights::read_net(
-        std::path::Path::new(text),
-    )?))
+fn net(text: &str) -> Result<NetChoice, ArgError> {
+    Ok(match text {
+        "level" => NetChoice::Level,
+        "none" => NetChoice::Off,
+        _ => NetChoice::This(Arc::new(qiguo_lab::weights::read_net(
+            std::path::Path::new(text),
+        )?)),
+    })
 }
 
 /// The search's constants in a file, or the hand-set ones.
@@ -231,7 +239,8 @@ fn main() -> ExitCode {
         weights: args.others_eval.unwrap_or(Weights::HAND),
         measured_params: args.measured_search.unwrap_or(SearchParams::HAND),
         params: args.others_search.unwrap_or(SearchParams::HAND),
-        measured_net: args.measured_net,
+        measured_net: args.measured_net.unwrap_or_default(),
+        net: args.others_net.unwrap_or_default(),
     };
     if let Some(path) = &args.log {
         match Ledger::open(path, &series) {

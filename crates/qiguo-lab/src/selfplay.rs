@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use qiguo_ai::SearchParams;
 use qiguo_ai::eval::Weights;
-use qiguo_ai::net::Net;
+use qiguo_ai::net::{self, Net, NetChoice};
 use qiguo_ai::{Engine, Level, LevelSearch, Limits, TableSize};
 use qiguo_rules::{Game, Kingdom, Rules, Seating, Seats, Victory};
 use serde::Serialize;
@@ -110,8 +110,21 @@ pub struct Series {
     /// The search's constants of every other seat (`selfplay --search`).
     pub params: SearchParams,
     /// The network whose correction the measured seat adds to its evaluation
-    /// (`selfplay --measured-net`).
-    pub measured_net: Option<Arc<Net>>,
+    /// (`selfplay --measured-net`): its level's own unless told.
+    pub measured_net: NetChoice,
+    /// The network of every other seat (`selfplay --net`).
+    pub net: NetChoice,
+}
+
+/// A network by its size and a hash (FNV-1a) of its file's bytes.
+pub fn describe(net: &Net) -> String {
+    let hash = net
+        .to_bytes()
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    format!("{} hidden units, FNV-1a {hash:016x}", net.hidden())
 }
 
 /// How one game went.
@@ -225,7 +238,7 @@ impl Series {
             } else {
                 engine.set_weights(self.weights);
                 engine.set_params(self.params);
-                engine.set_net(None);
+                engine.set_net(self.net.clone());
             }
         })
     }
@@ -300,16 +313,20 @@ impl Series {
         if self.params != SearchParams::HAND {
             identity["search"] = serde_json::json!(self.params);
         }
-        // A network by a hash of its file's bytes.
-        if let Some(net) = &self.measured_net {
-            let hash = net
-                .to_bytes()
-                .iter()
-                .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-                    (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-                });
-            identity["measured_net"] =
-                format!("{} hidden units, FNV-1a {hash:016x}", net.hidden()).into();
+        // A network by a hash of its file's bytes; the level's own network is Hard's, named
+        // when a seat plays Hard with it (a ledger of Hard before it had none).
+        for (key, choice) in [("measured_net", &self.measured_net), ("net", &self.net)] {
+            match choice {
+                NetChoice::This(net) => identity[key] = describe(net).into(),
+                NetChoice::Off => identity[key] = "none".into(),
+                NetChoice::Level => {}
+            }
+        }
+        let hard_by_level = |choice: &NetChoice| {
+            matches!(choice, NetChoice::Level) && self.levels.contains(&Level::Hard)
+        };
+        if hard_by_level(&self.measured_net) || hard_by_level(&self.net) {
+            identity["hard_net"] = describe(net::hard()).into();
         }
         // Seven players, the first series' only seating, is left unsaid: their ledgers go on.
         if self.players.iter().any(|&n| n != 7) {
@@ -889,7 +906,8 @@ mod tests {
             ledger: None,
             positions: None,
             measured_weights: Weights::HAND,
-            measured_net: None,
+            measured_net: NetChoice::Level,
+            net: NetChoice::Level,
             weights: Weights::HAND,
             measured_params: SearchParams::HAND,
             params: SearchParams::HAND,

@@ -234,6 +234,7 @@ mod tests {
     use crate::selfplay::Budget;
     use qiguo_ai::Level;
     use qiguo_ai::eval::Weights;
+    use qiguo_ai::net::NetChoice;
     use qiguo_rules::Rules;
 
     fn tuning(iterations: u32) -> Tuning {
@@ -256,7 +257,8 @@ mod tests {
                 weights: Weights::HAND,
                 measured_params: SearchParams::HAND,
                 params: SearchParams::HAND,
-                measured_net: None,
+                measured_net: NetChoice::Level,
+                net: NetChoice::Level,
             },
             iterations,
             stability: 10.0,

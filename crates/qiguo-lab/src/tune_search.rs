@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use qiguo_ai::eval::Weights;
+use qiguo_ai::net::NetChoice;
 use qiguo_ai::{Level, SearchParams};
 use qiguo_lab::selfplay::{Budget, Series};
 use qiguo_lab::spsa::{COUNT, State, Tuning};
@@ -187,7 +188,8 @@ fn main() -> ExitCode {
             weights: Weights::HAND,
             measured_params: SearchParams::HAND,
             params: SearchParams::HAND,
-            measured_net: None,
+            measured_net: NetChoice::Level,
+            net: NetChoice::Level,
         },
         iterations: args.iterations,
         stability: f64::from(args.iterations) / 10.0,
