@@ -100,6 +100,11 @@ struct Args {
     /// Every other seat's network: FILE, `none` or `level` (the default).
     #[arg(long = "net", value_name = "FILE|none|level", value_parser = net)]
     others_net: Option<NetChoice>,
+    /// Search every move with a fresh engine from the position's FEN alone, as `qiguo
+    /// bestmove` plays, rather than with each kingdom's engine kept from move to move (seven
+    /// players only: a FEN does not tell the seats).
+    #[arg(long)]
+    afresh: bool,
     /// Every other seat searches by the constants in FILE, or `hand` (the default).
     #[arg(long = "search", value_name = "FILE|hand", value_parser = params)]
     others_search: Option<SearchParams>,
@@ -210,6 +215,9 @@ fn main() -> ExitCode {
     if args.sprt && args.games > 3000 {
         return refuse("--games: a sequential test plays at most 3000 games");
     }
+    if args.afresh && args.players.iter().any(|&n| n != 7) {
+        return refuse("--afresh: seven players only (a FEN does not tell the seats)");
+    }
     let budget = match args.nodes {
         Some(0) => Budget::Nodes(None),
         Some(n) => Budget::Nodes(Some(n)),
@@ -241,6 +249,7 @@ fn main() -> ExitCode {
         params: args.others_search.unwrap_or(SearchParams::HAND),
         measured_net: args.measured_net.unwrap_or_default(),
         net: args.others_net.unwrap_or_default(),
+        afresh: args.afresh,
     };
     if let Some(path) = &args.log {
         match Ledger::open(path, &series) {

@@ -17,7 +17,7 @@ use qiguo_ai::SearchParams;
 use qiguo_ai::eval::Weights;
 use qiguo_ai::net::{self, Net, NetChoice};
 use qiguo_ai::{Engine, Level, LevelSearch, Limits, TableSize};
-use qiguo_rules::{Game, Kingdom, Rules, Seating, Seats, Victory};
+use qiguo_rules::{Game, Kingdom, Position, Rules, Seating, Seats, Victory};
 use serde::Serialize;
 
 use crate::positions::{self, GameRecord, PositionsFile};
@@ -114,6 +114,10 @@ pub struct Series {
     pub measured_net: NetChoice,
     /// The network of every other seat (`selfplay --net`).
     pub net: NetChoice,
+    /// Every move searched by a fresh engine (the command line's table, no memory of the moves
+    /// before) from the position's FEN alone, as `qiguo bestmove` plays (`selfplay --afresh`);
+    /// otherwise each kingdom keeps its engine from move to move, as the game's computers do.
+    pub afresh: bool,
 }
 
 /// A network by its size and a hash (FNV-1a) of its file's bytes.
@@ -266,9 +270,19 @@ impl Series {
             let k = pos.to_move();
             let level = levels[k.index()];
             let limits = self.budget.limits(level);
-            let result = engines[k.index()]
-                .search(pos, level, &limits, self.seed_of(index) ^ ply)
-                .expect("a game in progress has a move");
+            let seed = self.seed_of(index) ^ ply;
+            let result = if self.afresh {
+                let mut engine = Engine::default();
+                ready(k, &mut engine);
+                // What a FEN tells: the board and who moves (not the captures and losses the
+                // rules count, nor the seats); the move found is one of this board's.
+                let alone = Position::from_fen(&pos.to_fen(), *pos.rules())
+                    .expect("a position's FEN reads back");
+                engine.search(&alone, level, &limits, seed)
+            } else {
+                engines[k.index()].search(pos, level, &limits, seed)
+            }
+            .expect("a game in progress has a move");
             searched.push(positions::searched(&result));
             game.play(result.best)
                 .expect("the computer plays legal moves");
@@ -298,6 +312,9 @@ impl Series {
         });
         if self.measured_threads > 1 {
             identity["measured_threads"] = self.measured_threads.into();
+        }
+        if self.afresh {
+            identity["afresh"] = true.into();
         }
         // The hand-set evaluation, the only one before the fitted weights, is left unsaid.
         if self.measured_weights != Weights::HAND {
@@ -908,6 +925,7 @@ mod tests {
             measured_weights: Weights::HAND,
             measured_net: NetChoice::Level,
             net: NetChoice::Level,
+            afresh: false,
             weights: Weights::HAND,
             measured_params: SearchParams::HAND,
             params: SearchParams::HAND,
@@ -934,6 +952,33 @@ mod tests {
         assert_eq!(json["games"], 4);
         assert!(json["wins_by_level"].is_object());
         assert!(!summary.to_json().contains('\n'));
+    }
+
+    /// Played afresh (a fresh engine a move, from the position's FEN), a series is as
+    /// reproducible as played with engines kept, and its games are others; its ledger says so,
+    /// and names Hard's network where a seat plays Hard with it.
+    #[test]
+    fn games_played_afresh_are_reproducible_and_their_own() {
+        let mut levels = [Level::Medium; 7];
+        levels[0] = Level::Hard;
+        let mut kept = series(2, levels);
+        kept.budget = Budget::Nodes(Some(1_500));
+        kept.opening = 14;
+        kept.max_plies = 120;
+        let mut afresh = kept.clone();
+        afresh.afresh = true;
+        let a = afresh.run(|_, _, _| {});
+        assert_eq!(a, afresh.run(|_, _, _| {}));
+        let moves = |s: &Series| (0..2).map(|i| s.play_recorded(i).1.moves).collect::<Vec<_>>();
+        assert_ne!(moves(&kept), moves(&afresh));
+        let identity: serde_json::Value = serde_json::from_str(&afresh.identity()).unwrap();
+        assert_eq!(identity["afresh"], true);
+        assert_eq!(identity["hard_net"], describe(net::hard()));
+        afresh.measured_net = NetChoice::Off;
+        afresh.net = NetChoice::Off;
+        let identity: serde_json::Value = serde_json::from_str(&afresh.identity()).unwrap();
+        assert_eq!(identity["measured_net"], "none");
+        assert!(identity.get("hard_net").is_none());
     }
 
     /// A game written to a file of positions reads back whole: its moves play again to its

@@ -259,6 +259,7 @@ mod tests {
                 params: SearchParams::HAND,
                 measured_net: NetChoice::Level,
                 net: NetChoice::Level,
+                afresh: false,
             },
             iterations,
             stability: 10.0,

@@ -190,6 +190,7 @@ fn main() -> ExitCode {
             params: SearchParams::HAND,
             measured_net: NetChoice::Level,
             net: NetChoice::Level,
+            afresh: false,
         },
         iterations: args.iterations,
         stability: f64::from(args.iterations) / 10.0,
