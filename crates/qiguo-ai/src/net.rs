@@ -99,24 +99,32 @@ pub struct Layout {
     pub alive: u8,
     /// Each kingdom's player.
     pub players: [u8; 7],
+    /// The players holding a kingdom in the game, one bit each.
+    in_game: u8,
 }
 
 impl Layout {
     /// Who holds what in `pos`.
     pub fn of(pos: &Position) -> Layout {
         let alive = pos.alive();
-        Layout {
-            alive: Kingdom::ALL
-                .iter()
-                .filter(|k| alive.contains(**k))
-                .fold(0, |bits, k| bits | 1 << k.index()),
-            players: Kingdom::ALL.map(|k| pos.player_of(k)),
+        let players = Kingdom::ALL.map(|k| pos.player_of(k));
+        let mut layout = Layout {
+            alive: 0,
+            players,
+            in_game: 0,
+        };
+        for k in Kingdom::ALL {
+            if alive.contains(k) {
+                layout.alive |= 1 << k.index();
+                layout.in_game |= 1 << players[k.index()];
+            }
         }
+        layout
     }
 
     /// Whether player `p` holds a kingdom in the game.
     pub fn in_game(&self, p: u8) -> bool {
-        (0..7).any(|k| self.alive & 1 << k != 0 && self.players[k] == p)
+        self.in_game & 1 << p != 0
     }
 
     /// Each player's relation to each kingdom (`[player][kingdom]`): 0 for its own, else the
@@ -163,6 +171,10 @@ pub struct Accumulators {
     relations: [[u8; 7]; 7],
     /// `7 × hidden`: player 0's units, then player 1's, ….
     values: Vec<i32>,
+    /// Whether `values` wait to be summed again from the position ([`Net::refresh_into`]):
+    /// a move that changed who holds what leaves them so, since many such positions are never
+    /// evaluated nor searched further (a game won, a cut).
+    stale: bool,
 }
 
 /// What a move does to the inputs, read before it is made.
@@ -293,6 +305,7 @@ impl Net {
             layout: Layout::default(),
             relations: [[0; 7]; 7],
             values: vec![0; 7 * self.hidden],
+            stale: false,
         };
         self.refresh_into(pos, &mut acc);
         acc
@@ -303,6 +316,7 @@ impl Net {
         let h = self.hidden;
         acc.layout = Layout::of(pos);
         acc.relations = acc.layout.relations();
+        acc.stale = false;
         acc.values.resize(7 * h, 0);
         for p in 0..7u8 {
             let units = &mut acc.values[usize::from(p) * h..(usize::from(p) + 1) * h];
@@ -420,16 +434,24 @@ impl Accumulators {
         &self.layout
     }
 
-    /// The accumulators after a move, from those before it (`self`), the move's [`Delta`]
-    /// (read before it was made) and the position after it, into `next`: three inputs
-    /// changed for each player, or every piece summed again when the move changed who holds
-    /// what.
+    /// Whether these wait to be summed again from their position ([`Net::refresh_into`])
+    /// before they are read or played from.
+    pub fn is_stale(&self) -> bool {
+        self.stale
+    }
+
+    /// The accumulators after a move, from those before it (`self`, not stale), the move's
+    /// [`Delta`] (read before it was made) and the position after it, into `next`: three
+    /// inputs changed for each player; or, when the move changed who holds what, left
+    /// [stale](Accumulators::is_stale), to be summed again if they are needed.
     pub fn play(&self, net: &Net, delta: &Delta, after: &Position, next: &mut Accumulators) {
+        debug_assert!(!self.stale, "played from stale accumulators");
         let layout = Layout::of(after);
         if layout != self.layout {
-            net.refresh_into(after, next);
+            next.stale = true;
             return;
         }
+        next.stale = false;
         next.layout = self.layout;
         next.relations = self.relations;
         next.values.clear();
@@ -441,7 +463,7 @@ impl Accumulators {
         // capture that took more than its victim): sum again.
         let at = |i: usize| Point::from_index(i).and_then(|point| after.piece_at(point));
         if at(to) != Some(piece) || at(from).is_some() {
-            net.refresh_into(after, next);
+            next.stale = true;
             return;
         }
         let h = net.hidden;
@@ -508,8 +530,14 @@ mod tests {
                 let delta = Delta::of(&pos, mv);
                 pos.make(mv);
                 acc.play(&net, &delta, &pos, &mut next);
+                // A move that changes who holds what leaves them to be summed when needed.
+                let stale = next.is_stale();
+                if stale {
+                    net.refresh_into(&pos, &mut next);
+                }
                 assert_eq!(next, net.refresh(&pos), "{preset:?} after {plies} moves");
                 if next.layout != acc.layout {
+                    assert!(stale, "{preset:?} after {plies} moves: not left stale");
                     relayouts += 1;
                 }
                 std::mem::swap(&mut acc, &mut next);

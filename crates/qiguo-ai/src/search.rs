@@ -267,9 +267,12 @@ impl Engine {
         let Some(net) = self.net.as_deref() else {
             return pos.make(mv);
         };
+        let top = self.net_top;
+        if self.net_frames[top].is_stale() {
+            net.refresh_into(pos, &mut self.net_frames[top]);
+        }
         let delta = Delta::of(pos, mv);
         let undo = pos.make(mv);
-        let top = self.net_top;
         if self.net_frames.len() == top + 1 {
             let copy = self.net_frames[top].clone();
             self.net_frames.push(copy);
@@ -289,11 +292,14 @@ impl Engine {
     }
 
     /// The evaluation of `pos` for the root player, with the network's correction if set.
-    fn evaluate(&self, pos: &Position) -> i32 {
+    fn evaluate(&mut self, pos: &Position) -> i32 {
         let value = evaluate_with(pos, self.root_player, &self.weights);
         match self.net.as_deref() {
             Some(net) => {
-                let acc = &self.net_frames[self.net_top];
+                let acc = &mut self.net_frames[self.net_top];
+                if acc.is_stale() {
+                    net.refresh_into(pos, acc);
+                }
                 // In the unit tests every leaf's accumulators are checked against a sum of
                 // every piece.
                 #[cfg(test)]
