@@ -570,6 +570,24 @@ mod tests {
         assert_eq!(net.correction(&acc, 2), (2.0 * own - all).round() as i32);
     }
 
+    /// Hard's network is the file built in, whole; its scores at the start are finite and of an
+    /// army's size, and a player's correction is its score less the others'.
+    #[test]
+    fn hards_network_is_the_file_built_in() {
+        let net = hard();
+        assert_eq!(net.hidden(), 8);
+        assert_eq!(net.to_bytes(), include_bytes!("../nets/hard.qgnn"));
+        let pos = Position::start(Rules::default());
+        let acc = net.refresh(&pos);
+        let scores: Vec<f32> = (0..7).map(|p| net.score(&acc, p)).collect();
+        assert!(scores.iter().all(|s| s.is_finite() && s.abs() < 10_000.0), "{scores:?}");
+        let all: f32 = scores.iter().sum();
+        for p in 0..7u8 {
+            let expected = 2.0 * scores[usize::from(p)] - all;
+            assert!((net.correction(&acc, p) as f32 - expected).abs() <= 1.0);
+        }
+    }
+
     #[test]
     fn a_file_reads_back_and_bad_files_are_refused() {
         let net = Net::drawn(3, 1);
