@@ -353,10 +353,10 @@ impl Net {
     /// sum of the other players' in the game, in centipawns.
     pub fn correction(&self, acc: &Accumulators, player: u8) -> i32 {
         let mut total = 0.0;
-        for p in 0..7u8 {
-            if !acc.layout.in_game(p) {
-                continue;
-            }
+        let mut in_game = acc.layout.in_game;
+        while in_game != 0 {
+            let p = in_game.trailing_zeros() as u8;
+            in_game &= in_game - 1;
             let s = self.score(acc, p);
             total += if p == player { s } else { -s };
         }
@@ -454,9 +454,9 @@ impl Accumulators {
         next.stale = false;
         next.layout = self.layout;
         next.relations = self.relations;
-        next.values.clear();
-        next.values.extend_from_slice(&self.values);
+        next.values.resize(self.values.len(), 0);
         let Some((from, to, piece)) = delta.moved else {
+            next.values.copy_from_slice(&self.values);
             return;
         };
         // A piece that is no longer where it went (a move that ended the game, or a
@@ -466,19 +466,34 @@ impl Accumulators {
             next.stale = true;
             return;
         }
+        // Each player's units in one pass: the piece leaves `from`, comes to `to`, and what it
+        // took leaves.
         let h = net.hidden;
-        for p in 0..7u8 {
-            if !self.layout.in_game(p) {
+        let players = self.values.chunks_exact(h).zip(next.values.chunks_exact_mut(h));
+        for (p, (old, new)) in players.enumerate() {
+            if !self.layout.in_game(p as u8) {
+                new.copy_from_slice(old);
                 continue;
             }
-            let relations = &self.relations[usize::from(p)];
-            let units = &mut next.values[usize::from(p) * h..(usize::from(p) + 1) * h];
+            let relations = &self.relations[p];
             let relation = usize::from(relations[piece.kingdom.index()]);
-            sub(units, net.row(feature(relation, piece.kind, from)));
-            add(units, net.row(feature(relation, piece.kind, to)));
-            if let Some((at, victim)) = delta.captured {
-                let relation = usize::from(relations[victim.kingdom.index()]);
-                sub(units, net.row(feature(relation, victim.kind, at)));
+            let gone = net.row(feature(relation, piece.kind, from));
+            let come = net.row(feature(relation, piece.kind, to));
+            match delta.captured {
+                Some((at, victim)) => {
+                    let relation = usize::from(relations[victim.kingdom.index()]);
+                    let taken = net.row(feature(relation, victim.kind, at));
+                    let rows = old.iter().zip(gone).zip(come).zip(taken);
+                    for (n, (((&o, &g), &c), &t)) in new.iter_mut().zip(rows) {
+                        *n = o - i32::from(g) + i32::from(c) - i32::from(t);
+                    }
+                }
+                None => {
+                    let rows = old.iter().zip(gone).zip(come);
+                    for (n, ((&o, &g), &c)) in new.iter_mut().zip(rows) {
+                        *n = o - i32::from(g) + i32::from(c);
+                    }
+                }
             }
         }
     }
@@ -487,12 +502,6 @@ impl Accumulators {
 fn add(units: &mut [i32], row: &[i16]) {
     for (u, &w) in units.iter_mut().zip(row) {
         *u += i32::from(w);
-    }
-}
-
-fn sub(units: &mut [i32], row: &[i16]) {
-    for (u, &w) in units.iter_mut().zip(row) {
-        *u -= i32::from(w);
     }
 }
 
