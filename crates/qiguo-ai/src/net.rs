@@ -29,7 +29,7 @@
 use std::sync::{Arc, LazyLock};
 
 use qiguo_rules::random::SplitMix64;
-use qiguo_rules::{Kingdom, Level, Move, Piece, PieceKind, Point, Position};
+use qiguo_rules::{Kingdom, KingdomSet, Level, Move, Piece, PieceKind, Point, Position};
 
 use crate::LevelSearch;
 
@@ -167,6 +167,9 @@ pub struct Net {
 /// Each player's accumulator for one position, with who held what there.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Accumulators {
+    /// The kingdoms in the game (as the position tells them; who holds which does not change
+    /// within a game, so the layout changes with them alone).
+    alive: KingdomSet,
     layout: Layout,
     relations: [[u8; 7]; 7],
     /// `7 × hidden`: player 0's units, then player 1's, ….
@@ -302,6 +305,7 @@ impl Net {
     /// Each player's accumulator for `pos`, every piece summed.
     pub fn refresh(&self, pos: &Position) -> Accumulators {
         let mut acc = Accumulators {
+            alive: KingdomSet::EMPTY,
             layout: Layout::default(),
             relations: [[0; 7]; 7],
             values: vec![0; 7 * self.hidden],
@@ -314,6 +318,7 @@ impl Net {
     /// [`Net::refresh`] into `acc` (keeping its allocation).
     pub fn refresh_into(&self, pos: &Position, acc: &mut Accumulators) {
         let h = self.hidden;
+        acc.alive = pos.alive();
         acc.layout = Layout::of(pos);
         acc.relations = acc.layout.relations();
         acc.stale = false;
@@ -446,12 +451,13 @@ impl Accumulators {
     /// [stale](Accumulators::is_stale), to be summed again if they are needed.
     pub fn play(&self, net: &Net, delta: &Delta, after: &Position, next: &mut Accumulators) {
         debug_assert!(!self.stale, "played from stale accumulators");
-        let layout = Layout::of(after);
-        if layout != self.layout {
+        debug_assert_eq!(Layout::of(after).players, self.layout.players);
+        if after.alive() != self.alive {
             next.stale = true;
             return;
         }
         next.stale = false;
+        next.alive = self.alive;
         next.layout = self.layout;
         next.relations = self.relations;
         next.values.resize(self.values.len(), 0);
