@@ -20,6 +20,11 @@
 //! call and triangle, and the programs linked), frame by frame, from the welcome card through a
 //! round of six Medium computers to the person's turn with the round's arrows on the board.
 //!
+//! `cargo bench --bench page -- search` measures the worker's search by the position: Hard at
+//! [`SPEED_NODES`] positions from the four points of the game, in three rounds (the browser
+//! compiles new wasm code again once it runs hot, so the first round is slower), positions a
+//! second in the worker and natively on one core.
+//!
 //! `cargo bench --bench page -- memory [MINUTES]` plays a long game in the page and samples its
 //! memory every 30 s for MINUTES minutes (60 unless told): *Play against the computer*, then
 //! Qin given to a computer too (its *Played by* in the Kingdoms panel), seven computers playing; the wasm memory's size (`window.qiguoMemory`), the JavaScript heap in use
@@ -82,6 +87,10 @@ fn main() {
     }
     if std::env::args().any(|a| a == "frame") {
         runtime().block_on(frames_in_webgl(&bundle));
+        return;
+    }
+    if std::env::args().any(|a| a == "search") {
+        runtime().block_on(search_speed(&bundle));
         return;
     }
     if std::env::args().any(|a| a == "phone") {
@@ -183,6 +192,71 @@ fn hard_jobs(game: &Game) -> Vec<SearchJob> {
             job(&at, Level::Hard, 100 + n as u64)
         })
         .collect()
+}
+
+/// The positions each of Hard's searches visits in `-- search`.
+const SPEED_NODES: u64 = 100_000;
+
+/// Hard's searches at [`SPEED_NODES`] positions, in the worker and natively: positions a second,
+/// round by round, and in all.
+async fn search_speed(bundle: &std::path::Path) {
+    let mut jobs = hard_jobs(&mid_game());
+    for job in &mut jobs {
+        job.nodes = Some(SPEED_NODES);
+    }
+    let speed = |done: &[SearchDone]| {
+        let nodes: u64 = done.iter().map(|d| d.nodes).sum();
+        let us: u64 = done.iter().map(|d| d.elapsed_us).sum();
+        (nodes, nodes as f64 / (us as f64 / 1e6))
+    };
+    println!("Hard at {SPEED_NODES} positions from 0, 28, 56 and 86 moves into a game:");
+    for round in 1..=3 {
+        let done: Vec<SearchDone> = jobs.iter().map(|j| j.run(&mut Engine::new(TABLE))).collect();
+        let (nodes, per_second) = speed(&done);
+        println!("  natively, one core, round {round}: {nodes} positions, {per_second:.0} a second");
+    }
+    let server = Served::start(bundle);
+    let mut browser = Browser::open().await;
+    browser.visit(&format!("{}/", server.http)).await;
+    browser.wait_for_board().await;
+    let texts: Vec<String> = jobs.iter().map(SearchJob::to_json).collect();
+    let script = format!(
+        "(async (jobs) => {{
+            const worker = new Worker('/worker.js', {{ type: 'module' }});
+            const rounds = [];
+            for (let round = 0; round < 3; round++) {{
+                const answers = [];
+                for (const job of jobs) {{
+                    answers.push(await new Promise((done) => {{
+                        worker.onmessage = (e) => done(e.data);
+                        worker.postMessage(job);
+                    }}));
+                }}
+                rounds.push(answers);
+            }}
+            worker.terminate();
+            return rounds;
+        }})({})",
+        serde_json::to_string(&texts).expect("JSON")
+    );
+    let rounds = browser.eval_promise(&script).await;
+    for (round, answers) in rounds.as_array().expect("the rounds").iter().enumerate() {
+        let done: Vec<SearchDone> = answers
+            .as_array()
+            .expect("the answers")
+            .iter()
+            .map(|a| {
+                SearchDone::from_json(a.as_str().unwrap_or_default())
+                    .expect("the worker answers a SearchDone")
+            })
+            .collect();
+        let (nodes, per_second) = speed(&done);
+        println!(
+            "  in the worker, round {}: {nodes} positions, {per_second:.0} a second",
+            round + 1
+        );
+    }
+    browser.close().await;
 }
 
 /// The six Medium searches of a round after Qin's move in `game`.
