@@ -211,9 +211,14 @@ async fn search_speed(bundle: &std::path::Path) {
     };
     println!("Hard at {SPEED_NODES} positions from 0, 28, 56 and 86 moves into a game:");
     for round in 1..=3 {
-        let done: Vec<SearchDone> = jobs.iter().map(|j| j.run(&mut Engine::new(TABLE))).collect();
+        let done: Vec<SearchDone> = jobs
+            .iter()
+            .map(|j| j.run(&mut Engine::new(TABLE)))
+            .collect();
         let (nodes, per_second) = speed(&done);
-        println!("  natively, one core, round {round}: {nodes} positions, {per_second:.0} a second");
+        println!(
+            "  natively, one core, round {round}: {nodes} positions, {per_second:.0} a second"
+        );
     }
     let server = Served::start(bundle);
     let mut browser = Browser::open().await;

@@ -2,12 +2,9 @@
 //! much variety it allows. The levels themselves are named by the rules crate
 //! ([`qiguo_rules::Level`]), since game records name them.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use qiguo_rules::Level;
-
-use crate::net::{self, Net};
 
 /// A level's search budget and style.
 pub trait LevelSearch {
@@ -21,8 +18,6 @@ pub trait LevelSearch {
     fn max_depth(self) -> u32;
     /// Root moves scoring within this many centipawns of the best may be chosen at random.
     fn tolerance(self) -> i32;
-    /// The network whose correction the level adds to the hand-set evaluation, if any.
-    fn net(self) -> Option<&'static Arc<Net>>;
 }
 
 impl LevelSearch for Level {
@@ -60,12 +55,6 @@ impl LevelSearch for Level {
             Level::Medium => 0,
             Level::Hard => 0,
         }
-    }
-
-    fn net(self) -> Option<&'static Arc<Net>> {
-        // Hard alone: Easy and Medium look one move deep, where what the network adds was
-        // not measured, and their places on the ladder are set by their budgets.
-        (self == Level::Hard).then(net::hard)
     }
 }
 

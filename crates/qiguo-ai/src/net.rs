@@ -1,7 +1,6 @@
 //! A learned correction to the evaluation: a small network on sparse inputs, in NNUE's shape,
 //! trained in the lab on self-play (`qiguo-train-net`; the write-up and its sequential tests in
-//! `docs/computer-players.md`). Hard plays with the one built into this crate ([`hard`]); an
-//! engine is told which to use, if any, by a [`NetChoice`].
+//! `docs/computer-players.md`), played by an engine the lab gives it ([`crate::Engine::set_net`]).
 //!
 //! **Inputs.** Every piece on the board, seen from one player: its kind, its point, and whose
 //! it is *relative to that player* — the player's own (0), or the kingdom's place in the turn
@@ -26,12 +25,8 @@
 //! the hidden units, then the input weights (input-major, `i16`), the hidden biases (`i32`),
 //! the output weights and the output's bias (`f32`, in centipawns).
 
-use std::sync::{Arc, LazyLock};
-
 use qiguo_rules::random::SplitMix64;
-use qiguo_rules::{Kingdom, KingdomSet, Level, Move, Piece, PieceKind, Point, Position};
-
-use crate::LevelSearch;
+use qiguo_rules::{Kingdom, KingdomSet, Move, Piece, PieceKind, Point, Position};
 
 /// Points on the board.
 pub const POINTS: usize = 361;
@@ -48,42 +43,6 @@ pub const ONE: i32 = 1024;
 pub const MAX_HIDDEN: usize = 1024;
 /// The file's format.
 pub const FORMAT: u32 = 1;
-
-/// Hard's network, built into this crate (`nets/hard.qgnn`: 8 hidden units, trained by
-/// `qiguo-train-net` on the lab's Medium self-play; how, and what it won, in
-/// `docs/computer-players.md`).
-pub fn hard() -> &'static Arc<Net> {
-    static HARD: LazyLock<Arc<Net>> = LazyLock::new(|| {
-        Arc::new(
-            Net::from_bytes(include_bytes!("../nets/hard.qgnn"))
-                .expect("the built-in network is a network of this format"),
-        )
-    });
-    &HARD
-}
-
-/// Which network's correction an engine adds to its evaluation.
-#[derive(Clone, Debug, Default)]
-pub enum NetChoice {
-    /// The level's own ([`LevelSearch::net`]): [`hard`] for Hard, none for the other levels.
-    #[default]
-    Level,
-    /// None: the hand-set evaluation alone (the lab's Hard of before the network).
-    Off,
-    /// This network, at every level that searches.
-    This(Arc<Net>),
-}
-
-impl NetChoice {
-    /// The network a search at `level` uses under this choice.
-    pub fn at(&self, level: Level) -> Option<&Arc<Net>> {
-        match self {
-            NetChoice::Level => level.net(),
-            NetChoice::Off => None,
-            NetChoice::This(net) => Some(net),
-        }
-    }
-}
 
 /// The input for a piece of `kind` at point `point` (its index) whose relation to the player
 /// is `relation`.
@@ -475,7 +434,10 @@ impl Accumulators {
         // Each player's units in one pass: the piece leaves `from`, comes to `to`, and what it
         // took leaves.
         let h = net.hidden;
-        let players = self.values.chunks_exact(h).zip(next.values.chunks_exact_mut(h));
+        let players = self
+            .values
+            .chunks_exact(h)
+            .zip(next.values.chunks_exact_mut(h));
         for (p, (old, new)) in players.enumerate() {
             if !self.layout.in_game(p as u8) {
                 new.copy_from_slice(old);
@@ -583,24 +545,6 @@ mod tests {
         let all: f32 = (0..7).map(|p| net.score(&acc, p)).sum();
         let own = net.score(&acc, 2);
         assert_eq!(net.correction(&acc, 2), (2.0 * own - all).round() as i32);
-    }
-
-    /// Hard's network is the file built in, whole; its scores at the start are finite and of an
-    /// army's size, and a player's correction is its score less the others'.
-    #[test]
-    fn hards_network_is_the_file_built_in() {
-        let net = hard();
-        assert_eq!(net.hidden(), 8);
-        assert_eq!(net.to_bytes(), include_bytes!("../nets/hard.qgnn"));
-        let pos = Position::start(Rules::default());
-        let acc = net.refresh(&pos);
-        let scores: Vec<f32> = (0..7).map(|p| net.score(&acc, p)).collect();
-        assert!(scores.iter().all(|s| s.is_finite() && s.abs() < 10_000.0), "{scores:?}");
-        let all: f32 = scores.iter().sum();
-        for p in 0..7u8 {
-            let expected = 2.0 * scores[usize::from(p)] - all;
-            assert!((net.correction(&acc, p) as f32 - expected).abs() <= 1.0);
-        }
     }
 
     #[test]

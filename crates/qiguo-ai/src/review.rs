@@ -40,7 +40,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::Level;
 use crate::chances::FITTED;
-use crate::net::NetChoice;
 use crate::search::{Engine, Limits};
 use crate::tt::TableSize;
 
@@ -415,13 +414,9 @@ impl Reviewer {
 }
 
 /// The engine a review searches with: one thread, its own table of this size (a search's
-/// result depends on the table's size, and a move judged later must be searched alike), and
-/// the hand-set evaluation alone: the chances' model ([`FITTED`]) was fitted to its values, and
-/// the reviews kept before Hard had a network were searched so.
+/// result depends on the table's size, and a move judged later must be searched alike).
 fn review_engine() -> Engine {
-    let mut engine = Engine::new(TableSize::entries_log2(18));
-    engine.set_net(NetChoice::Off);
-    engine
+    Engine::new(TableSize::entries_log2(18))
 }
 
 /// Searches `pos` afresh at `nodes` positions, as Hard on one thread (what is found there

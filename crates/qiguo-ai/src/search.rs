@@ -25,7 +25,7 @@ use qiguo_rules::{Kingdom, Move, Outcome, Piece, PieceKind, Position, Undo};
 
 use crate::eval::{Weights, evaluate_with, general_exposed, victim_value};
 use crate::level::LevelSearch;
-use crate::net::{Accumulators, Delta, Net, NetChoice};
+use crate::net::{Accumulators, Delta, Net};
 use crate::params::SearchParams;
 use crate::tt::{Bound, Entry, Table, TableSize};
 use qiguo_rules::Level;
@@ -103,10 +103,7 @@ pub struct Engine {
     weights: Weights,
     /// The search's constants.
     params: SearchParams,
-    /// Which network's correction the evaluation adds ([`Engine::set_net`]): the level's own
-    /// unless told.
-    net_choice: NetChoice,
-    /// The network of the search under way, if any (chosen by `net_choice` for its level).
+    /// A learned correction to the evaluation, if the lab set one ([`Engine::set_net`]).
     net: Option<Arc<Net>>,
     /// The network's accumulators along the line searched: `net_frames[net_top]` is the
     /// current position's.
@@ -158,7 +155,6 @@ impl Engine {
             helper_nodes: 0,
             weights: Weights::default(),
             params: SearchParams::default(),
-            net_choice: NetChoice::Level,
             net: None,
             net_frames: Vec::new(),
             net_top: 0,
@@ -176,7 +172,6 @@ impl Engine {
             tt: self.tt.clone(),
             weights: self.weights,
             params: self.params,
-            net_choice: self.net_choice.clone(),
             net: self.net.clone(),
             ..Engine::new(TableSize::entries_log2(0))
         }
@@ -219,36 +214,20 @@ impl Engine {
         }
     }
 
-    /// Adds the correction of the network `choice` names to the evaluation from now on (the
-    /// level's own unless set: [`NetChoice::Level`]): the lab's way of playing one network, or
-    /// none, against another ([`crate::net`]).
-    pub fn set_net(&mut self, choice: NetChoice) {
-        self.net_choice = choice;
-    }
-
-    /// Which network's correction the evaluation adds.
-    pub fn net_choice(&self) -> &NetChoice {
-        &self.net_choice
-    }
-
-    /// Readies the network that `level` searches with (and the helpers', which search
-    /// alike).
-    fn use_net(&mut self, level: Level) {
-        let net = self.net_choice.at(level).cloned();
-        let same = |a: &Option<Arc<Net>>| match (a, &net) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            (None, None) => true,
-            _ => false,
-        };
-        if same(&self.net) {
-            return;
-        }
+    /// Adds the network `net`'s correction to the evaluation from now on (none unless set):
+    /// the lab's way of trying a learned evaluation ([`crate::net`]).
+    pub fn set_net(&mut self, net: Option<Arc<Net>>) {
         for helper in &mut self.helpers {
             helper.net = net.clone();
         }
         self.net = net;
         self.net_frames.clear();
         self.net_top = 0;
+    }
+
+    /// The network whose correction the evaluation adds, if any.
+    pub fn net(&self) -> Option<&Arc<Net>> {
+        self.net.as_ref()
     }
 
     /// Sums the network's accumulators for the root position `pos` of a search.
@@ -374,7 +353,6 @@ impl Engine {
         };
         let deadline = movetime.map(|t| start + t);
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
-        self.use_net(level);
         self.begin(pos, deadline, node_limit, limits.stop.clone());
         let max_depth = limits.depth.unwrap_or(level.max_depth()).max(1);
         let plan = Iterations {
@@ -1184,7 +1162,6 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net;
     use qiguo_rules::Rules;
 
     /// With a network, every leaf's accumulators (updated move by move along the line
@@ -1195,9 +1172,8 @@ mod tests {
     fn a_network_corrects_the_evaluation_at_every_leaf() {
         let mut pos = Position::start(Rules::default());
         let mut plain = Engine::new(TableSize::entries_log2(16));
-        plain.set_net(NetChoice::Off);
         let mut netted = Engine::new(TableSize::entries_log2(16));
-        netted.set_net(NetChoice::This(Arc::new(Net::drawn(4, 3))));
+        netted.set_net(Some(Arc::new(Net::drawn(4, 3))));
         let limits = Limits {
             nodes: Some(3_000),
             ..Limits::default()
@@ -1226,7 +1202,7 @@ mod tests {
             );
         }
         assert!(differed > 10, "the network changed {differed} values");
-        netted.set_net(NetChoice::Off);
+        netted.set_net(None);
         netted.clear();
         plain.clear();
         let a = plain.search(&pos, Level::Hard, &limits, 1);
@@ -1234,38 +1210,23 @@ mod tests {
         assert_eq!(a.map(|r| (r.best, r.score)), b.map(|r| (r.best, r.score)));
     }
 
-    /// Hard searches with the network built in unless told otherwise, and every leaf's
-    /// accumulators are right (checked in `evaluate` under test) on every thread; Medium
-    /// searches without one.
+    /// A network reaches the helpers, and every leaf's accumulators are right on each thread
+    /// (checked in `evaluate` under test).
     #[test]
-    fn hard_corrects_by_its_own_network_and_medium_by_none() {
+    fn helpers_correct_by_the_engines_network() {
         let pos = Position::from_fen(qiguo_testkit::CROWDED_MIDGAME, Rules::default())
             .expect("valid FEN");
+        let mut engine = Engine::new(TableSize::entries_log2(16));
+        engine.set_threads(2);
+        engine.set_net(Some(Arc::new(Net::drawn(8, 5))));
+        assert!(engine.helpers.iter().all(|h| h.net.is_some()));
         let limits = Limits {
-            nodes: Some(4_000),
-            ..Limits::default()
-        };
-        let searched = |level: Level, choice: NetChoice| {
-            let mut engine = Engine::new(TableSize::entries_log2(16));
-            engine.set_net(choice);
-            let r = engine.search(&pos, level, &limits, 1).expect("a move");
-            (r.best, r.score, r.nodes)
-        };
-        let own = searched(Level::Hard, NetChoice::Level);
-        assert_eq!(own, searched(Level::Hard, NetChoice::This(net::hard().clone())));
-        assert_ne!(own, searched(Level::Hard, NetChoice::Off));
-        assert_eq!(
-            searched(Level::Medium, NetChoice::Level),
-            searched(Level::Medium, NetChoice::Off)
-        );
-        assert!(Level::Medium.net().is_none());
-        let mut threaded = Engine::new(TableSize::entries_log2(16));
-        threaded.set_threads(2);
-        let timed = Limits {
             depth: Some(3),
             ..Limits::default()
         };
-        let r = threaded.search(&pos, Level::Hard, &timed, 1).expect("a move");
+        let r = engine
+            .search(&pos, Level::Hard, &limits, 1)
+            .expect("a move");
         assert!(pos.is_legal(r.best));
     }
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use qiguo_ai::eval::Weights;
-use qiguo_ai::net::NetChoice;
+use qiguo_ai::net::Net;
 use qiguo_ai::{Level, ParseLevelError, SearchParams};
 use qiguo_lab::cli;
 use qiguo_lab::positions::PositionsFile;
@@ -93,13 +93,12 @@ struct Args {
     #[arg(long, value_name = "FILE|hand", value_parser = params)]
     measured_search: Option<SearchParams>,
     /// The measured seat adds the correction of the network in FILE (as `qiguo-train-net`
-    /// writes it) to its evaluation; `none` for no network (Hard as it was before its own),
-    /// `level` for its level's own (the default: Hard's built-in network, none for the others).
-    #[arg(long, value_name = "FILE|none|level", value_parser = net)]
-    measured_net: Option<NetChoice>,
-    /// Every other seat's network: FILE, `none` or `level` (the default).
-    #[arg(long = "net", value_name = "FILE|none|level", value_parser = net)]
-    others_net: Option<NetChoice>,
+    /// writes it) to its evaluation, or `none` (the default).
+    #[arg(long, value_name = "FILE|none", value_parser = net)]
+    measured_net: Option<Option<Arc<Net>>>,
+    /// Every other seat adds the correction of the network in FILE, or `none` (the default).
+    #[arg(long = "net", value_name = "FILE|none", value_parser = net)]
+    others_net: Option<Option<Arc<Net>>>,
     /// Search every move with a fresh engine from the position's FEN alone, as `qiguo
     /// bestmove` plays, rather than with each kingdom's engine kept from move to move (seven
     /// players only: a FEN does not tell the seats).
@@ -164,14 +163,13 @@ fn weights(text: &str) -> Result<Weights, ArgError> {
 }
 
 /// A network in a file.
-fn net(text: &str) -> Result<NetChoice, ArgError> {
-    Ok(match text {
-        "level" => NetChoice::Level,
-        "none" => NetChoice::Off,
-        _ => NetChoice::This(Arc::new(qiguo_lab::weights::read_net(
-            std::path::Path::new(text),
-        )?)),
-    })
+fn net(text: &str) -> Result<Option<Arc<Net>>, ArgError> {
+    if text == "none" {
+        return Ok(None);
+    }
+    Ok(Some(Arc::new(qiguo_lab::weights::read_net(
+        std::path::Path::new(text),
+    )?)))
 }
 
 /// The search's constants in a file, or the hand-set ones.
@@ -247,8 +245,8 @@ fn main() -> ExitCode {
         weights: args.others_eval.unwrap_or(Weights::HAND),
         measured_params: args.measured_search.unwrap_or(SearchParams::HAND),
         params: args.others_search.unwrap_or(SearchParams::HAND),
-        measured_net: args.measured_net.unwrap_or_default(),
-        net: args.others_net.unwrap_or_default(),
+        measured_net: args.measured_net.flatten(),
+        net: args.others_net.flatten(),
         afresh: args.afresh,
     };
     if let Some(path) = &args.log {

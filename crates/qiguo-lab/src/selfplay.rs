@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use qiguo_ai::SearchParams;
 use qiguo_ai::eval::Weights;
-use qiguo_ai::net::{self, Net, NetChoice};
+use qiguo_ai::net::Net;
 use qiguo_ai::{Engine, Level, LevelSearch, Limits, TableSize};
 use qiguo_rules::{Game, Kingdom, Position, Rules, Seating, Seats, Victory};
 use serde::Serialize;
@@ -110,10 +110,10 @@ pub struct Series {
     /// The search's constants of every other seat (`selfplay --search`).
     pub params: SearchParams,
     /// The network whose correction the measured seat adds to its evaluation
-    /// (`selfplay --measured-net`): its level's own unless told.
-    pub measured_net: NetChoice,
-    /// The network of every other seat (`selfplay --net`).
-    pub net: NetChoice,
+    /// (`selfplay --measured-net`).
+    pub measured_net: Option<Arc<Net>>,
+    /// The network whose correction every other seat adds (`selfplay --net`).
+    pub net: Option<Arc<Net>>,
     /// Every move searched by a fresh engine (the command line's table, no memory of the moves
     /// before) from the position's FEN alone, as `qiguo bestmove` plays (`selfplay --afresh`);
     /// otherwise each kingdom keeps its engine from move to move, as the game's computers do.
@@ -330,20 +330,11 @@ impl Series {
         if self.params != SearchParams::HAND {
             identity["search"] = serde_json::json!(self.params);
         }
-        // A network by a hash of its file's bytes; the level's own network is Hard's, named
-        // when a seat plays Hard with it (a ledger of Hard before it had none).
-        for (key, choice) in [("measured_net", &self.measured_net), ("net", &self.net)] {
-            match choice {
-                NetChoice::This(net) => identity[key] = describe(net).into(),
-                NetChoice::Off => identity[key] = "none".into(),
-                NetChoice::Level => {}
+        // A network by a hash of its file's bytes.
+        for (key, net) in [("measured_net", &self.measured_net), ("net", &self.net)] {
+            if let Some(net) = net {
+                identity[key] = describe(net).into();
             }
-        }
-        let hard_by_level = |choice: &NetChoice| {
-            matches!(choice, NetChoice::Level) && self.levels.contains(&Level::Hard)
-        };
-        if hard_by_level(&self.measured_net) || hard_by_level(&self.net) {
-            identity["hard_net"] = describe(net::hard()).into();
         }
         // Seven players, the first series' only seating, is left unsaid: their ledgers go on.
         if self.players.iter().any(|&n| n != 7) {
@@ -923,8 +914,8 @@ mod tests {
             ledger: None,
             positions: None,
             measured_weights: Weights::HAND,
-            measured_net: NetChoice::Level,
-            net: NetChoice::Level,
+            measured_net: None,
+            net: None,
             afresh: false,
             weights: Weights::HAND,
             measured_params: SearchParams::HAND,
@@ -956,7 +947,7 @@ mod tests {
 
     /// Played afresh (a fresh engine a move, from the position's FEN), a series is as
     /// reproducible as played with engines kept, and its games are others; its ledger says so,
-    /// and names Hard's network where a seat plays Hard with it.
+    /// and names a network by its hash.
     #[test]
     fn games_played_afresh_are_reproducible_and_their_own() {
         let mut levels = [Level::Medium; 7];
@@ -969,16 +960,20 @@ mod tests {
         afresh.afresh = true;
         let a = afresh.run(|_, _, _| {});
         assert_eq!(a, afresh.run(|_, _, _| {}));
-        let moves = |s: &Series| (0..2).map(|i| s.play_recorded(i).1.moves).collect::<Vec<_>>();
+        let moves = |s: &Series| {
+            (0..2)
+                .map(|i| s.play_recorded(i).1.moves)
+                .collect::<Vec<_>>()
+        };
         assert_ne!(moves(&kept), moves(&afresh));
         let identity: serde_json::Value = serde_json::from_str(&afresh.identity()).unwrap();
         assert_eq!(identity["afresh"], true);
-        assert_eq!(identity["hard_net"], describe(net::hard()));
-        afresh.measured_net = NetChoice::Off;
-        afresh.net = NetChoice::Off;
+        assert!(identity.get("measured_net").is_none());
+        let net = Arc::new(Net::drawn(4, 9));
+        afresh.measured_net = Some(net.clone());
         let identity: serde_json::Value = serde_json::from_str(&afresh.identity()).unwrap();
-        assert_eq!(identity["measured_net"], "none");
-        assert!(identity.get("hard_net").is_none());
+        assert_eq!(identity["measured_net"], describe(&net));
+        assert!(identity.get("net").is_none());
     }
 
     /// A game written to a file of positions reads back whole: its moves play again to its

@@ -234,7 +234,6 @@ mod tests {
     use crate::selfplay::Budget;
     use qiguo_ai::Level;
     use qiguo_ai::eval::Weights;
-    use qiguo_ai::net::NetChoice;
     use qiguo_rules::Rules;
 
     fn tuning(iterations: u32) -> Tuning {
@@ -257,8 +256,8 @@ mod tests {
                 weights: Weights::HAND,
                 measured_params: SearchParams::HAND,
                 params: SearchParams::HAND,
-                measured_net: NetChoice::Level,
-                net: NetChoice::Level,
+                measured_net: None,
+                net: None,
                 afresh: false,
             },
             iterations,

@@ -7,7 +7,6 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use qiguo_ai::eval::Weights;
-use qiguo_ai::net::NetChoice;
 use qiguo_ai::{Level, SearchParams};
 use qiguo_lab::selfplay::{Budget, Series};
 use qiguo_lab::spsa::{COUNT, State, Tuning};
@@ -188,8 +187,8 @@ fn main() -> ExitCode {
             weights: Weights::HAND,
             measured_params: SearchParams::HAND,
             params: SearchParams::HAND,
-            measured_net: NetChoice::Level,
-            net: NetChoice::Level,
+            measured_net: None,
+            net: None,
             afresh: false,
         },
         iterations: args.iterations,
