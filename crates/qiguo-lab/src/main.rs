@@ -95,10 +95,10 @@ struct Args {
     /// The measured seat adds the correction of the network in FILE (as `qiguo-train-net`
     /// writes it) to its evaluation, or `none` (the default).
     #[arg(long, value_name = "FILE|none", value_parser = net)]
-    measured_net: Option<Option<Arc<Net>>>,
+    measured_net: Option<NetFile>,
     /// Every other seat adds the correction of the network in FILE, or `none` (the default).
     #[arg(long = "net", value_name = "FILE|none", value_parser = net)]
-    others_net: Option<Option<Arc<Net>>>,
+    others_net: Option<NetFile>,
     /// Search every move with a fresh engine from the position's FEN alone, as `qiguo
     /// bestmove` plays, rather than with each kingdom's engine kept from move to move (seven
     /// players only: a FEN does not tell the seats).
@@ -163,14 +163,18 @@ fn weights(text: &str) -> Result<Weights, ArgError> {
 }
 
 /// A network in a file.
-fn net(text: &str) -> Result<Option<Arc<Net>>, ArgError> {
+fn net(text: &str) -> Result<NetFile, ArgError> {
     if text == "none" {
-        return Ok(None);
+        return Ok(NetFile(None));
     }
-    Ok(Some(Arc::new(qiguo_lab::weights::read_net(
+    Ok(NetFile(Some(Arc::new(qiguo_lab::weights::read_net(
         std::path::Path::new(text),
-    )?)))
+    )?))))
 }
+
+/// A network named on the command line, or none (`none`).
+#[derive(Clone, Debug)]
+struct NetFile(Option<Arc<Net>>);
 
 /// The search's constants in a file, or the hand-set ones.
 fn params(text: &str) -> Result<SearchParams, ArgError> {
@@ -245,8 +249,8 @@ fn main() -> ExitCode {
         weights: args.others_eval.unwrap_or(Weights::HAND),
         measured_params: args.measured_search.unwrap_or(SearchParams::HAND),
         params: args.others_search.unwrap_or(SearchParams::HAND),
-        measured_net: args.measured_net.flatten(),
-        net: args.others_net.flatten(),
+        measured_net: args.measured_net.and_then(|n| n.0),
+        net: args.others_net.and_then(|n| n.0),
         afresh: args.afresh,
     };
     if let Some(path) = &args.log {
@@ -289,4 +293,57 @@ fn main() -> ExitCode {
         print!("{}", selfplay::report(&series, &results, verdict));
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every option reads, and a bad network file is refused with its reason.
+    #[test]
+    fn the_options_read() {
+        let dir = qiguo_testkit::TempDir::new("selfplay-args");
+        let file = dir.join("net.qgnn");
+        std::fs::write(&file, Net::drawn(2, 1).to_bytes()).unwrap();
+        let file = file.to_str().unwrap();
+        let args = Args::try_parse_from([
+            "qiguo-selfplay",
+            "--games",
+            "2",
+            "--levels",
+            "hard",
+            "--nodes",
+            "100",
+            "--measured-net",
+            file,
+            "--net",
+            "none",
+            "--measured-eval",
+            "hand",
+            "--search",
+            "hand",
+            "--afresh",
+        ])
+        .expect("the options read");
+        assert_eq!(
+            args.measured_net.and_then(|n| n.0).map(|n| n.hidden()),
+            Some(2)
+        );
+        assert!(args.others_net.is_some_and(|n| n.0.is_none()));
+        assert!(args.afresh);
+        let bad = dir.join("bad.qgnn");
+        std::fs::write(&bad, b"QGNX").unwrap();
+        let refused = Args::try_parse_from([
+            "qiguo-selfplay",
+            "--games",
+            "1",
+            "--net",
+            bad.to_str().unwrap(),
+        ])
+        .expect_err("not a network");
+        assert!(
+            refused.to_string().contains("not a network file"),
+            "{refused}"
+        );
+    }
 }
