@@ -197,8 +197,8 @@ fn hard_jobs(game: &Game) -> Vec<SearchJob> {
 /// The positions each of Hard's searches visits in `-- search`.
 const SPEED_NODES: u64 = 100_000;
 
-/// Hard's searches at [`SPEED_NODES`] positions, in the worker and natively: positions a second,
-/// round by round, and in all.
+/// Hard's searches at [`SPEED_NODES`] positions, natively and in the worker: positions a second,
+/// round by round.
 async fn search_speed(bundle: &std::path::Path) {
     let mut jobs = hard_jobs(&mid_game());
     for job in &mut jobs {

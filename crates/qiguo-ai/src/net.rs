@@ -54,8 +54,8 @@ pub const fn feature(relation: usize, kind: PieceKind, point: usize) -> usize {
 /// relation while it stays the same.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Layout {
-    /// The kingdoms in the game, one bit each by index.
-    pub alive: u8,
+    /// The kingdoms in the game.
+    pub alive: KingdomSet,
     /// Each kingdom's player.
     pub players: [u8; 7],
     /// The players holding a kingdom in the game, one bit each.
@@ -67,18 +67,14 @@ impl Layout {
     pub fn of(pos: &Position) -> Layout {
         let alive = pos.alive();
         let players = Kingdom::ALL.map(|k| pos.player_of(k));
-        let mut layout = Layout {
-            alive: 0,
+        let in_game = alive
+            .iter()
+            .fold(0, |bits, k| bits | 1 << players[k.index()]);
+        Layout {
+            alive,
             players,
-            in_game: 0,
-        };
-        for k in Kingdom::ALL {
-            if alive.contains(k) {
-                layout.alive |= 1 << k.index();
-                layout.in_game |= 1 << players[k.index()];
-            }
+            in_game,
         }
-        layout
     }
 
     /// Whether player `p` holds a kingdom in the game.
@@ -92,8 +88,9 @@ impl Layout {
     pub fn relations(&self) -> [[u8; 7]; 7] {
         let mut out = [[0; 7]; 7];
         for (p, row) in out.iter_mut().enumerate() {
-            let Some(anchor) =
-                (0..7).find(|&k| self.alive & 1 << k != 0 && usize::from(self.players[k]) == p)
+            let Some(anchor) = (self.alive.iter())
+                .map(Kingdom::index)
+                .find(|&k| usize::from(self.players[k]) == p)
             else {
                 continue;
             };
@@ -126,9 +123,8 @@ pub struct Net {
 /// Each player's accumulator for one position, with who held what there.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Accumulators {
-    /// The kingdoms in the game (as the position tells them; who holds which does not change
-    /// within a game, so the layout changes with them alone).
-    alive: KingdomSet,
+    /// Who held what (within a game who holds which kingdom does not change, so a move changes
+    /// the layout only when it changes the kingdoms in the game).
     layout: Layout,
     relations: [[u8; 7]; 7],
     /// `7 × hidden`: player 0's units, then player 1's, ….
@@ -264,7 +260,6 @@ impl Net {
     /// Each player's accumulator for `pos`, every piece summed.
     pub fn refresh(&self, pos: &Position) -> Accumulators {
         let mut acc = Accumulators {
-            alive: KingdomSet::EMPTY,
             layout: Layout::default(),
             relations: [[0; 7]; 7],
             values: vec![0; 7 * self.hidden],
@@ -277,7 +272,6 @@ impl Net {
     /// [`Net::refresh`] into `acc` (keeping its allocation).
     pub fn refresh_into(&self, pos: &Position, acc: &mut Accumulators) {
         let h = self.hidden;
-        acc.alive = pos.alive();
         acc.layout = Layout::of(pos);
         acc.relations = acc.layout.relations();
         acc.stale = false;
@@ -411,12 +405,11 @@ impl Accumulators {
     pub fn play(&self, net: &Net, delta: &Delta, after: &Position, next: &mut Accumulators) {
         debug_assert!(!self.stale, "played from stale accumulators");
         debug_assert_eq!(Layout::of(after).players, self.layout.players);
-        if after.alive() != self.alive {
+        if after.alive() != self.layout.alive {
             next.stale = true;
             return;
         }
         next.stale = false;
-        next.alive = self.alive;
         next.layout = self.layout;
         next.relations = self.relations;
         next.values.resize(self.values.len(), 0);
