@@ -3,8 +3,6 @@
 //! in its colour, and the lights that give it soft shadows. The board's top is the pick target
 //! for its points.
 
-use std::time::Duration;
-
 use bevy::asset::RenderAssetUsages;
 use bevy::light::{CascadeShadowConfigBuilder, DirectionalLightShadowMap};
 use bevy::mesh::{Indices, PrimitiveTopology};
@@ -13,9 +11,10 @@ use qiguo_rules::Kingdom;
 
 use qiguo_picture::kingdoms::home_band;
 
+use crate::game::art::painting::{Painting, next_piece};
 use crate::game::art::palette::{Palette, palette_changed, with_alpha};
 use crate::game::art::textures::{Canvas, CanvasImage, Rgba, kai};
-use crate::game::frames::Redraw;
+use crate::game::frames::Waker;
 use crate::game::layout::{BOARD_HALF, BOARD_THICKNESS, GRID_HALF};
 use crate::game::schedule::AppSystems;
 
@@ -34,7 +33,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 repaint_board.run_if(palette_changed),
-                sharpen_wood.run_if(|wood: Res<SharperWood>| !wood.done()),
+                wear_whole_wood.run_if(|wood: Res<SharperWood>| !wood.done()),
             )
                 .chain()
                 .in_set(AppSystems::Present),
@@ -46,7 +45,7 @@ const TOP_SIZE: usize = 2048;
 
 /// Side of the board top's first texture, drawn before the first frame: a quarter of the
 /// pixels, so that a phone shows the board sooner (a board seen whole on a phone's screen is
-/// under a thousand pixels across); the whole texture follows, a little each frame
+/// under a thousand pixels across); the whole texture follows, drawn off the frame
 /// ([`SharperWood`]).
 const FIRST_TOP_SIZE: usize = 1024;
 
@@ -59,11 +58,9 @@ const TABLE_WOOD: Wood = Wood {
     seed: 7,
 };
 
-/// Time given each frame to drawing the whole textures' wood: a quarter of the last frame's
-/// time, within these bounds. The frames are asked for to draw it: where a frame takes seconds
-/// (a computer without a graphics card), the wood takes a few of them, not hundreds.
-const SHARPENING_PER_FRAME: (Duration, Duration) =
-    (Duration::from_millis(8), Duration::from_millis(250));
+/// Rows of wood drawn in one piece of a whole texture ([`Painting`]): a few milliseconds of a
+/// phone's time for the top's 2048 pixels a row.
+const ROWS_A_PIECE: usize = 16;
 
 const INK: Rgba = [38, 24, 12, 235];
 
@@ -109,6 +106,7 @@ fn board_top_material(
     materials: &mut Assets<StandardMaterial>,
     palette: Palette,
     sharper: &mut SharperWood,
+    waker: &Waker,
 ) -> Handle<StandardMaterial> {
     let mut first = top_ground(FIRST_TOP_SIZE, palette);
     draw_board_top(&mut first, palette);
@@ -119,13 +117,12 @@ fn board_top_material(
         ..default()
     });
     // A top still being drawn in an older palette is not finished.
-    sharper.0.retain(|job| job.top.is_none());
-    sharper.0.push(WoodJob::new(
-        TOP_WOOD,
-        TOP_SIZE,
-        Some(palette),
-        material.clone(),
-    ));
+    sharper.0.retain(|job| !job.top);
+    sharper.0.push(WholeWood {
+        top: true,
+        material: material.clone(),
+        painting: Painting::start(waker, TOP_WOOD.whole(TOP_SIZE, Some(palette))),
+    });
     material
 }
 
@@ -138,8 +135,9 @@ fn repaint_board(
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut sharper: ResMut<SharperWood>,
     tops: Query<Entity, With<BoardSurface>>,
+    waker: Res<Waker>,
 ) {
-    let top = board_top_material(&mut images, &mut materials, *palette, &mut sharper);
+    let top = board_top_material(&mut images, &mut materials, *palette, &mut sharper, &waker);
     for entity in &tops {
         commands
             .entity(entity)
@@ -147,10 +145,10 @@ fn repaint_board(
     }
 }
 
-/// The whole textures of the board's top and the table while they are drawn, a few rows of
-/// wood each frame after the first; empty once they are worn.
+/// The whole textures of the board's top and the table while they are drawn off the frame;
+/// empty once they are worn.
 #[derive(Resource, Default)]
-pub(crate) struct SharperWood(Vec<WoodJob>);
+pub(crate) struct SharperWood(Vec<WholeWood>);
 
 impl SharperWood {
     /// Whether the board's top and the table wear their whole textures (what a screenshot
@@ -158,6 +156,13 @@ impl SharperWood {
     pub(crate) fn done(&self) -> bool {
         self.0.is_empty()
     }
+}
+
+/// A whole texture being drawn for a material: the board's top, or the table.
+pub(crate) struct WholeWood {
+    top: bool,
+    material: Handle<StandardMaterial>,
+    painting: Painting<Image>,
 }
 
 /// A kind of wood: its colour, grain rings and seed.
@@ -168,86 +173,22 @@ struct Wood {
     seed: u32,
 }
 
-/// A whole texture of wood being drawn for a material: the board's top (its grid and the rest
-/// in `top`'s palette drawn on it once the wood is done) or plain wood.
-pub(crate) struct WoodJob {
-    wood: Wood,
-    top: Option<Palette>,
-    material: Handle<StandardMaterial>,
-    canvas: Canvas,
-    next_row: usize,
-}
-
-impl WoodJob {
-    fn new(
-        wood: Wood,
-        size: usize,
-        top: Option<Palette>,
-        material: Handle<StandardMaterial>,
-    ) -> WoodJob {
-        let [r, g, b] = wood.base;
-        // A high-contrast top is plain: no wood to draw, only the grid and the rest.
-        let (canvas, next_row) = match top {
-            Some(palette) if palette.high_contrast => (Canvas::new(size, PAPER), size),
-            _ => (Canvas::new(size, [r, g, b, 255]), 0),
-        };
-        WoodJob {
-            wood,
-            top,
-            material,
-            canvas,
-            next_row,
-        }
-    }
-
-    /// Draws rows of wood until `budget` has passed (at least one batch), and once every row
-    /// is drawn, the grid and the rest of a top: then the finished image.
-    fn step(&mut self, budget: Duration) -> Option<Image> {
-        const BATCH: usize = 16;
-        let start = web_time::Instant::now();
-        let size = self.canvas.size();
-        while self.next_row < size {
-            let rows = self.next_row..(self.next_row + BATCH).min(size);
-            self.next_row = rows.end;
-            self.wood.rows(&mut self.canvas, rows);
-            if start.elapsed() >= budget {
-                return None;
-            }
-        }
-        let mut canvas = std::mem::replace(&mut self.canvas, Canvas::new(1, [0; 4]));
-        match self.top {
-            Some(palette) => {
-                draw_board_top(&mut canvas, palette);
-                Some(canvas.into_image(false))
-            }
-            None => Some(canvas.into_image(true)),
-        }
-    }
-}
-
-/// Draws the whole textures a little each frame, the first job first; once one is done, its
-/// material wears it (the first texture dropped with its handle).
-fn sharpen_wood(
-    time: Res<Time<Real>>,
+/// Each whole texture, once drawn, worn by its material (the first texture dropped with its
+/// handle).
+fn wear_whole_wood(
     mut sharper: ResMut<SharperWood>,
     mut images: ResMut<Assets<Image>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
-    mut redraw: Redraw,
 ) {
-    let Some(job) = sharper.0.first_mut() else {
-        return;
-    };
-    // Frames until every texture is drawn whole.
-    redraw.now();
-    let (least, most) = SHARPENING_PER_FRAME;
-    let budget = (time.delta() / 4).clamp(least, most);
-    let Some(image) = job.step(budget) else {
-        return;
-    };
-    if let Some(mut material) = materials.get_mut(&job.material) {
-        material.base_color_texture = Some(images.add(image));
-    }
-    sharper.0.remove(0);
+    sharper.0.retain_mut(|job| {
+        let Some(image) = job.painting.take() else {
+            return true;
+        };
+        if let Some(mut material) = materials.get_mut(&job.material) {
+            material.base_color_texture = Some(images.add(image));
+        }
+        false
+    });
 }
 
 fn spawn_board(
@@ -257,8 +198,9 @@ fn spawn_board(
     mut materials: ResMut<Assets<StandardMaterial>>,
     palette: Res<Palette>,
     mut sharper: ResMut<SharperWood>,
+    waker: Res<Waker>,
 ) {
-    let top = board_top_material(&mut images, &mut materials, *palette, &mut sharper);
+    let top = board_top_material(&mut images, &mut materials, *palette, &mut sharper, &waker);
     let side = materials.add(StandardMaterial {
         base_color_texture: Some(images.add(SIDE_WOOD.canvas(512).into_image(true))),
         perceptual_roughness: 0.7,
@@ -271,9 +213,11 @@ fn spawn_board(
         reflectance: 0.3,
         ..default()
     });
-    sharper
-        .0
-        .push(WoodJob::new(TABLE_WOOD, TABLE_SIZE, None, table.clone()));
+    sharper.0.push(WholeWood {
+        top: false,
+        material: table.clone(),
+        painting: Painting::start(&waker, TABLE_WOOD.whole(TABLE_SIZE, None)),
+    });
     commands.spawn((
         // Kept in the main world too: picking ray-casts against it.
         Mesh3d(meshes.add(flat_square(BOARD_HALF, 1.0, RenderAssetUsages::default()))),
@@ -396,6 +340,34 @@ fn smooth(t: f32) -> f32 {
 }
 
 impl Wood {
+    /// The whole texture of this wood, `size` pixels across, drawn off the frame a few rows a
+    /// piece ([`Painting`]); for a board's top (`top`'s palette), the grid and the rest drawn
+    /// on it after, on plain paper for high contrast.
+    async fn whole(self, size: usize, top: Option<Palette>) -> Image {
+        let canvas = match top {
+            Some(palette) if palette.high_contrast => Canvas::new(size, PAPER),
+            _ => {
+                let [r, g, b] = self.base;
+                let mut canvas = Canvas::new(size, [r, g, b, 255]);
+                for start in (0..size).step_by(ROWS_A_PIECE) {
+                    next_piece().await;
+                    self.rows(&mut canvas, start..(start + ROWS_A_PIECE).min(size));
+                }
+                canvas
+            }
+        };
+        next_piece().await;
+        match top {
+            Some(palette) => {
+                let mut canvas = canvas;
+                draw_board_top(&mut canvas, palette);
+                next_piece().await;
+                canvas.into_image(false)
+            }
+            None => canvas.into_image(true),
+        }
+    }
+
     /// The wood on a canvas of `size` pixels.
     fn canvas(self, size: usize) -> Canvas {
         let [r, g, b] = self.base;
@@ -541,27 +513,17 @@ mod tests {
         }
     }
 
-    /// The whole top is drawn over frames, a batch of rows at least each time, and ends as
-    /// the whole texture with its mip levels.
+    /// The whole top is drawn in pieces, a few rows of wood each, and ends as the whole
+    /// texture with its mip levels.
     #[test]
-    fn the_whole_top_is_drawn_over_frames() {
-        let mut job = WoodJob::new(
-            TOP_WOOD,
-            TOP_SIZE,
-            Some(Palette::default()),
-            Handle::default(),
+    fn the_whole_top_is_drawn_in_pieces() {
+        let (pieces, image) = crate::game::art::painting::pieces_of(
+            TOP_WOOD.whole(TOP_SIZE, Some(Palette::default())),
         );
-        let mut frames = 1;
-        let image = loop {
-            if let Some(image) = job.step(Duration::ZERO) {
-                break image;
-            }
-            frames += 1;
-        };
         assert_eq!(
-            frames,
-            TOP_SIZE / 16 + 1,
-            "a batch each frame, then the finish"
+            pieces,
+            TOP_SIZE / ROWS_A_PIECE + 3,
+            "the rows, then the grid, then the mip levels"
         );
         assert_eq!(image.width() as usize, TOP_SIZE);
         assert_eq!(image.texture_descriptor.mip_level_count, 12);
@@ -569,20 +531,25 @@ mod tests {
         let data = image.data.as_ref().unwrap();
         let middle = (TOP_SIZE / 2 * TOP_SIZE + TOP_SIZE / 2) * 4;
         assert!(data[middle] < 100, "ink at the middle: {}", data[middle]);
+        // The table: its rows, then its mip levels.
+        let (pieces, table) =
+            crate::game::art::painting::pieces_of(TABLE_WOOD.whole(TABLE_SIZE, None));
+        assert_eq!(pieces, TABLE_SIZE / ROWS_A_PIECE + 2);
+        let whole = TABLE_WOOD.canvas(TABLE_SIZE).into_image(true);
+        assert_eq!(table.data, whole.data, "the table drawn in pieces is drawn whole");
     }
 
-    /// The high-contrast top is plain paper (one colour between the lines, and finished in one
-    /// step: no wood to draw), with black lines where the wooden top's are brown.
+    /// The high-contrast top is plain paper (one colour between the lines, and no wood to
+    /// draw), with black lines where the wooden top's are brown.
     #[test]
     fn the_high_contrast_top_is_plain_with_black_lines() {
         let high = Palette {
             high_contrast: true,
             ..Palette::default()
         };
-        let mut job = WoodJob::new(TOP_WOOD, 256, Some(high), Handle::default());
-        let image = job
-            .step(Duration::ZERO)
-            .expect("nothing to draw but the grid");
+        let (pieces, image) =
+            crate::game::art::painting::pieces_of(TOP_WOOD.whole(256, Some(high)));
+        assert_eq!(pieces, 3, "no wood to draw: the grid, then the mip levels");
         let data = image.data.as_ref().unwrap();
         let at = |x: usize, y: usize| {
             let i = (y * 256 + x) * 4;

@@ -7,12 +7,13 @@
 //!   them), and egui when it animates (bevy_egui asks) or waits on time (a tooltip's delay, a
 //!   text field's blinking cursor: a frame when it is due, [`EguiRepaint`]);
 //! - whatever moves, each frame while it moves ([`Redraw::now`]: the stones' glides, the
-//!   camera's easing, the hand-off banner, the wood drawn in; the slow glows of an attacked
+//!   camera's easing, the hand-off banner; the slow glows of an attacked
 //!   General and a lesson's rings at [`GLOW_FRAME`]);
 //! - whatever waits on time, once when its time comes ([`Redraw::within`]: a computer's pause,
 //!   a notice that goes, the replay's next move, the thinking mark's next step, a long press);
 //! - whatever finishes off the frame thread, the moment it does ([`Waker::wake`]: a computer's
-//!   search, the server's news, a font downloaded, a shader pipeline compiled).
+//!   search, the server's news, a font downloaded, a shader pipeline compiled, a whole texture
+//!   drawn).
 //!
 //! Nothing else draws: a board at rest draws no frame until something asks, however long
 //! that is (no net, no clock; a clock shown on the board would ask once a second), in a window

@@ -36,11 +36,6 @@ pub(crate) trait CanvasImage: Sized {
     /// As [`CanvasImage::into_image`], never sampling mip levels smaller than `smallest`
     /// pixels (sharper fine detail, such as characters, when seen small).
     fn into_image_with(self, repeat: bool, smallest: Option<usize>) -> Image;
-
-    /// Canvases of one size as the layers of one array texture, each with its mip chain, as
-    /// [`CanvasImage::into_image_with`] (edges clamped): what a shader picks a layer of by
-    /// number.
-    fn into_layers(canvases: Vec<Self>, smallest: Option<usize>) -> Image;
 }
 
 impl CanvasImage for Canvas {
@@ -49,19 +44,60 @@ impl CanvasImage for Canvas {
         let (data, levels) = mip_chain(self.into_pixels(), size);
         square_image(size, 1, data, levels, repeat, smallest)
     }
+}
 
-    fn into_layers(canvases: Vec<Canvas>, smallest: Option<usize>) -> Image {
-        let size = canvases.first().map_or(1, |c| c.size());
-        let layers = canvases.len().max(1) as u32;
-        let mut data = Vec::new();
-        let mut levels = 1;
-        for canvas in canvases {
-            assert_eq!(canvas.size(), size, "the layers of a texture have one size");
-            let (chain, n) = mip_chain(canvas.into_pixels(), size);
-            data.extend(chain);
-            levels = n;
+/// Canvases of one size made into the layers of one array texture, one at a time, each with
+/// its mip chain as [`CanvasImage::into_image_with`] makes it (edges clamped): what a shader
+/// picks a layer of by number.
+pub(crate) struct Layers {
+    size: usize,
+    smallest: Option<usize>,
+    layers: u32,
+    levels: u32,
+    data: Vec<u8>,
+}
+
+impl Layers {
+    /// No layers yet, each `size` pixels across, never sampled smaller than `smallest`.
+    pub(crate) fn new(size: usize, smallest: Option<usize>) -> Layers {
+        Layers {
+            size,
+            smallest,
+            layers: 0,
+            levels: 1,
+            data: Vec::new(),
         }
-        let mut image = square_image(size, layers, data, levels, false, smallest);
+    }
+
+    /// `canvas` as the next layer.
+    ///
+    /// # Panics
+    /// If the canvas is not the layers' size.
+    pub(crate) fn push(&mut self, canvas: Canvas) {
+        assert_eq!(
+            canvas.size(),
+            self.size,
+            "the layers of a texture have one size"
+        );
+        let (chain, levels) = mip_chain(canvas.into_pixels(), self.size);
+        self.data.extend(chain);
+        self.layers += 1;
+        self.levels = levels;
+    }
+
+    /// The array texture of every layer pushed (at least one: a transparent one if none was).
+    pub(crate) fn into_image(mut self) -> Image {
+        if self.layers == 0 {
+            self.push(Canvas::new(self.size, [0; 4]));
+        }
+        let mut image = square_image(
+            self.size,
+            self.layers,
+            self.data,
+            self.levels,
+            false,
+            self.smallest,
+        );
         image.texture_view_descriptor = Some(TextureViewDescriptor {
             dimension: Some(TextureViewDimension::D2Array),
             ..default()

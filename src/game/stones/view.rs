@@ -1,8 +1,9 @@
 //! How stones look: a lens-shaped mesh (two spherical caps, like a go stone) whose faces carry
 //! a texture drawn at start-up for each kingdom and piece — the character in kaishu, an
 //! engraved ring and the kingdom's rim emblem — and the yellow Emperor. Every stone shares the
-//! mesh and one material, its face a layer of one texture ([`faces`]). The view turns every
-//! stone so its character reads upright from the camera.
+//! mesh and one material, its face a layer of one texture ([`faces`]): first small faces,
+//! drawn at once, then the whole ones, drawn off the frame ([`Painting`]). The view turns
+//! every stone so its character reads upright from the camera.
 
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::MeshTag;
@@ -12,9 +13,11 @@ use qiguo_rules::Piece;
 
 use qiguo_picture::stone::{FaceLook, emperor_face, stone_face};
 
+use crate::game::art::painting::{Painting, next_piece};
 use crate::game::art::palette::{Palette, palette_changed};
-use crate::game::art::textures::{Canvas, CanvasImage, kai};
+use crate::game::art::textures::{CanvasImage, Layers, kai};
 use crate::game::camera::ViewYaw;
+use crate::game::frames::Waker;
 use crate::game::layout::{EMPEROR_RADIUS, STONE_HEIGHT, STONE_RADIUS};
 use crate::game::schedule::AppSystems;
 use crate::game::stones::faces::{self, FaceMaterial, Faces};
@@ -23,11 +26,16 @@ use crate::game::stones::{EmperorStone, Look, Stone};
 pub(crate) fn plugin(app: &mut App) {
     app.add_plugins(faces::plugin)
         .init_resource::<Palette>()
+        .init_resource::<WholeFaces>()
         .add_systems(Startup, make_stone_assets.before(dress_stones))
         .add_systems(
             Update,
             (
-                repaint_stones.run_if(palette_changed),
+                (
+                    repaint_stones.run_if(palette_changed),
+                    wear_whole_faces.run_if(|faces: Res<WholeFaces>| !faces.done()),
+                )
+                    .chain(),
                 dress_stones,
                 face_the_viewer,
             )
@@ -51,6 +59,27 @@ pub(crate) struct StoneAssets {
 /// Side of a face texture in pixels.
 const FACE_SIZE: usize = 256;
 
+/// Side of the first faces, drawn before the first frame (a sixteenth of the whole faces'
+/// pixels: about as many as a stone covers on a phone's screen); the whole ones follow, drawn
+/// off the frame ([`WholeFaces`]).
+const FIRST_FACE_SIZE: usize = 64;
+
+/// The stones' whole faces while they are drawn; none once the stones wear them.
+#[derive(Resource, Default)]
+pub(crate) struct WholeFaces(Option<Painting<Image>>);
+
+impl WholeFaces {
+    /// Whether the stones wear their whole faces (what a screenshot waits for).
+    pub(crate) fn done(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// Starts drawing the whole faces in `palette` (a drawing in an older one is dropped).
+    fn start(&mut self, waker: &Waker, palette: Palette) {
+        self.0 = Some(Painting::start(waker, whole_faces(palette)));
+    }
+}
+
 fn make_stone_assets(
     mut commands: Commands,
     mut meshes: ResMut<Assets<Mesh>>,
@@ -58,8 +87,11 @@ fn make_stone_assets(
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut face_materials: ResMut<Assets<FaceMaterial>>,
     palette: Res<Palette>,
+    mut whole: ResMut<WholeFaces>,
+    waker: Res<Waker>,
 ) {
-    let faces = images.add(face_layers(*palette));
+    let faces = images.add(face_layers(*palette, FIRST_FACE_SIZE));
+    whole.start(&waker, *palette);
     let material = face_materials.add(FaceMaterial {
         base: stone_surface(None),
         extension: Faces {
@@ -76,14 +108,36 @@ fn make_stone_assets(
     });
 }
 
-/// Redraws every face in the palette chosen, in the texture every stone's material shows.
+/// Redraws every face in the palette chosen, in the texture every stone's material shows: the
+/// first faces at once, the whole ones after.
 fn repaint_stones(
     assets: Res<StoneAssets>,
     palette: Res<Palette>,
     mut images: ResMut<Assets<Image>>,
+    mut whole: ResMut<WholeFaces>,
+    waker: Res<Waker>,
 ) {
-    if let Err(e) = images.insert(&assets.faces, face_layers(*palette)) {
+    if let Err(e) = images.insert(&assets.faces, face_layers(*palette, FIRST_FACE_SIZE)) {
         warn!("the stones' faces were not repainted: {e}");
+    }
+    whole.start(&waker, *palette);
+}
+
+/// The whole faces, once drawn, in the texture every stone's material shows.
+fn wear_whole_faces(
+    assets: Option<Res<StoneAssets>>,
+    mut whole: ResMut<WholeFaces>,
+    mut images: ResMut<Assets<Image>>,
+) {
+    let (Some(assets), Some(painting)) = (assets, whole.0.as_mut()) else {
+        return;
+    };
+    let Some(faces) = painting.take() else {
+        return;
+    };
+    whole.0 = None;
+    if let Err(e) = images.insert(&assets.faces, faces) {
+        warn!("the stones' whole faces were not worn: {e}");
     }
 }
 
@@ -98,11 +152,24 @@ fn stone_surface(image: Option<Handle<Image>>) -> StandardMaterial {
     }
 }
 
-/// Every kingdom's every piece in `palette`, a layer each (in the order of [`faces::layer`]).
-fn face_layers(palette: Palette) -> Image {
-    let mut faces = Vec::with_capacity(faces::FACES);
-    faces.extend(faces::pieces().map(|piece| face_canvas(piece, palette)));
-    Canvas::into_layers(faces, Some(FACE_SMALLEST))
+/// Every kingdom's every piece in `palette`, `size` pixels across, a layer each (in the order
+/// of [`faces::layer`]).
+fn face_layers(palette: Palette, size: usize) -> Image {
+    let mut layers = Layers::new(size, Some(FACE_SMALLEST));
+    for piece in faces::pieces() {
+        layers.push(face_canvas(piece, palette, size));
+    }
+    layers.into_image()
+}
+
+/// [`face_layers`] at their whole size, a face at a time ([`Painting`]): the same image.
+async fn whole_faces(palette: Palette) -> Image {
+    let mut layers = Layers::new(FACE_SIZE, Some(FACE_SMALLEST));
+    for piece in faces::pieces() {
+        next_piece().await;
+        layers.push(face_canvas(piece, palette, FACE_SIZE));
+    }
+    layers.into_image()
 }
 
 /// The smallest mip level a face is sampled at, in pixels: its characters stay sharp.
@@ -113,12 +180,12 @@ pub(crate) use qiguo_picture::stone::stone_characters;
 /// A stone's face in `palette`: its colour, the engraved ring, the rim emblem and the
 /// characters; larger characters take the ring's room, and high contrast outlines the stone in
 /// black (a light stone on the pale board) and makes the strokes bolder.
-fn face_canvas(piece: Piece, palette: Palette) -> Canvas {
+fn face_canvas(piece: Piece, palette: Palette, size: usize) -> qiguo_picture::Canvas {
     let look = FaceLook {
         high_contrast: palette.high_contrast,
         large_characters: palette.large_characters,
     };
-    stone_face(&kai(), piece, palette.style(piece.kingdom), look, FACE_SIZE)
+    stone_face(&kai(), piece, palette.style(piece.kingdom), look, size)
 }
 
 fn emperor_image() -> Image {
@@ -267,42 +334,116 @@ mod tests {
         assert!((max(2) - 0.45).abs() < 1e-3);
     }
 
-    /// A face alone, as an image of its own.
-    fn face_image(piece: Piece, palette: Palette) -> Image {
-        face_canvas(piece, palette).into_image_with(false, Some(FACE_SMALLEST))
+    /// A face alone, `size` pixels across, as an image of its own.
+    fn face_image_of(piece: Piece, palette: Palette, size: usize) -> Image {
+        face_canvas(piece, palette, size).into_image_with(false, Some(FACE_SMALLEST))
     }
 
-    /// Every piece's face is the layer of the one texture that its stones' tag names.
+    /// A whole face alone.
+    fn face_image(piece: Piece, palette: Palette) -> Image {
+        face_image_of(piece, palette, FACE_SIZE)
+    }
+
+    /// Every piece's face is the layer of the one texture that its stones' tag names, in the
+    /// first faces and in the whole ones drawn a face at a time.
     #[test]
     fn every_face_is_the_layer_its_stones_show() {
         let p = Palette::default();
-        let layers = face_layers(p);
-        assert_eq!(
-            layers.texture_descriptor.size.depth_or_array_layers,
-            faces::FACES as u32
-        );
-        assert_eq!(
-            layers
-                .texture_view_descriptor
-                .as_ref()
-                .and_then(|v| v.dimension),
-            Some(bevy::render::render_resource::TextureViewDimension::D2Array)
-        );
-        let data = layers.data.as_ref().unwrap();
-        let per_layer = data.len() / faces::FACES;
-        for piece in [
-            Piece::new(Kingdom::Qin, PieceKind::General),
-            Piece::new(Kingdom::Zhao, PieceKind::Cannon),
-            Piece::new(Kingdom::Yan, PieceKind::Knight),
-        ] {
-            let own = face_image(piece, p);
-            let at = faces::layer(piece) as usize * per_layer;
+        let first = face_layers(p, FIRST_FACE_SIZE);
+        let (pieces, whole) = crate::game::art::painting::pieces_of(whole_faces(p));
+        assert_eq!(pieces, faces::FACES + 1, "a face a piece");
+        for (layers, size) in [(first, FIRST_FACE_SIZE), (whole, FACE_SIZE)] {
+            assert_eq!(layers.width() as usize, size);
             assert_eq!(
-                &data[at..at + per_layer],
-                own.data.as_ref().unwrap().as_slice(),
-                "{piece:?}"
+                layers.texture_descriptor.size.depth_or_array_layers,
+                faces::FACES as u32
             );
+            assert_eq!(
+                layers
+                    .texture_view_descriptor
+                    .as_ref()
+                    .and_then(|v| v.dimension),
+                Some(bevy::render::render_resource::TextureViewDimension::D2Array)
+            );
+            let data = layers.data.as_ref().unwrap();
+            let per_layer = data.len() / faces::FACES;
+            for piece in [
+                Piece::new(Kingdom::Qin, PieceKind::General),
+                Piece::new(Kingdom::Zhao, PieceKind::Cannon),
+                Piece::new(Kingdom::Yan, PieceKind::Knight),
+            ] {
+                let own = face_image_of(piece, p, size);
+                let at = faces::layer(piece) as usize * per_layer;
+                assert_eq!(
+                    &data[at..at + per_layer],
+                    own.data.as_ref().unwrap().as_slice(),
+                    "{piece:?} at {size}"
+                );
+            }
         }
+    }
+
+    /// In an app, the stones first wear the small faces, then the whole ones once drawn; a
+    /// palette chosen meanwhile starts them again in its colours.
+    #[test]
+    fn the_stones_wear_their_whole_faces_once_drawn() {
+        let mut app = App::new();
+        app.add_plugins((MinimalPlugins, AssetPlugin::default(), ImagePlugin::default()))
+            .init_asset::<Mesh>()
+            .init_asset::<StandardMaterial>()
+            .init_asset::<FaceMaterial>()
+            .init_resource::<Palette>()
+            .init_resource::<WholeFaces>()
+            .init_resource::<Waker>()
+            .add_systems(Startup, make_stone_assets)
+            .add_systems(
+                Update,
+                (
+                    repaint_stones.run_if(palette_changed),
+                    wear_whole_faces.run_if(|faces: Res<WholeFaces>| !faces.done()),
+                )
+                    .chain(),
+            );
+        let width = |app: &App| {
+            let assets = app.world().resource::<StoneAssets>();
+            let images = app.world().resource::<Assets<Image>>();
+            images.get(&assets.faces).map(|image| image.width() as usize)
+        };
+        let wait_for_whole_faces = |app: &mut App| {
+            for _ in 0..100_000 {
+                app.update();
+                if app.world().resource::<WholeFaces>().done() {
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            panic!("the whole faces never came");
+        };
+        app.update();
+        if !app.world().resource::<WholeFaces>().done() {
+            assert_eq!(width(&app), Some(FIRST_FACE_SIZE), "the first faces first");
+        }
+        wait_for_whole_faces(&mut app);
+        assert_eq!(width(&app), Some(FACE_SIZE));
+        // High contrast: the first faces in its colours, then its whole faces.
+        app.world_mut().resource_mut::<Palette>().high_contrast = true;
+        app.update();
+        wait_for_whole_faces(&mut app);
+        let assets = app.world().resource::<StoneAssets>();
+        let images = app.world().resource::<Assets<Image>>();
+        let worn = images.get(&assets.faces).unwrap().data.clone().unwrap();
+        let high = Palette {
+            high_contrast: true,
+            ..Palette::default()
+        };
+        let piece = Piece::new(Kingdom::Qin, PieceKind::Cannon);
+        let own = face_image(piece, high);
+        let per_layer = worn.len() / faces::FACES;
+        let at = faces::layer(piece) as usize * per_layer;
+        assert_eq!(
+            &worn[at..at + per_layer],
+            own.data.as_ref().unwrap().as_slice()
+        );
     }
 
     #[test]

@@ -83,6 +83,7 @@ fn take_screenshot(
     bench: Option<Res<BenchFrames>>,
     timed: Option<Res<FramesTimed>>,
     wood: Option<Res<crate::game::board::SharperWood>>,
+    faces: Option<Res<crate::game::stones::view::WholeFaces>>,
     holds: Res<ScreenshotHolds>,
     mut ready_since: Local<Option<u32>>,
     mut taken: Local<bool>,
@@ -93,8 +94,9 @@ fn take_screenshot(
         exit.write(AppExit::from_code(1));
         return;
     }
-    // The board's top and the table in their whole textures, too (drawn over the first frames).
-    let wood_drawn = wood.is_none_or(|wood| wood.done());
+    // The board's top, the table and the stones in their whole textures, too (drawn off the
+    // frame after the first ones).
+    let wood_drawn = wood.is_none_or(|wood| wood.done()) && faces.is_none_or(|faces| faces.done());
     if *taken
         || frames.0 < SETTLE_FRAMES
         || (bench.is_some() && timed.is_none())
