@@ -13,7 +13,7 @@ use qiguo_picture::kingdoms::home_band;
 
 use crate::game::art::painting::{Painting, next_piece};
 use crate::game::art::palette::{Palette, palette_changed, with_alpha};
-use crate::game::art::textures::{Canvas, CanvasImage, Rgba, kai};
+use crate::game::art::textures::{Canvas, CanvasImage, Rgba, into_image_in_pieces, kai};
 use crate::game::frames::Waker;
 use crate::game::layout::{BOARD_HALF, BOARD_THICKNESS, GRID_HALF};
 use crate::game::schedule::AppSystems;
@@ -43,15 +43,19 @@ pub(super) fn plugin(app: &mut App) {
 /// Side of the board's top texture in pixels.
 const TOP_SIZE: usize = 2048;
 
-/// Side of the board top's first texture, drawn before the first frame: a quarter of the
-/// pixels, so that a phone shows the board sooner (a board seen whole on a phone's screen is
-/// under a thousand pixels across); the whole texture follows, drawn off the frame
-/// ([`SharperWood`]).
-const FIRST_TOP_SIZE: usize = 1024;
+/// Side of the board top's first texture, drawn before the first frame: a sixteenth of the
+/// pixels, so that the first frame does not wait for the whole one, which follows a moment
+/// after, drawn off the frame ([`SharperWood`]; the welcome card stands over the board
+/// meanwhile).
+const FIRST_TOP_SIZE: usize = 512;
 
 /// The table's texture, and its first one (as the top's).
 const TABLE_SIZE: usize = 1024;
-const FIRST_TABLE_SIZE: usize = 512;
+const FIRST_TABLE_SIZE: usize = 256;
+
+/// The board's sides' texture, and their first one (as the top's).
+const SIDE_SIZE: usize = 512;
+const FIRST_SIDE_SIZE: usize = 128;
 const TABLE_WOOD: Wood = Wood {
     base: [70, 42, 26],
     rings: 9.0,
@@ -202,7 +206,7 @@ fn spawn_board(
 ) {
     let top = board_top_material(&mut images, &mut materials, *palette, &mut sharper, &waker);
     let side = materials.add(StandardMaterial {
-        base_color_texture: Some(images.add(SIDE_WOOD.canvas(512).into_image(true))),
+        base_color_texture: Some(images.add(SIDE_WOOD.canvas(FIRST_SIDE_SIZE).into_image(true))),
         perceptual_roughness: 0.7,
         reflectance: 0.25,
         ..default()
@@ -213,11 +217,16 @@ fn spawn_board(
         reflectance: 0.3,
         ..default()
     });
-    sharper.0.push(WholeWood {
-        top: false,
-        material: table.clone(),
-        painting: Painting::start(&waker, TABLE_WOOD.whole(TABLE_SIZE, None)),
-    });
+    for (wood, size, material) in [
+        (SIDE_WOOD, SIDE_SIZE, &side),
+        (TABLE_WOOD, TABLE_SIZE, &table),
+    ] {
+        sharper.0.push(WholeWood {
+            top: false,
+            material: material.clone(),
+            painting: Painting::start(&waker, wood.whole(size, None)),
+        });
+    }
     commands.spawn((
         // Kept in the main world too: picking ray-casts against it.
         Mesh3d(meshes.add(flat_square(BOARD_HALF, 1.0, RenderAssetUsages::default()))),
@@ -344,7 +353,7 @@ impl Wood {
     /// piece ([`Painting`]); for a board's top (`top`'s palette), the grid and the rest drawn
     /// on it after, on plain paper for high contrast.
     async fn whole(self, size: usize, top: Option<Palette>) -> Image {
-        let canvas = match top {
+        let mut canvas = match top {
             Some(palette) if palette.high_contrast => Canvas::new(size, PAPER),
             _ => {
                 let [r, g, b] = self.base;
@@ -356,16 +365,14 @@ impl Wood {
                 canvas
             }
         };
-        next_piece().await;
-        match top {
-            Some(palette) => {
-                let mut canvas = canvas;
-                draw_board_top(&mut canvas, palette);
+        if let Some(palette) = top {
+            for part in TopPart::ALL {
                 next_piece().await;
-                canvas.into_image(false)
+                part.draw(&mut canvas, palette);
             }
-            None => canvas.into_image(true),
         }
+        next_piece().await;
+        into_image_in_pieces(canvas, top.is_none()).await
     }
 
     /// The wood on a canvas of `size` pixels.
@@ -423,57 +430,82 @@ const TOP_WOOD: Wood = Wood {
 /// coordinates, at the canvas's size (lines as thick, for its size, as on the whole texture).
 /// For high contrast the ink is black, the lines and letters heavier and the home edges solid.
 fn draw_board_top(c: &mut Canvas, palette: Palette) {
-    let size = c.size();
-    let k = size as f32 / (2.0 * BOARD_HALF);
-    let high = palette.high_contrast;
-    let thickness = size as f32 / TOP_SIZE as f32 * if high { 1.6 } else { 1.0 };
-    let px = |world: f32| (world + BOARD_HALF) * k;
-    let ink = if high { BLACK } else { INK };
-
-    // Home edges: a band along the outer rim in each kingdom's colour.
-    for kingdom in Kingdom::ALL {
-        let colour = with_alpha(palette.style(kingdom).stone, if high { 1.0 } else { 0.72 });
-        let (x0, y0, x1, y1) = home_band(kingdom, BOARD_HALF);
-        c.rect(px(x0), px(y0), px(x1), px(y1), colour);
+    for part in TopPart::ALL {
+        part.draw(c, palette);
     }
+}
 
-    // The grid: nineteen lines each way, the outer ones heavier.
-    for i in 0..19 {
-        let at = px(i as f32 - GRID_HALF);
-        let width = thickness * if i == 0 || i == 18 { 4.5 } else { 2.4 };
-        let (a, b) = (px(-GRID_HALF), px(GRID_HALF));
-        c.segment((at, a), (at, b), width, ink);
-        c.segment((a, at), (b, at), width, ink);
-    }
-    for (file, rank) in [
-        (3, 3),
-        (9, 3),
-        (15, 3),
-        (3, 9),
-        (9, 9),
-        (15, 9),
-        (3, 15),
-        (9, 15),
-        (15, 15),
-    ] {
-        let (x, z) = (file as f32 - GRID_HALF, GRID_HALF - rank as f32);
-        c.disc(px(x), px(z), if high { 0.13 } else { 0.1 } * k, ink);
-    }
+/// What is drawn on the board's top wood, in order: a piece each of a whole top drawn off the
+/// frame.
+#[derive(Clone, Copy)]
+enum TopPart {
+    /// A band along the outer rim in each kingdom's colour.
+    HomeEdges,
+    /// Nineteen lines each way, the outer ones heavier, and the nine star points.
+    Grid,
+    /// File letters south and north, rank numbers west and east.
+    Coordinates,
+}
 
-    // Coordinates: file letters south and north, rank numbers west and east.
-    let label = if high { BLACK } else { [52, 34, 18, 230] };
-    let height = if high { 0.5 } else { 0.4 } * k;
-    let out = GRID_HALF + 0.72;
-    let face = kai();
-    for i in 0..19u8 {
-        let letter = ((b'a' + i) as char).to_string();
-        let x = px(i as f32 - GRID_HALF);
-        c.text_line(&face, &letter, (x, px(out)), height, label);
-        c.text_line(&face, &letter, (x, px(-out)), height, label);
-        let number = (i + 1).to_string();
-        let z = px(GRID_HALF - i as f32);
-        c.text_line(&face, &number, (px(-out), z), height, label);
-        c.text_line(&face, &number, (px(out), z), height, label);
+impl TopPart {
+    const ALL: [TopPart; 3] = [TopPart::HomeEdges, TopPart::Grid, TopPart::Coordinates];
+
+    fn draw(self, c: &mut Canvas, palette: Palette) {
+        let size = c.size();
+        let k = size as f32 / (2.0 * BOARD_HALF);
+        let high = palette.high_contrast;
+        let thickness = size as f32 / TOP_SIZE as f32 * if high { 1.6 } else { 1.0 };
+        let px = |world: f32| (world + BOARD_HALF) * k;
+        let ink = if high { BLACK } else { INK };
+        match self {
+            TopPart::HomeEdges => {
+                for kingdom in Kingdom::ALL {
+                    let colour =
+                        with_alpha(palette.style(kingdom).stone, if high { 1.0 } else { 0.72 });
+                    let (x0, y0, x1, y1) = home_band(kingdom, BOARD_HALF);
+                    c.rect(px(x0), px(y0), px(x1), px(y1), colour);
+                }
+            }
+            TopPart::Grid => {
+                for i in 0..19 {
+                    let at = px(i as f32 - GRID_HALF);
+                    let width = thickness * if i == 0 || i == 18 { 4.5 } else { 2.4 };
+                    let (a, b) = (px(-GRID_HALF), px(GRID_HALF));
+                    c.segment((at, a), (at, b), width, ink);
+                    c.segment((a, at), (b, at), width, ink);
+                }
+                for (file, rank) in [
+                    (3, 3),
+                    (9, 3),
+                    (15, 3),
+                    (3, 9),
+                    (9, 9),
+                    (15, 9),
+                    (3, 15),
+                    (9, 15),
+                    (15, 15),
+                ] {
+                    let (x, z) = (file as f32 - GRID_HALF, GRID_HALF - rank as f32);
+                    c.disc(px(x), px(z), if high { 0.13 } else { 0.1 } * k, ink);
+                }
+            }
+            TopPart::Coordinates => {
+                let label = if high { BLACK } else { [52, 34, 18, 230] };
+                let height = if high { 0.5 } else { 0.4 } * k;
+                let out = GRID_HALF + 0.72;
+                let face = kai();
+                for i in 0..19u8 {
+                    let letter = ((b'a' + i) as char).to_string();
+                    let x = px(i as f32 - GRID_HALF);
+                    c.text_line(&face, &letter, (x, px(out)), height, label);
+                    c.text_line(&face, &letter, (x, px(-out)), height, label);
+                    let number = (i + 1).to_string();
+                    let z = px(GRID_HALF - i as f32);
+                    c.text_line(&face, &number, (px(-out), z), height, label);
+                    c.text_line(&face, &number, (px(out), z), height, label);
+                }
+            }
+        }
     }
 }
 
@@ -513,30 +545,33 @@ mod tests {
         }
     }
 
-    /// The whole top is drawn in pieces, a few rows of wood each, and ends as the whole
-    /// texture with its mip levels.
+    /// The whole top is drawn in pieces, a few rows of wood each, then its marks a part a
+    /// piece, then its mip levels; it is the top drawn at once, with every level.
     #[test]
     fn the_whole_top_is_drawn_in_pieces() {
-        let (pieces, image) = crate::game::art::painting::pieces_of(
-            TOP_WOOD.whole(TOP_SIZE, Some(Palette::default())),
-        );
-        assert_eq!(
-            pieces,
-            TOP_SIZE / ROWS_A_PIECE + 3,
-            "the rows, then the grid, then the mip levels"
+        let palette = Palette::default();
+        let (pieces, image) =
+            crate::game::art::painting::pieces_of(TOP_WOOD.whole(TOP_SIZE, Some(palette)));
+        let rows_and_marks = TOP_SIZE / ROWS_A_PIECE + TopPart::ALL.len();
+        assert!(
+            pieces > rows_and_marks + 4,
+            "{pieces} pieces: the rows, the marks, then the mip levels in several"
         );
         assert_eq!(image.width() as usize, TOP_SIZE);
         assert_eq!(image.texture_descriptor.mip_level_count, 12);
+        let mut at_once = TOP_WOOD.canvas(TOP_SIZE);
+        draw_board_top(&mut at_once, palette);
+        assert!(image.data == at_once.into_image(false).data, "the same top");
         // The middle of the board is ink: the Emperor's point, where two lines cross.
         let data = image.data.as_ref().unwrap();
         let middle = (TOP_SIZE / 2 * TOP_SIZE + TOP_SIZE / 2) * 4;
         assert!(data[middle] < 100, "ink at the middle: {}", data[middle]);
-        // The table: its rows, then its mip levels.
+        // The table: its rows, then its mip levels; the same table.
         let (pieces, table) =
             crate::game::art::painting::pieces_of(TABLE_WOOD.whole(TABLE_SIZE, None));
-        assert_eq!(pieces, TABLE_SIZE / ROWS_A_PIECE + 2);
+        assert!(pieces > TABLE_SIZE / ROWS_A_PIECE + 1, "{pieces} pieces");
         let whole = TABLE_WOOD.canvas(TABLE_SIZE).into_image(true);
-        assert_eq!(table.data, whole.data, "the table drawn in pieces is drawn whole");
+        assert!(table.data == whole.data, "the same table");
     }
 
     /// The high-contrast top is plain paper (one colour between the lines, and no wood to
@@ -549,7 +584,10 @@ mod tests {
         };
         let (pieces, image) =
             crate::game::art::painting::pieces_of(TOP_WOOD.whole(256, Some(high)));
-        assert_eq!(pieces, 3, "no wood to draw: the grid, then the mip levels");
+        assert!(
+            pieces < TopPart::ALL.len() + 4,
+            "{pieces} pieces: no wood to draw, only the marks and the mip levels"
+        );
         let data = image.data.as_ref().unwrap();
         let at = |x: usize, y: usize| {
             let i = (y * 256 + x) * 4;

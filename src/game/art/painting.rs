@@ -42,12 +42,6 @@ impl<T: ConditionalSend + 'static> Painting<T> {
         }
         picture
     }
-
-    /// Whether the picture is done and taken.
-    pub(crate) fn taken(&self) -> bool {
-        self.0.is_none()
-    }
-
 }
 
 /// Gives the thread back between two pieces of a picture. In a page the next piece waits for
@@ -135,7 +129,6 @@ mod tests {
             (0..8).collect::<Vec<_>>()
         );
         assert!(rows.iter().all(|(_, thread)| *thread != asker));
-        assert!(painting.taken());
         assert!(painting.take().is_none(), "taken once");
     }
 }

@@ -38,6 +38,16 @@ pub(crate) trait CanvasImage: Sized {
     fn into_image_with(self, repeat: bool, smallest: Option<usize>) -> Image;
 }
 
+/// [`CanvasImage::into_image`] a piece at a time: the mip levels of a whole texture are a
+/// good part of a second of a phone's time.
+pub(crate) async fn into_image_in_pieces(canvas: Canvas, repeat: bool) -> Image {
+    /// Pixels of the smaller levels averaged in a piece.
+    const PER_PIECE: usize = 64 * 1024;
+    let size = canvas.size();
+    let (data, levels) = mip_chain_in_pieces(canvas.into_pixels(), size, PER_PIECE).await;
+    square_image(size, 1, data, levels, repeat, None)
+}
+
 impl CanvasImage for Canvas {
     fn into_image_with(self, repeat: bool, smallest: Option<usize>) -> Image {
         let size = self.size();
@@ -58,14 +68,17 @@ pub(crate) struct Layers {
 }
 
 impl Layers {
-    /// No layers yet, each `size` pixels across, never sampled smaller than `smallest`.
-    pub(crate) fn new(size: usize, smallest: Option<usize>) -> Layers {
+    /// No layers yet, each `size` pixels across, never sampled smaller than `smallest`; room
+    /// for `expected` of them.
+    pub(crate) fn new(size: usize, smallest: Option<usize>, expected: usize) -> Layers {
+        // A layer's mip levels are under a third of its own pixels more.
+        let layer = size * size * 4;
         Layers {
             size,
             smallest,
             layers: 0,
             levels: 1,
-            data: Vec::new(),
+            data: Vec::with_capacity(expected * (layer + layer.div_ceil(3))),
         }
     }
 
@@ -145,7 +158,7 @@ fn square_image(
         ..default()
     };
     if let Some(smallest) = smallest {
-        sampler.lod_max_clamp = (self_size_log2(size) - smallest.max(1).ilog2()) as f32;
+        sampler.lod_max_clamp = self_size_log2(size).saturating_sub(smallest.max(1).ilog2()) as f32;
     }
     sampler.set_anisotropic_filter(8);
     image.sampler = ImageSampler::Descriptor(sampler);
@@ -223,42 +236,101 @@ impl SrgbEncoder {
 /// All mip levels of a square sRGB image, largest first, each the 2×2 average of the one
 /// before in linear light. Returns the concatenated data and the number of levels.
 pub(crate) fn mip_chain(level0: Vec<u8>, size: usize) -> (Vec<u8>, u32) {
-    let linear: Vec<u32> = (0..=255u8)
-        .map(|v| (srgb_to_linear(v) * LINEAR_ONE as f32).round() as u32)
-        .collect();
-    let encoder = SrgbEncoder::new();
-    let mut data = level0;
-    let mut levels = 1;
-    let mut prev_start = 0;
-    let mut s = size;
-    while s > 1 {
-        let n = s / 2;
-        let mut next = Vec::with_capacity(n * n * 4);
-        for y in 0..n {
-            let top = prev_start + 2 * y * s * 4;
-            let bottom = top + s * 4;
-            for x in 0..n {
-                let (a, b) = (top + 8 * x, bottom + 8 * x);
-                for k in 0..3 {
-                    let sum = linear[data[a + k] as usize]
-                        + linear[data[a + 4 + k] as usize]
-                        + linear[data[b + k] as usize]
-                        + linear[data[b + 4 + k] as usize];
-                    next.push(encoder.encode((sum + 2) / 4));
+    let mut chain = MipChain::new(level0, size);
+    while chain.average(usize::MAX) {}
+    chain.finish()
+}
+
+/// [`mip_chain`] a piece at a time ([`crate::game::art::painting`]): at most `per_piece` pixels
+/// of the smaller levels averaged between two pieces. The same chain.
+pub(crate) async fn mip_chain_in_pieces(
+    level0: Vec<u8>,
+    size: usize,
+    per_piece: usize,
+) -> (Vec<u8>, u32) {
+    let mut chain = MipChain::new(level0, size);
+    while chain.average(per_piece) {
+        super::painting::next_piece().await;
+    }
+    chain.finish()
+}
+
+/// A mip chain being averaged: the levels so far, and where the next level stands.
+struct MipChain {
+    linear: Vec<u32>,
+    encoder: SrgbEncoder,
+    data: Vec<u8>,
+    levels: u32,
+    /// Where the level being averaged from starts in `data`, and its side.
+    from: usize,
+    side: usize,
+    /// The level being made, and its next row.
+    next: Vec<u8>,
+    row: usize,
+}
+
+impl MipChain {
+    fn new(level0: Vec<u8>, size: usize) -> MipChain {
+        MipChain {
+            linear: (0..=255u8)
+                .map(|v| (srgb_to_linear(v) * LINEAR_ONE as f32).round() as u32)
+                .collect(),
+            encoder: SrgbEncoder::new(),
+            data: level0,
+            levels: 1,
+            from: 0,
+            side: size,
+            next: Vec::new(),
+            row: 0,
+        }
+    }
+
+    /// Averages at least a row of the next level, and rows until `pixels` are made; whether
+    /// levels remain.
+    fn average(&mut self, pixels: usize) -> bool {
+        let mut made = 0;
+        while self.side > 1 {
+            let (s, n) = (self.side, self.side / 2);
+            let data = &self.data;
+            while self.row < n {
+                let top = self.from + 2 * self.row * s * 4;
+                let bottom = top + s * 4;
+                for x in 0..n {
+                    let (a, b) = (top + 8 * x, bottom + 8 * x);
+                    for k in 0..3 {
+                        let sum = self.linear[data[a + k] as usize]
+                            + self.linear[data[a + 4 + k] as usize]
+                            + self.linear[data[b + k] as usize]
+                            + self.linear[data[b + 4 + k] as usize];
+                        self.next.push(self.encoder.encode((sum + 2) / 4));
+                    }
+                    let alpha = u32::from(data[a + 3])
+                        + u32::from(data[a + 7])
+                        + u32::from(data[b + 3])
+                        + u32::from(data[b + 7]);
+                    self.next.push(((alpha + 2) / 4) as u8);
                 }
-                let alpha = u32::from(data[a + 3])
-                    + u32::from(data[a + 7])
-                    + u32::from(data[b + 3])
-                    + u32::from(data[b + 7]);
-                next.push(((alpha + 2) / 4) as u8);
+                self.row += 1;
+                made += n;
+                if made >= pixels && self.row < n {
+                    return true;
+                }
+            }
+            self.from = self.data.len();
+            self.data.append(&mut self.next);
+            self.side = n;
+            self.row = 0;
+            self.levels += 1;
+            if made >= pixels {
+                return self.side > 1;
             }
         }
-        prev_start = data.len();
-        data.extend_from_slice(&next);
-        s = n;
-        levels += 1;
+        false
     }
-    (data, levels)
+
+    fn finish(self) -> (Vec<u8>, u32) {
+        (self.data, self.levels)
+    }
 }
 
 #[cfg(test)]
@@ -396,6 +468,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The chain made in pieces is the chain, whatever the pieces' size; a piece makes at
+    /// least a row.
+    #[test]
+    fn a_mip_chain_in_pieces_is_the_chain() {
+        let size = 64;
+        let level0: Vec<u8> = (0..size * size * 4)
+            .map(|i| ((i * 2_654_435_761usize) >> 9) as u8)
+            .collect();
+        let whole = mip_chain(level0.clone(), size);
+        for per_piece in [0, 1, 31, 32, 100, 4096, usize::MAX] {
+            let (pieces, chain) = crate::game::art::painting::pieces_of(mip_chain_in_pieces(
+                level0.clone(),
+                size,
+                per_piece,
+            ));
+            assert_eq!(chain, whole, "{per_piece} pixels a piece");
+            if per_piece <= 1 {
+                // A row a piece: 32 + 16 + 8 + 4 + 2 + 1 rows.
+                assert_eq!(pieces, 63, "{per_piece} pixels a piece");
+            }
+        }
+        assert_eq!(whole.1, 7);
     }
 
     #[test]

@@ -59,10 +59,10 @@ pub(crate) struct StoneAssets {
 /// Side of a face texture in pixels.
 const FACE_SIZE: usize = 256;
 
-/// Side of the first faces, drawn before the first frame (a sixteenth of the whole faces'
-/// pixels: about as many as a stone covers on a phone's screen); the whole ones follow, drawn
-/// off the frame ([`WholeFaces`]).
-const FIRST_FACE_SIZE: usize = 64;
+/// Side of the first faces, drawn before the first frame (a sixty-fourth of the whole faces'
+/// pixels: the characters a blur, for the moment the whole ones take); the whole ones follow,
+/// drawn off the frame ([`WholeFaces`]).
+const FIRST_FACE_SIZE: usize = 32;
 
 /// The stones' whole faces while they are drawn; none once the stones wear them.
 #[derive(Resource, Default)]
@@ -155,7 +155,7 @@ fn stone_surface(image: Option<Handle<Image>>) -> StandardMaterial {
 /// Every kingdom's every piece in `palette`, `size` pixels across, a layer each (in the order
 /// of [`faces::layer`]).
 fn face_layers(palette: Palette, size: usize) -> Image {
-    let mut layers = Layers::new(size, Some(FACE_SMALLEST));
+    let mut layers = Layers::new(size, Some(FACE_SMALLEST), faces::FACES);
     for piece in faces::pieces() {
         layers.push(face_canvas(piece, palette, size));
     }
@@ -164,7 +164,7 @@ fn face_layers(palette: Palette, size: usize) -> Image {
 
 /// [`face_layers`] at their whole size, a face at a time ([`Painting`]): the same image.
 async fn whole_faces(palette: Palette) -> Image {
-    let mut layers = Layers::new(FACE_SIZE, Some(FACE_SMALLEST));
+    let mut layers = Layers::new(FACE_SIZE, Some(FACE_SMALLEST), faces::FACES);
     for piece in faces::pieces() {
         next_piece().await;
         layers.push(face_canvas(piece, palette, FACE_SIZE));
@@ -388,26 +388,32 @@ mod tests {
     #[test]
     fn the_stones_wear_their_whole_faces_once_drawn() {
         let mut app = App::new();
-        app.add_plugins((MinimalPlugins, AssetPlugin::default(), ImagePlugin::default()))
-            .init_asset::<Mesh>()
-            .init_asset::<StandardMaterial>()
-            .init_asset::<FaceMaterial>()
-            .init_resource::<Palette>()
-            .init_resource::<WholeFaces>()
-            .init_resource::<Waker>()
-            .add_systems(Startup, make_stone_assets)
-            .add_systems(
-                Update,
-                (
-                    repaint_stones.run_if(palette_changed),
-                    wear_whole_faces.run_if(|faces: Res<WholeFaces>| !faces.done()),
-                )
-                    .chain(),
-            );
+        app.add_plugins((
+            MinimalPlugins,
+            AssetPlugin::default(),
+            ImagePlugin::default(),
+        ))
+        .init_asset::<Mesh>()
+        .init_asset::<StandardMaterial>()
+        .init_asset::<FaceMaterial>()
+        .init_resource::<Palette>()
+        .init_resource::<WholeFaces>()
+        .init_resource::<Waker>()
+        .add_systems(Startup, make_stone_assets)
+        .add_systems(
+            Update,
+            (
+                repaint_stones.run_if(palette_changed),
+                wear_whole_faces.run_if(|faces: Res<WholeFaces>| !faces.done()),
+            )
+                .chain(),
+        );
         let width = |app: &App| {
             let assets = app.world().resource::<StoneAssets>();
             let images = app.world().resource::<Assets<Image>>();
-            images.get(&assets.faces).map(|image| image.width() as usize)
+            images
+                .get(&assets.faces)
+                .map(|image| image.width() as usize)
         };
         let wait_for_whole_faces = |app: &mut App| {
             for _ in 0..100_000 {
