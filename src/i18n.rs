@@ -427,10 +427,11 @@ mod tests {
 
     /// Literals shaped like ids that are not messages: egui ids, keys, command-line values and
     /// test data.
-    const NOT_MESSAGES: [&str; 26] = [
+    const NOT_MESSAGES: [&str; 27] = [
         "aria-label",
         "aria-live",
         "data-board-drawn-ms",
+        "data-textures-whole-ms",
         "data-frames-ms",
         "data-frames",
         "data-run-ms",

@@ -103,6 +103,7 @@ fn plugin(app: &mut App) {
             (
                 page_title,
                 note_search_time,
+                whole_textures_worn,
                 // After the frame's last asks.
                 note_frames.after(crate::game::frames::AlarmArmed),
                 locate_asked_point,
@@ -292,6 +293,22 @@ fn note_frames(
 
 /// Milliseconds since the page opened, noted on the page's body under `attribute` (for the
 /// start's measurements in docs/performance.md).
+/// When the board's and the stones' whole textures, drawn off the frame, were first all worn,
+/// in milliseconds since the page opened (`<body data-textures-whole-ms>`): the browser test
+/// waits for it (the page's own tasks drew them and woke the game), and docs/performance.md
+/// reads it.
+fn whole_textures_worn(
+    wood: Res<crate::game::board::SharperWood>,
+    faces: Res<crate::game::stones::view::WholeFaces>,
+    mut noted: Local<bool>,
+) {
+    if *noted || !wood.done() || !faces.done() {
+        return;
+    }
+    *noted = true;
+    now_noted("data-textures-whole-ms");
+}
+
 /// The game's wasm memory where the page's tools can read its size (`window.qiguoMemory`, a
 /// `WebAssembly.Memory`): the memory bench reads how far it has grown.
 fn show_the_memory() {

@@ -803,6 +803,12 @@ async fn the_game_is_told_to_a_screen_reader() {
     );
     eprintln!("the round as said: {said:#?}");
 
+    // The whole textures were drawn off the frame, in the page's own tasks, and worn once done
+    // (the game woken for them, not asking frames meanwhile).
+    let worn = browser.wait_for_whole_textures().await;
+    let drawn_at = browser.wait_for_board().await;
+    eprintln!("the board drawn at {drawn_at} ms, its whole textures worn at {worn} ms");
+
     // Waiting for Qin, the board rests: the page draws no frame at all (`frames::AT_REST`).
     let rested = browser.wait_for_rest(Duration::from_secs(4)).await;
     tokio::time::sleep(Duration::from_secs(12)).await;

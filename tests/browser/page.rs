@@ -1035,6 +1035,14 @@ impl Browser {
         self.eval_promise(&script).await;
     }
 
+    /// Waits until the board and the stones wear their whole textures, drawn off the frame in
+    /// the page's own tasks (`<body data-textures-whole-ms>`), at most [`PATIENCE`]; when they
+    /// were, in milliseconds since the page opened.
+    pub async fn wait_for_whole_textures(&mut self) -> u64 {
+        let worn = self.noted_on_body("texturesWholeMs").await;
+        worn.unwrap_or_else(|| panic!("the whole textures were not worn within {PATIENCE:?}"))
+    }
+
     /// The frames the page has drawn (`<body data-frames>`'s first number).
     pub async fn frames_drawn(&mut self) -> u64 {
         let noted = self.eval("document.body.dataset.frames || '0'").await;
@@ -1097,19 +1105,28 @@ impl Browser {
 
     /// Waits for the page to say it drew the board; the milliseconds it took since it opened.
     pub async fn wait_for_board(&mut self) -> u64 {
+        if let Some(ms) = self.noted_on_body("boardDrawnMs").await {
+            return ms;
+        }
+        let notice = self
+            .eval("document.getElementById('loading')?.textContent ?? null")
+            .await;
+        panic!("the board was not drawn within {PATIENCE:?}; the page says {notice}");
+    }
+
+    /// A time the page notes on its body once something has happened (`<body data-…-ms>`,
+    /// `key` as the dataset names it: `boardDrawnMs`), in milliseconds since it opened; none
+    /// if it has not within [`PATIENCE`].
+    async fn noted_on_body(&mut self, key: &str) -> Option<u64> {
         let start = Instant::now();
+        let script = format!("document.body && document.body.dataset.{key} || null");
         loop {
-            let drawn = self
-                .eval("document.body && document.body.dataset.boardDrawnMs || null")
-                .await;
-            if let Some(ms) = drawn.as_str().and_then(|s| s.parse().ok()) {
-                return ms;
+            let noted = self.eval(&script).await;
+            if let Some(ms) = noted.as_str().and_then(|s| s.parse().ok()) {
+                return Some(ms);
             }
             if start.elapsed() > PATIENCE {
-                let notice = self
-                    .eval("document.getElementById('loading')?.textContent ?? null")
-                    .await;
-                panic!("the board was not drawn within {PATIENCE:?}; the page says {notice}");
+                return None;
             }
             tokio::time::sleep(Duration::from_millis(250)).await;
         }
