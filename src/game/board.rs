@@ -4,6 +4,7 @@
 //! for its points.
 
 use bevy::asset::RenderAssetUsages;
+use bevy::ecs::system::SystemParam;
 use bevy::light::{CascadeShadowConfigBuilder, DirectionalLightShadowMap};
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
@@ -149,20 +150,36 @@ fn repaint_board(
     }
 }
 
-/// The whole textures of the board's top and the table while they are drawn off the frame;
-/// empty once they are worn.
+/// The whole textures of the board's top, its sides and the table while they are drawn off the
+/// frame; empty once they are worn.
 #[derive(Resource, Default)]
 pub(crate) struct SharperWood(Vec<WholeWood>);
 
 impl SharperWood {
-    /// Whether the board's top and the table wear their whole textures (what a screenshot
-    /// waits for).
+    /// Whether the board's top, its sides and the table wear their whole textures.
     pub(crate) fn done(&self) -> bool {
         self.0.is_empty()
     }
 }
 
-/// A whole texture being drawn for a material: the board's top, or the table.
+/// Whether the board and the stones wear their whole textures, drawn off the frame after the
+/// first ones (what a screenshot and the page's note wait for); true where the app draws
+/// neither.
+#[derive(SystemParam)]
+pub(crate) struct WholeTextures<'w> {
+    wood: Option<Res<'w, SharperWood>>,
+    faces: Option<Res<'w, crate::game::stones::view::WholeFaces>>,
+}
+
+impl WholeTextures<'_> {
+    pub(crate) fn worn(&self) -> bool {
+        self.wood.as_ref().is_none_or(|wood| wood.done())
+            && self.faces.as_ref().is_none_or(|faces| faces.done())
+    }
+}
+
+/// A whole texture being drawn for a material: the board's top, or plain wood (its sides, the
+/// table).
 pub(crate) struct WholeWood {
     top: bool,
     material: Handle<StandardMaterial>,

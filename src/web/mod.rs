@@ -291,18 +291,12 @@ fn note_frames(
     browser::note_on_body("data-frames", &noted);
 }
 
-/// Milliseconds since the page opened, noted on the page's body under `attribute` (for the
-/// start's measurements in docs/performance.md).
 /// When the board's and the stones' whole textures, drawn off the frame, were first all worn,
 /// in milliseconds since the page opened (`<body data-textures-whole-ms>`): the browser test
 /// waits for it (the page's own tasks drew them and woke the game), and docs/performance.md
 /// reads it.
-fn whole_textures_worn(
-    wood: Res<crate::game::board::SharperWood>,
-    faces: Res<crate::game::stones::view::WholeFaces>,
-    mut noted: Local<bool>,
-) {
-    if *noted || !wood.done() || !faces.done() {
+fn whole_textures_worn(textures: crate::game::board::WholeTextures, mut noted: Local<bool>) {
+    if *noted || !textures.worn() {
         return;
     }
     *noted = true;
@@ -317,6 +311,8 @@ fn show_the_memory() {
     }
 }
 
+/// Milliseconds since the page opened, noted on the page's body under `attribute` (for the
+/// start's measurements in docs/performance.md).
 fn now_noted(attribute: &str) {
     let Some(window) = web_sys::window() else {
         return;

@@ -255,10 +255,22 @@ pub(crate) async fn mip_chain_in_pieces(
     chain.finish()
 }
 
+/// The decoding of every sRGB byte into linear light in fixed point, and the encoding back: made
+/// once, shared by every mip chain (a face's, a layer's, the wood's).
+fn srgb_tables() -> &'static (Vec<u32>, SrgbEncoder) {
+    static TABLES: std::sync::OnceLock<(Vec<u32>, SrgbEncoder)> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        let linear = (0..=255u8)
+            .map(|v| (srgb_to_linear(v) * LINEAR_ONE as f32).round() as u32)
+            .collect();
+        (linear, SrgbEncoder::new())
+    })
+}
+
 /// A mip chain being averaged: the levels so far, and where the next level stands.
 struct MipChain {
-    linear: Vec<u32>,
-    encoder: SrgbEncoder,
+    linear: &'static [u32],
+    encoder: &'static SrgbEncoder,
     data: Vec<u8>,
     levels: u32,
     /// Where the level being averaged from starts in `data`, and its side.
@@ -271,11 +283,10 @@ struct MipChain {
 
 impl MipChain {
     fn new(level0: Vec<u8>, size: usize) -> MipChain {
+        let (linear, encoder) = srgb_tables();
         MipChain {
-            linear: (0..=255u8)
-                .map(|v| (srgb_to_linear(v) * LINEAR_ONE as f32).round() as u32)
-                .collect(),
-            encoder: SrgbEncoder::new(),
+            linear,
+            encoder,
             data: level0,
             levels: 1,
             from: 0,

@@ -82,8 +82,7 @@ fn take_screenshot(
     time: Res<Time<Real>>,
     bench: Option<Res<BenchFrames>>,
     timed: Option<Res<FramesTimed>>,
-    wood: Option<Res<crate::game::board::SharperWood>>,
-    faces: Option<Res<crate::game::stones::view::WholeFaces>>,
+    textures: crate::game::board::WholeTextures,
     holds: Res<ScreenshotHolds>,
     mut ready_since: Local<Option<u32>>,
     mut taken: Local<bool>,
@@ -94,13 +93,13 @@ fn take_screenshot(
         exit.write(AppExit::from_code(1));
         return;
     }
-    // The board's top, the table and the stones in their whole textures, too (drawn off the
-    // frame after the first ones).
-    let wood_drawn = wood.is_none_or(|wood| wood.done()) && faces.is_none_or(|faces| faces.done());
+    // The board and the stones in their whole textures, too (drawn off the frame after the
+    // first ones).
+    let textures_worn = textures.worn();
     if *taken
         || frames.0 < SETTLE_FRAMES
         || (bench.is_some() && timed.is_none())
-        || !wood_drawn
+        || !textures_worn
         || !holds.0.is_empty()
     {
         *ready_since = None;
