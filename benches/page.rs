@@ -10,11 +10,13 @@
 //! (9 Mbit/s down, 1.5 up, 60 ms), three cold loads: what was transferred, and when the board was
 //! drawn.
 //!
-//! `cargo bench --bench page -- lighthouse` has Lighthouse (npm's `lighthouse`, pinned at
+//! `cargo bench --bench page -- lighthouse [RUNS]` has Lighthouse (npm's `lighthouse`, pinned at
 //! [`LIGHTHOUSE`], installed under the target directory with `npm` if missing) audit the page as
-//! a phone, as an outside auditor sees it: the four categories' scores, the blocking time and
-//! the time to interactive, and every audit that failed. Build the bundle with
-//! `tools/build-web --release` to audit what players are served.
+//! a phone, as an outside auditor sees it, RUNS times (1 unless told), each in a fresh profile:
+//! each run's four scores, blocking time and time to interactive, their medians, the machine's
+//! benchmark index as Lighthouse measured it (what its four-times-slower phone is four times
+//! slower than), and for the last run every audit that failed and the longest tasks. Build the
+//! bundle with `tools/build-web --release` to audit what players are served.
 //!
 //! `cargo bench --bench page -- frame` counts what the page's frames ask of WebGL2 (every draw
 //! call and triangle, and the programs linked), frame by frame, from the welcome card through a
@@ -74,7 +76,11 @@ fn main() {
     }
     sizes(&bundle);
     if std::env::args().any(|a| a == "lighthouse") {
-        lighthouse(&bundle);
+        let runs = std::env::args()
+            .skip(1)
+            .find_map(|a| a.parse().ok())
+            .unwrap_or(1);
+        lighthouse(&bundle, runs);
         return;
     }
     if std::env::args().any(|a| a == "memory") {
@@ -665,9 +671,9 @@ async fn played_round(browser: &mut Browser, page: &str) {
     browser.screenshot("round").await;
 }
 
-/// Lighthouse's audit of the page as a phone (its default: a mid-range phone's screen, its CPU
-/// four times slower and a slow 4G connection, simulated), once, in a fresh profile.
-fn lighthouse(bundle: &std::path::Path) {
+/// Lighthouse's audits of the page as a phone (its default: a mid-range phone's screen, its CPU
+/// four times slower and a slow 4G connection, simulated), `runs` times, each in a fresh profile.
+fn lighthouse(bundle: &std::path::Path, runs: usize) {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("target"));
@@ -691,7 +697,6 @@ fn lighthouse(bundle: &std::path::Path) {
         );
     }
     let server = Served::start(bundle);
-    let report = home.join("report.json");
     let chromium = ["chromium", "chromium-browser", "google-chrome"]
         .into_iter()
         .find(|name| {
@@ -701,42 +706,81 @@ fn lighthouse(bundle: &std::path::Path) {
                 .is_ok_and(|o| o.status.success())
         })
         .expect("chromium (apt-get install chromium)");
-    let status = std::process::Command::new(&tool)
-        .arg(format!("{}/", server.http))
-        .args([
-            "--quiet",
-            "--output=json",
-            "--only-categories=performance,accessibility,best-practices,seo",
-            // The page's GPU is Chromium's software one here, as in the browser tests.
-            "--chrome-flags=--headless=new --no-sandbox --enable-unsafe-swiftshader \
-             --use-angle=swiftshader",
-        ])
-        .arg(format!("--output-path={}", report.display()))
-        .env("CHROME_PATH", which(chromium))
-        .status()
-        .expect("Lighthouse runs");
-    assert!(status.success(), "Lighthouse failed");
-    let json: Value =
-        serde_json::from_str(&std::fs::read_to_string(&report).expect("Lighthouse's report"))
-            .expect("Lighthouse's report is JSON");
-    println!(
-        "Lighthouse {} on {} as a phone ({}):",
-        json["lighthouseVersion"].as_str().unwrap_or("?"),
-        json["requestedUrl"].as_str().unwrap_or("?"),
-        json["environment"]["hostUserAgent"].as_str().unwrap_or("?")
-    );
-    for category in ["performance", "accessibility", "best-practices", "seo"] {
-        let score = json["categories"][category]["score"].as_f64();
+    let mut reports = Vec::new();
+    for run in 1..=runs.max(1) {
+        let report = home.join(format!("report-{run}.json"));
+        let status = std::process::Command::new(&tool)
+            .arg(format!("{}/", server.http))
+            .args([
+                "--quiet",
+                "--output=json",
+                "--only-categories=performance,accessibility,best-practices,seo",
+                // The page's GPU is Chromium's software one here, as in the browser tests.
+                "--chrome-flags=--headless=new --no-sandbox --enable-unsafe-swiftshader \
+                 --use-angle=swiftshader",
+            ])
+            .arg(format!("--output-path={}", report.display()))
+            .env("CHROME_PATH", which(chromium))
+            .status()
+            .expect("Lighthouse runs");
+        assert!(status.success(), "Lighthouse failed");
+        let json: Value =
+            serde_json::from_str(&std::fs::read_to_string(&report).expect("Lighthouse's report"))
+                .expect("Lighthouse's report is JSON");
+        if run == 1 {
+            println!(
+                "Lighthouse {} on {} as a phone ({}), its CPU {}x slower:",
+                json["lighthouseVersion"].as_str().unwrap_or("?"),
+                json["requestedUrl"].as_str().unwrap_or("?"),
+                json["environment"]["hostUserAgent"].as_str().unwrap_or("?"),
+                json["configSettings"]["throttling"]["cpuSlowdownMultiplier"]
+                    .as_f64()
+                    .unwrap_or(f64::NAN)
+            );
+        }
+        let score = |category: &str| {
+            json["categories"][category]["score"]
+                .as_f64()
+                .map_or("-".to_owned(), |s| format!("{:.0}", s * 100.0))
+        };
+        let ms = |audit: &str| json["audits"][audit]["numericValue"].as_f64();
         println!(
-            "  {category}: {}",
-            score.map_or("-".to_owned(), |s| format!("{:.0}", s * 100.0))
+            "  run {run}: performance {}, accessibility {}, best practices {}, SEO {}; \
+             blocking {:.1} s, interactive {:.1} s, first paint {:.1} s; benchmark index {:.0}",
+            score("performance"),
+            score("accessibility"),
+            score("best-practices"),
+            score("seo"),
+            ms("total-blocking-time").unwrap_or(f64::NAN) / 1000.0,
+            ms("interactive").unwrap_or(f64::NAN) / 1000.0,
+            ms("first-contentful-paint").unwrap_or(f64::NAN) / 1000.0,
+            json["environment"]["benchmarkIndex"]
+                .as_f64()
+                .unwrap_or(f64::NAN)
         );
+        reports.push((report, json));
     }
+    let median = |audit: &str| {
+        let mut values: Vec<f64> = reports
+            .iter()
+            .filter_map(|(_, json)| json["audits"][audit]["numericValue"].as_f64())
+            .collect();
+        values.sort_by(f64::total_cmp);
+        match values.len() {
+            0 => f64::NAN,
+            n if n % 2 == 1 => values[n / 2],
+            n => (values[n / 2 - 1] + values[n / 2]) / 2.0,
+        }
+    };
+    println!(
+        "  median of {} run(s): blocking {:.1} s, interactive {:.1} s",
+        reports.len(),
+        median("total-blocking-time") / 1000.0,
+        median("interactive") / 1000.0
+    );
+    let (report, json) = reports.last().expect("at least one run");
     for audit in [
-        "first-contentful-paint",
         "largest-contentful-paint",
-        "total-blocking-time",
-        "interactive",
         "speed-index",
         "cumulative-layout-shift",
     ] {
@@ -793,7 +837,7 @@ fn lighthouse(bundle: &std::path::Path) {
         })
         .collect();
     println!("  main-thread work: {}", work.join(", "));
-    println!("  the whole report: {}", report.display());
+    println!("  the last report: {}", report.display());
 }
 
 /// The path of a program found on `PATH`.
