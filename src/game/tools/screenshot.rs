@@ -95,11 +95,10 @@ fn take_screenshot(
     }
     // The board and the stones in their whole textures, too (drawn off the frame after the
     // first ones).
-    let textures_worn = textures.worn();
     if *taken
         || frames.0 < SETTLE_FRAMES
         || (bench.is_some() && timed.is_none())
-        || !textures_worn
+        || !textures.worn()
         || !holds.0.is_empty()
     {
         *ready_since = None;
